@@ -1,0 +1,2 @@
+def ascii_board(p):
+    return repr(p)

@@ -1,0 +1,233 @@
+"""Legal plays: every distinct way the player on roll can play a roll (RULES G4–G9).
+
+A *move* is one checker moved by one die; a *play* is the whole turn's moves. Plays are distinct by their resulting
+position (hits included), as GNU Backgammon lists them. The generator works on a 26-slot list ``b`` where ``b[p]`` is
+the player's count on point ``p`` (1–24), ``b[25]`` the bar and ``b[0]`` the checkers off, so a move's ``from`` and
+``to`` are the notation's numbers (25 = bar, 0 = off).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import NamedTuple
+
+from .errors import InvalidDiceError
+from .position import BAR, OFF, Position
+
+
+class Move(NamedTuple):
+    """One checker moved by one die: ``source`` 1–25 (25 = bar), ``target`` 0–24 (0 = off), ``hit`` if it hit a blot."""
+
+    source: int
+    target: int
+    die: int
+    hit: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class Play:
+    """A legal play: its moves in the order played and the resulting position.
+
+    ``position`` keeps the mover as the player on roll (the ``gnubg_nn.moves`` convention); call
+    ``position.swap()`` to hand the turn over. An empty play (no legal move, RULES G9) has no moves.
+    """
+
+    moves: tuple[Move, ...]
+    position: Position
+    start: Position | None = field(default=None, compare=False, repr=False)
+
+    @property
+    def dice_used(self) -> int:
+        """How many dice the play uses (0–4)."""
+        return len(self.moves)
+
+    @property
+    def hits(self) -> int:
+        """How many blots the play hits."""
+        return sum(1 for move in self.moves if move.hit)
+
+    def notation(self) -> str:
+        """The play in standard notation, e.g. ``24/18 13/11``, ``bar/22*``, ``8/5(2)``; ``""`` for no move.
+
+        When the play knows its starting position (plays from :func:`legal_plays` do), a joined move keeps an
+        intermediate point that another route would hit on, so the text always parses back to this play.
+        """
+        from .notation import format_moves
+
+        return format_moves(self.moves, self.start)
+
+
+def check_dice(dice) -> tuple[int, int]:
+    """Validate a roll: two integers 1–6 (a sequence, or a string like ``"31"``). Raises :class:`InvalidDiceError`."""
+    if isinstance(dice, str):
+        text = dice.strip().replace("-", "").replace(" ", "")
+        if len(text) != 2 or not text.isdigit():
+            raise InvalidDiceError(f"dice {dice!r} are not two digits 1–6, e.g. '31' or '6-4'")
+        dice = (int(text[0]), int(text[1]))
+    try:
+        d1, d2 = dice
+    except (TypeError, ValueError):
+        raise InvalidDiceError(f"dice {dice!r} are not two numbers 1–6") from None
+    for die in (d1, d2):
+        if not isinstance(die, int) or isinstance(die, bool) or not 1 <= die <= 6:
+            raise InvalidDiceError(f"die {die!r} is out of range; a die shows 1–6")
+    return d1, d2
+
+
+class _Board:
+    """Mutable working copy for the generator (see module docstring for the layout)."""
+
+    __slots__ = ("b", "blocked", "blot", "outside")
+
+    def __init__(self, position: Position) -> None:
+        player, opponent = position.player, position.opponent
+        self.b = [position.off_player, *player]
+        # the opponent's point q is our point 25 - q; index 24 - p of the opponent's tuple is our point p
+        self.blocked = [False] + [opponent[24 - p] >= 2 for p in range(1, 25)] + [False]
+        self.blot = [False] + [opponent[24 - p] == 1 for p in range(1, 25)] + [False]
+        self.outside = sum(self.b[7:26])
+
+
+def _single_moves(board: _Board, die: int, hit_mask: int, max_source: int = BAR):
+    """Yield ``(source, target, hit)`` for every legal single move of ``die`` (RULES G4, G6, G8), sources ≤ max_source."""
+    b = board.b
+    if b[BAR]:
+        if max_source >= BAR:
+            target = BAR - die
+            if not board.blocked[target]:
+                yield BAR, target, board.blot[target] and not (hit_mask >> target) & 1
+        return
+    blocked = board.blocked
+    blot = board.blot
+    top = min(max_source, 24)
+    bearing_off = board.outside == 0
+    for source in range(top, 0, -1):
+        if not b[source]:
+            continue
+        target = source - die
+        if target > 0:
+            if not blocked[target]:
+                yield source, target, blot[target] and not (hit_mask >> target) & 1
+        elif bearing_off:
+            if target == 0:
+                yield source, OFF, False
+            else:
+                # a die larger than the highest occupied point bears off from that point (RULES G8)
+                for higher in range(source + 1, 7):
+                    if b[higher]:
+                        break
+                else:
+                    yield source, OFF, False
+
+
+def _apply(board: _Board, source: int, target: int) -> None:
+    b = board.b
+    b[source] -= 1
+    b[target] += 1
+    if source > 6 and target <= 6:
+        board.outside -= 1
+
+
+def _undo(board: _Board, source: int, target: int) -> None:
+    b = board.b
+    b[source] += 1
+    b[target] -= 1
+    if source > 6 and target <= 6:
+        board.outside += 1
+
+
+def _result_position(position: Position, b: list[int], hit_mask: int) -> Position:
+    opponent = list(position.opponent)
+    if hit_mask:
+        for point in range(1, 25):
+            if (hit_mask >> point) & 1:
+                opponent[24 - point] -= 1
+                opponent[24] += 1
+    return Position(tuple(b[1:26]), tuple(opponent))
+
+
+def legal_plays(position: Position, dice) -> list[Play]:
+    """All legal plays of ``dice`` in ``position``, one per distinct resulting position.
+
+    ``dice``: two integers 1–6 in any order (or a string like ``"31"``). Applies RULES G4 (moving, hitting), G5 (doublets
+    give four moves), G6 (bar first), G7 (use as many dice as possible; the higher die when only one can be played),
+    G8 (bearing off) and G9 (no legal play: a single empty play is returned). Raises :class:`InvalidDiceError`.
+    """
+    d1, d2 = check_dice(dice)
+    board = _Board(position)
+    found: dict[tuple, tuple[Move, ...]] = {}
+    best = [0]
+    stack: list[Move] = []
+
+    def record(hit_mask: int) -> None:
+        used = len(stack)
+        if used < best[0]:
+            return
+        if used > best[0]:
+            best[0] = used
+            found.clear()
+        key = (*board.b, hit_mask)
+        if key not in found:
+            found[key] = tuple(stack)
+
+    if d1 == d2:
+        die = d1
+
+        def search_doubles(left: int, max_source: int, hit_mask: int) -> None:
+            moved = False
+            if left:
+                for source, target, hit in list(_single_moves(board, die, hit_mask, max_source)):
+                    moved = True
+                    _apply(board, source, target)
+                    stack.append(Move(source, target, die, hit))
+                    search_doubles(left - 1, source, hit_mask | (1 << target) if hit else hit_mask)
+                    stack.pop()
+                    _undo(board, source, target)
+            if not moved:
+                record(hit_mask)
+
+        search_doubles(4, BAR, 0)
+    else:
+        for first, second in ((d1, d2), (d2, d1)):
+            for source, target, hit in list(_single_moves(board, first, 0)):
+                _apply(board, source, target)
+                stack.append(Move(source, target, first, hit))
+                mask = (1 << target) if hit else 0
+                moved = False
+                for source2, target2, hit2 in list(_single_moves(board, second, mask)):
+                    moved = True
+                    _apply(board, source2, target2)
+                    stack.append(Move(source2, target2, second, hit2))
+                    record(mask | (1 << target2) if hit2 else mask)
+                    stack.pop()
+                    _undo(board, source2, target2)
+                if not moved:
+                    record(mask)
+                stack.pop()
+                _undo(board, source, target)
+        if best[0] == 1:
+            # RULES G7: when only one die can be played, the higher one must be played if it can be
+            high = max(d1, d2)
+            if any(moves[0].die == high for moves in found.values()):
+                found = {key: moves for key, moves in found.items() if moves[0].die == high}
+    if not found:
+        return [Play((), position, position)]
+    return [
+        Play(moves, _result_position(position, list(key[:-1]), key[-1]), position) for key, moves in found.items()
+    ]
+
+
+def apply_move(position: Position, source: int, target: int) -> tuple[Position, bool]:
+    """Move one checker of the player on roll from ``source`` (1–25) to ``target`` (0–24) with no legality check
+    beyond occupancy; returns ``(new position, hit)``. Used to build plays from notation and match files."""
+    player = list(position.player)
+    opponent = list(position.opponent)
+    player[source - 1] -= 1
+    hit = False
+    if target:
+        player[target - 1] += 1
+        if opponent[24 - target] == 1:
+            opponent[24 - target] = 0
+            opponent[24] += 1
+            hit = True
+    return Position(tuple(player), tuple(opponent)), hit

@@ -1,0 +1,247 @@
+"""Standard backgammon notation, in and out: ``24/18 13/11``, ``bar/22*``, ``6/off``, ``8/5(2)``, ``13/7*/5``, ``24/13``.
+
+Points are counted from the mover (24 → 1); ``bar`` (or ``25``) is the bar and ``off`` (or ``0``) is borne off.
+Output follows GNU Backgammon: moves sorted from the highest point, a checker's consecutive moves joined (``24/13``),
+intermediate hits shown (``13/7*/5``), identical moves counted (``8/5(2)``), every hit marked with ``*``.
+
+Input is forgiving where it can be and exact where it must be (python-chess's ``parse_san`` is the model):
+moves in any order, ``*`` optional (landing on a blot always hits), ``bar``/``25`` and ``off``/``0`` synonyms, dice in
+either order, ``(n)`` repeats, combined moves split into the dice in every possible way. The result must be one of the
+legal plays (RULES G7, G10) and each step must be a legal move in the order found. Errors are typed:
+:class:`~backgammon.errors.InvalidPlayError` (syntax), :class:`~backgammon.errors.IllegalPlayError` (lists the legal
+plays), :class:`~backgammon.errors.AmbiguousPlayError` (lists the candidates).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from .errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
+from .moves import Move, Play, _Board, _single_moves, apply_move, check_dice, legal_plays
+from .position import BAR, OFF, Position
+
+ROUTE_REJECT = "reject"
+ROUTE_NO_HIT = "no_hit"
+_EMPTY_WORDS = {"", "pass", "-", "cannot move", "can't move", "no move", "none", "(no move)", "no legal move"}
+_TOKEN = re.compile(r"^(bar|b|\d{1,2})((?:/(?:off|o|\d{1,2})\*?)+)(?:\((\d)\))?$")
+_STEP = re.compile(r"/(off|o|\d{1,2})(\*?)")
+
+
+def _point_name(point: int) -> str:
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return str(point)
+
+
+def _paths(moves: Sequence[Move]) -> list[list[tuple[int, bool]]]:
+    """Group moves into checker paths: each path is ``[(start, False), (point, hit), …]``."""
+    paths: list[list[tuple[int, bool]]] = []
+    for move in moves:
+        for path in reversed(paths):
+            if path[-1][0] == move.source and move.source != OFF:
+                path.append((move.target, move.hit))
+                break
+        else:
+            paths.append([(move.source, False), (move.target, move.hit)])
+    return paths
+
+
+def _alternative_route_hits(path: list[tuple[int, bool]], dice: list[int], start: Position | None) -> bool:
+    """True if a two-dice path a→b could also be routed over an opposing blot (so ``a/b`` alone would be ambiguous)."""
+    if start is None or len(path) != 3 or len(set(dice)) != 2:
+        return False
+    source, middle = path[0][0], path[1][0]
+    other = source - (dice[1] if source - dice[0] == middle else dice[0])
+    return 1 <= other <= 24 and start.at(other) == -1
+
+
+def format_moves(moves: Sequence[Move], start: Position | None = None) -> str:
+    """The moves of one play in standard notation; ``""`` for an empty play.
+
+    ``moves`` in the order played (as in :class:`~backgammon.moves.Play`). ``start`` (the position before the play)
+    lets a joined move keep its intermediate point when another route of the same dice would hit a blot, so that the
+    text parses back to the same play (the ``24/13`` case of ``positions.json`` BG13).
+    """
+    if not moves:
+        return ""
+    dice = [move.die for move in moves]
+    texts: list[tuple[int, int, str]] = []
+    for path in _paths(moves):
+        points = [path[0][0]]
+        marks = [""]
+        for index, (point, hit) in enumerate(path[1:], start=1):
+            is_last = index == len(path) - 1
+            keep = is_last or hit or _alternative_route_hits(path, dice, start)
+            if keep:
+                points.append(point)
+                marks.append("*" if hit else "")
+        text = "/".join(_point_name(p) + m for p, m in zip(points, marks, strict=True))
+        texts.append((path[0][0], path[-1][0], text))
+    texts.sort(key=lambda item: (-item[0], -item[1]))
+    out: list[str] = []
+    counts: list[int] = []
+    for _, _, text in texts:
+        if out and out[-1] == text:
+            counts[-1] += 1
+        else:
+            out.append(text)
+            counts.append(1)
+    return " ".join(t if c == 1 else f"{t}({c})" for t, c in zip(out, counts, strict=True))
+
+
+# -- parsing -----------------------------------------------------------------------------------------------------------
+def _parse_point(text: str, *, first: bool) -> int:
+    if text in ("bar", "b"):
+        return BAR
+    if text in ("off", "o"):
+        return OFF
+    value = int(text)
+    if first and not 1 <= value <= 25:
+        raise InvalidPlayError(f"a move starts on a point 1–24 or the bar (25); {value} is not one")
+    if not first and not 0 <= value <= 24:
+        raise InvalidPlayError(f"a move ends on a point 1–24 or off (0); {value} is not one")
+    return value
+
+
+def parse_segments(text: str) -> list[tuple[int, int, bool]]:
+    """Split notation into single-checker segments ``(source, target, hit_marked)``, repeats expanded.
+
+    ``"13/7*/5 8/5(2)"`` → ``[(13, 7, True), (7, 5, False), (8, 5, False), (8, 5, False)]``. Raises
+    :class:`InvalidPlayError` for text that is not notation, with an example of what is.
+    """
+    cleaned = text.strip().lower().replace(",", " ")
+    if cleaned in _EMPTY_WORDS:
+        return []
+    segments: list[tuple[int, int, bool]] = []
+    for token in cleaned.split():
+        match = _TOKEN.match(token)
+        if not match:
+            raise InvalidPlayError(
+                f"{token!r} is not a move; write moves like 24/18, bar/22*, 6/off, 8/5(2) or 13/7*/5, separated by spaces"
+            )
+        start = _parse_point(match.group(1), first=True)
+        repeat = int(match.group(3) or 1)
+        if not 1 <= repeat <= 4:
+            raise InvalidPlayError(f"{token!r}: a move can be repeated 1 to 4 times, not {repeat}")
+        steps = _STEP.findall(match.group(2))
+        path: list[tuple[int, int, bool]] = []
+        source = start
+        for index, (point_text, star) in enumerate(steps):
+            target = _parse_point(point_text, first=False)
+            if target == OFF and index != len(steps) - 1:
+                raise InvalidPlayError(f"{token!r}: a checker borne off cannot move on")
+            if target >= source:
+                raise InvalidPlayError(
+                    f"{token!r}: checkers move from higher to lower points ({_point_name(source)} → "
+                    f"{_point_name(target)} goes the wrong way)"
+                )
+            path.append((source, target, bool(star)))
+            source = target
+        segments.extend(path * repeat)
+    if len(segments) > 4:
+        raise InvalidPlayError(f"{text!r} has {len(segments)} moves; a play has at most four")
+    return segments
+
+
+def _step_targets(board_position: Position, die: int) -> set[tuple[int, int]]:
+    board = _Board(board_position)
+    return {(source, target) for source, target, _ in _single_moves(board, die, 0)}
+
+
+def _interpretations(position: Position, dice: list[int], segments: list[tuple[int, int, bool]]):
+    """Yield ``(moves, result)`` for every way of playing ``segments`` with ``dice`` as legal single moves."""
+    results: list[tuple[tuple[Move, ...], Position]] = []
+
+    def route(pos: Position, dice_left: list[int], source: int, target: int, want_hit: bool, moves: list[Move], rest):
+        tried: set[int] = set()
+        for i, die in enumerate(dice_left):
+            if die in tried:
+                continue
+            tried.add(die)
+            landing = source - die
+            if target == OFF:
+                step_target = OFF if landing <= 0 else landing
+            else:
+                if landing < target:
+                    continue
+                step_target = landing
+            if (source, step_target) not in _step_targets(pos, die):
+                continue
+            new_pos, hit = apply_move(pos, source, step_target)
+            remaining = dice_left[:i] + dice_left[i + 1 :]
+            move = Move(source, step_target, die, hit)
+            if step_target == target:
+                if want_hit and not hit:
+                    continue
+                search(new_pos, remaining, rest, moves + [move])
+            elif step_target != OFF:
+                route(new_pos, remaining, step_target, target, want_hit, moves + [move], rest)
+
+    def search(pos: Position, dice_left: list[int], segs: list[tuple[int, int, bool]], moves: list[Move]) -> None:
+        if not segs:
+            results.append((tuple(moves), pos))
+            return
+        seen: set[tuple[int, int, bool]] = set()
+        for i, segment in enumerate(segs):
+            if segment in seen:
+                continue
+            seen.add(segment)
+            source, target, want_hit = segment
+            route(pos, dice_left, source, target, want_hit, moves, segs[:i] + segs[i + 1 :])
+
+    search(position, dice, segments, [])
+    return results
+
+
+def parse_play(position: Position, dice, text: str, *, route_policy: str = ROUTE_REJECT) -> Play:
+    """Parse ``text`` as a play of ``dice`` by the player on roll in ``position``; return the matching legal play.
+
+    ``dice``: two values 1–6, either order. ``route_policy`` decides a joined move such as ``24/13`` whose routes end in
+    different positions (one hits a blot on the way, RULES G4): ``"reject"`` (default) raises
+    :class:`AmbiguousPlayError`; ``"no_hit"`` follows GNU Backgammon and takes the route that hits fewest blots
+    (``positions.json`` BG13, an unsure point). Raises :class:`InvalidPlayError` for bad syntax,
+    :class:`IllegalPlayError` (with ``.legal``) when no legal play matches, :class:`AmbiguousPlayError` (with
+    ``.candidates``) when several do. The returned :class:`Play` carries the moves as given and the resulting position.
+    """
+    d1, d2 = check_dice(dice)
+    if route_policy not in (ROUTE_REJECT, ROUTE_NO_HIT):
+        raise ValueError(f"route_policy must be {ROUTE_REJECT!r} or {ROUTE_NO_HIT!r}, not {route_policy!r}")
+    segments = parse_segments(text)
+    legal = legal_plays(position, (d1, d2))
+    legal_texts = [play.notation() for play in legal]
+    if not legal[0].moves:
+        if segments:
+            raise IllegalPlayError(f"{text.strip()!r} is not possible: no move can be played with {d1}-{d2}", [])
+        return legal[0]
+    if not segments:
+        raise IllegalPlayError(
+            f"a move must be played with {d1}-{d2}; the legal plays are: {', '.join(legal_texts)}", legal_texts
+        )
+    by_result = {play.position: play for play in legal}
+    need = legal[0].dice_used
+    dice_list = [d1] * 4 if d1 == d2 else [d1, d2]
+    candidates: dict[Position, tuple[Move, ...]] = {}
+    for moves, result in _interpretations(position, dice_list, segments):
+        if len(moves) == need and result in by_result and result not in candidates:
+            candidates[result] = moves
+    if not candidates:
+        raise IllegalPlayError(
+            f"{text.strip()} is not a legal play of {d1}-{d2}; the legal plays are: {', '.join(legal_texts)}",
+            legal_texts,
+        )
+    if len(candidates) > 1 and route_policy == ROUTE_NO_HIT:
+        fewest = min(sum(m.hit for m in moves) for moves in candidates.values())
+        quiet = {r: m for r, m in candidates.items() if sum(x.hit for x in m) == fewest}
+        if len(quiet) == 1:
+            candidates = quiet
+    if len(candidates) > 1:
+        options = [by_result[result].notation() for result in candidates]
+        raise AmbiguousPlayError(
+            f"{text.strip()} could mean {' or '.join(options)}; write the intermediate point, e.g. {options[0]}",
+            options,
+        )
+    (result, moves), = candidates.items()
+    return Play(moves, result, position)

@@ -1,0 +1,175 @@
+"""The position: where the 30 checkers stand, from the view of the player on roll.
+
+Layout (the same as GNU Backgammon's ``TanBoard``): each side has a tuple of 25 counts, index ``i`` is that side's
+point ``i + 1`` counted from its **own** home (index 0 = its 1-point, index 23 = its 24-point) and index 24 is its bar.
+Checkers borne off are ``15 - sum(side)``. ``player`` is the side on roll (moving 24 → 1), ``opponent`` the other.
+A point ``p`` of the player is the opponent's point ``25 - p``.
+
+RULES G1 (set-up), G4 (a point holds one colour), G11 (off counts for the result).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .errors import InvalidPositionError
+
+CHECKERS = 15
+BAR = 25  # the bar as a point number, as in the notation ``25/22`` or ``bar/22``
+OFF = 0  # borne off, as in ``6/0`` or ``6/off``
+
+_START_SIDE = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+
+
+def _check_side(side: tuple[int, ...], name: str) -> None:
+    if len(side) != 25:
+        raise InvalidPositionError(f"{name} needs 25 counts (points 1–24 and the bar), got {len(side)}")
+    for index, count in enumerate(side):
+        if not isinstance(count, int) or count < 0:
+            where = "the bar" if index == 24 else f"point {index + 1}"
+            raise InvalidPositionError(f"{name} has {count!r} checkers on {where}; counts are whole numbers ≥ 0")
+    total = sum(side)
+    if total > CHECKERS:
+        raise InvalidPositionError(f"{name} has {total} checkers on the board; a side has 15 at most")
+
+
+@dataclass(frozen=True, slots=True)
+class Position:
+    """An immutable backgammon position seen by the player on roll.
+
+    ``player`` and ``opponent`` are 25-tuples of checker counts (points 1–24 from that side's own view, then the bar).
+    Raises :class:`InvalidPositionError` for more than 15 checkers a side, negative counts, or two colours on one
+    point (RULES G4).
+    """
+
+    player: tuple[int, ...]
+    opponent: tuple[int, ...]
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "player", tuple(self.player))
+        object.__setattr__(self, "opponent", tuple(self.opponent))
+        _check_side(self.player, "the player on roll")
+        _check_side(self.opponent, "the opponent")
+        for point in range(1, 25):
+            if self.player[point - 1] and self.opponent[24 - point]:
+                raise InvalidPositionError(
+                    f"point {point} (player on roll's count) holds checkers of both colours: "
+                    f"{self.player[point - 1]} of the player on roll and {self.opponent[24 - point]} of the opponent"
+                )
+
+    # -- construction -------------------------------------------------------------------------------------------
+    @classmethod
+    def initial(cls) -> Position:
+        """The starting position, RULES G1: 2 on the 24-point, 5 on the 13, 3 on the 8, 5 on the 6, each side."""
+        return cls(_START_SIDE, _START_SIDE)
+
+    @classmethod
+    def from_points(
+        cls,
+        points: dict[int | str, int],
+        bar: tuple[int, int] | dict[str, int] = (0, 0),
+        off: tuple[int, int] | dict[str, int] | None = None,
+    ) -> Position:
+        """Build a position from signed counts per point, as in ``../shared/cases/positions.json``.
+
+        ``points`` maps a point 1–24 counted from the player on roll to a signed count (positive = player on roll,
+        negative = opponent). ``bar`` is ``(player, opponent)`` or ``{"me": n, "opp": m}``. ``off``, if given, must
+        agree with the counts (15 checkers a side); if omitted the rest of the 15 are taken as borne off.
+        Raises :class:`InvalidPositionError` when the counts do not add up.
+        """
+        player = [0] * 25
+        opponent = [0] * 25
+        for key, count in points.items():
+            point = int(key)
+            if not 1 <= point <= 24:
+                raise InvalidPositionError(f"point {point} is not on the board; points run 1–24")
+            if count > 0:
+                player[point - 1] = count
+            elif count < 0:
+                opponent[24 - point] = -count
+        if isinstance(bar, dict):
+            bar = (bar.get("me", 0), bar.get("opp", 0))
+        player[24], opponent[24] = bar
+        position = cls(tuple(player), tuple(opponent))
+        if off is not None:
+            if isinstance(off, dict):
+                off = (off.get("me", 0), off.get("opp", 0))
+            if off != (position.off_player, position.off_opponent):
+                raise InvalidPositionError(
+                    f"borne-off counts {off} do not match the board: it leaves "
+                    f"{position.off_player} and {position.off_opponent} off (15 checkers a side)"
+                )
+        return position
+
+    # -- queries ------------------------------------------------------------------------------------------------
+    @property
+    def off_player(self) -> int:
+        """Checkers the player on roll has borne off (0–15)."""
+        return CHECKERS - sum(self.player)
+
+    @property
+    def off_opponent(self) -> int:
+        """Checkers the opponent has borne off (0–15)."""
+        return CHECKERS - sum(self.opponent)
+
+    @property
+    def pips_player(self) -> int:
+        """Pip count of the player on roll: Σ point × checkers, the bar counting 25."""
+        return sum((index + 1) * count for index, count in enumerate(self.player))
+
+    @property
+    def pips_opponent(self) -> int:
+        """Pip count of the opponent, from the opponent's own view (bar = 25)."""
+        return sum((index + 1) * count for index, count in enumerate(self.opponent))
+
+    def at(self, point: int) -> int:
+        """Signed count on ``point`` (1–24 from the player on roll): positive = player on roll, negative = opponent."""
+        if not 1 <= point <= 24:
+            raise InvalidPositionError(f"point {point} is not on the board; points run 1–24")
+        return self.player[point - 1] - self.opponent[24 - point]
+
+    def swap(self) -> Position:
+        """The same checkers seen by the other side (the opponent becomes the player on roll)."""
+        return Position(self.opponent, self.player)
+
+    def is_over(self) -> bool:
+        """True when either side has borne off all 15 checkers (RULES G11)."""
+        return self.off_player == CHECKERS or self.off_opponent == CHECKERS
+
+    def is_race(self) -> bool:
+        """True when no contact is left: every checker of the player on roll has passed every opposing checker."""
+        mine = [i + 1 for i in range(25) if self.player[i]]
+        theirs = [24 - i for i in range(25) if self.opponent[i]]  # opponent's point q is our point 25 - q
+        return not mine or not theirs or max(mine) < min(theirs)
+
+    def points_dict(self) -> dict[int, int]:
+        """Signed counts per occupied point (1–24 from the player on roll), the inverse of :meth:`from_points`."""
+        return {p: c for p in range(24, 0, -1) if (c := self.at(p))}
+
+    def to_gnubg(self) -> list[list[int]]:
+        """GNU Backgammon's board: ``[opponent, player]``, each 25 counts (the shape ``gnubg_nn`` takes)."""
+        return [list(self.opponent), list(self.player)]
+
+    @classmethod
+    def from_gnubg(cls, board) -> Position:
+        """Inverse of :meth:`to_gnubg`: ``board[1]`` is the player on roll, ``board[0]`` the opponent."""
+        return cls(tuple(board[1]), tuple(board[0]))
+
+    # -- identifiers ----------------------------------------------------------------------------------------------
+    def position_id(self) -> str:
+        """The 14-character gnubg Position ID of this position (see :mod:`backgammon.ids`)."""
+        from .ids import encode_position_id
+
+        return encode_position_id(self)
+
+    @classmethod
+    def from_position_id(cls, position_id: str) -> Position:
+        """Decode a gnubg Position ID; raises :class:`InvalidPositionError` for a malformed ID."""
+        from .ids import decode_position_id
+
+        return decode_position_id(position_id)
+
+    def __str__(self) -> str:
+        from .ascii import ascii_board
+
+        return ascii_board(self)
