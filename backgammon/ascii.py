@@ -1,2 +1,134 @@
-def ascii_board(p):
-    return repr(p)
+"""A text board, laid out as GNU Backgammon's ``show board``: ``X`` is the player on roll, whose home board (points
+1–6) is bottom right and who moves 24 → 1 (anticlockwise on this picture); ``O`` is the opponent.
+
+::
+
+     +13-14-15-16-17-18------19-20-21-22-23-24-+     O: O   pips 167   off 0
+     | X           O    |   | O              X |
+     | X           O    |   | O              X |
+     | X           O    |   | O                |
+     | X                |   | O                |
+     | X                |   | O                |
+     |                  |BAR|                  |
+     | O                |   | X                |
+     | O                |   | X                |
+     | O           X    |   | X                |
+     | O           X    |   | X              O |
+     | O           X    |   | X              O |
+     +12-11-10--9--8--7-------6--5--4--3--2--1-+     X: X   pips 167   off 0
+
+Points are numbered from the player on roll (RULES G1 terms). A point with more than five checkers shows the count in
+its fifth row (``11`` for eleven); checkers on the bar are shown in the ``BAR`` column (``O`` above, ``X`` below) and
+counted beside it. Pip counts follow RULES G11's view of the race (bar = 25). Pure function, no I/O.
+"""
+
+from __future__ import annotations
+
+from .ids import MatchState
+from .position import Position
+
+_ROWS = 5
+_TOP = "+13-14-15-16-17-18------19-20-21-22-23-24-+"
+_BOTTOM = "+12-11-10--9--8--7-------6--5--4--3--2--1-+"
+
+
+def _cell(count: int, mark: str, row: int) -> str:
+    """The 3-character cell of a point in ``row`` (0 = the edge of the board) for ``count`` checkers of ``mark``."""
+    if count <= row:
+        return "   "
+    if row == _ROWS - 1 and count > _ROWS:
+        return f"{count:>2} " if count < 10 else f"{count:<3}"
+    return f" {mark} "
+
+
+def _half(position: Position, points: list[int], row: int) -> str:
+    """One text row across six points (``points`` in display order, counted from the player on roll)."""
+    out = []
+    for point in points:
+        signed = position.at(point)
+        if signed > 0:
+            out.append(_cell(signed, "X", row))
+        elif signed < 0:
+            out.append(_cell(-signed, "O", row))
+        else:
+            out.append("   ")
+    return "".join(out)
+
+
+def _bar_cell(count: int, mark: str, row: int) -> str:
+    if count <= row:
+        return "   "
+    if row == _ROWS - 1 and count > _ROWS:
+        return f"{count:>2} "
+    return f" {mark} "
+
+
+def ascii_board(
+    position: Position,
+    *,
+    state: MatchState | None = None,
+    names: tuple[str, str] | None = None,
+) -> str:
+    """The position as a multi-line text board with pip counts and checkers off; ``X`` is the player on roll.
+
+    ``state`` (a decoded gnubg Match ID, :class:`~backgammon.ids.MatchState`) adds the cube (value and owner), the
+    score and match length, the Crawford flag, the dice and a pending double or resignation; ``state.on_roll`` says
+    which of gnubg's players 0/1 is ``X``. ``names`` are gnubg's players 0 and 1 (default ``X``/``O`` by who is on
+    roll). Never raises for a valid :class:`Position`.
+    """
+    x_side = state.on_roll if state is not None else 0
+    if names is None:
+        labels = {x_side: "X", 1 - x_side: "O"}
+    else:
+        labels = {0: names[0], 1: names[1]}
+    x_name, o_name = labels[x_side], labels[1 - x_side]
+
+    top_left, top_right = list(range(13, 19)), list(range(19, 25))
+    bottom_left, bottom_right = list(range(12, 6, -1)), list(range(6, 0, -1))
+    bar_x, bar_o = position.player[24], position.opponent[24]
+
+    side_top = [
+        f"O: {o_name}",
+        f"pips {position.pips_opponent}   off {position.off_opponent}",
+    ]
+    side_bottom = [
+        f"pips {position.pips_player}   off {position.off_player}",
+        f"X: {x_name}",
+    ]
+    middle_note = ""
+    if state is not None:
+        o_score, x_score = state.score[1 - x_side], state.score[x_side]
+        length = f" of {state.match_length}" if state.match_length else " (money)"
+        side_top.append(f"score {o_score}{length}")
+        side_bottom.insert(0, f"score {x_score}{length}")
+        if state.cube_owner is None:
+            middle_note = f"cube {state.cube} (centred)"
+        else:
+            owner = "X" if state.cube_owner == x_side else "O"
+            middle_note = f"cube {state.cube} owned by {owner}"
+        if state.crawford:
+            middle_note += ", Crawford game"
+        if state.dice != (0, 0):
+            side_bottom.insert(0, f"X rolled {state.dice[0]}{state.dice[1]}")
+        elif state.double_offered:
+            side_bottom.insert(0, f"{'X' if state.turn != x_side else 'O'} doubles to {state.cube * 2}")
+        if state.resignation:
+            kind = {1: "single game", 2: "gammon", 3: "backgammon"}[state.resignation]
+            side_bottom.insert(0, f"resignation offered: {kind}")
+
+    lines = [f" {_TOP}"]
+    for row in range(_ROWS):
+        text = f" |{_half(position, top_left, row)}|{_bar_cell(bar_o, 'O', row)}|{_half(position, top_right, row)}|"
+        note = side_top[row] if row < len(side_top) else ""
+        lines.append(f"{text}     {note}".rstrip())
+    lines.append(f" |                  |BAR|                  |     {middle_note}".rstrip())
+    for row in reversed(range(_ROWS)):
+        left = _half(position, bottom_left, row)
+        right = _half(position, bottom_right, row)
+        text = f" |{left}|{_bar_cell(bar_x, 'X', row)}|{right}|"
+        index = len(side_bottom) - 1 - row
+        note = side_bottom[index] if 0 <= index < len(side_bottom) else ""
+        lines.append(f"{text}     {note}".rstrip())
+    lines.append(f" {_BOTTOM}")
+    lines.append(f" Position ID: {position.position_id()}")
+    return "\n".join(lines)

@@ -8,7 +8,6 @@ the player's count on point ``p`` (1–24), ``b[25]`` the bar and ``b[0]`` the c
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 from .errors import InvalidDiceError
@@ -24,17 +23,44 @@ class Move(NamedTuple):
     hit: bool = False
 
 
-@dataclass(frozen=True, slots=True)
 class Play:
     """A legal play: its moves in the order played and the resulting position.
 
-    ``position`` keeps the mover as the player on roll (the ``gnubg_nn.moves`` convention); call
-    ``position.swap()`` to hand the turn over. An empty play (no legal move, RULES G9) has no moves.
+    ``moves`` is a tuple of :class:`Move`; ``position`` keeps the mover as the player on roll (the ``gnubg_nn.moves``
+    convention; call ``position.swap()`` to hand the turn over); ``start`` is the position before the play, when known.
+    An empty play (no legal move, RULES G9) has no moves. Two plays are equal when their moves and results are.
+    The resulting position of a generated play is built on first use, so listing many plays stays cheap.
     """
 
-    moves: tuple[Move, ...]
-    position: Position
-    start: Position | None = field(default=None, compare=False, repr=False)
+    __slots__ = ("moves", "start", "_position", "_key")
+
+    def __init__(
+        self, moves: tuple[Move, ...], position: Position | None = None, start: Position | None = None, *, key=None
+    ) -> None:
+        if position is None and (key is None or start is None):
+            raise ValueError("a Play needs its resulting position, or its start and generator key")
+        self.moves = tuple(moves)
+        self.start = start
+        self._position = position
+        self._key = key
+
+    @property
+    def position(self) -> Position:
+        """The resulting position, the mover still on roll."""
+        if self._position is None:
+            self._position = _result_position(self.start, self._key)
+        return self._position
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Play):
+            return NotImplemented
+        return self.moves == other.moves and self.position == other.position
+
+    def __hash__(self) -> int:
+        return hash((self.moves, self.position))
+
+    def __repr__(self) -> str:
+        return f"Play({self.notation() or 'no move'!r})"
 
     @property
     def dice_used(self) -> int:
@@ -136,14 +162,138 @@ def _undo(board: _Board, source: int, target: int) -> None:
         board.outside += 1
 
 
-def _result_position(position: Position, b: list[int], hit_mask: int) -> Position:
-    opponent = list(position.opponent)
+def _result_position(start: Position, key: tuple) -> Position:
+    """The position a generator key (26 board slots, then the hit mask) stands for, played from ``start``."""
+    hit_mask = key[-1]
+    opponent = start.opponent
     if hit_mask:
+        opponent = list(opponent)
         for point in range(1, 25):
             if (hit_mask >> point) & 1:
                 opponent[24 - point] -= 1
                 opponent[24] += 1
-    return Position(tuple(b[1:26]), tuple(opponent))
+        opponent = tuple(opponent)
+    return Position._trusted(key[1:26], opponent)
+
+
+def _doublet_plays(board: _Board, die: int) -> dict[tuple, tuple[Move, ...]]:
+    """All plays of a doublet (RULES G5), keyed by resulting board + hit mask, keeping those with the most moves.
+
+    Moves are generated with non-increasing source points: a move from a lower point never enables a move from a
+    higher one (it cannot open a point, and bearing off depends only on higher points), so every play has such an
+    ordering and each multiset of moves is visited once.
+    """
+    b = board.b
+    blocked = board.blocked
+    blot = board.blot
+    movable = [p for p in range(24, die, -1) if not blocked[p - die]]  # sources whose landing point is open
+    entry = BAR - die
+    can_enter = not blocked[entry]
+    found: dict[tuple, tuple[Move, ...]] = {}
+    best = 0
+    stack: list[Move] = []
+
+    def search(left: int, max_source: int, hit_mask: int) -> None:
+        nonlocal best
+        moved = False
+        if left:
+            if b[BAR]:
+                if can_enter:
+                    moved = True
+                    hit = blot[entry] and not (hit_mask >> entry) & 1
+                    b[BAR] -= 1
+                    b[entry] += 1
+                    if entry <= 6:
+                        board.outside -= 1
+                    stack.append(Move(BAR, entry, die, hit))
+                    search(left - 1, BAR, hit_mask | (1 << entry) if hit else hit_mask)
+                    stack.pop()
+                    b[BAR] += 1
+                    b[entry] -= 1
+                    if entry <= 6:
+                        board.outside += 1
+            else:
+                for source in movable:
+                    if source > max_source or not b[source]:
+                        continue
+                    moved = True
+                    target = source - die
+                    hit = blot[target] and not (hit_mask >> target) & 1
+                    b[source] -= 1
+                    b[target] += 1
+                    crosses = source > 6 >= target
+                    if crosses:
+                        board.outside -= 1
+                    stack.append(Move(source, target, die, hit))
+                    search(left - 1, source, hit_mask | (1 << target) if hit else hit_mask)
+                    stack.pop()
+                    b[source] += 1
+                    b[target] -= 1
+                    if crosses:
+                        board.outside += 1
+                if board.outside == 0:
+                    for source in range(min(max_source, 6, die), 0, -1):
+                        if not b[source]:
+                            continue
+                        if source < die and any(b[source + 1 : 7]):
+                            continue  # a higher checker must move first (RULES G8)
+                        moved = True
+                        b[source] -= 1
+                        b[OFF] += 1
+                        stack.append(Move(source, OFF, die, False))
+                        search(left - 1, source, hit_mask)
+                        stack.pop()
+                        b[source] += 1
+                        b[OFF] -= 1
+        if not moved:
+            used = len(stack)
+            if used < best:
+                return
+            if used > best:
+                best = used
+                found.clear()
+            key = (*b, hit_mask)
+            if key not in found:
+                found[key] = tuple(stack)
+
+    search(4, BAR, 0)
+    return found
+
+
+def _mixed_plays(board: _Board, d1: int, d2: int) -> dict[tuple, tuple[Move, ...]]:
+    """All plays of a non-doublet, keyed by resulting board + hit mask, keeping those that use the most dice and,
+    when only one die can be used, the higher one if it can be (RULES G7)."""
+    found: dict[tuple, tuple[Move, ...]] = {}
+    best = 0
+
+    def record(moves: tuple[Move, ...], hit_mask: int) -> None:
+        nonlocal best
+        if len(moves) < best:
+            return
+        if len(moves) > best:
+            best = len(moves)
+            found.clear()
+        found.setdefault((*board.b, hit_mask), moves)
+
+    for first, second in ((d1, d2), (d2, d1)):
+        for source, target, hit in list(_single_moves(board, first, 0)):
+            _apply(board, source, target)
+            move = Move(source, target, first, hit)
+            mask = (1 << target) if hit else 0
+            moved = False
+            for source2, target2, hit2 in list(_single_moves(board, second, mask)):
+                moved = True
+                _apply(board, source2, target2)
+                record((move, Move(source2, target2, second, hit2)), mask | (1 << target2) if hit2 else mask)
+                _undo(board, source2, target2)
+            if not moved:
+                record((move,), mask)
+            _undo(board, source, target)
+    if best == 1:
+        high = max(d1, d2)
+        if any(moves[0].die == high for moves in found.values()):
+            return {key: moves for key, moves in found.items() if moves[0].die == high}
+    return found
 
 
 def legal_plays(position: Position, dice) -> list[Play]:
@@ -151,70 +301,15 @@ def legal_plays(position: Position, dice) -> list[Play]:
 
     ``dice``: two integers 1–6 in any order (or a string like ``"31"``). Applies RULES G4 (moving, hitting), G5 (doublets
     give four moves), G6 (bar first), G7 (use as many dice as possible; the higher die when only one can be played),
-    G8 (bearing off) and G9 (no legal play: a single empty play is returned). Raises :class:`InvalidDiceError`.
+    G8 (bearing off) and G9 (no legal play: a single empty play is returned). Each :class:`Play` keeps the mover on
+    roll in its ``position`` and knows its ``start``. Raises :class:`InvalidDiceError`.
     """
     d1, d2 = check_dice(dice)
     board = _Board(position)
-    found: dict[tuple, tuple[Move, ...]] = {}
-    best = [0]
-    stack: list[Move] = []
-
-    def record(hit_mask: int) -> None:
-        used = len(stack)
-        if used < best[0]:
-            return
-        if used > best[0]:
-            best[0] = used
-            found.clear()
-        key = (*board.b, hit_mask)
-        if key not in found:
-            found[key] = tuple(stack)
-
-    if d1 == d2:
-        die = d1
-
-        def search_doubles(left: int, max_source: int, hit_mask: int) -> None:
-            moved = False
-            if left:
-                for source, target, hit in list(_single_moves(board, die, hit_mask, max_source)):
-                    moved = True
-                    _apply(board, source, target)
-                    stack.append(Move(source, target, die, hit))
-                    search_doubles(left - 1, source, hit_mask | (1 << target) if hit else hit_mask)
-                    stack.pop()
-                    _undo(board, source, target)
-            if not moved:
-                record(hit_mask)
-
-        search_doubles(4, BAR, 0)
-    else:
-        for first, second in ((d1, d2), (d2, d1)):
-            for source, target, hit in list(_single_moves(board, first, 0)):
-                _apply(board, source, target)
-                stack.append(Move(source, target, first, hit))
-                mask = (1 << target) if hit else 0
-                moved = False
-                for source2, target2, hit2 in list(_single_moves(board, second, mask)):
-                    moved = True
-                    _apply(board, source2, target2)
-                    stack.append(Move(source2, target2, second, hit2))
-                    record(mask | (1 << target2) if hit2 else mask)
-                    stack.pop()
-                    _undo(board, source2, target2)
-                if not moved:
-                    record(mask)
-                stack.pop()
-                _undo(board, source, target)
-        if best[0] == 1:
-            # RULES G7: when only one die can be played, the higher one must be played if it can be
-            high = max(d1, d2)
-            if any(moves[0].die == high for moves in found.values()):
-                found = {key: moves for key, moves in found.items() if moves[0].die == high}
+    found = _doublet_plays(board, d1) if d1 == d2 else _mixed_plays(board, d1, d2)
     if not found:
         return [Play((), position, position)]
-    return [
-        Play(moves, _result_position(position, list(key[:-1]), key[-1]), position) for key, moves in found.items()
-    ]
+    return [Play(moves, None, position, key=key) for key, moves in found.items()]
 
 
 def apply_move(position: Position, source: int, target: int) -> tuple[Position, bool]:

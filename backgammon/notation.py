@@ -15,6 +15,7 @@ plays), :class:`~backgammon.errors.AmbiguousPlayError` (lists the candidates).
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from collections.abc import Sequence
 
 from .errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
@@ -140,7 +141,9 @@ def parse_segments(text: str) -> list[tuple[int, int, bool]]:
                 )
             path.append((source, target, bool(star)))
             source = target
-        segments.extend(path * repeat)
+        # a repeated move hits at most once: gnubg and Backgammon Studio write "6/4*(2)" for two checkers 6/4, one hit
+        segments.extend(path)
+        segments.extend([(source, target, False) for source, target, _ in path] * (repeat - 1))
     if len(segments) > 4:
         raise InvalidPlayError(f"{text!r} has {len(segments)} moves; a play has at most four")
     return segments
@@ -151,49 +154,65 @@ def _step_targets(board_position: Position, die: int) -> set[tuple[int, int]]:
     return {(source, target) for source, target, _ in _single_moves(board, die, 0)}
 
 
+def _routes(source: int, target: int, dice: list[int]):
+    """Yield ``(steps, dice_left)`` for every ordered choice of dice taking one checker from source to target.
+
+    ``steps`` is a list of ``(from, to, die)``; landings between must be on the board, the last may bear off.
+    """
+    tried: set[int] = set()
+    for i, die in enumerate(dice):
+        if die in tried:
+            continue
+        tried.add(die)
+        landing = source - die
+        rest = dice[:i] + dice[i + 1 :]
+        if landing == target or (target == OFF and landing < 0):
+            yield [(source, target, die)], rest
+        elif landing > target and landing > 0:
+            for steps, left in _routes(landing, target, rest):
+                yield [(source, landing, die), *steps], left
+
+
 def _interpretations(position: Position, dice: list[int], segments: list[tuple[int, int, bool]]):
-    """Yield ``(moves, result)`` for every way of playing ``segments`` with ``dice`` as legal single moves."""
+    """Every ``(moves, result)`` that plays ``segments`` with ``dice`` as a sequence of legal single moves.
+
+    Each segment is routed over the dice in every way; the steps of different segments may interleave (4-4 with two
+    checkers on the 6-point: ``6/off(2)`` is 6/2 6/2 2/off 2/off).
+    """
     results: list[tuple[tuple[Move, ...], Position]] = []
 
-    def route(pos: Position, dice_left: list[int], source: int, target: int, want_hit: bool, moves: list[Move], rest):
-        tried: set[int] = set()
-        for i, die in enumerate(dice_left):
-            if die in tried:
-                continue
-            tried.add(die)
-            landing = source - die
-            if target == OFF:
-                step_target = OFF if landing <= 0 else landing
-            else:
-                if landing < target:
-                    continue
-                step_target = landing
-            if (source, step_target) not in _step_targets(pos, die):
-                continue
-            new_pos, hit = apply_move(pos, source, step_target)
-            remaining = dice_left[:i] + dice_left[i + 1 :]
-            move = Move(source, step_target, die, hit)
-            if step_target == target:
-                if want_hit and not hit:
-                    continue
-                search(new_pos, remaining, rest, moves + [move])
-            elif step_target != OFF:
-                route(new_pos, remaining, step_target, target, want_hit, moves + [move], rest)
+    def assign(index: int, dice_left: list[int], chains: list[list[tuple[int, int, int]]]) -> None:
+        if index == len(segments):
+            interleave(position, [0] * len(chains), chains, [])
+            return
+        source, target, _ = segments[index]
+        for steps, left in _routes(source, target, dice_left):
+            assign(index + 1, left, [*chains, steps])
 
-    def search(pos: Position, dice_left: list[int], segs: list[tuple[int, int, bool]], moves: list[Move]) -> None:
-        if not segs:
+    def interleave(pos: Position, done: list[int], chains, moves: list[Move]) -> None:
+        if all(d == len(chain) for d, chain in zip(done, chains, strict=True)):
             results.append((tuple(moves), pos))
             return
-        seen: set[tuple[int, int, bool]] = set()
-        for i, segment in enumerate(segs):
-            if segment in seen:
+        for k, chain in enumerate(chains):
+            if done[k] == len(chain):
                 continue
-            seen.add(segment)
-            source, target, want_hit = segment
-            route(pos, dice_left, source, target, want_hit, moves, segs[:i] + segs[i + 1 :])
+            source, target, die = chain[done[k]]
+            if (source, target) not in _step_targets(pos, die):
+                continue
+            new_pos, hit = apply_move(pos, source, target)
+            if done[k] == len(chain) - 1 and segments[k][2] and not hit:
+                continue  # a '*' on a point where nothing is hit: not this play
+            done[k] += 1
+            interleave(new_pos, done, chains, [*moves, Move(source, target, die, hit)])
+            done[k] -= 1
 
-    search(position, dice, segments, [])
+    assign(0, dice, [])
     return results
+
+
+@lru_cache(maxsize=64)
+def _cached_legal_plays(position: Position, low: int, high: int) -> list[Play]:
+    return legal_plays(position, (low, high))
 
 
 def parse_play(position: Position, dice, text: str, *, route_policy: str = ROUTE_REJECT) -> Play:
@@ -210,13 +229,13 @@ def parse_play(position: Position, dice, text: str, *, route_policy: str = ROUTE
     if route_policy not in (ROUTE_REJECT, ROUTE_NO_HIT):
         raise ValueError(f"route_policy must be {ROUTE_REJECT!r} or {ROUTE_NO_HIT!r}, not {route_policy!r}")
     segments = parse_segments(text)
-    legal = legal_plays(position, (d1, d2))
-    legal_texts = [play.notation() for play in legal]
+    legal = _cached_legal_plays(position, min(d1, d2), max(d1, d2))
     if not legal[0].moves:
         if segments:
             raise IllegalPlayError(f"{text.strip()!r} is not possible: no move can be played with {d1}-{d2}", [])
         return legal[0]
     if not segments:
+        legal_texts = [play.notation() for play in legal]
         raise IllegalPlayError(
             f"a move must be played with {d1}-{d2}; the legal plays are: {', '.join(legal_texts)}", legal_texts
         )
@@ -228,6 +247,7 @@ def parse_play(position: Position, dice, text: str, *, route_policy: str = ROUTE
         if len(moves) == need and result in by_result and result not in candidates:
             candidates[result] = moves
     if not candidates:
+        legal_texts = [play.notation() for play in legal]
         raise IllegalPlayError(
             f"{text.strip()} is not a legal play of {d1}-{d2}; the legal plays are: {', '.join(legal_texts)}",
             legal_texts,

@@ -59,6 +59,14 @@ class Position:
 
     # -- construction -------------------------------------------------------------------------------------------
     @classmethod
+    def _trusted(cls, player: tuple[int, ...], opponent: tuple[int, ...]) -> Position:
+        """Build without validation; only for the move generator, whose results are valid by construction."""
+        position = object.__new__(cls)
+        object.__setattr__(position, "player", player)
+        object.__setattr__(position, "opponent", opponent)
+        return position
+
+    @classmethod
     def initial(cls) -> Position:
         """The starting position, RULES G1: 2 on the 24-point, 5 on the 13, 3 on the 8, 5 on the 6, each side."""
         return cls(_START_SIDE, _START_SIDE)

@@ -1,0 +1,468 @@
+"""The Jellyfish / GNU Backgammon ``.mat`` match format: read every dialect, write GNU Backgammon's own layout.
+
+A ``.mat`` file is text (RULES A4: the export that analysis programs import)::
+
+    ; [Site "FIBS"]                       optional header lines ``; [Key "Value"]`` (other ``;``/``#`` lines: comments)
+     7 point match                       the match length (0 = money session)
+
+     Game 1
+     Alice : 0                   Bruno : 0                   player lines with the score at the start of the game
+      1)                             41: 13/9 24/23          numbered rows: the left (player 0) and right column
+      2) 31: 6/5 8/5                 41: 6/5 9/5             (player 1); ``41:`` is the roll, then the play
+      3)  Doubles => 2                Takes
+      4)  Drops                       Wins 1 point           the declared result of the game
+
+Dialects read (``../shared/cases/matches/``): ``25/21`` or ``bar/21``; ``6/0`` or ``6/off``; ``(2)`` repeats; dice in
+either order; ``Cannot Move``, an empty move or XG's ``????`` (rolled, then resigned); ratings in player lines
+(``Name,1770 : 0``); cube lines on a row of their own or sharing one with a play; ``Drops`` and ``Wins`` split over two
+lines; ``Wins`` on a line of its own at any column; CRLF endings and a UTF-8 byte-order mark; ``; [Crawford "On"]``
+header lines; Galaxy's ``Losses N point`` (a forfeit, RULES A2/M5), also when Galaxy repeats the row number in the right
+column (``14)  Losses 1 point``) or writes it at the left margin after the right player's move.
+
+Which column an action is in decides its side. On a numbered row with two actions the first is the left player's; a
+lone action is the right player's when it stands more than three spaces after the ``)``. On an unnumbered line an
+action starting before column 15 is the left player's (GNU Backgammon's own rule: it splits such lines at the first
+double space after column 15). A Galaxy ``Losses`` line at the left margin whose side contradicts the game's ``Wins``
+line is given to the other side (the loser cannot also be the winner).
+
+The reader checks the structure (length line, ``Game`` lines, player lines, known actions) and keeps every play's text
+as written; whether a play is legal is the replay's business (:mod:`backgammon.replay`). The writer follows
+GNU Backgammon's ``ExportGameJF``: ``%3d) %-27s`` rows, `` Doubles => 2``, `` Takes``, `` Drops``, ``Wins N point(s)``
+on the winner's side, plays as single moves with ``25`` for the bar and ``0`` for off, so that both our reader and
+GNU Backgammon read the file back as they read the original.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from .errors import InvalidPlayError, MatchFileError
+from .notation import parse_segments
+
+# Action kinds. A "play" is a roll and the play of it (possibly empty); "win" and "forfeit" are the declared result.
+PLAY = "play"
+DOUBLE = "double"
+TAKE = "take"
+DROP = "drop"
+BEAVER = "beaver"
+RACCOON = "raccoon"
+WIN = "win"
+FORFEIT = "forfeit"
+KINDS = (PLAY, DOUBLE, TAKE, DROP, BEAVER, RACCOON, WIN, FORFEIT)
+RESULT_KINDS = (WIN, FORFEIT)
+
+LEFT, RIGHT = 0, 1
+
+_NO_MOVE_TEXTS = {"", "cannot move", "can't move", "no move"}
+_UNKNOWN_MOVE = re.compile(r"^\?{3,}$")
+
+_LENGTH_LINE = re.compile(r"^\s*(\d+)\s+points?\s+match\s*$", re.IGNORECASE)
+_GAME_LINE = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
+_HEADER = re.compile(r'^[;#]\s*\[\s*([^\]"]+?)\s+"(.*)"\s*\]\s*$')
+_PLAYERS = re.compile(r"^\s*(?P<n0>\S.*?)\s*:\s*(?P<s0>\d+)\s+(?P<n1>\S.*?)\s*:\s*(?P<s1>\d+)\s*$")
+_ROW = re.compile(r"^(\s*)(\d+)\)")
+_STRAY_ROW = re.compile(r"^\d+\)$")
+_DICE = re.compile(r"^([1-6])([1-6]):(.*)$")
+_CUBE = re.compile(r"^(doubles|beavers|raccoons)\s*=>\s*(\d+)$", re.IGNORECASE)
+_RESULT = re.compile(r"^(wins|losses)\s+(\d+)\s+points?(\s+and\s+the\s+match)?$", re.IGNORECASE)
+_START_WORDS = {"doubles", "beavers", "raccoons", "takes", "drops", "wins", "losses"}
+_RATING = re.compile(r"^(.*\S)\s*,\s*(\d+(?:[.,]\d+)?)$")
+
+_UNNUMBERED_SPLIT = 15  # GNU Backgammon: an unnumbered line's right column starts at a double space after column 15
+_ROW_GAP = 3  # a lone action more than this many spaces after ")" is in the right column
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    """One entry of a game: what ``side`` (0 = left/first-named player, 1 = right) did.
+
+    ``kind`` is one of :data:`KINDS`: ``"play"`` (``dice`` rolled and ``text`` played; ``text`` exactly as written,
+    ``""`` for no move), ``"double"``/``"beaver"``/``"raccoon"`` (``value`` = the cube value offered, RULES D1/D3),
+    ``"take"``, ``"drop"`` (RULES D2), ``"win"`` (``value`` points declared won, ``match`` when the file adds
+    "and the match"), ``"forfeit"`` (Galaxy's ``Losses N point``: ``side`` loses, ``value`` points; RULES A2/M5).
+    ``number`` is the row number in the file (the last row's for an unnumbered line), ``line`` the 1-based line.
+    """
+
+    number: int
+    side: int
+    kind: str
+    dice: tuple[int, int] | None = None
+    text: str = ""
+    line: int = 0
+    value: int | None = None
+    match: bool = False
+
+    @property
+    def is_result(self) -> bool:
+        """True for the declared-result entries (``win``, ``forfeit``), which the replay checks but never obeys."""
+        return self.kind in RESULT_KINDS
+
+    @property
+    def unknown_move(self) -> bool:
+        """True for a play written as ``????`` (XG: the player rolled and then resigned)."""
+        return self.kind == PLAY and bool(_UNKNOWN_MOVE.match(self.text.strip()))
+
+    @property
+    def move_text(self) -> str:
+        """The play's notation with "no move" spellings (``Cannot Move``, ``????``, empty) reduced to ``""``."""
+        text = self.text.strip()
+        if text.lower() in _NO_MOVE_TEXTS or _UNKNOWN_MOVE.match(text):
+            return ""
+        return text
+
+
+@dataclass(slots=True)
+class GameRecord:
+    """One game of a match file: ``number`` (from `` Game N``), the ``score`` (player 0, player 1) at its start,
+    its ``actions`` in file order, and ``line`` (1-based) of the ``Game`` line. The declared result is the game's
+    ``win`` action (or, failing that, its ``forfeit``); see :attr:`declared_winner` and :attr:`declared_points`."""
+
+    number: int
+    score: tuple[int, int]
+    actions: list[Action] = field(default_factory=list)
+    line: int = 0
+
+    @property
+    def result_action(self) -> Action | None:
+        """The ``win`` action of the game, else its ``forfeit`` action, else ``None`` (no result declared)."""
+        wins = [a for a in self.actions if a.kind == WIN]
+        if wins:
+            return wins[-1]
+        forfeits = [a for a in self.actions if a.kind == FORFEIT]
+        return forfeits[-1] if forfeits else None
+
+    @property
+    def declared_winner(self) -> int | None:
+        """The side the file says won (0/1), or ``None``."""
+        action = self.result_action
+        if action is None:
+            return None
+        return action.side if action.kind == WIN else 1 - action.side
+
+    @property
+    def declared_points(self) -> int | None:
+        """The points the file says were won (as written: sites cap or inflate them), or ``None``."""
+        action = self.result_action
+        return None if action is None else action.value
+
+    @property
+    def result_text(self) -> str | None:
+        """The declared result as written (``"Wins 2 points and the match"``), or ``None``."""
+        action = self.result_action
+        return None if action is None else action.text
+
+
+@dataclass(slots=True)
+class MatchRecord:
+    """A parsed match file: ``length`` in points (0 = money), ``players`` (left, right) names, their ``ratings``
+    (the ``,1770`` of FIBS/GamesGrid player lines, or ``None``), ``header`` (``; [Key "Value"]`` lines, in order),
+    other ``comments`` of the header, and the ``games``."""
+
+    length: int
+    players: tuple[str, str]
+    header: dict[str, str] = field(default_factory=dict)
+    games: list[GameRecord] = field(default_factory=list)
+    ratings: tuple[str | None, str | None] = (None, None)
+    comments: list[str] = field(default_factory=list)
+
+
+# -- reading ------------------------------------------------------------------------------------------------------------
+def _tokens(text: str, offset: int) -> list[tuple[int, str]]:
+    """``(column, token)`` for the whitespace-separated tokens of ``text`` (``offset`` = column of ``text[0]``)."""
+    return [(offset + m.start(), m.group()) for m in re.finditer(r"\S+", text)]
+
+
+def _starts_action(token: str) -> bool:
+    return bool(_DICE.match(token)) or token.lower() in _START_WORDS
+
+
+def _split_actions(line: str, offset: int, number: int | None, lineno: int) -> list[tuple[int | None, int, list]]:
+    """Split a line (from column ``offset``) into rows ``(row number, column after the number, [(column, action
+    text)])`` by the grammar of actions. A row number inside the line (Galaxy: ``14) 22: 13/11 …   14)  Losses 1
+    point   Wins 1 point``) starts a new row."""
+    rows: list[tuple[int | None, int, list]] = [(number, offset, [])]
+    need_start = True
+    for column, token in _tokens(line[offset:], offset):
+        if _STRAY_ROW.match(token):
+            rows.append((int(token[:-1]), column + len(token), []))
+            need_start = True
+            continue
+        groups = rows[-1][2]
+        if _starts_action(token):
+            groups.append((column, [token]))
+            need_start = False
+        elif need_start:
+            raise MatchFileError(
+                f"line {lineno}: {token!r} does not start an entry; expected a roll like '61:', 'Doubles => 2', "
+                f"'Takes', 'Drops', 'Wins N points' or 'Losses N point'"
+            )
+        else:
+            groups[-1][1].append(token)
+    return [(n, start, [(column, " ".join(words)) for column, words in groups]) for n, start, groups in rows]
+
+
+def _raw_span(line: str, column: int, text: str) -> str:
+    """The action's text as written in ``line`` (keeping its inner spacing), given its start column."""
+    words = text.split()
+    end = column
+    for word in words:
+        end = line.index(word, end) + len(word)
+    return line[column:end]
+
+
+def _parse_action(text: str, raw: str, side: int, number: int, lineno: int) -> Action:
+    dice_match = _DICE.match(raw.strip().split(None, 1)[0] if raw.strip() else "")
+    if dice_match:
+        head, _, rest = raw.strip().partition(":")
+        move = rest.strip()
+        return Action(number, side, PLAY, (int(head[0]), int(head[1])), move, lineno)
+    lowered = " ".join(text.split())
+    cube = _CUBE.match(lowered)
+    if cube:
+        kind = {"doubles": DOUBLE, "beavers": BEAVER, "raccoons": RACCOON}[cube.group(1).lower()]
+        value = int(cube.group(2))
+        if value < 2 or value & (value - 1):
+            raise MatchFileError(f"line {lineno}: cube value {value} is not a power of two ≥ 2 ({text!r})")
+        return Action(number, side, kind, None, lowered, lineno, value)
+    word = lowered.lower()
+    if word == "takes":
+        return Action(number, side, TAKE, None, lowered, lineno)
+    if word == "drops":
+        return Action(number, side, DROP, None, lowered, lineno)
+    result = _RESULT.match(lowered)
+    if result:
+        kind = WIN if result.group(1).lower() == "wins" else FORFEIT
+        return Action(number, side, kind, None, lowered, lineno, int(result.group(2)), bool(result.group(3)))
+    raise MatchFileError(
+        f"line {lineno}: cannot read {text!r}; expected 'Doubles => N', 'Beavers => N', 'Raccoons => N', 'Takes', "
+        f"'Drops', 'Wins N point(s) [and the match]' or 'Losses N point'"
+    )
+
+
+def _parse_players(line: str, lineno: int) -> tuple[tuple[str, str], tuple[str | None, str | None], tuple[int, int]]:
+    match = _PLAYERS.match(line)
+    if not match:
+        raise MatchFileError(
+            f"line {lineno}: expected the player line 'Name : score   Name : score' after 'Game N', got {line.strip()!r}"
+        )
+    names: list[str] = []
+    ratings: list[str | None] = []
+    for key in ("n0", "n1"):
+        name = match.group(key)
+        rated = _RATING.match(name)
+        if rated:
+            name, rating = rated.group(1), rated.group(2)
+        else:
+            rating = None
+        names.append(name)
+        ratings.append(rating)
+    return (names[0], names[1]), (ratings[0], ratings[1]), (int(match.group("s0")), int(match.group("s1")))
+
+
+def _fix_galaxy_forfeit(game: GameRecord, margin_forfeits: set[int]) -> None:
+    """A Galaxy ``Losses`` line at the left margin on the winner's side belongs to the other side (see module doc)."""
+    winner = next((a.side for a in reversed(game.actions) if a.kind == WIN), None)
+    if winner is None:
+        return
+    for index, action in enumerate(game.actions):
+        if action.kind == FORFEIT and action.side == winner and index in margin_forfeits:
+            game.actions[index] = Action(
+                action.number, 1 - action.side, FORFEIT, None, action.text, action.line, action.value, action.match
+            )
+
+
+def parse_mat(text: str) -> MatchRecord:
+    """Parse the text of a ``.mat`` match file (any dialect listed in the module docstring) into a
+    :class:`MatchRecord`. Raises :class:`MatchFileError` naming the line for a missing ``N point match`` line,
+    a ``Game`` without a player line, an entry that is not a roll, cube action or result, or stray text."""
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    header: dict[str, str] = {}
+    comments: list[str] = []
+    length: int | None = None
+    players: tuple[str, str] | None = None
+    ratings: tuple[str | None, str | None] = (None, None)
+    games: list[GameRecord] = []
+    game: GameRecord | None = None
+    expect_players = False
+    margin_forfeits: set[int] = set()
+    number = 0
+
+    def finish() -> None:
+        if game is not None:
+            _fix_galaxy_forfeit(game, margin_forfeits)
+
+    for lineno, raw_line in enumerate(lines, start=1):
+        line = raw_line.expandtabs(8).rstrip()
+        stripped = line.strip()
+        if not stripped:
+            continue
+        if stripped[0] in ";#":
+            if length is None and not games:
+                header_match = _HEADER.match(stripped)
+                if header_match:
+                    header[header_match.group(1)] = header_match.group(2)
+                else:
+                    comments.append(stripped.lstrip(";#").strip())
+            continue
+        if expect_players:
+            names, line_ratings, score = _parse_players(line, lineno)
+            if players is None:
+                players, ratings = names, line_ratings
+            assert game is not None
+            game.score = score
+            expect_players = False
+            continue
+        game_match = _GAME_LINE.match(line)
+        if game_match:
+            if length is None:
+                raise MatchFileError(f"line {lineno}: 'Game' before the 'N point match' line")
+            finish()
+            game = GameRecord(int(game_match.group(1)), (0, 0), [], lineno)
+            games.append(game)
+            margin_forfeits = set()
+            expect_players = True
+            number = 0
+            continue
+        if length is None:
+            length_match = _LENGTH_LINE.match(line)
+            if not length_match:
+                raise MatchFileError(
+                    f"line {lineno}: expected the match length, e.g. ' 7 point match', got {stripped!r}"
+                )
+            length = int(length_match.group(1))
+            continue
+        if game is None:
+            raise MatchFileError(f"line {lineno}: expected ' Game 1' after the match length, got {stripped!r}")
+        row = _ROW.match(line)
+        if row:
+            number = int(row.group(2))
+            rows = _split_actions(line, row.end(), number, lineno)
+        else:
+            rows = _split_actions(line, 0, None, lineno)
+        for row_number, start, parts in rows:
+            if len(parts) > 2:
+                raise MatchFileError(f"line {lineno}: a row holds at most two entries (left and right), got {len(parts)}")
+            if row_number is not None:
+                number = row_number
+            if len(parts) == 2:
+                sides = [LEFT, RIGHT]
+            elif len(parts) == 1 and row_number is not None:
+                sides = [RIGHT if parts[0][0] - start > _ROW_GAP else LEFT]
+            else:
+                sides = [LEFT if column < _UNNUMBERED_SPLIT else RIGHT for column, _ in parts]
+            for (column, words), side in zip(parts, sides, strict=True):
+                action = _parse_action(words, _raw_span(line, column, words), side, number, lineno)
+                if action.kind == PLAY and row_number is None:
+                    raise MatchFileError(f"line {lineno}: a roll must be on a numbered row, e.g. ' 12) 63: 13/7 8/5'")
+                if action.kind == FORFEIT and row_number is None and column == 0:
+                    margin_forfeits.add(len(game.actions))
+                game.actions.append(action)
+    if expect_players:
+        raise MatchFileError(f"line {len(lines)}: the file ends after 'Game' without a player line")
+    finish()
+    if length is None:
+        raise MatchFileError("line 1: no ' N point match' line; this is not a .mat match file")
+    if players is None:
+        raise MatchFileError(f"line {len(lines)}: the file holds no games")
+    return MatchRecord(length, players, header, games, ratings, comments)
+
+
+# -- writing ------------------------------------------------------------------------------------------------------------
+def normalized_move(text: str) -> str:
+    """A play's text in GNU Backgammon's export form: single moves, ``25`` for the bar, ``0`` for off, repeats and
+    joined moves spelled out (``bar/22*(2)`` → ``25/22* 25/22*``; ``13/7*/5`` → ``13/7* 7/5``). Text that is not
+    notation is returned unchanged (the replay reports it); "no move" spellings become ``""``."""
+    stripped = text.strip()
+    if stripped.lower() in _NO_MOVE_TEXTS or _UNKNOWN_MOVE.match(stripped):
+        return ""
+    try:
+        segments = parse_segments(stripped)
+    except InvalidPlayError:
+        return stripped
+    return " ".join(f"{source}/{target}{'*' if hit else ''}" for source, target, hit in segments)
+
+
+def _points(value: int) -> str:
+    return f"{value} point{'' if value == 1 else 's'}"
+
+
+def _action_text(action: Action) -> str:
+    if action.kind == PLAY:
+        d1, d2 = action.dice or (0, 0)
+        move = normalized_move(action.text)
+        return f"{d1}{d2}: {move}".rstrip() if move else f"{d1}{d2}:"
+    if action.kind == DOUBLE:
+        return f" Doubles => {action.value}"
+    if action.kind == BEAVER:
+        return f" Beavers => {action.value}"
+    if action.kind == RACCOON:
+        return f" Raccoons => {action.value}"
+    if action.kind == TAKE:
+        return " Takes"
+    if action.kind == DROP:
+        return " Drops"
+    word = "Wins" if action.kind == WIN else "Losses"
+    return f" {word} {_points(action.value or 0)}{' and the match' if action.match else ''}"
+
+
+def _player_cell(name: str, rating: str | None, score: int) -> str:
+    return f"{name}{',' + rating if rating else ''} : {score}"
+
+
+def format_game(game: GameRecord, players: tuple[str, str], ratings: tuple[str | None, str | None] = (None, None)) -> str:
+    """One game in GNU Backgammon's export layout (`` Game N``, the player line, numbered two-column rows, the
+    result on the winner's side), ending with a blank line. Row numbers are assigned afresh: a new row starts when
+    an entry belongs in the left column, or in the right column of a row whose right cell is taken."""
+    out = [f" Game {game.number}"]
+    left = _player_cell(players[0], ratings[0], game.score[0])
+    out.append(f" {left:<27} {_player_cell(players[1], ratings[1], game.score[1])}")
+    rows: list[list] = []  # [number or None, left text or None, right text or None]
+    number = 0
+    for action in game.actions:
+        text = _action_text(action)
+        current = rows[-1] if rows else None
+        fits = current is not None and all(cell is None for cell in current[1 + action.side :])
+        if current is not None and current[0] is None and not action.is_result:
+            fits = False
+        if not fits:
+            if action.is_result:
+                current = [None, None, None]
+            else:
+                number += 1
+                current = [number, None, None]
+            rows.append(current)
+        current[1 + action.side] = text
+    for row_number, left_text, right_text in rows:
+        if row_number is None:
+            if left_text is None:
+                out.append(" " * 34 + right_text.strip())
+            elif right_text is None:
+                out.append("      " + left_text.strip())
+            else:
+                out.append(f"      {left_text.strip():<28}{right_text.strip()}")
+        else:
+            line = f"{row_number:3d}) {left_text or '':<27} {right_text or ''}"
+            out.append(line.rstrip())
+    out.append("")
+    return "\n".join(out) + "\n"
+
+
+def format_mat(record: MatchRecord) -> str:
+    """The whole match as ``.mat`` text (``\\n`` line ends): header lines ``; [Key "Value"]``, comments,
+    `` N point match``, then every game (:func:`format_game`). Read back by :func:`parse_mat` it gives the same games,
+    actions and results (plays compared by :func:`normalized_move`); GNU Backgammon reads it as it reads the file
+    the record came from."""
+    out: list[str] = []
+    for key, value in record.header.items():
+        out.append(f'; [{key} "{value}"]')
+    for comment in record.comments:
+        out.append(f"; {comment}".rstrip())
+    if out:
+        out.append("")
+    out.append(f" {record.length} point match")
+    out.append("")
+    text = "\n".join(out) + "\n"
+    return text + "".join(format_game(game, record.players, record.ratings) for game in record.games)
