@@ -1,0 +1,244 @@
+"""Sample boards a person can look through: ``python -m rendering.gallery OUTDIR [--width N]``.
+
+Writes one PNG per sample (the opening, a middle game with the last play marked and a hit, a finished bear-off with
+full trays, a tall stack, checkers on both bars, a 64-cube owned, a double offered, a resignation offered, a
+Crawford game, names in several scripts with emoji, a chouette panel, and the other themes) and prints their names.
+The same samples are used by the tests and the benchmark.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from backgammon.moves import legal_plays
+from backgammon.position import Position
+
+from .board import DEFAULT_WIDTH, render_board
+from .view import OPPONENT, VIEWER, BoardView, ChouetteMember, ChouettePanel
+
+
+def _play(position: Position, dice: tuple[int, int], notation: str | None = None, *, hit: bool = False):
+    """A legal play of ``dice`` in ``position`` (the one written ``notation``, else the first, preferring a hit)."""
+    plays = legal_plays(position, dice)
+    if notation is not None:
+        for play in plays:
+            if play.notation() == notation:
+                return play
+        raise ValueError(f"{notation} is not a legal play of {dice}: {[p.notation() for p in plays]}")
+    if hit:
+        for play in plays:
+            if play.hits:
+                return play
+    return plays[0]
+
+
+def sample_views() -> dict[str, tuple[BoardView, dict]]:
+    """Named sample views with the render options for each: ``{name: (view, {"theme": …, "home": …})}``."""
+    samples: dict[str, tuple[BoardView, dict]] = {}
+    opening = Position.initial()
+    samples["01-opening"] = (
+        BoardView(
+            opening,
+            viewer_name="Ann",
+            opponent_name="Bob",
+            on_roll=VIEWER,
+            awaiting="to play 3-1",
+            dice=(3, 1),
+            match_length=7,
+            match_id="cAkAAAAAAAAA",
+        ),
+        {},
+    )
+
+    # middle game: the opponent (Bob) hit with 6-4, now Ann (the viewer) is on roll
+    before = Position.from_points({6: 5, 8: 2, 13: 4, 24: 2, 7: 1, 5: 1, 12: -4, 17: -3, 19: -3, 20: -2, 1: -2, 22: -1})
+    bob_view = before.swap()
+    play = _play(bob_view, (6, 4), "24/18* 13/9")
+    after = play.position.swap()  # back to Ann's view, Ann on roll
+    samples["02-middle-game-hit"] = (
+        BoardView(
+            after,
+            viewer_name="Ann",
+            opponent_name="Bob",
+            on_roll=VIEWER,
+            awaiting="to roll or double",
+            cube_value=2,
+            cube_owner=VIEWER,
+            score=(2, 3),
+            match_length=7,
+            last_play=play.moves,
+            last_mover=OPPONENT,
+            last_dice=(6, 4),
+            dice=(6, 4),
+            dice_side=OPPONENT,
+        ),
+        {},
+    )
+
+    # a finished bear-off: Ann bears off her last two checkers; Bob has 14 off
+    bear = Position.from_points({2: 1, 1: 1, 24: -1})
+    final = _play(bear, (2, 1), "2/off 1/off")
+    samples["03-bear-off-finished"] = (
+        BoardView(
+            final.position,
+            viewer_name="Ann",
+            opponent_name="Bob",
+            on_roll=None,
+            awaiting="Ann wins 2 points and the match",
+            cube_value=2,
+            cube_owner=OPPONENT,
+            score=(7, 5),
+            match_length=7,
+            last_play=final.moves,
+            last_mover=VIEWER,
+            last_dice=(2, 1),
+        ),
+        {},
+    )
+
+    samples["04-tall-stack"] = (
+        BoardView(
+            Position.from_points({6: 11, 5: 2, 4: 2, 24: -12, 23: -3}),
+            viewer_name="Ann",
+            opponent_name="Bob",
+            on_roll=OPPONENT,
+            awaiting="to play 5-5",
+            dice=(5, 5),
+        ),
+        {},
+    )
+
+    samples["05-both-bars"] = (
+        BoardView(
+            Position.from_points({6: 5, 8: 3, 13: 3, 3: 2, 1: -2, 12: -5, 17: -3, 19: -3, 21: -1}, bar=(2, 1)),
+            viewer_name="Ann",
+            opponent_name="Bob",
+            on_roll=VIEWER,
+            awaiting="to play 5-2",
+            dice=(5, 2),
+            cube_value=4,
+            cube_owner=OPPONENT,
+        ),
+        {},
+    )
+
+    samples["06-cube-64-owned"] = (
+        BoardView(
+            Position.from_points({6: 3, 5: 3, 4: 2, 3: 2, 13: 2, 10: 1, 24: -2, 20: -2, 19: -4, 18: -3, 12: -4}),
+            viewer_name="Ann",
+            opponent_name="Bob",
+            on_roll=OPPONENT,
+            awaiting="to roll or double",
+            cube_value=64,
+            cube_owner=OPPONENT,
+        ),
+        {},
+    )
+
+    samples["07-double-offered"] = (
+        BoardView(
+            Position.from_points({6: 4, 5: 3, 4: 3, 8: 2, 13: 3, 24: -2, 19: -3, 20: -3, 12: -4, 17: -3}),
+            viewer_name="Ann",
+            opponent_name="Bob",
+            on_roll=OPPONENT,
+            awaiting="to take or drop",
+            cube_value=2,
+            cube_owner=OPPONENT,
+            offered_cube=4,
+            score=(1, 2),
+            match_length=5,
+        ),
+        {},
+    )
+
+    samples["08-resignation"] = (
+        BoardView(
+            Position.from_points({3: 2, 2: 3, 1: 2, 24: -3, 23: -2, 12: -5, 6: 0}),
+            viewer_name="Ann",
+            opponent_name="Bob",
+            on_roll=OPPONENT,
+            awaiting="to accept a resignation",
+            resignation=2,
+        ),
+        {},
+    )
+
+    samples["09-crawford"] = (
+        BoardView(
+            Position.initial(),
+            viewer_name="Ann",
+            opponent_name="Bob",
+            on_roll=OPPONENT,
+            awaiting="to play 6-5",
+            dice=(6, 5),
+            crawford=True,
+            score=(6, 4),
+            match_length=7,
+        ),
+        {},
+    )
+
+    samples["10-names-scripts-emoji"] = (
+        BoardView(
+            Position.initial(),
+            viewer_name="Zoë Ångström-Łukasiewicz 🎲",
+            opponent_name="Дмитрий 東京太郎 김민준 👨‍👩‍👧",
+            on_roll=OPPONENT,
+            awaiting="to roll or double",
+            score=(12, 9),
+        ),
+        {},
+    )
+
+    chouette_play = _play(Position.initial(), (3, 1), "8/5 6/5")
+    samples["11-chouette"] = (
+        BoardView(
+            chouette_play.position,
+            viewer_name="Box: Carmen",
+            opponent_name="Captain: Олег",
+            on_roll=OPPONENT,
+            awaiting="to roll or double",
+            last_play=chouette_play.moves,
+            last_mover=VIEWER,
+            last_dice=(3, 1),
+            chouette=ChouettePanel(
+                box="Carmen",
+                captain=ChouetteMember("Олег", 2, "taken"),
+                team=(
+                    ChouetteMember("Priya", 2, "offered"),
+                    ChouetteMember("山田", 1, "centred"),
+                    ChouetteMember("Dmitri", 2, "dropped"),
+                ),
+                partner="Sam",
+            ),
+        ),
+        {},
+    )
+
+    samples["12-classic-theme"] = (samples["02-middle-game-hit"][0], {"theme": "classic"})
+    samples["13-high-contrast-home-left"] = (
+        samples["02-middle-game-hit"][0],
+        {"theme": "high-contrast", "home": "left"},
+    )
+    return samples
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Write the sample boards as PNG files into OUTDIR; prints one line per file."""
+    parser = argparse.ArgumentParser(prog="python -m rendering.gallery", description=__doc__.splitlines()[0])
+    parser.add_argument("outdir", type=Path)
+    parser.add_argument("--width", type=int, default=DEFAULT_WIDTH)
+    args = parser.parse_args(argv)
+    args.outdir.mkdir(parents=True, exist_ok=True)
+    for name, (view, options) in sample_views().items():
+        data = render_board(view, options.get("theme"), width=args.width, home=options.get("home", "right"))
+        path = args.outdir / f"{name}.png"
+        path.write_bytes(data)
+        print(f"{path}  {len(data) // 1024} KB")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
