@@ -77,10 +77,7 @@ def ascii_board(
     roll). Never raises for a valid :class:`Position`.
     """
     x_side = state.on_roll if state is not None else 0
-    if names is None:
-        labels = {x_side: "X", 1 - x_side: "O"}
-    else:
-        labels = {0: names[0], 1: names[1]}
+    labels = {x_side: "X", 1 - x_side: "O"} if names is None else {0: names[0], 1: names[1]}
     x_name, o_name = labels[x_side], labels[1 - x_side]
 
     top_left, top_right = list(range(13, 19)), list(range(19, 25))

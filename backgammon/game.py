@@ -22,10 +22,9 @@ Phases (:class:`Phase`) and who acts (``turn``)::
 
 from __future__ import annotations
 
-import copy
 from collections.abc import Sequence
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from . import cube as cubes
@@ -50,7 +49,7 @@ ENDINGS = ("play", "drop", "resignation", "forfeit")
 _EMPTY_PLAY_WORDS = {"", "pass", "-", "cannot move", "can't move", "no move", "none", "(no move)", "no legal move"}
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     """Where the game stands; ``Game.turn`` is the side that must act in it."""
 
     OPENING = "opening"  # each side rolls one die (RULES G2); either side may trigger the roll
@@ -269,7 +268,7 @@ class Game:
         self.on_roll = self.turn = on_roll
         self.dice = dice
         self.phase = Phase.PLAY if dice else Phase.ROLL
-        self.history.append(copy.deepcopy(entry))
+        self.history.append(_plain_copy(entry))
 
     # -- views ----------------------------------------------------------------------------------------------------
     def board_for(self, side: int) -> Position:
@@ -483,8 +482,9 @@ class Game:
         self.dice = dice
         self.phase = Phase.PLAY
 
-    def play(self, side: int, play: Play | str) -> Play:
-        """``side`` plays the dice (RULES G4–G10): a :class:`~backgammon.moves.Play` or notation (``"24/18 13/11"``).
+    def play(self, side: int, play: Play | str, *, route_policy: str = "reject") -> Play:
+        """``side`` plays the dice (RULES G4–G10): a :class:`~backgammon.moves.Play` or notation (``"24/18 13/11"``,
+        parsed by :func:`backgammon.notation.parse_play` with ``route_policy``).
 
         An empty play (``""``, ``"pass"`` or a Play without moves) is accepted exactly when no move is possible
         (RULES G9) and passes the turn. A play is final (RULES G10); the game ends when the mover bears off his last
@@ -493,7 +493,7 @@ class Game:
         the legal plays) or :class:`~backgammon.errors.AmbiguousPlayError`.
         """
         self._check_play(side)
-        chosen = self._resolve_play(play)
+        chosen = self._resolve_play(play, route_policy)
         self.history.append(
             {"action": "play", "side": side, "moves": [[m.source, m.target, m.die, bool(m.hit)] for m in chosen.moves]}
         )
@@ -526,7 +526,7 @@ class Game:
         except ImportError:  # pragma: no cover - notation.py is part of the package
             return [" ".join(f"{m.source}/{m.target}" for m in p.moves) for p in plays]
 
-    def _resolve_play(self, play: Play | str) -> Play:
+    def _resolve_play(self, play: Play | str, route_policy: str) -> Play:
         legal = self.legal_plays()
         if isinstance(play, str):
             text = play.strip().lower()
@@ -541,7 +541,7 @@ class Game:
                 return legal[0]
             from .notation import parse_play
 
-            parsed = parse_play(self.position, self.dice, play)
+            parsed = parse_play(self.position, self.dice, play, route_policy=route_policy)
             return self._match_legal(parsed, legal)
         if isinstance(play, Play):
             return self._match_legal(play, legal)
@@ -788,7 +788,7 @@ class Game:
                 "resume": None if self._resume is None else self._resume.value,
             },
             "result": None if self.result is None else self.result.to_json(),
-            "history": copy.deepcopy(self.history),
+            "history": _plain_copy(self.history),
         }
 
     @classmethod
@@ -811,7 +811,7 @@ class Game:
                 game.resignation = (_check_side(resignation["side"]), int(resignation["level"]))
                 game._resume = None if resignation["resume"] is None else Phase(resignation["resume"])
             game.result = None if data["result"] is None else GameResult.from_json(data["result"])
-            game.history = copy.deepcopy(list(data["history"]))
+            game.history = _plain_copy(list(data["history"]))
         except (KeyError, TypeError, ValueError) as error:
             if isinstance(error, BackgammonError):
                 raise
@@ -839,6 +839,15 @@ class Game:
             f"Game(phase={self.phase.value}, on_roll={self.on_roll}, turn={self.turn}, dice={self.dice}, "
             f"cube={self.cube.value}/{self.cube.owner}, result={self.result})"
         )
+
+
+def _plain_copy(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, scalars), much faster than ``copy.deepcopy``."""
+    if isinstance(value, dict):
+        return {key: _plain_copy(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain_copy(item) for item in value]
+    return value
 
 
 def _moves_reach(position: Position, moves: Sequence[Move]) -> Position | None:

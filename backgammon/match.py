@@ -46,7 +46,7 @@ class Match:
             raise GameError(f"scores are ≥ 0, not {raw}")
         if length and min(raw) >= length:
             raise GameError(f"at {raw[0]}-{raw[1]} both sides have already won a {length}-point match")
-        if length and rules.crawford and not crawford_done and min(raw) == length - 1:
+        if length > 1 and rules.crawford and not crawford_done and min(raw) == length - 1:
             raise GameError(
                 f"at {raw[0]}-{raw[1]} in a {length}-point match the Crawford game has been played "
                 "(RULES M3): pass crawford_done=True"
@@ -100,9 +100,8 @@ class Match:
         """True when the next (or current, not yet recorded) game is the Crawford game (RULES M3, 003 5.5): the match
         uses the Crawford rule, a side has N−1 points and the Crawford game has not been played."""
         return (
-            bool(self.length)
+            self.length > 1  # in a 1-point match nobody "reaches" N−1: it is where both start
             and self.rules.crawford
-            and not self.crawford_done
             and not self.is_over
             and max(self.raw_score) == self.length - 1
         )

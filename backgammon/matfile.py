@@ -17,13 +17,13 @@ either order; ``Cannot Move``, an empty move or XG's ``????`` (rolled, then resi
 (``Name,1770 : 0``); cube lines on a row of their own or sharing one with a play; ``Drops`` and ``Wins`` split over two
 lines; ``Wins`` on a line of its own at any column; CRLF endings and a UTF-8 byte-order mark; ``; [Crawford "On"]``
 header lines; Galaxy's ``Losses N point`` (a forfeit, RULES A2/M5), also when Galaxy repeats the row number in the right
-column (``14)  Losses 1 point``) or writes it at the left margin after the right player's move.
+column (``14)  Losses 1 point``: a new row) or writes it at the left margin after the right player's move.
 
 Which column an action is in decides its side. On a numbered row with two actions the first is the left player's; a
 lone action is the right player's when it stands more than three spaces after the ``)``. On an unnumbered line an
 action starting before column 15 is the left player's (GNU Backgammon's own rule: it splits such lines at the first
-double space after column 15). A Galaxy ``Losses`` line at the left margin whose side contradicts the game's ``Wins``
-line is given to the other side (the loser cannot also be the winner).
+double space after column 15). A Galaxy ``Losses`` line of its own whose column gives it to the side of the game's
+``Wins`` line is given to the other side (the loser cannot also be the winner).
 
 The reader checks the structure (length line, ``Game`` lines, player lines, known actions) and keeps every play's text
 as written; whether a play is legal is the replay's business (:mod:`backgammon.replay`). The writer follows
@@ -260,13 +260,14 @@ def _parse_players(line: str, lineno: int) -> tuple[tuple[str, str], tuple[str |
     return (names[0], names[1]), (ratings[0], ratings[1]), (int(match.group("s0")), int(match.group("s1")))
 
 
-def _fix_galaxy_forfeit(game: GameRecord, margin_forfeits: set[int]) -> None:
-    """A Galaxy ``Losses`` line at the left margin on the winner's side belongs to the other side (see module doc)."""
+def _fix_galaxy_forfeit(game: GameRecord, own_line: set[int]) -> None:
+    """A Galaxy ``Losses`` line of its own whose column gives it to the game's ``Wins`` side belongs to the other
+    side: the loser cannot also be the winner (Galaxy writes it at the left margin after the right player's move)."""
     winner = next((a.side for a in reversed(game.actions) if a.kind == WIN), None)
     if winner is None:
         return
     for index, action in enumerate(game.actions):
-        if action.kind == FORFEIT and action.side == winner and index in margin_forfeits:
+        if action.kind == FORFEIT and action.side == winner and index in own_line:
             game.actions[index] = Action(
                 action.number, 1 - action.side, FORFEIT, None, action.text, action.line, action.value, action.match
             )
@@ -287,12 +288,12 @@ def parse_mat(text: str) -> MatchRecord:
     games: list[GameRecord] = []
     game: GameRecord | None = None
     expect_players = False
-    margin_forfeits: set[int] = set()
+    own_line_forfeits: set[int] = set()
     number = 0
 
     def finish() -> None:
         if game is not None:
-            _fix_galaxy_forfeit(game, margin_forfeits)
+            _fix_galaxy_forfeit(game, own_line_forfeits)
 
     for lineno, raw_line in enumerate(lines, start=1):
         line = raw_line.expandtabs(8).rstrip()
@@ -322,7 +323,7 @@ def parse_mat(text: str) -> MatchRecord:
             finish()
             game = GameRecord(int(game_match.group(1)), (0, 0), [], lineno)
             games.append(game)
-            margin_forfeits = set()
+            own_line_forfeits = set()
             expect_players = True
             number = 0
             continue
@@ -344,7 +345,9 @@ def parse_mat(text: str) -> MatchRecord:
             rows = _split_actions(line, 0, None, lineno)
         for row_number, start, parts in rows:
             if len(parts) > 2:
-                raise MatchFileError(f"line {lineno}: a row holds at most two entries (left and right), got {len(parts)}")
+                raise MatchFileError(
+                    f"line {lineno}: a row holds at most two entries (left and right), got {len(parts)}"
+                )
             if row_number is not None:
                 number = row_number
             if len(parts) == 2:
@@ -357,11 +360,11 @@ def parse_mat(text: str) -> MatchRecord:
                 action = _parse_action(words, _raw_span(line, column, words), side, number, lineno)
                 if action.kind == PLAY and row_number is None:
                     raise MatchFileError(f"line {lineno}: a roll must be on a numbered row, e.g. ' 12) 63: 13/7 8/5'")
-                if action.kind == FORFEIT and row_number is None and column == 0:
-                    margin_forfeits.add(len(game.actions))
+                if action.kind == FORFEIT and row_number is None:
+                    own_line_forfeits.add(len(game.actions))
                 game.actions.append(action)
     if expect_players:
-        raise MatchFileError(f"line {len(lines)}: the file ends after 'Game' without a player line")
+        raise MatchFileError(f"line {game.line}: the file ends after 'Game {game.number}' without a player line")
     finish()
     if length is None:
         raise MatchFileError("line 1: no ' N point match' line; this is not a .mat match file")
@@ -412,7 +415,9 @@ def _player_cell(name: str, rating: str | None, score: int) -> str:
     return f"{name}{',' + rating if rating else ''} : {score}"
 
 
-def format_game(game: GameRecord, players: tuple[str, str], ratings: tuple[str | None, str | None] = (None, None)) -> str:
+def format_game(
+    game: GameRecord, players: tuple[str, str], ratings: tuple[str | None, str | None] = (None, None)
+) -> str:
     """One game in GNU Backgammon's export layout (`` Game N``, the player line, numbered two-column rows, the
     result on the winner's side), ending with a blank line. Row numbers are assigned afresh: a new row starts when
     an entry belongs in the left column, or in the right column of a row whose right cell is taken."""

@@ -112,7 +112,9 @@ class RuleSet:
                     )
             elif spec.name == "cube_cap":
                 if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
-                    raise RuleSetError(f"cube_cap is None (no limit) or a value of at least 1; got {value!r} (RULES D5)")
+                    raise RuleSetError(
+                        f"cube_cap is None (no limit) or a value of at least 1; got {value!r} (RULES D5)"
+                    )
             elif not isinstance(value, bool):
                 raise RuleSetError(f"{spec.name} is true or false, not {value!r}")
         if self.automatic_doubles_kind not in AUTOMATIC_KINDS:
@@ -126,8 +128,8 @@ class RuleSet:
 
     # -- construction -------------------------------------------------------------------------------------------
     @classmethod
-    def preset(cls, name: str, **overrides: Any) -> RuleSet:
-        """The named preset with ``overrides`` applied (field name → value); the result keeps the preset's name.
+    def preset(cls, name: str, /, **overrides: Any) -> RuleSet:
+        """The named preset with ``overrides`` applied (field name → value; ``name=`` renames the result).
 
         Presets (see :data:`PRESETS`): ``"tournament"`` (003 match rules: Crawford, dead cube, no automatic doubles,
         no beavers, no Jacoby), ``"money"`` (Jacoby, beavers, automatic doubles limited to one), ``"classic-1931"``

@@ -1,0 +1,56 @@
+"""Durable storage of clubs, members, matches, money sessions, games and their action logs (SQLite, aiosqlite).
+
+- :class:`Database` — open/close (an async context manager), versioned schema (``schema.sql`` + ``PRAGMA
+  user_version``), WAL, foreign keys; conditional commits (``UPDATE … WHERE version = ?``) that append to the
+  append-only action log and update the state in one transaction; queries; online backup.
+- :mod:`storage.records` — the rows read and written (frozen dataclasses).
+- :mod:`storage.errors` — :class:`StorageError`, :class:`SchemaError`, :class:`VersionConflictError`.
+- ``python -m storage backup SOURCE DEST`` / ``python -m storage check PATH`` — maintenance entries.
+
+No game rules and no Discord types here: ``club/`` decides what to write, this package writes it atomically.
+"""
+
+from .backup import backup_file, check_file
+from .database import Database
+from .errors import SchemaError, StorageError, VersionConflictError
+from .migrations import SCHEMA_VERSION
+from .records import (
+    ActionRecord,
+    ClubRecord,
+    Commit,
+    DeadlineRecord,
+    DeadlineWrite,
+    GameRecord,
+    GameWrite,
+    MatchRecord,
+    MatchSummary,
+    MatchWrite,
+    MemberRecord,
+    MessageRecord,
+    NewAction,
+    dumps,
+)
+
+__all__ = [
+    "SCHEMA_VERSION",
+    "ActionRecord",
+    "ClubRecord",
+    "Commit",
+    "Database",
+    "DeadlineRecord",
+    "DeadlineWrite",
+    "GameRecord",
+    "GameWrite",
+    "MatchRecord",
+    "MatchSummary",
+    "MatchWrite",
+    "MemberRecord",
+    "MessageRecord",
+    "NewAction",
+    "SchemaError",
+    "StorageError",
+    "VersionConflictError",
+    "backup_file",
+    "check_file",
+    "dumps",
+]
