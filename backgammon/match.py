@@ -102,6 +102,7 @@ class Match:
         return (
             self.length > 1  # in a 1-point match nobody "reaches" N−1: it is where both start
             and self.rules.crawford
+            and not self.crawford_done
             and not self.is_over
             and max(self.raw_score) == self.length - 1
         )
