@@ -70,3 +70,8 @@ class RuleSetError(BackgammonError):
 
 class MatchFileError(BackgammonError):
     """A match file (.mat) that cannot be read; the message names the line."""
+
+
+class ChouetteError(BackgammonError):
+    """A chouette event the rules forbid now (RULES C1–C11): wrong member, wrong moment, a cube that may not be
+    turned or answered, an answer that breaks 003 Atlanta 5.10, a seat or join that does not fit. Nothing changes."""

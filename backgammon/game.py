@@ -40,6 +40,7 @@ from .errors import (
 )
 from .ids import GAME_DROP, GAME_OVER, GAME_PLAYING, GAME_RESIGNED, MatchState
 from .moves import Move, Play, apply_move, check_dice, legal_plays
+from .notation import parse_play
 from .position import CHECKERS, Position
 from .rules import RuleSet
 
@@ -316,7 +317,8 @@ class Game:
             return []
         key = (self._board, self.on_roll, self.dice)
         if self._legal is None or self._legal[0] != key:
-            self._legal = (key, legal_plays(self.position, self.dice))
+            plays = legal_plays(self.position, self.dice, high_die_first_in_bear_off=self.rules.bear_off_high_die_first)
+            self._legal = (key, plays)
         return list(self._legal[1])
 
     def legal_actions(self, side: int) -> set[str]:
@@ -482,9 +484,10 @@ class Game:
         self.dice = dice
         self.phase = Phase.PLAY
 
-    def play(self, side: int, play: Play | str, *, route_policy: str = "reject") -> Play:
+    def play(self, side: int, play: Play | str, *, route_policy: str | None = None) -> Play:
         """``side`` plays the dice (RULES G4–G10): a :class:`~backgammon.moves.Play` or notation (``"24/18 13/11"``,
-        parsed by :func:`backgammon.notation.parse_play` with ``route_policy``).
+        parsed by :func:`backgammon.notation.parse_play` with ``route_policy``, by default the rule set's
+        ``joined_move_routes``).
 
         An empty play (``""``, ``"pass"`` or a Play without moves) is accepted exactly when no move is possible
         (RULES G9) and passes the turn. A play is final (RULES G10); the game ends when the mover bears off his last
@@ -521,12 +524,9 @@ class Game:
         return chosen
 
     def _legal_texts(self, plays: list[Play]) -> list[str]:
-        try:
-            return [p.notation() for p in plays]
-        except ImportError:  # pragma: no cover - notation.py is part of the package
-            return [" ".join(f"{m.source}/{m.target}" for m in p.moves) for p in plays]
+        return [p.notation() for p in plays]
 
-    def _resolve_play(self, play: Play | str, route_policy: str) -> Play:
+    def _resolve_play(self, play: Play | str, route_policy: str | None) -> Play:
         legal = self.legal_plays()
         if isinstance(play, str):
             text = play.strip().lower()
@@ -539,9 +539,13 @@ class Game:
                         texts,
                     )
                 return legal[0]
-            from .notation import parse_play
-
-            parsed = parse_play(self.position, self.dice, play, route_policy=route_policy)
+            parsed = parse_play(
+                self.position,
+                self.dice,
+                play,
+                route_policy=route_policy or self.rules.joined_move_routes,
+                high_die_first_in_bear_off=self.rules.bear_off_high_die_first,
+            )
             return self._match_legal(parsed, legal)
         if isinstance(play, Play):
             return self._match_legal(play, legal)

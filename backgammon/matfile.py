@@ -212,28 +212,25 @@ def _raw_span(line: str, column: int, text: str) -> str:
 
 
 def _parse_action(text: str, raw: str, side: int, number: int, lineno: int) -> Action:
-    dice_match = _DICE.match(raw.strip().split(None, 1)[0] if raw.strip() else "")
-    if dice_match:
+    """One entry: ``text`` its words joined by single spaces, ``raw`` as written (a play keeps its spacing)."""
+    if _DICE.match(raw.strip()):
         head, _, rest = raw.strip().partition(":")
-        move = rest.strip()
-        return Action(number, side, PLAY, (int(head[0]), int(head[1])), move, lineno)
-    lowered = " ".join(text.split())
-    cube = _CUBE.match(lowered)
+        return Action(number, side, PLAY, (int(head[0]), int(head[1])), rest.strip(), lineno)
+    cube = _CUBE.match(text)
     if cube:
         kind = {"doubles": DOUBLE, "beavers": BEAVER, "raccoons": RACCOON}[cube.group(1).lower()]
         value = int(cube.group(2))
         if value < 2 or value & (value - 1):
             raise MatchFileError(f"line {lineno}: cube value {value} is not a power of two ≥ 2 ({text!r})")
-        return Action(number, side, kind, None, lowered, lineno, value)
-    word = lowered.lower()
-    if word == "takes":
-        return Action(number, side, TAKE, None, lowered, lineno)
-    if word == "drops":
-        return Action(number, side, DROP, None, lowered, lineno)
-    result = _RESULT.match(lowered)
+        return Action(number, side, kind, None, text, lineno, value)
+    if text.lower() == "takes":
+        return Action(number, side, TAKE, None, text, lineno)
+    if text.lower() == "drops":
+        return Action(number, side, DROP, None, text, lineno)
+    result = _RESULT.match(text)
     if result:
         kind = WIN if result.group(1).lower() == "wins" else FORFEIT
-        return Action(number, side, kind, None, lowered, lineno, int(result.group(2)), bool(result.group(3)))
+        return Action(number, side, kind, None, text, lineno, int(result.group(2)), bool(result.group(3)))
     raise MatchFileError(
         f"line {lineno}: cannot read {text!r}; expected 'Doubles => N', 'Beavers => N', 'Raccoons => N', 'Takes', "
         f"'Drops', 'Wins N point(s) [and the match]' or 'Losses N point'"

@@ -260,9 +260,10 @@ def _doublet_plays(board: _Board, die: int) -> dict[tuple, tuple[Move, ...]]:
     return found
 
 
-def _mixed_plays(board: _Board, d1: int, d2: int) -> dict[tuple, tuple[Move, ...]]:
+def _mixed_plays(board: _Board, d1: int, d2: int, high_die_first: bool = False) -> dict[tuple, tuple[Move, ...]]:
     """All plays of a non-doublet, keyed by resulting board + hit mask, keeping those that use the most dice and,
-    when only one die can be used, the higher one if it can be (RULES G7)."""
+    when only one die can be used, the higher one if it can be (RULES G7). With ``high_die_first`` (001 §12) only the
+    higher die may open the play, unless it cannot be played first at all."""
     found: dict[tuple, tuple[Move, ...]] = {}
     best = 0
 
@@ -275,7 +276,11 @@ def _mixed_plays(board: _Board, d1: int, d2: int) -> dict[tuple, tuple[Move, ...
             found.clear()
         found.setdefault((*board.b, hit_mask), moves)
 
-    for first, second in ((d1, d2), (d2, d1)):
+    high, low = max(d1, d2), min(d1, d2)
+    orders = [(high, low)]
+    if not (high_die_first and any(True for _ in _single_moves(board, high, 0))):
+        orders.append((low, high))
+    for first, second in orders:
         for source, target, hit in list(_single_moves(board, first, 0)):
             _apply(board, source, target)
             move = Move(source, target, first, hit)
@@ -289,24 +294,29 @@ def _mixed_plays(board: _Board, d1: int, d2: int) -> dict[tuple, tuple[Move, ...
             if not moved:
                 record((move,), mask)
             _undo(board, source, target)
-    if best == 1:
-        high = max(d1, d2)
-        if any(moves[0].die == high for moves in found.values()):
-            return {key: moves for key, moves in found.items() if moves[0].die == high}
+    if best == 1 and any(moves[0].die == high for moves in found.values()):
+        return {key: moves for key, moves in found.items() if moves[0].die == high}
     return found
 
 
-def legal_plays(position: Position, dice) -> list[Play]:
+def legal_plays(position: Position, dice, *, high_die_first_in_bear_off: bool = False) -> list[Play]:
     """All legal plays of ``dice`` in ``position``, one per distinct resulting position.
 
     ``dice``: two integers 1–6 in any order (or a string like ``"31"``). Applies RULES G4 (moving, hitting), G5 (doublets
     give four moves), G6 (bar first), G7 (use as many dice as possible; the higher die when only one can be played),
     G8 (bearing off) and G9 (no legal play: a single empty play is returned). Each :class:`Play` keeps the mover on
-    roll in its ``position`` and knows its ``start``. Raises :class:`InvalidDiceError`.
+    roll in its ``position`` and knows its ``start``.
+
+    ``high_die_first_in_bear_off`` is the disputed 1931 law (001 §12, RULES G8, off by default): when the player is
+    bearing off at the start of the turn, the higher die must be played first if it can be. Raises
+    :class:`InvalidDiceError`.
     """
     d1, d2 = check_dice(dice)
     board = _Board(position)
-    found = _doublet_plays(board, d1) if d1 == d2 else _mixed_plays(board, d1, d2)
+    if d1 == d2:
+        found = _doublet_plays(board, d1)
+    else:
+        found = _mixed_plays(board, d1, d2, high_die_first_in_bear_off and board.outside == 0)
     if not found:
         return [Play((), position, position)]
     return [Play(moves, None, position, key=key) for key, moves in found.items()]

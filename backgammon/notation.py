@@ -15,8 +15,8 @@ plays), :class:`~backgammon.errors.AmbiguousPlayError` (lists the candidates).
 from __future__ import annotations
 
 import re
-from functools import lru_cache
 from collections.abc import Sequence
+from functools import lru_cache
 
 from .errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
 from .moves import Move, Play, _Board, _single_moves, apply_move, check_dice, legal_plays
@@ -211,17 +211,25 @@ def _interpretations(position: Position, dice: list[int], segments: list[tuple[i
 
 
 @lru_cache(maxsize=64)
-def _cached_legal_plays(position: Position, low: int, high: int) -> list[Play]:
-    return legal_plays(position, (low, high))
+def _cached_legal_plays(position: Position, low: int, high: int, high_first: bool) -> list[Play]:
+    return legal_plays(position, (low, high), high_die_first_in_bear_off=high_first)
 
 
-def parse_play(position: Position, dice, text: str, *, route_policy: str = ROUTE_REJECT) -> Play:
+def parse_play(
+    position: Position,
+    dice,
+    text: str,
+    *,
+    route_policy: str = ROUTE_REJECT,
+    high_die_first_in_bear_off: bool = False,
+) -> Play:
     """Parse ``text`` as a play of ``dice`` by the player on roll in ``position``; return the matching legal play.
 
     ``dice``: two values 1–6, either order. ``route_policy`` decides a joined move such as ``24/13`` whose routes end in
     different positions (one hits a blot on the way, RULES G4): ``"reject"`` (default) raises
     :class:`AmbiguousPlayError`; ``"no_hit"`` follows GNU Backgammon and takes the route that hits fewest blots
-    (``positions.json`` BG13, an unsure point). Raises :class:`InvalidPlayError` for bad syntax,
+    (``positions.json`` BG13, an unsure point). ``high_die_first_in_bear_off`` is passed to
+    :func:`~backgammon.moves.legal_plays` (001 §12, optional). Raises :class:`InvalidPlayError` for bad syntax,
     :class:`IllegalPlayError` (with ``.legal``) when no legal play matches, :class:`AmbiguousPlayError` (with
     ``.candidates``) when several do. The returned :class:`Play` carries the moves as given and the resulting position.
     """
@@ -229,7 +237,7 @@ def parse_play(position: Position, dice, text: str, *, route_policy: str = ROUTE
     if route_policy not in (ROUTE_REJECT, ROUTE_NO_HIT):
         raise ValueError(f"route_policy must be {ROUTE_REJECT!r} or {ROUTE_NO_HIT!r}, not {route_policy!r}")
     segments = parse_segments(text)
-    legal = _cached_legal_plays(position, min(d1, d2), max(d1, d2))
+    legal = _cached_legal_plays(position, min(d1, d2), max(d1, d2), high_die_first_in_bear_off)
     if not legal[0].moves:
         if segments:
             raise IllegalPlayError(f"{text.strip()!r} is not possible: no move can be played with {d1}-{d2}", [])
@@ -263,5 +271,5 @@ def parse_play(position: Position, dice, text: str, *, route_policy: str = ROUTE
             f"{text.strip()} could mean {' or '.join(options)}; write the intermediate point, e.g. {options[0]}",
             options,
         )
-    (result, moves), = candidates.items()
+    ((result, moves),) = candidates.items()
     return Play(moves, result, position)

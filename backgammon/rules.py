@@ -55,6 +55,13 @@ Fields
     ``True`` (default): the official match score stops at the match length (003 4.9 "the first player to reach the
     posted match length is the winner"; gnubg accepts only such Match IDs); the raw total is kept alongside.
     ``False``: the running score is raw, as GNU Backgammon 1.07 and some sites write it (5-point match won 7–1).
+``joined_move_routes`` (RULES G4/G10 notation; case BG13 — unsure)
+    How a joined move such as ``24/13`` is read when its routes end differently (one hits a blot on the way):
+    ``"reject"`` (default): refused as ambiguous, the candidates listed (never silently pick the hitting play);
+    ``"no_hit"``: GNU Backgammon's reading, the route that hits fewest blots.
+``bear_off_high_die_first`` (RULES G8; 001 §12 — disputed)
+    ``False`` (default, 000, 002, 004 and every modern text): bear off with the dice in either order.
+    ``True``: the 1931 law "In bearing off, the highest number of the throw must be played first".
 """
 
 from __future__ import annotations
@@ -66,6 +73,7 @@ from .errors import RuleSetError
 
 AUTOMATIC_KINDS = ("double", "add")
 DEAD_CUBE_RULES = ("match_ends", "doubler_already_wins")
+JOINED_MOVE_ROUTES = ("reject", "no_hit")
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,6 +102,8 @@ class RuleSet:
     dead_cube_rule: str = "match_ends"
     point_game_counts_cube: bool = True
     cap_match_score: bool = True
+    joined_move_routes: str = "reject"
+    bear_off_high_die_first: bool = False
 
     def __post_init__(self) -> None:
         for spec in fields(self):
@@ -101,7 +111,7 @@ class RuleSet:
             if spec.name == "name":
                 if not isinstance(value, str) or not value:
                     raise RuleSetError(f"a rule set's name is a non-empty string, not {value!r}")
-            elif spec.name in ("automatic_doubles_kind", "dead_cube_rule"):
+            elif spec.name in ("automatic_doubles_kind", "dead_cube_rule", "joined_move_routes"):
                 if not isinstance(value, str):
                     raise RuleSetError(f"{spec.name} is a string, not {value!r}")
             elif spec.name == "automatic_doubles":
@@ -120,6 +130,11 @@ class RuleSet:
         if self.automatic_doubles_kind not in AUTOMATIC_KINDS:
             raise RuleSetError(
                 f"automatic_doubles_kind is 'double' (000 §20a) or 'add' (000 §20b), not {self.automatic_doubles_kind!r}"
+            )
+        if self.joined_move_routes not in JOINED_MOVE_ROUTES:
+            raise RuleSetError(
+                f"joined_move_routes is 'reject' (ambiguous joined moves refused) or 'no_hit' (gnubg's reading), "
+                f"not {self.joined_move_routes!r}"
             )
         if self.dead_cube_rule not in DEAD_CUBE_RULES:
             raise RuleSetError(
@@ -212,7 +227,9 @@ class RuleSet:
 PRESETS: dict[str, RuleSet] = {
     "tournament": RuleSet(name="tournament"),
     "money": RuleSet(name="money", jacoby=True, beavers=True, automatic_doubles=1),
-    "classic-1931": RuleSet(name="classic-1931", automatic_doubles=15, crawford=False, dead_cube=False),
+    "classic-1931": RuleSet(
+        name="classic-1931", automatic_doubles=15, crawford=False, dead_cube=False, bear_off_high_die_first=True
+    ),
     "chouette-classic": RuleSet(name="chouette-classic", crawford=False, dead_cube=False),
     "chouette-atlanta": RuleSet(name="chouette-atlanta", jacoby=True, beavers=True, crawford=False, dead_cube=False),
 }

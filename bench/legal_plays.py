@@ -36,8 +36,9 @@ def corpus() -> list[tuple[str, Position, tuple[int, int]]]:
             position = random_position(rng, kind)
             items += [(kind, position, roll) for roll in ROLLS]
     # worst doublets: checkers spread over many open points, no opposing blocks
-    spread = Position.from_points({24: 1, 23: 1, 22: 1, 21: 1, 20: 1, 18: 1, 16: 1, 13: 2, 11: 1, 9: 1, 8: 1, 7: 1,
-                                   6: 1, 5: 1, 1: -15})
+    spread = Position.from_points(
+        {24: 1, 23: 1, 22: 1, 21: 1, 20: 1, 18: 1, 16: 1, 13: 2, 11: 1, 9: 1, 8: 1, 7: 1, 6: 1, 5: 1, 1: -15}
+    )
     items += [("worst doublets", spread, (d, d)) for d in range(1, 7)]
     return items
 
@@ -61,26 +62,33 @@ def main() -> None:
     items = corpus()
     ours = time_calls(legal_plays, items, args.repeat)
     print(f"corpus: {len(items)} (position, roll) pairs")
-    print(f"ours:  median {statistics.median(ours):.3f} ms  p90 {statistics.quantiles(ours, n=10)[-1]:.3f} ms  "
-          f"worst {max(ours):.3f} ms")
+    print(
+        f"ours:  median {statistics.median(ours):.3f} ms  p90 {statistics.quantiles(ours, n=10)[-1]:.3f} ms  "
+        f"worst {max(ours):.3f} ms"
+    )
     by_kind: dict[str, list[float]] = {}
     for (kind, _, _), t in zip(items, ours, strict=True):
         by_kind.setdefault(kind, []).append(t)
     for kind, values in by_kind.items():
         print(f"  {kind:15s} median {statistics.median(values):.3f} ms  worst {max(values):.3f} ms")
     built = time_calls(lambda p, r: [play.position for play in legal_plays(p, r)], items, args.repeat)
-    print(f"ours, every resulting position built too: median {statistics.median(built):.3f} ms  "
-          f"worst {max(built):.3f} ms")
+    print(
+        f"ours, every resulting position built too: median {statistics.median(built):.3f} ms  worst {max(built):.3f} ms"
+    )
     try:
         import gnubg_nn
     except ImportError:
         print("gnubg_nn not installed: no reference ratio")
         return
     theirs = time_calls(lambda p, r: gnubg_nn.moves(p.to_gnubg(), *r), items, args.repeat)
-    print(f"gnubg: median {statistics.median(theirs):.3f} ms  worst {max(theirs):.3f} ms  "
-          f"(includes converting the board to lists)")
-    print(f"ratio ours/gnubg: median {statistics.median(ours) / statistics.median(theirs):.1f}x  "
-          f"worst {max(ours) / max(theirs):.1f}x")
+    print(
+        f"gnubg: median {statistics.median(theirs):.3f} ms  worst {max(theirs):.3f} ms  "
+        f"(includes converting the board to lists)"
+    )
+    print(
+        f"ratio ours/gnubg: median {statistics.median(ours) / statistics.median(theirs):.1f}x  "
+        f"worst {max(ours) / max(theirs):.1f}x"
+    )
 
 
 if __name__ == "__main__":

@@ -85,11 +85,13 @@ def test_match_id_fields_of_known_ids():
     score=st.tuples(st.integers(0, 32767), st.integers(0, 32767)),
     jacoby=st.booleans(),
 )
-def test_match_id_round_trip(cube_log, owner, on_roll, crawford, game_state, turn, offered, resignation, dice, length,
-                             score, jacoby):
+def test_match_id_round_trip(
+    cube_log, owner, on_roll, crawford, game_state, turn, offered, resignation, dice, length, score, jacoby
+):
     """Property: every representable Match ID state round-trips."""
-    state = MatchState(1 << cube_log, owner, on_roll, crawford, game_state, turn, offered, resignation, dice, length,
-                       score, jacoby)
+    state = MatchState(
+        1 << cube_log, owner, on_roll, crawford, game_state, turn, offered, resignation, dice, length, score, jacoby
+    )
     text = encode_match_id(state)
     assert len(text) == 12 and decode_match_id(text) == state
 

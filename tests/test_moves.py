@@ -9,7 +9,7 @@ import pytest
 from conftest import load_cases
 from randompos import random_position
 
-from backgammon.errors import InvalidDiceError
+from backgammon.errors import AmbiguousPlayError, IllegalPlayError, InvalidDiceError
 from backgammon.moves import legal_plays
 from backgammon.notation import parse_play
 from backgammon.position import Position
@@ -34,7 +34,9 @@ def test_positions_case_legal_plays(case):
     plays = legal_plays(position, case["dice"])
     assert len(plays) == expected["n_legal_plays"]
     assert {p.dice_used for p in plays} == {expected["dice_played"]}
-    wanted = {parse_play(position, case["dice"], text, route_policy="no_hit").position for text in expected["legal_plays"]}
+    wanted = {
+        parse_play(position, case["dice"], text, route_policy="no_hit").position for text in expected["legal_plays"]
+    }
     assert {p.position for p in plays} == wanted
     for item in expected["play_results"]:
         assert result_position(item["result"]) in {p.position for p in plays}, item["play"]
@@ -143,3 +145,42 @@ def test_same_results_as_gnubg_seeded_sample():
 def test_same_results_as_gnubg_full():
     """The full comparison: 10,000 random positions × 21 rolls (run with ``pytest -m slow``)."""
     assert compare_with_gnubg(seed=7, positions=10_000) == 210_000
+
+
+def test_g8_option_high_die_first_in_bear_off_001_s12():
+    """RULES G8 option (001 §12, off by default): bearing off, the higher die is played first if it can be."""
+    case = next(c for c in MOVE_CASES if c["id"] == "BG10")  # checkers on 5 and 4, roll 6-4
+    position = case_position(case)
+    default = {p.notation() for p in legal_plays(position, (6, 4))}
+    assert default == {"5/off 4/off", "5/1 4/off"}
+    strict = {p.notation() for p in legal_plays(position, (4, 6), high_die_first_in_bear_off=True)}
+    assert strict == {"5/off 4/off"}
+    with pytest.raises(IllegalPlayError):
+        parse_play(position, (6, 4), "5/1 4/off", high_die_first_in_bear_off=True)
+    # not bearing off at the start of the turn: the option changes nothing
+    assert {p.position for p in legal_plays(Position.initial(), (6, 4), high_die_first_in_bear_off=True)} == {
+        p.position for p in legal_plays(Position.initial(), (6, 4))
+    }
+    # one checker left: the 6 bears it off and the play ends there
+    single = Position.from_points({1: 1, 24: -1})
+    assert {p.notation() for p in legal_plays(single, (6, 1), high_die_first_in_bear_off=True)} == {"1/off"}
+
+
+def test_rule_sets_carry_the_two_notation_and_bear_off_options():
+    """RuleSet options joined_move_routes (BG13) and bear_off_high_die_first (001 §12) reach the game."""
+    from backgammon.game import Game
+    from backgammon.rules import RuleSet
+
+    case = next(c for c in MOVE_CASES if c["id"] == "BG13")
+    position = case_position(case)
+    strict = Game.from_position(RuleSet.preset("money"), position, on_roll=0, dice=(6, 5))
+    with pytest.raises(AmbiguousPlayError):
+        strict.play(0, "24/13")
+    gnubg_like = Game.from_position(
+        RuleSet.preset("money", joined_move_routes="no_hit"), position, on_roll=0, dice=(6, 5)
+    )
+    assert gnubg_like.play(0, "24/13").hits == 0
+    assert RuleSet.preset("classic-1931").bear_off_high_die_first
+    bear = next(c for c in MOVE_CASES if c["id"] == "BG10")
+    game = Game.from_position(RuleSet.preset("classic-1931"), case_position(bear), on_roll=0, dice=(6, 4))
+    assert [p.notation() for p in game.legal_plays()] == ["5/off 4/off"]

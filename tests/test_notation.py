@@ -86,8 +86,19 @@ def test_output_forms():
 
 @pytest.mark.parametrize(
     "text",
-    ["24-18 13/11", "26/20", "13/", "/13", "13/14", "off/3", "13/off/5", "8/5(7)", "24/18 24/18 24/18 13/7 6/1",
-     "hello", "13//7"],
+    [
+        "24-18 13/11",
+        "26/20",
+        "13/",
+        "/13",
+        "13/14",
+        "off/3",
+        "13/off/5",
+        "8/5(7)",
+        "24/18 24/18 24/18 13/7 6/1",
+        "hello",
+        "13//7",
+    ],
 )
 def test_invalid_syntax_is_typed(text):
     """Garbage notation raises InvalidPlayError with an example of good notation, never a crash."""

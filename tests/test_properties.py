@@ -16,10 +16,7 @@ positions = st.builds(random_position, st.randoms(use_true_random=False))
 def naive_single_moves(position: Position, die: int):
     """A deliberately simple statement of RULES G4, G6 and G8, independent of backgammon.moves."""
     me, them = position.player, position.opponent
-    if me[24]:
-        sources = [25]
-    else:
-        sources = [p for p in range(24, 0, -1) if me[p - 1]]
+    sources = [25] if me[24] else [p for p in range(24, 0, -1) if me[p - 1]]
     all_home = me[24] == 0 and sum(me[6:24]) == 0
     for source in sources:
         target = source - die
@@ -64,9 +61,7 @@ def test_checker_conservation_and_one_colour_per_point(position, dice):
         assert sum(result.player) + result.off_player == 15
         assert sum(result.opponent) + result.off_opponent == 15
         assert result.opponent[24] == position.opponent[24] + play.hits
-        assert result.pips_player == position.pips_player - sum(
-            (m.source - m.target) for m in play.moves
-        )
+        assert result.pips_player == position.pips_player - sum((m.source - m.target) for m in play.moves)
 
 
 @settings(max_examples=300, deadline=None)

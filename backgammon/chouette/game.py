@@ -1,0 +1,154 @@
+"""The state of one chouette game (RULES C3–C9): seats, cubes, whose turn, open windows and offer rounds.
+
+:class:`ChouetteGame` is plain data; :class:`~backgammon.chouette.session.ChouetteSession` changes it through its
+events. It never moves checkers: the board game between Box and Captain is a :class:`backgammon.game.Game`, whose
+turns and result the session is told about.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import ChouetteError
+from .cubes import ChouetteCube, Transfer
+from .rotation import Outcome
+
+SIDES = ("box", "team")
+
+
+@dataclass
+class ChouetteGame:
+    """One game of a chouette session.
+
+    Seats: ``number`` (1-based), ``order`` (at the start: Box, Captain, Team by rank, RULES C1/C8), ``box``,
+    ``partner`` (RULES C7, or ``None``), ``team`` (Team members by rank: ``order[1:]`` without the Partner),
+    ``initial_captain`` and ``captain`` (changes when the Captain leaves play: 000 Ch.10, 003 Atlanta 6.2–6.3).
+
+    Cubes: ``cubes`` (key → :class:`~backgammon.chouette.cubes.ChouetteCube`, own cubes first in rank order, then
+    extras). ``transfers``: every point moved so far (10.1 "recording points from dropped cubes as they happen").
+
+    Turn: ``on_roll`` (``"box"`` / ``"team"`` to roll, before the dice; ``None`` before the first turn), ``doubled``
+    (who doubled this turn). ``window``: the Team's doubling window at the Captain's turn (003 Atlanta 5.9), cube key →
+    ``None`` (undecided) / ``"double"`` / ``"pass"``. ``consent``: classic partners' answers to the Captain's double
+    (000 Ch.8), member → ``None`` / ``"take"`` / ``"drop"``. ``round``: the offers made together and not yet resolved
+    (``by`` "box"/"team", ``keys``, ``from_centre``, ``half_rule``, ``in_order``, ``before`` = key → value in points
+    before the double). ``extras``: an open 003 Atlanta 5.7 extras round (``taker``, ``offers`` giver → ``None`` /
+    ``"offer"`` / ``"none"``, ``stakes`` giver → undoubled value, ``before`` = taker's value before, ``keys``,
+    ``stage`` "offering"/"answering").
+
+    Record: ``events`` (events applied since the start), ``captain_changes`` (``after_event``, ``from``, ``to``,
+    ``role``, ``rule``), ``demoted`` (classic Captains who refused Box's double, 000 Ch.9/11), ``ended_by`` and
+    ``outcome`` (:class:`~backgammon.chouette.rotation.Outcome`) once over, ``result`` (``winner``, ``result``) when the
+    board finished it.
+    """
+
+    number: int
+    order: list[str]
+    box: str
+    partner: str | None
+    team: list[str]
+    initial_captain: str
+    captain: str
+    cubes: dict[str, ChouetteCube]
+    on_roll: str | None = None
+    doubled: list[str] = field(default_factory=list)
+    window: dict[str, str | None] | None = None
+    consent: dict[str, str | None] | None = None
+    round: dict[str, Any] | None = None
+    extras: dict[str, Any] | None = None
+    transfers: list[Transfer] = field(default_factory=list)
+    events: int = 0
+    captain_changes: list[dict[str, Any]] = field(default_factory=list)
+    demoted: list[str] = field(default_factory=list)
+    ended_by: str | None = None
+    outcome: Outcome | None = None
+    result: dict[str, str] | None = None
+
+    # -- views -------------------------------------------------------------------------------------------------
+    @property
+    def over(self) -> bool:
+        """True once the game has ended (board result, or every cube dropped or settled)."""
+        return self.ended_by is not None
+
+    def live_cubes(self) -> list[ChouetteCube]:
+        """Cubes still in play, in order."""
+        return [slot for slot in self.cubes.values() if slot.live]
+
+    def own_live_cubes(self) -> list[ChouetteCube]:
+        """Live own cubes (not extras) — the cubes between Box and the Team (RULES C3)."""
+        return [slot for slot in self.cubes.values() if slot.live and not slot.extra]
+
+    def cubes_of(self, member: str, *, live: bool = True) -> list[ChouetteCube]:
+        """The cubes whose Team side ``member`` holds (live ones only by default)."""
+        return [slot for slot in self.cubes.values() if slot.team == member and (slot.live or not live)]
+
+    def in_play(self, member: str) -> bool:
+        """True while ``member`` holds the Team side of a live cube ("still in the game", 003 Atlanta 6.2)."""
+        return any(slot.live and slot.team == member for slot in self.cubes.values())
+
+    def rank(self, member: str) -> int:
+        """``member``'s rank in the Team (0 = initial Captain); members outside the Team rank last."""
+        return self.team.index(member) if member in self.team else len(self.team)
+
+    # -- JSON --------------------------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """Every field as a JSON-friendly dict."""
+        return {
+            "number": self.number,
+            "order": list(self.order),
+            "box": self.box,
+            "partner": self.partner,
+            "team": list(self.team),
+            "initial_captain": self.initial_captain,
+            "captain": self.captain,
+            "cubes": [slot.to_json() for slot in self.cubes.values()],
+            "on_roll": self.on_roll,
+            "doubled": list(self.doubled),
+            "window": copy.deepcopy(self.window),
+            "consent": copy.deepcopy(self.consent),
+            "round": copy.deepcopy(self.round),
+            "extras": copy.deepcopy(self.extras),
+            "transfers": [transfer.to_json() for transfer in self.transfers],
+            "events": self.events,
+            "captain_changes": copy.deepcopy(self.captain_changes),
+            "demoted": list(self.demoted),
+            "ended_by": self.ended_by,
+            "outcome": None if self.outcome is None else self.outcome.to_json(),
+            "result": copy.deepcopy(self.result),
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ChouetteGame:
+        """Inverse of :meth:`to_json`; raises :class:`ChouetteError` for a malformed record."""
+        try:
+            cubes = [ChouetteCube.from_json(item) for item in data["cubes"]]
+            game = cls(
+                number=int(data["number"]),
+                order=list(data["order"]),
+                box=data["box"],
+                partner=data["partner"],
+                team=list(data["team"]),
+                initial_captain=data["initial_captain"],
+                captain=data["captain"],
+                cubes={slot.key: slot for slot in cubes},
+                on_roll=data["on_roll"],
+                doubled=list(data["doubled"]),
+                window=copy.deepcopy(data["window"]),
+                consent=copy.deepcopy(data["consent"]),
+                round=copy.deepcopy(data["round"]),
+                extras=copy.deepcopy(data["extras"]),
+                transfers=[Transfer.from_json(item) for item in data["transfers"]],
+                events=int(data["events"]),
+                captain_changes=copy.deepcopy(data["captain_changes"]),
+                demoted=list(data["demoted"]),
+                ended_by=data["ended_by"],
+                outcome=None if data["outcome"] is None else Outcome.from_json(data["outcome"]),
+                result=copy.deepcopy(data["result"]),
+            )
+        except (KeyError, TypeError, ValueError) as error:
+            raise ChouetteError(f"malformed chouette game record: {error}") from None
+        if game.on_roll not in (None, *SIDES):
+            raise ChouetteError(f"impossible chouette game record: on_roll {game.on_roll!r}")
+        return game
