@@ -129,18 +129,21 @@ def default_rules(
     """The rule set a file is replayed under when none is given: the ``tournament`` preset (003 match rules) with the
     Crawford rule as the header says (``; [Crawford "Off"]`` turns it off; GNU Backgammon assumes it on), and for a
     money session (length 0) the Jacoby rule (D4), beavers and raccoons (D3) and automatic doubles (G3) as asked.
-    Raises :class:`~backgammon.errors.RuleSetError` when those options are asked for a match (RULES G3, M2, D3)."""
+    A file from Backgammon Galaxy (``; [Site "BackgammonGalaxy"]``) scores a forfeited game single, as that site does
+    (``forfeit_scores_board=False``). Raises :class:`~backgammon.errors.RuleSetError` when those options are asked for a match (RULES G3, M2, D3)."""
     crawford = record.header.get("Crawford", "On").strip().lower() not in ("off", "no", "false", "0")
     name = "tournament" if record.length else "money"
+    galaxy = "galaxy" in record.header.get("Site", "").lower()
     rules = RuleSet.preset(
         "tournament",
+        name=name,
+        forfeit_scores_board=not galaxy,
         crawford=crawford,
         jacoby=jacoby,
         beavers=beavers,
         raccoons=beavers,
         automatic_doubles=automatic_doubles,
     )
-    rules = RuleSet.from_json({**rules.to_json(), "name": name})
     rules.validate_for(record.length)
     return rules
 

@@ -62,6 +62,10 @@ Fields
 ``bear_off_high_die_first`` (RULES G8; 001 §12 — disputed)
     ``False`` (default, 000, 002, 004 and every modern text): bear off with the dice in either order.
     ``True``: the 1931 law "In bearing off, the highest number of the throw must be played first".
+``forfeit_scores_board`` (RULES A2, M5 — a club's choice; no seed text values a forfeited game)
+    ``True`` (default): a game forfeited at a time limit is valued per RULES G11 on the board as it stands, so a
+    player facing a gammon gains nothing by letting his clock run out. ``False``: a forfeit counts as a single game
+    at the current cube (Backgammon Galaxy's "Losses 1 point").
 """
 
 from __future__ import annotations
@@ -104,6 +108,7 @@ class RuleSet:
     cap_match_score: bool = True
     joined_move_routes: str = "reject"
     bear_off_high_die_first: bool = False
+    forfeit_scores_board: bool = True
 
     def __post_init__(self) -> None:
         for spec in fields(self):

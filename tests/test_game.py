@@ -342,6 +342,13 @@ def test_forfeit_is_valued_per_g11_at_the_current_cube():
     assert waiting.forfeit(A).winner == B  # the side to answer a double may forfeit (time limit) too
 
 
+def test_forfeit_as_a_single_game_when_the_club_says_so():
+    """RULES A2/M5 option forfeit_scores_board=False: a forfeit counts single at the current cube (Galaxy style)."""
+    rules = RuleSet.preset("tournament", forfeit_scores_board=False)
+    game = Game.from_position(rules, Position.initial(), on_roll=A, cube_value=2, cube_owner=B)
+    assert game.forfeit(B) == GameResult(A, 2, "single", "forfeit", 2, 1)
+
+
 # -- D1–D5 in play -------------------------------------------------------------------------------------------------------
 def test_d1_double_only_on_own_turn_before_rolling_and_only_by_the_owner():
     """RULES D1: the first double by either side; only before rolling; only on one's own turn; then only the owner."""
