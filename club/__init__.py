@@ -15,10 +15,11 @@ Use-cases (methods of :class:`ClubService`; ``version`` = the view's version, to
   ``beaver``, ``raccoon``, ``resign(match_id, member, level)``, ``accept_resignation``, ``reject_resignation``,
   ``stop`` (money session: end after this game). Auto-roll (member preference, when he cannot double), forced plays
   and passes (no legal play) are done for the member; the next game of a match or session starts by itself.
-- queries: ``state(match_id)`` → :class:`TableView`; ``legal_plays(match_id, member)``; ``waiting(member)`` (the
-  games waiting for him); ``history(member)``; ``log(match_id)`` (the action record)
+- queries: ``state(match_id)`` → :class:`TableView`; ``game(match_id, number)`` → :class:`GameView`;
+  ``legal_plays(match_id, member)``; ``waiting(member)`` (the games waiting for him); ``history(member)``;
+  ``log(match_id)`` (the action record: who, what, dice, when)
 - Discord message ids: ``remember_message``, ``messages``, ``match_of_message``
-- time limits: :func:`club.scheduler.due` / :func:`club.scheduler.run_due` (clock injected)
+- time limits: :func:`club.scheduler.due` / :func:`club.scheduler.run_due` (clock injected; run it every minute)
 - dice: :mod:`club.dice` (provably fair: commitment, HMAC-SHA256 derivation, :func:`club.dice.verify_rolls`)
 - maintenance: :func:`club.verify.verify_database`; ``python -m club verify PATH`` / ``python -m club backup SRC DST``
 """

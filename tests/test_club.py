@@ -15,6 +15,7 @@ from clubkit import ALICE, BOB, CAROL, GUILD, club_service, decide, new_table, s
 from backgammon.errors import CubeError, RuleSetError
 from club import (
     ClubService,
+    ClubSettings,
     GameFinishedError,
     InjectedDice,
     InvalidRequestError,
@@ -63,6 +64,8 @@ async def test_whole_match_to_five_points_rules_m1_m3_a1(tmp_path):
         assert all(game.status == "over" and game.seed_revealed for game in games)
         reports = await assert_sound(service)
         assert reports[0].proven_rolls >= calls // 3
+        first = await service.game(view.match_id, 1)  # a past game, for review
+        assert first.result is not None and first.seed == games[0].seed and first.phase == "over"
 
 
 async def test_crawford_game_rolls_itself_then_post_crawford_cube_returns_m3(tmp_path):
@@ -229,7 +232,10 @@ async def test_queries_waiting_history_state_log_and_messages(tmp_path):
         await service.decline(second.match_id, ALICE)
         await service.cancel(third.match_id, BOB)
         history = await service.history(CAROL)
-        assert [(h.match_id, h.outcome) for h in history] == [(third.match_id, "cancelled"), (second.match_id, "declined")]
+        assert [(h.match_id, h.outcome) for h in history] == [
+            (third.match_id, "cancelled"),
+            (second.match_id, "declined"),
+        ]
         state = await service.state(first.match_id)
         assert state.version == first.version and state.names == ("Alice", "Bob") and state.length == 3
         log = await service.log(first.match_id)
@@ -277,6 +283,19 @@ async def test_challenge_answers_and_rule_sets(tmp_path):
         await assert_sound(service)
 
 
+async def test_new_clubs_start_with_the_configured_defaults(tmp_path):
+    """The bot's configuration gives the settings a new club starts with (RULES A2 time limits and policy)."""
+    async with Database.open(tmp_path / "club.sqlite") as db:
+        defaults = ClubSettings(move_time=7200, reminders=(600,), expiry_policy="forfeit_match")
+        service = ClubService(db, clock=ManualClock(), defaults=defaults)
+        assert await service.club_settings(77) == defaults
+        await service.register(77, ALICE, "Alice")
+        assert await service.club_settings(77) == defaults
+        changed = await service.configure_club(77, expiry_policy="nothing")
+        assert changed.move_time == 7200 and changed.expiry_policy == "nothing"
+        assert await service.club_settings(77) == changed
+
+
 async def test_cube_cap_and_owner_refusals_d1_d5(tmp_path):
     """A capped cube (RULES D5) and the owner rule (D1) refuse a double with a CubeError; the use-case never lets
     the player be asked to double when he cannot."""
@@ -317,3 +336,27 @@ async def test_injected_dice_are_used_and_marked(tmp_path):
         assert game.dice == "injected" and game.seed is None and game.seed_hash is None
         reports = await assert_sound(service)
         assert reports[0].injected_games == 1 and reports[0].proven_rolls == 0
+
+
+async def test_a_table_left_mid_way_by_the_club_is_finished_by_the_next_call(tmp_path):
+    """If the club's own steps were cut short (a bound on automatic actions), the next player's call completes them
+    first (here: the opening roll, RULES G2) and is then judged on the completed state."""
+    from backgammon.moves import legal_plays
+    from backgammon.position import Position
+
+    path = tmp_path / "club.sqlite"
+    async with club_service(path, seeds=seeded(12), max_auto_actions=1) as capped:
+        challenge = await capped.challenge(GUILD, ALICE, BOB, length=3)
+        outcome = await capped.accept(challenge.match_id, BOB)
+        assert outcome.view.waiting_for is None and outcome.view.game.phase == "opening"
+        game = await capped.db.get_game(outcome.match_id, 1)
+    seed = bytes.fromhex(game.seed)
+    opening = next(derive_dice(seed, i) for i in range(50) if len(set(derive_dice(seed, i))) == 2)
+    first = ALICE if opening[0] > opening[1] else BOB
+    play = legal_plays(Position.initial(), opening)[0].notation()
+    async with Database.open(path) as db:
+        service = ClubService(db, clock=ManualClock(), seeds=seeded(13))
+        outcome = await service.play(outcome.match_id, first, play)
+        assert "Opening roll" in outcome.message and f"plays {play}" in outcome.message
+        assert outcome.view.waiting_for == (BOB if first == ALICE else ALICE)
+        await assert_sound(service)

@@ -78,8 +78,10 @@ def test_seeds_come_from_secrets_and_commitments_are_sha256():
     seeds = {new_seed() for _ in range(100)}
     assert len(seeds) == 100 and all(len(seed) == 32 for seed in seeds)
     seed = bytes.fromhex("00" * 32)
-    assert seed_hash(seed) == hashlib.sha256(seed).hexdigest() == (
-        "66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925"
+    assert (
+        seed_hash(seed)
+        == hashlib.sha256(seed).hexdigest()
+        == ("66687aadf862bd776c8fc18b8e9f8e20089714856ee233b3902a591d0d5f2925")
     )
 
 

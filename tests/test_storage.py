@@ -91,10 +91,17 @@ async def test_new_file_gets_schema_wal_and_foreign_keys(tmp_path):
         # a foreign key is enforced: a match of an unknown club is refused
         with pytest.raises(sqlite3.IntegrityError):
             await db.create_match(
-                club_id=12345, kind="match", length=3, players=(1, 2), rules={}, stake=0,
+                club_id=12345,
+                kind="match",
+                length=3,
+                players=(1, 2),
+                rules={},
+                stake=0,
                 match=MatchWrite("challenged", {}, 0, 2, "answer_challenge", 0, 0),
-                action=NewAction("challenge"), deadline=None, now=NOW,
-            )  # fmt: skip
+                action=NewAction("challenge"),
+                deadline=None,
+                now=NOW,
+            )
     assert set(snapshot(path)) >= {"clubs", "members", "matches", "games", "actions", "messages", "deadlines"}
 
 
@@ -121,9 +128,11 @@ async def test_migrations_run_in_order_and_record_user_version(tmp_path, monkeyp
     monkeypatch.setattr(
         migrations,
         "MIGRATIONS",
-        [(2, "ALTER TABLE members ADD COLUMN rating REAL NOT NULL DEFAULT 1500;"),
-         (3, "CREATE TABLE ratings (user_id INTEGER PRIMARY KEY REFERENCES members (user_id));")],
-    )  # fmt: skip
+        [
+            (2, "ALTER TABLE members ADD COLUMN rating REAL NOT NULL DEFAULT 1500;"),
+            (3, "CREATE TABLE ratings (user_id INTEGER PRIMARY KEY REFERENCES members (user_id));"),
+        ],
+    )
     import storage.database as database_module
 
     monkeypatch.setattr(database_module, "SCHEMA_VERSION", 3)
@@ -171,8 +180,9 @@ async def test_commit_appends_and_updates_only_at_the_expected_version(tmp_path)
         with pytest.raises(VersionConflictError):
             await db.commit(commit_for(match_id, 2, n=2, game=stale_game))
         assert snapshot(path) == before
-        good_game = GameWrite(1, {"g": 2}, 2, "over", 2, expected_version=1, seed_revealed=True, result={"w": 0},
-                              ended=True)  # fmt: skip
+        good_game = GameWrite(
+            1, {"g": 2}, 2, "over", 2, expected_version=1, seed_revealed=True, result={"w": 0}, ended=True
+        )
         assert await db.commit(commit_for(match_id, 2, n=2, game=good_game)) == 3
         match, current, deadline = await db.load(match_id)
         assert match.version == 3 and match.state == {"n": 2} and match.waiting_for == 1

@@ -1,0 +1,65 @@
+"""Command line maintenance: ``python -m club verify PATH`` and ``python -m club backup SOURCE DEST``.
+
+``verify`` replays every stored match's log and checks it against the stored state and the dice commitments
+(:mod:`club.verify`); exit status 0 when everything is sound, 1 otherwise. ``backup`` is the online backup of
+:mod:`storage.backup` (safe while the bot runs).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import sys
+from pathlib import Path
+
+from storage import Database, backup_file
+
+from .verify import verify_database
+
+
+async def _verify(path: Path, quiet: bool) -> int:
+    async with Database.open(path) as db:
+        reports = await verify_database(db)
+    bad = [report for report in reports if not report.ok]
+    for report in reports:
+        if report.ok and quiet:
+            continue
+        status = "ok" if report.ok else "PROBLEMS"
+        print(
+            f"match {report.match_id}: {status} — {report.actions} actions, {report.games} games, "
+            f"{report.proven_rolls} rolls proven, {report.injected_games} games with injected dice"
+        )
+        for problem in report.problems:
+            print(f"    {problem}")
+    print(f"{len(reports)} matches checked, {len(bad)} with problems")
+    return 1 if bad else 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the command in ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
+    parser = argparse.ArgumentParser(prog="python -m club", description="Club maintenance.")
+    commands = parser.add_subparsers(dest="command", required=True)
+    verify = commands.add_parser("verify", help="replay every game's log and check it against the stored state")
+    verify.add_argument("path")
+    verify.add_argument("--quiet", action="store_true", help="print only matches with problems and the summary")
+    backup = commands.add_parser("backup", help="online backup of the database (safe while the bot runs)")
+    backup.add_argument("source")
+    backup.add_argument("destination")
+    args = parser.parse_args(argv)
+    if args.command == "backup":
+        try:
+            path = asyncio.run(backup_file(args.source, args.destination))
+        except FileNotFoundError as error:
+            print(error, file=sys.stderr)
+            return 1
+        print(f"backed up {args.source} to {path}")
+        return 0
+    path = Path(args.path)
+    if not path.is_file():
+        print(f"no database at {path}", file=sys.stderr)
+        return 1
+    return asyncio.run(_verify(path, args.quiet))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

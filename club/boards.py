@@ -1,0 +1,159 @@
+"""Board pictures of a table: :class:`~club.results.TableView` → :class:`rendering.BoardView` → PNG bytes.
+
+The one place where the use-case layer's view of a match becomes what the renderer draws, shared by the Discord
+cogs, the console and ``python bot.py replay``. No Discord types. :func:`render_table_async` renders in a worker
+thread (``asyncio.to_thread``) so a bot's event loop never waits on Pillow.
+
+>>> # board = await render_table_async(outcome.view, viewer=member_id, options=BoardOptions(width=900))
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from backgammon.moves import Move
+from backgammon.notation import parse_segments
+from rendering import OPPONENT, VIEWER, BoardView, render_board, theme_from_name
+from rendering.layout import board_layout
+
+from .describe import LEVELS
+from .results import GameView, TableView
+
+
+@dataclass(frozen=True, slots=True)
+class BoardOptions:
+    """How boards are drawn (config ``[rendering]``): ``theme`` name, ``width`` in pixels (400–2000) and ``home``
+    (``"right"``/``"left"``, the side of the viewer's home board). :meth:`checked` validates them."""
+
+    theme: str = "colourblind"
+    width: int = 900
+    home: str = "right"
+
+    def checked(self) -> BoardOptions:
+        """Return self after checking the values; raises ``ValueError`` saying what is wrong and what is valid
+        (an unknown theme lists the known ones)."""
+        theme_from_name(self.theme)
+        board_layout(self.width, self.home)
+        return self
+
+
+def viewer_side(view: TableView, viewer: int | None) -> int:
+    """The side drawn at the bottom: the ``viewer``'s own side if he plays, else the side that must act, else 0."""
+    side = None if viewer is None else view.side_of(viewer)
+    if side is not None:
+        return side
+    game = view.game
+    if game is not None and game.turn is not None:
+        return game.turn
+    return 0
+
+
+def _name(view: TableView, side: int | None) -> str:
+    return view.names[side] if side is not None else ""
+
+
+def awaiting_text(view: TableView) -> str:
+    """What the header says after the name of the side to act ("to play 6-4", "to take or drop the double"), or
+    the result in words when nobody is to act ("Ann wins game 3: a gammon, 4 points")."""
+    game = view.game
+    if view.status == "challenged":
+        return "to accept or decline the challenge"
+    if game is not None and game.result is not None and (view.waiting_for is None or view.status != "active"):
+        result = game.result
+        kind = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}[result.kind]
+        text = f"{_name(view, result.winner)} wins game {game.number}: {kind}, {result.points} point"
+        text += "" if result.points == 1 else "s"
+        if view.status == "over" and view.kind == "match" and view.winner is not None:
+            text += f" — and the match {view.score[view.winner]}–{view.score[1 - view.winner]}"
+        return text
+    if view.pending is None:
+        return ""
+    text = f"to {view.pending_text}"
+    if view.pending == "play" and game is not None and game.dice:
+        text += f" {game.dice[0]}-{game.dice[1]}"
+    if view.pending == "answer_resignation" and game is not None and game.resignation:
+        text = f"to accept or reject the resignation of {LEVELS[game.resignation[1]]}"
+    return text
+
+
+def _side_name(side: int | None, bottom: int) -> str | None:
+    if side is None:
+        return None
+    return VIEWER if side == bottom else OPPONENT
+
+
+def _last_play(game: GameView) -> tuple[tuple[Move, ...], int | None, tuple[int, int] | None]:
+    if game.last_play is None:
+        return (), None, None
+    side, text, dice = game.last_play
+    moves: tuple[Move, ...] = ()
+    if text and not text.startswith("("):
+        try:
+            moves = tuple(Move(source, target, source - target, hit) for source, target, hit in parse_segments(text))
+        except ValueError:
+            moves = ()
+    shown_dice = dice if dice and all(1 <= d <= 6 for d in dice) else None
+    return moves, side, shown_dice
+
+
+def board_view(view: TableView, viewer: int | None = None) -> BoardView:
+    """What to draw for ``view`` seen by member ``viewer`` (his side at the bottom; a non-player, or ``None``,
+    sees it from the side that must act). Raises ``ValueError`` if the table has no game yet (a challenge)."""
+    game = view.game
+    if game is None:
+        raise ValueError(f"match {view.match_id} has no game yet (status {view.status}): there is no board to draw")
+    bottom = viewer_side(view, viewer)
+    acting = game.turn if game.result is None and view.status == "active" else None
+    moves, mover, last_dice = _last_play(game)
+    money = view.length == 0
+    score = (view.score[bottom], view.score[1 - bottom])
+    if money:  # net totals can be negative; the picture shows what each side is ahead
+        score = (max(0, score[0]), max(0, score[1]))
+    post_crawford = (
+        not money
+        and not game.crawford
+        and bool(view.rules.get("crawford", True))
+        and max(view.score) == view.length - 1
+        and min(view.score) < view.length - 1
+        and game.number > 1
+    )
+    return BoardView(
+        position=game.board_for(bottom),
+        viewer_name=view.names[bottom],
+        opponent_name=view.names[1 - bottom],
+        viewer_colour=bottom,
+        on_roll=_side_name(acting, bottom),
+        awaiting=awaiting_text(view),
+        cube_value=game.cube_value,
+        cube_owner=_side_name(game.cube_owner, bottom),
+        crawford=game.crawford,
+        post_crawford=post_crawford,
+        offered_cube=game.cube_offered,
+        resignation=game.resignation[1] if game.resignation else 0,
+        dice=game.dice,
+        dice_side=_side_name(game.on_roll, bottom) if game.dice else None,
+        score=score,
+        match_length=view.length,
+        last_play=moves if mover is not None else (),
+        last_mover=_side_name(mover, bottom),
+        last_dice=last_dice,
+        match_id=game.match_id or "",
+    )
+
+
+def render_table(view: TableView, viewer: int | None = None, options: BoardOptions | None = None) -> bytes:
+    """PNG bytes of ``view``'s board seen by ``viewer`` (see :func:`board_view`), drawn with ``options``."""
+    options = options or BoardOptions()
+    return render_board(board_view(view, viewer), options.theme, width=options.width, home=options.home)
+
+
+async def render_table_async(view: TableView, viewer: int | None = None, options: BoardOptions | None = None) -> bytes:
+    """:func:`render_table` in a worker thread, so the event loop keeps serving other members meanwhile."""
+    return await asyncio.to_thread(render_table, view, viewer, options)
+
+
+def board_filename(view: TableView) -> str:
+    """A file name for the board image of ``view``: ``match12-game3-v0042.png`` (the version orders them)."""
+    number = view.game.number if view.game is not None else 0
+    return f"match{view.match_id}-game{number}-v{view.version:04d}.png"

@@ -1,0 +1,129 @@
+"""What happened, in words: one sentence per :class:`~club.table.Event`, with the members' names.
+
+Plain text (no Discord markup) so the console and the cogs can both use it; plays are in standard notation
+(``24/18 13/11``, ``bar/22*``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .table import Event
+
+LEVELS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
+
+PENDING_WORDS = {
+    "answer_challenge": "accept or decline the challenge",
+    "roll": "roll",
+    "roll_or_double": "roll or double",
+    "play": "play",
+    "answer_double": "take, drop{beaver} the double",
+    "answer_beaver": "take, drop{raccoon} the beaver",
+    "answer_raccoon": "take or drop the raccoon",
+    "answer_resignation": "accept or reject the resignation",
+}
+
+
+def pending_words(pending: str | None, *, beaver: bool = False, raccoon: bool = False) -> str:
+    """``pending`` (see :meth:`club.table.Table.waiting`) as words, e.g. ``"take, drop or beaver the double"``."""
+    if pending is None:
+        return "nothing"
+    text = PENDING_WORDS.get(pending, pending.replace("_", " "))
+    return text.replace("{beaver}", " or beaver" if beaver else "").replace(
+        "{raccoon}", " or raccoon" if raccoon else ""
+    )
+
+
+def _score(score: Sequence[int], names: Sequence[str], money: bool) -> str:
+    if money:
+        return f"{names[0]} {score[0]:+d}, {names[1]} {score[1]:+d}"
+    return f"{names[0]} {score[0]} – {names[1]} {score[1]}"
+
+
+def describe(event: Event, names: Sequence[str], *, money: bool, length: int = 0) -> str:
+    """One sentence for ``event``; ``names`` are the display names of sides 0 and 1."""
+    side = event.side
+    who = names[side] if side is not None else "The club"
+    other = names[1 - side] if side is not None else ""
+    data = event.data
+    kind = event.kind
+    if kind == "challenge":
+        what = "a money session" if money else f"a {length}-point match"
+        return f"{names[0]} challenges {names[1]} to {what}."
+    if kind == "accept":
+        return f"{who} accepts the challenge."
+    if kind == "decline":
+        return f"{who} declines the challenge."
+    if kind == "cancel":
+        return f"{who} withdraws the challenge."
+    if kind == "lapse":
+        return f"The challenge lapsed: {names[1]} did not answer in time."
+    if kind == "new_game":
+        text = f"Game {data['number']} starts ({_score(data['score'], names, money)})."
+        if data.get("crawford"):
+            text += " This is the Crawford game: no doubling (RULES M3)."
+        if data.get("seed_hash"):
+            text += f" Dice commitment (SHA-256 of the server seed): {data['seed_hash']}."
+        return text
+    if kind == "opening_roll":
+        d0, d1 = data["dice"]
+        if data["tie"]:
+            text = f"Opening roll: {names[0]} {d0}, {names[1]} {d1} — a tie, roll again."
+            if data.get("cube", 1) > 1:
+                text += f" The cube goes to {data['cube']} (automatic double)."
+            return text
+        first = data["first"]
+        high, low = max(d0, d1), min(d0, d1)
+        return f"Opening roll: {names[0]} {d0}, {names[1]} {d1} — {names[first]} moves first with {high}-{low}."
+    if kind == "roll":
+        d1, d2 = data["dice"]
+        suffix = " (auto-roll: no cube decision)" if event.auto else ""
+        return f"{who} rolls {d1}-{d2}{suffix}."
+    if kind == "play":
+        if not data["moves"]:
+            return f"{who} has no legal play: the turn passes (RULES G9)."
+        if event.auto:
+            return f"{who} plays {data['play']} (the only legal play)."
+        return f"{who} plays {data['play']}."
+    if kind == "double":
+        return f"{who} doubles to {data['offered']}."
+    if kind == "beaver":
+        return f"{who} beavers: the cube goes to {data['offered']}, {other} to answer."
+    if kind == "raccoon":
+        return f"{who} raccoons: the cube goes to {data['offered']}, {other} to answer."
+    if kind == "take":
+        return f"{who} takes: the cube is at {data['cube']}, owned by {names[data['owner']]}."
+    if kind == "drop":
+        return f"{who} drops."
+    if kind == "resign":
+        return f"{who} offers to resign {LEVELS[data['level']]}."
+    if kind == "accept_resignation":
+        return f"{who} accepts the resignation."
+    if kind == "reject_resignation":
+        return f"{who} rejects the resignation: play goes on."
+    if kind == "forfeit":
+        return f"{who} ran out of time and forfeits the game (club time limit)."
+    if kind == "forfeit_match":
+        what = "the session" if money else "the match"
+        return f"{who} ran out of time and forfeits {what} (club time limit)."
+    if kind == "stop":
+        return f"{who} asks to end the session: it ends when this game ends."
+    if kind == "game_over":
+        result = data["result"]
+        how = {"play": "", "drop": " (double dropped)", "resignation": " (resignation)", "forfeit": " (forfeit)"}
+        kind_text = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}[result["kind"]]
+        points = result["points"]
+        return (
+            f"{who} wins game {data['number']}{how[result['ended_by']]}: {kind_text}, {points} "
+            f"point{'s' if points != 1 else ''}. Score: {_score(data['score'], names, money)}."
+        )
+    if kind == "match_over":
+        return f"{who} wins the match {data['score'][side]}–{data['score'][1 - side]}."
+    if kind == "session_over":
+        return f"The money session is over after {data['games']} game(s): {_score(data['score'], names, True)}."
+    if kind == "reveal":
+        return (
+            f"Game {data['number']} dice seed revealed: {data['seed']} (its SHA-256 is the commitment "
+            f"{data['seed_hash']}); anyone can recompute every roll (python -m club verify)."
+        )
+    return f"{who}: {kind.replace('_', ' ')}."

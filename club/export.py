@@ -1,0 +1,107 @@
+"""A match or money session as a ``.mat`` file (RULES A4: the record analysis programs import).
+
+The action log is the record (DESIGN "storage"): :func:`match_record` replays it through the same
+:class:`~club.table.Table` code the use-cases use and collects, game by game, each roll and play, each cube action and
+the result, into a :class:`backgammon.matfile.MatchRecord`; :func:`export_mat` writes it in GNU Backgammon's layout
+(:func:`backgammon.matfile.format_mat`). Reading the file back with :func:`backgammon.matfile.parse_mat` and
+replaying it (:func:`backgammon.replay.replay`) gives the same games and results.
+
+Conventions: a resignation, a forfeit at a time limit and the end of a session are all written as the winner's
+``Wins N point(s)`` (GNU Backgammon reads no other form); a player who rolled and then resigned gets the roll with
+an empty play (GNU Backgammon's own export does the same). A money session's player lines give the points each
+side has won so far (the format has no negative scores).
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Sequence
+
+from backgammon.matfile import BEAVER, DOUBLE, DROP, PLAY, RACCOON, TAKE, WIN, Action, GameRecord, MatchRecord, format_mat
+from storage import ActionRecord
+
+from .errors import UnknownGameError
+from .service import ClubService
+from .table import Table
+
+_CUBE_KINDS = {"double": DOUBLE, "beaver": BEAVER, "raccoon": RACCOON}
+_ANSWERS = {"take": TAKE, "drop": DROP}
+
+
+def _move_text(moves: Sequence[Sequence]) -> str:
+    return " ".join(f"{source}/{target}{'*' if hit else ''}" for source, target, _die, hit in moves)
+
+
+def match_record(actions: Sequence[ActionRecord], names: tuple[str, str], *, match_id: int | None = None) -> MatchRecord:
+    """The :class:`~backgammon.matfile.MatchRecord` of a match's whole action log (the first action must be its
+    ``challenge``). ``names`` are the display names of sides 0 and 1. Raises what a corrupt log raises
+    (:class:`~backgammon.errors.GameError` …)."""
+    if not actions or actions[0].kind != "challenge":
+        raise UnknownGameError("an empty log, or one that does not start with its challenge, cannot be exported")
+    table = Table.from_challenge(actions[0].args)
+    rules = table.rules
+    header = {"Site": "bgclub", "Variation": "Backgammon"}
+    if match_id is not None:
+        header["Match ID"] = str(match_id)
+    header["EventDate"] = time.strftime("%Y.%m.%d", time.gmtime(actions[0].at))
+    if table.kind == "match":
+        header["Crawford"] = "On" if rules.crawford else "Off"
+    else:
+        header["Jacoby"] = "On" if rules.jacoby else "Off"
+        header["Beaver"] = "On" if rules.beavers else "Off"
+    if rules.cube_cap is not None:
+        header["CubeLimit"] = str(rules.cube_cap)
+    record = MatchRecord(length=table.length, players=(names[0], names[1]), header=header)
+    won = [0, 0]  # money sessions: points won by each side (the format has no negative scores)
+    game: GameRecord | None = None
+    rolled: dict[int, tuple[int, int]] = {}
+
+    def add(action: Action) -> None:
+        game.actions.append(action)
+
+    for logged in actions[1:]:
+        kind, side = logged.kind, logged.side
+        events = table.replay(kind, side, logged.args)
+        if kind == "new_game":
+            score = table.score if table.kind == "match" else (won[0], won[1])
+            game = GameRecord(number=table.game_number, score=(score[0], score[1]))
+            record.games.append(game)
+            rolled = {}
+            continue
+        if game is None:
+            continue
+        if kind == "opening_roll":
+            d0, d1 = logged.args["dice"]
+            if d0 != d1:
+                rolled[table.game.on_roll] = (max(d0, d1), min(d0, d1))
+        elif kind == "roll":
+            rolled[side] = tuple(logged.args["dice"])
+        elif kind == "play":
+            add(Action(0, side, PLAY, dice=rolled.pop(side, None), text=_move_text(logged.args["moves"])))
+        elif kind in _CUBE_KINDS:
+            add(Action(0, side, _CUBE_KINDS[kind], value=table.game.offered_value))
+        elif kind in _ANSWERS:
+            add(Action(0, side, _ANSWERS[kind]))
+        for event in events:
+            if event.kind != "game_over":
+                continue
+            for roller, dice in sorted(rolled.items()):  # rolled, then resigned or ran out of time
+                add(Action(0, roller, PLAY, dice=dice, text=""))
+            rolled = {}
+            result = event.data["result"]
+            winner = result["winner"]
+            won[winner] += result["points"]
+            over = table.kind == "match" and table.status == "over"
+            add(Action(0, winner, WIN, value=result["points"], match=over))
+    return record
+
+
+async def export_mat(service: ClubService, match_id: int) -> tuple[str, str]:
+    """``(file name, .mat text)`` of match ``match_id`` — every game so far, the current one as far as it has been
+    played. Raises :class:`~club.errors.UnknownGameError`."""
+    view = await service.state(match_id)
+    actions = await service.log(match_id)
+    record = match_record(actions, view.names, match_id=match_id)
+    what = "money" if view.kind == "money" else f"{view.length}pt"
+    safe = ["".join(ch for ch in name if ch.isalnum())[:20] or f"side{side}" for side, name in enumerate(view.names)]
+    return f"match{match_id}_{what}_{safe[0]}_vs_{safe[1]}.mat", format_mat(record)

@@ -1,0 +1,327 @@
+"""What every front end shares (the Discord cogs, the console): one use-case call by name, which game a member
+means when he names none, the legal plays filtered by what he typed, errors in words, and the texts of the
+read-only commands (games, rules, the dice proof). No Discord types: the console and the cogs call exactly this.
+
+Actions (:data:`ACTIONS`) are the names of the :class:`~club.service.ClubService` use-cases a button or a command
+triggers; :func:`perform` makes the call. ``accept``/``decline`` answer whatever is offered to the member — a
+challenge or a resignation (RULES G12) — see :func:`answer_action`.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from backgammon.errors import AmbiguousPlayError, BackgammonError, IllegalPlayError, InvalidPlayError
+from backgammon.moves import Play
+
+from .dice import verify_rolls
+from .errors import InvalidRequestError, NotAPlayerError, NotNowError, StaleVersionError
+from .results import Outcome, TableView
+from .service import ClubService, HistoryItem, WaitingItem
+
+log = logging.getLogger(__name__)
+
+ACTIONS = (
+    "accept",
+    "decline",
+    "cancel",
+    "roll",
+    "play",
+    "double",
+    "take",
+    "drop",
+    "beaver",
+    "raccoon",
+    "resign",
+    "accept_resignation",
+    "reject_resignation",
+    "stop",
+)
+"""The use-cases a member can trigger (names of :class:`~club.service.ClubService` methods)."""
+
+RESIGN_LEVELS = {"single": 1, "gammon": 2, "backgammon": 3}
+"""Resignation levels by name (RULES G12)."""
+
+ACTION_LABELS = {
+    "accept": "Accept",
+    "decline": "Decline",
+    "cancel": "Withdraw",
+    "roll": "Roll",
+    "double": "Double",
+    "take": "Take",
+    "drop": "Drop",
+    "beaver": "Beaver",
+    "raccoon": "Raccoon",
+    "accept_resignation": "Accept resignation",
+    "reject_resignation": "Reject resignation",
+    "stop": "Stop after this game",
+}
+"""Button labels of the actions (``play`` and ``resign`` need an argument: a menu or a command)."""
+
+MAX_CHOICES = 25
+"""Discord shows at most 25 autocomplete choices or menu options."""
+
+
+async def perform(
+    service: ClubService,
+    match_id: int,
+    member: int,
+    action: str,
+    value: str | Play | int | None = None,
+    *,
+    version: int | None = None,
+) -> Outcome:
+    """Call the use-case ``action`` (one of :data:`ACTIONS`) for ``member`` on match ``match_id``; ``value`` is the
+    play for ``play`` (notation or a legal Play) and the level 1/2/3 for ``resign`` (default 1). ``version``: the
+    view the member acted on (a stale one raises :class:`~club.errors.StaleVersionError`).
+
+    Raises :class:`~club.errors.InvalidRequestError` for an unknown action, and whatever the use-case raises."""
+    if action not in ACTIONS:
+        raise InvalidRequestError(f"unknown action {action!r}; actions are: {', '.join(ACTIONS)}")
+    if action == "play":
+        if value is None:
+            raise InvalidRequestError("say which play, e.g. 24/18 13/11")
+        return await service.play(match_id, member, value, version=version)
+    if action == "resign":
+        return await service.resign(match_id, member, 1 if value is None else value, version=version)
+    return await getattr(service, action)(match_id, member, version=version)
+
+
+def answer_action(view: TableView, member: int, yes: bool) -> str:
+    """The use-case that "accept" (``yes``) or "decline" means for ``member`` now: the challenge
+    (``accept``/``decline``) or a resignation (``accept_resignation``/``reject_resignation``, RULES G12).
+    Raises :class:`~club.errors.NotAPlayerError` or :class:`~club.errors.NotNowError` (saying what is awaited)."""
+    if view.side_of(member) is None:
+        raise NotAPlayerError(f"You do not play in match {view.match_id}: it is {view.names[0]} against {view.names[1]}.")
+    if view.pending == "answer_challenge" and view.waiting_for == member:
+        return "accept" if yes else "decline"
+    if view.pending == "answer_resignation" and view.waiting_for == member:
+        return "accept_resignation" if yes else "reject_resignation"
+    if view.status == "challenged" and not yes and view.players[0] == member:
+        return "cancel"
+    offer = "challenge or resignation"
+    if view.waiting_for == member:
+        raise NotNowError(f"There is no {offer} for you to answer in match {view.match_id}: you must {view.pending_text}.")
+    who = view.names[view.side_of(view.waiting_for)] if view.waiting_for is not None else "nobody"
+    raise NotNowError(f"There is no {offer} for you to answer in match {view.match_id} ({who} is to act).")
+
+
+def resign_level(text: str | int | None) -> int:
+    """A resignation level from ``single``/``gammon``/``backgammon`` or 1/2/3 (default single, RULES G12);
+    raises :class:`~club.errors.InvalidRequestError` otherwise."""
+    if text is None or text == "":
+        return 1
+    if isinstance(text, int) and not isinstance(text, bool) and text in (1, 2, 3):
+        return text
+    level = RESIGN_LEVELS.get(str(text).strip().lower())
+    if level is None:
+        raise InvalidRequestError(f"resign single, gammon or backgammon, not {text!r}")
+    return level
+
+
+# -- which game ---------------------------------------------------------------------------------------------------------
+def describe_item(item: WaitingItem | HistoryItem, member_waiting: bool) -> str:
+    """One line for a match in a list: ``#12 vs Bob · 5-point match 2–1 · your turn: play``."""
+    what = "money session" if item.kind == "money" else f"{item.length}-point match"
+    score = f"{item.score[0]:+d}/{item.score[1]:+d}" if item.kind == "money" else f"{item.score[0]}–{item.score[1]}"
+    text = f"#{item.match_id} vs {item.opponent_name} · {what} {score}"
+    if member_waiting and isinstance(item, WaitingItem):
+        text += f" · your turn: {item.pending_text}"
+    elif isinstance(item, HistoryItem):
+        text += f" · {item.status if item.status != 'active' else 'their turn'}"
+    return text
+
+
+async def open_games(
+    service: ClubService, member: int, guild_id: int | None
+) -> tuple[list[WaitingItem], list[HistoryItem]]:
+    """The member's matches waiting for him, and his other open ones (active or challenged, waiting for the
+    opponent), newest first."""
+    waiting = await service.waiting(member, guild_id=guild_id)
+    mine = {item.match_id for item in waiting}
+    history = await service.history(member, guild_id=guild_id, limit=100)
+    others = [item for item in history if item.status in ("active", "challenged") and item.match_id not in mine]
+    return waiting, others
+
+
+async def resolve_match(
+    service: ClubService, member: int, *, guild_id: int | None, given: int | None = None, here: int | None = None
+) -> int:
+    """The match ``member`` means: ``given`` if he named one; else ``here`` (the game of the thread he is in) if
+    he plays in it; else his only game waiting for him, or his only open game.
+
+    Raises :class:`~club.errors.InvalidRequestError` when he has none, or several (listing them)."""
+    if given is not None:
+        if isinstance(given, bool) or not isinstance(given, int) or given <= 0:
+            raise InvalidRequestError(f"a game is its number, like 12, not {given!r}")
+        return given
+    if here is not None:
+        view = await service.state(here)
+        if view.side_of(member) is not None:
+            return here
+    waiting, others = await open_games(service, member, guild_id)
+    if len(waiting) == 1:
+        return waiting[0].match_id
+    if not waiting and len(others) == 1:
+        return others[0].match_id
+    if not waiting and not others:
+        raise InvalidRequestError("You have no game in progress. Start one with /bg challenge.")
+    lines = [describe_item(item, True) for item in waiting] + [describe_item(item, False) for item in others]
+    shown = "\n".join(lines[:10]) + (f"\n… and {len(lines) - 10} more" if len(lines) > 10 else "")
+    raise InvalidRequestError(f"You have {len(lines)} games: say which one with game: (its number).\n{shown}")
+
+
+async def game_choices(service: ClubService, member: int, guild_id: int | None, typed: str = "") -> list[tuple[str, int]]:
+    """Autocomplete for a ``game`` option: ``(label, match id)`` of the member's open games whose label contains
+    what he typed (at most :data:`MAX_CHOICES`), those waiting for him first."""
+    waiting, others = await open_games(service, member, guild_id)
+    items = [(describe_item(item, True), item.match_id) for item in waiting]
+    items += [(describe_item(item, False), item.match_id) for item in others]
+    typed = typed.strip().lstrip("#").lower()
+    return [(label[:100], match_id) for label, match_id in items if typed in label.lower()][:MAX_CHOICES]
+
+
+# -- plays ---------------------------------------------------------------------------------------------------------------
+def _normal_tokens(text: str) -> list[str]:
+    text = text.lower().replace("*", " ").replace(",", " ")
+    tokens = []
+    for token in text.split():
+        token = token.replace("bar", "25").replace("off", "0")
+        tokens.append(token)
+    return tokens
+
+
+def filter_plays(plays: Sequence[str], typed: str, limit: int = MAX_CHOICES) -> list[str]:
+    """The legal plays (notation, in their given order) that match what the member has typed so far, at most
+    ``limit``: every typed move must begin one of the play's moves (``bar``/``25`` and ``off``/``0`` alike, ``*``
+    ignored, any order), so ``13/7 8`` offers ``13/7 8/7`` and ``8/2 13/7``. Nothing typed: the first ``limit``."""
+    typed_tokens = _normal_tokens(typed)
+    chosen = []
+    for play in plays:
+        tokens = _normal_tokens(play)
+        remaining = list(tokens)
+        for want in typed_tokens:
+            for index, token in enumerate(remaining):
+                if token.startswith(want):
+                    del remaining[index]
+                    break
+            else:
+                break
+        else:
+            chosen.append(play)
+            if len(chosen) == limit:
+                break
+    return chosen
+
+
+# -- errors in words -----------------------------------------------------------------------------------------------
+def explain(error: BaseException, legal: Sequence[str] | None = None) -> str:
+    """The message for a refused request: what was wrong and what is possible. An illegal or garbled play lists
+    the legal plays (``legal``, or the error's own list); an ambiguous one lists the candidates."""
+    text = str(error).strip() or type(error).__name__
+    if isinstance(error, IllegalPlayError):
+        return text if "legal plays" in text else _with_plays(text, error.legal or legal)
+    if isinstance(error, AmbiguousPlayError):
+        if error.candidates and "candidates" not in text:
+            text += "\nIt could mean: " + ", ".join(error.candidates) + ". Write the whole route (e.g. 24/18/13)."
+        return text
+    if isinstance(error, InvalidPlayError):
+        return _with_plays(text, legal)
+    if isinstance(error, StaleVersionError):
+        return text
+    return text
+
+
+def _with_plays(text: str, legal: Sequence[str] | None) -> str:
+    if not legal:
+        return text
+    shown = ", ".join(legal[:40]) + (f" … ({len(legal)} in all)" if len(legal) > 40 else "")
+    return f"{text}\nThe legal plays are: {shown}."
+
+
+def is_refusal(error: BaseException) -> bool:
+    """True for errors meant for the member (rules and use-case refusals), False for bugs."""
+    return isinstance(error, BackgammonError)
+
+
+# -- read-only texts -----------------------------------------------------------------------------------------------------
+def rules_text(view: TableView) -> str:
+    """The rules a match is played under, in words (RULES "Rule sets", M1, M3, D3–D5)."""
+    rules = view.rules
+    what = "Money session" if view.kind == "money" else f"{view.length}-point match"
+    lines = [f"Match #{view.match_id}: {what}, {view.names[0]} vs {view.names[1]}.", f"Rule set: {view.rules_text}."]
+    options = []
+    if view.kind == "match":
+        options.append("Crawford rule" + ("" if rules.get("crawford") else " off") + " (RULES M3)")
+        if rules.get("dead_cube"):
+            options.append("no dead-cube doubles (RULES M4)")
+    else:
+        options.append("Jacoby rule (D4)" if rules.get("jacoby") else "gammons always count")
+        options.append("beavers (D3)" if rules.get("beavers") else "no beavers")
+        if rules.get("automatic_doubles"):
+            options.append(f"automatic doubles up to {rules['automatic_doubles']} (G3)")
+    cap = rules.get("cube_cap")
+    options.append(f"cube limit {cap} (D5)" if cap else "no cube limit (D5)")
+    lines.append("Options: " + ", ".join(options) + ".")
+    if view.stake:
+        lines.append(f"Stake: {view.stake} per point.")
+    return "\n".join(lines)
+
+
+@dataclass(frozen=True, slots=True)
+class DiceProof:
+    """The dice check of one game (RULES A1): ``text`` in words, ``ok`` (None while the seed is still secret or
+    the dice were injected, else whether every roll was recomputed from the revealed seed)."""
+
+    match_id: int
+    game_number: int
+    text: str
+    ok: bool | None
+
+
+async def dice_proof(service: ClubService, match_id: int, game_number: int | None = None) -> DiceProof:
+    """Check the dice of game ``game_number`` (default: the current or last game) of match ``match_id`` (RULES A1,
+    :mod:`club.dice`): while it is played, the commitment; once over, the revealed seed, its SHA-256 against the
+    commitment and every logged roll recomputed. Raises :class:`~club.errors.UnknownGameError`,
+    :class:`~club.errors.InvalidRequestError` for a game that does not exist."""
+    view = await service.state(match_id)
+    number = view.game_number if game_number is None else game_number
+    games = {game.number: game for game in await service.db.games(match_id)}
+    game = games.get(number)
+    if game is None:
+        have = ", ".join(str(n) for n in sorted(games)) or "none yet"
+        raise InvalidRequestError(f"match {match_id} has no game {number} (games: {have})")
+    actions = await service.log(match_id)
+    rolls = [(a.roll_index, a.dice) for a in actions if a.game_number == number and a.dice is not None]
+    head = f"Match #{match_id}, game {number}: {len(rolls)} roll(s) logged."
+    if game.dice == "injected":
+        return DiceProof(match_id, number, head + " The dice were given from outside (a test or a replay): "
+                         "there is no seed to check.", None)  # fmt: skip
+    commitment = f"Commitment (SHA-256 of the server seed, shown when the game started): {game.seed_hash}"
+    if not game.seed_revealed:
+        text = (f"{head}\n{commitment}\nThe seed stays secret until the game ends; then /bg verify shows it and "
+                "recomputes every roll (HMAC-SHA256 of the seed and the roll counter).")  # fmt: skip
+        return DiceProof(match_id, number, text, None)
+    problems = verify_rolls(game.seed, game.seed_hash, rolls)
+    text = f"{head}\n{commitment}\nRevealed seed: {game.seed}\n"
+    if problems:
+        text += "PROBLEMS:\n" + "\n".join(problems)
+    else:
+        text += f"The seed hashes to the commitment and all {len(rolls)} rolls follow from it: the dice were fair."
+    return DiceProof(match_id, number, text, not problems)
+
+
+def games_text(waiting: Sequence[WaitingItem], others: Sequence[HistoryItem]) -> str:
+    """``/bg games``: the member's games waiting for him, then the others (whose turn it is)."""
+    if not waiting and not others:
+        return "You have no game in progress. Start one with /bg challenge."
+    lines = []
+    if waiting:
+        lines.append("Your turn:")
+        lines += [f"• {describe_item(item, True)}" for item in waiting]
+    if others:
+        lines.append("Waiting for your opponent:")
+        lines += [f"• {describe_item(item, False)}" for item in others]
+    return "\n".join(lines)

@@ -1,0 +1,220 @@
+"""What the use-cases return: :class:`Outcome` (after an action) and the views it carries.
+
+Everything a front end needs and nothing Discord-specific: the new state (:class:`TableView` with the current
+:class:`GameView`), what happened in words, who must act next (to notify), and whether a new board image is due.
+The board image itself is the renderer's job (``rendering/``); :class:`GameView` holds its inputs.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from backgammon.errors import BackgammonError
+from backgammon.game import Game, GameResult
+from backgammon.ids import encode_match_id
+from backgammon.position import Position
+
+from .describe import pending_words
+from .table import Event, Table
+
+
+@dataclass(frozen=True, slots=True)
+class GameView:
+    """One game as a board image and an embed need it. Sides are 0 and 1 (see :attr:`TableView.players`).
+
+    ``board``: the position seen by side 0 (side 0 moves 24 → 1; :meth:`board_for` gives other views).
+    ``phase``: ``backgammon.game.Phase`` value; ``on_roll``/``turn``: the side on roll / to act (None at the opening
+    or when over). ``dice``: the dice to play (None when not rolled). ``cube_value``, ``cube_owner`` (None =
+    centred), ``cube_offered`` (a pending double/beaver/raccoon). ``pips``/``off``: per side. ``last_play``:
+    ``(side, notation, dice)`` of the latest play, or None. ``resignation``: ``(side, level)`` pending.
+    ``seed_hash``: the dice commitment; ``seed``: the revealed server seed (only once the game is over).
+    ``position_id``/``match_id``: gnubg IDs (``match_id`` None when the cube cannot be encoded).
+    """
+
+    number: int
+    phase: str
+    on_roll: int | None
+    turn: int | None
+    dice: tuple[int, int] | None
+    board: Position
+    cube_value: int
+    cube_owner: int | None
+    cube_offered: int | None
+    crawford: bool
+    pips: tuple[int, int]
+    off: tuple[int, int]
+    last_play: tuple[int, str, tuple[int, int]] | None
+    resignation: tuple[int, int] | None
+    result: GameResult | None
+    seed_hash: str | None
+    seed: str | None
+    position_id: str
+    match_id: str | None
+
+    def board_for(self, side: int) -> Position:
+        """The position seen by ``side`` (its checkers as ``player``)."""
+        return self.board if side == 0 else self.board.swap()
+
+    @classmethod
+    def of(cls, game: Game, number: int, *, seed_hash: str | None, seed: str | None) -> GameView:
+        """The view of ``game`` (game ``number``), with its dice commitment and, once over, the revealed seed."""
+        board = game.board_for(0)
+        last_play = None
+        dice = None
+        for entry in reversed(game.history):
+            if entry["action"] in ("roll", "opening_roll") and last_play is not None:
+                dice = tuple(entry["dice"])
+                last_play = (last_play[0], last_play[1], dice)
+                break
+            if entry["action"] == "play" and last_play is None:
+                from backgammon.moves import Move
+                from backgammon.notation import format_moves
+
+                moves = tuple(Move(m[0], m[1], m[2], bool(m[3])) for m in entry["moves"])
+                last_play = (entry["side"], format_moves(moves) or "(no legal play)", (0, 0))
+        try:
+            match_id = encode_match_id(game.match_state())
+        except BackgammonError:
+            match_id = None
+        return cls(
+            number=number,
+            phase=game.phase.value,
+            on_roll=game.on_roll,
+            turn=game.turn,
+            dice=game.dice,
+            board=board,
+            cube_value=game.cube_value,
+            cube_owner=game.cube_owner,
+            cube_offered=game.offered_value,
+            crawford=game.crawford_game,
+            pips=(board.pips_player, board.pips_opponent),
+            off=(board.off_player, board.off_opponent),
+            last_play=last_play,
+            resignation=game.resignation,
+            result=game.result,
+            seed_hash=seed_hash,
+            seed=seed,
+            position_id=board.position_id(),
+            match_id=match_id,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """A match or money session as it stands.
+
+    ``version``: pass it back with the next action (a stale click then fails with ``StaleVersionError``).
+    ``players``: member ids of sides 0 and 1; ``names``: their display names. ``score``: match score (money: net
+    totals). ``waiting_for``: the member who must act (None when nobody); ``pending``: what is awaited (see
+    :meth:`club.table.Table.waiting`), ``pending_text`` the same in words; ``due_at``: its deadline (Unix s).
+    ``legal``: the actions ``waiting_for`` may take now (names of the use-cases). ``game``: the current game.
+    """
+
+    match_id: int
+    club_id: int
+    kind: str
+    length: int
+    players: tuple[int, int]
+    names: tuple[str, str]
+    stake: int
+    rules: dict[str, Any]
+    rules_text: str
+    status: str
+    version: int
+    game_number: int
+    score: tuple[int, int]
+    crawford_next: bool
+    winner: int | None
+    waiting_for: int | None
+    pending: str | None
+    pending_text: str
+    due_at: float | None
+    legal: tuple[str, ...]
+    game: GameView | None
+
+    def side_of(self, member_id: int) -> int | None:
+        """The side ``member_id`` plays, or None."""
+        return self.players.index(member_id) if member_id in self.players else None
+
+    @classmethod
+    def of(
+        cls,
+        match_id: int,
+        table: Table,
+        *,
+        version: int,
+        names: tuple[str, str],
+        due_at: float | None,
+        seed_hash: str | None,
+        seed: str | None,
+    ) -> TableView:
+        """The view of ``table`` at ``version``."""
+        side, pending = table.waiting()
+        game = table.game
+        legal: tuple[str, ...] = ()
+        if side is not None and game is not None and pending != "answer_challenge":
+            legal = tuple(sorted(game.legal_actions(side) - {"forfeit", "opening_roll"}))
+        elif pending == "answer_challenge":
+            legal = ("accept", "decline")
+        return cls(
+            match_id=match_id,
+            club_id=table.club_id,
+            kind=table.kind,
+            length=table.length,
+            players=table.players,
+            names=names,
+            stake=table.stake,
+            rules=table.rules.to_json(),
+            rules_text=table.rules.describe(),
+            status=table.status,
+            version=version,
+            game_number=table.game_number,
+            score=table.score,
+            crawford_next=table.match.is_crawford(),
+            winner=table.winner,
+            waiting_for=None if side is None else table.players[side],
+            pending=pending if side is not None else None,
+            pending_text=pending_words(
+                pending if side is not None else None,
+                beaver="beaver" in legal,
+                raccoon="raccoon" in legal,
+            ),
+            due_at=due_at,
+            legal=legal,
+            game=None if game is None else GameView.of(game, table.game_number, seed_hash=seed_hash, seed=seed),
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The result of a use-case call that changed something.
+
+    ``view``: the new state. ``events``: what happened (auto-rolls, forced plays, a new game … included), and
+    ``message`` the same in words, one sentence a line. ``notify``: members to tell (the member who must act next, if
+    not the caller; both players' opponents when a game or the match ended). ``image_due``: the board changed (a
+    new image should be posted or the old one edited). ``revealed``: ``(game number, seed hex, seed hash)`` of the
+    games whose dice seed this call revealed.
+    """
+
+    view: TableView
+    events: tuple[Event, ...]
+    message: str
+    notify: tuple[int, ...]
+    image_due: bool
+    revealed: tuple[tuple[int, str, str], ...] = ()
+
+    @property
+    def match_id(self) -> int:
+        """The match or session id."""
+        return self.view.match_id
+
+    @property
+    def version(self) -> int:
+        """The version after this call."""
+        return self.view.version
+
+    @property
+    def waiting_for(self) -> int | None:
+        """The member who must act now (None when nobody)."""
+        return self.view.waiting_for

@@ -1,0 +1,156 @@
+"""Club settings and member preferences: what a club decides (RULES "Rule sets", A2) and what a member prefers.
+
+Both are stored as JSON objects (``clubs.settings``, ``members.preferences``); :meth:`ClubSettings.from_json` and
+:meth:`MemberPreferences.from_json` accept partial objects (missing keys take the defaults) and reject unknown keys
+or bad values with :class:`~club.errors.InvalidRequestError`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field, fields, replace
+from typing import Any
+
+from backgammon.errors import RuleSetError
+from backgammon.rules import PRESETS, RuleSet
+
+from .errors import InvalidRequestError
+
+EXPIRY_POLICIES = ("nothing", "forfeit_game", "forfeit_match")
+"""What happens when a pending action's deadline passes (RULES A2, M5): nothing (the players are told and play
+continues when the late player acts), the late player forfeits the game, or the late player forfeits the match
+(a money session: it ends after the forfeited game). An unanswered challenge always lapses at its deadline."""
+
+DAY = 86_400.0
+HOUR = 3_600.0
+
+
+@dataclass(frozen=True, slots=True)
+class ClubSettings:
+    """One club's settings (RULES "Rule sets", A2).
+
+    - ``match_rules`` / ``money_rules``: the preset names used when a challenge names none (match / money session);
+      ``rule_overrides``: options applied on top of them (field → value, see ``backgammon.rules``).
+    - ``move_time``: seconds a player has for each pending action of a game (roll, play, cube or resignation answer).
+    - ``challenge_time``: seconds the challenged member has to accept or decline.
+    - ``reminders``: seconds before a deadline at which the member to act is reminded, e.g. ``(86400, 3600)``.
+    - ``expiry_policy``: one of :data:`EXPIRY_POLICIES`.
+    - ``max_stake``: the largest stake per point allowed in a money session (0 = no stakes).
+    - ``game_channel``: the channel (a Discord channel id; 0 = wherever the challenge is made) in which each game
+      gets its thread. Only an id: nothing here depends on Discord.
+    """
+
+    match_rules: str = "tournament"
+    money_rules: str = "money"
+    rule_overrides: dict = field(default_factory=dict)
+    move_time: float = 3 * DAY
+    challenge_time: float = 7 * DAY
+    reminders: tuple[float, ...] = (DAY, 4 * HOUR)
+    expiry_policy: str = "nothing"
+    max_stake: int = 1_000_000
+    game_channel: int = 0
+
+    def __post_init__(self) -> None:
+        for name in ("match_rules", "money_rules"):
+            value = getattr(self, name)
+            if value not in PRESETS:
+                raise InvalidRequestError(f"{name} {value!r} is not a rule-set preset; presets: {', '.join(PRESETS)}")
+        if not isinstance(self.rule_overrides, dict):
+            raise InvalidRequestError('rule_overrides is an object of rule-set options, e.g. {"cube_cap": 64}')
+        try:
+            RuleSet.preset("tournament", **self.rule_overrides)
+        except RuleSetError as error:
+            raise InvalidRequestError(f"rule_overrides: {error}") from None
+        for name in ("move_time", "challenge_time"):
+            value = getattr(self, name)
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 60 <= value <= 365 * DAY:
+                raise InvalidRequestError(f"{name} is a number of seconds from 60 to a year, not {value!r}")
+        object.__setattr__(self, "reminders", tuple(sorted(set(self.reminders), reverse=True)))
+        for value in self.reminders:
+            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
+                raise InvalidRequestError(
+                    f"a reminder is a positive number of seconds before the deadline, not {value!r}"
+                )
+        if self.expiry_policy not in EXPIRY_POLICIES:
+            raise InvalidRequestError(
+                f"expiry_policy {self.expiry_policy!r} is not one of {', '.join(EXPIRY_POLICIES)}"
+            )
+        if isinstance(self.max_stake, bool) or not isinstance(self.max_stake, int) or self.max_stake < 0:
+            raise InvalidRequestError(f"max_stake is a whole number ≥ 0, not {self.max_stake!r}")
+        if isinstance(self.game_channel, bool) or not isinstance(self.game_channel, int) or self.game_channel < 0:
+            raise InvalidRequestError(
+                f"game_channel is a channel id (0 = where the challenge is made), not {self.game_channel!r}"
+            )
+
+    def to_json(self) -> dict[str, Any]:
+        """The settings as a JSON object."""
+        data = asdict(self)
+        data["reminders"] = list(self.reminders)
+        return data
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> ClubSettings:
+        """Settings from a (possibly partial) JSON object; raises :class:`InvalidRequestError` for unknown keys."""
+        data = dict(data or {})
+        unknown = set(data) - {spec.name for spec in fields(cls)}
+        if unknown:
+            raise InvalidRequestError(
+                f"unknown club setting(s) {', '.join(sorted(unknown))}; settings are: "
+                f"{', '.join(spec.name for spec in fields(cls))}"
+            )
+        if "reminders" in data:
+            if not isinstance(data["reminders"], list | tuple):
+                raise InvalidRequestError("reminders is a list of seconds before the deadline, e.g. [86400, 3600]")
+            data["reminders"] = tuple(data["reminders"])
+        return cls(**data)
+
+    def updated(self, **changes: Any) -> ClubSettings:
+        """A copy with ``changes`` applied (validated like :meth:`from_json`)."""
+        return ClubSettings.from_json({**self.to_json(), **changes})
+
+    def time_limit(self, pending: str) -> float:
+        """Seconds allowed for the ``pending`` action: ``challenge_time`` for answering a challenge, else
+        ``move_time``."""
+        return self.challenge_time if pending == "answer_challenge" else self.move_time
+
+
+@dataclass(frozen=True, slots=True)
+class MemberPreferences:
+    """A member's preferences.
+
+    - ``auto_roll`` (default on): roll for him when he is on roll and cannot double (the opponent owns the cube,
+      Crawford game, dead cube, cube at its cap; RULES D1, D5, M3, M4), instead of waiting for a click.
+    - ``notify`` (default off): also send him a direct message when it is his turn and for reminders (RULES A2);
+      the board message mentions him either way.
+    """
+
+    auto_roll: bool = True
+    notify: bool = False
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.auto_roll, bool):
+            raise InvalidRequestError(f"auto_roll is true or false, not {self.auto_roll!r}")
+        if not isinstance(self.notify, bool):
+            raise InvalidRequestError(f"notify is true or false, not {self.notify!r}")
+
+    def to_json(self) -> dict[str, Any]:
+        """The preferences as a JSON object."""
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> MemberPreferences:
+        """Preferences from a (possibly partial) JSON object; raises :class:`InvalidRequestError` for unknown keys."""
+        data = dict(data or {})
+        unknown = set(data) - {spec.name for spec in fields(cls)}
+        if unknown:
+            raise InvalidRequestError(
+                f"unknown preference(s) {', '.join(sorted(unknown))}; preferences are: "
+                f"{', '.join(spec.name for spec in fields(cls))}"
+            )
+        return cls(**data)
+
+    def updated(self, **changes: Any) -> MemberPreferences:
+        """A copy with ``changes`` applied (validated)."""
+        unknown = set(changes) - {spec.name for spec in fields(self)}
+        if unknown:
+            raise InvalidRequestError(f"unknown preference(s) {', '.join(sorted(unknown))}")
+        return replace(self, **changes)

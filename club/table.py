@@ -1,0 +1,409 @@
+"""The table: one match or money session as the club keeps it — a pure state machine over the action log.
+
+A :class:`Table` holds the :class:`~backgammon.match.Match` (score, Crawford bookkeeping), the current
+:class:`~backgammon.game.Game`, the challenge status and the two members. Every change is one *logged action*
+``(kind, side, args)``; :meth:`Table.replay` applies a logged action and the use-case layer's :meth:`Table.act`
+performs a new one and returns the ``args`` to log, through the same code, so that replaying a match's log rebuilds
+exactly the stored state (DESIGN "storage": the log is the record).
+
+Logged actions (``kind``; ``side`` is who acted, None = the club):
+
+========================  =====  ==================================================================================
+kind                      side   meaning
+========================  =====  ==================================================================================
+``challenge``             0      create the table: ``args`` = kind, length, rules, stake, players, club_id
+``accept``                1      the challenged member accepts; the first game follows
+``decline``               1      the challenged member declines (status ``declined``)
+``cancel``                0      the challenger withdraws before an answer (status ``cancelled``)
+``lapse``                 None   the challenge was not answered in time (status ``expired``, RULES A2)
+``new_game``              None   the next game starts (``args``: number, dice mode, seed commitment)
+``opening_roll``          None   RULES G2/G3: one die each (``dice`` = side 0's, side 1's)
+``roll`` ``play``         s      RULES G4–G10 (``args`` = the game's own history entry: dice, moves)
+``double`` ``take``       s      RULES D1–D3
+``drop`` ``beaver``       s
+``raccoon``               s
+``resign``                s      RULES G12 (``args.level`` 1/2/3)
+``accept_resignation``    s
+``reject_resignation``    s
+``forfeit``               s      the late side forfeits the game (club time limit, RULES A2, M5)
+``forfeit_match``         s      the late side forfeits the match / ends the money session (RULES A2, M5)
+``stop``                  s      money session: end it when the current game ends
+========================  =====  ==================================================================================
+
+Statuses: ``challenged`` → ``active`` → ``over``; or ``declined`` / ``cancelled`` / ``expired``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from backgammon.errors import GameError, WrongPhaseError, WrongTurnError
+from backgammon.game import Game, Phase
+from backgammon.match import Match
+from backgammon.moves import Play
+from backgammon.notation import format_moves
+from backgammon.rules import RuleSet
+
+GAME_ACTIONS = (
+    "opening_roll",
+    "roll",
+    "play",
+    "double",
+    "take",
+    "drop",
+    "beaver",
+    "raccoon",
+    "resign",
+    "accept_resignation",
+    "reject_resignation",
+    "forfeit",
+)
+"""Logged actions that go straight to :class:`~backgammon.game.Game` (their ``args`` are its history entries)."""
+
+MATCH_ACTIONS = ("challenge", "accept", "decline", "cancel", "lapse", "new_game", "forfeit_match", "stop")
+"""Logged actions the table handles itself."""
+
+FINISHED = ("over", "declined", "cancelled", "expired")
+"""Statuses in which nothing more can happen."""
+
+PENDING_BY_PHASE = {
+    Phase.PLAY: "play",
+    Phase.CUBE_OFFERED: "answer_double",
+    Phase.BEAVER_OFFERED: "answer_beaver",
+    Phase.RACCOON_OFFERED: "answer_raccoon",
+    Phase.RESIGNATION_OFFERED: "answer_resignation",
+}
+"""What is awaited from ``game.turn`` in each phase (ROLL is ``roll`` or ``roll_or_double``)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Event:
+    """Something that happened at the table, for the message in words (see :mod:`club.describe`).
+
+    ``kind``: a logged action kind, or ``game_over`` / ``match_over`` / ``session_over``. ``side``: who (None = the
+    club). ``auto``: done for the member (auto-roll, forced play, no legal play). ``data``: details (dice, the play
+    in notation, cube values, the result …).
+    """
+
+    kind: str
+    side: int | None = None
+    auto: bool = False
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass
+class Table:
+    """One match (``kind == "match"``, to ``length`` points) or money session (``"money"``, length 0).
+
+    ``players``: the member ids of sides 0 (challenger) and 1. ``status``: see the module docstring. ``match``:
+    the score keeper; ``game``: the current game (None before the first); ``game_number``: 1, 2, … ``stop_by``: in a
+    money session, the side that asked to stop after the current game.
+    """
+
+    kind: str
+    length: int
+    players: tuple[int, int]
+    rules: RuleSet
+    stake: int
+    club_id: int
+    status: str
+    match: Match
+    game: Game | None = None
+    game_number: int = 0
+    stop_by: int | None = None
+
+    # -- construction -----------------------------------------------------------------------------------------------
+    @classmethod
+    def challenge(
+        cls, *, club_id: int, players: tuple[int, int], length: int, rules: RuleSet, stake: int
+    ) -> tuple[Table, dict[str, Any]]:
+        """A new table in status ``challenged`` and the ``args`` of its ``challenge`` action.
+
+        Raises :class:`~backgammon.errors.RuleSetError` when ``rules`` do not suit ``length`` (RULES G3, M2, D3, M6).
+        """
+        args = {
+            "club_id": club_id,
+            "kind": "money" if length == 0 else "match",
+            "length": length,
+            "players": list(players),
+            "rules": rules.to_json(),
+            "stake": stake,
+        }
+        return cls.from_challenge(args), args
+
+    @classmethod
+    def from_challenge(cls, args: dict[str, Any]) -> Table:
+        """The table a logged ``challenge`` action creates."""
+        rules = RuleSet.from_json(args["rules"])
+        length = args["length"]
+        return cls(
+            kind=args["kind"],
+            length=length,
+            players=(args["players"][0], args["players"][1]),
+            rules=rules,
+            stake=args["stake"],
+            club_id=args["club_id"],
+            status="challenged",
+            match=Match(rules, length),
+        )
+
+    @classmethod
+    def from_state(
+        cls,
+        *,
+        kind: str,
+        length: int,
+        players: tuple[int, int],
+        rules: dict,
+        stake: int,
+        club_id: int,
+        state: dict,
+        game_state: dict | None,
+    ) -> Table:
+        """Rebuild from stored rows: the match row's columns and ``state`` (:meth:`state_json`), the current game's
+        ``Game.to_json()`` (or None)."""
+        return cls(
+            kind=kind,
+            length=length,
+            players=players,
+            rules=RuleSet.from_json(rules),
+            stake=stake,
+            club_id=club_id,
+            status=state["status"],
+            match=Match.from_json(state["match"]),
+            game=None if game_state is None else Game.from_json(game_state),
+            game_number=state["game_number"],
+            stop_by=state["stop_by"],
+        )
+
+    def state_json(self) -> dict[str, Any]:
+        """The table's own state (stored in ``matches.state``); the current game is stored in its own row."""
+        return {
+            "status": self.status,
+            "match": self.match.to_json(),
+            "game_number": self.game_number,
+            "stop_by": self.stop_by,
+        }
+
+    # -- views ------------------------------------------------------------------------------------------------------
+    @property
+    def finished(self) -> bool:
+        """True when nothing more can happen (over, declined, cancelled, expired)."""
+        return self.status in FINISHED
+
+    def side_of(self, member_id: int) -> int | None:
+        """The side ``member_id`` plays (0 or 1), or None if he does not play here."""
+        if member_id == self.players[0]:
+            return 0
+        if member_id == self.players[1]:
+            return 1
+        return None
+
+    def waiting(self) -> tuple[int | None, str | None]:
+        """``(side, pending)``: who must act now and what is awaited, or ``(None, None)``.
+
+        ``pending`` is ``answer_challenge``, ``roll``, ``roll_or_double``, ``play``, ``answer_double``,
+        ``answer_beaver``, ``answer_raccoon`` or ``answer_resignation``; ``(None, "opening_roll")`` while the opening
+        roll is due and ``(None, "new_game")`` between games (both transient: the club acts at once).
+        """
+        if self.status == "challenged":
+            return 1, "answer_challenge"
+        if self.status != "active":
+            return None, None
+        game = self.game
+        if game is None or game.phase == Phase.OVER:
+            return None, "new_game"
+        if game.phase == Phase.OPENING:
+            return None, "opening_roll"
+        side = game.turn
+        if game.phase == Phase.ROLL:
+            return side, "roll_or_double" if self.can_double(side) else "roll"
+        return side, PENDING_BY_PHASE[game.phase]
+
+    def can_double(self, side: int) -> bool:
+        """Whether ``side`` may double now (RULES D1, D5, M3, M4)."""
+        return self.game is not None and "double" in self.game.legal_actions(side)
+
+    @property
+    def score(self) -> tuple[int, int]:
+        """The match score (money: running net totals) of sides 0 and 1."""
+        return self.match.score
+
+    @property
+    def winner(self) -> int | None:
+        """The side that won the match (None while playing and in money sessions)."""
+        return self.match.winner if self.kind == "match" else None
+
+    # -- actions ----------------------------------------------------------------------------------------------------
+    def act(self, kind: str, side: int | None, value: Any = None) -> tuple[dict[str, Any], list[Event]]:
+        """Perform a new action and return ``(args to log, events)``.
+
+        ``value``: the dice for ``opening_roll``/``roll`` (a pair), the play for ``play`` (notation text or a
+        :class:`~backgammon.moves.Play`), the level for ``resign``, the ``new_game`` args. Raises the rules' typed
+        errors (nothing changes then: every check runs before any state is touched).
+        """
+        if kind in GAME_ACTIONS:
+            game = self._require_game()
+            if kind == "opening_roll":
+                game.opening_roll(*value)
+            elif kind == "roll":
+                game.roll(side, value)
+            elif kind == "play":
+                game.play(side, value)
+            elif kind == "resign":
+                game.resign(side, value)
+            else:
+                getattr(game, kind)(side)
+            args = dict(game.history[-1])
+            return args, self._after_game_action(kind, side, args)
+        args = dict(value or {})
+        return args, self._match_action(kind, side, args)
+
+    def replay(self, kind: str, side: int | None, args: dict[str, Any]) -> list[Event]:
+        """Re-apply a logged action (``challenge`` excepted: see :meth:`from_challenge`). Raises what the action
+        raises, :class:`~backgammon.errors.GameError` for an unknown kind."""
+        if kind in GAME_ACTIONS:
+            self._require_game().apply(args)
+            return self._after_game_action(kind, side, args)
+        return self._match_action(kind, side, args)
+
+    def _require_game(self) -> Game:
+        if self.status != "active" or self.game is None:
+            raise WrongPhaseError(f"no game is being played here (status {self.status})")
+        return self.game
+
+    def _match_action(self, kind: str, side: int | None, args: dict[str, Any]) -> list[Event]:
+        if kind == "accept" or kind == "decline" or kind == "cancel":
+            if self.status != "challenged":
+                raise WrongPhaseError(f"there is no open challenge to {kind} (status {self.status})")
+            needed = 0 if kind == "cancel" else 1
+            if side != needed:
+                who = "the challenger" if needed == 0 else "the challenged member"
+                raise WrongTurnError(f"only {who} can {kind} the challenge")
+            self.status = {"accept": "active", "decline": "declined", "cancel": "cancelled"}[kind]
+            return [Event(kind, side)]
+        if kind == "lapse":
+            if self.status != "challenged":
+                raise WrongPhaseError(f"there is no open challenge to lapse (status {self.status})")
+            self.status = "expired"
+            return [Event(kind, None)]
+        if kind == "new_game":
+            if self.status != "active" or (self.game is not None and not self.game.is_over):
+                raise WrongPhaseError("a new game starts only when the previous one is over")
+            number = args.get("number")
+            if number != self.game_number + 1:
+                raise GameError(f"the next game is number {self.game_number + 1}, not {number!r}")
+            self.game = self.match.new_game()
+            self.game_number = number
+            return [
+                Event(
+                    "new_game",
+                    None,
+                    data={"number": number, "score": self.score, "crawford": self.game.crawford_game, **args},
+                )
+            ]
+        if kind == "stop":
+            if self.kind != "money":
+                raise GameError("only a money session can be stopped; a match is played to its length or resigned")
+            if self.status != "active":
+                raise WrongPhaseError(f"the session is not being played (status {self.status})")
+            if self.stop_by is not None:
+                raise WrongPhaseError("the session already ends after this game")
+            self.stop_by = side
+            events = [Event("stop", side)]
+            if self.game is None or self.game.is_over:
+                events += self._end("session_over")
+            return events
+        if kind == "forfeit_match":
+            if self.status != "active":
+                raise WrongPhaseError(f"nothing to forfeit (status {self.status})")
+            events = [Event("forfeit_match", side)]
+            if self.game is not None and not self.game.is_over:
+                self.game.forfeit(side)
+                events += self._after_game_action("forfeit", side, dict(self.game.history[-1]), announce=False)
+            if self.status == "active":
+                if self.kind == "match":
+                    self.match.forfeit(side)
+                    events += self._end("match_over")
+                else:
+                    events += self._end("session_over")
+            return events
+        raise GameError(f"unknown logged action {kind!r}")
+
+    def _after_game_action(
+        self, kind: str, side: int | None, args: dict[str, Any], announce: bool = True
+    ) -> list[Event]:
+        game = self.game
+        events = [Event(kind, side, data=self._event_data(kind, args))] if announce else []
+        if game.is_over and len(self.match.games) < self.game_number:
+            self.match.record(game.result)
+            events.append(
+                Event(
+                    "game_over",
+                    game.result.winner,
+                    data={"number": self.game_number, "result": game.result.to_json(), "score": self.score},
+                )
+            )
+            if self.match.is_over:
+                events += self._end("match_over")
+            elif self.kind == "money" and self.stop_by is not None:
+                events += self._end("session_over")
+        return events
+
+    def _event_data(self, kind: str, args: dict[str, Any]) -> dict[str, Any]:
+        game = self.game
+        data: dict[str, Any] = {}
+        if kind in ("opening_roll", "roll"):
+            data["dice"] = tuple(args["dice"])
+            if kind == "opening_roll":
+                data["tie"] = args["dice"][0] == args["dice"][1]
+                data["cube"] = game.cube_value
+                if not data["tie"]:
+                    data["first"] = game.on_roll
+        elif kind == "play":
+            from backgammon.moves import Move
+
+            moves = tuple(Move(m[0], m[1], m[2], bool(m[3])) for m in args["moves"])
+            data["play"] = format_moves(moves)
+            data["moves"] = len(moves)
+        elif kind in ("double", "beaver", "raccoon"):
+            data["offered"] = game.offered_value
+        elif kind == "take":
+            data["cube"] = game.cube_value
+            data["owner"] = game.cube_owner
+        elif kind == "resign":
+            data["level"] = args["level"]
+            data["points"] = args["level"] * game.cube_value
+        return data
+
+    def _end(self, what: str) -> list[Event]:
+        self.status = "over"
+        return [Event(what, self.winner, data={"score": self.score, "games": len(self.match.games)})]
+
+    # -- plays ------------------------------------------------------------------------------------------------------
+    def legal_plays(self) -> list[Play]:
+        """The legal plays of the current dice (``[]`` unless a play is awaited)."""
+        return [] if self.game is None else self.game.legal_plays()
+
+
+def replay_log(actions: Sequence[Any]) -> tuple[Table, dict[int, dict[str, Any]], dict[int, int]]:
+    """Rebuild a table from its whole log (objects with ``kind``, ``side``, ``args``, ``game_number``; the first
+    must be the ``challenge``). Returns ``(table, game states by number, logged action counts by game number)``.
+
+    Raises what a failing action raises (a log that does not replay is corrupt)."""
+    if not actions or actions[0].kind != "challenge":
+        raise GameError("a match's log starts with its challenge")
+    table = Table.from_challenge(actions[0].args)
+    games: dict[int, dict[str, Any]] = {}
+    counts: dict[int, int] = {}
+    for action in actions[1:]:
+        if action.kind == "new_game" and table.game is not None:
+            games[table.game_number] = table.game.to_json()
+        table.replay(action.kind, action.side, action.args)
+        if action.game_number is not None:
+            counts[action.game_number] = counts.get(action.game_number, 0) + 1
+    if table.game is not None:
+        games[table.game_number] = table.game.to_json()
+    return table, games, counts

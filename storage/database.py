@@ -1,0 +1,655 @@
+"""The club database on aiosqlite: one connection, WAL, foreign keys, versioned schema, conditional commits.
+
+Open it with ``async with Database.open(path) as db:`` (or ``db = await Database.open(path)`` … ``await db.close()``;
+an unclosed aiosqlite connection keeps a thread alive and hangs the event loop at exit).
+
+Concurrency. All statements go through one connection; an ``asyncio.Lock`` serialises them so that one coroutine's
+transaction never interleaves with another's statements. A write is a :class:`~storage.records.Commit`: one
+``BEGIN IMMEDIATE`` transaction that appends the actions to the log and updates the match (and game) rows only
+``WHERE version = ?`` — when another writer (another coroutine, process or bot instance) got there first, nothing is
+written and :class:`~storage.errors.VersionConflictError` is raised. The per-match ``asyncio.Lock`` that keeps
+read-compute-write cycles of one match in order is the use-case layer's (``club.service``).
+
+Durability. WAL with ``synchronous="FULL"`` (default): a committed action survives a crash of the process (SIGKILL)
+and of the machine (power loss), at the price of one fsync per action (well under a millisecond on an SSD; see
+``bench/turns.py``). ``"NORMAL"`` survives any crash of the process but may lose the last actions on power loss.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import aiosqlite
+
+from .errors import SchemaError, VersionConflictError
+from .migrations import MIGRATIONS, SCHEMA_VERSION, schema_sql
+from .records import (
+    ActionRecord,
+    ClubRecord,
+    Commit,
+    DeadlineRecord,
+    DeadlineWrite,
+    GameRecord,
+    GameWrite,
+    MatchRecord,
+    MatchSummary,
+    MatchWrite,
+    MemberRecord,
+    MessageRecord,
+    NewAction,
+    dumps,
+)
+
+_SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
+
+_SUMMARY_COLUMNS = (
+    "m.id, m.club_id, m.kind, m.length, m.player0, m.player1, m.stake, m.status, m.version, m.game_number, "
+    "m.waiting_for, m.pending, m.score0, m.score1, m.winner, m.updated_at, m.ended_at, d.due_at"
+)
+
+_INSERT_ACTION = (
+    "INSERT INTO actions (match_id, seq, game_number, member_id, side, kind, args, dice, roll_index, auto, at) "
+    "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+class _Tx:
+    """The statements of one open transaction (only valid inside :meth:`Database.transaction`)."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; returns the number of rows it changed."""
+        cursor = await self._conn.execute(sql, params)
+        count = cursor.rowcount
+        await cursor.close()
+        return count
+
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one INSERT; returns the new row id."""
+        cursor = await self._conn.execute(sql, params)
+        rowid = cursor.lastrowid
+        await cursor.close()
+        return rowid
+
+    async def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> None:
+        """Run one statement for every parameter tuple."""
+        await self._conn.executemany(sql, params)
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        """Run a query; returns all its rows."""
+        return list(await self._conn.execute_fetchall(sql, params))
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        """Run a query; returns its first row or None."""
+        rows = await self._conn.execute_fetchall(sql, params)
+        return rows[0] if rows else None
+
+
+class Database:
+    """An open club database (see the module docstring). Create with :meth:`open`; close with :meth:`close`."""
+
+    def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
+        self._conn = conn
+        self._lock = asyncio.Lock()
+        self.path = path
+
+    # -- opening and closing -------------------------------------------------------------------------------------
+    @classmethod
+    def open(cls, path: str | Path, *, synchronous: str = "FULL", busy_timeout_ms: int = 10_000) -> _Opener:
+        """Open (creating or upgrading as needed) the database file at ``path``.
+
+        Use as ``async with Database.open(path) as db:`` or ``db = await Database.open(path)``. ``synchronous`` is
+        SQLite's setting ("FULL" or "NORMAL", see the module docstring); ``busy_timeout_ms`` how long to wait for
+        another process's write lock. Raises :class:`~storage.errors.SchemaError` if the file is not a club database
+        or is newer than this code, ``ValueError`` for a bad ``synchronous``.
+        """
+        if synchronous.upper() not in _SYNCHRONOUS:
+            raise ValueError(f"synchronous must be one of {', '.join(_SYNCHRONOUS)}, not {synchronous!r}")
+        return _Opener(cls, Path(path), synchronous.upper(), busy_timeout_ms)
+
+    @classmethod
+    async def _connect(cls, path: Path, synchronous: str, busy_timeout_ms: int) -> Database:
+        conn = await aiosqlite.connect(path, isolation_level=None)
+        try:
+            conn.row_factory = sqlite3.Row
+            await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+            mode = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
+            if mode[0][0].lower() != "wal":
+                raise SchemaError(f"{path}: cannot switch to WAL journal mode (got {mode[0][0]})")
+            await conn.execute(f"PRAGMA synchronous = {synchronous}")
+            await conn.execute("PRAGMA foreign_keys = ON")
+            database = cls(conn, path)
+            await database._migrate()
+        except BaseException:
+            await conn.close()
+            raise
+        return database
+
+    async def close(self) -> None:
+        """Close the connection (idempotent). Waits for a running statement to finish."""
+        async with self._lock:
+            await self._conn.close()
+
+    async def __aenter__(self) -> Database:
+        return self
+
+    async def __aexit__(self, *exc_info) -> None:
+        await self.close()
+
+    async def _migrate(self) -> None:
+        conn = self._conn
+        version = (await conn.execute_fetchall("PRAGMA user_version"))[0][0]
+        if version > SCHEMA_VERSION:
+            raise SchemaError(
+                f"{self.path} has schema version {version}, newer than this code's {SCHEMA_VERSION}; "
+                "upgrade the bot before opening it"
+            )
+        if version == 0:
+            tables = await conn.execute_fetchall("SELECT name FROM sqlite_master WHERE type = 'table'")
+            if tables:
+                raise SchemaError(f"{self.path} is an SQLite file with other tables, not a club database")
+            await conn.executescript(
+                f"BEGIN IMMEDIATE;\n{schema_sql()}\nPRAGMA user_version = {SCHEMA_VERSION};\nCOMMIT;"
+            )
+            return
+        for target, script in MIGRATIONS:
+            if target > version:
+                await conn.executescript(f"BEGIN IMMEDIATE;\n{script}\nPRAGMA user_version = {int(target)};\nCOMMIT;")
+                version = target
+
+    # -- low level -------------------------------------------------------------------------------------------------
+    async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        async with self._lock:
+            return list(await self._conn.execute_fetchall(sql, params))
+
+    async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        rows = await self._fetchall(sql, params)
+        return rows[0] if rows else None
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[_Tx]:
+        """``async with db.transaction() as tx:`` — one ``BEGIN IMMEDIATE`` transaction, committed at the end of the
+        block, rolled back if it raises. No other statement of this connection runs in between."""
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield _Tx(self._conn)
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            await self._conn.execute("COMMIT")
+
+    async def user_version(self) -> int:
+        """The schema version of the file (``PRAGMA user_version``)."""
+        return (await self._fetchone("PRAGMA user_version"))[0]
+
+    async def integrity_check(self) -> list[str]:
+        """``PRAGMA integrity_check`` plus ``PRAGMA foreign_key_check``: ``["ok"]`` for a sound file, else the
+        problems found (one string each)."""
+        rows = await self._fetchall("PRAGMA integrity_check")
+        problems = [row[0] for row in rows if row[0] != "ok"]
+        for row in await self._fetchall("PRAGMA foreign_key_check"):
+            problems.append(f"foreign key: {row[0]} row {row[1]} refers to a missing {row[2]}")
+        return problems or ["ok"]
+
+    async def backup(self, destination: str | Path) -> Path:
+        """Copy the whole database to ``destination`` with SQLite's online backup API while it stays in use.
+
+        The copy is a consistent snapshot (a complete, self-contained file, WAL folded in). An existing
+        ``destination`` is overwritten. Returns the destination path.
+        """
+        destination = Path(destination)
+        target = sqlite3.connect(destination, check_same_thread=False)
+        try:
+            async with self._lock:
+                await self._conn.backup(target)
+            target.execute("PRAGMA journal_mode = DELETE")
+        finally:
+            target.close()
+        return destination
+
+    # -- clubs and members ------------------------------------------------------------------------------------------
+    async def get_club(self, guild_id: int) -> ClubRecord | None:
+        """The club of Discord guild ``guild_id``, or None."""
+        row = await self._fetchone("SELECT * FROM clubs WHERE guild_id = ?", (guild_id,))
+        return None if row is None else ClubRecord.from_row(row)
+
+    async def get_club_by_id(self, club_id: int) -> ClubRecord | None:
+        """The club with database id ``club_id``, or None."""
+        row = await self._fetchone("SELECT * FROM clubs WHERE id = ?", (club_id,))
+        return None if row is None else ClubRecord.from_row(row)
+
+    async def ensure_club(
+        self, guild_id: int, now: float, *, name: str = "", settings: dict | None = None
+    ) -> ClubRecord:
+        """The club of ``guild_id``, created with ``name`` and ``settings`` if it does not exist yet."""
+        async with self.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO clubs (guild_id, name, settings, created_at, updated_at) VALUES (?, ?, ?, ?, ?) "
+                "ON CONFLICT (guild_id) DO NOTHING",
+                (guild_id, name, dumps(settings or {}), now, now),
+            )
+            row = await tx.fetchone("SELECT * FROM clubs WHERE guild_id = ?", (guild_id,))
+        return ClubRecord.from_row(row)
+
+    async def set_club_settings(self, guild_id: int, settings: dict, now: float) -> bool:
+        """Replace the settings of the club of ``guild_id``; False if there is no such club."""
+        async with self.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE clubs SET settings = ?, updated_at = ? WHERE guild_id = ?", (dumps(settings), now, guild_id)
+            )
+        return changed == 1
+
+    async def get_member(self, user_id: int) -> MemberRecord | None:
+        """The member with Discord user id ``user_id``, or None."""
+        row = await self._fetchone("SELECT * FROM members WHERE user_id = ?", (user_id,))
+        return None if row is None else MemberRecord.from_row(row)
+
+    async def get_members(self, user_ids: Iterable[int]) -> dict[int, MemberRecord]:
+        """The members among ``user_ids``, by user id (missing ids are left out)."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return {}
+        marks = ",".join("?" * len(ids))
+        rows = await self._fetchall(f"SELECT * FROM members WHERE user_id IN ({marks})", ids)
+        return {row["user_id"]: MemberRecord.from_row(row) for row in rows}
+
+    async def ensure_member(
+        self, user_id: int, display_name: str, now: float, *, club_id: int | None = None
+    ) -> MemberRecord:
+        """Create the member ``user_id`` (or update the display name), and add him to club ``club_id`` if given."""
+        async with self.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO members (user_id, display_name, created_at, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name, "
+                "updated_at = excluded.updated_at WHERE display_name <> excluded.display_name",
+                (user_id, display_name, now, now),
+            )
+            if club_id is not None:
+                await tx.execute(
+                    "INSERT INTO club_members (club_id, user_id, joined_at) VALUES (?, ?, ?) "
+                    "ON CONFLICT (club_id, user_id) DO NOTHING",
+                    (club_id, user_id, now),
+                )
+            row = await tx.fetchone("SELECT * FROM members WHERE user_id = ?", (user_id,))
+        return MemberRecord.from_row(row)
+
+    async def set_preferences(self, user_id: int, preferences: dict, now: float) -> bool:
+        """Replace the preferences of member ``user_id``; False if there is no such member."""
+        async with self.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE members SET preferences = ?, updated_at = ? WHERE user_id = ?",
+                (dumps(preferences), now, user_id),
+            )
+        return changed == 1
+
+    async def is_club_member(self, club_id: int, user_id: int) -> bool:
+        """Whether ``user_id`` belongs to club ``club_id``."""
+        row = await self._fetchone("SELECT 1 FROM club_members WHERE club_id = ? AND user_id = ?", (club_id, user_id))
+        return row is not None
+
+    # -- matches, games and the action log --------------------------------------------------------------------------
+    async def create_match(
+        self,
+        *,
+        club_id: int,
+        kind: str,
+        length: int,
+        players: tuple[int, int],
+        rules: dict,
+        stake: int,
+        match: MatchWrite,
+        action: NewAction,
+        deadline: DeadlineWrite | None,
+        now: float,
+    ) -> MatchRecord:
+        """Insert a new match (version 1) with its first logged action and deadline, in one transaction."""
+        async with self.transaction() as tx:
+            match_id = await tx.insert(
+                "INSERT INTO matches (club_id, kind, length, player0, player1, rules, stake, status, state, version, "
+                "game_number, waiting_for, pending, score0, score1, winner, created_at, updated_at, ended_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    club_id,
+                    kind,
+                    length,
+                    players[0],
+                    players[1],
+                    dumps(rules),
+                    stake,
+                    match.status,
+                    dumps(match.state),
+                    match.game_number,
+                    match.waiting_for,
+                    match.pending,
+                    match.score0,
+                    match.score1,
+                    match.winner,
+                    now,
+                    now,
+                    now if match.ended else None,
+                ),
+            )
+            await tx.execute(_INSERT_ACTION, action.params(match_id, 1, now))
+            if deadline is not None:
+                await self._write_deadline(tx, match_id, 1, deadline, now)
+            row = await tx.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
+        return MatchRecord.from_row(row)
+
+    async def get_match(self, match_id: int) -> MatchRecord | None:
+        """The match ``match_id`` or None."""
+        row = await self._fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
+        return None if row is None else MatchRecord.from_row(row)
+
+    async def get_game(self, match_id: int, number: int) -> GameRecord | None:
+        """Game ``number`` (1, 2, …) of match ``match_id``, or None."""
+        row = await self._fetchone("SELECT * FROM games WHERE match_id = ? AND number = ?", (match_id, number))
+        return None if row is None else GameRecord.from_row(row)
+
+    async def get_game_by_id(self, game_id: int) -> GameRecord | None:
+        """The game with database id ``game_id``, or None."""
+        row = await self._fetchone("SELECT * FROM games WHERE id = ?", (game_id,))
+        return None if row is None else GameRecord.from_row(row)
+
+    async def load(self, match_id: int) -> tuple[MatchRecord, GameRecord | None, DeadlineRecord | None] | None:
+        """The match, its current game (None before the first) and its deadline, read together; None if unknown."""
+        async with self._lock:
+            rows = await self._conn.execute_fetchall("SELECT * FROM matches WHERE id = ?", (match_id,))
+            if not rows:
+                return None
+            match = MatchRecord.from_row(rows[0])
+            game = None
+            if match.game_number:
+                rows = await self._conn.execute_fetchall(
+                    "SELECT * FROM games WHERE match_id = ? AND number = ?", (match_id, match.game_number)
+                )
+                game = GameRecord.from_row(rows[0]) if rows else None
+            rows = await self._conn.execute_fetchall("SELECT * FROM deadlines WHERE match_id = ?", (match_id,))
+            deadline = DeadlineRecord.from_row(rows[0]) if rows else None
+        return match, game, deadline
+
+    async def commit(self, commit: Commit) -> int:
+        """Apply ``commit`` in one transaction if the match is still at ``commit.expected_version``.
+
+        Appends the actions (seq ``expected_version + 1`` …), writes the match and game rows and replaces the
+        deadline. Returns the new version. Raises :class:`~storage.errors.VersionConflictError` (nothing written) if
+        the match or an updated game changed meanwhile, ``ValueError`` if the commit has no action.
+        """
+        if not commit.actions:
+            raise ValueError("a commit must log at least one action: every change of state is in the log")
+        match_id, expected, now, m = commit.match_id, commit.expected_version, commit.now, commit.match
+        async with self.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE matches SET status = ?, state = ?, version = ?, game_number = ?, waiting_for = ?, pending = ?, "
+                "score0 = ?, score1 = ?, winner = ?, updated_at = ?, ended_at = CASE WHEN ? THEN ? ELSE ended_at END "
+                "WHERE id = ? AND version = ?",
+                (
+                    m.status,
+                    dumps(m.state),
+                    commit.new_version,
+                    m.game_number,
+                    m.waiting_for,
+                    m.pending,
+                    m.score0,
+                    m.score1,
+                    m.winner,
+                    now,
+                    int(m.ended),
+                    now,
+                    match_id,
+                    expected,
+                ),
+            )
+            if changed != 1:
+                row = await tx.fetchone("SELECT version FROM matches WHERE id = ?", (match_id,))
+                raise VersionConflictError(match_id, expected, None if row is None else row[0])
+            for game in commit.games:
+                await self._write_game(tx, match_id, game, now)
+            await tx.executemany(
+                _INSERT_ACTION,
+                [action.params(match_id, expected + i, now) for i, action in enumerate(commit.actions, 1)],
+            )
+            if commit.deadline is None:
+                await tx.execute("DELETE FROM deadlines WHERE match_id = ?", (match_id,))
+            else:
+                await self._write_deadline(tx, match_id, commit.new_version, commit.deadline, now)
+        return commit.new_version
+
+    @staticmethod
+    async def _write_game(tx: _Tx, match_id: int, game: GameWrite, now: float) -> None:
+        result = None if game.result is None else dumps(game.result)
+        if game.expected_version is None:
+            await tx.execute(
+                "INSERT INTO games (match_id, number, state, version, status, dice, seed_hash, seed, seed_revealed, "
+                "rolls, result, started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    match_id,
+                    game.number,
+                    dumps(game.state),
+                    game.version,
+                    game.status,
+                    game.dice,
+                    game.seed_hash,
+                    game.seed,
+                    int(game.seed_revealed),
+                    game.rolls,
+                    result,
+                    now,
+                    now if game.ended else None,
+                ),
+            )
+            return
+        changed = await tx.execute(
+            "UPDATE games SET state = ?, version = ?, status = ?, seed_revealed = ?, rolls = ?, result = ?, "
+            "ended_at = CASE WHEN ? THEN ? ELSE ended_at END WHERE match_id = ? AND number = ? AND version = ?",
+            (
+                dumps(game.state),
+                game.version,
+                game.status,
+                int(game.seed_revealed),
+                game.rolls,
+                result,
+                int(game.ended),
+                now,
+                match_id,
+                game.number,
+                game.expected_version,
+            ),
+        )
+        if changed != 1:
+            row = await tx.fetchone(
+                "SELECT version FROM games WHERE match_id = ? AND number = ?", (match_id, game.number)
+            )
+            raise VersionConflictError(match_id, game.expected_version, None if row is None else row[0])
+
+    @staticmethod
+    async def _write_deadline(tx: _Tx, match_id: int, version: int, deadline: DeadlineWrite, now: float) -> None:
+        await tx.execute(
+            "INSERT OR REPLACE INTO deadlines (match_id, member_id, pending, version, set_at, due_at, reminders, "
+            "reminders_sent, expired_at, next_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL, ?)",
+            (
+                match_id,
+                deadline.member_id,
+                deadline.pending,
+                version,
+                now,
+                deadline.due_at,
+                dumps(sorted(deadline.reminders)),
+                deadline.next_at,
+            ),
+        )
+
+    async def games(self, match_id: int) -> list[GameRecord]:
+        """Every game of match ``match_id``, in order."""
+        rows = await self._fetchall("SELECT * FROM games WHERE match_id = ? ORDER BY number", (match_id,))
+        return [GameRecord.from_row(row) for row in rows]
+
+    async def actions(self, match_id: int, game_number: int | None = None) -> list[ActionRecord]:
+        """The logged actions of match ``match_id`` in order (only those of game ``game_number`` if given)."""
+        if game_number is None:
+            rows = await self._fetchall("SELECT * FROM actions WHERE match_id = ? ORDER BY seq", (match_id,))
+        else:
+            rows = await self._fetchall(
+                "SELECT * FROM actions WHERE match_id = ? AND game_number = ? ORDER BY seq", (match_id, game_number)
+            )
+        return [ActionRecord.from_row(row) for row in rows]
+
+    async def match_ids(self, statuses: Iterable[str] | None = None) -> list[int]:
+        """The ids of all matches (with one of ``statuses`` if given), ascending."""
+        if statuses is None:
+            rows = await self._fetchall("SELECT id FROM matches ORDER BY id")
+        else:
+            wanted = list(statuses)
+            marks = ",".join("?" * len(wanted))
+            rows = await self._fetchall(f"SELECT id FROM matches WHERE status IN ({marks}) ORDER BY id", wanted)
+        return [row[0] for row in rows]
+
+    async def waiting_for(self, member_id: int, club_id: int | None = None) -> list[MatchSummary]:
+        """The matches where ``member_id`` must act now (oldest first), in club ``club_id`` if given."""
+        sql = (
+            f"SELECT {_SUMMARY_COLUMNS} FROM matches m LEFT JOIN deadlines d ON d.match_id = m.id "
+            "WHERE m.waiting_for = ?"
+        )
+        params: list[Any] = [member_id]
+        if club_id is not None:
+            sql += " AND m.club_id = ?"
+            params.append(club_id)
+        rows = await self._fetchall(sql + " ORDER BY m.updated_at, m.id", params)
+        return [MatchSummary.from_row(row) for row in rows]
+
+    async def matches_of(
+        self,
+        member_id: int,
+        *,
+        statuses: Iterable[str] | None = None,
+        club_id: int | None = None,
+        limit: int = 50,
+        before: float | None = None,
+    ) -> list[MatchSummary]:
+        """The matches ``member_id`` plays or played, newest first (``updated_at`` < ``before`` if given)."""
+        conditions = ["(m.player0 = ? OR m.player1 = ?)"]
+        params: list[Any] = [member_id, member_id]
+        if statuses is not None:
+            wanted = list(statuses)
+            conditions.append(f"m.status IN ({','.join('?' * len(wanted))})")
+            params.extend(wanted)
+        if club_id is not None:
+            conditions.append("m.club_id = ?")
+            params.append(club_id)
+        if before is not None:
+            conditions.append("m.updated_at < ?")
+            params.append(before)
+        sql = (
+            f"SELECT {_SUMMARY_COLUMNS} FROM matches m LEFT JOIN deadlines d ON d.match_id = m.id "
+            f"WHERE {' AND '.join(conditions)} ORDER BY m.updated_at DESC, m.id DESC LIMIT ?"
+        )
+        rows = await self._fetchall(sql, [*params, int(limit)])
+        return [MatchSummary.from_row(row) for row in rows]
+
+    # -- Discord messages -------------------------------------------------------------------------------------------
+    async def add_message(
+        self,
+        match_id: int,
+        channel_id: int,
+        message_id: int,
+        now: float,
+        *,
+        game_number: int | None = None,
+        purpose: str = "board",
+    ) -> MessageRecord:
+        """Remember that message ``message_id`` in channel ``channel_id`` shows match ``match_id`` (or one game)."""
+        async with self.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO messages (match_id, game_number, channel_id, message_id, purpose, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (channel_id, message_id) DO UPDATE SET "
+                "match_id = excluded.match_id, game_number = excluded.game_number, purpose = excluded.purpose",
+                (match_id, game_number, channel_id, message_id, purpose, now),
+            )
+            row = await tx.fetchone(
+                "SELECT * FROM messages WHERE channel_id = ? AND message_id = ?", (channel_id, message_id)
+            )
+        return MessageRecord.from_row(row)
+
+    async def messages(self, match_id: int, *, purpose: str | None = None) -> list[MessageRecord]:
+        """The messages that show match ``match_id`` (of one ``purpose`` if given), oldest first."""
+        if purpose is None:
+            rows = await self._fetchall("SELECT * FROM messages WHERE match_id = ? ORDER BY id", (match_id,))
+        else:
+            rows = await self._fetchall(
+                "SELECT * FROM messages WHERE match_id = ? AND purpose = ? ORDER BY id", (match_id, purpose)
+            )
+        return [MessageRecord.from_row(row) for row in rows]
+
+    async def message(self, channel_id: int, message_id: int) -> MessageRecord | None:
+        """The stored message ``message_id`` of channel ``channel_id`` (which match it shows), or None."""
+        row = await self._fetchone(
+            "SELECT * FROM messages WHERE channel_id = ? AND message_id = ?", (channel_id, message_id)
+        )
+        return None if row is None else MessageRecord.from_row(row)
+
+    # -- deadlines --------------------------------------------------------------------------------------------------
+    async def get_deadline(self, match_id: int) -> DeadlineRecord | None:
+        """The deadline of match ``match_id``'s pending action, or None."""
+        row = await self._fetchone("SELECT * FROM deadlines WHERE match_id = ?", (match_id,))
+        return None if row is None else DeadlineRecord.from_row(row)
+
+    async def due_deadlines(self, now: float, limit: int = 500) -> list[DeadlineRecord]:
+        """Deadlines with a reminder or an expiry due at ``now`` (``next_at <= now``), earliest first."""
+        rows = await self._fetchall(
+            "SELECT * FROM deadlines WHERE next_at IS NOT NULL AND next_at <= ? ORDER BY next_at, match_id LIMIT ?",
+            (now, int(limit)),
+        )
+        return [DeadlineRecord.from_row(row) for row in rows]
+
+    async def next_deadline_at(self) -> float | None:
+        """When the next reminder or expiry is due (for a scheduler's sleep), or None."""
+        row = await self._fetchone("SELECT min(next_at) FROM deadlines WHERE next_at IS NOT NULL")
+        return None if row is None else row[0]
+
+    async def mark_deadline(
+        self,
+        match_id: int,
+        version: int,
+        *,
+        reminders: Sequence[float],
+        reminders_sent: int,
+        expired_at: float | None,
+        next_at: float | None,
+    ) -> bool:
+        """Record that reminders or the expiry fired, if the deadline still belongs to match version ``version``.
+
+        Returns False (nothing written) when the deadline has been replaced meanwhile (someone acted)."""
+        async with self.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE deadlines SET reminders = ?, reminders_sent = ?, expired_at = ?, next_at = ? "
+                "WHERE match_id = ? AND version = ?",
+                (dumps(sorted(reminders)), reminders_sent, expired_at, next_at, match_id, version),
+            )
+        return changed == 1
+
+
+class _Opener:
+    """What :meth:`Database.open` returns: awaitable (gives the Database) and an async context manager (closes it)."""
+
+    def __init__(self, cls: type[Database], path: Path, synchronous: str, busy_timeout_ms: int) -> None:
+        self._args = (path, synchronous, busy_timeout_ms)
+        self._cls = cls
+        self._database: Database | None = None
+
+    def __await__(self):
+        return self._cls._connect(*self._args).__await__()
+
+    async def __aenter__(self) -> Database:
+        self._database = await self._cls._connect(*self._args)
+        return self._database
+
+    async def __aexit__(self, *exc_info) -> None:
+        if self._database is not None:
+            await self._database.close()

@@ -1,0 +1,419 @@
+"""The rows the storage layer reads and writes, as plain frozen dataclasses (no SQL, no Discord types).
+
+Read records (:class:`ClubRecord`, :class:`MemberRecord`, :class:`MatchRecord`, :class:`GameRecord`,
+:class:`ActionRecord`, :class:`DeadlineRecord`, :class:`MessageRecord`, :class:`MatchSummary`) mirror the tables of
+``schema.sql``; JSON columns come back parsed (``dict``/``list``). Write records (:class:`NewAction`,
+:class:`MatchWrite`, :class:`GameWrite`, :class:`DeadlineWrite`, :class:`Commit`) describe one transaction.
+Times are Unix seconds (float, UTC).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def dumps(value: Any) -> str:
+    """Canonical JSON (sorted keys, no spaces, UTF-8 kept), so equal values are stored as equal bytes."""
+    return json.dumps(value, sort_keys=True, separators=(",", ":"), ensure_ascii=False)
+
+
+def _dice_text(dice: Sequence[int] | None) -> str | None:
+    return None if dice is None else "".join(str(die) for die in dice)
+
+
+def _dice_tuple(text: str | None) -> tuple[int, ...] | None:
+    return None if text is None else tuple(int(char) for char in text)
+
+
+# -- read records ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class ClubRecord:
+    """A club: one Discord guild (``guild_id``) and its settings (a JSON object, see ``club.settings``)."""
+
+    id: int
+    guild_id: int
+    name: str
+    settings: dict
+    created_at: float
+    updated_at: float
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> ClubRecord:
+        """Build from a ``clubs`` row."""
+        return cls(
+            row["id"], row["guild_id"], row["name"], json.loads(row["settings"]), row["created_at"], row["updated_at"]
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MemberRecord:
+    """A member: a Discord user id, the name to show and preferences (a JSON object, see ``club.settings``)."""
+
+    user_id: int
+    display_name: str
+    preferences: dict
+    created_at: float
+    updated_at: float
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> MemberRecord:
+        """Build from a ``members`` row."""
+        return cls(
+            row["user_id"], row["display_name"], json.loads(row["preferences"]), row["created_at"], row["updated_at"]
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MatchRecord:
+    """A match to ``length`` points or a money session (``kind == 'money'``, ``length == 0``) with its state.
+
+    ``version`` is the sequence number of the match's last logged action. ``player0``/``player1`` are the members
+    (Discord user ids) playing sides 0 and 1. ``waiting_for``/``pending``: who must act now and what is awaited.
+    """
+
+    id: int
+    club_id: int
+    kind: str
+    length: int
+    player0: int
+    player1: int
+    rules: dict
+    stake: int
+    status: str
+    state: dict
+    version: int
+    game_number: int
+    waiting_for: int | None
+    pending: str | None
+    score0: int
+    score1: int
+    winner: int | None
+    created_at: float
+    updated_at: float
+    ended_at: float | None
+
+    @property
+    def players(self) -> tuple[int, int]:
+        """``(player0, player1)``: the member ids of sides 0 and 1."""
+        return (self.player0, self.player1)
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> MatchRecord:
+        """Build from a ``matches`` row."""
+        return cls(
+            row["id"],
+            row["club_id"],
+            row["kind"],
+            row["length"],
+            row["player0"],
+            row["player1"],
+            json.loads(row["rules"]),
+            row["stake"],
+            row["status"],
+            json.loads(row["state"]),
+            row["version"],
+            row["game_number"],
+            row["waiting_for"],
+            row["pending"],
+            row["score0"],
+            row["score1"],
+            row["winner"],
+            row["created_at"],
+            row["updated_at"],
+            row["ended_at"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MatchSummary:
+    """A match without its state (for lists): who plays, what is awaited, the score, the deadline if any."""
+
+    id: int
+    club_id: int
+    kind: str
+    length: int
+    player0: int
+    player1: int
+    stake: int
+    status: str
+    version: int
+    game_number: int
+    waiting_for: int | None
+    pending: str | None
+    score0: int
+    score1: int
+    winner: int | None
+    updated_at: float
+    ended_at: float | None
+    due_at: float | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> MatchSummary:
+        """Build from a ``matches`` row joined with its deadline's ``due_at``."""
+        return cls(
+            row["id"],
+            row["club_id"],
+            row["kind"],
+            row["length"],
+            row["player0"],
+            row["player1"],
+            row["stake"],
+            row["status"],
+            row["version"],
+            row["game_number"],
+            row["waiting_for"],
+            row["pending"],
+            row["score0"],
+            row["score1"],
+            row["winner"],
+            row["updated_at"],
+            row["ended_at"],
+            row["due_at"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class GameRecord:
+    """One game of a match or session: its state (``Game.to_json()``), version and dice commitment.
+
+    ``dice`` is ``'fair'`` (derived from ``seed``; ``seed_hash`` = SHA-256 of it, shown at the start) or
+    ``'injected'`` (a test or replay gave the dice; nothing to prove). ``seed`` is hex; it is secret until the game
+    ends (``seed_revealed``). ``rolls`` is the next roll counter.
+    """
+
+    id: int
+    match_id: int
+    number: int
+    state: dict
+    version: int
+    status: str
+    dice: str
+    seed_hash: str | None
+    seed: str | None
+    seed_revealed: bool
+    rolls: int
+    result: dict | None
+    started_at: float
+    ended_at: float | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> GameRecord:
+        """Build from a ``games`` row."""
+        return cls(
+            row["id"],
+            row["match_id"],
+            row["number"],
+            json.loads(row["state"]),
+            row["version"],
+            row["status"],
+            row["dice"],
+            row["seed_hash"],
+            row["seed"],
+            bool(row["seed_revealed"]),
+            row["rolls"],
+            None if row["result"] is None else json.loads(row["result"]),
+            row["started_at"],
+            row["ended_at"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class ActionRecord:
+    """One logged action: who (``member_id``, None = the club), which side, what (``kind`` + ``args``), the dice and
+    the roll counter they came from, whether it was played for the member (``auto``), and when (``at``)."""
+
+    id: int
+    match_id: int
+    seq: int
+    game_number: int | None
+    member_id: int | None
+    side: int | None
+    kind: str
+    args: dict
+    dice: tuple[int, ...] | None
+    roll_index: int | None
+    auto: bool
+    at: float
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> ActionRecord:
+        """Build from an ``actions`` row."""
+        return cls(
+            row["id"],
+            row["match_id"],
+            row["seq"],
+            row["game_number"],
+            row["member_id"],
+            row["side"],
+            row["kind"],
+            json.loads(row["args"]),
+            _dice_tuple(row["dice"]),
+            row["roll_index"],
+            bool(row["auto"]),
+            row["at"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineRecord:
+    """The deadline of a match's pending action (RULES A2).
+
+    ``reminders``: times of reminders still to send; ``next_at``: the earliest of those and ``due_at`` while the
+    expiry has not fired, else None. ``version``: the match version the deadline was set at.
+    """
+
+    match_id: int
+    member_id: int
+    pending: str
+    version: int
+    set_at: float
+    due_at: float
+    reminders: tuple[float, ...]
+    reminders_sent: int
+    expired_at: float | None
+    next_at: float | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> DeadlineRecord:
+        """Build from a ``deadlines`` row."""
+        return cls(
+            row["match_id"],
+            row["member_id"],
+            row["pending"],
+            row["version"],
+            row["set_at"],
+            row["due_at"],
+            tuple(json.loads(row["reminders"])),
+            row["reminders_sent"],
+            row["expired_at"],
+            row["next_at"],
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MessageRecord:
+    """A Discord message that shows a match (``game_number`` None) or one of its games."""
+
+    id: int
+    match_id: int
+    game_number: int | None
+    channel_id: int
+    message_id: int
+    purpose: str
+    created_at: float
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> MessageRecord:
+        """Build from a ``messages`` row."""
+        return cls(
+            row["id"],
+            row["match_id"],
+            row["game_number"],
+            row["channel_id"],
+            row["message_id"],
+            row["purpose"],
+            row["created_at"],
+        )
+
+
+# -- write records -----------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class NewAction:
+    """An action to append to the log. ``game_number`` None = a match-level action (challenge, accept, ...)."""
+
+    kind: str
+    side: int | None = None
+    member_id: int | None = None
+    game_number: int | None = None
+    args: dict = field(default_factory=dict)
+    dice: tuple[int, ...] | None = None
+    roll_index: int | None = None
+    auto: bool = False
+
+    def params(self, match_id: int, seq: int, at: float) -> tuple:
+        """The SQL parameters of this action as row ``seq`` of match ``match_id`` at time ``at``."""
+        return (
+            match_id,
+            seq,
+            self.game_number,
+            self.member_id,
+            self.side,
+            self.kind,
+            dumps(self.args),
+            _dice_text(self.dice),
+            self.roll_index,
+            int(self.auto),
+            at,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MatchWrite:
+    """The new state columns of a match row."""
+
+    status: str
+    state: dict
+    game_number: int
+    waiting_for: int | None
+    pending: str | None
+    score0: int
+    score1: int
+    winner: int | None = None
+    ended: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class GameWrite:
+    """A game row to insert (``expected_version`` None) or to update if its version is still ``expected_version``."""
+
+    number: int
+    state: dict
+    version: int
+    status: str
+    rolls: int
+    expected_version: int | None = None
+    dice: str = "fair"
+    seed_hash: str | None = None
+    seed: str | None = None
+    seed_revealed: bool = False
+    result: dict | None = None
+    ended: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineWrite:
+    """The deadline to store with a commit (replacing the match's previous one)."""
+
+    member_id: int
+    pending: str
+    due_at: float
+    reminders: tuple[float, ...] = ()
+
+    @property
+    def next_at(self) -> float:
+        """The earliest thing to fire: the first reminder or the expiry."""
+        return min((*self.reminders, self.due_at))
+
+
+@dataclass(frozen=True, slots=True)
+class Commit:
+    """One transaction on a match: append ``actions`` (seq ``expected_version + 1`` ...), write ``match`` and
+    ``games``, and replace the deadline (None = the match has no pending deadline). Applied only if the match's
+    version is still ``expected_version`` (and each updated game's version its ``expected_version``)."""
+
+    match_id: int
+    expected_version: int
+    now: float
+    actions: Sequence[NewAction]
+    match: MatchWrite
+    games: Sequence[GameWrite] = ()
+    deadline: DeadlineWrite | None = None
+
+    @property
+    def new_version(self) -> int:
+        """The match version after this commit."""
+        return self.expected_version + len(self.actions)

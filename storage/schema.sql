@@ -1,0 +1,139 @@
+-- The club database, schema version 1 (PRAGMA user_version = 1).
+--
+-- This file is the whole current schema: a new database is created from it. An older database is brought up to date
+-- by the steps in storage/migrations.py, each of which raises PRAGMA user_version by one.
+--
+-- Times are Unix seconds (REAL, UTC). JSON columns hold canonical JSON (sorted keys, no spaces) written by club/.
+-- A match row is a match to N points (kind 'match') or a money session (kind 'money', length 0): its current state
+-- plus a version number, which is the sequence number of its last logged action. Every change is one transaction
+-- that appends to `actions` and updates the state only if the version is unchanged (UPDATE ... WHERE version = ?).
+
+CREATE TABLE clubs (
+    id          INTEGER PRIMARY KEY,
+    guild_id    INTEGER NOT NULL UNIQUE,                 -- the Discord guild the club lives in
+    name        TEXT    NOT NULL DEFAULT '',
+    settings    TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(settings)),  -- rule set, time limits, policies
+    created_at  REAL    NOT NULL,
+    updated_at  REAL    NOT NULL
+);
+
+CREATE TABLE members (
+    user_id      INTEGER PRIMARY KEY,                    -- the Discord user id
+    display_name TEXT    NOT NULL,
+    preferences  TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(preferences)),
+    created_at   REAL    NOT NULL,
+    updated_at   REAL    NOT NULL
+);
+
+CREATE TABLE club_members (
+    club_id    INTEGER NOT NULL REFERENCES clubs (id) ON DELETE CASCADE,
+    user_id    INTEGER NOT NULL REFERENCES members (user_id),
+    joined_at  REAL    NOT NULL,
+    PRIMARY KEY (club_id, user_id)
+) WITHOUT ROWID;
+
+CREATE TABLE matches (
+    id          INTEGER PRIMARY KEY,
+    club_id     INTEGER NOT NULL REFERENCES clubs (id),
+    kind        TEXT    NOT NULL CHECK (kind IN ('match', 'money')),
+    length      INTEGER NOT NULL CHECK (length >= 0),    -- points to win; 0 for a money session
+    player0     INTEGER NOT NULL REFERENCES members (user_id),  -- side 0: the challenger
+    player1     INTEGER NOT NULL REFERENCES members (user_id),  -- side 1: the challenged
+    rules       TEXT    NOT NULL CHECK (json_valid(rules)),      -- RuleSet.to_json()
+    stake       INTEGER NOT NULL DEFAULT 0 CHECK (stake >= 0),  -- per point, money sessions
+    status      TEXT    NOT NULL CHECK (status IN ('challenged', 'active', 'over', 'declined', 'cancelled', 'expired')),
+    state       TEXT    NOT NULL CHECK (json_valid(state)),      -- the club's table state (Match.to_json() inside)
+    version     INTEGER NOT NULL CHECK (version >= 1),
+    game_number INTEGER NOT NULL DEFAULT 0,              -- the current (or last) game, 0 before the first
+    waiting_for INTEGER REFERENCES members (user_id),    -- who must act now; NULL when nobody
+    pending     TEXT,                                    -- what is awaited, e.g. 'roll', 'play', 'take'
+    score0      INTEGER NOT NULL DEFAULT 0,              -- points of side 0 (money: running total)
+    score1      INTEGER NOT NULL DEFAULT 0,              -- points of side 1
+    winner      INTEGER CHECK (winner IN (0, 1)),        -- side that won the match (NULL while playing, money)
+    created_at  REAL    NOT NULL,
+    updated_at  REAL    NOT NULL,
+    ended_at    REAL,
+    CHECK (player0 <> player1)
+);
+CREATE INDEX matches_waiting_for ON matches (waiting_for, updated_at) WHERE waiting_for IS NOT NULL;
+CREATE INDEX matches_player0 ON matches (player0, updated_at);
+CREATE INDEX matches_player1 ON matches (player1, updated_at);
+CREATE INDEX matches_club ON matches (club_id, status);
+
+CREATE TABLE games (
+    id           INTEGER PRIMARY KEY,
+    match_id     INTEGER NOT NULL REFERENCES matches (id),
+    number       INTEGER NOT NULL CHECK (number >= 1),   -- 1, 2, ... within the match or session
+    state        TEXT    NOT NULL CHECK (json_valid(state)),  -- Game.to_json()
+    version      INTEGER NOT NULL CHECK (version >= 1),  -- how many logged actions belong to this game
+    status       TEXT    NOT NULL CHECK (status IN ('playing', 'over')),
+    dice         TEXT    NOT NULL CHECK (dice IN ('fair', 'injected')),
+    seed_hash    TEXT,                                   -- SHA-256 (hex) of the server seed, shown at the start
+    seed         TEXT,                                   -- the server seed (hex); secret until the game ends
+    seed_revealed INTEGER NOT NULL DEFAULT 0 CHECK (seed_revealed IN (0, 1)),
+    rolls        INTEGER NOT NULL DEFAULT 0,             -- the next roll counter
+    result       TEXT CHECK (result IS NULL OR json_valid(result)),
+    started_at   REAL    NOT NULL,
+    ended_at     REAL,
+    UNIQUE (match_id, number)
+);
+
+-- The append-only record. seq runs 1, 2, 3 ... per match; game_number is NULL for match-level actions
+-- (challenge, accept, decline, cancel, ...). member_id NULL = the club acted (time limit).
+CREATE TABLE actions (
+    id          INTEGER PRIMARY KEY,
+    match_id    INTEGER NOT NULL REFERENCES matches (id),
+    seq         INTEGER NOT NULL CHECK (seq >= 1),
+    game_number INTEGER,
+    member_id   INTEGER,
+    side        INTEGER CHECK (side IN (0, 1)),
+    kind        TEXT    NOT NULL,
+    args        TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(args)),
+    dice        TEXT,                                    -- e.g. '31' (a roll) or '52' (opening: side 0, side 1)
+    roll_index  INTEGER,                                 -- the counter the dice were derived from
+    auto        INTEGER NOT NULL DEFAULT 0 CHECK (auto IN (0, 1)),  -- played for the member (auto-roll, forced)
+    at          REAL    NOT NULL,
+    UNIQUE (match_id, seq),
+    FOREIGN KEY (match_id, game_number) REFERENCES games (match_id, number)
+);
+CREATE INDEX actions_game ON actions (match_id, game_number, seq);
+
+CREATE TRIGGER actions_no_update BEFORE UPDATE ON actions
+BEGIN
+    SELECT RAISE(ABORT, 'the action log is append-only: actions cannot be changed');
+END;
+
+CREATE TRIGGER actions_no_delete BEFORE DELETE ON actions
+BEGIN
+    SELECT RAISE(ABORT, 'the action log is append-only: actions cannot be deleted');
+END;
+
+-- The Discord messages that show a match or one of its games, so that they can be edited later.
+CREATE TABLE messages (
+    id          INTEGER PRIMARY KEY,
+    match_id    INTEGER NOT NULL REFERENCES matches (id),
+    game_number INTEGER,
+    channel_id  INTEGER NOT NULL,
+    message_id  INTEGER NOT NULL,
+    purpose     TEXT    NOT NULL DEFAULT 'board',        -- 'board', 'challenge', 'result', ...
+    created_at  REAL    NOT NULL,
+    UNIQUE (channel_id, message_id)
+);
+CREATE INDEX messages_match ON messages (match_id, game_number);
+
+-- The deadline of the one pending action of a match (RULES A2). Replaced in the same transaction as every action.
+-- reminders: JSON list of the times (Unix s) of the reminders still to send; next_at = the earliest thing still to
+-- fire (a reminder or the expiry), NULL when nothing is left.
+CREATE TABLE deadlines (
+    match_id       INTEGER PRIMARY KEY REFERENCES matches (id),
+    member_id      INTEGER NOT NULL REFERENCES members (user_id),
+    pending        TEXT    NOT NULL,
+    version        INTEGER NOT NULL,                     -- the match version the deadline belongs to
+    set_at         REAL    NOT NULL,
+    due_at         REAL    NOT NULL,
+    reminders      TEXT    NOT NULL DEFAULT '[]' CHECK (json_valid(reminders)),
+    reminders_sent INTEGER NOT NULL DEFAULT 0,
+    expired_at     REAL,
+    next_at        REAL
+);
+CREATE INDEX deadlines_next_at ON deadlines (next_at) WHERE next_at IS NOT NULL;
