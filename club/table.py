@@ -40,26 +40,13 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backgammon.errors import GameError, WrongPhaseError, WrongTurnError
-from backgammon.game import Game, Phase
+from backgammon.game import ACTIONS, Game, Phase
 from backgammon.match import Match
 from backgammon.moves import Play
 from backgammon.notation import format_moves
 from backgammon.rules import RuleSet
 
-GAME_ACTIONS = (
-    "opening_roll",
-    "roll",
-    "play",
-    "double",
-    "take",
-    "drop",
-    "beaver",
-    "raccoon",
-    "resign",
-    "accept_resignation",
-    "reject_resignation",
-    "forfeit",
-)
+GAME_ACTIONS = ACTIONS
 """Logged actions that go straight to :class:`~backgammon.game.Game` (their ``args`` are its history entries)."""
 
 MATCH_ACTIONS = ("challenge", "accept", "decline", "cancel", "lapse", "new_game", "forfeit_match", "stop")

@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import sqlite3
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 
@@ -27,6 +27,23 @@ def _dice_text(dice: Sequence[int] | None) -> str | None:
 
 def _dice_tuple(text: str | None) -> tuple[int, ...] | None:
     return None if text is None else tuple(int(char) for char in text)
+
+
+def _json_or_none(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def _json_tuple(text: str) -> tuple:
+    return tuple(json.loads(text))
+
+
+def _build(cls, row: sqlite3.Row, **convert):
+    """A record from a row: each dataclass field from the column of the same name, through ``convert[name]``."""
+    return cls(**{f.name: convert.get(f.name, _same)(row[f.name]) for f in fields(cls)})
+
+
+def _same(value: Any) -> Any:
+    return value
 
 
 # -- read records ------------------------------------------------------------------------------------------------
@@ -44,9 +61,7 @@ class ClubRecord:
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> ClubRecord:
         """Build from a ``clubs`` row."""
-        return cls(
-            row["id"], row["guild_id"], row["name"], json.loads(row["settings"]), row["created_at"], row["updated_at"]
-        )
+        return _build(cls, row, settings=json.loads)
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,9 +77,7 @@ class MemberRecord:
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> MemberRecord:
         """Build from a ``members`` row."""
-        return cls(
-            row["user_id"], row["display_name"], json.loads(row["preferences"]), row["created_at"], row["updated_at"]
-        )
+        return _build(cls, row, preferences=json.loads)
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,28 +117,7 @@ class MatchRecord:
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> MatchRecord:
         """Build from a ``matches`` row."""
-        return cls(
-            row["id"],
-            row["club_id"],
-            row["kind"],
-            row["length"],
-            row["player0"],
-            row["player1"],
-            json.loads(row["rules"]),
-            row["stake"],
-            row["status"],
-            json.loads(row["state"]),
-            row["version"],
-            row["game_number"],
-            row["waiting_for"],
-            row["pending"],
-            row["score0"],
-            row["score1"],
-            row["winner"],
-            row["created_at"],
-            row["updated_at"],
-            row["ended_at"],
-        )
+        return _build(cls, row, rules=json.loads, state=json.loads)
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,26 +146,7 @@ class MatchSummary:
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> MatchSummary:
         """Build from a ``matches`` row joined with its deadline's ``due_at``."""
-        return cls(
-            row["id"],
-            row["club_id"],
-            row["kind"],
-            row["length"],
-            row["player0"],
-            row["player1"],
-            row["stake"],
-            row["status"],
-            row["version"],
-            row["game_number"],
-            row["waiting_for"],
-            row["pending"],
-            row["score0"],
-            row["score1"],
-            row["winner"],
-            row["updated_at"],
-            row["ended_at"],
-            row["due_at"],
-        )
+        return _build(cls, row)
 
 
 @dataclass(frozen=True, slots=True)
@@ -203,22 +176,7 @@ class GameRecord:
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> GameRecord:
         """Build from a ``games`` row."""
-        return cls(
-            row["id"],
-            row["match_id"],
-            row["number"],
-            json.loads(row["state"]),
-            row["version"],
-            row["status"],
-            row["dice"],
-            row["seed_hash"],
-            row["seed"],
-            bool(row["seed_revealed"]),
-            row["rolls"],
-            None if row["result"] is None else json.loads(row["result"]),
-            row["started_at"],
-            row["ended_at"],
-        )
+        return _build(cls, row, state=json.loads, seed_revealed=bool, result=_json_or_none)
 
 
 @dataclass(frozen=True, slots=True)
@@ -242,20 +200,7 @@ class ActionRecord:
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> ActionRecord:
         """Build from an ``actions`` row."""
-        return cls(
-            row["id"],
-            row["match_id"],
-            row["seq"],
-            row["game_number"],
-            row["member_id"],
-            row["side"],
-            row["kind"],
-            json.loads(row["args"]),
-            _dice_tuple(row["dice"]),
-            row["roll_index"],
-            bool(row["auto"]),
-            row["at"],
-        )
+        return _build(cls, row, args=json.loads, dice=_dice_tuple, auto=bool)
 
 
 @dataclass(frozen=True, slots=True)
@@ -280,18 +225,7 @@ class DeadlineRecord:
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> DeadlineRecord:
         """Build from a ``deadlines`` row."""
-        return cls(
-            row["match_id"],
-            row["member_id"],
-            row["pending"],
-            row["version"],
-            row["set_at"],
-            row["due_at"],
-            tuple(json.loads(row["reminders"])),
-            row["reminders_sent"],
-            row["expired_at"],
-            row["next_at"],
-        )
+        return _build(cls, row, reminders=_json_tuple)
 
 
 @dataclass(frozen=True, slots=True)
@@ -309,15 +243,7 @@ class MessageRecord:
     @classmethod
     def from_row(cls, row: sqlite3.Row) -> MessageRecord:
         """Build from a ``messages`` row."""
-        return cls(
-            row["id"],
-            row["match_id"],
-            row["game_number"],
-            row["channel_id"],
-            row["message_id"],
-            row["purpose"],
-            row["created_at"],
-        )
+        return _build(cls, row)
 
 
 # -- write records -----------------------------------------------------------------------------------------------
