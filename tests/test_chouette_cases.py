@@ -3,6 +3,8 @@ chouette engine (RULES C1–C11): per-member points, zero sum, next order, Capta
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from conftest import load_cases
 
@@ -16,7 +18,11 @@ PRESET = {"classic-000": "chouette-classic", "classic-1931": "chouette-classic-1
 def rules_for(case: dict, *, reading: dict | None = None) -> ChouetteRules:
     """The rule set a case names: its family's preset plus its options (RULES "Rule sets")."""
     options = case["options"]
-    overrides: dict = {"box_partner": options["box_partner"], "jacoby": options["jacoby"], "beavers": options["beavers"]}
+    overrides: dict = {
+        "box_partner": options["box_partner"],
+        "jacoby": options["jacoby"],
+        "beavers": options["beavers"],
+    }
     automatic = options.get("automatic_doubles", "none")
     if automatic in ("double", "add"):
         overrides["automatic_doubles"] = options.get("automatic_limit", 1)
@@ -117,7 +123,7 @@ def test_chouette_case(case):
     """RULES C1–C11 per case: points, zero sum, next order, Captain changes, sheet marks (003 Atlanta 10.1)."""
     session, trace = play_case(case, rules_for(case))
     expected = case["expected"]
-    row = session.score_sheet().rows[-1]
+    row = session.sheet().rows[-1]
     assert row.points == expected["per_member_points"]
     assert (sum(row.points.values()) == 0) is expected["zero_sum"]
     assert session.next_order() == expected["next_order"]
@@ -142,7 +148,7 @@ def test_chouette_case_alternative_readings(case):
     readings = {"CH04": {"refuser_forfeit_to": "captain"}}
     for alternative in case["alternatives"]:
         session, _ = play_case(case, rules_for(case, reading=readings[case["id"]]))
-        assert session.score_sheet().rows[-1].points == alternative["per_member_points"]
+        assert session.sheet().rows[-1].points == alternative["per_member_points"]
 
 
 def test_chouette_cases_replay_from_history():
@@ -151,6 +157,7 @@ def test_chouette_cases_replay_from_history():
         rules = rules_for(case)
         session, _ = play_case(case, rules)
         data = session.to_json()
+        assert json.loads(json.dumps(data)) == data  # plain JSON: storage keeps it as text
         assert ChouetteSession.from_json(data).to_json() == data
         assert ChouetteSession.replay(rules, session.history).to_json() == data
 
@@ -172,11 +179,11 @@ def test_bg23_rotation_bookkeeping(preset):
     session.start_game()
     session.game_over("box", "single")
     assert session.next_order() == _names(expected["after_game1_order"])
-    assert session.score_sheet().rows[-1].points == expected["game1_settlement"]
+    assert session.sheet().rows[-1].points == expected["game1_settlement"]
     session.join(["P5"])
     assert session.next_order() == _names(expected["after_P5_joins"])
     session.start_game()
     session.game_over("team", "single")
     assert session.next_order() == _names(expected["after_game2_order"])
-    assert session.score_sheet().rows[-1].points == expected["game2_settlement"]
-    assert session.score_sheet().totals() == expected["running_totals"]
+    assert session.sheet().rows[-1].points == expected["game2_settlement"]
+    assert session.sheet().totals() == expected["running_totals"]
