@@ -17,6 +17,7 @@ This module is the only part of ``backgammon`` that does I/O.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 
@@ -169,12 +170,12 @@ def main(argv: Sequence[str] | None = None, out=None, err=None) -> int:
         if args.command == "show":
             return _cmd_show(args, out)
         return _cmd_replay(args, out, err)
-    except _UsageError as error:
+    except (_UsageError, BackgammonError) as error:
         print(f"backgammon: error: {error}", file=err)
         return EXIT_USAGE
-    except BackgammonError as error:
-        print(f"backgammon: error: {error}", file=err)
-        return EXIT_USAGE
+    except BrokenPipeError:  # the reader went away (e.g. `| head`): not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the Python docs' recipe (signal module)
+        return EXIT_OK
 
 
 if __name__ == "__main__":
