@@ -1,44 +1,393 @@
-"""Entry point: ``python bot.py`` starts the Discord bot; ``python bot.py --console`` runs the same use-cases in a terminal.
+"""Entry point: the Discord bot, the same bot in a console, and match-file replays through the use-case layer.
 
-The Discord layer arrives with the issue "The Discord bot"; until then this reads the configuration and explains what
-is available.
+- ``python bot.py`` — the Discord bot (token from ``DISCORD_TOKEN`` or ``[discord] token`` in ``config.toml``).
+  ``--sync`` also syncs the slash commands (globally, or to one server at once with ``--guild ID``); without it the
+  command tree is never sent to Discord.
+- ``python bot.py --console`` — the same use-cases in a terminal (``as alice``, ``/bg challenge bob 5``, …), an
+  ASCII board after each action and each turn's PNG in ``[console] images``. Scriptable: ``python bot.py --console <
+  script.txt``. ``--db PATH`` overrides ``[storage] database``.
+- ``python bot.py replay FILE.mat [FILE …] --images DIR`` — play match files through the use-case layer (a
+  temporary database unless ``--db``), a board image after every turn, each game's result and the final score.
+
+The configuration is ``config.toml`` (copy ``config.example.toml``; every key is optional) — see the README.
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import concurrent.futures
+import logging
 import os
 import sys
+import tempfile
+import time
 import tomllib
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+import aiohttp  # noqa: E402
+import discord  # noqa: E402
+from discord.ext import commands  # noqa: E402
+
+from club import ClubService, ClubSettings  # noqa: E402
+from club.boards import BoardOptions  # noqa: E402
+from cogs import EXTENSIONS  # noqa: E402
+from cogs.components import GameButton, PlaySelect  # noqa: E402
+from cogs.publish import Publisher  # noqa: E402
+from rendering import warm_up  # noqa: E402
+from storage import Database  # noqa: E402
+
+log = logging.getLogger("bgclub")
+
+TOKEN_HELP = """No Discord token.
+To run the bot in Discord:
+  1. https://discord.com/developers/applications → New Application → Bot → Reset Token (copy it).
+  2. Put it in config.toml ([discord] token = "...") or in the environment: export DISCORD_TOKEN=...
+  3. Invite the bot with the scopes bot and applications.commands (see README "Discord set-up"), then run
+     python bot.py --sync once so the /bg commands appear.
+Without a token you can play right here: python bot.py --console"""
 
 
+# -- configuration ---------------------------------------------------------------------------------------------------
 def load_config(path: Path) -> dict:
-    """Read ``config.toml`` (or return defaults from ``config.example.toml`` when it is missing)."""
+    """Read ``config.toml`` (or the defaults of ``config.example.toml`` when it is missing)."""
     source = path if path.exists() else ROOT / "config.example.toml"
     with source.open("rb") as handle:
         return tomllib.load(handle)
 
 
+@dataclass(frozen=True)
+class Settings:
+    """The configuration the program uses (see ``config.example.toml`` and the README for each key)."""
+
+    token: str = ""
+    dev_guild: int = 0
+    database: Path = Path("bgclub.sqlite3")
+    synchronous: str = "FULL"
+    busy_timeout_ms: int = 10_000
+    club_defaults: dict = field(default_factory=dict)
+    theme: str = "colourblind"
+    width: int = 900
+    home: str = "right"
+    console_images: Path = Path("images")
+    log_level: str = "INFO"
+    reminder_seconds: float = 60.0
+
+    @classmethod
+    def from_config(cls, config: dict, *, base: Path = ROOT, environ: dict | None = None) -> Settings:
+        """Settings from the parsed TOML; ``DISCORD_TOKEN`` in ``environ`` wins over ``[discord] token``; relative
+        paths are taken from ``base`` (the project folder)."""
+        environ = os.environ if environ is None else environ
+        discord_section = config.get("discord", {})
+        storage = config.get("storage", {})
+        rendering = config.get("rendering", {})
+        console = config.get("console", {})
+        database = Path(storage.get("path") or storage.get("database") or "bgclub.sqlite3")
+        images = Path(console.get("images", "images"))
+        return cls(
+            token=(environ.get("DISCORD_TOKEN") or discord_section.get("token") or "").strip(),
+            dev_guild=int(discord_section.get("dev_guild") or 0),
+            database=database if database.is_absolute() else base / database,
+            synchronous=str(storage.get("synchronous", "FULL")),
+            busy_timeout_ms=int(storage.get("busy_timeout_ms", 10_000)),
+            club_defaults=dict(config.get("club", {}).get("defaults", {})),
+            theme=str(rendering.get("theme", "colourblind")),
+            width=int(rendering.get("width", 900)),
+            home=str(rendering.get("home", "right")),
+            console_images=images if images.is_absolute() else base / images,
+            log_level=str(config.get("logging", {}).get("level", "INFO")).upper(),
+            reminder_seconds=float(config.get("scheduler", {}).get("interval_seconds", 60.0)),
+        )
+
+    def board_options(self) -> BoardOptions:
+        """The :class:`club.boards.BoardOptions` of ``[rendering]`` (validated; ``ValueError`` says what is wrong)."""
+        return BoardOptions(self.theme, self.width, self.home).checked()
+
+    def defaults(self) -> ClubSettings:
+        """The settings a new club starts with (``[club.defaults]``); raises ``InvalidRequestError`` for a bad key
+        or value, saying which."""
+        return ClubSettings.from_json(self.club_defaults)
+
+    def open_database(self, path: Path | None = None):
+        """``Database.open`` of ``path`` (default ``[storage] path``) with ``synchronous`` and ``busy_timeout_ms``."""
+        path = path or self.database
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return Database.open(path, synchronous=self.synchronous, busy_timeout_ms=self.busy_timeout_ms)
+
+    def check(self) -> str | None:
+        """What is wrong with the configuration, in words, or None."""
+        try:
+            self.board_options()
+        except ValueError as error:
+            return f"[rendering]: {error}"
+        try:
+            self.defaults()
+        except ValueError as error:
+            return f"[club.defaults]: {error}"
+        if self.synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            return f"[storage] synchronous is FULL, NORMAL, EXTRA or OFF, not {self.synchronous!r}"
+        return None
+
+
+# -- the Discord bot -------------------------------------------------------------------------------------------------
+class BgBot(commands.Bot):
+    """The club's bot: opens the database in ``setup_hook``, loads the cogs, registers the persistent buttons (valid
+    after a restart), syncs the command tree only when asked, and closes the database on shutdown. Needs no
+    privileged intent (slash commands and buttons carry everything it reads).
+
+    ``database``/``service`` may be given (tests); otherwise ``setup_hook`` opens ``settings.database``."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        database: Database | None = None,
+        service: ClubService | None = None,
+        sync: bool = False,
+        sync_guild: int | None = None,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and threads in the cache; not privileged
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice: no warning about it
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.settings = settings
+        self.board_options = settings.board_options()
+        self.database = database
+        self.service = service
+        self.sync_on_start = sync
+        self.sync_guild = sync_guild
+        self.publisher = Publisher(self)
+        self._owns_database = database is None
+        self._known: dict[tuple[int, int], str] = {}
+
+    async def setup_hook(self) -> None:
+        """Open storage, load the extensions, register the persistent buttons, warm the renderer, and sync the
+        command tree if asked (``--sync``)."""
+        if self.database is None:
+            self.database = await self.settings.open_database()
+            log.info("database %s open", self.settings.database)
+        if self.service is None:
+            self.service = ClubService(self.database, defaults=self.settings.defaults())
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(GameButton, PlaySelect)
+        options = self.board_options
+        await asyncio.to_thread(warm_up, options.theme, width=options.width, home=options.home)
+        if self.sync_on_start:
+            await self.sync_commands(self.sync_guild)
+
+    async def sync_commands(self, guild_id: int | None = None) -> list:
+        """Send the command tree to Discord: to one server (instant, for testing) or globally."""
+        if guild_id:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d command(s) to guild %s", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global command(s) (they may take up to an hour to appear)", len(synced))
+        return synced
+
+    async def register_member(self, guild_id: int, user) -> int:
+        """Make ``user`` a member of the club of ``guild_id`` under his display name (once per name change)."""
+        name = getattr(user, "display_name", None) or getattr(user, "name", None) or str(user.id)
+        key = (guild_id, user.id)
+        if self._known.get(key) != name:
+            await self.service.register(guild_id, user.id, name)
+            self._known[key] = name
+        return user.id
+
+    async def on_ready(self) -> None:
+        """Log who we are."""
+        log.info("logged in as %s in %d server(s)", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        """Disconnect, then close the database (an open aiosqlite connection would keep the process alive)."""
+        try:
+            await super().close()
+        finally:
+            if self.database is not None and self._owns_database:
+                await self.database.close()
+                self.database = None
+
+
+def run_bot(settings: Settings, *, sync: bool, guild: int | None) -> int:
+    """Run the bot until stopped (Ctrl-C). Returns the exit code."""
+    bot = BgBot(settings, sync=sync, sync_guild=guild or (settings.dev_guild if sync else None))
+
+    async def runner() -> None:
+        async with bot:
+            await bot.start(settings.token)
+
+    try:
+        asyncio.run(runner())
+    except discord.LoginFailure:
+        print("Discord refused the token (LoginFailure): reset it in the developer portal.\n" + TOKEN_HELP,
+              file=sys.stderr)  # fmt: skip
+        return 1
+    except discord.PrivilegedIntentsRequired:  # pragma: no cover - the bot asks for none
+        print("Discord says a privileged intent is needed; this bot should need none.", file=sys.stderr)
+        return 1
+    except (aiohttp.ClientError, OSError) as error:
+        print(f"Cannot reach Discord ({error}). Check the network, or play in the console: python bot.py --console",
+              file=sys.stderr)  # fmt: skip
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0
+
+
+# -- the console -----------------------------------------------------------------------------------------------------
+def seed_source(text: str):
+    """A reproducible source of dice seeds (``--seed``): the n-th seed is SHA-256 of ``"<text>:<n>"``. The dice
+    stay provably fair (RULES A1: committed, derived, revealed) but a script replays the same game every time."""
+    import hashlib
+    import itertools
+
+    counter = itertools.count()
+    return lambda: hashlib.sha256(f"{text}:{next(counter)}".encode()).digest()
+
+
+async def _console(settings: Settings, database_path: Path, images: Path, seed: str | None = None) -> int:
+    from club.console import run_console
+
+    options = {} if seed is None else {"seeds": seed_source(seed)}
+    async with settings.open_database(database_path) as database:
+        service = ClubService(database, defaults=settings.defaults(), **options)
+        return await run_console(service, sys.stdin, sys.stdout, images=images, options=settings.board_options())
+
+
+# -- replays ---------------------------------------------------------------------------------------------------------
+async def replay_files(
+    files: list[Path], *, images: Path | None, database_path: Path | None, settings: Settings, out=print
+) -> int:
+    """Play each match file through the use-case layer (:func:`club.matreplay.replay_match_file`), writing a board
+    image after every turn (each use-case call that changed the board) into ``images/<file stem>/``, and print each
+    game's result and the final score. Returns 0 when every file played through, 1 otherwise."""
+    from backgammon.errors import MatchFileError
+    from backgammon.matfile import parse_mat
+    from club.boards import board_filename
+    from club.matreplay import replay_match_file
+
+    options = settings.board_options()
+    folder = None
+    synchronous = settings.synchronous
+    if database_path is None:  # a throw-away database: durability does not matter, speed does
+        folder = tempfile.TemporaryDirectory(prefix="bgclub-replay-")
+        database_path = Path(folder.name) / "replay.sqlite3"
+        synchronous = "OFF"
+    failures = 0
+    pool = concurrent.futures.ThreadPoolExecutor(max_workers=max(1, min(4, os.cpu_count() or 1)))
+    try:
+        async with Database.open(database_path, synchronous=synchronous) as database:
+            for number, path in enumerate(files):
+                started = time.perf_counter()
+                try:
+                    record = parse_mat(path.read_text(encoding="utf-8", errors="replace"))
+                except (OSError, MatchFileError) as error:
+                    out(f"{path}: cannot read it: {error}")
+                    failures += 1
+                    continue
+                target = None if images is None else images / path.stem
+                if target is not None:
+                    target.mkdir(parents=True, exist_ok=True)
+                pending: list[concurrent.futures.Future] = []
+
+                def write_image(outcome, target=target, pending=pending) -> None:
+                    if target is None or not outcome.image_due or outcome.view.game is None:
+                        return
+                    view = outcome.view  # frozen: safe to draw in a worker while the club goes on
+                    pending.append(pool.submit(_write_board, view, target / board_filename(view), options))
+
+                players = (1_000 + 2 * number, 1_001 + 2 * number)
+                result = await replay_match_file(database, record, players=players, on_outcome=write_image)
+                written = 0
+                for future in pending:
+                    try:
+                        future.result()
+                        written += 1
+                    except (OSError, ValueError) as error:
+                        out(f"{path.name}: a board image failed: {error}")
+                        result.problems.append(f"board image: {error}")
+                seconds = time.perf_counter() - started
+                out(f"== {path.name}: {record.players[0]} vs {record.players[1]}, "
+                    f"{f'{record.length}-point match' if record.length else 'money session'}")  # fmt: skip
+                out(result.describe())
+                where = f" in {target}" if target is not None else ""
+                out(f"({result.calls} use-case calls, {written} board images{where}, {seconds:.1f} s)")
+                if not result.ok:
+                    failures += 1
+    finally:
+        pool.shutdown(wait=True)
+        if folder is not None:
+            folder.cleanup()
+    out(f"{len(files) - failures} of {len(files)} file(s) played through the club.")
+    return 0 if failures == 0 else 1
+
+
+def _write_board(view, path: Path, options: BoardOptions) -> None:
+    """Render ``view`` (seen by the member who must act) and write the PNG to ``path`` (in a worker thread: Pillow
+    drawing and PNG compression release the GIL, so images are made while the club plays on)."""
+    from club.boards import render_table
+
+    path.write_bytes(render_table(view, view.waiting_for, options))
+
+
+# -- command line ----------------------------------------------------------------------------------------------------
+def _setup_logging(level: str) -> None:
+    logging.basicConfig(
+        level=getattr(logging, level, logging.INFO),
+        format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
+    )
+    logging.getLogger("discord.http").setLevel(logging.WARNING)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Parse arguments and start the bot or the console; returns the process exit code."""
-    parser = argparse.ArgumentParser(description="Backgammon club bot for Discord")
+    """Parse the arguments and run the bot, the console or a replay; returns the process exit code."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] == "replay":
+        parser = argparse.ArgumentParser(prog="python bot.py replay", description="Play match files through the club")
+        parser.add_argument("files", nargs="+", type=Path, help=".mat / .txt match files")
+        parser.add_argument("--images", type=Path, default=None, help="folder for a board image after every turn")
+        parser.add_argument("--db", type=Path, default=None, help="database file (default: a temporary one)")
+        parser.add_argument("--config", type=Path, default=ROOT / "config.toml", help="configuration file (TOML)")
+        args = parser.parse_args(argv[1:])
+        settings = Settings.from_config(load_config(args.config))
+        _setup_logging("WARNING")
+        return asyncio.run(replay_files(args.files, images=args.images, database_path=args.db, settings=settings))
+
+    parser = argparse.ArgumentParser(
+        description="Backgammon club bot for Discord (python bot.py replay FILE.mat --images DIR: replay a match file)"
+    )
     parser.add_argument("--config", type=Path, default=ROOT / "config.toml", help="configuration file (TOML)")
     parser.add_argument("--console", action="store_true", help="play in this terminal instead of Discord")
+    parser.add_argument("--db", type=Path, default=None, help="database file (default: [storage] database)")
+    parser.add_argument("--sync", action="store_true", help="send the slash commands to Discord at start")
+    parser.add_argument("--guild", type=int, default=None, help="with --sync: sync to this server only (instant)")
+    parser.add_argument(
+        "--seed", default=None, help="console: reproducible dice seeds (the same script, the same game)"
+    )
     args = parser.parse_args(argv)
-    config = load_config(args.config)
-    token = os.environ.get("DISCORD_TOKEN") or config.get("discord", {}).get("token", "")
-    if args.console or not token:
-        if not token and not args.console:
-            print("No Discord token: set DISCORD_TOKEN or [discord] token in config.toml "
-                  "(create one at https://discord.com/developers/applications → your app → Bot → Reset Token).")
-        print("The console mode and the Discord bot are not built yet. Meanwhile the rules engine has a command-line "
-              "tool: python -m backgammon --help")
-        return 0
-    print("The Discord bot is not built yet (issue 'The Discord bot').", file=sys.stderr)
-    return 1
+    settings = Settings.from_config(load_config(args.config))
+    problem = settings.check()
+    if problem is not None:
+        print(f"config: {problem}", file=sys.stderr)
+        return 2
+    if args.console:
+        _setup_logging("WARNING")
+        return asyncio.run(_console(settings, args.db or settings.database, settings.console_images, args.seed))
+    if not settings.token:
+        print(TOKEN_HELP)
+        return 1
+    if args.db is not None:
+        settings = Settings(**{**settings.__dict__, "database": args.db})
+    _setup_logging(settings.log_level)
+    return run_bot(settings, sync=args.sync, guild=args.guild)
 
 
 if __name__ == "__main__":

@@ -772,7 +772,9 @@ class Game:
     # -- JSON -------------------------------------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         """The whole state as a JSON-friendly dict, deterministic (same state → same dict, same key order);
-        :meth:`from_json` rebuilds an equal game. ``board`` is the gnubg Position ID seen by side 0."""
+        :meth:`from_json` rebuilds an equal game. ``board`` is the gnubg Position ID seen by side 0. The ``history``
+        list is new but its entries are shared with the game (recorded entries are never changed): treat them as
+        read-only, as the game does."""
         return {
             "version": 1,
             "rules": self.rules.to_json(),
@@ -794,7 +796,7 @@ class Game:
                 "resume": None if self._resume is None else self._resume.value,
             },
             "result": None if self.result is None else self.result.to_json(),
-            "history": _plain_copy(self.history),
+            "history": list(self.history),  # entries are never mutated once recorded, so they can be shared
         }
 
     @classmethod
@@ -817,7 +819,7 @@ class Game:
                 game.resignation = (_check_side(resignation["side"]), int(resignation["level"]))
                 game._resume = None if resignation["resume"] is None else Phase(resignation["resume"])
             game.result = None if data["result"] is None else GameResult.from_json(data["result"])
-            game.history = _plain_copy(list(data["history"]))
+            game.history = list(data["history"])
         except (KeyError, TypeError, ValueError) as error:
             if isinstance(error, BackgammonError):
                 raise

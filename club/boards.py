@@ -110,13 +110,11 @@ def board_view(view: TableView, viewer: int | None = None) -> BoardView:
     score = (view.score[bottom], view.score[1 - bottom])
     if money:  # net totals can be negative; the picture shows what each side is ahead
         score = (max(0, score[0]), max(0, score[1]))
-    post_crawford = (
-        not money
-        and not game.crawford
+    post_crawford = (  # RULES M3: a game after the Crawford game, someone still 1-away
+        view.length > 1
         and bool(view.rules.get("crawford", True))
+        and not game.crawford
         and max(view.score) == view.length - 1
-        and min(view.score) < view.length - 1
-        and game.number > 1
     )
     return BoardView(
         position=game.board_for(bottom),

@@ -8,7 +8,8 @@ replaying it (:func:`backgammon.replay.replay`) gives the same games and results
 
 Conventions: a resignation, a forfeit at a time limit and the end of a session are all written as the winner's
 ``Wins N point(s)`` (GNU Backgammon reads no other form); a player who rolled and then resigned gets the roll with
-an empty play (GNU Backgammon's own export does the same). A money session's player lines give the points each
+an empty play (GNU Backgammon's own export does the same); dice the winner rolled but never played (his opponent
+resigned first) are left out, as the format has no way to say so. A money session's player lines give the points each
 side has won so far (the format has no negative scores).
 """
 
@@ -17,7 +18,19 @@ from __future__ import annotations
 import time
 from collections.abc import Sequence
 
-from backgammon.matfile import BEAVER, DOUBLE, DROP, PLAY, RACCOON, TAKE, WIN, Action, GameRecord, MatchRecord, format_mat
+from backgammon.matfile import (
+    BEAVER,
+    DOUBLE,
+    DROP,
+    PLAY,
+    RACCOON,
+    TAKE,
+    WIN,
+    Action,
+    GameRecord,
+    MatchRecord,
+    format_mat,
+)
 from storage import ActionRecord
 
 from .errors import UnknownGameError
@@ -32,7 +45,9 @@ def _move_text(moves: Sequence[Sequence]) -> str:
     return " ".join(f"{source}/{target}{'*' if hit else ''}" for source, target, _die, hit in moves)
 
 
-def match_record(actions: Sequence[ActionRecord], names: tuple[str, str], *, match_id: int | None = None) -> MatchRecord:
+def match_record(
+    actions: Sequence[ActionRecord], names: tuple[str, str], *, match_id: int | None = None
+) -> MatchRecord:
     """The :class:`~backgammon.matfile.MatchRecord` of a match's whole action log (the first action must be its
     ``challenge``). ``names`` are the display names of sides 0 and 1. Raises what a corrupt log raises
     (:class:`~backgammon.errors.GameError` …)."""
@@ -85,11 +100,11 @@ def match_record(actions: Sequence[ActionRecord], names: tuple[str, str], *, mat
         for event in events:
             if event.kind != "game_over":
                 continue
-            for roller, dice in sorted(rolled.items()):  # rolled, then resigned or ran out of time
-                add(Action(0, roller, PLAY, dice=dice, text=""))
-            rolled = {}
             result = event.data["result"]
             winner = result["winner"]
+            if 1 - winner in rolled:  # the loser rolled, then resigned or ran out of time
+                add(Action(0, 1 - winner, PLAY, dice=rolled[1 - winner], text=""))
+            rolled = {}
             won[winner] += result["points"]
             over = table.kind == "match" and table.status == "over"
             add(Action(0, winner, WIN, value=result["points"], match=over))

@@ -9,7 +9,6 @@ challenge or a resignation (RULES G12) — see :func:`answer_action`.
 
 from __future__ import annotations
 
-import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -17,11 +16,9 @@ from backgammon.errors import AmbiguousPlayError, BackgammonError, IllegalPlayEr
 from backgammon.moves import Play
 
 from .dice import verify_rolls
-from .errors import InvalidRequestError, NotAPlayerError, NotNowError, StaleVersionError
+from .errors import InvalidRequestError, NotAPlayerError, NotNowError
 from .results import Outcome, TableView
 from .service import ClubService, HistoryItem, WaitingItem
-
-log = logging.getLogger(__name__)
 
 ACTIONS = (
     "accept",
@@ -94,7 +91,9 @@ def answer_action(view: TableView, member: int, yes: bool) -> str:
     (``accept``/``decline``) or a resignation (``accept_resignation``/``reject_resignation``, RULES G12).
     Raises :class:`~club.errors.NotAPlayerError` or :class:`~club.errors.NotNowError` (saying what is awaited)."""
     if view.side_of(member) is None:
-        raise NotAPlayerError(f"You do not play in match {view.match_id}: it is {view.names[0]} against {view.names[1]}.")
+        raise NotAPlayerError(
+            f"You do not play in match {view.match_id}: it is {view.names[0]} against {view.names[1]}."
+        )
     if view.pending == "answer_challenge" and view.waiting_for == member:
         return "accept" if yes else "decline"
     if view.pending == "answer_resignation" and view.waiting_for == member:
@@ -103,7 +102,9 @@ def answer_action(view: TableView, member: int, yes: bool) -> str:
         return "cancel"
     offer = "challenge or resignation"
     if view.waiting_for == member:
-        raise NotNowError(f"There is no {offer} for you to answer in match {view.match_id}: you must {view.pending_text}.")
+        raise NotNowError(
+            f"There is no {offer} for you to answer in match {view.match_id}: you must {view.pending_text}."
+        )
     who = view.names[view.side_of(view.waiting_for)] if view.waiting_for is not None else "nobody"
     raise NotNowError(f"There is no {offer} for you to answer in match {view.match_id} ({who} is to act).")
 
@@ -130,7 +131,7 @@ def describe_item(item: WaitingItem | HistoryItem, member_waiting: bool) -> str:
     if member_waiting and isinstance(item, WaitingItem):
         text += f" · your turn: {item.pending_text}"
     elif isinstance(item, HistoryItem):
-        text += f" · {item.status if item.status != 'active' else 'their turn'}"
+        text += " · their turn" if item.status == "active" else " · challenge not answered yet"
     return text
 
 
@@ -158,8 +159,8 @@ async def resolve_match(
             raise InvalidRequestError(f"a game is its number, like 12, not {given!r}")
         return given
     if here is not None:
-        view = await service.state(here)
-        if view.side_of(member) is not None:
+        record = await service.db.get_match(here)  # the row only: who plays there
+        if record is not None and member in record.players:
             return here
     waiting, others = await open_games(service, member, guild_id)
     if len(waiting) == 1:
@@ -173,7 +174,9 @@ async def resolve_match(
     raise InvalidRequestError(f"You have {len(lines)} games: say which one with game: (its number).\n{shown}")
 
 
-async def game_choices(service: ClubService, member: int, guild_id: int | None, typed: str = "") -> list[tuple[str, int]]:
+async def game_choices(
+    service: ClubService, member: int, guild_id: int | None, typed: str = ""
+) -> list[tuple[str, int]]:
     """Autocomplete for a ``game`` option: ``(label, match id)`` of the member's open games whose label contains
     what he typed (at most :data:`MAX_CHOICES`), those waiting for him first."""
     waiting, others = await open_games(service, member, guild_id)
@@ -219,18 +222,14 @@ def filter_plays(plays: Sequence[str], typed: str, limit: int = MAX_CHOICES) -> 
 # -- errors in words -----------------------------------------------------------------------------------------------
 def explain(error: BaseException, legal: Sequence[str] | None = None) -> str:
     """The message for a refused request: what was wrong and what is possible. An illegal or garbled play lists
-    the legal plays (``legal``, or the error's own list); an ambiguous one lists the candidates."""
+    the legal plays (the error's own list, else ``legal``); an ambiguous one lists the candidates."""
     text = str(error).strip() or type(error).__name__
     if isinstance(error, IllegalPlayError):
         return text if "legal plays" in text else _with_plays(text, error.legal or legal)
-    if isinstance(error, AmbiguousPlayError):
-        if error.candidates and "candidates" not in text:
-            text += "\nIt could mean: " + ", ".join(error.candidates) + ". Write the whole route (e.g. 24/18/13)."
-        return text
+    if isinstance(error, AmbiguousPlayError) and error.candidates and "candidates" not in text:
+        return text + "\nIt could mean: " + ", ".join(error.candidates) + ". Write the whole route (e.g. 24/18/13)."
     if isinstance(error, InvalidPlayError):
         return _with_plays(text, legal)
-    if isinstance(error, StaleVersionError):
-        return text
     return text
 
 

@@ -33,6 +33,7 @@ from backgammon.rules import PRESETS
 from storage import Database
 
 from .clock import Clock, ManualClock
+from .dice import derive_dice
 from .errors import InvalidRequestError
 from .results import Outcome
 from .service import ClubService
@@ -67,7 +68,8 @@ class GameLine:
 class MatReplay:
     """The result of playing a file through the club: the ``match_id`` it was stored as, the ``names``, each
     finished game (:class:`GameLine`), the final ``score`` and match ``winner`` (None if the file ends before the
-    match does), the number of use-case ``calls`` made, and ``problems`` (why the replay stopped early, if it did)."""
+    match does), the number of use-case ``calls`` made, ``notes`` for people, and ``problems`` (why the replay
+    stopped early, if it did)."""
 
     match_id: int
     names: tuple[str, str]
@@ -78,6 +80,7 @@ class MatReplay:
     status: str = ""
     calls: int = 0
     problems: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -94,6 +97,7 @@ class MatReplay:
         else:
             final += ", not finished in the file)"
         lines.append(final)
+        lines += [f"Note: {note}" for note in self.notes]
         lines += [f"PROBLEM: {problem}" for problem in self.problems]
         return "\n".join(lines)
 
@@ -126,14 +130,21 @@ def _file_rolls(record: MatchRecord) -> dict[int, list[tuple[int, int]]]:
 
 
 class _FileDice:
-    """The dice injector: roll ``counter`` of game ``number`` is the file's (see :func:`_file_rolls`)."""
+    """The dice injector: roll ``counter`` of game ``number`` is the file's (see :func:`_file_rolls`). When the
+    file ends before the match does, the club still starts the next game by itself (RULES M1): that game's opening
+    roll, which the file cannot give, is derived from a fixed seed (the game is marked 'injected' like the rest)."""
 
     def __init__(self, rolls: dict[int, list[tuple[int, int]]]) -> None:
         self.rolls = rolls
+        self.beyond: list[int] = []
 
     def __call__(self, match_id: int, game_number: int, counter: int) -> tuple[int, int]:
-        sequence = self.rolls.get(game_number, [])
-        if counter < len(sequence):
+        sequence = self.rolls.get(game_number)
+        if sequence is None and counter == 0:
+            self.beyond.append(game_number)
+            d1, d2 = derive_dice(b"bgclub: after the end of the file", game_number)
+            return (d1, d2) if d1 != d2 else (2, 1)
+        if sequence is not None and counter < len(sequence):
             return sequence[counter]
         raise InvalidRequestError(f"the file has no roll {counter + 1} in game {game_number}")
 
@@ -205,13 +216,13 @@ class _Driver:
         index = 0
         actions = game.actions
         for position, action in enumerate(actions):
-            if self.game_over:
+            if self.game_over or self.current != number:  # ended (a drop, the last checker off …): the rest is extra
                 break
             side, kind = action.side, action.kind
             try:
                 if kind == PLAY:
                     rest = actions[position + 1 :]
-                    await self.play(index, side, action.move_text, rest)
+                    await self.play(number, index, side, action.move_text, rest)
                     index += 1
                 elif kind in (DOUBLE, BEAVER, RACCOON, TAKE, DROP):
                     await self.call(kind, side)
@@ -222,21 +233,19 @@ class _Driver:
                 elif kind == FORFEIT:
                     declared = game.result_action
                     what = "forfeit_match" if declared is not None and declared.match else "forfeit"
-                    outcome = await self.service.expire(
-                        self.result.match_id, side, what, version=self.outcome.version
-                    )
+                    outcome = await self.service.expire(self.result.match_id, side, what, version=self.outcome.version)
                     await self.take(outcome)
             except BackgammonError as error:
                 raise InvalidRequestError(
                     f"game {number}, move {action.number} ({self.result.names[side]}, line {action.line}): {error}"
                 ) from error
 
-    async def play(self, index: int, side: int, text: str, rest) -> None:
+    async def play(self, number: int, index: int, side: int, text: str, rest) -> None:
         if self.plays > index:  # the club played it by itself (a forced play or no legal move)
             return
         if self.rolls <= index:
             await self.call("roll", side)
-            if self.plays > index or self.game_over:
+            if self.plays > index or self.game_over or self.current != number:
                 return
         if not text:
             ends_now = all(a.is_result for a in rest) and any(
@@ -260,8 +269,8 @@ async def replay_match_file(
     members ``players`` (registered in guild ``guild_id`` under the file's names; auto-roll off so that each roll
     is the file's). ``on_outcome(outcome)`` (sync or async) sees every use-case call's result. Never raises for
     anything in the file: a stop is reported in :attr:`MatReplay.problems`."""
-    rolls = _file_rolls(record)
-    service = ClubService(database, clock=clock or ManualClock(), dice=_FileDice(rolls))
+    dice = _FileDice(_file_rolls(record))
+    service = ClubService(database, clock=clock or ManualClock(), dice=dice)
     names = (record.players[0].strip() or "Player 1", record.players[1].strip() or "Player 2")
     if names[0] == names[1]:
         names = (names[0] + " (1)", names[1] + " (2)")
@@ -286,6 +295,11 @@ async def replay_match_file(
     except (BackgammonError, LookupError) as error:
         result.problems.append(str(error))
     view = await service.state(result.match_id)
+    if dice.beyond and view.status == "active":
+        result.notes.append(
+            f"the file ends during the match: the club has started game {dice.beyond[0]} by itself "
+            "(its opening roll is not from the file)"
+        )
     result.score = view.score
     result.winner = view.winner
     result.status = view.status

@@ -1,0 +1,19 @@
+"""The Discord layer: thin discord.py adapters over the use-cases of :mod:`club` (DESIGN "cogs").
+
+Extensions (loaded by ``bot.py`` in ``setup_hook``):
+
+- :mod:`cogs.bg` — the ``/bg`` command group: challenge, roll, move (autocomplete of the legal plays), double, take,
+  drop, beaver, raccoon, resign, accept, decline, board, games, rules, verify, export, notify, config (admins).
+- :mod:`cogs.records` — the ``/club`` group: the club's books (sheet, ledger, settle, leaderboard, rating, stats,
+  export; correct for admins), RULES A3, A4.
+- :mod:`cogs.reminders` — the loop that sends what :func:`club.scheduler.run_due` says is due (RULES A2).
+
+Shared helpers, one place each: :mod:`cogs.present` (an outcome → message content, embed, PNG and buttons),
+:mod:`cogs.components` (the persistent buttons and the play menu: ``DynamicItem``, match id, version and action in
+the ``custom_id``), :mod:`cogs.publish` (where a game's board messages go: its thread, edits with the bot's own
+token, direct messages), :mod:`cogs.flow` (parse → one club call → publish, for commands and buttons alike) and
+:mod:`cogs.errors` (refusals as ephemeral messages, everything else logged with an apology).
+"""
+
+EXTENSIONS = ("cogs.bg", "cogs.chouette", "cogs.records", "cogs.reminders")
+"""The extensions ``bot.py`` loads, in order."""

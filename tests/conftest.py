@@ -15,3 +15,15 @@ sys.path.insert(0, str(ROOT / "tests"))
 def load_cases(name: str):
     """The parsed JSON of ``../shared/cases/<name>`` (never copied into the project)."""
     return json.loads((CASES / name).read_text(encoding="utf-8"))
+
+
+def pytest_unconfigure(config):
+    """Stop aiosqlite worker threads that a failed test left open (pytest keeps its frames alive), so that a red run
+    ends with its report instead of hanging at interpreter exit on a non-daemon thread."""
+    import gc
+
+    import aiosqlite
+
+    for obj in gc.get_objects():
+        if isinstance(obj, aiosqlite.Connection) and getattr(obj, "_running", False):
+            obj.stop()

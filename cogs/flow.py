@@ -1,0 +1,150 @@
+"""The one path every game action takes, from a slash command or a button: acknowledge at once (defer), register the
+member, find the match, make **one** use-case call (:func:`club.frontend.perform`), publish the new board
+(:class:`cogs.publish.Publisher`, image rendered off the event loop) and answer the member. A refusal becomes an
+ephemeral message that says what was wrong and what is possible (an illegal play lists the legal plays); anything
+unexpected is logged with its context and the member gets an apology (:mod:`cogs.errors`).
+
+Slash commands are deferred ephemerally (the member's own acknowledgement and any refusal are private; the board is
+posted for everyone by the bot in the game's thread). Buttons and the play menu are deferred as a silent update:
+a stale button (the game moved on) or another member's button gets a private explanation and changes nothing.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+import discord
+
+from backgammon.errors import BackgammonError, NotationError
+from club import frontend
+from club.results import Outcome
+
+from .errors import report, send_private
+
+log = logging.getLogger("bgclub.discord")
+
+
+async def register(interaction: discord.Interaction, user: discord.abc.User | None = None) -> int:
+    """Make ``user`` (default: the member acting) a club member under his current display name; returns his id."""
+    return await interaction.client.register_member(interaction.guild_id, user or interaction.user)
+
+
+async def _legal(interaction: discord.Interaction, match_id: int | None, member: int) -> list[str] | None:
+    if match_id is None:
+        return None
+    try:
+        return await interaction.client.service.legal_plays(match_id, member)
+    except BackgammonError:
+        return None
+
+
+def acknowledgement(outcome: Outcome, message: discord.Message | None) -> str:
+    """The private answer to a command that worked: what happened and where the board is."""
+    text = " ".join(outcome.message.splitlines()[:3]) or "Done."
+    if message is not None and getattr(message, "jump_url", None):
+        text += f"\nBoard: {message.jump_url}"
+    return text
+
+
+async def _publish(interaction: discord.Interaction, outcome: Outcome, member: int) -> discord.Message | None:
+    try:
+        return await interaction.client.publisher.publish(outcome, actor=member)
+    except Exception as error:  # noqa: BLE001 - the action is done; only showing it failed
+        log.error("could not publish match %s v%s", outcome.match_id, outcome.version, exc_info=error)
+        await send_private(
+            interaction,
+            f"{acknowledgement(outcome, None)}\n(Done — but the board could not be posted here: {error}. "
+            "Use /bg board to see it.)",
+        )
+        return None
+
+
+async def command_action(
+    interaction: discord.Interaction, action: str, *, game: int | None = None, value: Any = None
+) -> Outcome | None:
+    """A slash command's game action (``roll``, ``play`` …, or ``accept``/``decline`` for whatever is offered to
+    the member). Returns the outcome, or None when refused."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    bot = interaction.client
+    match_id = member = None
+    try:
+        member = await register(interaction)
+        here = await bot.publisher.here(interaction.channel_id)
+        match_id = await frontend.resolve_match(
+            bot.service, member, guild_id=interaction.guild_id, given=game, here=here
+        )
+        if action in ("accept", "decline"):
+            action = frontend.answer_action(await bot.service.state(match_id), member, action == "accept")
+        outcome = await frontend.perform(bot.service, match_id, member, action, value)
+    except Exception as error:  # noqa: BLE001 - reported in one place
+        legal = await _legal(interaction, match_id, member) if isinstance(error, NotationError) else None
+        await report(interaction, error, legal=legal, context={"what": f"/bg {action}", "match": match_id,
+                                                                "value": value})  # fmt: skip
+        return None
+    message = await _publish(interaction, outcome, member)
+    if message is not None:
+        await interaction.followup.send(acknowledgement(outcome, message)[:2000], ephemeral=True)
+    return outcome
+
+
+async def component_action(
+    interaction: discord.Interaction, match_id: int, version: int, action: str, value: Any = None
+) -> Outcome | None:
+    """A button press or a menu choice on a board drawn at ``version``: the action if the presser is the member
+    concerned and the board is current; otherwise a private explanation and no change."""
+    await interaction.response.defer()
+    member = None
+    try:
+        member = await register(interaction)
+        outcome = await frontend.perform(interaction.client.service, match_id, member, action, value, version=version)
+    except Exception as error:  # noqa: BLE001 - reported in one place
+        legal = await _legal(interaction, match_id, member) if isinstance(error, NotationError) and member else None
+        await report(interaction, error, legal=legal, context={"what": f"button {action}", "match": match_id,
+                                                                "version": version})  # fmt: skip
+        return None
+    await _publish(interaction, outcome, member)
+    return outcome
+
+
+def parse_length(text: str | None) -> int:
+    """A challenge's length option: empty, ``money`` or 0 → a money session (0); a number of points otherwise.
+    Raises :class:`~club.errors.InvalidRequestError`."""
+    from club.errors import InvalidRequestError
+
+    if text is None or not text.strip() or text.strip().lower() in ("money", "0", "money session"):
+        return 0
+    cleaned = text.strip().lower().removesuffix("points").removesuffix("point").removesuffix("pt").strip()
+    if not cleaned.isdigit():
+        raise InvalidRequestError(f"length is a number of points (1–99) or 'money', not {text!r}")
+    return int(cleaned)
+
+
+async def challenge(
+    interaction: discord.Interaction,
+    opponent: discord.abc.User,
+    *,
+    length: str | None,
+    rules: str | None,
+    stake: int | None,
+) -> Outcome | None:
+    """``/bg challenge``: the challenge is posted (Accept / Decline / Withdraw, the opponent mentioned) in the club's
+    game channel or here; the challenger gets a private acknowledgement."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    bot = interaction.client
+    try:
+        if getattr(opponent, "bot", False):
+            from club.errors import InvalidRequestError
+
+            raise InvalidRequestError(f"{opponent.display_name} is a bot: challenge a member of the club")
+        member = await register(interaction)
+        other = await register(interaction, opponent)
+        outcome = await bot.service.challenge(
+            interaction.guild_id, member, other, length=parse_length(length), rules=rules, stake=stake or 0
+        )
+        message = await bot.publisher.post_challenge(outcome, guild_id=interaction.guild_id, origin=interaction.channel)
+    except Exception as error:  # noqa: BLE001 - reported in one place
+        await report(interaction, error, context={"what": "/bg challenge", "opponent": getattr(opponent, "id", None)})
+        return None
+    await interaction.followup.send(f"{outcome.message}\n{message.jump_url}"[:2000], ephemeral=True)
+    return outcome

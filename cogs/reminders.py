@@ -1,0 +1,62 @@
+"""Time limits (RULES A2, M5): a loop that fires what :func:`club.scheduler.run_due` says is due — reminders to
+the member who must act, and at the deadline the club's policy (a lapsed challenge, a forfeit) — and posts each
+notice in the game's thread (:meth:`cogs.publish.Publisher.post_notice`). Each notice fires once, even across
+restarts (the scheduler records the firing before returning it)."""
+
+from __future__ import annotations
+
+import logging
+
+from discord.ext import commands, tasks
+
+from club.scheduler import Notice, run_due
+
+log = logging.getLogger("bgclub.discord")
+
+INTERVAL_SECONDS = 60.0
+
+
+class Reminders(commands.Cog):
+    """Runs :meth:`tick` every ``[reminders] interval_seconds`` (default :data:`INTERVAL_SECONDS`) while the bot is
+    connected."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Start the loop once connected (``on_ready`` fires again after a reconnect: start it only once)."""
+        if not self.loop.is_running():
+            self.loop.change_interval(seconds=getattr(self.bot.settings, "reminder_seconds", INTERVAL_SECONDS))
+            self.loop.start()
+
+    async def cog_unload(self) -> None:
+        """Stop the loop."""
+        self.loop.cancel()
+
+    async def tick(self) -> list[Notice]:
+        """Fire and post everything due now; returns the notices. A notice that cannot be posted is logged and the
+        others still go out."""
+        notices = await run_due(self.bot.service)
+        for notice in notices:
+            try:
+                await self.bot.publisher.post_notice(notice)
+            except Exception:  # noqa: BLE001 - one failed post must not stop the others
+                log.exception("could not post the %s of match %s", notice.kind, notice.match_id)
+        return notices
+
+    @tasks.loop(seconds=INTERVAL_SECONDS)
+    async def loop(self) -> None:
+        """One round of :meth:`tick`, errors logged (the loop keeps running)."""
+        try:
+            notices = await self.tick()
+        except Exception:  # noqa: BLE001 - keep the loop alive
+            log.exception("the reminder loop failed this round")
+            return
+        if notices:
+            log.info("sent %d time-limit notice(s)", len(notices))
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the extension."""
+    await bot.add_cog(Reminders(bot))

@@ -1,0 +1,132 @@
+"""``python bot.py replay FILE.mat --images DIR``: real match files played through the use-case layer (challenge,
+accept, every roll, play, cube action, resignation and forfeit as a club call into SQLite), a board image after
+every turn, each game's result and the final score — checked against the rules engine's own replay
+(:mod:`backgammon.replay`) and the cases' ``expected.json`` (RULES M1, M3, G11, G12, D1–D3, A2/M5, A4).
+
+The default run plays a sample of the 39 files covering every dialect and ending (forfeits of a game and of a match,
+a file that ends mid-match, 1-point, gnubg and Gibbon exports); ``python -m pytest -m slow`` plays all 39."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import CASES, ROOT
+
+import bot as botmod
+from backgammon.matfile import parse_mat
+from backgammon.replay import replay
+from club.export import export_mat
+from club.matreplay import replay_match_file
+from storage import Database
+
+MATCHES = CASES / "matches"
+ALL_FILES = sorted(path for path in MATCHES.iterdir() if path.name != "expected.json")
+SAMPLE = [
+    "galaxy_16pt_02.txt",  # a Galaxy forfeit ("Losses") before any play; the file ends mid-match
+    "galaxy_5pt_03.txt",  # a forfeit of the match after one play
+    "galaxy_3pt_01.txt",  # a forfeited game mid-match, then the Crawford game
+    "galaxy_16pt_03.txt",  # a resignation; the file ends mid-match
+    "fibs_1pt_01.txt",  # a 1-point match (no Crawford game, dead cube)
+    "gnubgexport_7pt_01.mat",  # GNU Backgammon's own export
+    "gibbon_7pt_01.mat",  # Gibbon's dialect
+    "studio_3pt_01.txt",  # cube lines sharing rows, a drop and a take
+]
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+async def check_files(tmp_path: Path, names: list[str]) -> None:
+    """Each file through the club equals the engine's replay: every game's winner, points, kind and ending, the
+    final score and the match winner; every game ends as its declared result says (never an illegal move)."""
+    async with Database.open(tmp_path / "replay.sqlite3") as database:
+        for index, name in enumerate(names):
+            record = parse_mat((MATCHES / name).read_text(encoding="utf-8", errors="replace"))
+            engine = replay(record)
+            assert engine.ok, name
+            result = await replay_match_file(database, record, players=(10 + 2 * index, 11 + 2 * index))
+            assert result.ok, (name, result.problems)
+            derived = [g.result for g in engine.games if g.result is not None]
+            assert [(g.winner, g.points, g.kind, g.ended_by) for g in result.games] == [
+                (r.winner, r.points, r.kind, r.ended_by) for r in derived
+            ], name
+            assert result.score == engine.score and result.winner == engine.winner, name
+            if record.length and engine.winner is None:
+                assert result.notes and result.status == "active", "the file ends mid-match: the club goes on"
+
+
+async def test_sample_of_match_files_through_the_club(tmp_path):
+    """RULES M1, M3, G11, G12, D1–D3, A2/M5: the sample files play through the use-case layer with the engine's
+    results."""
+    await check_files(tmp_path, SAMPLE)
+
+
+@pytest.mark.slow
+async def test_all_39_match_files_through_the_club(tmp_path):
+    """All 39 files of ../shared/cases/matches (about 30 s: 15,000 use-case calls into SQLite)."""
+    assert len(ALL_FILES) == 39
+    await check_files(tmp_path, [path.name for path in ALL_FILES])
+
+
+def test_replay_command_writes_an_image_per_turn(tmp_path):
+    """``python bot.py replay FILE FILE --images DIR``: exit 0, each game's result and the final score printed,
+    one PNG per turn (every use-case call that changed the board) in DIR/<file stem>/."""
+    files = [MATCHES / "galaxy_3pt_01.txt", MATCHES / "fibs_1pt_01.txt"]
+    images = tmp_path / "images"
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py"), "replay", *map(str, files), "--images", str(images)],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout + result.stderr
+    out = result.stdout
+    assert "2 of 2 file(s) played through the club." in out
+    for path in files:
+        record = parse_mat(path.read_text(encoding="utf-8"))
+        engine = replay(record)
+        folder = images / path.stem
+        pngs = sorted(folder.glob("*.png"))
+        line = next(line for line in out.splitlines() if line.startswith("(") and str(folder) in line)
+        written = int(line.split(" use-case calls, ")[1].split(" board images")[0])
+        assert written == len(pngs) > 0
+        assert all(png.read_bytes()[:8] == PNG_MAGIC for png in pngs[:: max(1, len(pngs) // 10)])
+        plays = sum(1 for game in record.games for action in game.actions if action.kind == "play")
+        assert len(pngs) >= plays, "at least one image per turn"
+        names = record.players
+        w = engine.winner
+        assert f"Final score: {names[0]} {engine.score[0]} – {names[1]} {engine.score[1]}" in out
+        assert f"won by {names[w]}" in out
+        for game in engine.games:
+            if game.result is not None:
+                assert f"Game {game.number}: {names[game.result.winner]} wins {game.result.points} point" in out
+
+
+def test_replay_command_reports_a_bad_file(tmp_path):
+    """A file that is not a match file: the command says so and exits 1."""
+    bad = tmp_path / "bad.mat"
+    bad.write_text("this is not a match\n", encoding="utf-8")
+    lines: list[str] = []
+    import asyncio
+
+    code = asyncio.run(botmod.replay_files([bad], images=None, database_path=None, settings=botmod.Settings(),
+                                           out=lines.append))  # fmt: skip
+    assert code == 1 and "cannot read it" in lines[0] and "0 of 1 file(s)" in lines[-1]
+
+
+async def test_export_of_a_replayed_match_round_trips(tmp_path):
+    """RULES A4: a match played through the club exports (/bg export) to a .mat file that the engine replays to the
+    same games and score as the original file."""
+    async with Database.open(tmp_path / "replay.sqlite3") as database:
+        for index, name in enumerate(["gnubgexport_7pt_01.mat", "galaxy_3pt_01.txt"]):
+            record = parse_mat((MATCHES / name).read_text(encoding="utf-8"))
+            result = await replay_match_file(database, record, players=(50 + 2 * index, 51 + 2 * index))
+            from club import ClubService
+
+            filename, text = await export_mat(ClubService(database), result.match_id)
+            assert filename.endswith(".mat")
+            again = replay(parse_mat(text))
+            original = replay(record)
+            assert again.ok and again.score == original.score and again.winner == original.winner
+            assert [(g.result.winner, g.result.points) for g in again.games] == [
+                (g.result.winner, g.result.points) for g in original.games if g.result is not None
+            ]

@@ -1,0 +1,141 @@
+"""The console (``python bot.py --console``): the same use-cases as Discord, typed in a terminal — an ASCII board
+after each action and each turn's PNG in the images folder; scriptable from stdin."""
+
+from __future__ import annotations
+
+import random
+import subprocess
+import sys
+
+from clubkit import seeded
+from conftest import ROOT
+
+from backgammon.matfile import parse_mat
+from backgammon.replay import replay
+from club import ClubService, ManualClock
+from club.console import Console, member_id
+from storage import Database
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def run_script(tmp_path, script: str, seed: str = "demo") -> str:
+    config = tmp_path / "config.toml"
+    config.write_text(f'[console]\nimages = "{(tmp_path / "images").as_posix()}"\n', encoding="utf-8")
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "bot.py"), "--console", "--config", str(config), "--db",
+         str(tmp_path / "console.sqlite3"), "--seed", seed],
+        input=script, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
+def test_scripted_console_game(tmp_path):
+    """``python bot.py --console < script``: pick the member (as alice), type the Discord commands; an illegal
+    play is refused with the legal plays (RULES G10); a resignation ends the 1-point match (RULES G12, M1); each
+    turn's board is a PNG in [console] images; the match exports to a .mat file (RULES A4)."""
+    script = "\n".join([
+        "# a scripted game (comments and blank lines are skipped)",
+        "as alice",
+        "/bg challenge bob 1",
+        "as bob",
+        "/bg accept",
+        "/bg move 13/8 8/7",
+        "/bg plays 13/",
+        "/bg move 24/18 13/11",
+        "as alice",
+        "/bg games",
+        "/bg roll",
+        "/bg resign gammon",
+        "as bob",
+        "/bg accept",
+        f"/bg export {(tmp_path / 'match.mat').as_posix()}",
+        "/bg verify",
+        "quit",
+    ])  # fmt: skip
+    out = run_script(tmp_path, script)
+    assert "alice challenges bob to a 1-point match" in out
+    assert "Opening roll: alice 2, bob 6 — bob moves first with 6-2." in out
+    assert "Refused: 13/8 8/7 is not a legal play of 2-6; the legal plays are:" in out
+    assert "7 of 14 legal plays: 24/18 13/11, 24/22 13/7, 13/11 13/7, 13/7 8/6, 13/5, 13/7 6/4, 13/11 8/2" in out
+    assert "bob plays 24/18 13/11." in out
+    assert " +13-14-15-16-17-18------19-20-21-22-23-24-+" in out and "Position ID:" in out
+    assert "alice offers to resign a gammon." in out
+    assert "bob wins game 1 (resignation): a gammon, 2 points." in out
+    assert "Match #1 is over: bob won 1–0." in out
+    assert "the dice were fair" in out
+    assert "alice rolls 2-3 (auto-roll: no cube decision)." in out, "a 1-point match has a dead cube (RULES M4)"
+    assert "Refused: You cannot roll now: you must play 2-3." in out
+    images = sorted((tmp_path / "images").glob("*.png"))
+    assert len(images) == 4 and all(path.read_bytes().startswith(PNG_MAGIC) for path in images)
+    assert out.count("Board image:") == 4, "one image per turn: accept, bob's play, alice's offer, the result"
+    report = replay(parse_mat((tmp_path / "match.mat").read_text(encoding="utf-8")))
+    assert report.ok and report.winner == 1 and report.games[0].result.kind == "gammon"
+
+
+async def test_console_plays_a_whole_money_session(tmp_path):
+    """Driving :meth:`Console.handle` directly: a money session (doubles, takes, drops, beavers as the random player
+    chooses) played to the end of a game and then stopped, every refusal changing nothing."""
+    rng = random.Random(3)
+    async with Database.open(tmp_path / "c.sqlite3") as database:
+        service = ClubService(database, clock=ManualClock(), seeds=seeded(3))
+        console = Console(service, images=tmp_path / "images")
+        assert "Say who you are first" in await console.handle("/bg roll")
+        await console.handle("as Alice")
+        out = await console.handle("challenge Bob money money 2")
+        assert "Alice challenges Bob to a money session" in out and "Stake: 2 per point" in out
+        await console.handle("as bob")
+        out = await console.handle("accept")
+        names = {"alice": member_id("alice"), "bob": member_id("bob")}
+        finished = False
+        for _ in range(600):
+            view = await service.state(1)
+            if view.game_number > 1 or view.status != "active":
+                finished = True
+                break
+            who = "alice" if view.waiting_for == names["alice"] else "bob"
+            await console.handle(f"as {who}")
+            if view.pending == "play":
+                plays = await service.legal_plays(1, view.waiting_for)
+                out = await console.handle(f"move {rng.choice(plays)}")
+            elif view.pending in ("roll", "roll_or_double"):
+                out = await console.handle("double" if "double" in view.legal and rng.random() < 0.05 else "roll")
+            elif view.pending.startswith("answer_") and view.pending != "answer_resignation":
+                choice = rng.choice([a for a in ("take", "drop", "beaver") if a in view.legal])
+                out = await console.handle(choice)
+            assert not out.startswith("Refused"), out
+        assert finished
+        view = await service.state(1)
+        await console.handle("as alice" if view.waiting_for == names["alice"] else "as bob")
+        out = await console.handle("stop")
+        assert "end the session" in out
+        assert "Money session" in await console.handle("rules 1")
+        images = list((tmp_path / "images").glob("*.png"))
+        assert len(images) > 10
+
+
+async def test_console_commands_and_refusals(tmp_path):
+    """Help, unknown commands, bad arguments, notify and config answer in words and change nothing wrongly."""
+    async with Database.open(tmp_path / "c.sqlite3") as database:
+        service = ClubService(database, clock=ManualClock())
+        console = Console(service, images=None)
+        assert "challenge NAME" in await console.handle("help")
+        await console.handle("as carol")
+        assert console.prompt == "carol> "
+        assert "Unknown command 'fly'" in await console.handle("/bg fly")
+        assert "You have no game in progress" in await console.handle("roll")
+        assert "Refused:" in await console.handle("challenge carol 3")  # not yourself
+        assert "not a length" in await console.handle("challenge dave sideways")
+        assert "notify on or notify off" in await console.handle("notify maybe")
+        assert "Direct messages when it is your turn: on" in await console.handle("notify on")
+        assert (await service.preferences(member_id("carol"))).notify
+        assert "move_time = 7200" in await console.handle("config move_time 7200")
+        assert "Refused:" in await console.handle("config move_time 5")
+        assert (await service.club_settings(1)).move_time == 7200
+        await console.handle("challenge dave 3")
+        await console.handle("challenge erin 3")
+        out = await console.handle("withdraw")
+        assert "You have 2 games" in out and "#1 vs dave" in out and "#2 vs erin" in out
+        assert "withdraws the challenge" in await console.handle("withdraw 2")
+        assert "resign single, gammon or backgammon" in await console.handle("resign often 1")
