@@ -25,6 +25,7 @@ counted beside it. Pip counts follow RULES G11's view of the race (bar = 25). Pu
 from __future__ import annotations
 
 from .ids import MatchState
+from .moves import dice_text
 from .position import Position
 
 _ROWS = 5
@@ -106,7 +107,7 @@ def ascii_board(
         if state.crawford:
             middle_note += ", Crawford game"
         if state.dice != (0, 0):
-            side_bottom.insert(0, f"X rolled {state.dice[0]}{state.dice[1]}")
+            side_bottom.insert(0, f"X rolled {dice_text(state.dice)}")
         elif state.double_offered:
             side_bottom.insert(0, f"{'X' if state.turn != x_side else 'O'} doubles to {state.cube * 2}")
         if state.resignation:

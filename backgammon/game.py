@@ -39,7 +39,7 @@ from .errors import (
     WrongTurnError,
 )
 from .ids import GAME_DROP, GAME_OVER, GAME_PLAYING, GAME_RESIGNED, MatchState
-from .moves import Move, Play, apply_move, check_dice, legal_plays
+from .moves import Move, Play, apply_move, check_dice, dice_text, legal_plays
 from .notation import parse_play
 from .position import CHECKERS, Position
 from .rules import RuleSet
@@ -534,7 +534,7 @@ class Game:
                 if legal[0].moves:
                     texts = self._legal_texts(legal)
                     raise IllegalPlayError(
-                        f"a move must be played with {self.dice[0]}-{self.dice[1]}; the legal plays are: "
+                        f"a move must be played with {dice_text(self.dice)}; the legal plays are: "
                         f"{', '.join(texts)} (RULES G7)",
                         texts,
                     )
@@ -559,7 +559,7 @@ class Game:
                 return candidate
         texts = self._legal_texts(legal)
         raise IllegalPlayError(
-            f"that play is not legal with {self.dice[0]}-{self.dice[1]}; the legal plays are: {', '.join(texts)}",
+            f"that play is not legal with {dice_text(self.dice)}; the legal plays are: {', '.join(texts)}",
             texts,
         )
 

@@ -100,6 +100,12 @@ def check_dice(dice) -> tuple[int, int]:
     return d1, d2
 
 
+def dice_text(dice) -> str:
+    """A roll as players write it, the higher die first: ``(1, 2)`` → ``"2-1"``, ``(5, 5)`` → ``"5-5"``."""
+    d1, d2 = dice
+    return f"{max(d1, d2)}-{min(d1, d2)}"
+
+
 class _Board:
     """Mutable working copy for the generator (see module docstring for the layout)."""
 

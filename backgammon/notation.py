@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from .errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
-from .moves import Move, Play, _Board, _single_moves, apply_move, check_dice, legal_plays
+from .moves import Move, Play, _Board, _single_moves, apply_move, check_dice, dice_text, legal_plays
 from .position import BAR, OFF, Position
 
 ROUTE_REJECT = "reject"
@@ -240,12 +240,15 @@ def parse_play(
     legal = _cached_legal_plays(position, min(d1, d2), max(d1, d2), high_die_first_in_bear_off)
     if not legal[0].moves:
         if segments:
-            raise IllegalPlayError(f"{text.strip()!r} is not possible: no move can be played with {d1}-{d2}", [])
+            raise IllegalPlayError(
+                f"{text.strip()!r} is not possible: no move can be played with {dice_text((d1, d2))}", []
+            )
         return legal[0]
     if not segments:
         legal_texts = [play.notation() for play in legal]
         raise IllegalPlayError(
-            f"a move must be played with {d1}-{d2}; the legal plays are: {', '.join(legal_texts)}", legal_texts
+            f"a move must be played with {dice_text((d1, d2))}; the legal plays are: {', '.join(legal_texts)}",
+            legal_texts,
         )
     by_result = {play.position: play for play in legal}
     need = legal[0].dice_used
@@ -257,7 +260,7 @@ def parse_play(
     if not candidates:
         legal_texts = [play.notation() for play in legal]
         raise IllegalPlayError(
-            f"{text.strip()} is not a legal play of {d1}-{d2}; the legal plays are: {', '.join(legal_texts)}",
+            f"{text.strip()} is not a legal play of {dice_text((d1, d2))}; the legal plays are: {', '.join(legal_texts)}",
             legal_texts,
         )
     if len(candidates) > 1 and route_policy == ROUTE_NO_HIT:

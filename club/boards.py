@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from backgammon.moves import Move
+from backgammon.moves import Move, dice_text
 from backgammon.notation import parse_segments
 from rendering import OPPONENT, VIEWER, BoardView, render_board, theme_from_name
 from rendering.layout import board_layout
@@ -71,7 +71,7 @@ def awaiting_text(view: TableView) -> str:
         return ""
     text = f"to {view.pending_text}"
     if view.pending == "play" and game is not None and game.dice:
-        text += f" {game.dice[0]}-{game.dice[1]}"
+        text += f" {dice_text(game.dice)}"
     if view.pending == "answer_resignation" and game is not None and game.resignation:
         text = f"to accept or reject the resignation of {LEVELS[game.resignation[1]]}"
     return text

@@ -31,6 +31,7 @@ from typing import TextIO
 from backgammon.ascii import ascii_board
 from backgammon.errors import BackgammonError
 from backgammon.ids import decode_match_id
+from backgammon.moves import dice_text
 from backgammon.rules import PRESETS
 
 from . import frontend
@@ -237,7 +238,7 @@ class Console:
             name = view.names[side]
             text = f"Next: {name} must {view.pending_text}"
             if view.pending == "play" and view.game is not None and view.game.dice:
-                text += f" {view.game.dice[0]}-{view.game.dice[1]}"
+                text += f" {dice_text(view.game.dice)}"
             return text + f" (as {name.lower()}) — match #{view.match_id}."
         if view.status == "over":
             if view.kind == "match" and view.winner is not None:

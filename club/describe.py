@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from backgammon.moves import dice_text
+
 from .table import Event
 
 LEVELS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
@@ -78,7 +80,7 @@ def describe(event: Event, names: Sequence[str], *, money: bool, length: int = 0
     if kind == "roll":
         d1, d2 = data["dice"]
         suffix = " (auto-roll: no cube decision)" if event.auto else ""
-        return f"{who} rolls {d1}-{d2}{suffix}."
+        return f"{who} rolls {dice_text((d1, d2))}{suffix}."
     if kind == "play":
         if not data["moves"]:
             return f"{who} has no legal play: the turn passes (RULES G9)."

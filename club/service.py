@@ -23,7 +23,7 @@ from typing import Any
 
 from backgammon.errors import WrongPhaseError
 from backgammon.game import Game, Phase
-from backgammon.moves import Play
+from backgammon.moves import Play, dice_text
 from backgammon.rules import RuleSet
 from storage import (
     ActionRecord,
@@ -307,7 +307,7 @@ class _Step:
         legal = game.legal_actions(side) if game is not None and self.table.status == "active" else set()
         text = pending_words(pending, beaver="beaver" in legal, raccoon="raccoon" in legal)
         if pending == "play" and game is not None and game.dice:
-            text += f" {game.dice[0]}-{game.dice[1]}"
+            text += f" {dice_text(game.dice)}"
         return text
 
     def not_now(self, side: int, kind: str) -> NotNowError:

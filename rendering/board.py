@@ -14,6 +14,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
+from backgammon.moves import dice_text
+
 from .lastplay import last_play_paths
 from .layout import STACK, BoardLayout, board_layout
 from .sprites import (
@@ -150,10 +152,10 @@ def _draw_tray(draw, theme: Theme, layout: BoardLayout, view: BoardView, side: s
 
 
 def _draw_cube(image, draw, theme: Theme, layout: BoardLayout, view: BoardView) -> None:
-    if view.crawford:  # RULES M3: no cube in the Crawford game
+    if view.crawford or not view.show_cube:  # RULES M3: no cube in the Crawford game; C5: a chouette's in the panel
         x = (layout.cube_column[0] + layout.cube_column[1]) / 2
         size = round(12 * layout.scale)
-        for i, word in enumerate(("Crawford", "game", "no cube")):
+        for i, word in enumerate(("Crawford", "game", "no cube") if view.crawford else ("cubes", "in the", "panel")):
             y = layout.mid_y + (i - 1) * size * 1.3 + size * 0.36
             draw_text(draw, (x, y), word, size, theme.point_number, align="centre")
         return
@@ -292,7 +294,7 @@ def caption_text(view: BoardView) -> str:
     if view.last_mover is None:
         return ""
     name = view.name_of(view.last_mover)
-    dice = f" {view.last_dice[0]}-{view.last_dice[1]}" if view.last_dice else ""
+    dice = f" {dice_text(view.last_dice)}" if view.last_dice else ""
     if not view.last_play:
         return f"{name} rolled{dice} and could not move" if dice else ""
     from backgammon.notation import format_moves

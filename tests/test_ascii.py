@@ -36,6 +36,6 @@ def test_match_state_adds_cube_score_crawford_and_dice():
     text = ascii_board(Position.initial(), state=state, names=("Alice", "Bruno"))
     assert "X: Bruno" in text and "O: Alice" in text  # gnubg's player 1 is on roll
     assert "cube 4 owned by X" in text and "score 5 of 7" in text and "score 3 of 7" in text
-    assert "X rolled 52" in text
+    assert "X rolled 5-2" in text
     crawford = MatchState(crawford=True, match_length=5, score=(4, 2))
     assert "Crawford game" in ascii_board(Position.initial(), state=crawford)

@@ -57,7 +57,7 @@ def test_scripted_console_game(tmp_path):
     out = run_script(tmp_path, script)
     assert "alice challenges bob to a 1-point match" in out
     assert "Opening roll: alice 2, bob 6 — bob moves first with 6-2." in out
-    assert "Refused: 13/8 8/7 is not a legal play of 2-6; the legal plays are:" in out
+    assert "Refused: 13/8 8/7 is not a legal play of 6-2; the legal plays are:" in out
     assert "7 of 14 legal plays: 24/18 13/11, 24/22 13/7, 13/11 13/7, 13/7 8/6, 13/5, 13/7 6/4, 13/11 8/2" in out
     assert "bob plays 24/18 13/11." in out
     assert " +13-14-15-16-17-18------19-20-21-22-23-24-+" in out and "Position ID:" in out
