@@ -65,8 +65,8 @@ def test_scripted_console_game(tmp_path):
     assert "bob wins game 1 (resignation): a gammon, 2 points." in out
     assert "Match #1 is over: bob won 1–0." in out
     assert "the dice were fair" in out
-    assert "alice rolls 2-3 (auto-roll: no cube decision)." in out, "a 1-point match has a dead cube (RULES M4)"
-    assert "Refused: You cannot roll now: you must play 2-3." in out
+    assert "alice rolls 3-2 (auto-roll: no cube decision)." in out, "a 1-point match has a dead cube (RULES M4)"
+    assert "Refused: You cannot roll now: you must play 3-2." in out
     images = sorted((tmp_path / "images").glob("*.png"))
     assert len(images) == 4 and all(path.read_bytes().startswith(PNG_MAGIC) for path in images)
     assert out.count("Board image:") == 4, "one image per turn: accept, bob's play, alice's offer, the result"
