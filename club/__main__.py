@@ -25,8 +25,9 @@ async def _verify(path: Path, quiet: bool) -> int:
         if report.ok and quiet:
             continue
         status = "ok" if report.ok else "PROBLEMS"
+        label = getattr(report, "label", None) or f"match {report.match_id}"
         print(
-            f"match {report.match_id}: {status} — {report.actions} actions, {report.games} games, "
+            f"{label}: {status} — {report.actions} actions, {report.games} games, "
             f"{report.proven_rolls} rolls proven, {report.injected_games} games with injected dice"
         )
         for problem in report.problems:

@@ -1,4 +1,5 @@
-"""Maintenance: replay every stored match's log and check it against the stored state and dice (RULES A1, A4).
+"""Maintenance: replay every stored match's log and check it against the stored state and dice (RULES A1, A4); the
+chouettes likewise (:mod:`club.chouette.verify`).
 
 For each match: the log must start with its challenge, run seq 1, 2, 3 … without gaps, and replay (through the same
 :class:`~club.table.Table` code the use-cases use) to exactly the stored match state and columns, and to every
@@ -131,12 +132,16 @@ def _check_game(report: MatchReport, game, state, count: int, actions) -> None:
 
 
 async def verify_database(db: Database) -> list[MatchReport]:
-    """:func:`verify_match` for every stored match, plus ``PRAGMA integrity_check`` (reported on a pseudo-match 0
+    """:func:`verify_match` for every stored match, then every chouette session
+    (:func:`club.chouette.verify.verify_chouettes`), plus ``PRAGMA integrity_check`` (reported on a pseudo-match 0
     when it fails)."""
+    from .chouette.verify import verify_chouettes
+
     reports = []
     integrity = await db.integrity_check()
     if integrity != ["ok"]:
         reports.append(MatchReport(0, problems=[f"integrity: {line}" for line in integrity]))
     for match_id in await db.match_ids():
         reports.append(await verify_match(db, match_id))
+    reports.extend(await verify_chouettes(db))
     return reports

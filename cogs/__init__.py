@@ -4,6 +4,8 @@ Extensions (loaded by ``bot.py`` in ``setup_hook``):
 
 - :mod:`cogs.bg` — the ``/bg`` command group: challenge, roll, move (autocomplete of the legal plays), double, take,
   drop, beaver, raccoon, resign, accept, decline, board, games, rules, verify, export, notify, config (admins).
+- :mod:`cogs.chouette` — ``/bg chouette``: chouettes in a channel over days, each member's own buttons, their
+  deadlines and proxies (RULES C1–C11); messages by :mod:`cogs.chouette_present`.
 - :mod:`cogs.records` — the ``/club`` group: the club's books (sheet, ledger, settle, leaderboard, rating, stats,
   export; correct for admins), RULES A3, A4.
 - :mod:`cogs.reminders` — the loop that sends what :func:`club.scheduler.run_due` says is due (RULES A2).

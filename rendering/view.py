@@ -100,7 +100,8 @@ class BoardView:
       shown in the caption).
     - ``position_id`` / ``match_id``: gnubg's IDs, printed small under the board. ``position_id`` ``None`` means
       "compute it" from ``position`` with the side on roll (or the viewer) as gnubg's player on roll; ``""`` hides it.
-    - ``chouette``: an optional :class:`ChouettePanel` drawn under the board.
+    - ``chouette``: an optional :class:`ChouettePanel` drawn under the board. ``show_cube`` False leaves the board's
+      own cube out (a chouette's cubes are the panel's, RULES C5): the cube column says so instead.
 
     Raises :class:`ViewError` for out-of-range fields.
     """
@@ -127,6 +128,7 @@ class BoardView:
     position_id: str | None = None
     match_id: str = ""
     chouette: ChouettePanel | None = None
+    show_cube: bool = True
 
     def __post_init__(self) -> None:
         if not isinstance(self.position, Position):

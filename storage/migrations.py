@@ -13,10 +13,169 @@ from __future__ import annotations
 
 from importlib import resources
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 3
 """The schema version this code writes and reads."""
 
-MIGRATIONS: list[tuple[int, str]] = []
+CHOUETTES_V2 = """
+CREATE TABLE chouette_sessions (
+    id          INTEGER PRIMARY KEY,
+    club_id     INTEGER NOT NULL REFERENCES clubs (id),
+    channel_id  INTEGER NOT NULL,                        -- the Discord channel the session is played in (an id only)
+    status      TEXT    NOT NULL CHECK (status IN ('open', 'closed')),
+    rules       TEXT    NOT NULL CHECK (json_valid(rules)),      -- ChouetteRules.to_json()
+    stake       INTEGER NOT NULL DEFAULT 0 CHECK (stake >= 0),  -- money per point (003 Atlanta 2.1); 0 = none
+    state       TEXT    NOT NULL CHECK (json_valid(state)),      -- the club's chouette table (ChouetteSession inside)
+    version     INTEGER NOT NULL CHECK (version >= 1),  -- the seq of its last logged action
+    game_number INTEGER NOT NULL DEFAULT 0,              -- the current (or last) game, 0 before the first
+    created_by  INTEGER NOT NULL REFERENCES members (user_id),
+    created_at  REAL    NOT NULL,
+    updated_at  REAL    NOT NULL,
+    ended_at    REAL
+);
+CREATE INDEX chouette_sessions_channel ON chouette_sessions (channel_id, status);
+CREATE INDEX chouette_sessions_club ON chouette_sessions (club_id, status);
+
+-- Provably fair dice (RULES A1) of a chouette, one series per seed: series 0 = the seating and joining throws
+-- (revealed when the session closes), series n = the board of game n (revealed when that game ends).
+CREATE TABLE chouette_dice (
+    session_id    INTEGER NOT NULL REFERENCES chouette_sessions (id),
+    series        INTEGER NOT NULL CHECK (series >= 0),
+    dice          TEXT    NOT NULL CHECK (dice IN ('fair', 'injected')),
+    seed_hash     TEXT,                                  -- SHA-256 (hex) of the seed, shown when the series starts
+    seed          TEXT,                                  -- the seed (hex); secret until revealed
+    seed_revealed INTEGER NOT NULL DEFAULT 0 CHECK (seed_revealed IN (0, 1)),
+    rolls         INTEGER NOT NULL DEFAULT 0,            -- the next roll counter
+    PRIMARY KEY (session_id, series)
+) WITHOUT ROWID;
+
+-- The append-only record of a chouette: seq 1, 2, 3 ... per session; replaying it rebuilds chouette_sessions.state.
+-- member_id NULL = the club acted (a deadline, an automatic step); series/roll_index say which seed made the dice.
+CREATE TABLE chouette_actions (
+    id          INTEGER PRIMARY KEY,
+    session_id  INTEGER NOT NULL REFERENCES chouette_sessions (id),
+    seq         INTEGER NOT NULL CHECK (seq >= 1),
+    game_number INTEGER,
+    member_id   INTEGER,
+    kind        TEXT    NOT NULL,
+    args        TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(args)),
+    dice        TEXT    CHECK (dice IS NULL OR json_valid(dice)),  -- e.g. [[3,1]] or {"101":[5,2],...} (throws)
+    series      INTEGER,
+    roll_index  INTEGER,                                 -- the first counter of the series the dice came from
+    auto        INTEGER NOT NULL DEFAULT 0 CHECK (auto IN (0, 1)),
+    at          REAL    NOT NULL,
+    UNIQUE (session_id, seq)
+);
+
+CREATE TRIGGER chouette_actions_no_update BEFORE UPDATE ON chouette_actions
+BEGIN
+    SELECT RAISE(ABORT, 'the action log is append-only: actions cannot be changed');
+END;
+
+CREATE TRIGGER chouette_actions_no_delete BEFORE DELETE ON chouette_actions
+BEGIN
+    SELECT RAISE(ABORT, 'the action log is append-only: actions cannot be deleted');
+END;
+
+-- A deadline per member whose decision the chouette awaits (RULES A2, C5, C9): his cube decision, Box's answer, the
+-- roll or play of the board. actor_id is who must act now (the member, or his proxy / the Captain once he missed it,
+-- stage 'proxy'). Rewritten in the same transaction as every action; a deadline whose decision is still awaited
+-- keeps its time.
+CREATE TABLE chouette_deadlines (
+    session_id     INTEGER NOT NULL REFERENCES chouette_sessions (id),
+    subject_id     INTEGER NOT NULL,                     -- whose decision it is
+    actor_id       INTEGER NOT NULL,                     -- who must make it now
+    pending        TEXT    NOT NULL,                     -- 'double', 'answer', 'box_answer', 'roll', 'play', ...
+    stage          TEXT    NOT NULL CHECK (stage IN ('member', 'proxy')),
+    mark           TEXT    NOT NULL,                     -- the game and board turn it was set in ('3.12')
+    version        INTEGER NOT NULL,                     -- the session version when it was set
+    set_at         REAL    NOT NULL,
+    due_at         REAL    NOT NULL,
+    reminders      TEXT    NOT NULL DEFAULT '[]' CHECK (json_valid(reminders)),
+    reminders_sent INTEGER NOT NULL DEFAULT 0,
+    expired_at     REAL,
+    next_at        REAL,
+    PRIMARY KEY (session_id, subject_id)
+) WITHOUT ROWID;
+CREATE INDEX chouette_deadlines_next_at ON chouette_deadlines (next_at) WHERE next_at IS NOT NULL;
+CREATE INDEX chouette_deadlines_actor ON chouette_deadlines (actor_id);
+
+-- One row per member per finished chouette game (RULES C11, A3), written in the game's last transaction; the points
+-- of a game sum to zero. stake = money per point (the base stake: a member's multiple, C6, is in his points).
+CREATE TABLE chouette_results (
+    session_id  INTEGER NOT NULL REFERENCES chouette_sessions (id),
+    game_number INTEGER NOT NULL,
+    member_id   INTEGER NOT NULL,
+    points      INTEGER NOT NULL,
+    stake       INTEGER NOT NULL,
+    at          REAL    NOT NULL,
+    PRIMARY KEY (session_id, game_number, member_id)
+) WITHOUT ROWID;
+CREATE INDEX chouette_results_member ON chouette_results (member_id, at);
+
+CREATE TRIGGER chouette_results_no_update BEFORE UPDATE ON chouette_results
+BEGIN
+    SELECT RAISE(ABORT, 'chouette results are a record: they cannot be changed');
+END;
+
+CREATE TRIGGER chouette_results_no_delete BEFORE DELETE ON chouette_results
+BEGIN
+    SELECT RAISE(ABORT, 'chouette results are a record: they cannot be deleted');
+END;
+
+-- The Discord messages that show a chouette (its board, decisions, sheet; its private "no cube, no talk" thread).
+CREATE TABLE chouette_messages (
+    id          INTEGER PRIMARY KEY,
+    session_id  INTEGER NOT NULL REFERENCES chouette_sessions (id),
+    game_number INTEGER,
+    channel_id  INTEGER NOT NULL,
+    message_id  INTEGER NOT NULL,
+    purpose     TEXT    NOT NULL DEFAULT 'board',
+    created_at  REAL    NOT NULL,
+    UNIQUE (channel_id, message_id)
+);
+CREATE INDEX chouette_messages_session ON chouette_messages (session_id, purpose);
+"""
+"""Version 2 (chouettes, RULES C1–C11): sessions with their state and version, the dice series, the append-only
+action log, a deadline per member who must decide, the results per member per game (zero-sum, read by the club
+ledger) and the messages that show a session."""
+
+CORRECTIONS_V3 = """
+CREATE TABLE corrections (
+    id          INTEGER PRIMARY KEY,
+    club_id     INTEGER NOT NULL REFERENCES clubs (id),
+    admin_id    INTEGER NOT NULL,                        -- the Discord user id of the admin who made it
+    payer       INTEGER NOT NULL REFERENCES members (user_id),  -- gives the points and money
+    payee       INTEGER NOT NULL REFERENCES members (user_id),  -- receives them
+    points      INTEGER NOT NULL CHECK (points >= 0),
+    money       INTEGER NOT NULL CHECK (money >= 0),
+    reason      TEXT    NOT NULL CHECK (length(trim(reason)) > 0),
+    source      TEXT    CHECK (source IN ('money', 'match', 'chouette')),  -- the session it corrects, if any
+    source_id   INTEGER,
+    at          REAL    NOT NULL,                        -- when it was made (Unix s)
+    counts_at   REAL    NOT NULL,                        -- when it counts in the ledger's periods (Unix s)
+    CHECK (payer <> payee),
+    CHECK (points > 0 OR money > 0),
+    CHECK ((source IS NULL) = (source_id IS NULL))
+);
+CREATE INDEX corrections_club ON corrections (club_id, counts_at);
+
+CREATE TRIGGER corrections_no_update BEFORE UPDATE ON corrections
+BEGIN
+    SELECT RAISE(ABORT, 'corrections are an audit trail: they cannot be changed (make another correction)');
+END;
+
+CREATE TRIGGER corrections_no_delete BEFORE DELETE ON corrections
+BEGIN
+    SELECT RAISE(ABORT, 'corrections are an audit trail: they cannot be deleted (make another correction)');
+END;
+"""
+"""Version 3 (club records): the admin corrections of the club ledger — who, when, why — as transfers from a payer
+to a payee, so the ledger stays zero-sum; append-only like the action log."""
+
+MIGRATIONS: list[tuple[int, str]] = [
+    (2, CHOUETTES_V2),
+    (3, CORRECTIONS_V3),
+]
 """Upgrade steps ``(version reached, SQL script)`` in ascending order; version 1 is ``schema.sql`` itself."""
 
 

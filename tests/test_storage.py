@@ -124,21 +124,23 @@ async def test_migrations_run_in_order_and_record_user_version(tmp_path, monkeyp
     path = tmp_path / "club.sqlite"
     async with Database.open(path) as db:
         await make_match(db)
-    monkeypatch.setattr(migrations, "SCHEMA_VERSION", 3)
+    base = migrations.SCHEMA_VERSION  # two made-up steps on top of the current schema
+    monkeypatch.setattr(migrations, "SCHEMA_VERSION", base + 2)
     monkeypatch.setattr(
         migrations,
         "MIGRATIONS",
         [
-            (2, "ALTER TABLE members ADD COLUMN rating REAL NOT NULL DEFAULT 1500;"),
-            (3, "CREATE TABLE ratings (user_id INTEGER PRIMARY KEY REFERENCES members (user_id));"),
+            *migrations.MIGRATIONS,
+            (base + 1, "ALTER TABLE members ADD COLUMN rating REAL NOT NULL DEFAULT 1500;"),
+            (base + 2, "CREATE TABLE ratings (user_id INTEGER PRIMARY KEY REFERENCES members (user_id));"),
         ],
     )
     import storage.database as database_module
 
-    monkeypatch.setattr(database_module, "SCHEMA_VERSION", 3)
+    monkeypatch.setattr(database_module, "SCHEMA_VERSION", base + 2)
     monkeypatch.setattr(database_module, "MIGRATIONS", migrations.MIGRATIONS)
     async with Database.open(path) as db:
-        assert await db.user_version() == 3
+        assert await db.user_version() == base + 2
         rows = await db._fetchall("SELECT rating FROM members ORDER BY user_id")
         assert [row[0] for row in rows] == [1500.0, 1500.0]
         assert await db.integrity_check() == ["ok"]

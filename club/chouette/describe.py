@@ -1,0 +1,110 @@
+"""Chouette actions in words, for the channel, the console and the notices (plain text, names not ids)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from backgammon.moves import Move
+from backgammon.notation import format_moves
+
+DECISION_VERBS = {"take": "takes", "drop": "drops", "beaver": "beavers", "raccoon": "raccoons"}
+RESULTS = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}
+
+
+def humanize(text: str, names: Mapping[int, str]) -> str:
+    """``text`` with every member id (as the chouette engine names members) replaced by his display name."""
+    if not names:
+        return text
+    ids = sorted((str(member) for member in names), key=len, reverse=True)
+    pattern = re.compile(r"'?\b(" + "|".join(re.escape(i) for i in ids) + r")\b'?")
+    return pattern.sub(lambda m: names[int(m.group(1))], text)
+
+
+def describe(kind: str, member: int | None, args: dict[str, Any], names: Mapping[int, str], *, auto=False) -> str:
+    """One line for the logged action ``kind`` by ``member`` (None = the club) with its logged ``args``; ``""``
+    for the club's own bookkeeping (a turn)."""
+
+    def who(user: int | None) -> str:
+        return "the club" if user is None else names.get(user, str(user))
+
+    subject = args.get("member", member)
+    proxy = f" (for {who(subject)}, by {who(member)})" if member is not None and subject != member else ""
+    if kind == "open":
+        return f"{who(member)} opens a chouette: join with /bg chouette join, then /bg chouette seat."
+    if kind == "sit":
+        return f"{who(member)} joins the chouette."
+    if kind == "stand":
+        return f"{who(member)} leaves the chouette."
+    if kind in ("seat", "rethrow"):
+        throws = ", ".join(f"{who(int(m))} {_throw(t)}" for m, t in args["throws"].items())
+        return ("Seat roll: " if kind == "seat" else "Ties throw again: ") + throws + " (RULES C1)."
+    if kind == "retire":
+        return f"{who(args['member'])} leaves the chouette after the game."
+    if kind == "proxy":
+        return f"{who(subject)} names {who(args['proxy'])} his proxy (RULES C9)."
+    if kind == "away":
+        return f"{who(subject)} missed his deadline: he is away and represented now (RULES C9, 003 Atlanta 7.1)."
+    if kind == "back":
+        return f"{who(subject)} is back."
+    if kind == "start_game":
+        return f"Game {args['number']} starts."
+    if kind == "opening_roll":
+        d0, d1 = args["dice"]
+        if d0 == d1:
+            raised = " — the cubes go up (automatic double, RULES G3)" if args.get("raised") else ""
+            return f"Opening roll {d0}-{d1}: a tie, roll again{raised}."
+        return f"Opening roll: Box {d0}, Captain {d1} — {'Box' if d0 > d1 else 'the Team'} plays first."
+    if kind == "turn":
+        return ""
+    if kind == "roll":
+        d1, d2 = args["dice"]
+        return f"{who(member)} rolls {d1}-{d2}." if member is not None else f"Auto-roll: {d1}-{d2}."
+    if kind == "play":
+        moves = tuple(Move(m[0], m[1], m[2], bool(m[3])) for m in args.get("moves", []))
+        text = format_moves(moves)
+        if not text:
+            return "No legal play: the turn passes (RULES G9)."
+        return f"{'Forced play' if auto or member is None else who(member) + ' plays'}: {text}."
+    if kind == "double":
+        if "in_order" in args:
+            targets = args.get("targets")
+            whom = "every cube he may" if targets is None else ", ".join(who(t) for t in targets)
+            order = " and insists on rotation order (5.8)" if args.get("in_order") else ""
+            return f"Box {who(subject)} doubles {whom}{order}."
+        return f"{who(subject)} doubles{proxy}."
+    if kind == "pass":
+        return f"{who(subject)} does not double{proxy}." if member is not None else f"{who(subject)} passes (time)."
+    if kind == "answer":
+        verb = DECISION_VERBS.get(args["decision"], args["decision"])
+        return f"{who(subject)} {verb}{proxy}" + (" (time: the club's policy)." if member is None else ".")
+    if kind == "box_answer":
+        decisions = args["decisions"]
+        if isinstance(decisions, str):
+            return f"Box {DECISION_VERBS.get(decisions, decisions)} the Team's doubles."
+        parts = ", ".join(
+            f"{DECISION_VERBS.get(d, d)} {who(int(k)) if k.isdigit() else k}" for k, d in decisions.items()
+        )
+        return f"Box {parts}."
+    if kind == "extra":
+        return f"{who(subject)} {'offers' if args['offer'] else 'offers no'} extra (003 Atlanta 5.7){proxy}."
+    if kind == "forfeit":
+        return f"The {'Box' if args['side'] == 0 else 'Team'} side ran out of time: the board is forfeited (RULES A2)."
+    if kind == "game_over":
+        winner = "Box" if args["winner"] == "box" else "The Team"
+        return f"{winner} wins the board: {RESULTS[args['result']]}."
+    if kind == "close":
+        return "The chouette is over."
+    return f"{who(member)}: {kind}."
+
+
+def _throw(value: Any) -> str:
+    if isinstance(value, list):
+        return "+".join(str(d) for d in value) if len(value) > 1 else str(value[0])
+    return str(value)
+
+
+def points_line(points: Mapping[int, int], names: Mapping[int, str]) -> str:
+    """``Ann +6, Bob -2, …`` for a game's points (RULES C11)."""
+    return ", ".join(f"{names.get(m, str(m))} {p:+d}" for m, p in points.items())

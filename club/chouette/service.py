@@ -1,0 +1,737 @@
+"""The chouette use-cases: :class:`ChouetteService` — what the cogs, the console and the tests call for chouettes.
+
+Built on a :class:`~club.service.ClubService` (its database, clock, dice source and per-table locks). Each call
+loads the session, checks who may do what, applies the action to the :class:`~club.chouette.table.ChouetteTable`
+(plus what follows by itself: the seat roll's ties, the next game, the board's opening roll and turns, automatic
+rolls and forced plays, the scoring when the board ends), appends every step to the session's log and saves the new
+state, its deadlines and any finished game's rows in ``chouette_results`` in one conditional transaction
+(:meth:`storage.chouettes.ChouetteStore.commit`). It returns a :class:`~club.chouette.views.ChouetteOutcome` or
+raises a typed error (:mod:`club.errors`, or the rules' :class:`~backgammon.errors.ChouetteError`) and changes
+nothing stored.
+
+Buttons carry the ``mark`` of the game and board turn they were drawn for: a press from an older turn is refused as
+"already done" (:class:`~club.errors.StaleVersionError`). Team members act concurrently, so there is no version
+check between them: the per-session lock orders their calls and the rules refuse what no longer fits.
+
+Deadlines (RULES A2, C5, C9): every decision the session waits for has one (``decision_time``; the board's rolls and
+plays ``move_time``). A Team member who misses his is marked away and his proxy — the one he named, else the
+Captain (003 Atlanta 7.1) — gets ``proxy_time`` to decide for him (``by=``). When that passes too, the club decides
+by this policy (:func:`policy_decision`): a missed doubling window is no double (5.9 "closes at the deadline"); a
+missed answer to Box's double is a take if the proxy (or Captain) took his own cube in that round, else a drop; a
+classic partner goes along with the Captain's double (000 Ch.8); a dropper offers no extra (5.7). Box is nobody's to
+represent: his missed answer accepts every cube (always allowed by 5.10/5.11). The board's rolls and plays follow
+the club's ``expiry_policy`` (nothing, or the late side forfeits the board game).
+
+Not offered here (the engine has them): resignations of the board (each cube would need its own answer — the board is
+played out, or forfeited at the time limit), settlements (C10), relinquishing the box (6.1), changing stakes between
+games (2.3) and an extra's giver redoubling his taker (5.7).
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from backgammon.chouette import ChouetteRules
+from backgammon.errors import BackgammonError, ChouetteError
+from backgammon.moves import Play
+from storage import VersionConflictError
+from storage.chouettes import (
+    ChouetteAction,
+    ChouetteCommit,
+    ChouetteDeadline,
+    ChouetteRecord,
+    ChouetteStore,
+    DeadlineRow,
+    DiceSeries,
+    NewChouetteAction,
+)
+
+from ..dice import derive_dice, seed_hash
+from ..errors import (
+    InvalidRequestError,
+    NotAPlayerError,
+    NotNowError,
+    NotYourTurnError,
+    StaleVersionError,
+    UnknownGameError,
+)
+from ..service import ClubService
+from ..settings import HOUR, ClubSettings, MemberPreferences
+from .describe import describe, humanize, points_line
+from .table import SIDES, ChouetteTable, Pending, member_id, name
+from .views import ChouetteOutcome, ChouetteView, Decision, SheetData
+
+DEFAULT_DECISION_HOURS = 24.0
+DEFAULT_PROXY_HOURS = 12.0
+MAX_AUTO_STEPS = 400
+MARK = re.compile(r"^[0-9]{1,6}\.[0-9]{1,6}$")
+
+ACTIONS = ("roll", "play", "double", "pass", "take", "drop", "beaver", "raccoon", "offer_extra", "no_extra")
+"""What a member's buttons do (:meth:`ChouetteService.act`)."""
+
+
+def _check_id(value: Any, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise InvalidRequestError(f"{what} is a positive whole number, not {value!r}")
+    return value
+
+
+@dataclass
+class _Series:
+    """A dice series being used by a step (mutable copy of a :class:`~storage.chouettes.DiceSeries`)."""
+
+    series: int
+    dice: str
+    seed: bytes | None
+    seed_hash: str | None
+    revealed: bool
+    rolls: int
+
+    def record(self, session_id: int) -> DiceSeries:
+        return DiceSeries(session_id, self.series, self.dice, self.seed_hash,
+                          None if self.seed is None else self.seed.hex(), self.revealed, self.rolls)  # fmt: skip
+
+
+@dataclass
+class _Step:
+    """One use-case call's unit of work on one session: the actions to log, the dice used, the results written."""
+
+    service: ChouetteService
+    record: ChouetteRecord
+    table: ChouetteTable
+    now: float
+    settings: ClubSettings
+    names: dict[int, str]
+    prefs: dict[int, MemberPreferences]
+    series: dict[int, _Series]
+    old_deadlines: dict[int, ChouetteDeadline]
+    actions: list[NewChouetteAction] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    touched: set[int] = field(default_factory=set)
+    results: list[tuple[int, int, int, int]] = field(default_factory=list)
+    finished: list[int] = field(default_factory=list)
+    revealed: list[tuple[int, str, str]] = field(default_factory=list)
+    acted: set[int] = field(default_factory=set)
+    image_due: bool = False
+
+    # -- recording ------------------------------------------------------------------------------------------------
+    def log(self, kind: str, member: int | None, args: dict[str, Any], *, auto: bool = False, dice: Any = None,
+            series: int | None = None, roll_index: int | None = None) -> dict[str, Any]:  # fmt: skip
+        """Apply ``kind`` to the table and queue its log entry (raises the rules' errors; nothing queued then)."""
+        table = self.table
+        rows_before = len(table.session.sheet().rows)
+        captain_before = table.session.captain if table.board_live else None
+        logged = table.apply(kind, member, args)
+        game_number = table.game_number or None
+        self.actions.append(NewChouetteAction(kind, member, game_number, logged, dice, series, roll_index, auto))
+        if member is not None:
+            self.acted.add(logged.get("member", member))
+        line = describe(kind, member, logged, self.names, auto=auto)
+        if line:
+            self.lines.append(line)
+        if game_number is not None and kind not in ("sit", "stand", "proxy", "back", "away", "retire"):
+            self.image_due = True
+        if table.board_live and captain_before is not None and table.session.captain != captain_before:
+            change = table.session.captain_changes[-1]
+            self.lines.append(
+                f"{self.names.get(member_id(change['to']), change['to'])} is now {change['role']} ({change['rule']})."
+            )
+        sheet = table.session.sheet()
+        for row in sheet.rows[rows_before:]:
+            self._finish_game(row)
+        if kind == "close":
+            self._reveal(0)
+        return logged
+
+    def _finish_game(self, row) -> None:
+        points = {member_id(m): p for m, p in row.points.items()}
+        self.results.extend((row.game, member, value, self.table.stake) for member, value in points.items())
+        self.finished.append(row.game)
+        how = {"drops": " (every cube dropped)", "resignation": " (forfeit)"}.get(row.ended_by, "")
+        self.lines.append(f"Game {row.game} is over{how}: {points_line(points, self.names)} (sum 0, RULES C11).")
+        self.lines.append(f"Next: Box {self._n(row.next_order[0])}, Captain {self._n(row.next_captain)}.")
+        self._reveal(row.game)
+
+    def _n(self, engine_name: str) -> str:
+        return self.names.get(member_id(engine_name), engine_name)
+
+    def _reveal(self, number: int) -> None:
+        series = self.series.get(number)
+        if series is None or series.revealed or series.seed is None:
+            return
+        series.revealed = True
+        self.touched.add(number)
+        self.revealed.append((number, series.seed.hex(), series.seed_hash))
+
+    # -- dice -----------------------------------------------------------------------------------------------------
+    def new_series(self, number: int) -> _Series:
+        """A fresh seed (or injected dice) for dice series ``number`` (RULES A1)."""
+        service = self.service.club
+        if service._dice is None:
+            seed = service._seeds()
+            series = _Series(number, "fair", seed, seed_hash(seed), False, 0)
+        else:
+            series = _Series(number, "injected", None, None, False, 0)
+        self.series[number] = series
+        self.touched.add(number)
+        return series
+
+    def roll_dice(self, number: int, count: int = 2) -> tuple[list[int], int]:
+        """The next ``count`` dice of series ``number`` and the counter they came from."""
+        series = self.series[number]
+        index = series.rolls
+        if series.dice == "fair":
+            dice = list(derive_dice(series.seed, index, count))
+        else:
+            dice = list(self.service.club._dice(self.record.id, number, index))[:count]
+        series.rolls += 1
+        self.touched.add(number)
+        return dice, index
+
+    def throw(self, kind: str, member: int | None, members: list[int]) -> None:
+        """Log ``kind`` (``seat`` or ``rethrow``): one throw per member in ``members`` (one or two dice, RULES C1)
+        from the seating series 0, in order; the log's dice are ``[[member, dice], …]`` from the first counter on."""
+        count = self.table.rules.seating_dice
+        throws, ordered, first = {}, [], None
+        for thrower in members:
+            dice, index = self.roll_dice(0, count)
+            first = index if first is None else first
+            throws[name(thrower)] = dice
+            ordered.append([thrower, dice])
+        self.log(kind, member, {"throws": throws}, dice=ordered, series=0, roll_index=first)
+
+    # -- automatic steps -------------------------------------------------------------------------------------------
+    def autoplay(self) -> None:
+        """Do what needs no decision (see :meth:`ChouetteTable.next_step`); an automatic roll only for a roller who
+        keeps the ``auto_roll`` preference."""
+        table = self.table
+        for _ in range(MAX_AUTO_STEPS):
+            step = table.next_step()
+            if step is None:
+                return
+            if step == "rethrow":
+                self.throw("rethrow", None, table.throwers())
+            elif step == "retire":
+                self.log("retire", None, {"member": table.retiring[0]})
+            elif step == "close":
+                self.log("close", None, {})
+            elif step == "start_game":
+                number = table.game_number + 1
+                series = self.new_series(number)
+                self.log("start_game", None, {"number": number, "dice": series.dice, "seed_hash": series.seed_hash})
+                self.lines[-1] = self._game_line(series)
+            elif step == "opening_roll":
+                dice, index = self.roll_dice(table.game_number)
+                self.log("opening_roll", None, {"dice": dice}, dice=dice, series=table.game_number, roll_index=index)
+            elif step == "turn":
+                self.log("turn", None, {"side": SIDES[table.board.turn]})
+            elif step == "game_over":
+                self.log("game_over", None, {})
+            elif step == "roll":
+                if not self.prefs.get(table.roller(), MemberPreferences()).auto_roll:
+                    return
+                self.roll(None)
+            elif step == "play":
+                self.log("play", None, {}, auto=True)
+
+    def roll(self, member: int | None) -> None:
+        """Roll the board's dice for the roller (``member``, or the club for an automatic roll)."""
+        number = self.table.game_number
+        dice, index = self.roll_dice(number)
+        self.log("roll", member, {"dice": dice}, dice=dice, series=number, roll_index=index, auto=member is None)
+
+    def _game_line(self, series: _Series) -> str:
+        game = self.table.session.game
+        team = ", ".join(self._n(m) for m in game.team[1:]) or "nobody else"
+        partner = f"; Partner {self._n(game.partner)} (RULES C7)" if game.partner else ""
+        text = f"Game {game.number}: Box {self._n(game.box)} against Captain {self._n(game.captain)}; Team: {team}"
+        text += partner + "."
+        return text + (f" Dice commitment: {series.seed_hash}." if series.seed_hash else "")
+
+    # -- deadlines -------------------------------------------------------------------------------------------------
+    def deadline_rows(self, new_version: int) -> list[DeadlineRow]:
+        """The deadlines after this step: a decision still awaited from the same actor in the same turn keeps its
+        time; a new one gets ``now`` + its time limit (reminders per the club's settings)."""
+        table, rows = self.table, []
+        for pending in table.pending():
+            stage = "proxy" if pending.actor != pending.subject else "member"
+            old = self.old_deadlines.get(pending.subject)
+            if (
+                old is not None
+                and (old.actor_id, old.pending, old.stage, old.mark)
+                == (pending.actor, pending.pending, stage, table.mark)
+                and pending.subject not in self.acted
+            ):
+                rows.append(DeadlineRow.of(old))
+                continue
+            if pending.pending in ("roll", "play"):
+                limit = table.move_time
+            else:
+                limit = table.proxy_time if stage == "proxy" else table.decision_time
+            due = self.now + limit
+            reminders = tuple(due - r for r in self.settings.reminders if due - r > self.now)
+            rows.append(DeadlineRow(pending.subject, pending.actor, pending.pending, stage, table.mark, new_version,
+                                    self.now, due, reminders))  # fmt: skip
+        return rows
+
+    def commit(self) -> tuple[ChouetteCommit, list[DeadlineRow]]:
+        """The transaction for everything this step did, and the deadlines it writes."""
+        table = self.table
+        new_version = self.record.version + len(self.actions)
+        rows = self.deadline_rows(new_version)
+        commit = ChouetteCommit(
+            session_id=self.record.id,
+            expected_version=self.record.version,
+            now=self.now,
+            actions=self.actions,
+            status=table.status,
+            state=table.to_json(),
+            game_number=table.game_number,
+            dice=[self.series[n].record(self.record.id) for n in sorted(self.touched)],
+            deadlines=rows,
+            results=self.results,
+        )
+        return commit, rows
+
+
+def policy_decision(table: ChouetteTable, pending: Pending) -> tuple[str, dict[str, Any]]:
+    """What the club does for ``pending.subject`` when his (and his proxy's) time is up (see the module docstring;
+    RULES C5, C9, 003 Atlanta 5.9, 7.1): the action kind and its args."""
+    subject = pending.subject
+    if pending.pending == "double":
+        return "pass", {"member": subject}
+    if pending.pending == "extra":
+        return "extra", {"member": subject, "offer": False}
+    if pending.pending == "consent":
+        return "answer", {"member": subject, "decision": "take"}
+    if pending.pending == "box_answer":
+        return "box_answer", {"decisions": "take"}
+    decision = "drop"
+    game = table.session.game
+    if pending.actor != subject and game.round is not None:
+        for key in game.round["keys"]:
+            slot = game.cubes.get(key)
+            if slot is not None and slot.team == name(pending.actor) and not slot.pending:
+                decision = "take" if slot.live else "drop"
+                break
+    if decision not in pending.actions:
+        decision = pending.actions[0]
+    return "answer", {"member": subject, "decision": decision}
+
+
+class ChouetteService:
+    """The chouette use-cases over a :class:`~club.service.ClubService` (see the module docstring)."""
+
+    def __init__(self, club: ClubService) -> None:
+        self.club = club
+        self.store = ChouetteStore(club.db)
+
+    @property
+    def clock(self):
+        """The club's clock."""
+        return self.club.clock
+
+    # -- starting -------------------------------------------------------------------------------------------------
+    async def start(
+        self,
+        guild_id: int,
+        channel_id: int,
+        member: int,
+        *,
+        rules: str | None = None,
+        overrides: dict[str, Any] | None = None,
+        stake: int = 0,
+        decision_hours: float | None = None,
+        proxy_hours: float | None = None,
+        no_talk: bool = False,
+    ) -> ChouetteOutcome:
+        """``member`` opens a chouette in channel ``channel_id`` of the club of ``guild_id`` and sits in it.
+        ``rules``: a chouette preset (``chouette-atlanta``, ``chouette-classic``, ``chouette-classic-1931``; default
+        Atlanta) with ``overrides`` (RULES C1–C11 options); ``stake``: money per point (003 Atlanta 2.1, 0 = none);
+        ``decision_hours`` / ``proxy_hours``: time for a cube decision, then for the proxy (RULES A2, C9);
+        ``no_talk``: keep a "no cube, no talk" thread.
+
+        Raises :class:`InvalidRequestError` (bad values, an open chouette in the channel, not a club member),
+        :class:`~backgammon.errors.RuleSetError` (unknown preset or option)."""
+        _check_id(guild_id, "guild_id")
+        _check_id(channel_id, "channel id")
+        _check_id(member, "member id")
+        club = await self.club.db.get_club(guild_id)
+        if club is None or not await self.club.db.is_club_member(club.id, member):
+            raise InvalidRequestError("Register first: use the bot once in this server.")
+        settings = ClubSettings.from_json(club.settings)
+        if isinstance(stake, bool) or not isinstance(stake, int) or not 0 <= stake <= settings.max_stake:
+            raise InvalidRequestError(f"stake is a whole number from 0 to {settings.max_stake}, not {stake!r}")
+        if overrides is not None and not isinstance(overrides, dict):
+            raise InvalidRequestError(f"overrides is an object of chouette rule options, not {overrides!r}")
+        times = []
+        for value, default in ((decision_hours, DEFAULT_DECISION_HOURS), (proxy_hours, DEFAULT_PROXY_HOURS)):
+            hours = default if value is None else value
+            if isinstance(hours, bool) or not isinstance(hours, int | float) or not 0.02 <= hours <= 24 * 365:
+                raise InvalidRequestError(f"hours are from 0.02 to a year's worth, not {value!r}")
+            times.append(hours * HOUR)
+        rule_set = ChouetteRules.preset(rules or "chouette-atlanta", **(overrides or {}))
+        if await self.store.open_in_channel(channel_id) is not None:
+            raise InvalidRequestError("A chouette is already running in this channel: join it with /bg chouette join.")
+        now = self.clock.now()
+        args = {
+            "club_id": club.id,
+            "channel_id": channel_id,
+            "creator": member,
+            "rules": rule_set.to_json(),
+            "stake": stake,
+            "decision_time": times[0],
+            "proxy_time": times[1],
+            "move_time": settings.move_time,
+            "no_talk": bool(no_talk),
+        }
+        table = ChouetteTable.open(args)
+        seed = None if self.club._dice is not None else self.club._seeds()
+        series = DiceSeries(0, 0, "fair" if seed else "injected", seed and seed_hash(seed), seed and seed.hex(),
+                            False, 0)  # fmt: skip
+        args["seed_hash"] = series.seed_hash
+        record = await self.store.create(
+            club_id=club.id,
+            channel_id=channel_id,
+            created_by=member,
+            rules=rule_set.to_json(),
+            stake=stake,
+            state=table.to_json(),
+            action=NewChouetteAction("open", member, None, args),
+            dice=series,
+            now=now,
+        )
+        names = await self.club._names([member])
+        text = describe("open", member, args, names) + f" Rules: {rule_set.describe()}."
+        if series.seed_hash:
+            text += f" Seat-roll dice commitment: {series.seed_hash}."
+        view = ChouetteView.of(record.id, table, version=record.version, names=names, decisions=())
+        return ChouetteOutcome(view, text)
+
+    async def session_in(self, channel_id: int) -> int | None:
+        """The open chouette played in channel ``channel_id`` (or in a thread remembered for it), or None."""
+        record = await self.store.open_in_channel(_check_id(channel_id, "channel id"))
+        if record is not None:
+            return record.id
+        session_id = await self.store.session_of_message(channel_id, channel_id)
+        if session_id is not None:
+            record = await self.store.get(session_id)
+            if record is not None and record.status == "open":
+                return session_id
+        return None
+
+    # -- members (RULES C1, C2, C6, C9) ---------------------------------------------------------------------------
+    async def join(self, session_id: int, member: int, *, stake: int = 1) -> ChouetteOutcome:
+        """``member`` joins: the lobby before the seat roll, else the end of the Team (seated after the current game,
+        RULES C2), at ``stake`` times the base stake (RULES C6); a member who was away or leaving comes back.
+        Raises :class:`InvalidRequestError` (already in, not a club member), :class:`ChouetteError` (the cap)."""
+
+        async def operation(step: _Step) -> None:
+            club = await self.club.db.get_club_by_id(step.record.club_id)
+            if not await self.club.db.is_club_member(club.id, member):
+                raise InvalidRequestError("Register first: use the bot once in this server.")
+            step.log("sit", member, {"stake": stake})
+
+        return await self._mutate(session_id, member, None, operation)
+
+    async def leave(self, session_id: int, member: int) -> ChouetteOutcome:
+        """``member`` leaves: at once between games (or from the lobby); during a game he is away now — his proxy or
+        the Captain decides for him (RULES C9) — and leaves when it ends (RULES C2)."""
+        return await self._mutate(session_id, member, None, lambda step: step.log("stand", member, {}))
+
+    async def seat(self, session_id: int, member: int) -> ChouetteOutcome:
+        """The seat roll (RULES C1): every member in the lobby throws (provably fair dice, series 0); ties throw
+        again by themselves; the first game starts. Raises :class:`NotNowError` with too few members."""
+
+        async def operation(step: _Step) -> None:
+            if step.table.phase != "lobby":
+                raise NotNowError("The members are already seated (RULES C1).")
+            step.throw("seat", member, list(step.table.lobby))
+
+        return await self._mutate(session_id, member, None, operation)
+
+    async def proxy(
+        self, session_id: int, member: int, proxy: int, *, for_member: int | None = None
+    ) -> ChouetteOutcome:
+        """``member`` names ``proxy`` to decide for him when he is away or misses a deadline (RULES C9; 003 Atlanta
+        7.1); ``for_member``: the one he acts for now appoints another ("the proxy may also appoint yet another")."""
+        _check_id(proxy, "proxy")
+        args = {"proxy": proxy, "member": for_member or member}
+        return await self._mutate(session_id, member, None, lambda step: step.log("proxy", member, args))
+
+    # -- the game ---------------------------------------------------------------------------------------------------
+    async def act(
+        self,
+        session_id: int,
+        member: int,
+        action: str,
+        *,
+        subject: int | None = None,
+        cube: str | None = None,
+        value: Any = None,
+        in_order: bool = False,
+        mark: str | None = None,
+    ) -> ChouetteOutcome:
+        """``member`` presses ``action`` (one of :data:`ACTIONS`) for ``subject`` (default himself; another member
+        only as his proxy while he is away, RULES C9) on ``cube`` (default all his), drawn at ``mark``. ``value``:
+        the play for ``play``; Box's ``targets`` (member ids) for ``double``, with ``in_order`` when he insists that
+        the Team answer in rotation order (003 Atlanta 5.8). Box's ``take``/``drop``/``beaver`` answer every cube
+        waiting for him (``value``: cube key → decision, for a mixed answer). Raises the rules' errors,
+        :class:`StaleVersionError` for an old button."""
+        if action not in ACTIONS:
+            raise InvalidRequestError(f"unknown chouette action {action!r}; actions are: {', '.join(ACTIONS)}")
+        subject = member if subject is None else _check_id(subject, "member")
+
+        async def operation(step: _Step) -> None:
+            table = step.table
+            if member not in table.members:
+                raise NotAPlayerError(f"You do not sit in chouette {session_id}: join it with /bg chouette join.")
+            if subject == member and name(member) in table.session.away and member not in table.retiring:
+                step.log("back", member, {"member": member})
+            if action == "roll":
+                self._roll(step, member)
+            elif action == "play":
+                if value is None:
+                    raise InvalidRequestError("say which play, e.g. 24/18 13/11")
+                step.log("play", member, {"play": value})
+            elif action == "double":
+                args: dict[str, Any] = {"member": subject, "cube": cube}
+                if name(subject) == table.session.box and table.session.game.on_roll == "box":
+                    targets = None if value is None else [_check_id(t, "target") for t in value]
+                    args = {"member": subject, "targets": targets, "in_order": bool(in_order)}
+                step.log("double", member, args)
+            elif action == "pass":
+                step.log("pass", member, {"member": subject, "cube": cube})
+            elif action in ("offer_extra", "no_extra"):
+                step.log("extra", member, {"member": subject, "offer": action == "offer_extra"})
+            elif table.board_live and name(subject) == table.session.box:
+                if member != subject:
+                    raise NotYourTurnError("Box answers for himself (RULES C9 covers Team members).")
+                step.log("box_answer", member, {"decisions": value or action})
+            else:
+                step.log("answer", member, {"member": subject, "decision": action, "cube": cube})
+
+        return await self._mutate(session_id, member, mark, operation)
+
+    async def box_answer(
+        self, session_id: int, member: int, decisions: dict[str, str], *, mark: str | None = None
+    ) -> ChouetteOutcome:
+        """Box answers the Team's doubles cube by cube (``decisions``: cube key → take/drop/beaver; 003 Atlanta
+        5.10: when every cube was turned from the centre, all at once and at least half accepted, or all dropped)."""
+        if not isinstance(decisions, dict) or not decisions:
+            raise InvalidRequestError("decisions are {cube: take/drop/beaver}")
+        return await self.act(session_id, member, "take", value={str(k): v for k, v in decisions.items()}, mark=mark)
+
+    def _roll(self, step: _Step, member: int) -> None:
+        table = step.table
+        waiting = table.pending()
+        mine = [p for p in waiting if p.subject == member and p.pending == "double"]
+        if mine and member == table.roller() and len(mine) == len(waiting):
+            step.log("pass", member, {"member": member, "cube": None})  # rolling passes the Captain's own double
+            if table.pending() and table.pending()[0].pending != "roll":
+                return
+        step.roll(member)
+
+    async def roll(self, session_id: int, member: int, *, mark: str | None = None) -> ChouetteOutcome:
+        """The roller (Box, or the Captain for the Team) rolls instead of doubling (RULES D1, G4)."""
+        return await self.act(session_id, member, "roll", mark=mark)
+
+    async def play(self, session_id: int, member: int, play: str | Play, *, mark: str | None = None):
+        """The roller plays his dice (notation, RULES G4–G10)."""
+        if not isinstance(play, str | Play) or (isinstance(play, str) and len(play) > 200):
+            raise InvalidRequestError(f"a play is notation like '24/18 13/11', not {play!r:.60}")
+        return await self.act(session_id, member, "play", value=play, mark=mark)
+
+    # -- queries ----------------------------------------------------------------------------------------------------
+    async def state(self, session_id: int) -> ChouetteView:
+        """The session as it stands. Raises :class:`UnknownGameError`."""
+        step = await self._load_step(_check_id(session_id, "chouette id"))
+        rows = [DeadlineRow.of(d) for d in step.old_deadlines.values()]
+        return self._view(step, step.record.version, rows, new=())
+
+    async def sheet(self, session_id: int) -> SheetData:
+        """The score sheet (RULES C11)."""
+        return (await self.state(session_id)).sheet
+
+    async def legal_plays(self, session_id: int, member: int) -> list[str]:
+        """The legal plays of the board's dice for ``member`` when he is to play, else ``[]``."""
+        step = await self._load_step(_check_id(session_id, "chouette id"))
+        table = step.table
+        if table.roller() != member or not table.board.legal_plays():
+            return []
+        return [play.notation() or "pass" for play in table.board.legal_plays()]
+
+    async def log(self, session_id: int) -> list[ChouetteAction]:
+        """The session's whole action log. Raises :class:`UnknownGameError`."""
+        actions = await self.store.actions(_check_id(session_id, "chouette id"))
+        if not actions:
+            raise UnknownGameError(f"There is no chouette {session_id}.")
+        return actions
+
+    async def waiting(self, member: int) -> list[ChouetteDeadline]:
+        """The chouette decisions ``member`` must make now (his own, or as a proxy)."""
+        return await self.store.waiting_for(_check_id(member, "member id"))
+
+    async def remember_message(self, session_id: int, channel_id: int, message_id: int, *, purpose="board",
+                               game_number: int | None = None):  # fmt: skip
+        """Remember that a message (or a thread: ``purpose="thread"``) shows the session."""
+        return await self.store.add_message(session_id, channel_id, message_id, self.clock.now(),
+                                            game_number=game_number, purpose=purpose)  # fmt: skip
+
+    async def messages(self, session_id: int, *, purpose: str | None = None):
+        """The remembered messages of a session, oldest first."""
+        return await self.store.messages(session_id, purpose=purpose)
+
+    # -- time limits (club.chouette.timers) ----------------------------------------------------------------------
+    async def expire(self, deadline: ChouetteDeadline) -> tuple[str, ChouetteOutcome | None] | None:
+        """The club acts at ``deadline`` (expired): marks the member away for his proxy, or decides by the policy
+        (module docstring). Returns ``(what happened in words, outcome or None)``; None when the deadline changed
+        meanwhile (someone acted) or the rules refuse the policy's decision now (5.8 order: tried again later)."""
+        lock = self.club._lock_for(("chouette", deadline.session_id))
+        async with lock:
+            current = {d.subject_id: d for d in await self.store.deadlines(deadline.session_id)}.get(
+                deadline.subject_id
+            )
+            if current != deadline:
+                return None
+            step = await self._load_step(deadline.session_id)
+            table = step.table
+            pending = next((p for p in table.pending() if p.subject == deadline.subject_id), None)
+            if pending is None or pending.actor != deadline.actor_id:
+                return None
+            who = step.names.get(pending.subject, str(pending.subject))
+            if pending.pending in ("roll", "play"):
+                if step.settings.expiry_policy == "nothing":
+                    await self.store.mark_deadline(deadline, reminders=(), reminders_sent=deadline.reminders_sent,
+                                                   expired_at=step.now)  # fmt: skip
+                    return f"Time is up: {who} did not {pending.pending} in time. The chouette waits for him.", None
+                step.log("forfeit", None, {"side": table.board.turn})
+            elif (
+                deadline.stage == "member"
+                and pending.pending != "box_answer"
+                and name(pending.subject) not in table.session.away
+            ):
+                step.log("away", None, {"member": pending.subject})
+                again = next((p for p in table.pending() if p.subject == pending.subject), None)
+                if again is not None and again.actor == pending.subject:
+                    self._decide_by_policy(step, again)
+            else:
+                try:
+                    self._decide_by_policy(step, pending)
+                except ChouetteError:
+                    return None
+            outcome = await self._finish(step, None)
+            return f"Time is up for {who}.", outcome
+
+    @staticmethod
+    def _decide_by_policy(step: _Step, pending: Pending) -> None:
+        kind, args = policy_decision(step.table, pending)
+        step.log(kind, None, args)
+
+    # -- the unit of work ---------------------------------------------------------------------------------------------
+    async def _mutate(
+        self,
+        session_id: int,
+        member: int | None,
+        mark: str | None,
+        operation: Callable[[_Step], Any],
+    ) -> ChouetteOutcome:
+        _check_id(session_id, "chouette id")
+        if member is not None:
+            _check_id(member, "member id")
+        if mark is not None and (not isinstance(mark, str) or not MARK.match(mark)):
+            raise InvalidRequestError(f"mark is '<game>.<turn>' from the board shown, not {mark!r}")
+        async with self.club._lock_for(("chouette", session_id)):
+            step = await self._load_step(session_id)
+            try:
+                if mark is not None and mark != step.table.mark:
+                    raise StaleVersionError(
+                        "Already done: the chouette has moved on since this was shown (another turn or game). "
+                        "Look at the latest board."
+                    )
+                if member is not None:
+                    step.names.update(await self.club._names([member]))
+                result = operation(step)
+                if inspect.isawaitable(result):
+                    await result
+                return await self._finish(step, member)
+            except BackgammonError as error:
+                error.args = (humanize(str(error), step.names),)
+                raise
+
+    async def _finish(self, step: _Step, member: int | None) -> ChouetteOutcome:
+        step.autoplay()
+        commit, rows = step.commit()
+        try:
+            version = await self.store.commit(commit)
+        except VersionConflictError as error:
+            raise StaleVersionError(
+                "Already done: someone else acted on this chouette at the same moment. Look again.",
+                error.expected,
+                error.actual,
+            ) from None
+        new = {row.subject_id for row in rows if row.version == version and row.set_at == step.now}
+        view = self._view(step, version, rows, new=new)
+        ping = tuple(dict.fromkeys(d.actor for d in view.decisions if d.new and d.actor != member))
+        return ChouetteOutcome(
+            view=view,
+            message="\n".join(step.lines),
+            ping=ping,
+            image_due=step.image_due,
+            finished=tuple(step.finished),
+            revealed=tuple(step.revealed),
+        )
+
+    def _view(self, step: _Step, version: int, rows: list[DeadlineRow], *, new) -> ChouetteView:
+        table = step.table
+        by_subject = {row.subject_id: row for row in rows}
+        decisions = []
+        for pending in table.pending():
+            row = by_subject.get(pending.subject)
+            decisions.append(
+                Decision(
+                    pending.subject,
+                    pending.actor,
+                    pending.pending,
+                    pending.actions,
+                    pending.cubes,
+                    None if row is None else row.due_at,
+                    "proxy" if pending.actor != pending.subject else "member",
+                    pending.subject in new,
+                )  # fmt: skip
+            )
+        series = step.series.get(table.game_number)
+        seed = series.seed.hex() if series is not None and series.revealed and series.seed is not None else None
+        return ChouetteView.of(
+            step.record.id,
+            table,
+            version=version,
+            names=step.names,
+            decisions=tuple(decisions),
+            seed_hash=None if series is None else series.seed_hash,
+            seed=seed,
+        )
+
+    async def _load_step(self, session_id: int) -> _Step:
+        record = await self.store.get(session_id)
+        if record is None:
+            raise UnknownGameError(f"There is no chouette {session_id}.")
+        table = ChouetteTable.from_json(record.state)
+        club = await self.club.db.get_club_by_id(record.club_id)
+        ids = set(table.lobby) | {member_id(m) for m in table.session.sheet().members} | set(table.members)
+        members = await self.club.db.get_members(ids)
+        names = {user: m.display_name for user, m in members.items()}
+        prefs = {user: MemberPreferences.from_json(m.preferences) for user, m in members.items()}
+        series = {
+            number: _Series(
+                number, s.dice, None if s.seed is None else bytes.fromhex(s.seed), s.seed_hash, s.seed_revealed, s.rolls
+            )  # fmt: skip
+            for number, s in (await self.store.dice(session_id)).items()
+        }
+        deadlines = {d.subject_id: d for d in await self.store.deadlines(session_id)}
+        return _Step(self, record, table, self.clock.now(), ClubSettings.from_json(club.settings), names, prefs,
+                     series, deadlines)  # fmt: skip

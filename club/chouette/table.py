@@ -1,0 +1,572 @@
+"""The chouette table: one chouette session as the club keeps it — a pure state machine over its action log.
+
+A :class:`ChouetteTable` holds the :class:`~backgammon.chouette.ChouetteSession` (seats, cubes, sheet; members are
+named by their Discord user ids as text), the board :class:`~backgammon.game.Game` of the current game between Box
+(side 0) and the Captain for the Team (side 1), the lobby before the seat roll and the members leaving after this
+game. Every change is one logged action ``(kind, member, args)``; :meth:`ChouetteTable.apply` performs a new one and
+returns the ``args`` to log, and replaying the log through the same method rebuilds the table exactly (DESIGN: the
+log is the record).
+
+Logged actions (``member``: who acted, None = the club):
+
+==================  ================================================================================================
+kind                meaning (args)
+==================  ================================================================================================
+``open``            create the table (club, channel, creator, rules, stake, times, no_talk; the seating dice commitment)
+``sit``             join: the lobby before the seat roll, else the end of the Team (RULES C2), or come back (``stake``)
+``stand``           leave: the lobby; between games at once; during a game away now and out after it (RULES C2, C9)
+``seat``            the seat roll (``throws``: member → dice, RULES C1); ``rethrow``: ties throw again
+``retire``          a member who left during a game goes, between games (RULES C2)
+``proxy``           ``member`` names ``proxy`` (``by``: the one acting for him, 003 Atlanta 7.1, RULES C9)
+``away``            ``member`` missed his deadline: his proxy, else the Captain, acts for him now (RULES C9)
+``back``            ``member`` acts himself again (RULES C9)
+``start_game``      the next game (``number``, dice commitment; Partner ``auto``, RULES C3, C7)
+``opening_roll``    the board's opening roll (``dice``: Box's die, the Captain's; a tie may raise the cubes, G2, G3)
+``turn``            the board has ``side`` (``box``/``team``) to roll: the time to double (RULES D1, C5)
+``roll``/``play``   the board (RULES G4–G10): ``dice``; the play's moves
+``double``          ``member`` doubles (Box: ``targets``, ``in_order`` 5.6/5.8; a Team member his cube, 5.9; an extra)
+``pass``            ``member`` does not double in the Team's window (5.9)
+``answer``          ``member`` answers the offers to him (``decision``, ``cube``, ``by``; RULES D2–D3, C4, C5)
+``box_answer``      Box answers the Team's doubles (``decisions``: one for all, or cube → decision; 5.10, 5.11)
+``extra``           a dropper offers the lone taker an extra or not (``offer``, 5.7)
+``forfeit``         the board side ``side`` loses at the club's time limit (RULES A2)
+``game_over``       the board ended: every cube in play is scored (RULES C3, C8, C11)
+``close``           the session ends (nobody left)
+==================  ================================================================================================
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from backgammon.chouette import ChouetteRules, ChouetteSession
+from backgammon.chouette.seating import is_resolved, tied_groups
+from backgammon.errors import ChouetteError, GameError
+from backgammon.game import Game, Phase
+
+from ..errors import InvalidRequestError, NotNowError, NotYourTurnError
+
+SIDES = ("box", "team")
+"""Board side 0 is Box, side 1 the Team (played by the Captain)."""
+
+DECISION_KINDS = ("double", "answer", "box_answer", "consent", "extra", "roll", "play")
+"""What a member may be awaited for: the Team's doubling window (5.9), an answer to Box's offers, Box's answer to the
+Team's doubles, a classic partner's consent (000 Ch.8), an extra (5.7), the board's roll (or double) and play."""
+
+KINDS = (
+    "open", "sit", "stand", "seat", "rethrow", "retire", "proxy", "away", "back", "start_game", "opening_roll",
+    "turn", "roll", "play", "double", "pass", "answer", "box_answer", "extra", "forfeit", "game_over", "close",
+)  # fmt: skip
+"""Every logged action kind (see the module docstring)."""
+
+
+def name(member: int) -> str:
+    """A member's name in the chouette engine: his user id as text."""
+    return str(member)
+
+
+def member_id(engine_name: str) -> int:
+    """The user id of an engine name."""
+    return int(engine_name)
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A decision the table waits for: ``subject`` must decide (``actor`` may decide now: he, or his proxy / the
+    Captain while he is away, RULES C9); ``pending`` one of :data:`DECISION_KINDS`; ``actions`` what he may do;
+    ``cubes`` the cube keys concerned."""
+
+    subject: int
+    actor: int
+    pending: str
+    actions: tuple[str, ...]
+    cubes: tuple[str, ...] = ()
+
+
+@dataclass
+class ChouetteTable:
+    """One chouette session kept by the club (see the module docstring). Build with :meth:`open`.
+
+    ``stake``: money per point (0 = none; the engine's sheet base stake is then 1). ``decision_time`` /
+    ``proxy_time``: seconds a member, then his proxy, has for a cube decision; ``move_time`` for the board's rolls and
+    plays. ``no_talk``: the "no cube, no talk" thread is kept. ``lobby``: members waiting for the seat roll, with
+    ``lobby_stakes`` (RULES C6). ``retiring``: members leaving once this game is over. ``turns``: turn events in the
+    current game (a button's ``mark`` names the game and turn it was drawn for).
+    """
+
+    club_id: int
+    channel_id: int
+    creator: int
+    rules: ChouetteRules
+    stake: int
+    decision_time: float
+    proxy_time: float
+    move_time: float
+    no_talk: bool
+    session: ChouetteSession
+    status: str = "open"
+    lobby: list[int] = field(default_factory=list)
+    lobby_stakes: dict[str, int] = field(default_factory=dict)
+    retiring: list[int] = field(default_factory=list)
+    board: Game | None = None
+    turns: int = 0
+
+    # -- construction -----------------------------------------------------------------------------------------------
+    @classmethod
+    def open(cls, args: dict[str, Any]) -> ChouetteTable:
+        """The table a logged ``open`` action creates (``args``: club_id, channel_id, creator, rules (JSON), stake,
+        decision_time, proxy_time, move_time, no_talk). Raises :class:`~backgammon.errors.RuleSetError` for bad
+        rules, :class:`InvalidRequestError` for a bad stake."""
+        rules = ChouetteRules.from_json(args["rules"])
+        stake = args["stake"]
+        if isinstance(stake, bool) or not isinstance(stake, int) or stake < 0:
+            raise InvalidRequestError(f"the stake is a whole amount per point ≥ 0 (003 Atlanta 2.1), not {stake!r}")
+        table = cls(
+            club_id=args["club_id"],
+            channel_id=args["channel_id"],
+            creator=args["creator"],
+            rules=rules,
+            stake=stake,
+            decision_time=float(args["decision_time"]),
+            proxy_time=float(args["proxy_time"]),
+            move_time=float(args["move_time"]),
+            no_talk=bool(args["no_talk"]),
+            session=ChouetteSession(rules, stake or 1),
+        )
+        table.lobby.append(args["creator"])
+        return table
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole table as JSON (stored in ``chouette_sessions.state``); :meth:`from_json` inverts it."""
+        return {
+            "club_id": self.club_id,
+            "channel_id": self.channel_id,
+            "creator": self.creator,
+            "rules": self.rules.to_json(),
+            "stake": self.stake,
+            "decision_time": self.decision_time,
+            "proxy_time": self.proxy_time,
+            "move_time": self.move_time,
+            "no_talk": self.no_talk,
+            "status": self.status,
+            "lobby": list(self.lobby),
+            "lobby_stakes": dict(self.lobby_stakes),
+            "retiring": list(self.retiring),
+            "session": self.session.to_json(),
+            "board": None if self.board is None else self.board.to_json(),
+            "turns": self.turns,
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> ChouetteTable:
+        """Inverse of :meth:`to_json`."""
+        return cls(
+            club_id=data["club_id"],
+            channel_id=data["channel_id"],
+            creator=data["creator"],
+            rules=ChouetteRules.from_json(data["rules"]),
+            stake=data["stake"],
+            decision_time=data["decision_time"],
+            proxy_time=data["proxy_time"],
+            move_time=data["move_time"],
+            no_talk=data["no_talk"],
+            session=ChouetteSession.from_json(data["session"]),
+            status=data["status"],
+            lobby=list(data["lobby"]),
+            lobby_stakes=dict(data["lobby_stakes"]),
+            retiring=list(data["retiring"]),
+            board=None if data["board"] is None else Game.from_json(data["board"]),
+            turns=data["turns"],
+        )
+
+    # -- views ------------------------------------------------------------------------------------------------------
+    @property
+    def phase(self) -> str:
+        """``lobby`` (before the seat roll), ``seating`` (ties being thrown off), ``playing``, ``between`` (games),
+        or ``closed``."""
+        if self.status == "closed":
+            return "closed"
+        if self.session.phase == "seating":
+            return "seating" if self.session.ranking else "lobby"
+        return "playing" if self.session.phase == "playing" else "between"
+
+    @property
+    def game_number(self) -> int:
+        """The current (or last) game's number, 0 before the first."""
+        return 0 if self.session.game is None else self.session.game.number
+
+    @property
+    def mark(self) -> str:
+        """``"<game>.<turn>"``: which game and board turn a button was drawn for (older ones are refused)."""
+        return f"{self.game_number}.{self.turns}"
+
+    @property
+    def members(self) -> list[int]:
+        """Everyone in the session: the lobby, or the seated order then those waiting for the next game."""
+        return list(self.lobby) if self.phase == "lobby" else [member_id(m) for m in self._seated()]
+
+    def _seated(self) -> list[str]:
+        session = self.session
+        if session.phase == "seating":
+            return [m for group in session.ranking for m in group]
+        return [*session.members, *(m for group in session.joining for m in group)]
+
+    @property
+    def board_live(self) -> bool:
+        """True while the board of the current game is being played."""
+        return self.session.phase == "playing" and self.board is not None and not self.board.is_over
+
+    def roller(self) -> int | None:
+        """Who acts on the board now: Box for side 0, the (Acting) Captain for side 1; None if nobody."""
+        if not self.board_live or self.board.turn is None:
+            return None
+        return member_id(self.session.box if self.board.turn == 0 else self.session.captain)
+
+    def may_double(self, member: int) -> list[str]:
+        """The cube keys ``member`` may double now (RULES D1, C4, C5)."""
+        if not self.board_live:
+            return []
+        return self.session.may_double(name(member))
+
+    def pending(self) -> list[Pending]:
+        """Every decision the table waits for now, one per member (his cube decision, Box's answer, the board's
+        roll or play); ``[]`` when nobody must decide (between games, in the lobby, or a step the club does itself).
+        """
+        if self.status != "open" or not self.board_live:
+            return []
+        session, board = self.session, self.board
+        awaiting = session.awaiting()
+        if awaiting:
+            game = session.game
+            merged: dict[str, Pending] = {}
+            for item in awaiting:
+                if item.actions == ("double", "no_double"):
+                    kind = "double"
+                elif item.actions == ("offer_extra", "no_extra"):
+                    kind = "extra"
+                elif game.consent is not None:
+                    kind = "consent"
+                elif item.member == session.box:
+                    kind = "box_answer"
+                else:
+                    kind = "answer"
+                previous = merged.get(item.member)
+                cubes = item.cubes if previous is None else previous.cubes + item.cubes
+                actions = item.actions if previous is None else tuple(dict.fromkeys(previous.actions + item.actions))
+                merged[item.member] = Pending(member_id(item.member), member_id(item.actor), kind, actions, cubes)
+            return list(merged.values())
+        if session.game.on_roll != SIDES[board.turn] and board.phase == Phase.ROLL:
+            return []  # the turn event is the club's to log
+        roller = self.roller()
+        if board.phase == Phase.ROLL:
+            keys = self.may_double(roller)
+            return [Pending(roller, roller, "roll", ("roll", "double") if keys else ("roll",), tuple(keys))]
+        if board.phase == Phase.PLAY:
+            return [Pending(roller, roller, "play", ("play",))]
+        return []
+
+    def next_step(self) -> str | None:
+        """What the club does by itself now, needing no decision: ``rethrow`` (ties at the seat roll, RULES C1),
+        ``retire`` (a member who left during the game), ``start_game``, ``opening_roll``, ``turn``, ``game_over``,
+        ``roll`` (nobody may double: an automatic roll, if the roller wants it), ``play`` (a forced play), ``close``
+        (nobody left); None when a member must act."""
+        if self.status != "open":
+            return None
+        session = self.session
+        if session.phase == "seating":
+            return "rethrow" if session.ranking and not is_resolved(session.ranking) else None
+        if session.joining:
+            return "rethrow"
+        if session.phase == "ready":
+            if self.retiring:
+                return "retire"
+            if not session.members:
+                return "close"
+            return "start_game" if len(session.order) >= self.rules.min_members else None
+        board = self.board
+        if board.is_over:
+            return "game_over"
+        if board.phase == Phase.OPENING:
+            return "opening_roll"
+        if board.phase == Phase.ROLL and session.game.on_roll != SIDES[board.turn]:
+            return "turn"
+        if session.awaiting():
+            return None
+        if board.phase == Phase.ROLL and not self.may_double(self.roller()):
+            return "roll"
+        if board.phase == Phase.PLAY and len(board.legal_plays()) == 1:
+            return "play"
+        return None
+
+    def throwers(self) -> list[int]:
+        """The members who throw now (RULES C1): every tied member at the seat roll or among joiners, in order."""
+        session = self.session
+        ranking = session.ranking if session.phase == "seating" else session.joining
+        return [member_id(m) for group in tied_groups(ranking) for m in group]
+
+    # -- actions ----------------------------------------------------------------------------------------------------
+    def apply(self, kind: str, member: int | None, args: dict[str, Any], *, atomic: bool = True) -> dict[str, Any]:
+        """Perform action ``kind`` by ``member`` (None = the club) with ``args`` and return the args to log (the same
+        args replay it). A refused action raises (the rules' :class:`~backgammon.errors.ChouetteError` /
+        ``GameError``, or :mod:`club.errors`) and — when ``atomic`` (a replay need not be) — changes nothing."""
+        if kind not in KINDS or kind == "open":
+            raise InvalidRequestError(f"unknown chouette action {kind!r}")
+        if self.status != "open":
+            raise NotNowError("This chouette is over: nothing more can be done in it.")
+        if not atomic:
+            return getattr(self, f"_{kind}")(member, dict(args))
+        snapshot = self.to_json()
+        try:
+            return getattr(self, f"_{kind}")(member, dict(args))
+        except BaseException:
+            restored = ChouetteTable.from_json(snapshot)
+            self.__dict__.update(restored.__dict__)
+            raise
+
+    # members coming and going (RULES C1, C2, C6, C9)
+    def _sit(self, member: int, args: dict[str, Any]) -> dict[str, Any]:
+        stake = args.get("stake", 1)
+        if self.phase == "lobby":
+            if member in self.lobby:
+                raise InvalidRequestError("You are already at this chouette, waiting for the seat roll.")
+            cap = self.rules.max_members
+            if cap is not None and len(self.lobby) >= cap:
+                raise ChouetteError(f"this chouette is limited to {cap} members (RULES C2; 003 Atlanta 6.4)")
+            if stake != 1:
+                self.session._check_stakes({name(member): stake}, [name(member)])
+                self.lobby_stakes[name(member)] = stake
+            self.lobby.append(member)
+        elif member in self.retiring or (member in self.members and name(member) in self.session.away):
+            if member in self.retiring:
+                self.retiring.remove(member)
+            if name(member) in self.session.away:
+                self.session.come_back(name(member))
+        elif member in self.members:
+            raise InvalidRequestError("You already sit in this chouette.")
+        elif self.phase == "seating":
+            raise NotNowError("The seat roll is being thrown: join once the members are seated.")
+        else:
+            self.session.join([name(member)], None, {name(member): stake} if stake != 1 else None)
+        return {"stake": stake}
+
+    def _stand(self, member: int, args: dict[str, Any]) -> dict[str, Any]:
+        session = self.session
+        if self.phase == "lobby":
+            if member not in self.lobby:
+                raise InvalidRequestError("You are not at this chouette.")
+            self.lobby.remove(member)
+            self.lobby_stakes.pop(name(member), None)
+            if not self.lobby:
+                self.status = "closed"
+            return {}
+        if member not in self.members:
+            raise InvalidRequestError("You do not sit in this chouette.")
+        if self.phase == "seating":
+            raise NotNowError("The seat roll is being thrown: leave once the members are seated.")
+        if session.phase == "ready" or name(member) in session.waiting:
+            session.retire(name(member))
+            if not session.members:
+                self.status = "closed"
+            return {}
+        if member in self.retiring:
+            raise InvalidRequestError("You already leave at the end of this game.")
+        if name(member) not in session.away:
+            session.leave(name(member))
+        self.retiring.append(member)
+        return {}
+
+    def _seat(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        if self.phase != "lobby":
+            raise NotNowError("The members are already seated (RULES C1): new members join at the end of the Team.")
+        if member is not None and member not in self.lobby:
+            raise InvalidRequestError("Only members at this chouette can call for the seat roll: join first.")
+        if len(self.lobby) < self.rules.min_members:
+            raise NotNowError(
+                f"A chouette needs {self.rules.min_members} members for the seat roll (000 Ch.1); "
+                f"{len(self.lobby)} so far: more must join."
+            )
+        throws = {str(key): value for key, value in args["throws"].items()}
+        if set(throws) != {name(m) for m in self.lobby}:
+            raise InvalidRequestError("every member at the table throws for the seat roll (RULES C1)")
+        self.session.seat({name(m): throws[name(m)] for m in self.lobby}, stakes=dict(self.lobby_stakes) or None)
+        self.lobby, self.lobby_stakes = [], {}
+        return {"throws": throws}
+
+    def _rethrow(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        throws = {str(key): value for key, value in args["throws"].items()}
+        self.session.rethrow(throws)
+        return {"throws": throws}
+
+    def _retire(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        leaving = args["member"]
+        if leaving not in self.retiring:
+            raise InvalidRequestError(f"{leaving} is not leaving")
+        self.session.retire(name(leaving))
+        self.retiring.remove(leaving)
+        return {"member": leaving}
+
+    def _proxy(self, member: int, args: dict[str, Any]) -> dict[str, Any]:
+        subject, proxy = args.get("member", member), args["proxy"]
+        by = None if member == subject else member
+        if self.phase == "lobby":
+            raise NotNowError("Proxies are named once the members are seated (RULES C9).")
+        self.session.appoint_proxy(name(subject), name(proxy), None if by is None else name(by))
+        return {"member": subject, "proxy": proxy}
+
+    def _away(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self.session.leave(name(args["member"]))
+        return {"member": args["member"]}
+
+    def _back(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self.session.come_back(name(args["member"]))
+        return {"member": args["member"]}
+
+    def _close(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        if self.session.members or self.lobby:
+            raise NotNowError("The chouette still has members.")
+        self.status = "closed"
+        return {}
+
+    # the board (RULES G2–G10, C3)
+    def _start_game(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        number = args["number"]
+        if number != self.game_number + 1:
+            raise GameError(f"the next game is number {self.game_number + 1}, not {number!r}")
+        self.session.start_game(args.get("partner", "auto"))
+        self.board = Game(self.rules.game)
+        self.turns = 0
+        return {"number": number, "partner": args.get("partner", "auto"), "dice": args["dice"],
+                "seed_hash": args["seed_hash"]}  # fmt: skip
+
+    def _opening_roll(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self._require_board()
+        dice = list(args["dice"])
+        self.board.opening_roll(*dice)
+        raised = self.session.opening_tie() if dice[0] == dice[1] else []
+        return {"dice": dice, "raised": raised}
+
+    def _turn(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self._require_board()
+        if self.board.phase != Phase.ROLL or SIDES[self.board.turn] != args["side"]:
+            raise GameError(f"the board does not have {args['side']} to roll")
+        self.session.turn(args["side"])
+        self.turns += 1
+        return {"side": args["side"]}
+
+    def _roll(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self._require_board()
+        if member is not None:
+            self._require_roller(member, "roll")
+        if self.session.awaiting():
+            raise NotNowError(self._waiting_text("roll"))
+        self.board.roll(self.board.turn, tuple(args["dice"]))
+        return {"dice": list(args["dice"])}
+
+    def _play(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self._require_board()
+        if member is not None:
+            self._require_roller(member, "play")
+        side = self.board.turn
+        if "moves" in args:
+            self.board.apply(args)
+        elif "play" in args:
+            self.board.play(side, args["play"])
+        else:
+            plays = self.board.legal_plays()
+            if len(plays) != 1:
+                raise NotNowError("Several plays are legal: the player chooses.")
+            self.board.play(side, plays[0])
+        return dict(self.board.history[-1])
+
+    def _forfeit(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self._require_board()
+        self.board.forfeit(args["side"])
+        return {"side": args["side"]}
+
+    def _game_over(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        board = self.board
+        if board is None or not board.is_over or self.session.phase != "playing":
+            raise GameError("the board game is not over")
+        self.session.board_over(board.result, 0)
+        return {"winner": SIDES[board.result.winner], "result": board.result.kind, "ended_by": board.result.ended_by}
+
+    # the cubes (RULES C4, C5, D1–D3, 003 Atlanta 5.6–5.11)
+    def _double(self, member: int, args: dict[str, Any]) -> dict[str, Any]:
+        self._require_board()
+        session, game = self.session, self.session.game
+        subject = args.get("member", member)
+        by = None if member == subject else name(member)
+        if name(subject) == session.box and game.on_roll == "box":
+            if by is not None:
+                raise NotYourTurnError("Box decides for himself: nobody doubles for him (RULES C9).")
+            targets = args.get("targets")
+            self.session.box_double(None if targets is None else [str(t) for t in targets], bool(args.get("in_order")))
+            return {"member": subject, "targets": targets, "in_order": bool(args.get("in_order"))}
+        if game.on_roll == "box":
+            self.session.extra_double(name(subject), args.get("cube"), by)
+        else:
+            self.session.team_double(name(subject), args.get("cube"), by)
+        return {"member": subject, "cube": args.get("cube")}
+
+    def _pass(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self._require_board()
+        subject = args.get("member", member)
+        by = None if member is None or member == subject else name(member)
+        self.session.no_double(name(subject), args.get("cube"), by)
+        return {"member": subject, "cube": args.get("cube")}
+
+    def _answer(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self._require_board()
+        subject = args.get("member", member)
+        by = None if member is None or member == subject else name(member)
+        self.session.answer(name(subject), args["decision"], args.get("cube"), by)
+        return {"member": subject, "decision": args["decision"], "cube": args.get("cube")}
+
+    def _box_answer(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self._require_board()
+        if member is not None and name(member) != self.session.box:
+            raise NotYourTurnError(f"Only Box ({self.session.box}) answers the Team's doubles.")
+        decisions = args["decisions"]
+        self.session.box_answer(decisions)
+        return {"decisions": decisions}
+
+    def _extra(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self._require_board()
+        subject = args.get("member", member)
+        by = None if member is None or member == subject else name(member)
+        if args["offer"]:
+            self.session.offer_extra(name(subject), by)
+        else:
+            self.session.no_extra(name(subject), by)
+        return {"member": subject, "offer": bool(args["offer"])}
+
+    # -- checks -----------------------------------------------------------------------------------------------------
+    def _require_board(self) -> None:
+        if not self.board_live:
+            raise NotNowError("No game of this chouette is being played now.")
+
+    def _require_roller(self, member: int, what: str) -> None:
+        roller = self.roller()
+        if member != roller:
+            raise NotYourTurnError(f"It is not your turn on the board: {roller} is to {what}.")
+        wanted = Phase.ROLL if what == "roll" else Phase.PLAY
+        if self.board.phase != wanted:
+            raise NotNowError(
+                f"You cannot {what} now: the board waits for a {self.board.phase.value.replace('_', ' ')}."
+            )
+
+    def _waiting_text(self, what: str) -> str:
+        undecided = ", ".join(f"{p.subject}" for p in self.pending())
+        return f"You cannot {what} yet: waiting for the cube decisions of {undecided} (003 Atlanta 5.9)."
+
+
+def replay(actions) -> ChouetteTable:
+    """Rebuild a table from its whole log (objects with ``kind``, ``member_id`` and ``args``; the first must be the
+    ``open``). Raises what a failing action raises (a log that does not replay is corrupt)."""
+    if not actions or actions[0].kind != "open":
+        raise GameError("a chouette's log starts with its open action")
+    table = ChouetteTable.open(actions[0].args)
+    for action in actions[1:]:
+        table.apply(action.kind, action.member_id, action.args, atomic=False)
+    return table

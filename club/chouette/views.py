@@ -1,0 +1,319 @@
+"""What the chouette use-cases return: :class:`ChouetteOutcome` and the views it carries. No Discord types.
+
+:class:`ChouetteView` is a session as a front end shows it — seats in rotation order, every cube's value and state
+(RULES C5), who must decide now and by when (:class:`Decision`, RULES A2, C9), the board (a
+:class:`~club.results.GameView`) and the score sheet with member ids (:class:`SheetData`, RULES C11).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from backgammon.chouette import ChouetteRules
+from backgammon.chouette.cubes import TEAM_SIDE
+
+from ..results import GameView
+from .table import ChouetteTable, member_id
+
+DECISION_WORDS = {
+    "double": "double or pass (the Team's window, 003 Atlanta 5.9)",
+    "answer": "answer Box's offer",
+    "box_answer": "answer the Team's doubles",
+    "consent": "go along with or refuse the Captain's double (000 Ch.8)",
+    "extra": "offer the lone taker an extra or not (5.7)",
+    "roll": "roll",
+    "play": "play",
+}
+"""A decision in words (after "must")."""
+
+CUBE_STATES = ("centred", "offered", "beavered", "raccooned", "taken", "dropped", "settled", "scored")
+"""The states of a cube for displays: in play (centred, an offer pending, taken = owned by one side) or out of it."""
+
+
+@dataclass(frozen=True, slots=True)
+class CubeView:
+    """One cube of the current game (RULES C5): ``key`` (the member's id as text, or ``"giver>taker"`` for an extra),
+    ``member`` whose cube it was, ``team``/``box`` its holders now, ``stake`` (RULES C6), ``count`` and ``value``
+    (points: stake × count), ``owner`` (``"box"``, ``"team"`` or None = centred), ``state`` (one of
+    :data:`CUBE_STATES`), ``offered`` (points proposed by a pending offer), ``points`` (what the Team side won once
+    out of play), ``extra`` (003 Atlanta 5.7)."""
+
+    key: str
+    member: int
+    team: int
+    box: int
+    stake: int
+    count: int
+    value: int
+    owner: str | None
+    state: str
+    offered: int | None
+    points: int
+    extra: bool
+
+
+@dataclass(frozen=True, slots=True)
+class Decision:
+    """A decision the session waits for: ``subject`` must decide; ``actor`` may decide now (the subject, or his
+    proxy / the Captain once he missed his deadline: ``stage`` ``"proxy"``, RULES C9); ``pending`` (a key of
+    :data:`DECISION_WORDS`), ``actions`` open to him, ``cubes`` concerned, ``due_at`` (Unix s) and ``new`` (it
+    became due with this outcome: ping the actor)."""
+
+    subject: int
+    actor: int
+    pending: str
+    actions: tuple[str, ...]
+    cubes: tuple[str, ...]
+    due_at: float | None
+    stage: str = "member"
+    new: bool = False
+
+    @property
+    def words(self) -> str:
+        """What must be done, in words."""
+        return DECISION_WORDS.get(self.pending, self.pending)
+
+
+@dataclass(frozen=True, slots=True)
+class SheetRowData:
+    """One finished game on the score sheet (RULES C11; 003 Atlanta 10.1): ``points`` member → points (members
+    seated then), ``circled`` losers, ``crossed`` circles crossed through, ``b`` the losing Captain who follows Box,
+    ``next_captain``, ``ended_by`` (play, resignation, drops)."""
+
+    game: int
+    box: int
+    captain: int
+    partner: int | None
+    points: dict[int, int]
+    circled: tuple[int, ...]
+    crossed: tuple[int, ...]
+    b: int | None
+    next_captain: int
+    ended_by: str
+
+
+@dataclass(frozen=True, slots=True)
+class SheetData:
+    """A session's score sheet with member ids: columns ``members`` (order of arrival), ``rows``, ``totals`` (sum to
+    zero, RULES C11), ``stake`` (money per point, 0 = none) and the ``next_captain`` (10.1)."""
+
+    members: tuple[int, ...]
+    rows: tuple[SheetRowData, ...]
+    totals: dict[int, int]
+    stake: int
+    next_captain: int | None
+
+    @property
+    def zero_sum(self) -> bool:
+        """True when every game and the totals sum to zero (10.1 "the total of all scores adds to zero")."""
+        return sum(self.totals.values()) == 0 and all(sum(row.points.values()) == 0 for row in self.rows)
+
+    def money(self, member: int) -> int:
+        """``member``'s total in money (points × the stake per point)."""
+        return self.totals.get(member, 0) * self.stake
+
+
+@dataclass(frozen=True)
+class ChouetteView:
+    """A chouette session as it stands (see the module docstring).
+
+    ``phase``: ``lobby``, ``seating``, ``playing``, ``between`` or ``closed``. ``order``: Box, Captain, Team in
+    rotation order (the current game's, or the next game's between games); ``waiting``: joined during the game;
+    ``lobby``: waiting for the seat roll. ``away`` / ``proxies``: RULES C9. ``mark``: the game and turn buttons are
+    drawn for. ``in_game``: Box and the members whose cube is in play ("no cube, no talk").
+    """
+
+    session_id: int
+    version: int
+    status: str
+    phase: str
+    channel_id: int
+    rules: ChouetteRules
+    stake: int
+    names: dict[int, str]
+    lobby: tuple[int, ...]
+    order: tuple[int, ...]
+    waiting: tuple[int, ...]
+    away: tuple[int, ...]
+    proxies: dict[int, int]
+    retiring: tuple[int, ...]
+    game_number: int
+    box: int | None
+    captain: int | None
+    partner: int | None
+    team: tuple[int, ...]
+    cubes: tuple[CubeView, ...]
+    board: GameView | None
+    board_live: bool
+    on_roll: str | None
+    decisions: tuple[Decision, ...]
+    mark: str
+    sheet: SheetData
+    decision_time: float
+    proxy_time: float
+    move_time: float
+    no_talk: bool
+    in_game: tuple[int, ...] = ()
+    seed_hash: str | None = None
+
+    def name(self, member: int | None) -> str:
+        """The display name of ``member`` (his id if unknown; ``"-"`` for None)."""
+        if member is None:
+            return "-"
+        return self.names.get(member, str(member))
+
+    @property
+    def members(self) -> tuple[int, ...]:
+        """Everyone at the session: the lobby, or the order then those waiting to be seated."""
+        return self.lobby if self.phase == "lobby" else (*self.order, *self.waiting)
+
+    @property
+    def rules_text(self) -> str:
+        """The rule set in one line (``ChouetteRules.describe``)."""
+        return self.rules.describe()
+
+    def decision_of(self, actor: int) -> list[Decision]:
+        """The decisions ``actor`` may make now (his own, or as a proxy)."""
+        return [decision for decision in self.decisions if decision.actor == actor]
+
+    @classmethod
+    def of(
+        cls,
+        session_id: int,
+        table: ChouetteTable,
+        *,
+        version: int,
+        names: dict[int, str],
+        decisions: tuple[Decision, ...],
+        seed_hash: str | None = None,
+        seed: str | None = None,
+    ) -> ChouetteView:
+        """The view of ``table`` at ``version`` with display ``names`` and the ``decisions`` (with their deadlines)."""
+        session = table.session
+        game = session.game
+        playing = session.phase == "playing"
+        ids = [member_id(m) for m in session.order] if session.phase != "seating" else []
+        cubes = ()
+        if game is not None:
+            cubes = tuple(_cube(slot) for slot in game.cubes.values())
+        in_game = ()
+        if playing:
+            in_game = (member_id(game.box), *dict.fromkeys(c.team for c in cubes if c.state not in _OUT))
+        board = None
+        if table.board is not None and game is not None:
+            board = GameView.of(table.board, game.number, seed_hash=seed_hash, seed=seed)
+        return cls(
+            session_id=session_id,
+            version=version,
+            status=table.status,
+            phase=table.phase,
+            channel_id=table.channel_id,
+            rules=table.rules,
+            stake=table.stake,
+            names=dict(names),
+            lobby=tuple(table.lobby),
+            order=tuple(member_id(m) for m in game.order) if playing else tuple(ids),
+            waiting=tuple(member_id(m) for m in session.waiting),
+            away=tuple(member_id(m) for m in session.away),
+            proxies={member_id(k): member_id(v) for k, v in session.proxies.items()},
+            retiring=tuple(table.retiring),
+            game_number=table.game_number,
+            box=None if session.box is None else member_id(session.box),
+            captain=None if session.captain is None else member_id(session.captain),
+            partner=None if not playing or game.partner is None else member_id(game.partner),
+            team=tuple(member_id(m) for m in game.team) if playing else tuple(ids[1:]),
+            cubes=cubes,
+            board=board,
+            board_live=table.board_live,
+            on_roll=game.on_roll if playing else None,
+            decisions=decisions,
+            mark=table.mark,
+            sheet=sheet_data(table),
+            decision_time=table.decision_time,
+            proxy_time=table.proxy_time,
+            move_time=table.move_time,
+            no_talk=table.no_talk,
+            in_game=in_game,
+            seed_hash=seed_hash,
+        )
+
+
+_OUT = ("dropped", "settled", "scored")
+
+
+def _cube(slot) -> CubeView:
+    cube = slot.cube
+    if not slot.live:
+        state = slot.status
+    elif cube.stage is not None:
+        state = {"double": "offered", "beaver": "beavered", "raccoon": "raccooned"}[cube.stage]
+    else:
+        state = "centred" if cube.owner is None else "taken"
+    owner = None if cube.owner is None else ("team" if cube.owner == TEAM_SIDE else "box")
+    return CubeView(
+        key=slot.key,
+        member=member_id(slot.member),
+        team=member_id(slot.team),
+        box=member_id(slot.box),
+        stake=slot.stake,
+        count=cube.value,
+        value=slot.value,
+        owner=owner,
+        state=state,
+        offered=slot.offered_value,
+        points=slot.points,
+        extra=slot.extra,
+    )
+
+
+def sheet_data(table: ChouetteTable) -> SheetData:
+    """The score sheet of ``table`` with member ids (RULES C11)."""
+    sheet = table.session.sheet()
+    rows = []
+    for row in sheet.rows:
+        marks = row.marks or {}
+        rows.append(
+            SheetRowData(
+                game=row.game,
+                box=member_id(row.box),
+                captain=member_id(row.captain),
+                partner=None if row.partner is None else member_id(row.partner),
+                points={member_id(m): p for m, p in row.points.items()},
+                circled=tuple(member_id(m) for m in marks.get("circled", [])),
+                crossed=tuple(member_id(m) for m in row.crossed),
+                b=None if marks.get("b") is None else member_id(marks["b"]),
+                next_captain=member_id(row.next_captain),
+                ended_by=row.ended_by,
+            )
+        )
+    session = table.session
+    next_captain = None
+    if session.phase != "seating" and session.captain is not None:
+        next_captain = member_id(session.captain) if session.phase != "playing" else None
+    return SheetData(
+        members=tuple(member_id(m) for m in sheet.members),
+        rows=tuple(rows),
+        totals={member_id(m): t for m, t in sheet.totals().items()},
+        stake=table.stake,
+        next_captain=next_captain,
+    )
+
+
+@dataclass(frozen=True)
+class ChouetteOutcome:
+    """What a chouette use-case did: the new ``view``, what happened in words (``message``, one line per step),
+    ``ping`` (the members who must decide because of it: the actors of new decisions, RULES C5, C9), ``image_due``
+    (the board changed), ``finished`` (game numbers that ended in this call: their rows are on the sheet and in
+    ``chouette_results``) and ``revealed`` (dice seeds revealed: ``(series, seed hex, commitment)``)."""
+
+    view: ChouetteView
+    message: str
+    ping: tuple[int, ...] = ()
+    image_due: bool = False
+    finished: tuple[int, ...] = ()
+    revealed: tuple[tuple[int, str, str], ...] = field(default_factory=tuple)
+
+    @property
+    def session_id(self) -> int:
+        """The session's id."""
+        return self.view.session_id

@@ -1,0 +1,96 @@
+"""Leaderboards (RULES A3): who is up (``money``), who is strongest (``matches``), who wins the chouettes
+(``chouette``).
+
+- ``money``: the ledger of the period — money at the stakes, then points (every kind of game and the corrections);
+  when no stake was set anywhere in the period it ranks by points.
+- ``matches``: the FIBS ratings (all time: a rating is the sum of a member's whole match history), with wins,
+  losses and experience.
+- ``chouette``: chouette points in the period, then money.
+
+Equal values share a rank ("1, 2, 2, 4").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from .ledger import Ledger
+from .periods import Period
+from .ratings import Rating
+
+LEADERBOARDS = ("money", "matches", "chouette")
+"""The kinds of leaderboard."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderRow:
+    """One member on a leaderboard: ``rank`` (1 = best; ties share it) and ``values`` under the board's
+    ``headings`` (the first one ranks)."""
+
+    rank: int
+    member: int
+    name: str
+    values: tuple[Any, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """A leaderboard of ``kind`` over ``period``: ``headings`` of the ``values`` of each row, best first."""
+
+    kind: str
+    period: Period
+    title: str
+    headings: tuple[str, ...]
+    rows: tuple[LeaderRow, ...]
+
+    def row_of(self, member: int) -> LeaderRow | None:
+        """The row of ``member``, or None when he is not on the board."""
+        return next((row for row in self.rows if row.member == member), None)
+
+
+def _ranked(items: Sequence[tuple[int, str, tuple]], key: Callable[[tuple], Any]) -> tuple[LeaderRow, ...]:
+    """Rows sorted by ``key(values)`` (higher first), name breaking ties in order but not in rank."""
+    ordered = sorted(items, key=lambda item: (key(item[2]), item[1].casefold(), item[0]), reverse=False)
+    rows: list[LeaderRow] = []
+    for index, (member, name, values) in enumerate(ordered):
+        rank = rows[-1].rank if rows and key(values) == key(rows[-1].values) else index + 1
+        rows.append(LeaderRow(rank, member, name, values))
+    return tuple(rows)
+
+
+def money_board(ledger: Ledger) -> Leaderboard:
+    """The ``money`` leaderboard of a ledger's period (by money, then points; by points alone without stakes)."""
+    items = [(line.member, line.name, (line.money, line.total_points, line.games)) for line in ledger.lines]
+    if ledger.has_money:
+        rows = _ranked(items, lambda values: (-values[0], -values[1]))
+        headings = ("money", "points", "games")
+    else:
+        items = [(member, name, (values[1], values[2])) for member, name, values in items]
+        rows = _ranked(items, lambda values: (-values[0],))
+        headings = ("points", "games")
+    return Leaderboard("money", ledger.period, f"Who is up — {ledger.period.label}", headings, rows)
+
+
+def chouette_board(ledger: Ledger) -> Leaderboard:
+    """The ``chouette`` leaderboard: chouette points, then money, over a ledger of chouette entries."""
+    items = [
+        (line.member, line.name, (line.points.get("chouette", 0), line.money, line.games))
+        for line in ledger.lines
+        if line.games
+    ]
+    rows = _ranked(items, lambda values: (-values[0], -values[1]))
+    return Leaderboard(
+        "chouette", ledger.period, f"Chouettes — {ledger.period.label}", ("points", "money", "games"), rows
+    )
+
+
+def match_board(ratings: Iterable[Rating], names: Mapping[int, str], period: Period) -> Leaderboard:
+    """The ``matches`` leaderboard: FIBS rating (two decimals), then experience."""
+    items = [
+        (r.member, names.get(r.member, str(r.member)), (round(r.rating, 2), r.wins, r.losses, r.experience))
+        for r in ratings
+    ]
+    rows = _ranked(items, lambda values: (-values[0],))
+    return Leaderboard("matches", period, "Match ratings (FIBS formula)", ("rating", "won", "lost", "experience"), rows)

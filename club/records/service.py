@@ -1,0 +1,335 @@
+"""The club-records use-cases: :class:`ClubRecords` — ledger, settle-up, sheets, ratings, statistics, leaderboards,
+corrections and exports, for the Discord cogs, the console and the tests (RULES A3, A4). No Discord types.
+
+Every query reads the stored games as they are (:mod:`storage.books`); the only thing written here is a correction,
+which an admin makes with a reason and which is kept forever (the audit trail).
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from datetime import UTC, tzinfo
+
+from storage import books
+from storage.books import CorrectionRecord, SessionSummary
+
+from ..errors import InvalidRequestError, UnknownGameError, UnknownMemberError
+from ..service import ClubService
+from .leaderboards import LEADERBOARDS, Leaderboard, chouette_board, match_board, money_board
+from .ledger import Ledger, build_ledger
+from .periods import SOURCE_WORDS, Period, SessionRef, parse_period, period_at, session_period
+from .ratings import Rating, rate
+from .settle import Payment, settle_up
+from .sheets import SessionSheet, build_sheet
+from .stats import MemberStats, member_stats
+
+MAX_REASON = 500
+"""The longest reason a correction may give (characters)."""
+
+MAX_AMOUNT = 10**12
+"""The largest amount one correction may move (points or money)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Settlement:
+    """How to clear a :class:`~club.records.ledger.Ledger`: ``payments`` (at most n − 1 for n members not at zero)
+    in ``unit`` (``"money"``, or ``"points"`` when no stake was set in the period)."""
+
+    ledger: Ledger
+    unit: str
+    payments: tuple[Payment, ...]
+
+    def name(self, member: int) -> str:
+        """The display name of a member of the ledger."""
+        line = self.ledger.line_of(member)
+        return line.name if line is not None else str(member)
+
+
+def _check_id(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise InvalidRequestError(f"{what} is a positive whole number, not {value!r}")
+    return value
+
+
+def _check_amount(value, what: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_AMOUNT:
+        raise InvalidRequestError(f"{what} is a whole number from 0 to {MAX_AMOUNT}, not {value!r}")
+    return value
+
+
+class ClubRecords:
+    """The club's books over a :class:`~club.service.ClubService` (its database and clock).
+
+    ``tz``: the time zone in which days, weeks and months are cut (default UTC). Members are Discord user ids; a club
+    is a Discord guild id. Periods are given as text (``"week"``, ``"last month"``, ``"all"``, ``"session"`` —
+    see :func:`~club.records.periods.parse_period`) or as a :class:`~club.records.periods.Period`.
+    """
+
+    def __init__(self, service: ClubService, *, tz: tzinfo = UTC) -> None:
+        self.service = service
+        self.db = service.db
+        self.tz = tz
+
+    # -- helpers --------------------------------------------------------------------------------------------------
+    async def _club_id(self, guild_id: int) -> int:
+        club = await self.db.get_club(_check_id(guild_id, "guild_id"))
+        if club is None:
+            raise InvalidRequestError("this server has no club yet: nothing has been played here")
+        return club.id
+
+    async def names(self, members) -> dict[int, str]:
+        """Display names of the known ``members`` (ids), by id."""
+        found = await self.db.get_members(members)
+        return {member: record.display_name for member, record in found.items()}
+
+    async def period(
+        self,
+        guild_id: int,
+        period: str | Period | None = "week",
+        *,
+        session: str | SessionRef | None = None,
+        member: int | None = None,
+    ) -> Period:
+        """The :class:`Period` meant by ``period`` now. For ``"session"``: ``session`` (``money:12`` …), or else the
+        latest session ``member`` played in, or else the club's latest; a ``session`` given always wins. Raises :class:`InvalidRequestError` (bad
+        text), :class:`UnknownGameError` (no such session in the club, or none played yet)."""
+        if isinstance(period, Period):
+            return period
+        kind, offset = parse_period(period)
+        if session is not None and kind != "session":
+            kind, offset = "session", 0
+        if kind != "session":
+            return period_at(kind, self.service.clock.now(), offset=offset, tz=self.tz)
+        club_id = await self._club_id(guild_id)
+        if session is None:
+            found = await books.sessions(self.db, club_id, member=member, limit=1)
+            if not found:
+                whose = "you have" if member is not None else "the club has"
+                raise UnknownGameError(f"No session to show: {whose} no finished game yet.")
+            ref = SessionRef(found[0].source, found[0].id)
+        else:
+            ref = SessionRef.parse(session)
+            if not await books.session_exists(self.db, club_id, ref.key):
+                raise UnknownGameError(f"This club has no {ref.describe()}.")
+        return session_period(ref)
+
+    # -- the ledger and settling up ---------------------------------------------------------------------------------
+    async def ledger(
+        self,
+        guild_id: int,
+        period: str | Period | None = "week",
+        *,
+        session: str | SessionRef | None = None,
+        member: int | None = None,
+        kinds: tuple[str, ...] = books.KINDS,
+    ) -> Ledger:
+        """The club ledger of a period (see :meth:`period`): every member's points per kind of game, money at the
+        stakes, games and corrections; zero-sum in every column. Raises :class:`InvalidRequestError`,
+        :class:`UnknownGameError`."""
+        club_id = await self._club_id(guild_id)
+        chosen = await self.period(guild_id, period, session=session, member=member)
+        totals = await books.ledger_totals(
+            self.db,
+            club_id,
+            start=chosen.start,
+            end=chosen.end,
+            source=None if chosen.session is None else chosen.session.key,
+            kinds=kinds,
+        )
+        names = await self.names({total.member for total in totals})
+        return build_ledger(chosen, totals, names, kinds)
+
+    async def settle(
+        self,
+        guild_id: int,
+        period: str | Period | None = "week",
+        *,
+        session: str | SessionRef | None = None,
+        member: int | None = None,
+    ) -> Settlement:
+        """The payments that clear the period's ledger (RULES A3): in money, or in points when no stake was set;
+        at most n − 1 payments (see :mod:`club.records.settle`). Raises as :meth:`ledger`."""
+        ledger = await self.ledger(guild_id, period, session=session, member=member)
+        unit = "money" if ledger.has_money else "points"
+        return Settlement(ledger, unit, tuple(settle_up(ledger.balances(unit))))
+
+    # -- sheets ------------------------------------------------------------------------------------------------------
+    async def sessions(
+        self,
+        guild_id: int,
+        *,
+        member: int | None = None,
+        limit: int = 25,
+        period: Period | None = None,
+    ) -> list[SessionSummary]:
+        """The club's sessions with a game finished in ``period`` (default: ever), latest first, only ``member``'s
+        if given. Raises :class:`InvalidRequestError` for a bad limit."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10_000:
+            raise InvalidRequestError(f"limit is 1–10000, not {limit!r}")
+        club_id = await self._club_id(guild_id)
+        if period is not None and period.session is not None:
+            found = await books.sessions(self.db, club_id, member=member, limit=10_000)
+            return [s for s in found if (s.source, s.id) == period.session.key]
+        return await books.sessions(
+            self.db,
+            club_id,
+            member=member,
+            limit=limit,
+            start=None if period is None else period.start,
+            end=None if period is None else period.end,
+        )
+
+    async def session_label(self, summary: SessionSummary) -> str:
+        """A one-line label of a session for menus: ``money:12 — Alice v Bob, 14 games``."""
+        names = await self.names(summary.members)
+        who = " v ".join(names.get(m, str(m)) for m in summary.members[:4]) + ("…" if len(summary.members) > 4 else "")
+        what = f"{summary.length}-point match" if summary.source == "match" else SOURCE_WORDS[summary.source]
+        return f"{SessionRef(summary.source, summary.id)} — {what}: {who}, {summary.games} game(s)"
+
+    async def sheet(
+        self, guild_id: int, session: str | SessionRef | None = None, *, member: int | None = None
+    ) -> SessionSheet:
+        """The score sheet of a session (RULES A3, C11): ``session`` (``money:12`` …), or else the latest one
+        ``member`` played in, or else the club's latest. Raises :class:`UnknownGameError`, :class:`InvalidRequestError`."""
+        club_id = await self._club_id(guild_id)
+        ref = (await self.period(guild_id, "session", session=session, member=member)).session
+        entries = await books.session_entries(self.db, club_id, ref.key) or []
+        corrections = await books.corrections(self.db, club_id, source=ref.key)
+        columns: tuple[int, ...] = ()
+        title = ref.describe().capitalize()
+        if ref.source != "chouette":
+            record = await self.db.get_match(ref.id)
+            columns = record.players
+            if ref.source == "match":
+                title = f"Match {ref.id} to {record.length}"
+        members = {
+            *columns,
+            *(e.member for e in entries),
+            *(c.payer for c in corrections),
+            *(c.payee for c in corrections),
+        }
+        names = await self.names(members)
+        if columns:
+            title += f": {names.get(columns[0], columns[0])} v {names.get(columns[1], columns[1])}"
+        return build_sheet(ref, title, entries, corrections, names, columns)
+
+    # -- ratings, statistics, leaderboards -------------------------------------------------------------------------
+    async def ratings(self, guild_id: int) -> dict[int, Rating]:
+        """Every member's FIBS match rating in the club (members with no finished match are not listed)."""
+        club_id = await self._club_id(guild_id)
+        matches = await books.finished_matches(self.db, club_id)
+        return rate((m.players[m.winner], m.players[1 - m.winner], m.length) for m in matches)
+
+    async def rating(self, guild_id: int, member: int) -> tuple[Rating, int | None, int]:
+        """``(rating, rank, rated)``: ``member``'s FIBS rating (1500 and no rank before his first match), his rank
+        among the ``rated`` members. Raises :class:`UnknownMemberError` for someone who is not in the club."""
+        await self._require_member(guild_id, member)
+        ratings = await self.ratings(guild_id)
+        mine = ratings.get(member)
+        if mine is None:
+            return Rating(member), None, len(ratings)
+        rank = 1 + sum(r.rating > mine.rating for r in ratings.values())
+        return mine, rank, len(ratings)
+
+    async def stats(self, guild_id: int, member: int) -> MemberStats:
+        """``member``'s statistics in the club (games, wins, gammons, cube actions, average cube, rating,
+        chouettes). Raises :class:`UnknownMemberError`."""
+        club_id = await self._require_member(guild_id, member)
+        games = await books.played_games(self.db, club_id, member)
+        actions = await books.cube_actions(self.db, club_id, member)
+        rating = (await self.ratings(guild_id)).get(member) or Rating(member)
+        chouette = await books.chouette_games(self.db, club_id, member)
+        name = (await self.names([member])).get(member, str(member))
+        return member_stats(member, name, games, actions, rating, chouette)
+
+    async def leaderboard(self, guild_id: int, kind: str = "money", period: str | Period | None = "all") -> Leaderboard:
+        """The ``money``, ``matches`` or ``chouette`` leaderboard (see :mod:`club.records.leaderboards`); ``period``
+        applies to money and chouettes (ratings are all-time). Raises :class:`InvalidRequestError`."""
+        if kind not in LEADERBOARDS:
+            raise InvalidRequestError(f"a leaderboard is one of {', '.join(LEADERBOARDS)}, not {kind!r}")
+        if kind == "matches":
+            ratings = await self.ratings(guild_id)
+            names = await self.names(ratings)
+            return match_board(ratings.values(), names, period_at("all", self.service.clock.now()))
+        if kind == "chouette":
+            return chouette_board(await self.ledger(guild_id, period, kinds=("chouette",)))
+        return money_board(await self.ledger(guild_id, period))
+
+    # -- corrections -------------------------------------------------------------------------------------------------
+    async def _require_member(self, guild_id: int, member: int) -> int:
+        club_id = await self._club_id(guild_id)
+        if not await self.db.is_club_member(club_id, _check_id(member, "member id")):
+            raise UnknownMemberError(f"user {member} is not a member of this club")
+        return club_id
+
+    async def correct(
+        self,
+        guild_id: int,
+        admin: int,
+        payer: int,
+        payee: int,
+        *,
+        reason: str,
+        points: int = 0,
+        money: int = 0,
+        session: str | SessionRef | None = None,
+        counts_at: float | None = None,
+    ) -> CorrectionRecord:
+        """An admin's correction of the ledger (RULES A3): ``payer`` gives ``points`` and/or ``money`` to ``payee``,
+        for ``reason`` (required), counted at ``counts_at`` (default now) and, if given, against ``session``. Being
+        a transfer it keeps every period zero-sum; it can never be changed or deleted — undo it with another.
+
+        Whether ``admin`` may do this is the front end's check (the same as for the club's settings). Raises
+        :class:`InvalidRequestError` (no reason, nothing to move, payer = payee, bad amounts or time),
+        :class:`UnknownMemberError` (payer or payee not in the club), :class:`UnknownGameError` (no such session).
+        """
+        _check_id(admin, "admin id")
+        club_id = await self._require_member(guild_id, payer)
+        await self._require_member(guild_id, payee)
+        if payer == payee:
+            raise InvalidRequestError("a correction moves points from one member to another: name two members")
+        _check_amount(points, "points")
+        _check_amount(money, "money")
+        if not points and not money:
+            raise InvalidRequestError("a correction must move some points or money (both are 0)")
+        if not isinstance(reason, str) or not reason.strip():
+            raise InvalidRequestError("a correction needs a reason: say why, for the audit trail")
+        reason = " ".join(reason.split())
+        if len(reason) > MAX_REASON:
+            raise InvalidRequestError(f"a reason is at most {MAX_REASON} characters, not {len(reason)}")
+        now = self.service.clock.now()
+        if counts_at is None:
+            counts_at = now
+        elif isinstance(counts_at, bool) or not isinstance(counts_at, int | float) or not math.isfinite(counts_at):
+            raise InvalidRequestError(f"counts_at is a time in Unix seconds, not {counts_at!r}")
+        ref = None
+        if session is not None:
+            ref = SessionRef.parse(session)
+            if not await books.session_exists(self.db, club_id, ref.key):
+                raise UnknownGameError(f"This club has no {ref.describe()}.")
+        return await books.add_correction(
+            self.db,
+            club_id=club_id,
+            admin_id=admin,
+            payer=payer,
+            payee=payee,
+            points=points,
+            money=money,
+            reason=reason,
+            source=None if ref is None else ref.key,
+            at=now,
+            counts_at=float(counts_at),
+        )
+
+    async def corrections(self, guild_id: int, period: str | Period | None = "all") -> list[CorrectionRecord]:
+        """The audit trail: every correction that counts in the period (or names its session), oldest first."""
+        club_id = await self._club_id(guild_id)
+        chosen = await self.period(guild_id, period)
+        return await books.corrections(
+            self.db,
+            club_id,
+            start=chosen.start,
+            end=chosen.end,
+            source=None if chosen.session is None else chosen.session.key,
+        )

@@ -1,0 +1,345 @@
+"""``/bg chouette``: chouettes in a channel, played over days (RULES C1–C11), and each member's own buttons.
+
+Commands (a subgroup of the ``/bg`` group; each parses, makes one :class:`club.chouette.ChouetteService` call and
+replies privately): ``start`` (a rule set, stake, times, "no cube, no talk"), ``join``, ``leave``, ``seat`` (the
+seat roll), ``status``, ``sheet`` (the score-sheet image), ``proxy @member`` (RULES C9), ``rules`` and ``move`` (a
+play, with the legal plays suggested). The session of a command is the one running in its channel.
+
+Buttons and menus are :class:`discord.ui.DynamicItem` s whose ``custom_id`` carries the session, the game and board
+turn they were drawn for (``mark``), the member whose decision it is, the cube and the action —
+``ch:12:3.7:<member>:<cube>:take`` — so they work after a restart (registered in :func:`setup`). A member may press
+only his own buttons, or another's as the proxy acting for him (RULES C9: the rules refuse anyone else); each press
+is answered privately, and a button from an older turn says "already done" and changes nothing. Time limits: the
+cog's loop fires :func:`club.chouette.run_due` and posts each notice (pinging exactly the members who must decide).
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+import re
+
+import discord
+from discord import app_commands
+from discord.ext import commands, tasks
+
+from backgammon.chouette import CHOUETTE_PRESETS
+from backgammon.errors import BackgammonError
+from club import frontend
+from club.chouette import ChouetteOutcome, ChouetteService, run_due
+from club.chouette.images import sheet_png_async
+from club.errors import InvalidRequestError
+
+from .chouette_present import ChouettePublisher, chouette_message
+from .errors import report, send_private
+from .flow import register
+
+log = logging.getLogger("bgclub.discord")
+
+INTERVAL_SECONDS = 60.0
+RULE_CHOICES = [app_commands.Choice(name=name, value=name) for name in CHOUETTE_PRESETS]
+STAKE_CHOICES = [app_commands.Choice(name=f"{n}× the base stake", value=n) for n in (1, 2, 4, 8)]
+BUTTON_ACTIONS = {"double_all": "double", "double_order": "double"}
+
+
+# -- components -------------------------------------------------------------------------------------------------------
+class ChouetteButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ch:(?P<sid>[0-9]{1,10}):(?P<mark>[0-9]{1,6}\.[0-9]{1,6}):(?P<member>[0-9]{1,20}):"
+    r"(?P<cube>[0-9>]{0,41}):(?P<action>[a-z_]{2,14})",
+):
+    """One member's decision on one cube (``cube`` empty: all of his) at one turn of one session."""
+
+    def __init__(self, sid: int, mark: str, member: int, cube: str, action: str, label: str | None = None) -> None:
+        from .chouette_present import LABELS, STYLES
+
+        super().__init__(
+            discord.ui.Button(
+                label=(label or LABELS.get(action, action.replace("_", " ").capitalize()))[:80],
+                style=STYLES.get(action, discord.ButtonStyle.secondary),
+                custom_id=f"ch:{sid}:{mark}:{member}:{cube}:{action}",
+            )
+        )
+        self.sid, self.mark, self.member, self.cube, self.action = sid, mark, member, cube, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item: discord.ui.Button, match: re.Match[str], /) -> ChouetteButton:
+        """Rebuild the button from its ``custom_id`` (after a restart too)."""
+        return cls(int(match["sid"]), match["mark"], int(match["member"]), match["cube"], match["action"], item.label)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Make the decision for the member who pressed (his own, or as proxy): see :func:`press`."""
+        action = BUTTON_ACTIONS.get(self.action, self.action)
+        await press(interaction, self.sid, self.mark, self.member, action, cube=self.cube or None,
+                    in_order=self.action == "double_order")  # fmt: skip
+
+
+class ChouetteSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"chs:(?P<sid>[0-9]{1,10}):(?P<mark>[0-9]{1,6}\.[0-9]{1,6}):(?P<member>[0-9]{1,20}):"
+    r"(?P<what>play|double|take)",
+):
+    """A menu: the legal plays (``play``), the cubes Box doubles (``double``, 5.6) or takes, dropping the rest
+    (``take``, 5.10/5.11)."""
+
+    def __init__(self, sid: int, mark: str, member: int, what: str, options, placeholder: str = "Choose…") -> None:
+        choices = [discord.SelectOption(label=str(label)[:100], value=str(value)[:100]) for label, value in options]
+        several = what != "play"
+        super().__init__(
+            discord.ui.Select(
+                custom_id=f"chs:{sid}:{mark}:{member}:{what}",
+                placeholder=placeholder,
+                options=choices[:25] or [discord.SelectOption(label="pass", value="pass")],
+                min_values=1,
+                max_values=max(1, min(25, len(choices))) if several else 1,
+            )
+        )
+        self.sid, self.mark, self.member, self.what = sid, mark, member, what
+
+    @classmethod
+    def plays(cls, sid: int, mark: str, member: int, plays) -> ChouetteSelect:
+        """The menu of the legal plays."""
+        return cls(sid, mark, member, "play", [(p, p) for p in plays], "Choose your play…")
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item: discord.ui.Select, match: re.Match[str], /) -> ChouetteSelect:
+        """Rebuild the menu from its ``custom_id`` and the message's options."""
+        options = [(option.label, option.value) for option in item.options]
+        return cls(int(match["sid"]), match["mark"], int(match["member"]), match["what"], options)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Play, double the chosen cubes, or take the chosen cubes and drop the rest."""
+        values = list((interaction.data or {}).get("values") or [])
+        if self.what == "play":
+            await press(interaction, self.sid, self.mark, self.member, "play", value=values[0] if values else None)
+        elif self.what == "double":
+            await press(interaction, self.sid, self.mark, self.member, "double", value=[int(v) for v in values])
+        else:
+            options = [option.value for option in self.item.options]
+            decisions = {key: "take" if key in values else "drop" for key in options}
+            await press(interaction, self.sid, self.mark, self.member, "take", value=decisions)
+
+
+async def press(interaction: discord.Interaction, sid: int, mark: str, member: int, action: str, **options) -> None:
+    """A button or menu for ``member``'s decision, pressed by whoever pressed it: the action (his own decision, or
+    as the proxy acting for him), answered privately; a refusal says why and changes nothing."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    bot = interaction.client
+    try:
+        presser = await register(interaction)
+        outcome = await bot.chouettes.act(sid, presser, action, subject=member, mark=mark, **options)
+    except Exception as error:  # noqa: BLE001 - reported in one place
+        await report(interaction, error, context={"what": f"chouette button {action}", "chouette": sid})
+        return
+    await _publish_and_acknowledge(interaction, outcome)
+
+
+async def _publish_and_acknowledge(interaction: discord.Interaction, outcome: ChouetteOutcome) -> None:
+    try:
+        message = await interaction.client.chouette_publisher.publish(outcome)
+    except Exception as error:  # noqa: BLE001 - the action is done; only showing it failed
+        log.error("could not publish chouette %s v%s", outcome.session_id, outcome.view.version, exc_info=error)
+        message = None
+    text = " ".join(outcome.message.splitlines()[:3]) or "Done."
+    if message is not None and getattr(message, "jump_url", None):
+        text += f"\nBoard: {message.jump_url}"
+    await send_private(interaction, text)
+
+
+# -- commands ----------------------------------------------------------------------------------------------------------
+async def _session(interaction: discord.Interaction) -> int:
+    session_id = await interaction.client.chouettes.session_in(interaction.channel_id)
+    if session_id is None:
+        raise InvalidRequestError("No chouette runs in this channel: start one with /bg chouette start.")
+    return session_id
+
+
+async def plays_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The legal plays of the member's dice on the chouette's board that match what he typed."""
+    try:
+        session_id = await _session(interaction)
+        plays = await interaction.client.chouettes.legal_plays(session_id, interaction.user.id)
+    except BackgammonError:
+        return []
+    return [app_commands.Choice(name=play, value=play) for play in frontend.filter_plays(plays, current)]
+
+
+class ChouetteCommands(app_commands.Group):
+    """The ``/bg chouette`` subcommands (thin: parse → one club call → reply)."""
+
+    def __init__(self) -> None:
+        super().__init__(name="chouette", description="Chouettes: one Box against a Team, over days")
+
+    async def _run(self, interaction: discord.Interaction, what: str, call) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            member = await register(interaction)
+            outcome = await call(interaction.client.chouettes, member)
+        except Exception as error:  # noqa: BLE001 - reported in one place
+            await report(interaction, error, context={"what": f"/bg chouette {what}"})
+            return
+        await _publish_and_acknowledge(interaction, outcome)
+
+    @app_commands.command(description="Start a chouette in this channel")
+    @app_commands.describe(
+        rules="Rule family (default Atlanta)",
+        stake="Money per point (default none)",
+        hours="Hours for each cube decision",
+        proxy_hours="Hours for a proxy",
+        no_talk="A private thread for those whose cube is in the game",
+    )
+    @app_commands.choices(rules=RULE_CHOICES)
+    async def start(
+        self,
+        interaction: discord.Interaction,
+        rules: str | None = None,
+        stake: app_commands.Range[int, 0, 1_000_000_000] = 0,
+        hours: app_commands.Range[float, 0.05, 720.0] | None = None,
+        proxy_hours: app_commands.Range[float, 0.05, 720.0] | None = None,
+        no_talk: bool = False,
+    ) -> None:
+        async def call(chouettes: ChouetteService, member: int) -> ChouetteOutcome:
+            return await chouettes.start(interaction.guild_id, interaction.channel_id, member, rules=rules,
+                                         stake=stake, decision_hours=hours, proxy_hours=proxy_hours,
+                                         no_talk=no_talk)  # fmt: skip
+
+        await self._run(interaction, "start", call)
+
+    @app_commands.command(description="Join (or come back to) this channel's chouette")
+    @app_commands.describe(stake="Play for a multiple of the stake (Atlanta 2.2)")
+    @app_commands.choices(stake=STAKE_CHOICES)
+    async def join(self, interaction: discord.Interaction, stake: int = 1) -> None:
+        async def call(chouettes: ChouetteService, member: int) -> ChouetteOutcome:
+            return await chouettes.join(await _session(interaction), member, stake=stake)
+
+        await self._run(interaction, "join", call)
+
+    @app_commands.command(description="Leave the chouette (after the game in progress)")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        async def call(chouettes: ChouetteService, member: int) -> ChouetteOutcome:
+            return await chouettes.leave(await _session(interaction), member)
+
+        await self._run(interaction, "leave", call)
+
+    @app_commands.command(description="Throw for the seats and start the first game")
+    async def seat(self, interaction: discord.Interaction) -> None:
+        async def call(chouettes: ChouetteService, member: int) -> ChouetteOutcome:
+            return await chouettes.seat(await _session(interaction), member)
+
+        await self._run(interaction, "seat", call)
+
+    @app_commands.command(description="Name who decides for you when you are away")
+    @app_commands.describe(member="Your proxy")
+    async def proxy(self, interaction: discord.Interaction, member: discord.Member) -> None:
+        async def call(chouettes: ChouetteService, me: int) -> ChouetteOutcome:
+            other = await register(interaction, member)
+            return await chouettes.proxy(await _session(interaction), me, other)
+
+        await self._run(interaction, "proxy", call)
+
+    @app_commands.command(description="Play your dice on the chouette's board")
+    @app_commands.describe(play="Your play, e.g. 13/7 8/7")
+    @app_commands.autocomplete(play=plays_autocomplete)
+    async def move(self, interaction: discord.Interaction, play: str) -> None:
+        async def call(chouettes: ChouetteService, member: int) -> ChouetteOutcome:
+            return await chouettes.play(await _session(interaction), member, play)
+
+        await self._run(interaction, "move", call)
+
+    @app_commands.command(description="The chouette: seats, cubes, who must decide")
+    async def status(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            member = await register(interaction)
+            view = await interaction.client.chouettes.state(await _session(interaction))
+            message = await chouette_message(interaction.client, view, viewer=member, buttons=False)
+            await interaction.followup.send(**message.send_kwargs(ephemeral=True))
+        except Exception as error:  # noqa: BLE001 - reported in one place
+            await report(interaction, error, context={"what": "/bg chouette status"})
+
+    @app_commands.command(description="The score sheet")
+    async def sheet(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await register(interaction)
+            view = await interaction.client.chouettes.state(await _session(interaction))
+            png = await sheet_png_async(view, interaction.client.board_options)
+            totals = ", ".join(f"{view.name(m)} {t:+d}" for m, t in view.sheet.totals.items())
+            file = discord.File(io.BytesIO(png), filename=f"sheet-{view.session_id}.png")
+            text = f"Score sheet of chouette #{view.session_id}: {totals or 'no game finished yet'}."
+            await interaction.followup.send(text[:2000], file=file, ephemeral=True)
+        except Exception as error:  # noqa: BLE001 - reported in one place
+            await report(interaction, error, context={"what": "/bg chouette sheet"})
+
+    @app_commands.command(description="The rules this chouette is played under")
+    async def rules(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await register(interaction)
+            view = await interaction.client.chouettes.state(await _session(interaction))
+            hours = f"{view.decision_time / 3600:g} h per cube decision, {view.proxy_time / 3600:g} h for a proxy"
+            text = f"Chouette #{view.session_id}: {view.rules_text}.\nTime: {hours}."
+            if view.stake:
+                text += f"\nStake: {view.stake} per point."
+            await send_private(interaction, text)
+        except Exception as error:  # noqa: BLE001 - reported in one place
+            await report(interaction, error, context={"what": "/bg chouette rules"})
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        """Check failures and option errors of every ``/bg chouette`` command end up in :func:`cogs.errors.report`."""
+        await report(interaction, error, context={"what": "/bg chouette"})
+
+
+# -- the cog: time limits ----------------------------------------------------------------------------------------------
+class Chouettes(commands.Cog):
+    """Holds the chouette use-cases and publisher on the bot, and runs :meth:`tick` every ``[reminders]
+    interval_seconds`` (as :mod:`cogs.reminders` does for matches)."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        bot.chouettes = ChouetteService(bot.service)
+        bot.chouette_publisher = ChouettePublisher(bot)
+        self.commands = ChouetteCommands()
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Start the loop once connected."""
+        if not self.loop.is_running():
+            self.loop.change_interval(seconds=getattr(self.bot.settings, "reminder_seconds", INTERVAL_SECONDS))
+            self.loop.start()
+
+    async def cog_unload(self) -> None:
+        """Stop the loop and take ``/bg chouette`` out of the tree."""
+        self.loop.cancel()
+        group = self.bot.tree.get_command("bg")
+        if isinstance(group, app_commands.Group):
+            group.remove_command("chouette")
+
+    async def tick(self):
+        """Fire and post every chouette reminder and expiry due now; returns the notices."""
+        notices = await run_due(self.bot.chouettes)
+        for notice in notices:
+            try:
+                await self.bot.chouette_publisher.post_notice(notice)
+            except Exception:  # noqa: BLE001 - one failed post must not stop the others
+                log.exception("could not post the %s of chouette %s", notice.kind, notice.session_id)
+        return notices
+
+    @tasks.loop(seconds=INTERVAL_SECONDS)
+    async def loop(self) -> None:
+        """One round of :meth:`tick`, errors logged."""
+        try:
+            await self.tick()
+        except Exception:  # noqa: BLE001 - keep the loop alive
+            log.exception("the chouette deadline loop failed this round")
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the extension: the cog, ``/bg chouette`` under the ``/bg`` group, the persistent buttons and menus."""
+    cog = Chouettes(bot)
+    await bot.add_cog(cog)
+    group = bot.tree.get_command("bg")
+    if not isinstance(group, app_commands.Group):
+        raise RuntimeError("cogs.chouette needs the /bg group: load cogs.bg first")
+    group.add_command(cog.commands)
+    bot.add_dynamic_items(ChouetteButton, ChouetteSelect)

@@ -1,0 +1,392 @@
+"""A chouette outcome as Discord messages, and keeping them current (the chouette's counterpart of
+:mod:`cogs.present` and :mod:`cogs.publish`).
+
+The session lives in its channel. Its **board message** holds the board image with the chouette panel (Box,
+Partner, Captain and Team in rotation order with every cube), what happened, and a row of buttons per member who
+must decide now — each row is that member's own (RULES C5): *Double my cube* / *No double* in the Team's window,
+*Take* / *Drop* / *Beaver* (/ *Raccoon*) for Box's offers, Box's *Roll* / *Double all* and his answers, and the
+menus (Box's selective double, his mixed answer, the legal plays). When someone new must decide, a new board message
+is posted that mentions exactly those members (the previous one loses its buttons); otherwise the board message is
+edited in place, so a window of five passes is one message, not five. More than five deciders overflow into a
+second message. Everything is posted and edited with the bot's token and remembered in the database, so sessions
+that last for days — and restarts — keep working. With "no cube, no talk" a private thread holds Box and the
+members whose cube is still in the game.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+from dataclasses import dataclass, replace
+from typing import Any
+
+import discord
+
+from club.chouette import ChouetteOutcome, ChouetteView
+from club.chouette.images import board_png_async, sheet_png_async
+
+from .present import MENTIONS, mention
+
+log = logging.getLogger("bgclub.discord")
+
+MAX_ROWS = 5
+LABELS = {
+    "double": "Double my cube",
+    "pass": "No double",
+    "take": "Take",
+    "drop": "Drop",
+    "beaver": "Beaver",
+    "raccoon": "Raccoon",
+    "offer_extra": "Offer an extra",
+    "no_extra": "No extra",
+    "roll": "Roll",
+}
+STYLES = {
+    "double": discord.ButtonStyle.primary,
+    "pass": discord.ButtonStyle.secondary,
+    "take": discord.ButtonStyle.success,
+    "drop": discord.ButtonStyle.danger,
+    "beaver": discord.ButtonStyle.primary,
+    "raccoon": discord.ButtonStyle.primary,
+    "offer_extra": discord.ButtonStyle.primary,
+    "no_extra": discord.ButtonStyle.secondary,
+    "roll": discord.ButtonStyle.primary,
+    "double_all": discord.ButtonStyle.secondary,
+    "double_order": discord.ButtonStyle.secondary,
+}
+
+
+def title(view: ChouetteView) -> str:
+    """``Chouette #3 · game 2 · Box Ann vs Captain Bob`` (or the lobby)."""
+    if view.phase in ("lobby", "seating"):
+        return f"Chouette #{view.session_id} · waiting for the seat roll"
+    if view.phase == "closed":
+        return f"Chouette #{view.session_id} · over"
+    text = f"Chouette #{view.session_id} · game {view.game_number}"
+    if view.board_live:
+        text += f" · Box {view.name(view.box)} vs Captain {view.name(view.captain)}"
+    return text
+
+
+def seats_text(view: ChouetteView) -> str:
+    """The seats in rotation order with each cube (value, state), away members and proxies (RULES C3, C5, C9)."""
+    if view.phase == "lobby":
+        names = ", ".join(view.name(m) for m in view.lobby)
+        return f"At the table: {names}. Join with /bg chouette join; /bg chouette seat throws for the seats."
+    cubes = {cube.member: cube for cube in view.cubes if not cube.extra}
+    lines = []
+    for member in view.order:
+        role = "Box" if member == view.box else "Partner" if member == view.partner else ""
+        if view.board_live and member == view.captain:
+            role = "Captain"
+        cube = cubes.get(member) if view.board_live or view.phase == "playing" else None
+        cube_text = f" — cube {cube.value} {cube.state}" if cube is not None else ""
+        away = " (away" + (f", proxy {view.name(view.proxies[member])}" if member in view.proxies else "") + ")"
+        lines.append(f"{role + ' ' if role else ''}{view.name(member)}{cube_text}{away if member in view.away else ''}")
+    for cube in view.cubes:
+        if cube.extra:
+            lines.append(f"extra {view.name(cube.box)} → {view.name(cube.team)} — {cube.value} {cube.state}")
+    if view.waiting:
+        lines.append("Next game: " + ", ".join(view.name(m) for m in view.waiting))
+    return "\n".join(lines)
+
+
+def decisions_text(view: ChouetteView) -> str:
+    """Who must decide what, for whom, by when (RULES A2, C9)."""
+    lines = []
+    for decision in view.decisions:
+        whom = "" if decision.actor == decision.subject else f" for {view.name(decision.subject)}"
+        due = f" by <t:{int(decision.due_at)}:f>" if decision.due_at else ""
+        lines.append(f"{view.name(decision.actor)}{whom} must {decision.words}{due}.")
+    return "\n".join(lines)
+
+
+@dataclass
+class ChouetteMessage:
+    """One message ready to send or edit: ``content`` (mentions), ``embed``, the PNG and the component views (the
+    first goes with the message; any others are overflow messages of more deciders)."""
+
+    content: str
+    embed: discord.Embed
+    png: bytes | None
+    filename: str
+    components: list[discord.ui.View]
+
+    def file(self) -> discord.File | None:
+        """A fresh file of the image."""
+        return None if self.png is None else discord.File(io.BytesIO(self.png), filename=self.filename)
+
+    def send_kwargs(self, *, ephemeral: bool = False) -> dict[str, Any]:
+        """Keyword arguments for ``channel.send`` / ``followup.send`` (the first components only)."""
+        kwargs: dict[str, Any] = {"content": self.content, "embed": self.embed, "allowed_mentions": MENTIONS}
+        if self.png is not None:
+            kwargs["file"] = self.file()
+        if self.components:
+            kwargs["view"] = self.components[0]
+        if ephemeral:
+            kwargs["ephemeral"] = True
+        return kwargs
+
+    def edit_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for ``message.edit``."""
+        file = self.file()
+        return {
+            "content": self.content,
+            "embed": self.embed,
+            "attachments": [file] if file is not None else [],
+            "view": self.components[0] if self.components else None,
+            "allowed_mentions": MENTIONS,
+        }
+
+
+def decision_rows(view: ChouetteView) -> list[list[discord.ui.Item]]:
+    """A row of components per decision (the member's own buttons; Box's menus get rows of their own)."""
+    from .chouette import ChouetteButton, ChouetteSelect
+
+    rows: list[list[discord.ui.Item]] = []
+    sid, mark = view.session_id, view.mark
+    for decision in view.decisions:
+        who = view.name(decision.subject)
+        if decision.pending == "play":
+            rows.append([ChouetteSelect.plays(sid, mark, decision.subject, ())])
+            continue
+        if decision.pending == "roll":
+            buttons = [ChouetteButton(sid, mark, decision.subject, "", "roll", f"{who}: Roll")]
+            if "double" in decision.actions:
+                buttons.append(ChouetteButton(sid, mark, decision.subject, "", "double", "Double all"))
+                if len(decision.cubes) > 1 and not view.rules.single_cube:
+                    buttons.append(ChouetteButton(sid, mark, decision.subject, "", "double_order",
+                                                  "Double all, in rotation order (5.8)"))  # fmt: skip
+            rows.append(buttons)
+            if "double" in decision.actions and len(decision.cubes) > 1 and not view.rules.single_cube:
+                targets = [(view.name(int(k)), k) for k in decision.cubes if k.isdigit()]
+                rows.append([ChouetteSelect(sid, mark, decision.subject, "double", targets, "Double some cubes…")])
+            continue
+        if decision.pending == "box_answer":
+            rows.append([ChouetteButton(sid, mark, decision.subject, "", action, f"Box: {LABELS[action]} all")
+                         for action in decision.actions if action in LABELS])  # fmt: skip
+            if len(decision.cubes) > 1:
+                cubes = [(_cube_label(view, key), key) for key in decision.cubes]
+                menu = ChouetteSelect(sid, mark, decision.subject, "take", cubes, "Take these, drop the rest…")
+                rows.append([menu])
+            continue
+        actions = ["double", "pass"] if decision.pending == "double" else list(decision.actions)
+        actions = [{"no_double": "pass"}.get(a, a) for a in actions]
+        cubes = list(decision.cubes) if decision.pending == "double" and len(decision.cubes) > 1 else [""]
+        row = []
+        for cube in cubes:
+            for action in actions:
+                if action == "pass" and cube:
+                    continue
+                label = LABELS.get(action, action)
+                if cube:
+                    label += f" ({_cube_label(view, cube)})"
+                if not row:
+                    label = f"{who}: {label}"
+                row.append(ChouetteButton(sid, mark, decision.subject, cube, action, label))
+        if cubes != [""]:
+            row.append(ChouetteButton(sid, mark, decision.subject, "", "pass", LABELS["pass"]))
+        rows.append(row[:5])
+    return rows
+
+
+def _cube_label(view: ChouetteView, key: str) -> str:
+    if ">" in key:
+        giver, taker = key.split(">")
+        return f"extra {view.name(int(giver))}→{view.name(int(taker))}"
+    return view.name(int(key))
+
+
+async def components_for(view: ChouetteView, plays: list[str] | None) -> list[discord.ui.View]:
+    """The component views of the decisions (five rows each); the play menu filled with ``plays`` (2–25 of them)."""
+    from .chouette import ChouetteSelect
+
+    rows = []
+    for row in decision_rows(view):
+        if isinstance(row[0], ChouetteSelect) and row[0].what == "play":
+            if not plays or len(plays) > 25:
+                continue
+            row = [ChouetteSelect.plays(view.session_id, view.mark, row[0].member, plays)]
+        rows.append(row)
+    views = []
+    for start in range(0, len(rows), MAX_ROWS):
+        components = discord.ui.View(timeout=None)
+        for number, row in enumerate(rows[start : start + MAX_ROWS]):
+            for item in row:
+                item.item.row = number
+                components.add_item(item)
+        views.append(components)
+    return views
+
+
+async def chouette_message(
+    bot, view: ChouetteView, text: str = "", *, ping: tuple[int, ...] = (), viewer: int | None = None,
+    buttons: bool = True,
+) -> ChouetteMessage:  # fmt: skip
+    """The message showing ``view``: mentions of ``ping``, the embed (what happened, seats, decisions), the board
+    with the panel seen by ``viewer`` (Box sees Box's side), the members' buttons if ``buttons``."""
+    embed = discord.Embed(title=title(view)[:256], colour=discord.Colour.dark_teal())
+    embed.description = (text.strip() or decisions_text(view) or "—")[:4000]
+    seats = seats_text(view)
+    if seats:
+        embed.add_field(name="Seats", value=seats[:1024], inline=False)
+    decisions = decisions_text(view)
+    if decisions and text.strip():
+        embed.add_field(name="Waiting for", value=decisions[:1024], inline=False)
+    embed.set_footer(text=f"{view.rules_text} · mark {view.mark} · v{view.version}"[:2048])
+    png, filename = None, f"chouette-{view.session_id}-{view.version}.png"
+    if view.board is not None:
+        png = await board_png_async(view, viewer, bot.board_options)
+        embed.set_image(url=f"attachment://{filename}")
+    components: list[discord.ui.View] = []
+    if buttons and view.decisions:
+        plays = None
+        play = next((d for d in view.decisions if d.pending == "play"), None)
+        if play is not None:
+            plays = await bot.chouettes.legal_plays(view.session_id, play.subject)
+            if len(plays) > 25:
+                embed.add_field(name="Your play", value="Type `/bg chouette move` — the legal plays are suggested.")
+        components = await components_for(view, plays)
+    if ping:
+        content = " ".join(mention(member) for member in ping) + " — your decision: "
+        content += "; ".join(
+            f"{view.name(d.actor)}{'' if d.actor == d.subject else ' for ' + view.name(d.subject)}: {d.words}"
+            for d in view.decisions
+            if d.actor in ping
+        )
+    else:
+        waiting = ", ".join(dict.fromkeys(view.name(d.actor) for d in view.decisions))
+        content = f"Waiting for {waiting}." if waiting else ""
+    return ChouetteMessage(content[:2000], embed, png, filename, components)
+
+
+class ChouettePublisher:
+    """Posts and edits a session's messages for ``bot`` (which has ``chouettes``, ``publisher`` and
+    ``board_options``)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+
+    @property
+    def chouettes(self):
+        """The bot's :class:`~club.chouette.ChouetteService`."""
+        return self.bot.chouettes
+
+    async def publish(self, outcome: ChouetteOutcome) -> discord.Message | None:
+        """Show ``outcome`` in the session's channel: a new board message when someone new must decide (it
+        mentions exactly them), else the board message edited in place; then the "no cube, no talk" thread."""
+        view = outcome.view
+        channel = await self.bot.publisher.channel(view.channel_id)
+        if channel is None:
+            log.warning("chouette %s has no channel to post in", view.session_id)
+            return None
+        if outcome.finished and view.sheet.rows:
+            await self._post_sheet(channel, view)
+        message = await chouette_message(self.bot, view, outcome.message, ping=outcome.ping)
+        boards = await self.chouettes.messages(view.session_id, purpose="board")
+        previous = boards[-1] if boards else None
+        posted = None
+        if (
+            previous is not None
+            and not outcome.ping
+            and not outcome.finished
+            and previous.game_number == view.game_number
+        ):
+            try:
+                posted = await channel.get_partial_message(previous.message_id).edit(**message.edit_kwargs())
+            except discord.NotFound:
+                posted = None
+            else:
+                await self._overflow(channel, view, message, previous)
+        if posted is None:
+            posted = await channel.send(**message.send_kwargs())
+            record = await self.chouettes.remember_message(view.session_id, channel.id, posted.id, purpose="board",
+                                                           game_number=view.game_number)  # fmt: skip
+            if previous is not None:
+                await self._strip(channel, previous.message_id)
+                for extra in await self._extras(view, previous):
+                    await self._strip(channel, extra.message_id)
+            await self._overflow(channel, view, message, record)
+        if view.no_talk:
+            await self.sync_thread(view, channel)
+        return posted
+
+    async def _post_sheet(self, channel, view: ChouetteView) -> None:
+        """The score-sheet image after a game (RULES C11), before the next game's board."""
+        png = await sheet_png_async(view, self.bot.board_options)
+        totals = ", ".join(f"{view.name(m)} {t:+d}" for m, t in view.sheet.totals.items())
+        await channel.send(
+            content=f"Score sheet after game {view.sheet.rows[-1].game}: {totals}."[:2000],
+            file=discord.File(io.BytesIO(png), filename=f"sheet-{view.session_id}-{view.sheet.rows[-1].game}.png"),
+            allowed_mentions=MENTIONS,
+        )
+
+    async def _extras(self, view: ChouetteView, board) -> list:
+        """The overflow messages of the board message ``board`` (remembered after it)."""
+        return [r for r in await self.chouettes.messages(view.session_id, purpose="decisions") if r.id > board.id]
+
+    async def _overflow(self, channel, view: ChouetteView, message: ChouetteMessage, board) -> None:
+        """More than five deciders: the other rows in messages after the board (edited in place when they exist)."""
+        records = await self._extras(view, board)
+        extra_views = message.components[1:]
+        for index, components in enumerate(extra_views):
+            if index < len(records):
+                try:
+                    await channel.get_partial_message(records[index].message_id).edit(view=components)
+                    continue
+                except discord.NotFound:
+                    pass
+            extra = await channel.send(content="More decisions:", view=components, allowed_mentions=MENTIONS)
+            await self.chouettes.remember_message(view.session_id, channel.id, extra.id, purpose="decisions",
+                                                  game_number=view.game_number)  # fmt: skip
+        for record in records[len(extra_views) :]:
+            await self._strip(channel, record.message_id)
+
+    async def _strip(self, channel, message_id: int) -> None:
+        try:
+            await channel.get_partial_message(message_id).edit(view=None)
+        except discord.HTTPException as error:
+            log.debug("could not remove the buttons of message %s: %s", message_id, error)
+
+    async def sync_thread(self, view: ChouetteView, channel) -> None:
+        """ "No cube, no talk": the game's private thread holds Box and the members whose cube is in the game —
+        opened at the game's start, members removed as their cubes leave play. Errors are logged, never raised."""
+        if not view.board_live:
+            return
+        threads = [r for r in await self.chouettes.messages(view.session_id, purpose="thread")
+                   if r.game_number == view.game_number]  # fmt: skip
+        try:
+            if threads:
+                thread = await self.bot.publisher.channel(threads[-1].channel_id)
+            else:
+                thread = await channel.create_thread(
+                    name=f"Chouette #{view.session_id} game {view.game_number}: no cube, no talk",
+                    type=discord.ChannelType.private_thread,
+                    invitable=False,
+                )
+                await self.chouettes.remember_message(view.session_id, thread.id, thread.id, purpose="thread",
+                                                      game_number=view.game_number)  # fmt: skip
+                for member in view.in_game:
+                    await thread.add_user(discord.Object(id=member))
+            if thread is None:
+                return
+            for member in view.order:
+                if member not in view.in_game:
+                    await thread.remove_user(discord.Object(id=member))
+        except discord.HTTPException as error:
+            log.info("no-talk thread of chouette %s: %s", view.session_id, error)
+
+    async def post_notice(self, notice) -> None:
+        """Post a chouette time-limit notice (:class:`club.chouette.ChouetteNotice`) in the session's channel,
+        mentioning whom it concerns — or, when the club acted, the new board with the notice as its text; direct
+        messages to who asked for them."""
+        if notice.outcome is not None:
+            await self.publish(replace(notice.outcome, message=notice.text))
+        else:
+            record = await self.chouettes.store.get(notice.session_id)
+            channel = await self.bot.publisher.channel(record.channel_id) if record else None
+            mentions = " ".join(mention(member) for member in notice.ping)
+            if channel is not None:
+                await channel.send(content=f"{mentions} {notice.text}"[:2000], allowed_mentions=MENTIONS)
+        for member in notice.ping:
+            await self.bot.publisher.direct_message(member, notice.text)

@@ -1,0 +1,450 @@
+"""Chouette sessions in the club database (schema version 2): records and :class:`ChouetteStore`.
+
+A session is stored like a match: a row with its current state and a version (the seq of its last logged action),
+an append-only action log, its dice series (one seed each, RULES A1), a deadline per member the session waits for
+(RULES A2, C9), the results of its finished games (RULES C11, A3) and the Discord messages that show it. Every change
+is one :class:`ChouetteCommit`, applied in one ``BEGIN IMMEDIATE`` transaction only if the session is still at the
+expected version (else :class:`~storage.errors.VersionConflictError`, nothing written).
+
+No rules and no Discord types here: ``club.chouette`` decides what to write.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Sequence
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from .database import Database, _Tx
+from .errors import VersionConflictError
+from .records import dumps
+
+
+def _json_or_none(text: str | None) -> Any:
+    return None if text is None else json.loads(text)
+
+
+def _build(cls, row: sqlite3.Row, **convert):
+    return cls(**{f.name: convert.get(f.name, lambda value: value)(row[f.name]) for f in fields(cls)})
+
+
+# -- read records ------------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class ChouetteRecord:
+    """A chouette session row: where it is played (``channel_id``), its ``rules`` (``ChouetteRules.to_json()``),
+    ``stake`` (money per point, 0 = none), ``state`` (the club's table as JSON) and ``version``."""
+
+    id: int
+    club_id: int
+    channel_id: int
+    status: str
+    rules: dict
+    stake: int
+    state: dict
+    version: int
+    game_number: int
+    created_by: int
+    created_at: float
+    updated_at: float
+    ended_at: float | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> ChouetteRecord:
+        """Build from a ``chouette_sessions`` row."""
+        return _build(cls, row, rules=json.loads, state=json.loads)
+
+
+@dataclass(frozen=True, slots=True)
+class DiceSeries:
+    """One seed of a session (RULES A1): ``series`` 0 = seating and joining throws, n = the board of game n.
+    ``dice`` ``'fair'`` (``seed`` hex, committed by ``seed_hash``) or ``'injected'``; ``rolls`` = next counter."""
+
+    session_id: int
+    series: int
+    dice: str
+    seed_hash: str | None
+    seed: str | None
+    seed_revealed: bool
+    rolls: int
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> DiceSeries:
+        """Build from a ``chouette_dice`` row."""
+        return _build(cls, row, seed_revealed=bool)
+
+
+@dataclass(frozen=True, slots=True)
+class ChouetteAction:
+    """One logged action of a session: who (``member_id``, None = the club), what (``kind`` + ``args``), the dice
+    (JSON: a roll ``[d1, d2]``, or throws ``{member: throw}``) with the ``series`` and first ``roll_index`` they came
+    from, whether it was done for the member (``auto``) and when (``at``, Unix s)."""
+
+    id: int
+    session_id: int
+    seq: int
+    game_number: int | None
+    member_id: int | None
+    kind: str
+    args: dict
+    dice: Any
+    series: int | None
+    roll_index: int | None
+    auto: bool
+    at: float
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> ChouetteAction:
+        """Build from a ``chouette_actions`` row."""
+        return _build(cls, row, args=json.loads, dice=_json_or_none, auto=bool)
+
+
+@dataclass(frozen=True, slots=True)
+class ChouetteDeadline:
+    """The deadline of one member's decision (RULES A2, C9): ``subject_id`` must decide, ``actor_id`` may decide now
+    (``stage`` ``'member'``, or ``'proxy'`` once the member missed his time); ``pending`` what is awaited;
+    ``version`` the session version it was set at; ``reminders`` the times of reminders still to send; ``next_at``
+    the next thing to fire (None once expired)."""
+
+    session_id: int
+    subject_id: int
+    actor_id: int
+    pending: str
+    stage: str
+    mark: str
+    version: int
+    set_at: float
+    due_at: float
+    reminders: tuple[float, ...]
+    reminders_sent: int
+    expired_at: float | None
+    next_at: float | None
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> ChouetteDeadline:
+        """Build from a ``chouette_deadlines`` row."""
+        return _build(cls, row, reminders=lambda text: tuple(json.loads(text)))
+
+
+@dataclass(frozen=True, slots=True)
+class ChouetteResult:
+    """A member's points in one finished game (RULES C11) and the money per point (``stake``) at ``at``."""
+
+    session_id: int
+    game_number: int
+    member_id: int
+    points: int
+    stake: int
+    at: float
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> ChouetteResult:
+        """Build from a ``chouette_results`` row."""
+        return _build(cls, row)
+
+
+@dataclass(frozen=True, slots=True)
+class ChouetteMessage:
+    """A Discord message (or thread, ``purpose`` ``'thread'``) that shows a session."""
+
+    id: int
+    session_id: int
+    game_number: int | None
+    channel_id: int
+    message_id: int
+    purpose: str
+    created_at: float
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row) -> ChouetteMessage:
+        """Build from a ``chouette_messages`` row."""
+        return _build(cls, row)
+
+
+# -- write records -----------------------------------------------------------------------------------------------
+@dataclass(frozen=True, slots=True)
+class NewChouetteAction:
+    """An action to append: see :class:`ChouetteAction` for the fields."""
+
+    kind: str
+    member_id: int | None = None
+    game_number: int | None = None
+    args: dict = field(default_factory=dict)
+    dice: Any = None
+    series: int | None = None
+    roll_index: int | None = None
+    auto: bool = False
+
+    def params(self, session_id: int, seq: int, at: float) -> tuple:
+        """The SQL parameters of this action as row ``seq`` of session ``session_id`` at time ``at``."""
+        dice = None if self.dice is None else dumps(self.dice)
+        return (session_id, seq, self.game_number, self.member_id, self.kind, dumps(self.args), dice, self.series,
+                self.roll_index, int(self.auto), at)  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class DeadlineRow:
+    """A deadline to keep or write with a commit (all columns but the session id)."""
+
+    subject_id: int
+    actor_id: int
+    pending: str
+    stage: str
+    mark: str
+    version: int
+    set_at: float
+    due_at: float
+    reminders: tuple[float, ...] = ()
+    reminders_sent: int = 0
+    expired_at: float | None = None
+
+    @property
+    def next_at(self) -> float | None:
+        """The first reminder still to send, else the expiry; None once expired."""
+        if self.expired_at is not None:
+            return None
+        return min((*self.reminders, self.due_at))
+
+    @classmethod
+    def of(cls, record: ChouetteDeadline) -> DeadlineRow:
+        """The stored deadline as a row to keep."""
+        return cls(**{f.name: getattr(record, f.name) for f in fields(cls)})
+
+
+@dataclass(frozen=True, slots=True)
+class ChouetteCommit:
+    """One transaction on a session: append ``actions``; write ``status``, ``state`` and ``game_number``; upsert the
+    dice ``series`` rows; replace all its deadlines by ``deadlines``; insert ``results`` ``(game_number, member_id,
+    points, stake)``. Applied only if the session is still at ``expected_version``."""
+
+    session_id: int
+    expected_version: int
+    now: float
+    actions: Sequence[NewChouetteAction]
+    status: str
+    state: dict
+    game_number: int
+    dice: Sequence[DiceSeries] = ()
+    deadlines: Sequence[DeadlineRow] = ()
+    results: Sequence[tuple[int, int, int, int]] = ()
+
+    @property
+    def new_version(self) -> int:
+        """The session version after this commit."""
+        return self.expected_version + len(self.actions)
+
+
+_INSERT_ACTION = (
+    "INSERT INTO chouette_actions (session_id, seq, game_number, member_id, kind, args, dice, series, roll_index, "
+    "auto, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+)
+
+
+class ChouetteStore:
+    """The chouette tables of an open :class:`~storage.Database` (same connection, same lock)."""
+
+    def __init__(self, database: Database) -> None:
+        self.db = database
+
+    async def create(
+        self,
+        *,
+        club_id: int,
+        channel_id: int,
+        created_by: int,
+        rules: dict,
+        stake: int,
+        state: dict,
+        action: NewChouetteAction,
+        dice: DiceSeries,
+        now: float,
+    ) -> ChouetteRecord:
+        """Insert a new open session (version 1) with its first action and its seating dice series."""
+        async with self.db.transaction() as tx:
+            session_id = await tx.insert(
+                "INSERT INTO chouette_sessions (club_id, channel_id, status, rules, stake, state, version, "
+                "game_number, created_by, created_at, updated_at) VALUES (?, ?, 'open', ?, ?, ?, 1, 0, ?, ?, ?)",
+                (club_id, channel_id, dumps(rules), stake, dumps(state), created_by, now, now),
+            )
+            await tx.execute(_INSERT_ACTION, action.params(session_id, 1, now))
+            await self._write_dice(tx, session_id, dice)
+            row = await tx.fetchone("SELECT * FROM chouette_sessions WHERE id = ?", (session_id,))
+        return ChouetteRecord.from_row(row)
+
+    async def get(self, session_id: int) -> ChouetteRecord | None:
+        """The session ``session_id``, or None."""
+        row = await self.db._fetchone("SELECT * FROM chouette_sessions WHERE id = ?", (session_id,))
+        return None if row is None else ChouetteRecord.from_row(row)
+
+    async def open_in_channel(self, channel_id: int) -> ChouetteRecord | None:
+        """The open session played in channel ``channel_id`` (at most one), or None."""
+        row = await self.db._fetchone(
+            "SELECT * FROM chouette_sessions WHERE channel_id = ? AND status = 'open' ORDER BY id DESC LIMIT 1",
+            (channel_id,),
+        )
+        return None if row is None else ChouetteRecord.from_row(row)
+
+    async def session_ids(self, statuses: Sequence[str] | None = None) -> list[int]:
+        """The ids of all sessions (with one of ``statuses`` if given), ascending."""
+        if statuses is None:
+            rows = await self.db._fetchall("SELECT id FROM chouette_sessions ORDER BY id")
+        else:
+            marks = ",".join("?" * len(statuses))
+            rows = await self.db._fetchall(
+                f"SELECT id FROM chouette_sessions WHERE status IN ({marks}) ORDER BY id", list(statuses)
+            )
+        return [row[0] for row in rows]
+
+    async def dice(self, session_id: int) -> dict[int, DiceSeries]:
+        """The dice series of a session, by series number."""
+        rows = await self.db._fetchall(
+            "SELECT * FROM chouette_dice WHERE session_id = ? ORDER BY series", (session_id,)
+        )
+        return {row["series"]: DiceSeries.from_row(row) for row in rows}
+
+    async def actions(self, session_id: int) -> list[ChouetteAction]:
+        """The whole log of a session, in order."""
+        rows = await self.db._fetchall(
+            "SELECT * FROM chouette_actions WHERE session_id = ? ORDER BY seq", (session_id,)
+        )
+        return [ChouetteAction.from_row(row) for row in rows]
+
+    async def deadlines(self, session_id: int) -> list[ChouetteDeadline]:
+        """The deadlines of a session."""
+        rows = await self.db._fetchall(
+            "SELECT * FROM chouette_deadlines WHERE session_id = ? ORDER BY due_at, subject_id", (session_id,)
+        )
+        return [ChouetteDeadline.from_row(row) for row in rows]
+
+    async def results(self, session_id: int) -> list[ChouetteResult]:
+        """The results of a session's finished games, by game then member."""
+        rows = await self.db._fetchall(
+            "SELECT * FROM chouette_results WHERE session_id = ? ORDER BY game_number, member_id", (session_id,)
+        )
+        return [ChouetteResult.from_row(row) for row in rows]
+
+    async def commit(self, commit: ChouetteCommit) -> int:
+        """Apply ``commit`` in one transaction if the session is still at ``commit.expected_version``; returns the
+        new version. Raises :class:`VersionConflictError` (nothing written) otherwise, ``ValueError`` for a commit
+        without an action (every change of state is in the log)."""
+        if not commit.actions:
+            raise ValueError("a commit must log at least one action: every change of state is in the log")
+        sid, expected, now = commit.session_id, commit.expected_version, commit.now
+        async with self.db.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE chouette_sessions SET status = ?, state = ?, version = ?, game_number = ?, updated_at = ?, "
+                "ended_at = CASE WHEN ? = 'closed' THEN ? ELSE ended_at END WHERE id = ? AND version = ?",
+                (commit.status, dumps(commit.state), commit.new_version, commit.game_number, now, commit.status, now,
+                 sid, expected),
+            )  # fmt: skip
+            if changed != 1:
+                row = await tx.fetchone("SELECT version FROM chouette_sessions WHERE id = ?", (sid,))
+                raise VersionConflictError(sid, expected, None if row is None else row[0])
+            await tx.executemany(
+                _INSERT_ACTION, [action.params(sid, expected + i, now) for i, action in enumerate(commit.actions, 1)]
+            )
+            for series in commit.dice:
+                await self._write_dice(tx, sid, series)
+            await tx.execute("DELETE FROM chouette_deadlines WHERE session_id = ?", (sid,))
+            await tx.executemany(
+                "INSERT INTO chouette_deadlines (session_id, subject_id, actor_id, pending, stage, mark, version, "
+                "set_at, due_at, reminders, reminders_sent, expired_at, next_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(sid, d.subject_id, d.actor_id, d.pending, d.stage, d.mark, d.version, d.set_at, d.due_at,
+                  dumps(sorted(d.reminders)), d.reminders_sent, d.expired_at, d.next_at) for d in commit.deadlines],
+            )  # fmt: skip
+            await tx.executemany(
+                "INSERT INTO chouette_results (session_id, game_number, member_id, points, stake, at) "
+                "VALUES (?, ?, ?, ?, ?, ?)",
+                [(sid, game, member, points, stake, now) for game, member, points, stake in commit.results],
+            )
+        return commit.new_version
+
+    @staticmethod
+    async def _write_dice(tx: _Tx, session_id: int, series: DiceSeries) -> None:
+        await tx.execute(
+            "INSERT INTO chouette_dice (session_id, series, dice, seed_hash, seed, seed_revealed, rolls) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, series) DO UPDATE SET "
+            "seed_revealed = excluded.seed_revealed, rolls = excluded.rolls",
+            (session_id, series.series, series.dice, series.seed_hash, series.seed, int(series.seed_revealed),
+             series.rolls),
+        )  # fmt: skip
+
+    # -- deadlines ----------------------------------------------------------------------------------------------------
+    async def due_deadlines(self, now: float, limit: int = 500) -> list[ChouetteDeadline]:
+        """Deadlines with a reminder or an expiry due at ``now``, earliest first."""
+        rows = await self.db._fetchall(
+            "SELECT * FROM chouette_deadlines WHERE next_at IS NOT NULL AND next_at <= ? "
+            "ORDER BY next_at, session_id, subject_id LIMIT ?",
+            (now, int(limit)),
+        )
+        return [ChouetteDeadline.from_row(row) for row in rows]
+
+    async def next_deadline_at(self) -> float | None:
+        """When the next chouette reminder or expiry is due, or None."""
+        row = await self.db._fetchone("SELECT min(next_at) FROM chouette_deadlines WHERE next_at IS NOT NULL")
+        return None if row is None else row[0]
+
+    async def mark_deadline(
+        self, deadline: ChouetteDeadline, *, reminders: Sequence[float], reminders_sent: int, expired_at: float | None
+    ) -> bool:
+        """Record that a reminder or the expiry of ``deadline`` fired, if it is still the same deadline (same actor,
+        pending, stage, mark and version). Returns False (nothing written) when it was replaced meanwhile."""
+        left = sorted(reminders)
+        next_at = None if expired_at is not None else min((*left, deadline.due_at))
+        async with self.db.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE chouette_deadlines SET reminders = ?, reminders_sent = ?, expired_at = ?, next_at = ? "
+                "WHERE session_id = ? AND subject_id = ? AND actor_id = ? AND pending = ? AND stage = ? "
+                "AND mark = ? AND version = ?",
+                (dumps(left), reminders_sent, expired_at, next_at, deadline.session_id, deadline.subject_id,
+                 deadline.actor_id, deadline.pending, deadline.stage, deadline.mark, deadline.version),
+            )  # fmt: skip
+        return changed == 1
+
+    async def waiting_for(self, member_id: int) -> list[ChouetteDeadline]:
+        """The open decisions ``member_id`` must make now (as the member or a proxy), oldest first."""
+        rows = await self.db._fetchall(
+            "SELECT d.* FROM chouette_deadlines d JOIN chouette_sessions s ON s.id = d.session_id "
+            "WHERE d.actor_id = ? AND s.status = 'open' ORDER BY d.set_at",
+            (member_id,),
+        )
+        return [ChouetteDeadline.from_row(row) for row in rows]
+
+    # -- messages ------------------------------------------------------------------------------------------------------
+    async def add_message(
+        self, session_id: int, channel_id: int, message_id: int, now: float, *, game_number=None, purpose="board"
+    ) -> ChouetteMessage:
+        """Remember that message ``message_id`` in ``channel_id`` shows session ``session_id``."""
+        async with self.db.transaction() as tx:
+            await tx.execute(
+                "INSERT INTO chouette_messages (session_id, game_number, channel_id, message_id, purpose, created_at) "
+                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (channel_id, message_id) DO UPDATE SET "
+                "session_id = excluded.session_id, game_number = excluded.game_number, purpose = excluded.purpose",
+                (session_id, game_number, channel_id, message_id, purpose, now),
+            )
+            row = await tx.fetchone(
+                "SELECT * FROM chouette_messages WHERE channel_id = ? AND message_id = ?", (channel_id, message_id)
+            )
+        return ChouetteMessage.from_row(row)
+
+    async def messages(self, session_id: int, *, purpose: str | None = None) -> list[ChouetteMessage]:
+        """The messages of a session (of one ``purpose`` if given), oldest first."""
+        if purpose is None:
+            rows = await self.db._fetchall(
+                "SELECT * FROM chouette_messages WHERE session_id = ? ORDER BY id", (session_id,)
+            )
+        else:
+            rows = await self.db._fetchall(
+                "SELECT * FROM chouette_messages WHERE session_id = ? AND purpose = ? ORDER BY id",
+                (session_id, purpose),
+            )
+        return [ChouetteMessage.from_row(row) for row in rows]
+
+    async def session_of_message(self, channel_id: int, message_id: int) -> int | None:
+        """The session a remembered message (or thread) shows, or None."""
+        row = await self.db._fetchone(
+            "SELECT session_id FROM chouette_messages WHERE channel_id = ? AND message_id = ?", (channel_id, message_id)
+        )
+        return None if row is None else row[0]

@@ -1,0 +1,170 @@
+"""Exports of the club's books (RULES A3, A4): CSV that the csv module reads back into the same sheet and ledger,
+a ZIP whose .mat files re-import (parse + replay) to the stored results, and the PNG pictures."""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+import re
+import zipfile
+from contextlib import asynccontextmanager
+
+from bookkit import store_table
+from clubkit import ALICE, BOB, CAROL, GUILD, club_service, new_table, play_out, seeded
+from PIL import Image
+
+from backgammon.matfile import parse_mat
+from backgammon.replay import replay
+from backgammon.rules import RuleSet
+from club import ManualClock, csvexport
+from club.records import ClubRecords, export_books, pictures
+from rendering.records import Cell, Column, RecordTable, RecordTableError, render_record_table
+from storage.books import SheetEntry
+
+T0 = 1_709_510_400.0
+
+
+def read_csv(text: str) -> list[list[str]]:
+    """Rows of a CSV text, read with the csv module."""
+    return list(csv.reader(io.StringIO(text, newline="")))
+
+
+@asynccontextmanager
+async def played_club(path):
+    """Alice v Bob: a money session at 3 a point stopped after game 3; Bob v Carol: a 3-point match. Real play
+    through the use-cases (random legal decisions, provably fair dice from a fixed seed source). Yields the
+    service and the ids of the session and the match."""
+    clock = ManualClock(T0)
+    rng = random.Random(5)
+    async with club_service(path, clock=clock, seeds=seeded(3)) as service:
+        outcome = await new_table(service, 0, stake=3)
+        outcome = await play_out(service, outcome, rng, stop=lambda o: o.view.game_number >= 3)
+        outcome = await play_out(service, await service.stop(outcome.match_id, outcome.view.waiting_for), rng)
+        clock.advance(3600)
+        match = await play_out(service, await new_table(service, 3, players=(BOB, CAROL)), rng, resign=0.02)
+        yield service, outcome.match_id, match.match_id
+
+
+async def test_csv_parses_with_the_csv_module_and_matches_the_sheet_and_ledger(tmp_path):
+    async with played_club(tmp_path / "csv.sqlite3") as (service, money_id, _):
+        records = ClubRecords(service)
+        await service.register(GUILD, 77, "=HYPERLINK(evil), Jr.")
+        await records.correct(GUILD, 99, ALICE, 77, points=1, money=3, reason='-said "oops", then left',
+                              session=f"money:{money_id}")  # fmt: skip
+        sheet = await records.sheet(GUILD, f"money:{money_id}")
+        rows = read_csv(csvexport.sheet_csv(sheet))
+        header, body, total = rows[0], rows[1:-1], rows[-1]
+        assert header == ["game", "ended_utc", "Alice", "Bob", "'=HYPERLINK(evil), Jr.", "Alice money", "Bob money",
+                          "'=HYPERLINK(evil), Jr. money", "note"]  # fmt: skip
+        assert len(body) == len(sheet.rows) == sheet.games + 1
+        for row, line in zip(sheet.rows, body, strict=True):
+            assert line[0] == row.label
+            cells = [int(cell) if cell else None for cell in line[2:8]]
+            assert cells[:3] == [row.points.get(m) for m in sheet.members]
+            assert cells[3:] == [row.money.get(m) for m in sheet.members]
+            assert sum(value for value in cells[:3] if value is not None) == 0
+        assert body[-1][-1] == '\'-said "oops", then left'
+        assert [int(value) for value in total[2:8]] == [
+            *sheet.totals("points").values(),
+            *sheet.totals("money").values(),
+        ]
+        ledger = await records.ledger(GUILD, "all")
+        rows = read_csv(csvexport.ledger_csv(ledger))
+        assert rows[0][:2] == ["member_id", "member"] and len(rows) == len(ledger.lines) + 1
+        by_id = {int(row[0]): row for row in rows[1:]}
+        for line in ledger.lines:
+            assert int(by_id[line.member][rows[0].index("money")]) == line.money
+            assert int(by_id[line.member][rows[0].index("points")]) == line.total_points
+        for column in ("money_points", "match_points", "correction_points", "points", "money"):
+            assert sum(int(row[rows[0].index(column)]) for row in rows[1:]) == 0
+
+
+async def test_export_zip_holds_the_books_and_mat_files_that_reimport_to_the_same_results(tmp_path):
+    async with played_club(tmp_path / "export.sqlite3") as (service, money_id, match_id):
+        records = ClubRecords(service)
+        club_id = (await service.db.get_club(GUILD)).id
+        unfinished = await store_table(service.db, club_id, (ALICE, CAROL), [(0, 1, T0 + 7200)], length=5, over=False)
+        export = await export_books(records, GUILD, "all")
+        archive = zipfile.ZipFile(io.BytesIO(export.data))
+        names = set(archive.namelist())
+        assert {"README.txt", "ledger.csv", "corrections.csv", f"sheets/money-{money_id}.csv",
+                f"sheets/match-{match_id}.csv", f"sheets/match-{unfinished}.csv"} <= names  # fmt: skip
+        mats = sorted(name for name in names if name.endswith(".mat"))
+        assert len(mats) == 2 and export.left_out == 0  # the unfinished match has a sheet but no .mat
+        for name in mats:
+            table_id = int(re.match(r"mat/match(\d+)_", name).group(1))
+            record = await service.db.get_match(table_id)  # replayed under the rule set it was played with
+            report = replay(parse_mat(archive.read(name).decode("utf-8")), RuleSet.from_json(record.rules))
+            stored = [game.result for game in await service.db.games(table_id) if game.result is not None]
+            assert report.ok and [(g.result.winner, g.result.points) for g in report.games] == [
+                (r["winner"], r["points"]) for r in stored
+            ]
+            if record.kind == "match":
+                assert report.winner == record.winner and report.score == (record.score0, record.score1)
+        sheet = await records.sheet(GUILD, f"money:{money_id}")
+        assert archive.read(f"sheets/money-{money_id}.csv").decode() == csvexport.sheet_csv(sheet)
+        assert "every column sums to zero" in archive.read("README.txt").decode()
+        limited = await export_books(records, GUILD, "all", max_mat=1)
+        assert limited.left_out == 1 and sum(n.endswith(".mat") for n in limited.names) == 1
+        # a table whose log cannot be replayed (written here without its challenge) is reported, not fatal
+        broken = await store_table(service.db, club_id, (ALICE, CAROL), [(1, 1, T0 + 9000)], length=1)
+        export = await export_books(records, GUILD, "all")
+        assert [match for match, _ in export.failed] == [broken] and len(export.names) == len(names) + 1
+        readme = zipfile.ZipFile(io.BytesIO(export.data)).read("README.txt").decode()
+        assert f"match {broken} could not be written" in readme and "2 match file(s)" in readme
+
+
+async def test_pictures_of_ledger_sheet_leaderboard_and_settle_up_are_pngs(tmp_path):
+    async with club_service(tmp_path / "pictures.sqlite3", clock=ManualClock(T0)) as service:
+        records = ClubRecords(service)
+        club_id = (await service.db.get_club(GUILD)).id
+        money_id = await store_table(service.db, club_id, (ALICE, BOB), [(0, 2, T0), (1, 4, T0 + 60)], stake=3)
+        await store_table(service.db, club_id, (BOB, CAROL), [(0, 3, T0 + 120)], length=3)
+        await service.register(GUILD, 78, "Zoë 李小龍 🎲")
+        await records.correct(GUILD, 99, BOB, 78, points=2, money=6, reason="fix")
+        tables = [
+            pictures.ledger_table(await records.ledger(GUILD, "all")),
+            pictures.sheet_table(await records.sheet(GUILD, f"money:{money_id}")),
+            pictures.leaderboard_table(await records.leaderboard(GUILD, "matches")),
+            pictures.leaderboard_table(await records.leaderboard(GUILD, "chouette")),
+            pictures.settlement_table(await records.settle(GUILD, "all")),
+        ]
+        assert tables[0].rows[-1][0] == "total" and "Zoë 李小龍 🎲" in [row[0] for row in tables[0].rows]
+        assert [cell.text for cell in tables[1].rows[-1][1:3]] == ["−6", "+6"]  # Alice's and Bob's money
+        assert tables[3].footer == ("Nobody on this board yet.",)
+        # Alice −6, Bob +6 − 6 (the correction), Zoë +6: one payment
+        assert [(row[0], row[2], row[3].text) for row in tables[4].rows] == [("Alice", "Zoë 李小龍 🎲", "6")]
+        for table in tables:
+            png = await pictures.png_async(table)
+            image = Image.open(io.BytesIO(png))
+            assert image.format == "PNG" and 400 <= image.width <= 1400 and image.height >= 100
+
+
+def test_record_table_rendering_refuses_malformed_tables_and_keeps_long_ones_bounded():
+    import pytest
+
+    with pytest.raises(RecordTableError, match="row 0 has 1 cells for 2 columns"):
+        render_record_table(RecordTable("t", (Column("a"), Column("b")), (("x",),)))
+    with pytest.raises(RecordTableError, match="unknown tone"):
+        render_record_table(RecordTable("t", (Column("a"),), ((Cell("x", "loud"),),)))
+    long = RecordTable(
+        "Long", (Column("name", "left"), Column("n")), tuple((f"member {i} " * 20, str(i)) for i in range(90))
+    )
+    image = Image.open(io.BytesIO(render_record_table(long, max_width=600)))
+    assert image.width == 600 and image.height < 60 * 33 + 300  # 60 rows drawn, the rest counted in the footer
+
+
+def test_sheet_entries_of_a_chouette_round_trip_through_csv():
+    """A chouette sheet with a member who joined late: his empty cells stay empty in the CSV."""
+    from club.records.periods import SessionRef
+    from club.records.sheets import build_sheet
+
+    entries = [SheetEntry(1, T0, 1, 2, 2), SheetEntry(1, T0, 2, -1, -1), SheetEntry(1, T0, 3, -1, -1),
+               SheetEntry(2, T0 + 60, 1, -3, -3), SheetEntry(2, T0 + 60, 2, 1, 1), SheetEntry(2, T0 + 60, 3, 1, 1),
+               SheetEntry(2, T0 + 60, 4, 1, 1)]  # fmt: skip
+    sheet = build_sheet(SessionRef("chouette", 4), "Chouette 4", entries, [], {1: "A", 2: "B", 3: "C", 4: "D"})
+    rows = read_csv(csvexport.sheet_csv(sheet))
+    assert rows[0][:6] == ["game", "ended_utc", "A", "B", "C", "D"]
+    assert rows[1][2:6] == ["2", "-1", "-1", ""] and rows[2][2:6] == ["-3", "1", "1", "1"]
+    assert rows[-1][2:6] == ["-1", "0", "0", "1"]
