@@ -30,6 +30,19 @@ as written; whether a play is legal is the replay's business (:mod:`backgammon.r
 GNU Backgammon's ``ExportGameJF``: ``%3d) %-27s`` rows, `` Doubles => 2``, `` Takes``, `` Drops``, ``Wins N point(s)``
 on the winner's side, plays as single moves with ``25`` for the bar and ``0`` for off, so that both our reader and
 GNU Backgammon read the file back as they read the original.
+
+Beavers and raccoons (RULES D3), as GNU Backgammon 1.07 handles them. Its export writes every immediate redouble
+(beaver, raccoon, and any further one) `` Beavers => N`` in the column of the side that made it, and leaves out the
+take that accepts it. Its reader (``import.c``, ``ParseMatMove``) reads ``Doubles``, ``Beavers`` and ``Raccoons``
+alike as one turn of the cube; after a ``Beavers`` entry it remembers to accept the offer at the next roll line,
+whoever rolls and in whatever game: so ``Beavers => 4`` followed by ``Takes`` and a roll turns the cube once too
+often, and after a beaver that is dropped (or taken and then resigned before a roll) the pending take lands on the
+first roll of the next game, which gnubg then refuses ("Take record found but doesn't follow a double") until a
+double comes. The writer therefore writes a beaver `` Beavers => N`` only when the next entry is a roll (the take,
+left out, is implied, as in gnubg's own export) or another cube turn; any other beaver (dropped, or taken with no
+roll after it) is written `` Doubles => N`` with its answer spelled out, which gnubg reads as the same cube turn
+and never carries over. A raccoon is written `` Raccoons => N`` with its ``Takes`` or ``Drops``. The replay reads
+all of these forms, and gnubg's own, as the play went (:mod:`backgammon.replay`).
 """
 
 from __future__ import annotations
@@ -408,6 +421,30 @@ def _action_text(action: Action) -> str:
     return f" {word} {_points(action.value or 0)}{' and the match' if action.match else ''}"
 
 
+def _as_gnubg_reads(actions: list[Action]) -> list[Action]:
+    """The entries to write for ``actions`` so that GNU Backgammon reads the cube as it went (module docstring): the
+    take of a beaver that a roll follows is left out; a beaver followed by anything but a roll, its take and a roll,
+    or another cube turn is written as a double (the same cube turn to gnubg, which then carries no pending take
+    over), and when a ``Wins`` line follows it directly, the take that line implies (:mod:`backgammon.replay`) is
+    written out."""
+    written: list[Action] = []
+    index = 0
+    while index < len(actions):
+        action = actions[index]
+        following = [entry.kind for entry in actions[index + 1 : index + 3]]
+        index += 1
+        if action.kind != BEAVER or following[:1] in ([PLAY], [DOUBLE], [BEAVER], [RACCOON]):
+            written.append(action)
+        elif following == [TAKE, PLAY]:
+            written.append(action)
+            index += 1  # the take is implied by the roll
+        else:
+            written.append(Action(action.number, action.side, DOUBLE, None, action.text, action.line, action.value))
+            if following[:1] == [WIN]:
+                written.append(Action(action.number, 1 - action.side, TAKE, None, "Takes", action.line))
+    return written
+
+
 def _player_cell(name: str, rating: str | None, score: int) -> str:
     return f"{name}{',' + rating if rating else ''} : {score}"
 
@@ -417,13 +454,14 @@ def format_game(
 ) -> str:
     """One game in GNU Backgammon's export layout (`` Game N``, the player line, numbered two-column rows, the
     result on the winner's side), ending with a blank line. Row numbers are assigned afresh: a new row starts when
-    an entry belongs in the left column, or in the right column of a row whose right cell is taken."""
+    an entry belongs in the left column, or in the right column of a row whose right cell is taken. Beavers are
+    written as GNU Backgammon reads them (module docstring: an implied take left out, or ``Doubles => N``)."""
     out = [f" Game {game.number}"]
     left = _player_cell(players[0], ratings[0], game.score[0])
     out.append(f" {left:<27} {_player_cell(players[1], ratings[1], game.score[1])}")
     rows: list[list] = []  # [number or None, left text or None, right text or None]
     number = 0
-    for action in game.actions:
+    for action in _as_gnubg_reads(game.actions):
         text = _action_text(action)
         current = rows[-1] if rows else None
         fits = current is not None and all(cell is None for cell in current[1 + action.side :])
@@ -455,8 +493,9 @@ def format_game(
 def format_mat(record: MatchRecord) -> str:
     """The whole match as ``.mat`` text (``\\n`` line ends): header lines ``; [Key "Value"]``, comments,
     `` N point match``, then every game (:func:`format_game`). Read back by :func:`parse_mat` it gives the same games,
-    actions and results (plays compared by :func:`normalized_move`); GNU Backgammon reads it as it reads the file
-    the record came from."""
+    actions and results (plays compared by :func:`normalized_move`; a beaver's take may be left out or the beaver
+    written as a double, module docstring), and the replay plays it as the record; GNU Backgammon reads it the same
+    way. The output is a fixed point: writing what was read from it gives it back."""
     out: list[str] = []
     for key, value in record.header.items():
         out.append(f'; [{key} "{value}"]')

@@ -18,6 +18,16 @@ How the file's entries become actions (the same reading as GNU Backgammon's impo
 - A roll with no move (empty, ``Cannot Move``, XG's ``????``) is the empty play when no move is possible (G9). When
   moves are possible and the game then ends by the opponent's ``Wins`` line (or the roller's ``Losses``), the player
   rolled and then resigned (or forfeited); otherwise the empty play is the game's illegal move.
+- ``Doubles``, ``Beavers`` and ``Raccoons`` are all one thing to GNU Backgammon, a turn of the cube; which turn it is
+  follows from the game: with no offer pending it is a double (RULES D1; a ``Beavers`` or ``Raccoons`` there is
+  noted as a cube discrepancy); by the side that must answer a pending double it is a beaver, a pending beaver a
+  raccoon, a pending raccoon a further beaver (RULES D3). So GNU Backgammon's own export, which writes every
+  immediate redouble (the raccoon too) ``Beavers => N``, reads as the play went.
+- After a ``Beavers`` entry GNU Backgammon's export leaves the take out: its reader takes the pending offer when
+  the next roll comes. The replay does the same: a roll by the doubler, or a ``Wins`` line, while an offer made by a
+  ``Beavers`` entry is pending is preceded by its take (RULES D3). (GNU Backgammon adds that take even when the file
+  writes ``Takes`` — one doubling too many — and carries it into the next game after a dropped beaver; the writer,
+  :func:`backgammon.matfile.format_mat`, writes beavers so that neither happens.)
 - ``Wins N`` on a game the play has not ended is the loser's resignation, accepted (G12); its level is GNU
   Backgammon's: single if N ≤ cube, gammon if N ≤ 2 × cube, else backgammon. ``Losses N`` (Galaxy) is a forfeit by
   that side (:meth:`~backgammon.game.Game.forfeit`: valued per G11 on the board as it stands, at the cube); when
@@ -148,6 +158,10 @@ def default_rules(
     return rules
 
 
+# the immediate redouble a cube entry makes while an offer is pending (RULES D3), by the game's phase
+_IMMEDIATE_REDOUBLE = {Phase.CUBE_OFFERED: "beaver", Phase.BEAVER_OFFERED: "raccoon", Phase.RACCOON_OFFERED: "beaver"}
+
+
 def _resignation_level(points: int, cube: int) -> int:
     """GNU Backgammon's reading of ``Wins N`` without a bear-off or drop: 1 if N ≤ cube, 2 if N ≤ 2 cube, else 3."""
     if points <= cube:
@@ -226,6 +240,7 @@ class _Replayer:
         self.match = Match(rules, record.length, crawford_done=record.length == 1)
         self.crawford_seen = False
         self.names = record.players
+        self.beaver_written = False  # the game's latest cube entry was "Beavers": its take may be left out
 
     # -- helpers ------------------------------------------------------------------------------------------------
     def note(self, game: int | None, line: int | None, kind: str, message: str) -> None:
@@ -302,6 +317,7 @@ class _Replayer:
 
     def play_entries(self, game: Game, record: GameRecord, report: GameReport) -> None:
         actions = record.actions
+        self.beaver_written = False
         ties = _opening_ties(record, self.rules)
         for _ in range(ties):
             game.opening_roll(1, 1)
@@ -331,15 +347,8 @@ class _Replayer:
         kind = action.kind
         if kind == PLAY:
             self.apply_play(game, action, rest, report)
-        elif kind == DOUBLE:
-            game.double(side)
-            self.check_cube(game, action, report)
-        elif kind == BEAVER:
-            game.beaver(side)
-            self.check_cube(game, action, report)
-        elif kind == RACCOON:
-            game.raccoon(side)
-            self.check_cube(game, action, report)
+        elif kind in (DOUBLE, BEAVER, RACCOON):
+            self.apply_cube(game, action, report)
         elif kind == TAKE:
             game.take(side)
         elif kind == DROP:
@@ -347,6 +356,7 @@ class _Replayer:
         elif kind == FORFEIT:
             game.forfeit(side)
         elif kind == WIN:
+            self.take_implied(game, report)
             loser = 1 - side
             level = _resignation_level(action.value or 0, game.cube_value)
             game.resign(loser, level)
@@ -354,6 +364,36 @@ class _Replayer:
             report.notes.append(
                 f"{self.who(loser)} resigned ({('single game', 'gammon', 'backgammon')[level - 1]}), as the file's "
                 f"{action.text!r} implies"
+            )
+
+    def apply_cube(self, game: Game, action: Action, report: GameReport) -> None:
+        """A ``Doubles``/``Beavers``/``Raccoons`` entry: the turn of the cube the game's phase calls for (module
+        docstring; GNU Backgammon reads all three as one cube turn)."""
+        stage = _IMMEDIATE_REDOUBLE.get(game.phase)
+        if stage is None:
+            game.double(action.side)
+            if action.kind != DOUBLE:
+                self.note(
+                    report.number,
+                    action.line,
+                    "cube",
+                    f"{action.text!r} answers no double; read as a double (RULES D1), as GNU Backgammon reads it",
+                )
+        else:
+            getattr(game, stage)(action.side)
+        self.beaver_written = action.kind == BEAVER
+        self.check_cube(game, action, report)
+
+    def take_implied(self, game: Game, report: GameReport) -> None:
+        """Before a roll by the doubler or a ``Wins`` line: an offer made by a ``Beavers`` entry and still pending
+        was taken, the file leaving the take out as GNU Backgammon's export does (RULES D3; module docstring)."""
+        if self.beaver_written and game.phase in _IMMEDIATE_REDOUBLE:
+            responder = game.cube.responder
+            value = game.offered_value
+            game.take(responder)
+            report.notes.append(
+                f"{self.who(responder)} took the cube at {value}: the file leaves the take after 'Beavers' out, as "
+                "GNU Backgammon's export does (RULES D3)"
             )
 
     def check_cube(self, game: Game, action: Action, report: GameReport) -> None:
@@ -381,6 +421,8 @@ class _Replayer:
             if game.on_roll != side:  # pragma: no cover - the higher die is given to the mover
                 self.illegal(report, action, "the opening roll does not give the move to this side (RULES G2)")
         else:
+            if side == game.cube.doubler:
+                self.take_implied(game, report)
             game.roll(side, (d1, d2))
         text = action.move_text
         legal = game.legal_plays()

@@ -10,7 +10,13 @@ Conventions: a resignation, a forfeit at a time limit and the end of a session a
 ``Wins N point(s)`` (GNU Backgammon reads no other form); a player who rolled and then resigned gets the roll with
 an empty play (GNU Backgammon's own export does the same); dice the winner rolled but never played (his opponent
 resigned first) are left out, as the format has no way to say so. A money session's player lines give the points each
-side has won so far (the format has no negative scores).
+side has won so far (the format has no negative scores). Beavers and raccoons are written as GNU Backgammon reads
+them (:mod:`backgammon.matfile`: the take of a beaver implied by the doubler's roll, a beaver not followed by a roll
+written as a double with its answer, ``Raccoons => N`` with its take or drop).
+
+What GNU Backgammon cannot read from any ``.mat`` file: automatic doubles (RULES G3: its reader starts every game at
+cube 1, and its writer drops them too), the ``Jacoby``/``Beaver`` header lines (it uses its own settings), and a
+gammon conceded under the Jacoby rule when ``jacoby_on_resignations`` is on (it scores resignations at face value).
 """
 
 from __future__ import annotations
