@@ -196,7 +196,8 @@ def check_beaver(cube: Cube, rules: RuleSet) -> None:
     if not rules.beavers:
         raise CubeError("beavers are not allowed in this rule set (RULES D3: optional, money play only)")
     if cube.stage == "beaver":
-        raise CubeError("a beaver is answered by the doubler: take, raccoon or drop (RULES D3)")
+        answers = "take, raccoon or drop" if rules.raccoons else "take or drop"
+        raise CubeError(f"a beaver is answered by the doubler: {answers} (RULES D3)")
     if cube.stage == "raccoon" and not rules.further_immediate_redoubles:
         raise CubeError(
             "a raccoon may only be taken or dropped: further immediate redoubles need both players' consent "

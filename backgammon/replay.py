@@ -138,15 +138,26 @@ def default_rules(
 ) -> RuleSet:
     """The rule set a file is replayed under when none is given: the ``tournament`` preset (003 match rules) with the
     Crawford rule as the header says (``; [Crawford "Off"]`` turns it off; GNU Backgammon assumes it on), and for a
-    money session (length 0) the Jacoby rule (D4), beavers and raccoons (D3) and automatic doubles (G3) as asked.
-    A file from Backgammon Galaxy (``; [Site "BackgammonGalaxy"]``) scores a forfeited game single, as that site does
-    (``forfeit_scores_board=False``). Raises :class:`~backgammon.errors.RuleSetError` when those options are asked for a match (RULES G3, M2, D3)."""
-    crawford = record.header.get("Crawford", "On").strip().lower() not in ("off", "no", "false", "0")
-    name = "tournament" if record.length else "money"
-    galaxy = "galaxy" in record.header.get("Site", "").lower()
+    money session (length 0) the Jacoby rule (D4), beavers and raccoons (D3) and automatic doubles (G3) as asked or as
+    the file's own header says (``; [Jacoby "On"]``, ``; [Beaver "On"]``, ``; [AutomaticDoubles "1"]``, as our
+    exports write them). A file from Backgammon Galaxy (``; [Site "BackgammonGalaxy"]``) scores a forfeited game
+    single, as that site does (``forfeit_scores_board=False``). Raises
+    :class:`~backgammon.errors.RuleSetError` when those options are asked for a match (RULES G3, M2, D3)."""
+    header = {key.lower(): value.strip().lower() for key, value in record.header.items()}
+
+    def on(key: str) -> bool:
+        return header.get(key, "") in ("on", "yes", "true", "1")
+
+    crawford = header.get("crawford", "on") not in ("off", "no", "false", "0")
+    if not record.length:
+        jacoby = jacoby or on("jacoby")
+        beavers = beavers or on("beaver")
+        stated = header.get("automaticdoubles", "0")
+        automatic_doubles = automatic_doubles or (int(stated) if stated.isdigit() else 0)
+    galaxy = "galaxy" in header.get("site", "")
     rules = RuleSet.preset(
         "tournament",
-        name=name,
+        name="tournament" if record.length else "money",
         forfeit_scores_board=not galaxy,
         crawford=crawford,
         jacoby=jacoby,

@@ -106,10 +106,7 @@ def board_view(view: TableView, viewer: int | None = None) -> BoardView:
     bottom = viewer_side(view, viewer)
     acting = game.turn if game.result is None and view.status == "active" else None
     moves, mover, last_dice = _last_play(game)
-    money = view.length == 0
-    score = (view.score[bottom], view.score[1 - bottom])
-    if money:  # net totals can be negative; the picture shows what each side is ahead
-        score = (max(0, score[0]), max(0, score[1]))
+    score = (view.score[bottom], view.score[1 - bottom])  # money: net running totals, shown signed
     post_crawford = (  # RULES M3: a game after the Crawford game, someone still 1-away
         view.length > 1
         and bool(view.rules.get("crawford", True))

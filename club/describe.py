@@ -19,20 +19,21 @@ PENDING_WORDS = {
     "roll": "roll",
     "roll_or_double": "roll or double",
     "play": "play",
-    "answer_double": "take, drop{beaver} the double",
-    "answer_beaver": "take, drop{raccoon} the beaver",
+    "answer_double": "take{beaver} the double",
+    "answer_beaver": "take{raccoon} the beaver",
     "answer_raccoon": "take or drop the raccoon",
     "answer_resignation": "accept or reject the resignation",
 }
 
 
 def pending_words(pending: str | None, *, beaver: bool = False, raccoon: bool = False) -> str:
-    """``pending`` (see :meth:`club.table.Table.waiting`) as words, e.g. ``"take, drop or beaver the double"``."""
+    """``pending`` (see :meth:`club.table.Table.waiting`) as words: ``"take or drop the double"``, or with a beaver
+    allowed ``"take, drop or beaver the double"``."""
     if pending is None:
         return "nothing"
     text = PENDING_WORDS.get(pending, pending.replace("_", " "))
-    return text.replace("{beaver}", " or beaver" if beaver else "").replace(
-        "{raccoon}", " or raccoon" if raccoon else ""
+    return text.replace("{beaver}", ", drop or beaver" if beaver else " or drop").replace(
+        "{raccoon}", ", drop or raccoon" if raccoon else " or drop"
     )
 
 

@@ -293,8 +293,8 @@ class _Step:
             if side != 0:
                 raise NotYourTurnError(f"Only {self.names[0]}, who made the challenge, can withdraw it.")
             return
-        if kind == "resign" and waiting_side is not None:
-            return
+        if kind in ("resign", "stop") and waiting_side is not None:
+            return  # a resignation (RULES G12) or ending a money session is not tied to whose turn it is
         if waiting_side is None:
             raise NotNowError(f"Nothing can be done here now ({pending_words(pending)}).")
         if waiting_side != side:

@@ -304,7 +304,9 @@ def caption_text(view: BoardView) -> str:
 
 def _score_text(view: BoardView, side: str) -> str:
     points = view.score[0 if side == VIEWER else 1]
-    if view.match_length and points < view.match_length:
+    if not view.match_length:
+        return f"Score {points:+d}" if points else "Score 0"  # money: the net running total
+    if points < view.match_length:
         return f"Score {points} ({view.match_length - points} away)"
     return f"Score {points}"
 

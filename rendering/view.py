@@ -94,7 +94,8 @@ class BoardView:
       roll. ``resignation``: 1/2/3 = a single game / gammon / backgammon offered (RULES G12) by the side not on roll.
     - ``dice``: the dice shown, ``(d1, d2)`` 1–6, drawn in the right half of ``dice_side``'s own view (the viewer's
       dice right of the bar, the opponent's left); ``dice_side`` ``None`` = the side ``on_roll``.
-    - ``score`` = (viewer's points, opponent's points); ``match_length`` 0 = money play (RULES M1).
+    - ``score`` = (viewer's points, opponent's points); ``match_length`` 0 = money play (RULES M1), where the
+      scores are net running totals and may be negative (shown signed, e.g. ``+4`` / ``-4``).
     - ``last_play``: the moves of the play that led to ``position``, as :class:`~backgammon.moves.Move` in the
       mover's own numbering (25 = bar, 0 = off); ``last_mover`` says whose; ``last_dice`` the roll it used (optional,
       shown in the caption).
@@ -152,8 +153,12 @@ class BoardView:
                     raise ViewError(f"{field} is {dice!r}; give two dice 1–6 or None")
                 object.__setattr__(self, field, dice)
         score = tuple(self.score)
-        if len(score) != 2 or any(not isinstance(s, int) or s < 0 for s in score):
-            raise ViewError(f"score is {self.score!r}; give (viewer's points, opponent's points), whole numbers ≥ 0")
+        negative_ok = self.match_length == 0  # a money session's running totals can be below zero
+        if len(score) != 2 or any(not isinstance(s, int) or (s < 0 and not negative_ok) for s in score):
+            raise ViewError(
+                f"score is {self.score!r}; give (viewer's points, opponent's points), whole numbers "
+                "(≥ 0 in a match; a money session's net totals may be negative)"
+            )
         object.__setattr__(self, "score", score)
         if not isinstance(self.match_length, int) or self.match_length < 0:
             raise ViewError(f"match_length is {self.match_length!r}; use 0 for money play or the match length ≥ 1")

@@ -138,3 +138,13 @@ def test_a_beavers_entry_with_no_double_to_answer_is_a_double_as_gnubg_reads_it(
     report = replay(parse_mat(text), MONEY)
     assert report.ok and results(report) == [(1, 1, 1)]
     assert [d.kind for d in report.discrepancies] == ["cube"]
+
+
+def test_the_files_own_header_sets_the_money_options_when_none_are_given():
+    """A money file that says ``; [Beaver "On"]`` (as our exports do) replays with beavers and raccoons without any
+    option (RULES D3; a user exported a session with a beaver and could not replay it); without the header the same
+    moves are refused as illegal beavers."""
+    with_header = '; [Beaver "On"]\n; [Jacoby "Off"]\n; [AutomaticDoubles "0"]\n\n' + GNUBG_EXPORT
+    report = replay(parse_mat(with_header))
+    assert report.ok and results(report) == PLAYED
+    assert not replay(parse_mat(GNUBG_EXPORT)).ok

@@ -633,7 +633,7 @@ def test_layout_geometry():
         {"cube_owner": "left"},
         {"on_roll": "both"},
         {"viewer_colour": 2},
-        {"score": (-1, 0)},
+        {"score": (-1, 0), "match_length": 5},  # negative only in money play
         {"match_length": -3},
         {"resignation": 4},
         {"last_play": (Move(13, 7, 6),)},  # no last_mover
@@ -652,3 +652,13 @@ def test_render_width_is_honoured():
     assert render_image(BoardView(Position.initial()), width=1200).width == 1200
     with pytest.raises(UnknownThemeError):
         render_board(BoardView(Position.initial()), "neon")
+
+
+def test_money_session_totals_may_be_negative_and_show_signed():
+    """A money session's net totals (e.g. -4 / +4) are drawn signed, never clipped to 0 (found by a user test)."""
+    from rendering.board import _score_text
+
+    view = BoardView(Position.initial(), score=(-4, 4))
+    assert _score_text(view, "viewer") == "Score -4"
+    assert _score_text(view, "opponent") == "Score +4"
+    assert render_board(view)[:8] == b"\x89PNG\r\n\x1a\n"
