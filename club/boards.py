@@ -17,7 +17,6 @@ from backgammon.notation import parse_segments
 from rendering import OPPONENT, VIEWER, BoardView, render_board, theme_from_name
 from rendering.layout import board_layout
 
-from .describe import LEVELS
 from .results import GameView, TableView
 
 
@@ -73,7 +72,7 @@ def awaiting_text(view: TableView) -> str:
     if view.pending == "play" and game is not None and game.dice:
         text += f" {dice_text(game.dice)}"
     if view.pending == "answer_resignation" and game is not None and game.resignation:
-        text = f"to accept or reject the resignation of {LEVELS[game.resignation[1]]}"
+        text = "to accept or reject the resignation"  # the flag on the board names the level
     return text
 
 

@@ -189,6 +189,8 @@ def _draw_action(image, draw, theme: Theme, layout: BoardLayout, view: BoardView
     if view.resignation:
         word = ("", "resigns a single game", "resigns a gammon", "resigns a backgammon")[view.resignation]
         size = round(15 * layout.scale)
+        if side == offerer and view.dice is not None:
+            y += layout.die_size  # resigned after rolling: the flag goes under his dice, not over them
         line = layout_text(word, size, True)
         pad = size * 0.5
         flag_w = size * 1.2
