@@ -5,7 +5,7 @@
   command tree is never sent to Discord.
 - ``python bot.py --console`` — the same use-cases in a terminal (``as alice``, ``/bg challenge bob 5``, …), an
   ASCII board after each action and each turn's PNG in ``[console] images``. Scriptable: ``python bot.py --console <
-  script.txt``. ``--db PATH`` overrides ``[storage] database``.
+  script.txt``. ``--db PATH`` overrides ``[storage] path``.
 - ``python bot.py replay FILE.mat [FILE …] --images DIR`` — play match files through the use-case layer (a
   temporary database unless ``--db``), a board image after every turn, each game's result and the final score.
 
@@ -54,11 +54,48 @@ Without a token you can play right here: python bot.py --console"""
 
 
 # -- configuration ---------------------------------------------------------------------------------------------------
-def load_config(path: Path) -> dict:
-    """Read ``config.toml`` (or the defaults of ``config.example.toml`` when it is missing)."""
-    source = path if path.exists() else ROOT / "config.example.toml"
-    with source.open("rb") as handle:
-        return tomllib.load(handle)
+class ConfigError(ValueError):
+    """The configuration file is missing (when named explicitly), not TOML, or has a value of the wrong type."""
+
+
+def load_config(path: Path, *, explicit: bool = False) -> dict:
+    """Read the TOML file ``path``. When it is missing: ``config.example.toml``'s defaults, unless ``explicit`` (the
+    file was named with ``--config``). Raises :class:`ConfigError` naming the file and the problem (no such file,
+    unreadable, not valid TOML with its line and column)."""
+    source = path if path.exists() or explicit else ROOT / "config.example.toml"
+    try:
+        with source.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise ConfigError(f"{source}: no such file") from None
+    except OSError as error:
+        raise ConfigError(f"{source}: cannot read it ({error.strerror or error})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{source}: not valid TOML: {error}") from None
+
+
+_KINDS = {str: ("a string (in quotes)", (str,)), int: ("a whole number", (int,)), float: ("a number", (int, float))}
+
+
+def _section(config: dict, name: str) -> dict:
+    """The table ``[name]`` of ``config`` (dotted names for nested tables), ``{}`` when absent; ``ConfigError``
+    when it is not a table."""
+    table, parts = config, name.split(".")
+    for depth, part in enumerate(parts, 1):
+        table = table.get(part, {})
+        if not isinstance(table, dict):
+            raise ConfigError(f"[{'.'.join(parts[:depth])}] must be a table, not {table!r}")
+    return table
+
+
+def _value(config: dict, section: str, key: str, kind: type, default):
+    """``[section] key`` of ``config`` checked to be of ``kind`` (str, int or float; never a bool), else
+    ``default``. Raises :class:`ConfigError` saying which key and what it must be."""
+    value = _section(config, section).get(key, default)
+    what, types = _KINDS[kind]
+    if isinstance(value, bool) or not isinstance(value, types):
+        raise ConfigError(f"[{section}] {key} must be {what}, not {value!r}")
+    return kind(value)
 
 
 @dataclass(frozen=True)
@@ -81,27 +118,26 @@ class Settings:
     @classmethod
     def from_config(cls, config: dict, *, base: Path = ROOT, environ: dict | None = None) -> Settings:
         """Settings from the parsed TOML; ``DISCORD_TOKEN`` in ``environ`` wins over ``[discord] token``; relative
-        paths are taken from ``base`` (the project folder)."""
+        paths are taken from ``base`` (the project folder). Raises :class:`ConfigError` for a value of the wrong
+        type (``[discord] token = 5``), saying which key and what it must be."""
         environ = os.environ if environ is None else environ
-        discord_section = config.get("discord", {})
-        storage = config.get("storage", {})
-        rendering = config.get("rendering", {})
-        console = config.get("console", {})
-        database = Path(storage.get("path") or storage.get("database") or "bgclub.sqlite3")
-        images = Path(console.get("images", "images"))
+        storage = _section(config, "storage")
+        legacy = _value(config, "storage", "database", str, "") if "path" not in storage else ""
+        database = Path(_value(config, "storage", "path", str, "") or legacy or "bgclub.sqlite3")
+        images = Path(_value(config, "console", "images", str, "images"))
         return cls(
-            token=(environ.get("DISCORD_TOKEN") or discord_section.get("token") or "").strip(),
-            dev_guild=int(discord_section.get("dev_guild") or 0),
+            token=(environ.get("DISCORD_TOKEN") or _value(config, "discord", "token", str, "")).strip(),
+            dev_guild=_value(config, "discord", "dev_guild", int, 0),
             database=database if database.is_absolute() else base / database,
-            synchronous=str(storage.get("synchronous", "FULL")),
-            busy_timeout_ms=int(storage.get("busy_timeout_ms", 10_000)),
-            club_defaults=dict(config.get("club", {}).get("defaults", {})),
-            theme=str(rendering.get("theme", "colourblind")),
-            width=int(rendering.get("width", 900)),
-            home=str(rendering.get("home", "right")),
+            synchronous=_value(config, "storage", "synchronous", str, "FULL"),
+            busy_timeout_ms=_value(config, "storage", "busy_timeout_ms", int, 10_000),
+            club_defaults=dict(_section(config, "club.defaults")),
+            theme=_value(config, "rendering", "theme", str, "colourblind"),
+            width=_value(config, "rendering", "width", int, 900),
+            home=_value(config, "rendering", "home", str, "right"),
             console_images=images if images.is_absolute() else base / images,
-            log_level=str(config.get("logging", {}).get("level", "INFO")).upper(),
-            reminder_seconds=float(config.get("scheduler", {}).get("interval_seconds", 60.0)),
+            log_level=_value(config, "logging", "level", str, "INFO").upper(),
+            reminder_seconds=_value(config, "scheduler", "interval_seconds", float, 60.0),
         )
 
     def board_options(self) -> BoardOptions:
@@ -233,7 +269,8 @@ def run_bot(settings: Settings, *, sync: bool, guild: int | None) -> int:
     except discord.PrivilegedIntentsRequired:  # pragma: no cover - the bot asks for none
         print("Discord says a privileged intent is needed; this bot should need none.", file=sys.stderr)
         return 1
-    except (aiohttp.ClientError, OSError) as error:
+    except (aiohttp.ClientError, OSError, discord.GatewayNotFound, discord.ConnectionClosed,
+            discord.DiscordServerError) as error:  # fmt: skip
         print(f"Cannot reach Discord ({error}). Check the network, or play in the console: python bot.py --console",
               file=sys.stderr)  # fmt: skip
         return 1
@@ -243,21 +280,42 @@ def run_bot(settings: Settings, *, sync: bool, guild: int | None) -> int:
 
 
 # -- the console -----------------------------------------------------------------------------------------------------
-def seed_source(text: str):
-    """A reproducible source of dice seeds (``--seed``): the n-th seed is SHA-256 of ``"<text>:<n>"``. The dice
-    stay provably fair (RULES A1: committed, derived, revealed) but a script replays the same game every time."""
+def seed_source(text: str, used: frozenset[str] | set[str] = frozenset()):
+    """A reproducible source of dice seeds (``--seed``): the candidates are SHA-256 of ``"<text>:0"``,
+    ``"<text>:1"``, … and a candidate whose commitment (SHA-256 of the seed, hex) is in ``used`` is skipped, so a
+    restarted console never deals a game the dice of a stored one. The dice stay provably fair (RULES A1:
+    committed, derived, revealed) and a script replays the same games into a fresh database."""
     import hashlib
     import itertools
 
+    from club.dice import seed_hash
+
     counter = itertools.count()
-    return lambda: hashlib.sha256(f"{text}:{next(counter)}".encode()).digest()
+
+    def next_seed() -> bytes:
+        while True:
+            seed = hashlib.sha256(f"{text}:{next(counter)}".encode()).digest()
+            if seed_hash(seed) not in used:
+                return seed
+
+    return next_seed
+
+
+async def stored_commitments(database: Database) -> set[str]:
+    """The seed commitments (hex) of every stored game and chouette dice series: the seeds ``--seed`` must skip."""
+    async with database.transaction() as tx:
+        rows = await tx.fetchall(
+            "SELECT seed_hash FROM games WHERE seed_hash IS NOT NULL"
+            " UNION SELECT seed_hash FROM chouette_dice WHERE seed_hash IS NOT NULL"
+        )
+    return {row[0] for row in rows}
 
 
 async def _console(settings: Settings, database_path: Path, images: Path, seed: str | None = None) -> int:
     from club.console import run_console
 
-    options = {} if seed is None else {"seeds": seed_source(seed)}
     async with settings.open_database(database_path) as database:
+        options = {} if seed is None else {"seeds": seed_source(seed, await stored_commitments(database))}
         service = ClubService(database, defaults=settings.defaults(), **options)
         return await run_console(service, sys.stdin, sys.stdout, images=images, options=settings.board_options())
 
@@ -347,6 +405,22 @@ def _setup_logging(level: str) -> None:
     logging.getLogger("discord.http").setLevel(logging.WARNING)
 
 
+CONFIG_HELP = "configuration file (TOML; default: config.toml, else the defaults of config.example.toml)"
+
+
+def _settings(config: Path | None) -> Settings | int:
+    """The :class:`Settings` of ``--config`` (default ``config.toml``), or exit code 2 after a one-line message on
+    standard error when the file is missing (named explicitly), not TOML, or has a value of the wrong type."""
+    path = config if config is not None else ROOT / "config.toml"
+    source = path if path.exists() or config is not None else ROOT / "config.example.toml"
+    try:
+        return Settings.from_config(load_config(path, explicit=config is not None))
+    except ConfigError as error:
+        where = "" if str(error).startswith(str(source)) else f"{source}: "  # load_config names the file itself
+        print(f"config: {where}{error}", file=sys.stderr)
+        return 2
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments and run the bot, the console or a replay; returns the process exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -355,32 +429,40 @@ def main(argv: list[str] | None = None) -> int:
         parser.add_argument("files", nargs="+", type=Path, help=".mat / .txt match files")
         parser.add_argument("--images", type=Path, default=None, help="folder for a board image after every turn")
         parser.add_argument("--db", type=Path, default=None, help="database file (default: a temporary one)")
-        parser.add_argument("--config", type=Path, default=ROOT / "config.toml", help="configuration file (TOML)")
+        parser.add_argument("--config", type=Path, default=None, help=CONFIG_HELP)
         args = parser.parse_args(argv[1:])
-        settings = Settings.from_config(load_config(args.config))
+        settings = _settings(args.config)
+        if isinstance(settings, int):
+            return settings
         _setup_logging("WARNING")
         return asyncio.run(replay_files(args.files, images=args.images, database_path=args.db, settings=settings))
 
     parser = argparse.ArgumentParser(
         description="Backgammon club bot for Discord (python bot.py replay FILE.mat --images DIR: replay a match file)"
     )
-    parser.add_argument("--config", type=Path, default=ROOT / "config.toml", help="configuration file (TOML)")
+    parser.add_argument("--config", type=Path, default=None, help=CONFIG_HELP)
     parser.add_argument("--console", action="store_true", help="play in this terminal instead of Discord")
-    parser.add_argument("--db", type=Path, default=None, help="database file (default: [storage] database)")
+    parser.add_argument("--db", type=Path, default=None, help="database file (default: [storage] path)")
     parser.add_argument("--sync", action="store_true", help="send the slash commands to Discord at start")
     parser.add_argument("--guild", type=int, default=None, help="with --sync: sync to this server only (instant)")
     parser.add_argument(
         "--seed", default=None, help="console: reproducible dice seeds (the same script, the same game)"
     )
     args = parser.parse_args(argv)
-    settings = Settings.from_config(load_config(args.config))
+    settings = _settings(args.config)
+    if isinstance(settings, int):
+        return settings
     problem = settings.check()
     if problem is not None:
         print(f"config: {problem}", file=sys.stderr)
         return 2
     if args.console:
         _setup_logging("WARNING")
-        return asyncio.run(_console(settings, args.db or settings.database, settings.console_images, args.seed))
+        try:
+            return asyncio.run(_console(settings, args.db or settings.database, settings.console_images, args.seed))
+        except KeyboardInterrupt:  # Ctrl-C while a command ran (at the prompt the console says Bye itself)
+            print("\nBye.")
+            return 0
     if not settings.token:
         print(TOKEN_HELP)
         return 1

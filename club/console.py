@@ -10,8 +10,9 @@ Pick the acting member with ``as alice``, then type the bot's commands, with or 
     /bg plays 13/                  # the legal plays starting with what you typed (Discord's autocomplete)
 
 After each action the console prints what happened, an ASCII board seen by the member who must act next and the
-path of that turn's board image (PNG, in the ``images`` folder). Lines starting with ``#`` are comments, so a game
-can be scripted: ``python bot.py --console < script.txt``. ``help`` lists the commands; a refused command says why
+path of that turn's board image (PNG, in the ``images`` folder). ``#`` starts a comment (at the start of a line, or
+after a space outside quotes; ``#2`` is a game number, not a comment), so a game can be scripted: ``python bot.py
+--console < script.txt``. ``help`` lists the commands; a refused command says why
 and what is possible, and changes nothing. No Discord types: :class:`Console` calls :class:`~club.service.ClubService`
 and :mod:`club.frontend` exactly as the cogs do.
 
@@ -22,8 +23,11 @@ database can be reopened and play resumed.
 from __future__ import annotations
 
 import hashlib
+import re
 import shlex
+import signal
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import TextIO
@@ -60,6 +64,21 @@ HELP = """Commands (the /bg prefix is optional; [game] is a match number, needed
   help | quit"""
 
 SIMPLE = {"roll", "double", "take", "drop", "beaver", "raccoon", "stop"}
+GAME_OPTION = {"move", "play", "plays"}  # commands whose trailing number is not a game: they take game=N
+
+
+def strip_comment(line: str) -> str:
+    """``line`` without its comment: from a ``#`` at the start or after whitespace, outside quotes, that is not a
+    game number (``#2``) — so ``/bg challenge bob 5   # or: money`` reads as ``/bg challenge bob 5``."""
+    quote = None
+    for index, char in enumerate(line):
+        if quote:
+            quote = None if char == quote else quote
+        elif char in "'\"":
+            quote = char
+        elif char == "#" and (index == 0 or line[index - 1].isspace()) and not re.match(r"#\d+(\s|$)", line[index:]):
+            return line[:index].rstrip()
+    return line
 
 
 def member_id(name: str) -> int:
@@ -115,8 +134,8 @@ class Console:
     # -- input -----------------------------------------------------------------------------------------------------
     async def handle(self, line: str) -> str:
         """Run one line; returns the reply (errors included, in words). Raises ``EOFError`` for ``quit``."""
-        line = line.strip()
-        if not line or line.startswith("#"):
+        line = strip_comment(line.strip())
+        if not line:
             return ""
         try:
             words = shlex.split(line)
@@ -141,9 +160,26 @@ class Console:
         if self.member is None:
             return "Say who you are first: as NAME (e.g. as alice)."
         try:
-            return await handler(args)
+            return self.console_words(await handler(args), command, args)
         except BackgammonError as error:
-            return "Refused: " + frontend.explain(error, await self._legal_for(error))
+            text = "Refused: " + frontend.explain(error, await self._legal_for(error))
+            return self.console_words(text, command, args)
+
+    def console_words(self, text: str, command: str, args: list[str]) -> str:
+        """``text`` (a club or Discord-layer message) in the console's syntax: ``accept 2`` / ``game=2`` instead of
+        the ``game:`` option, ``challenge NAME`` instead of ``/bg challenge``, and the exact ``python -m club
+        verify`` command for this database."""
+        if "say which one with game: (its number)" in text:
+            number = re.search(r"#(\d+)", text.split("\n", 1)[-1])
+            number = number.group(1) if number else "N"
+            typed = " ".join([command, *args, f"game={number}"] if command in GAME_OPTION else [command, number])
+            text = text.replace("say which one with game: (its number)", f"say which one, e.g. {typed}")
+        text = text.replace("Start one with /bg challenge.", "Start one with: challenge NAME (e.g. challenge bob 5).")
+        path = getattr(self.service.db, "path", None)
+        if path is not None:
+            command_line = f"python -m club verify {shlex.quote(str(Path(path).resolve()))}"
+            text = text.replace("(python -m club verify)", f"(in the project folder: {command_line})")
+        return text
 
     async def _legal_for(self, error: BaseException) -> list[str] | None:
         match_id = self._last_match
@@ -194,7 +230,12 @@ class Console:
         """The match meant: ``game`` if given, else the last one this member used here (like a Discord thread),
         else his only open one."""
         recent = self._recent.get(self.member)
-        is_open = recent is not None and (await self.service.state(recent)).status in ("challenged", "active")
+        try:
+            is_open = recent is not None and (await self.service.state(recent)).status in ("challenged", "active")
+        except BackgammonError:  # a game number he mistyped last time: forget it
+            self._recent.pop(self.member, None)
+            recent = None
+            is_open = False
         try:
             match_id = await frontend.resolve_match(
                 self.service, self.member, guild_id=self.guild_id, given=game, here=recent if is_open else None
@@ -402,7 +443,8 @@ class Console:
         return proof.text
 
     async def cmd_export(self, args: list[str]) -> str:
-        """``export [game] [FILE]``: the match as a .mat file (RULES A4)."""
+        """``export [game] [FILE]``: the match as a .mat file (RULES A4), by default ``<its name>.mat`` in the
+        current directory; the reply gives the full path written."""
         game = None
         rest = []
         for token in args:
@@ -411,7 +453,7 @@ class Console:
             else:
                 rest.append(token)
         name, text = await export_mat(self.service, await self._match(game))
-        path = Path(rest[0]) if rest else (self.images or Path(".")) / name
+        path = (Path(rest[0]) if rest else Path(name)).resolve()
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(text, encoding="utf-8")
         return f"Wrote {path} ({text.count(chr(10))} lines)."
@@ -453,20 +495,39 @@ def _setting_value(key: str, value: str):
     return int(number) if number.is_integer() else number
 
 
+def _read_line(stdin: TextIO, stdout: TextIO, prompt: str | None) -> str:
+    """Show ``prompt`` (None: none) and read one line of ``stdin`` ('' at EOF). Ctrl-C raises ``KeyboardInterrupt``
+    here: asyncio's own SIGINT handler would only cancel the task once a line arrived, so Python's default one is
+    in place while the console waits."""
+    main = threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler) if main else None
+    try:
+        if prompt is not None:
+            stdout.write(prompt)
+            stdout.flush()
+        return stdin.readline()
+    finally:
+        if main:
+            signal.signal(signal.SIGINT, previous)
+
+
 async def run_console(service: ClubService, stdin: TextIO, stdout: TextIO, **options) -> int:
-    """The REPL: read lines from ``stdin`` until EOF or ``quit``, print each reply to ``stdout``. With a terminal
-    the prompt shows the acting member; a script's lines are echoed after the prompt. Returns 0."""
+    """The REPL: read lines from ``stdin`` until EOF (Ctrl-D), Ctrl-C or ``quit``, print each reply to ``stdout``
+    and ``Bye.`` at the end. With a terminal the prompt shows the acting member; a script's lines are echoed after
+    the prompt. Returns 0."""
     console = Console(service, **options)
     interactive = stdin.isatty()
     print("Backgammon club console — type help for the commands, quit to leave.", file=stdout)
     while True:
-        if interactive:
-            stdout.write(console.prompt)
-            stdout.flush()
-        line = stdin.readline()
+        try:
+            line = _read_line(stdin, stdout, console.prompt if interactive else None)
+        except KeyboardInterrupt:
+            line = ""
         if not line:
+            if interactive:
+                print(file=stdout)  # end the prompt's line
             break
-        if not interactive and line.strip() and not line.lstrip().startswith("#"):
+        if not interactive and strip_comment(line.strip()):
             print(f"{console.prompt}{line.rstrip()}", file=stdout)
         try:
             reply = await console.handle(line)

@@ -139,3 +139,99 @@ async def test_console_commands_and_refusals(tmp_path):
         assert "You have 2 games" in out and "#1 vs dave" in out and "#2 vs erin" in out
         assert "withdraws the challenge" in await console.handle("withdraw 2")
         assert "resign single, gammon or backgammon" in await console.handle("resign often 1")
+
+
+def readme_console_lines() -> list[str]:
+    """The lines of the README's console example (the ```text block of "## The console")."""
+    section = (ROOT / "README.md").read_text(encoding="utf-8").split("## The console", 1)[1].split("\n## ", 1)[0]
+    block = section.split("```text\n", 1)[1].split("```", 1)[0]
+    return [line for line in block.splitlines() if line.strip()]
+
+
+async def test_readme_console_example_runs_when_pasted(tmp_path):
+    """Every line of the README's console example, trailing comments (with apostrophes) included, is read and
+    accepted: no refusal, no unreadable line; ``#2`` stays a game number, not a comment."""
+    from bot import seed_source
+    from club.console import strip_comment
+
+    assert strip_comment("/bg challenge bob 5   # or: don't") == "/bg challenge bob 5"
+    assert strip_comment("withdraw #2") == "withdraw #2" and strip_comment("# all of it") == ""
+    assert strip_comment("config money_rules 'a # b'  # note") == "config money_rules 'a # b'"
+    lines = readme_console_lines()
+    assert any(" # " in line for line in lines), "the example shows trailing comments"
+    async with Database.open(tmp_path / "c.sqlite3") as database:
+        console = Console(ClubService(database, clock=ManualClock(), seeds=seed_source("demo")))  # --seed demo
+        for line in lines:
+            reply = await console.handle(line + "   # and it's commented")
+            assert "Refused" not in reply and "Cannot read" not in reply and "Unknown" not in reply, (line, reply)
+        view = await console.service.state(1)
+        assert view.status == "active" and view.length == 5 and view.pending == "roll_or_double", "bob played"
+
+
+async def test_console_speaks_console(tmp_path, monkeypatch):
+    """Texts name the console's syntax: which game (``withdraw 2``, ``move … game=2``), how to start one, the exact
+    ``python -m club verify PATH``; ``export`` without a file writes into the current directory; a mistyped game
+    number is refused and then forgotten."""
+    monkeypatch.chdir(tmp_path)
+    async with Database.open(tmp_path / "c.sqlite3") as database:
+        console = Console(ClubService(database, clock=ManualClock(), seeds=seeded(2)))
+        await console.handle("as alice")
+        assert "Start one with: challenge NAME" in await console.handle("roll")
+        await console.handle("challenge bob 1")
+        await console.handle("challenge carol 1")
+        assert "say which one, e.g. withdraw 2." in await console.handle("withdraw")
+        assert "say which one, e.g. move 13/7 8/7 game=2." in await console.handle("move 13/7 8/7")
+        assert "no match or session 9" in await console.handle("board 9")
+        assert "say which one, e.g. board 2." in await console.handle("board")
+        await console.handle("as bob")
+        await console.handle("accept")
+        out = await console.handle("resign backgammon")
+        await console.handle("as alice")
+        out = await console.handle("accept 1")
+        assert f"(in the project folder: python -m club verify {(tmp_path / 'c.sqlite3').resolve()})" in out
+        out = await console.handle("export 1")
+        written = list(tmp_path.glob("*.mat"))
+        assert len(written) == 1 and f"Wrote {written[0].resolve()}" in out
+
+
+def test_console_ctrl_c_and_eof_say_bye(tmp_path):
+    """Ctrl-C at the prompt (a terminal) and EOF both end the console with Bye. and exit 0, no traceback."""
+    import os
+    import pty
+    import signal
+
+    master, slave = pty.openpty()
+    process = subprocess.Popen(
+        [sys.executable, str(ROOT / "bot.py"), "--console", "--db", str(tmp_path / "c.sqlite3")],
+        stdin=slave, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    os.close(slave)
+    seen = ""
+    while not seen.endswith("> "):  # the prompt: the console waits for a line
+        chunk = os.read(process.stdout.fileno(), 4096).decode()
+        assert chunk, "the console ended before its prompt"
+        seen += chunk
+    process.send_signal(signal.SIGINT)
+    out, err = process.communicate(timeout=30)
+    os.close(master)
+    assert process.returncode == 0 and "Traceback" not in err, err
+    assert out.rstrip().endswith("Bye.")
+    eof = run_script(tmp_path, "as alice")
+    assert eof.rstrip().endswith("Bye.")
+
+
+def test_seed_mode_never_reuses_a_stored_seed(tmp_path):
+    """``--seed``: a console restarted on the same database deals each new game fresh dice (RULES A1); a fresh
+    database replays the same games."""
+    import re
+
+    commitments = []
+    for opponent in ("bob", "carol", "dave"):
+        out = run_script(tmp_path, f"as alice\nchallenge {opponent} 1\nas {opponent}\naccept\n")
+        commitments += re.findall(r"Dice commitment \(SHA-256 of the server seed\): ([0-9a-f]{64})", out)
+    assert len(commitments) == 3 and len(set(commitments)) == 3
+    fresh = tmp_path / "fresh"
+    fresh.mkdir()
+    out = run_script(fresh, "as alice\nchallenge bob 1\nas bob\naccept\n")
+    assert commitments[0] in out

@@ -1,0 +1,55 @@
+"""``python bot.py`` start-up errors: a configuration file that is missing (when named), not TOML or of the wrong
+types stops the program with one line naming the file and the problem (exit 2); no connection to Discord exits 1."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import discord
+import pytest
+from conftest import ROOT
+
+import bot as botmod
+
+
+def run_bot(*args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, str(ROOT / "bot.py"), *args], capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[discord\n", "not valid TOML: Expected ']' at the end of a table declaration (at line 1, column 9)"),
+        ("[discord]\ntoken = 5\n", "[discord] token must be a string (in quotes), not 5"),
+        ("[rendering]\nwidth = '900'\n", "[rendering] width must be a whole number, not '900'"),
+        ("club = 3\n", "[club] must be a table, not 3"),
+    ],
+)
+def test_bad_config_is_one_line_and_exit_2(tmp_path, text, expected):
+    config = tmp_path / "config.toml"
+    config.write_text(text, encoding="utf-8")
+    result = run_bot("--config", str(config), "--console")
+    assert result.returncode == 2 and result.stderr == f"config: {config}: {expected}\n", result.stderr
+
+
+def test_missing_config():
+    """A --config that does not exist is an error; a missing default config.toml falls back to the example's
+    defaults silently; --help names [storage] path."""
+    result = run_bot("replay", "--config", "/nonexistent.toml", "x.mat")
+    assert result.returncode == 2 and result.stderr == "config: /nonexistent.toml: no such file\n"
+    with pytest.raises(botmod.ConfigError, match="no such file"):
+        botmod.load_config(ROOT / "absent-config.toml", explicit=True)
+    assert botmod.load_config(ROOT / "absent-config.toml")["storage"]["path"] == "bgclub.sqlite3"
+    help_text = run_bot("--help").stdout
+    assert "[storage] path" in help_text and "[storage] database" not in help_text
+
+
+def test_cannot_reach_discord_exits_non_zero(monkeypatch, capsys):
+    async def unreachable(self, token, *, reconnect=True):
+        raise discord.GatewayNotFound()
+
+    monkeypatch.setattr(botmod.BgBot, "start", unreachable)
+    settings = botmod.Settings.from_config({}, environ={"DISCORD_TOKEN": "x"})
+    assert botmod.run_bot(settings, sync=False, guild=None) == 1
+    assert "Cannot reach Discord" in capsys.readouterr().err
