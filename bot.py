@@ -49,8 +49,8 @@ To run the bot in Discord:
   1. https://discord.com/developers/applications → New Application → Bot → Reset Token (copy it).
   2. Put it in config.toml ([discord] token = "...") or in the environment: export DISCORD_TOKEN=...
   3. Invite the bot with the scopes bot and applications.commands (see README "Discord set-up"), then run
-     python bot.py --sync once so the /bg commands appear.
-Without a token you can play right here: python bot.py --console"""
+     python bot.py --sync once so the /bg commands appear."""
+CONSOLE_HINT = "Without a token you can play right here: python bot.py --console"
 
 
 # -- configuration ---------------------------------------------------------------------------------------------------
@@ -263,8 +263,10 @@ def run_bot(settings: Settings, *, sync: bool, guild: int | None) -> int:
     try:
         asyncio.run(runner())
     except discord.LoginFailure:
-        print("Discord refused the token (LoginFailure): reset it in the developer portal.\n" + TOKEN_HELP,
-              file=sys.stderr)  # fmt: skip
+        print(
+            "Discord refused the token (LoginFailure): reset it in the developer portal.", TOKEN_HELP, CONSOLE_HINT,
+            sep="\n", file=sys.stderr,
+        )  # fmt: skip
         return 1
     except discord.PrivilegedIntentsRequired:  # pragma: no cover - the bot asks for none
         print("Discord says a privileged intent is needed; this bot should need none.", file=sys.stderr)
@@ -456,16 +458,19 @@ def main(argv: list[str] | None = None) -> int:
     if problem is not None:
         print(f"config: {problem}", file=sys.stderr)
         return 2
-    if args.console:
+    no_token = not settings.token
+    if no_token and not args.console:
+        if args.sync:  # asked for Discord explicitly: nothing to do without a token
+            print(TOKEN_HELP + "\n" + CONSOLE_HINT)
+            return 1
+        print(TOKEN_HELP + "\nStarting the console mode: the same use-cases in this terminal (quit to leave).\n")
+    if args.console or no_token:
         _setup_logging("WARNING")
         try:
             return asyncio.run(_console(settings, args.db or settings.database, settings.console_images, args.seed))
         except KeyboardInterrupt:  # Ctrl-C while a command ran (at the prompt the console says Bye itself)
             print("\nBye.")
             return 0
-    if not settings.token:
-        print(TOKEN_HELP)
-        return 1
     if args.db is not None:
         settings = Settings(**{**settings.__dict__, "database": args.db})
     _setup_logging(settings.log_level)

@@ -65,15 +65,21 @@ async def test_command_tree_payload_is_valid(tmp_path):
         assert challenge["opponent"]["type"] == 6 and challenge["opponent"]["required"]
 
 
-def test_no_token_says_how_to_get_one(tmp_path, capsys, monkeypatch):
-    """Without DISCORD_TOKEN or [discord] token: instructions (developer portal, scopes, --sync) and the console."""
+def test_no_token_says_how_to_get_one_and_starts_the_console(tmp_path, capsys, monkeypatch):
+    """Without DISCORD_TOKEN or [discord] token: instructions (developer portal, scopes, --sync), then the console
+    mode runs (here on an empty standard input, so it says Bye at once); ``--sync`` without a token is an error."""
+    import io
+
     monkeypatch.delenv("DISCORD_TOKEN", raising=False)
+    monkeypatch.setattr("sys.stdin", io.StringIO("as alice\nquit\n"))
     config = tmp_path / "config.toml"
-    config.write_text('[discord]\ntoken = ""\n', encoding="utf-8")
-    assert botmod.main(["--config", str(config)]) == 1
+    config.write_text(f'[discord]\ntoken = ""\n[console]\nimages = "{tmp_path.as_posix()}/img"\n', encoding="utf-8")
+    assert botmod.main(["--config", str(config), "--db", str(tmp_path / "c.sqlite3")]) == 0
     out = capsys.readouterr().out
     assert "discord.com/developers/applications" in out and "applications.commands" in out
-    assert "python bot.py --console" in out
+    assert "Starting the console mode" in out and "You are alice." in out and "Bye." in out
+    assert botmod.main(["--config", str(config), "--sync"]) == 1
+    assert "python bot.py --console" in capsys.readouterr().out
 
 
 def test_settings_read_config_and_environment(tmp_path):
