@@ -43,6 +43,13 @@ left out, is implied, as in gnubg's own export) or another cube turn; any other 
 roll after it) is written `` Doubles => N`` with its answer spelled out, which gnubg reads as the same cube turn
 and never carries over. A raccoon is written `` Raccoons => N`` with its ``Takes`` or ``Drops``. The replay reads
 all of these forms, and gnubg's own, as the play went (:mod:`backgammon.replay`).
+
+Automatic doubles (RULES G3: opening ties raise the cube of a money game). The format has no place for the ties, and
+GNU Backgammon 1.07 tolerates no comment inside a game (one between `` Game N`` and the player line loses the game;
+one after it is an "Unrecognised move"), so our own header line ``; [AutomaticRaises "1:1 4:2"]`` lists, as
+``game:raises``, the games whose opening raised the cube (:attr:`GameRecord.automatic_raises`; a game not listed had
+none). GNU Backgammon files the header line as a match comment. A file without the line says nothing about ties (the
+replay infers them from the first double).
 """
 
 from __future__ import annotations
@@ -81,6 +88,8 @@ _CUBE = re.compile(r"^(doubles|beavers|raccoons)\s*=>\s*(\d+)$", re.IGNORECASE)
 _RESULT = re.compile(r"^(wins|losses)\s+(\d+)\s+points?(\s+and\s+the\s+match)?$", re.IGNORECASE)
 _START_WORDS = {"doubles", "beavers", "raccoons", "takes", "drops", "wins", "losses"}
 _RATING = re.compile(r"^(.*\S)\s*,\s*(\d+(?:[.,]\d+)?)$")
+_RAISES_KEY = "AutomaticRaises"  # header line of the games whose opening ties raised the cube (RULES G3)
+_RAISES_ENTRY = re.compile(r"^(\d+):(\d+)$")
 
 _UNNUMBERED_SPLIT = 15  # GNU Backgammon: an unnumbered line's right column starts at a double space after column 15
 _ROW_GAP = 3  # a lone action more than this many spaces after ")" is in the right column
@@ -129,12 +138,15 @@ class Action:
 class GameRecord:
     """One game of a match file: ``number`` (from `` Game N``), the ``score`` (player 0, player 1) at its start,
     its ``actions`` in file order, and ``line`` (1-based) of the ``Game`` line. The declared result is the game's
-    ``win`` action (or, failing that, its ``forfeit``); see :attr:`declared_winner` and :attr:`declared_points`."""
+    ``win`` action (or, failing that, its ``forfeit``); see :attr:`declared_winner` and :attr:`declared_points`.
+    ``automatic_raises`` is how many opening ties raised the cube (RULES G3), ``None`` when the file does not say
+    (no ``; [AutomaticRaises "…"]`` header line, module docstring)."""
 
     number: int
     score: tuple[int, int]
     actions: list[Action] = field(default_factory=list)
     line: int = 0
+    automatic_raises: int | None = None
 
     @property
     def result_action(self) -> Action | None:
@@ -283,10 +295,25 @@ def _fix_galaxy_forfeit(game: GameRecord, own_line: set[int]) -> None:
             )
 
 
+def _parse_raises(value: str) -> dict[int, int]:
+    """``{game number: raises}`` of an ``AutomaticRaises`` header value such as ``"1:1 4:2"`` (RULES G3)."""
+    raises: dict[int, int] = {}
+    for entry in value.split():
+        match = _RAISES_ENTRY.match(entry)
+        if not match:
+            raise MatchFileError(
+                f"the header line [{_RAISES_KEY} {value!r}] holds {entry!r}; expected 'game:raises' such as '3:1'"
+            )
+        raises[int(match.group(1))] = int(match.group(2))
+    return raises
+
+
 def parse_mat(text: str) -> MatchRecord:
     """Parse the text of a ``.mat`` match file (any dialect listed in the module docstring) into a
-    :class:`MatchRecord`. Raises :class:`MatchFileError` naming the line for a missing ``N point match`` line,
-    a ``Game`` without a player line, an entry that is not a roll, cube action or result, or stray text."""
+    :class:`MatchRecord`. An ``AutomaticRaises`` header line is taken out of ``header`` into each game's
+    :attr:`GameRecord.automatic_raises`. Raises :class:`MatchFileError` naming the line for a missing
+    ``N point match`` line, a ``Game`` without a player line, an entry that is not a roll, cube action or result,
+    stray text, or an ``AutomaticRaises`` value that is not ``game:raises`` pairs."""
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -380,6 +407,10 @@ def parse_mat(text: str) -> MatchRecord:
         raise MatchFileError("line 1: no ' N point match' line; this is not a .mat match file")
     if players is None:
         raise MatchFileError(f"line {len(lines)}: the file holds no games")
+    if _RAISES_KEY in header:
+        raises = _parse_raises(header.pop(_RAISES_KEY))
+        for game in games:
+            game.automatic_raises = raises.get(game.number, 0)
     return MatchRecord(length, players, header, games, ratings, comments)
 
 
@@ -491,7 +522,8 @@ def format_game(
 
 
 def format_mat(record: MatchRecord) -> str:
-    """The whole match as ``.mat`` text (``\\n`` line ends): header lines ``; [Key "Value"]``, comments,
+    """The whole match as ``.mat`` text (``\\n`` line ends): header lines ``; [Key "Value"]`` (then
+    ``; [AutomaticRaises "…"]`` when a game's :attr:`GameRecord.automatic_raises` is known), comments,
     `` N point match``, then every game (:func:`format_game`). Read back by :func:`parse_mat` it gives the same games,
     actions and results (plays compared by :func:`normalized_move`; a beaver's take may be left out or the beaver
     written as a double, module docstring), and the replay plays it as the record; GNU Backgammon reads it the same
@@ -499,6 +531,9 @@ def format_mat(record: MatchRecord) -> str:
     out: list[str] = []
     for key, value in record.header.items():
         out.append(f'; [{key} "{value}"]')
+    if any(game.automatic_raises is not None for game in record.games):
+        raised = " ".join(f"{game.number}:{game.automatic_raises}" for game in record.games if game.automatic_raises)
+        out.append(f'; [{_RAISES_KEY} "{raised}"]')
     for comment in record.comments:
         out.append(f"; {comment}".rstrip())
     if out:

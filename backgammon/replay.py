@@ -11,7 +11,9 @@ How the file's entries become actions (the same reading as GNU Backgammon's impo
 
 - The first play of a game is the opening roll (RULES G2): its two dice are the two players' opening dice, the
   higher one the mover's. Opening ties are not written in ``.mat`` files; with automatic doubles (G3, money play)
-  the ties are inferred from the value of the game's first ``Doubles => N``.
+  the game starts with the raises our ``; [AutomaticRaises "…"]`` header line records for it
+  (:attr:`~backgammon.matfile.GameRecord.automatic_raises`), and in a file without that line the ties are inferred
+  from the value of the game's first ``Doubles => N``.
 - A play's text is parsed with :func:`~backgammon.notation.parse_play` against the game's position and dice, moves in
   any order; a joined move such as ``8/2`` whose routes differ takes the route that hits fewest blots, as GNU
   Backgammon's ``ExpandMatMove`` does ("no hits on the first part of the move").
@@ -183,9 +185,13 @@ def _resignation_level(points: int, cube: int) -> int:
 
 
 def _opening_ties(record: GameRecord, rules: RuleSet) -> int:
-    """Opening ties inferred from the game's first double (RULES G3): the count before it is ``N / 2``."""
+    """Opening ties that raised the game's cube (RULES G3): the file's recorded count
+    (:attr:`~backgammon.matfile.GameRecord.automatic_raises`), else inferred from the game's first double (the count
+    before it is ``N / 2``)."""
     if not rules.automatic_doubles:
         return 0
+    if record.automatic_raises is not None:
+        return record.automatic_raises
     first = next((a for a in record.actions if a.kind == DOUBLE), None)
     if first is None or not first.value or first.value % 2:
         return 0
@@ -333,7 +339,8 @@ class _Replayer:
         for _ in range(ties):
             game.opening_roll(1, 1)
         if ties:
-            report.notes.append(f"{ties} opening tie(s) inferred from the first double (RULES G3)")
+            how = "recorded in the file" if record.automatic_raises is not None else "inferred from the first double"
+            report.notes.append(f"{ties} opening tie(s) {how} (RULES G3)")
         for index, action in enumerate(actions):
             rest = actions[index + 1 :]
             if game.result is not None:

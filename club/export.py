@@ -14,7 +14,9 @@ side has won so far (the format has no negative scores). Beavers and raccoons ar
 them (:mod:`backgammon.matfile`: the take of a beaver implied by the doubler's roll, a beaver not followed by a roll
 written as a double with its answer, ``Raccoons => N`` with its take or drop).
 
-What GNU Backgammon cannot read from any ``.mat`` file: automatic doubles (RULES G3: its reader starts every game at
+Automatic doubles (RULES G3): each game's raises by opening ties go in our ``; [AutomaticRaises "…"]`` header line
+(:mod:`backgammon.matfile`), so the replay starts the game at the raised cube even when the game ends without a
+double. What GNU Backgammon cannot read from any ``.mat`` file: automatic doubles (its reader starts every game at
 cube 1, and its writer drops them too), the ``Jacoby``/``Beaver`` header lines (it uses its own settings), and a
 gammon conceded under the Jacoby rule when ``jacoby_on_resignations`` is on (it scores resignations at face value).
 """
@@ -87,7 +89,8 @@ def match_record(
         events = table.replay(kind, side, logged.args)
         if kind == "new_game":
             score = table.score if table.kind == "match" else (won[0], won[1])
-            game = GameRecord(number=table.game_number, score=(score[0], score[1]))
+            raises = 0 if rules.automatic_doubles else None
+            game = GameRecord(number=table.game_number, score=(score[0], score[1]), automatic_raises=raises)
             record.games.append(game)
             rolled = {}
             continue
@@ -97,6 +100,8 @@ def match_record(
             d0, d1 = logged.args["dice"]
             if d0 != d1:
                 rolled[table.game.on_roll] = (max(d0, d1), min(d0, d1))
+            if rules.automatic_doubles:
+                game.automatic_raises = table.game.automatic_raises
         elif kind == "roll":
             rolled[side] = tuple(logged.args["dice"])
         elif kind == "play":

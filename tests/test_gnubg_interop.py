@@ -15,8 +15,11 @@ Debian package, ``.ci/run``). What they pin down:
   them read in gnubg game by game as our replay reads them (except games with Galaxy's ``Losses``, a forfeit gnubg
   cannot read).
 
-Not comparable, so not used here: automatic doubles (gnubg's .mat reader and writer know none: a cube raised by an
-opening tie is lost), a conceded gammon under the Jacoby rule (``jacoby_on_resignations``: gnubg 1.07 scores it at
+- our ``; [AutomaticRaises "…"]`` header line (a money session's opening ties, RULES G3) leaves gnubg's import as it
+  was, without a warning.
+
+Not comparable, so not used otherwise: automatic doubles (gnubg's .mat reader and writer know none: a cube raised by
+an opening tie is lost), a conceded gammon under the Jacoby rule (``jacoby_on_resignations``: gnubg 1.07 scores it at
 face value), cubes above 4096 (gnubg's ``MAX_CUBE``).
 """
 
@@ -324,6 +327,31 @@ async def test_random_sessions_and_matches_read_the_same_in_gnubg(tmp_path):
     assert any("double drop" in k for k in kinds) and any("accept_resignation" in k for k in kinds)
     assert any(game.crawford for t in tables for game in t.report.games)
     assert any(a.kind == PLAY and not a.move_text for t in tables for g in t.report.record.games for a in g.actions)
+
+
+async def test_the_automatic_raises_header_line_does_not_disturb_gnubg(tmp_path):
+    """RULES G3: a money session whose games open with ties; our export records the raises in the header line
+    ``; [AutomaticRaises "…"]`` (gnubg 1.07 tolerates no comment inside a game). gnubg reads the file without a
+    warning, and exactly as it reads the same file without the line (at cube 1: it knows no automatic doubles)."""
+    dice = InjectedDice([(3, 3), (5, 2), (4, 4), (6, 1)], fallback=b"ties")
+    async with club_service(tmp_path / "ties.sqlite", clock=ManualClock(T0), dice=dice) as service:
+        match_id = (await new_table(service, 0, rules="money")).match_id
+        await service.play(match_id, ALICE, "13/11 13/8")
+        await service.resign(match_id, BOB, 1)
+        await service.accept_resignation(match_id, ALICE)
+        await service.play(match_id, ALICE, "13/7 8/7")
+        await service.double(match_id, BOB)
+        await service.stop(match_id, ALICE)
+        await service.drop(match_id, ALICE)
+        table = await export_table(service, match_id)
+    assert '; [AutomaticRaises "1:1 2:1"]' in table.text
+    assert our_results(table.report) == table.stored == [(0, 2), (1, 2)]
+    plain = re.sub(r"; \[AutomaticRaises [^\n]*\n", "", table.text)
+    with_line, without = gnubg_read(
+        tmp_path, [write(tmp_path, "ties.mat", table.text), write(tmp_path, "no.mat", plain)]
+    )
+    assert with_line.warnings == [] and with_line.games == without.games
+    assert with_line.results == [(0, 2), (1, 1)]  # the winners are ours; the cube of game 2 starts at 1 in gnubg
 
 
 # -- gnubg's files here ---------------------------------------------------------------------------------------------

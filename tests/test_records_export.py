@@ -14,10 +14,11 @@ from bookkit import store_table
 from clubkit import ALICE, BOB, CAROL, GUILD, club_service, new_table, play_out, seeded
 from PIL import Image
 
-from backgammon.matfile import parse_mat
+from backgammon.matfile import format_mat, parse_mat
 from backgammon.replay import replay
 from backgammon.rules import RuleSet
-from club import ManualClock, csvexport
+from club import InjectedDice, ManualClock, csvexport
+from club.export import export_mat
 from club.records import ClubRecords, export_books, pictures
 from rendering.records import Cell, Column, RecordTable, RecordTableError, render_record_table
 from storage.books import SheetEntry
@@ -168,3 +169,47 @@ def test_sheet_entries_of_a_chouette_round_trip_through_csv():
     assert rows[0][:6] == ["game", "ended_utc", "A", "B", "C", "D"]
     assert rows[1][2:6] == ["2", "-1", "-1", ""] and rows[2][2:6] == ["-3", "1", "1", "1"]
     assert rows[-1][2:6] == ["-1", "0", "0", "1"]
+
+
+async def test_a_money_session_with_opening_ties_reimports_to_the_same_results(tmp_path):
+    """RULES G3, A4: the ``money`` preset (automatic doubles, limit 1), every game opening with a tie (cube 2).
+    Game 1: Bob resigns at once, Alice +2; game 2: Bob doubles to 4, Alice drops, Bob +2; game 3 (the session is
+    stopped) is played out without a double and ends by the bear-off. The exported file records the raises
+    (``AutomaticRaises``) and replays to the stored results and score; without that line (another program's file)
+    the replay still infers the tie from the double of game 2, and misreads the games that end without one."""
+    dice = InjectedDice([(3, 3), (5, 2), (4, 4), (6, 1), (2, 2), (6, 1)], fallback=b"ties")
+    async with club_service(tmp_path / "ties.sqlite3", clock=ManualClock(T0), dice=dice) as service:
+        outcome = await new_table(service, 0, rules="money")
+        match_id = outcome.match_id
+        assert outcome.view.game.cube_value == 2 and outcome.view.waiting_for == ALICE
+        await service.play(match_id, ALICE, "13/11 13/8")
+        await service.resign(match_id, BOB, 1)
+        outcome = await service.accept_resignation(match_id, ALICE)
+        assert outcome.view.game_number == 2 and outcome.view.game.cube_value == 2
+        await service.play(match_id, ALICE, "13/7 8/7")
+        await service.double(match_id, BOB)
+        outcome = await service.drop(match_id, ALICE)
+        assert outcome.view.game_number == 3 and outcome.view.game.cube_value == 2
+        outcome = await service.stop(match_id, outcome.view.waiting_for)
+        outcome = await play_out(service, outcome, random.Random(11), cube=0.0)
+        assert outcome.view.status == "over"
+        _name, text = await export_mat(service, match_id)
+        rules = RuleSet.from_json((await service.db.get_match(match_id)).rules)
+        stored = [(g.result["winner"], g.result["points"]) for g in await service.db.games(match_id) if g.result]
+    assert stored[:2] == [(0, 2), (1, 2)] and len(stored) == 3 and stored[2][1] % 2 == 0
+    record = parse_mat(text)
+    assert [game.automatic_raises for game in record.games] == [1, 1, 1] and "AutomaticRaises" not in record.header
+    assert '; [AutomaticRaises "1:1 2:1 3:1"]' in text and format_mat(record) == text  # a rewrite keeps the line
+    report = replay(record, rules)
+    assert report.ok and [(g.result.winner, g.result.points) for g in report.games] == stored
+    assert [g.result.ended_by for g in report.games] == ["resignation", "drop", "play"]
+    assert report.raw_score == tuple(sum(p for w, p in stored if w == side) for side in (0, 1))
+    assert "1 opening tie(s) recorded in the file (RULES G3)" in report.games[0].notes
+    # a file without the line: the tie is inferred from game 2's double only
+    old = replay(parse_mat(re.sub(r"; \[AutomaticRaises [^\n]*\n", "", text)), rules)
+    assert all(game.automatic_raises is None for game in old.record.games)
+    assert (old.games[1].result.winner, old.games[1].result.points) == stored[1]
+    assert "1 opening tie(s) inferred from the first double (RULES G3)" in old.games[1].notes
+    assert [(g.result.winner, g.result.points) for g in (old.games[0], old.games[2])] == [
+        (w, p // 2) for w, p in (stored[0], stored[2])
+    ]
