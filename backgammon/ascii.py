@@ -69,15 +69,20 @@ def ascii_board(
     *,
     state: MatchState | None = None,
     names: tuple[str, str] | None = None,
+    bottom: int | None = None,
 ) -> str:
     """The position as a multi-line text board with pip counts and checkers off; ``X`` is the player on roll.
 
     ``state`` (a decoded gnubg Match ID, :class:`~backgammon.ids.MatchState`) adds the cube (value and owner), the
     score and match length, the Crawford flag, the dice and a pending double or resignation; ``state.on_roll`` says
     which of gnubg's players 0/1 is ``X``. ``names`` are gnubg's players 0 and 1 (default ``X``/``O`` by who is on
-    roll). Never raises for a valid :class:`Position`.
+    roll). ``bottom`` (0/1, with ``state``) draws that player as ``X`` at the bottom instead — e.g. a member looking at
+    the board while his opponent is on roll; ``position`` is then seen by him. The Position ID printed is always
+    gnubg's, seen by the player on roll. Never raises for a valid :class:`Position`.
     """
-    x_side = state.on_roll if state is not None else 0
+    x_side = bottom if bottom is not None else (state.on_roll if state is not None else 0)
+    on_roll_view = state is None or state.on_roll == x_side
+    position_id = (position if on_roll_view else position.swap()).position_id()
     labels = {x_side: "X", 1 - x_side: "O"} if names is None else {0: names[0], 1: names[1]}
     x_name, o_name = labels[x_side], labels[1 - x_side]
 
@@ -107,12 +112,14 @@ def ascii_board(
         if state.crawford:
             middle_note += ", Crawford game"
         if state.dice != (0, 0):
-            side_bottom.insert(0, f"X rolled {dice_text(state.dice)}")
+            roller = "X" if state.on_roll == x_side else "O"
+            side_bottom.insert(0, f"{roller} rolled {dice_text(state.dice)}")
         elif state.double_offered:
             side_bottom.insert(0, f"{'X' if state.turn != x_side else 'O'} doubles to {state.cube * 2}")
         if state.resignation:
             kind = {1: "single game", 2: "gammon", 3: "backgammon"}[state.resignation]
-            side_bottom.insert(0, f"resignation offered: {kind}")
+            resigner = "O" if state.turn == x_side else "X"
+            side_bottom.insert(0, f"{resigner} offers to resign a {kind}")
 
     lines = [f" {_TOP}"]
     for row in range(_ROWS):
@@ -128,5 +135,5 @@ def ascii_board(
         note = side_bottom[index] if 0 <= index < len(side_bottom) else ""
         lines.append(f"{text}     {note}".rstrip())
     lines.append(f" {_BOTTOM}")
-    lines.append(f" Position ID: {position.position_id()}")
+    lines.append(f" Position ID: {position_id}")
     return "\n".join(lines)

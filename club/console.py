@@ -95,9 +95,8 @@ def ascii_table(view: TableView, viewer: int | None = None) -> str:
         return ""
     side = viewer_side(view, viewer)
     state = decode_match_id(game.match_id) if game.match_id else None
-    if state is not None and state.on_roll != side:
-        state = None  # ascii_board draws X as gnubg's player on roll; show the bare board from the viewer's side
-    return ascii_board(game.board_for(side), state=state, names=view.names if state is not None else None)
+    names = view.names if state is not None else None
+    return ascii_board(game.board_for(side), state=state, names=names, bottom=side if state is not None else None)
 
 
 class Console:

@@ -39,3 +39,14 @@ def test_match_state_adds_cube_score_crawford_and_dice():
     assert "X rolled 5-2" in text
     crawford = MatchState(crawford=True, match_length=5, score=(4, 2))
     assert "Crawford game" in ascii_board(Position.initial(), state=crawford)
+
+
+def test_a_member_not_on_roll_sees_his_own_side_at_the_bottom_with_the_full_state():
+    """``bottom``: the opponent (player 1) is on roll with 6-4; player 0 looks: he is X at the bottom, the roll is
+    marked as O's, the cube and score are shown, and the Position ID stays gnubg's (seen by the player on roll)."""
+    position = Position.from_points({24: 2, 13: 5, 8: 3, 6: 4, 5: 1, 19: -5, 17: -3, 12: -5, 1: -2})
+    state = MatchState(cube=2, cube_owner=0, on_roll=1, turn=1, dice=(4, 6), match_length=5, score=(1, 3))
+    text = ascii_board(position, state=state, names=("Alice", "Bob"), bottom=0)
+    assert "O rolled 6-4" in text and "X: Alice" in text and "O: Bob" in text
+    assert "cube 2 owned by X" in text and "score 1 of 5" in text and "score 3 of 5" in text
+    assert text.rstrip().endswith(f"Position ID: {position.swap().position_id()}")
