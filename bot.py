@@ -319,7 +319,9 @@ async def _console(settings: Settings, database_path: Path, images: Path, seed: 
     async with settings.open_database(database_path) as database:
         options = {} if seed is None else {"seeds": seed_source(seed, await stored_commitments(database))}
         service = ClubService(database, defaults=settings.defaults(), **options)
-        return await run_console(service, sys.stdin, sys.stdout, images=images, options=settings.board_options())
+        # one folder per database, so two databases never overwrite each other's pictures
+        folder = images / Path(database_path).stem
+        return await run_console(service, sys.stdin, sys.stdout, images=folder, options=settings.board_options())
 
 
 # -- replays ---------------------------------------------------------------------------------------------------------

@@ -147,7 +147,9 @@ async def render_table_async(view: TableView, viewer: int | None = None, options
     return await asyncio.to_thread(render_table, view, viewer, options)
 
 
-def board_filename(view: TableView) -> str:
-    """A file name for the board image of ``view``: ``match12-game3-v0042.png`` (the version orders them)."""
+def board_filename(view: TableView, side: int | None = None) -> str:
+    """A file name for the board image of ``view``: ``match12-game3-v0042.png`` (the version orders them), or with
+    the side it is seen from, ``match12-game3-v0042-side1.png``, so two members' views of one turn both stay."""
     number = view.game.number if view.game is not None else 0
-    return f"match{view.match_id}-game{number}-v{view.version:04d}.png"
+    seen = "" if side is None else f"-side{side}"
+    return f"match{view.match_id}-game{number}-v{view.version:04d}{seen}.png"

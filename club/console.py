@@ -263,7 +263,7 @@ class Console:
             if self.images is not None:
                 png = await render_table_async(view, viewer, self.options)
                 self.images.mkdir(parents=True, exist_ok=True)
-                path = self.images / board_filename(view)
+                path = self.images / board_filename(view, viewer_side(view, viewer))
                 path.write_bytes(png)
                 self.written.append(path)
                 lines.append(f"Board image: {path}")

@@ -34,7 +34,7 @@ def run_script(tmp_path, script: str, seed: str = "demo") -> str:
 def test_scripted_console_game(tmp_path):
     """``python bot.py --console < script``: pick the member (as alice), type the Discord commands; an illegal
     play is refused with the legal plays (RULES G10); a resignation ends the 1-point match (RULES G12, M1); each
-    turn's board is a PNG in [console] images; the match exports to a .mat file (RULES A4)."""
+    turn's board is a PNG in [console] images/<database stem>, named by the side it is seen from; the match exports to a .mat file (RULES A4)."""
     script = "\n".join([
         "# a scripted game (comments and blank lines are skipped)",
         "as alice",
@@ -67,7 +67,7 @@ def test_scripted_console_game(tmp_path):
     assert "the dice were fair" in out
     assert "alice rolls 3-2 (auto-roll: no cube decision)." in out, "a 1-point match has a dead cube (RULES M4)"
     assert "Refused: You cannot roll now: you must play 3-2." in out
-    images = sorted((tmp_path / "images").glob("*.png"))
+    images = sorted((tmp_path / "images" / "console").glob("*.png"))  # one folder per database (its file stem)
     assert len(images) == 4 and all(path.read_bytes().startswith(PNG_MAGIC) for path in images)
     assert out.count("Board image:") == 4, "one image per turn: accept, bob's play, alice's offer, the result"
     report = replay(parse_mat((tmp_path / "match.mat").read_text(encoding="utf-8")))
