@@ -54,18 +54,18 @@ def _name(view: TableView, side: int | None) -> str:
 
 def awaiting_text(view: TableView) -> str:
     """What the header says after the name of the side to act ("to play 6-4", "to take or drop the double"), or
-    the result in words when nobody is to act ("Ann wins game 3: a gammon, 4 points")."""
+    the result in words when nobody is to act ("Ann wins game 3: gammon, 4 points", "Ann wins the match 7–5
+    (single, 1 point)")."""
     game = view.game
     if view.status == "challenged":
         return "to accept or decline the challenge"
     if game is not None and game.result is not None and (view.waiting_for is None or view.status != "active"):
         result = game.result
-        kind = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}[result.kind]
-        text = f"{_name(view, result.winner)} wins game {game.number}: {kind}, {result.points} point"
-        text += "" if result.points == 1 else "s"
-        if view.status == "over" and view.kind == "match" and view.winner is not None:
-            text += f" — and the match {view.score[view.winner]}–{view.score[1 - view.winner]}"
-        return text
+        points = f"{result.kind}, {result.points} point" + ("" if result.points == 1 else "s")
+        winner = _name(view, result.winner)
+        if view.status == "over" and view.kind == "match" and view.winner is not None:  # kept short: it is a header
+            return f"{winner} wins the match {view.score[view.winner]}–{view.score[1 - view.winner]} ({points})"
+        return f"{winner} wins game {game.number}: {points}"
     if view.pending is None:
         return ""
     text = f"to {view.pending_text}"
