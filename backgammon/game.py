@@ -47,7 +47,6 @@ from .rules import RuleSet
 RESULT_KINDS = {1: "single", 2: "gammon", 3: "backgammon"}
 KIND_LEVELS = {kind: level for level, kind in RESULT_KINDS.items()}
 ENDINGS = ("play", "drop", "resignation", "forfeit")
-_EMPTY_PLAY_WORDS = {"", "pass", "-", "cannot move", "can't move", "no move", "none", "(no move)", "no legal move"}
 
 
 class Phase(StrEnum):
@@ -523,22 +522,9 @@ class Game:
             self.phase = Phase.ROLL
         return chosen
 
-    def _legal_texts(self, plays: list[Play]) -> list[str]:
-        return [p.notation() for p in plays]
-
     def _resolve_play(self, play: Play | str, route_policy: str | None) -> Play:
         legal = self.legal_plays()
-        if isinstance(play, str):
-            text = play.strip().lower()
-            if text in _EMPTY_PLAY_WORDS:
-                if legal[0].moves:
-                    texts = self._legal_texts(legal)
-                    raise IllegalPlayError(
-                        f"a move must be played with {dice_text(self.dice)}; the legal plays are: "
-                        f"{', '.join(texts)} (RULES G7)",
-                        texts,
-                    )
-                return legal[0]
+        if isinstance(play, str):  # parse_play also takes "" / "pass" exactly when no move is possible (RULES G9)
             parsed = parse_play(
                 self.position,
                 self.dice,
@@ -557,7 +543,7 @@ class Game:
                 if _moves_reach(self.position, play.moves) == play.position:
                     return play
                 return candidate
-        texts = self._legal_texts(legal)
+        texts = [p.notation() for p in legal]
         raise IllegalPlayError(
             f"that play is not legal with {dice_text(self.dice)}; the legal plays are: {', '.join(texts)}",
             texts,

@@ -36,6 +36,16 @@ class MatchReport:
         return not self.problems
 
 
+def check_log(report: MatchReport, version: int, actions) -> None:
+    """Count ``actions`` (records with ``seq``) into ``report`` and note a log whose sequence numbers have gaps or
+    whose length is not the stored ``version`` (every action is one version step)."""
+    report.actions = len(actions)
+    if [a.seq for a in actions] != list(range(1, len(actions) + 1)):
+        report.problems.append("the log's sequence numbers are not 1, 2, 3 … without gaps")
+    if version != len(actions):
+        report.problems.append(f"version {version} but {len(actions)} logged actions")
+
+
 async def verify_match(db: Database, match_id: int) -> MatchReport:
     """Replay match ``match_id``'s log and compare with what is stored (see the module docstring)."""
     report = MatchReport(match_id)
@@ -44,11 +54,7 @@ async def verify_match(db: Database, match_id: int) -> MatchReport:
         report.problems.append("no such match")
         return report
     actions = await db.actions(match_id)
-    report.actions = len(actions)
-    if [a.seq for a in actions] != list(range(1, len(actions) + 1)):
-        report.problems.append("the log's sequence numbers are not 1, 2, 3 … without gaps")
-    if record.version != len(actions):
-        report.problems.append(f"version {record.version} but {len(actions)} logged actions")
+    check_log(report, record.version, actions)
     try:
         table, game_states, counts = replay_log(actions)
     except (BackgammonError, KeyError, TypeError, ValueError) as error:

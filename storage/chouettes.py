@@ -19,15 +19,7 @@ from typing import Any
 
 from .database import Database, _Tx
 from .errors import VersionConflictError
-from .records import dumps
-
-
-def _json_or_none(text: str | None) -> Any:
-    return None if text is None else json.loads(text)
-
-
-def _build(cls, row: sqlite3.Row, **convert):
-    return cls(**{f.name: convert.get(f.name, lambda value: value)(row[f.name]) for f in fields(cls)})
+from .records import _build, _json_or_none, dumps
 
 
 # -- read records ------------------------------------------------------------------------------------------------

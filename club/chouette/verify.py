@@ -17,7 +17,7 @@ from storage import Database, dumps
 from storage.chouettes import ChouetteStore
 
 from ..dice import verify_rolls
-from ..verify import MatchReport
+from ..verify import MatchReport, check_log
 from .table import member_id, replay
 
 
@@ -40,11 +40,7 @@ async def verify_chouette(db: Database, session_id: int) -> ChouetteReport:
         report.problems.append("no such chouette")
         return report
     actions = await store.actions(session_id)
-    report.actions = len(actions)
-    if [a.seq for a in actions] != list(range(1, len(actions) + 1)):
-        report.problems.append("the log's sequence numbers are not 1, 2, 3 … without gaps")
-    if record.version != len(actions):
-        report.problems.append(f"version {record.version} but {len(actions)} logged actions")
+    check_log(report, record.version, actions)
     try:
         table = replay(actions)
     except (BackgammonError, KeyError, TypeError, ValueError) as error:
