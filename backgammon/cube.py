@@ -117,9 +117,10 @@ def points_needed(match_length: int, score: tuple[int, int]) -> tuple[int, int]:
 def is_dead(value: int, doubler: int, rules: RuleSet, match_length: int, score: tuple[int, int]) -> bool:
     """True when RULES M4 forbids ``doubler`` to turn a cube now at ``value`` (matches only, ``rules.dead_cube``).
 
-    ``rules.dead_cube_rule == "match_ends"`` (default, 003 5.6 as written): dead when ``value`` is at least the points
-    needed by both sides — the match ends with this game whoever wins. ``"doubler_already_wins"`` (GNU Backgammon):
-    dead when ``value`` is at least the points the doubler needs.
+    ``rules.dead_cube_rule == "doubler_already_wins"`` (default; USBGF ruling guide §4.4.9, GNU Backgammon's
+    ``play.c``): dead when ``value`` is at least the points the doubler needs. ``"match_ends"`` (003 5.6 as literally
+    written): dead when ``value`` is at least the points needed by both sides — the match ends with this game
+    whoever wins.
     """
     if not match_length or not rules.dead_cube:
         return False

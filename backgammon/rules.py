@@ -40,11 +40,13 @@ Fields
 ``crawford`` (RULES M3; 003 5.5)
     Matches: the game after a player first reaches N−1 points is played without the cube.
 ``dead_cube`` / ``dead_cube_rule`` (RULES M4; 003 5.6; cases SC16, SC17, BG18 — unsure)
-    Matches: once the cube already decides the match it may not be turned. ``"match_ends"`` (default): dead when the
-    cube value is at least the points needed by **both** players, i.e. the match must end with this game (003 5.6 as
-    written). ``"doubler_already_wins"``: dead when the cube value is at least the points needed by the player who
-    would double (GNU Backgammon: "The cube is dead"). ``dead_cube=False`` allows every redouble (servers that allow
-    meaningless dead-cube doubles).
+    Matches: once the cube already decides the match it may not be turned. ``"doubler_already_wins"`` (default):
+    dead when the cube value is at least the points needed by the player who would double — the USBGF ruling guide
+    §4.4.9 ("A player is prohibited from offering the cube when its current value is sufficient to guarantee that
+    they will win the match simply by winning the game") and GNU Backgammon (``play.c``: "The cube is dead").
+    ``"match_ends"``: dead only when the cube value is at least the points needed by **both** players, i.e. the match
+    must end with this game (003 5.6 as literally written; lets the leader make a pointless double).
+    ``dead_cube=False`` allows every redouble (servers that allow meaningless dead-cube doubles).
 ``point_game`` (RULES M6; 000 §21)
     Money play only: the winner scores 1/2/3/4 points per checker the loser has left, by where it stands, instead of
     1/2/3 for a single/gammon/backgammon.
@@ -103,7 +105,7 @@ class RuleSet:
     jacoby_on_resignations: bool = True
     raccoon_droppable: bool = True
     further_immediate_redoubles: bool = False
-    dead_cube_rule: str = "match_ends"
+    dead_cube_rule: str = "doubler_already_wins"
     point_game_counts_cube: bool = True
     cap_match_score: bool = True
     joined_move_routes: str = "reject"

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import os
 import random
+import select
 import signal
 import sqlite3
 import time
@@ -32,11 +33,15 @@ async def _setup(path) -> None:
             await service.register(GUILD, user, name)
 
 
-async def _work(path, seed: int) -> None:
-    """Play forever (until killed): resume active matches, start new ones, random legal decisions."""
+async def _work(path, seed: int, ready: int) -> None:
+    """Play forever (until killed): resume active matches, start new ones, random legal decisions.
+
+    One byte goes to the ``ready`` pipe once the database is open, so the parent's random delay before the kill is
+    spent playing, not starting up, however loaded the machine is."""
     rng = random.Random(seed)
     async with Database.open(path) as db:
         service = ClubService(db)
+        os.write(ready, b".")
         while True:
             active = await db.match_ids(["active"])
             if len(active) < 3 or rng.random() < 0.02:
@@ -48,10 +53,10 @@ async def _work(path, seed: int) -> None:
             await decide(service, view, rng, cube=0.2, resign=0.01)
 
 
-def _child(path, seed: int) -> None:
+def _child(path, seed: int, ready: int) -> None:
     status = 0
     try:
-        asyncio.run(asyncio.wait_for(_work(path, seed), timeout=10))
+        asyncio.run(asyncio.wait_for(_work(path, seed, ready), timeout=10))
     except BaseException:
         traceback.print_exc()
         status = 1
@@ -86,9 +91,15 @@ def test_sigkill_at_random_moments_loses_nothing(tmp_path):
     progressed = 0
     for kill in range(KILLS):
         before = _versions(path)
+        ready_r, ready_w = os.pipe()
         pid = os.fork()
         if pid == 0:  # the child: play until killed
-            _child(path, kill)
+            os.close(ready_r)
+            _child(path, kill, ready_w)
+        os.close(ready_w)
+        readable, _, _ = select.select([ready_r], [], [], 10)
+        os.close(ready_r)
+        assert readable, "the child did not open the database within 10 s"
         time.sleep(rng.uniform(0.02, 0.12))
         os.kill(pid, signal.SIGKILL)
         _, status = os.waitpid(pid, 0)

@@ -63,11 +63,12 @@ def test_d1_double_refusal_reasons():
     ],
 )
 def test_m4_dead_cube_readings(value, doubler, score, match_ends, doubler_wins):
-    """RULES M4: 003 5.6 as written (cube ≥ points needed by both) vs gnubg (cube ≥ points needed by the doubler);
+    """RULES M4: 003 5.6 as written (cube ≥ points needed by both) vs the default, the USBGF ruling guide 4.4.9 and
+    gnubg (cube ≥ points needed by the doubler);
     never dead with ``dead_cube=False`` or in money play."""
-    assert cubes.is_dead(value, doubler, MATCH, 5, score) is match_ends
-    gnubg = RuleSet.preset("tournament", dead_cube_rule="doubler_already_wins")
-    assert cubes.is_dead(value, doubler, gnubg, 5, score) is doubler_wins
+    literal = RuleSet.preset("tournament", dead_cube_rule="match_ends")
+    assert cubes.is_dead(value, doubler, literal, 5, score) is match_ends
+    assert cubes.is_dead(value, doubler, MATCH, 5, score) is doubler_wins  # the default: USBGF 4.4.9, gnubg
     assert not cubes.is_dead(value, doubler, RuleSet.preset("tournament", dead_cube=False), 5, score)
     assert not cubes.is_dead(value, doubler, MATCH, 0, (0, 0))
     assert cubes.points_needed(5, score) == (5 - score[0], 5 - score[1])

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import re
+from dataclasses import replace
 
 import pytest
 from conftest import load_cases
@@ -50,8 +51,8 @@ UNSURE_OPTIONS = {
     "SC07": ("jacoby_on_resignations", True, False),
     "SC08": ("jacoby_counts_automatic_doubles_as_turned", False, True),
     "SC14": ("point_game_counts_cube", True, False),
-    "SC16": ("dead_cube_rule", "match_ends", "doubler_already_wins"),
-    "SC17": ("dead_cube_rule", "match_ends", "doubler_already_wins"),
+    "SC16": ("dead_cube_rule", "doubler_already_wins", "match_ends"),
+    "SC17": ("dead_cube_rule", "doubler_already_wins", "match_ends"),
     "SC19": ("cap_match_score", True, False),
     "BG18": ("dead_cube", True, False),
     "BG19": ("raccoon_droppable", True, False),
@@ -105,7 +106,7 @@ def rules_from_case(spec: dict, **overrides) -> tuple[RuleSet, int]:
     length = spec.get("length", 0) if mode == "match" else 0
     fields = {
         k: spec[k]
-        for k in ("jacoby", "beavers", "raccoons", "cube_cap", "point_game", "crawford", "dead_cube")
+        for k in ("jacoby", "beavers", "raccoons", "cube_cap", "point_game", "crawford", "dead_cube", "dead_cube_rule")
         if k in spec
     }
     if "automatic_doubles" in spec:
@@ -798,11 +799,12 @@ def _match_game(length, score, on_roll, *, cube=1, owner=None, **overrides):
 @pytest.mark.parametrize("rule", ["match_ends", "doubler_already_wins"])
 def test_sc16_leader_may_double_only_under_the_match_ends_reading(rule):
     """SC16 unsure (RULES M3, M4, D1): post-Crawford at 4-2 (5 points) the leader may double at cube 1 and redouble
-    at 2 under 003 5.6 as written (default); GNU Backgammon's reading calls the cube dead. Match IDs agree with gnubg."""
+    at 2 only under 003 5.6 as literally written (``match_ends``); by default (USBGF ruling guide 4.4.9, GNU
+    Backgammon's ``play.c``) the cube is dead. Match IDs agree with gnubg."""
     case = BY_ID["SC16"]
     expected = case["expected"]
     ids = {item["position"]: item["id"] for item in expected["gnubg_match_id"]}
-    key = "default_match_ends_rule" if rule == "match_ends" else "gnubg_rule"
+    key = "match_ends_rule" if rule == "match_ends" else "default_gnubg_rule"
     _, game = _match_game(5, (4, 2), A, dead_cube_rule=rule)
     assert encode_match_id(game.match_state()) == ids["post-Crawford, 4-2, A on roll before rolling, cube 1 centred"]
     legal = expected["leader_double_cube_centred"][key]["legal"]
@@ -829,11 +831,12 @@ def test_sc16_if_b_wins_single_at_2():
 
 @pytest.mark.parametrize("rule", ["match_ends", "doubler_already_wins"])
 def test_sc17_dead_and_live_positions(rule):
-    """SC17 (RULES M4, D1; unsure): L1 (5-pt, 1-4, B owns 2) is live by 003 5.6 and dead for gnubg; D1 (A owns 4) and
+    """SC17 (RULES M4, D1; unsure): L1 (5-pt, 1-4, B owns 2) is live by 003 5.6 as written and dead by default
+    (USBGF ruling guide 4.4.9, gnubg); D1 (A owns 4) and
     D2 (7-pt 3-5, B owns 4) are dead and L2 (A owns 2) live under both readings; with ``dead_cube=False`` every
     redouble is allowed. Each position's Match ID agrees with gnubg."""
     case = BY_ID["SC17"]
-    key = "default_match_ends_rule" if rule == "match_ends" else "gnubg_rule"
+    key = "match_ends_rule" if rule == "match_ends" else "default_gnubg_rule"
     setups = {"L1": (5, (1, 4)), "D1": (5, (1, 4)), "L2": (7, (3, 5)), "D2": (7, (3, 5))}
     for pos in case["expected"]["positions"]:
         name = pos["name"].split()[0]
@@ -855,21 +858,26 @@ def test_sc17_dead_and_live_positions(rule):
 
 
 def test_sc17_unsure_gnubg_reading_refuses_the_l1_redouble():
-    """SC17 unsure (RULES M4): with ``dead_cube_rule="doubler_already_wins"`` the case's third event (B's redouble
-    at 1-4, cube 2) is refused with a CubeError and changes nothing."""
+    """SC17 unsure (RULES M4): under the default ``dead_cube_rule="doubler_already_wins"`` (USBGF ruling guide
+    4.4.9, gnubg) the case's third event (B's redouble at 1-4, cube 2) is refused with a CubeError and changes
+    nothing; the case's own events are played under the literal 5.6 reading its rule set names."""
     case = BY_ID["SC17"]
+    assert case["rule_set"]["dead_cube_rule"] == "match_ends"
     run = CaseRun(case, dead_cube_rule="doubler_already_wins").run(case["events"][:2])
     game = run.game
     advance_to(game, B)
     assert_rejected(game, lambda: game.double(B), CubeError, run.match)
-    assert case["readings"][1]["L1_B_may_redouble"] is False
+    assert case["readings"][0]["L1_B_may_redouble"] is False
+    assert case["readings"][1]["L1_B_may_redouble"] is True
+    assert RuleSet.preset("tournament").dead_cube_rule == "doubler_already_wins"
 
 
 @pytest.mark.parametrize("dead_cube", [True, False])
 def test_bg18_post_crawford_trailer_double_and_leader_redouble(dead_cube):
     """positions.json BG18 (RULES M3, M4, D1; unsure): at 4-3 post-Crawford the trailer's double is allowed; a pass
-    makes 4-4; a take gives A the cube at 2; A's later redouble to 4 is dead under 003 5.6 (``dead_cube``) and
-    allowed without it; A's own first double at cube 1 is legal (B winning 1 makes 4-4)."""
+    makes 4-4; a take gives A the cube at 2; A's later redouble to 4 is dead under both readings (``dead_cube``) and
+    allowed without it; A's own first double at cube 1 is refused by default (USBGF ruling guide 4.4.9, gnubg: A
+    needs 1) and legal only under the literal 5.6 reading (B winning 1 makes 4-4) or with ``dead_cube=False``."""
     expected = BY_ID["BG18"]["expected"]
     match, game = _match_game(5, (4, 3), B, dead_cube=dead_cube)
     assert "double" in game.legal_actions(B) and "allowed" in expected["B_doubles_before_rolling"]
@@ -882,8 +890,10 @@ def test_bg18_post_crawford_trailer_double_and_leader_redouble(dead_cube):
     advance_to(game, A)
     assert ("double" in game.legal_actions(A)) == (not dead_cube)
     _, first = _match_game(5, (4, 3), A, dead_cube=dead_cube)
-    assert "double" in first.legal_actions(A)
-    assert expected["A_doubles_first_instead (cube at 1)"].startswith("legal")
+    assert ("double" in first.legal_actions(A)) == (not dead_cube)
+    assert expected["A_doubles_first_instead (cube at 1)"].startswith("refused by default")
+    _, literal = _match_game(5, (4, 3), A, dead_cube=dead_cube, dead_cube_rule="match_ends")
+    assert "double" in literal.legal_actions(A)
 
 
 # -- SC18: the Crawford game (RULES M3) --------------------------------------------------------------------------------
@@ -958,8 +968,10 @@ def test_sc19_raw_score_option():
 # -- BG17 / BG21 ---------------------------------------------------------------------------------------------------------
 def test_bg17_crawford_game_for_both_players_once_per_match():
     """positions.json BG17 (RULES M3, M1): 3-2 → A wins a single → 4-2, Crawford next; in it neither side may double;
-    B's single → 4-3 post-Crawford (both may double); B's gammon → 4-4, not Crawford (one per match); A's win → 5-2
-    over; from 4-3 post-Crawford B's single → 4-4, still no Crawford game."""
+    B's single → 4-3 post-Crawford (B may double; A's "may too" holds only under the literal 5.6 reading, since by
+    default — BG18 as corrected, USBGF ruling guide 4.4.9, gnubg — A's cube 1 is dead at 1-away, RULES M4); B's gammon →
+    4-4, not Crawford (one per match); A's win → 5-2 over; from 4-3 post-Crawford B's single → 4-4, still no Crawford
+    game."""
     rules = RuleSet.preset("tournament")
 
     def win(match, winner, loser_off):
@@ -989,7 +1001,15 @@ def test_bg17_crawford_game_for_both_players_once_per_match():
             game = branch.new_game()
             assert not game.crawford_game
             game = Game.from_position(rules, Position.initial(), on_roll=side, match_length=5, score=branch.score)
-            assert ("double" in game.legal_actions(side)) == (score == (4, 3))
+            assert ("double" in game.legal_actions(side)) == (score == (4, 3) and side == B)
+            literal = Game.from_position(
+                replace(rules, dead_cube_rule="match_ends"),
+                Position.initial(),
+                on_roll=side,
+                match_length=5,
+                score=branch.score,
+            )
+            assert ("double" in literal.legal_actions(side)) == (score == (4, 3))
         if score == (4, 3):
             win(branch, B, 3)
             assert branch.score == (4, 4) and not branch.is_crawford()
