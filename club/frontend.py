@@ -16,7 +16,7 @@ from backgammon.errors import AmbiguousPlayError, BackgammonError, IllegalPlayEr
 from backgammon.moves import Play
 
 from .dice import verify_rolls
-from .errors import InvalidRequestError, NotAPlayerError, NotNowError
+from .errors import InvalidRequestError, NotAPlayerError, NotNowError, UnknownGameError
 from .results import Outcome, TableView
 from .service import ClubService, HistoryItem, WaitingItem
 
@@ -61,6 +61,41 @@ MAX_CHOICES = 25
 """Discord shows at most 25 autocomplete choices or menu options."""
 
 
+async def in_club(service: ClubService, match_id: int, guild_id: int | None) -> int:
+    """``match_id`` if that match or session belongs to the club of guild ``guild_id`` (club isolation: a member acts
+    only in his own server, RULES A2); ``guild_id`` None (a front end with one club, e.g. the console) accepts any.
+
+    Raises :class:`~club.errors.InvalidRequestError` for an id that is not a positive whole number and
+    :class:`~club.errors.UnknownGameError` ("no match or session N here") for an unknown id or another server's."""
+    if isinstance(match_id, bool) or not isinstance(match_id, int) or match_id <= 0:
+        raise InvalidRequestError(f"a game is its number, like 12, not {match_id!r}")
+    record = await service.db.get_match(match_id)
+    if record is not None and guild_id is not None:
+        club = await service.db.get_club(guild_id) if isinstance(guild_id, int) and guild_id > 0 else None
+        if club is None or club.id != record.club_id:
+            record = None
+    if record is None:
+        raise UnknownGameError(f"There is no match or session {match_id} here.")
+    return match_id
+
+
+async def chouette_in_club(chouettes, session_id: int, guild_id: int | None) -> int:
+    """``session_id`` if that chouette belongs to the club of guild ``guild_id`` (``chouettes``: a
+    :class:`~club.chouette.ChouetteService`; None: any club) — :func:`in_club` for chouettes.
+
+    Raises :class:`~club.errors.UnknownGameError` ("no chouette N here") otherwise."""
+    if isinstance(session_id, bool) or not isinstance(session_id, int) or session_id <= 0:
+        raise InvalidRequestError(f"a chouette is its number, like 3, not {session_id!r}")
+    record = await chouettes.store.get(session_id)
+    if record is not None and guild_id is not None:
+        club = await chouettes.club.db.get_club(guild_id) if isinstance(guild_id, int) and guild_id > 0 else None
+        if club is None or club.id != record.club_id:
+            record = None
+    if record is None:
+        raise UnknownGameError(f"There is no chouette {session_id} here.")
+    return session_id
+
+
 async def perform(
     service: ClubService,
     match_id: int,
@@ -69,14 +104,19 @@ async def perform(
     value: str | Play | int | None = None,
     *,
     version: int | None = None,
+    guild_id: int | None = None,
 ) -> Outcome:
     """Call the use-case ``action`` (one of :data:`ACTIONS`) for ``member`` on match ``match_id``; ``value`` is the
     play for ``play`` (notation or a legal Play) and the level 1/2/3 for ``resign`` (default 1). ``version``: the
-    view the member acted on (a stale one raises :class:`~club.errors.StaleVersionError`).
+    view the member acted on (a stale one raises :class:`~club.errors.StaleVersionError`). ``guild_id``: the server
+    the member acts from; a match of another server is unknown there (:func:`in_club`).
 
-    Raises :class:`~club.errors.InvalidRequestError` for an unknown action, and whatever the use-case raises."""
+    Raises :class:`~club.errors.InvalidRequestError` for an unknown action, :class:`~club.errors.UnknownGameError`,
+    and whatever the use-case raises."""
     if action not in ACTIONS:
         raise InvalidRequestError(f"unknown action {action!r}; actions are: {', '.join(ACTIONS)}")
+    if guild_id is not None:
+        await in_club(service, match_id, guild_id)
     if action == "play":
         if value is None:
             raise InvalidRequestError("say which play, e.g. 24/18 13/11")
@@ -151,17 +191,20 @@ async def resolve_match(
     service: ClubService, member: int, *, guild_id: int | None, given: int | None = None, here: int | None = None
 ) -> int:
     """The match ``member`` means: ``given`` if he named one; else ``here`` (the game of the thread he is in) if
-    he plays in it; else his only game waiting for him, or his only open game.
+    he plays in it; else his only game waiting for him, or his only open game. Only matches of the club of
+    ``guild_id`` are found (:func:`in_club`; None: any club).
 
-    Raises :class:`~club.errors.InvalidRequestError` when he has none, or several (listing them)."""
+    Raises :class:`~club.errors.InvalidRequestError` when he has none, or several (listing them),
+    :class:`~club.errors.UnknownGameError` for a ``given`` match that is not in this server."""
     if given is not None:
-        if isinstance(given, bool) or not isinstance(given, int) or given <= 0:
-            raise InvalidRequestError(f"a game is its number, like 12, not {given!r}")
-        return given
+        return await in_club(service, given, guild_id)
     if here is not None:
         record = await service.db.get_match(here)  # the row only: who plays there
         if record is not None and member in record.players:
-            return here
+            try:
+                return await in_club(service, here, guild_id)
+            except UnknownGameError:
+                pass
     waiting, others = await open_games(service, member, guild_id)
     if len(waiting) == 1:
         return waiting[0].match_id
@@ -280,11 +323,16 @@ class DiceProof:
     ok: bool | None
 
 
-async def dice_proof(service: ClubService, match_id: int, game_number: int | None = None) -> DiceProof:
+async def dice_proof(
+    service: ClubService, match_id: int, game_number: int | None = None, *, guild_id: int | None = None
+) -> DiceProof:
     """Check the dice of game ``game_number`` (default: the current or last game) of match ``match_id`` (RULES A1,
     :mod:`club.dice`): while it is played, the commitment; once over, the revealed seed, its SHA-256 against the
     commitment and every logged roll recomputed. Raises :class:`~club.errors.UnknownGameError`,
-    :class:`~club.errors.InvalidRequestError` for a game that does not exist."""
+    :class:`~club.errors.InvalidRequestError` for a game that does not exist; with ``guild_id``, another server's
+    match is unknown (:func:`in_club`)."""
+    if guild_id is not None:
+        await in_club(service, match_id, guild_id)
     view = await service.state(match_id)
     number = view.game_number if game_number is None else game_number
     games = {game.number: game for game in await service.db.games(match_id)}

@@ -127,6 +127,7 @@ async def press(interaction: discord.Interaction, sid: int, mark: str, member: i
     bot = interaction.client
     try:
         presser = await register(interaction)
+        await frontend.chouette_in_club(bot.chouettes, sid, interaction.guild_id)
         outcome = await bot.chouettes.act(sid, presser, action, subject=member, mark=mark, **options)
     except Exception as error:  # noqa: BLE001 - reported in one place
         await report(interaction, error, context={"what": f"chouette button {action}", "chouette": sid})
@@ -151,7 +152,7 @@ async def _session(interaction: discord.Interaction) -> int:
     session_id = await interaction.client.chouettes.session_in(interaction.channel_id)
     if session_id is None:
         raise InvalidRequestError("No chouette runs in this channel: start one with /bg chouette start.")
-    return session_id
+    return await frontend.chouette_in_club(interaction.client.chouettes, session_id, interaction.guild_id)
 
 
 async def plays_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:

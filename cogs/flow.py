@@ -76,7 +76,7 @@ async def command_action(
         )
         if action in ("accept", "decline"):
             action = frontend.answer_action(await bot.service.state(match_id), member, action == "accept")
-        outcome = await frontend.perform(bot.service, match_id, member, action, value)
+        outcome = await frontend.perform(bot.service, match_id, member, action, value, guild_id=interaction.guild_id)
     except Exception as error:  # noqa: BLE001 - reported in one place
         legal = await _legal(interaction, match_id, member) if isinstance(error, NotationError) else None
         await report(interaction, error, legal=legal, context={"what": f"/bg {action}", "match": match_id,
@@ -97,7 +97,9 @@ async def component_action(
     member = None
     try:
         member = await register(interaction)
-        outcome = await frontend.perform(interaction.client.service, match_id, member, action, value, version=version)
+        outcome = await frontend.perform(
+            interaction.client.service, match_id, member, action, value, version=version, guild_id=interaction.guild_id
+        )
     except Exception as error:  # noqa: BLE001 - reported in one place
         legal = await _legal(interaction, match_id, member) if isinstance(error, NotationError) and member else None
         await report(interaction, error, legal=legal, context={"what": f"button {action}", "match": match_id,
