@@ -2,7 +2,7 @@
 
 - ``legal POSITION_ID DICE`` — one line per legal play (RULES G4–G9): the play in standard notation, a tab, and the
   gnubg Position ID of the resulting position with the mover still on roll (the ``gnubg_nn.moves`` convention).
-  Nothing is printed when no move is possible (G9).
+  When no move is possible (G9) standard output stays empty and standard error says "no legal play" (exit 0).
 - ``show POSITION_ID[:MATCH_ID]`` — the position as a text board with pip counts; with a gnubg Match ID also the
   cube, score, Crawford flag and dice.
 - ``replay FILE [--jacoby] [--beavers] [--automatic-doubles N]`` — replay a ``.mat`` match file (any dialect) and
@@ -25,7 +25,7 @@ from .ascii import ascii_board
 from .errors import BackgammonError, RuleSetError
 from .ids import decode_match_id
 from .matfile import parse_mat
-from .moves import check_dice, legal_plays
+from .moves import check_dice, dice_text, legal_plays
 from .position import Position
 from .replay import ReplayReport, replay
 
@@ -77,12 +77,14 @@ def _non_negative(text: str) -> int:
 
 
 # -- commands ---------------------------------------------------------------------------------------------------------
-def _cmd_legal(args: argparse.Namespace, out) -> int:
+def _cmd_legal(args: argparse.Namespace, out, err) -> int:
     position = Position.from_position_id(args.position_id)
     dice = check_dice(args.dice)
-    for play in legal_plays(position, dice):
-        if play.moves:
-            print(f"{play.notation()}\t{play.position.position_id()}", file=out)
+    plays = [play for play in legal_plays(position, dice) if play.moves]
+    for play in plays:
+        print(f"{play.notation()}\t{play.position.position_id()}", file=out)
+    if not plays:
+        print(f"no legal play: {dice_text(dice)} cannot be played here (RULES G9)", file=err)
     return EXIT_OK
 
 
@@ -166,7 +168,7 @@ def main(argv: Sequence[str] | None = None, out=None, err=None) -> int:
     try:
         args = parser.parse_args(argv)
         if args.command == "legal":
-            return _cmd_legal(args, out)
+            return _cmd_legal(args, out, err)
         if args.command == "show":
             return _cmd_show(args, out)
         return _cmd_replay(args, out, err)

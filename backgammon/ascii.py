@@ -109,8 +109,10 @@ def ascii_board(
         else:
             owner = "X" if state.cube_owner == x_side else "O"
             middle_note = f"cube {state.cube} owned by {owner}"
-        if state.crawford:
+        if state.crawford:  # decode_match_id keeps the bit only where gnubg reads it (BG25)
             middle_note += ", Crawford game"
+        elif state.post_crawford and state.match_length > 1:  # gnubg: "(Cube: 1)" vs "(Crawford game)", BG25
+            middle_note += ", post-Crawford"
         if state.dice != (0, 0):
             roller = "X" if state.on_roll == x_side else "O"
             side_bottom.insert(0, f"{roller} rolled {dice_text(state.dice)}")

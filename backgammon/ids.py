@@ -6,6 +6,27 @@ padding: 14 characters. The opening is ``4HPwATDgc/ABMA``.
 
 Match ID (gnubg manual, "Match ID"): 66 fields bits, plus gnubg 1.07's "not Jacoby" bit, little-endian within 9 bytes,
 base64: 12 characters. Players are numbered 0 and 1 as gnubg numbers them (0 = the bottom player, "you").
+
+Validation follows GNU Backgammon's own readers (``matchid.c`` ``MatchFromKey``, ``play.c`` ``SetMatchID``,
+``positionid.c`` ``oldPositionFromKey``/``CheckPosition``; cases positions-2.json BG25, BG27):
+
+- a Match ID is refused for a die above 6, a match longer than gnubg's ``MAXSCORE`` (64), a score above the match
+  length, or the Crawford bit in money play (``MatchFromKey`` returns -1: gnubg "Illegal match ID");
+- the Crawford bit means "Crawford game" only where ``SetMatchID`` reads it: a match longer than 1 point with a side
+  1-away (``ms.fCrawford = fCrawford && oneAway``; in a 1-point match ``fCrawford = 0``). Elsewhere it is ignored,
+  so ``8AmgACAACAAE`` decodes as ``cAmgACAACAAE`` does; :attr:`MatchState.post_crawford` is gnubg's
+  ``fPostCrawford``;
+- **decision on cube-owner bits ``10``** (gnubg never writes them: centred is ``11``): read as a centred cube, as
+  ``MatchFromKey`` does (``if (*pfCubeOwner && *pfCubeOwner != 1) *pfCubeOwner = -1``), so that a reader of ours and
+  gnubg agree on what every ID they both accept means; the ID re-encodes with ``11``;
+- one die set and the other 0 reads as "not rolled", as ``SetMatchID`` (which sets dice only when both are thrown)
+  re-emits it;
+- stricter than gnubg, on purpose: the text must be 12 (14) base64 characters (gnubg maps any other character to
+  garbage bits), and a game state above 4 (``GAME_DROP``) is refused — gnubg keeps such a state although nothing in
+  gnubg gives it a meaning.
+- a Position ID is refused as ``CheckPosition`` refuses a board: more than 15 checkers a side, both colours on a
+  point, or both sides on the bar against closed boards (:class:`~backgammon.position.Position` checks these); bits
+  after the 50th 0-bit are ignored, as ``oldPositionFromKey`` ignores them.
 """
 
 from __future__ import annotations
@@ -51,8 +72,9 @@ def encode_position_id(position: Position) -> str:
 def decode_position_id(position_id: str) -> Position:
     """Decode a 14-character gnubg Position ID into a :class:`Position`.
 
-    Raises :class:`InvalidPositionError` for a wrong length, bad characters, more than 15 checkers a side or two
-    colours on a point.
+    Raises :class:`InvalidPositionError` for a wrong length, bad characters, and a board gnubg's ``CheckPosition``
+    refuses (gnubg: "Illegal position."): more than 15 checkers a side, two colours on a point, both sides on the bar
+    against closed boards (positions-2.json BG27). Bits after the board are ignored, as gnubg ignores them.
     """
     if not isinstance(position_id, str) or len(position_id.strip()) != 14:
         raise InvalidPositionError(f"a Position ID has 14 characters, e.g. 4HPwATDgc/ABMA; got {position_id!r}")
@@ -69,14 +91,17 @@ def decode_position_id(position_id: str) -> Position:
                 raise InvalidPositionError(f"Position ID {position_id!r} runs out of bits before the board is complete")
             index += 1
             side.append(count)
-    if any(bits[index:]):
-        raise InvalidPositionError(f"Position ID {position_id!r} has stray bits after the board")
-    return Position(tuple(sides[1]), tuple(sides[0]))
+    # Bits after the board are ignored, as gnubg's oldPositionFromKey stops there.
+    try:
+        return Position(tuple(sides[1]), tuple(sides[0]))
+    except InvalidPositionError as error:
+        raise InvalidPositionError(f"Position ID {position_id!r} is an illegal position: {error}") from None
 
 
 # Match ID game states (gnubg's gamestate enum)
 GAME_NONE, GAME_PLAYING, GAME_OVER, GAME_RESIGNED, GAME_DROP = range(5)
 CENTERED = 3
+MAX_MATCH_LENGTH = 64  # gnubg's MAXSCORE (matchequity.h): MatchFromKey refuses a longer match
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +113,7 @@ class MatchState:
     (who must decide now, gnubg's fTurn); ``double_offered``; ``resignation`` 0 none, 1 single, 2 gammon, 3 backgammon;
     ``dice`` ``(0, 0)`` when not rolled; ``match_length`` 0 for money play; ``score`` points of players 0 and 1;
     ``jacoby`` (gnubg 1.07 writes bit 66 as "not Jacoby", so the default ``False`` sets it).
+    :func:`decode_match_id` keeps ``crawford`` only where gnubg reads it (see the module docstring, BG25).
     """
 
     cube: int = 1
@@ -103,6 +129,17 @@ class MatchState:
     score: tuple[int, int] = (0, 0)
     jacoby: bool = False
 
+    @property
+    def one_away(self) -> bool:
+        """True in a match where a side needs one point (gnubg's ``oneAway`` in ``SetMatchID``)."""
+        return bool(self.match_length) and self.match_length - 1 in self.score
+
+    @property
+    def post_crawford(self) -> bool:
+        """gnubg's ``fPostCrawford`` (``!fCrawford && oneAway``, RULES M3): a side is 1-away and this is not the
+        Crawford game, so the trailer may double (in a 1-point match, where both start 1-away, gnubg says so too)."""
+        return self.one_away and not self.crawford
+
 
 def _put(bits: list[int], start: int, width: int, value: int) -> None:
     for i in range(width):
@@ -113,13 +150,37 @@ def _get(bits: list[int], start: int, width: int) -> int:
     return sum(bits[start + i] << i for i in range(width))
 
 
+def _check_fields(state: MatchState, what: str) -> None:
+    """The checks of gnubg's ``MatchFromKey`` (matchid.c), so that every ID written is one gnubg reads."""
+    if any(not 0 <= d <= 6 for d in state.dice):
+        raise InvalidMatchIdError(f"{what} holds a die of {max(state.dice)}; dice run 1–6 (0 = not rolled)")
+    if not 0 <= state.match_length <= MAX_MATCH_LENGTH:
+        raise InvalidMatchIdError(
+            f"{what} is for a {state.match_length}-point match; gnubg reads matches of 1–{MAX_MATCH_LENGTH} points "
+            "(0 = money play)"
+        )
+    if state.match_length and max(state.score) > state.match_length:
+        raise InvalidMatchIdError(
+            f"{what} has the score {state.score[0]}-{state.score[1]}, above the match length "
+            f"{state.match_length}; scores run 0–{state.match_length}"
+        )
+    if not state.match_length and state.crawford:
+        raise InvalidMatchIdError(f"{what} marks a Crawford game in money play; the Crawford rule is for matches")
+
+
 def encode_match_id(state: MatchState) -> str:
-    """The 12-character gnubg Match ID of ``state``. Raises :class:`InvalidMatchIdError` for values out of range."""
+    """The 12-character gnubg Match ID of ``state``.
+
+    Raises :class:`InvalidMatchIdError` for values out of range and for what gnubg's ``MatchFromKey`` refuses (a die
+    above 6, a match longer than 64 points, a score above the length, a Crawford game in money play), so that every
+    ID written here is one gnubg and :func:`decode_match_id` read.
+    """
     cube = state.cube
     if cube < 1 or cube & (cube - 1) or cube > 1 << 15:
         raise InvalidMatchIdError(f"cube value {cube} is not a power of two from 1 to 32768")
-    if state.match_length >= 1 << 15 or max(state.score) >= 1 << 15 or min(state.score) < 0:
-        raise InvalidMatchIdError("match length and scores must be 0–32767 to fit a Match ID")
+    if max(state.score) >= 1 << 15 or min(state.score) < 0:
+        raise InvalidMatchIdError("scores must be 0–32767 to fit a Match ID")
+    _check_fields(state, "this match state")
     bits = [0] * 72
     _put(bits, 0, 4, cube.bit_length() - 1)
     _put(bits, 4, 2, CENTERED if state.cube_owner is None else state.cube_owner)
@@ -139,26 +200,35 @@ def encode_match_id(state: MatchState) -> str:
 
 
 def decode_match_id(match_id: str) -> MatchState:
-    """Decode a 12-character gnubg Match ID. Raises :class:`InvalidMatchIdError` for a malformed or impossible ID."""
+    """Decode a 12-character gnubg Match ID as gnubg reads it (``MatchFromKey`` and ``SetMatchID``; module docstring).
+
+    Raises :class:`InvalidMatchIdError` for a malformed ID and for one gnubg calls illegal: a die above 6, a match
+    longer than 64 points, a score above the length, a Crawford game in money play; also for a game state above 4.
+    The Crawford bit counts only with a side 1-away in a match longer than 1 point (BG25); cube-owner bits ``10``
+    read as centred; a half-set roll as not rolled.
+    """
     if not isinstance(match_id, str) or len(match_id.strip()) != 12:
         raise InvalidMatchIdError(f"a Match ID has 12 characters, e.g. cAgAAAAAAAAE; got {match_id!r}")
     bits = _b64_to_bits(match_id, 9, "Match ID", InvalidMatchIdError)
     owner = _get(bits, 4, 2)
-    if owner == 2:
-        raise InvalidMatchIdError(f"Match ID {match_id!r} names cube owner 2; owners are 0, 1 or 3 (centred)")
     dice = (_get(bits, 15, 3), _get(bits, 18, 3))
-    if any(d > 6 for d in dice) or (0 in dice and dice != (0, 0)):
-        raise InvalidMatchIdError(f"Match ID {match_id!r} holds impossible dice {dice}")
     game_state = _get(bits, 8, 3)
-    if game_state > GAME_DROP:
-        raise InvalidMatchIdError(f"Match ID {match_id!r} holds unknown game state {game_state}")
     length = _get(bits, 21, 15)
     score = (_get(bits, 36, 15), _get(bits, 51, 15))
+    raw = MatchState(dice=dice, match_length=length, score=score, crawford=bool(bits[7]))
+    _check_fields(raw, f"Match ID {match_id!r}")
+    if game_state > GAME_DROP:
+        raise InvalidMatchIdError(
+            f"Match ID {match_id!r} holds unknown game state {game_state}; states are 0 (none) to 4 (dropped)"
+        )
+    if 0 in dice:
+        dice = (0, 0)  # gnubg's SetMatchID sets dice only when both are thrown
+    crawford = bool(bits[7]) and length > 1 and raw.one_away  # SetMatchID: fCrawford && oneAway, never at 1 point
     return MatchState(
         cube=1 << _get(bits, 0, 4),
-        cube_owner=None if owner == CENTERED else owner,
+        cube_owner=owner if owner in (0, 1) else None,  # MatchFromKey: owner bits 10 and 11 are both centred
         on_roll=bits[6],
-        crawford=bool(bits[7]),
+        crawford=crawford,
         game_state=game_state,
         turn=bits[11],
         double_offered=bool(bits[12]),

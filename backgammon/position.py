@@ -5,7 +5,10 @@ point ``i + 1`` counted from its **own** home (index 0 = its 1-point, index 23 =
 Checkers borne off are ``15 - sum(side)``. ``player`` is the side on roll (moving 24 → 1), ``opponent`` the other.
 A point ``p`` of the player is the opponent's point ``25 - p``.
 
-RULES G1 (set-up), G4 (a point holds one colour), G11 (off counts for the result).
+RULES G1 (set-up), G4 (a point holds one colour), G11 (off counts for the result). A position is refused as GNU
+Backgammon's ``CheckPosition`` (positionid.c) refuses one: over 15 checkers a side, two colours on a point, or both
+sides on the bar against closed boards (positions-2.json BG27; bkgm.com glossary "Illegal Position": such a position
+cannot arise in play and the game could never end).
 """
 
 from __future__ import annotations
@@ -38,8 +41,8 @@ class Position:
     """An immutable backgammon position seen by the player on roll.
 
     ``player`` and ``opponent`` are 25-tuples of checker counts (points 1–24 from that side's own view, then the bar).
-    Raises :class:`InvalidPositionError` for more than 15 checkers a side, negative counts, or two colours on one
-    point (RULES G4).
+    Raises :class:`InvalidPositionError` for more than 15 checkers a side, negative counts, two colours on one
+    point (RULES G4), or both sides on the bar against closed boards (gnubg ``CheckPosition``, case BG27).
     """
 
     player: tuple[int, ...]
@@ -56,6 +59,11 @@ class Position:
                     f"point {point} (player on roll's count) holds checkers of both colours: "
                     f"{self.player[point - 1]} of the player on roll and {self.opponent[24 - point]} of the opponent"
                 )
+        if self.player[24] and self.opponent[24] and min(self.player[:6]) >= 2 and min(self.opponent[:6]) >= 2:
+            raise InvalidPositionError(
+                "both sides have checkers on the bar against closed boards: a position that cannot arise in play and "
+                "could never end (gnubg: 'Illegal position'); open a home-board point or take a checker off the bar"
+            )
 
     # -- construction -------------------------------------------------------------------------------------------
     @classmethod

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+from backgammon.errors import InvalidPositionError
 from backgammon.position import Position
 
 
@@ -43,4 +44,7 @@ def random_position(rng: random.Random, kind: str | None = None) -> Position:
                     opponent[24 - p] = 0
         if sum(player) <= 15 and sum(opponent) <= 15 and sum(player) and sum(opponent):
             del board
-            return Position(tuple(player), tuple(opponent))
+            try:
+                return Position(tuple(player), tuple(opponent))
+            except InvalidPositionError:  # both on the bar against closed boards (gnubg CheckPosition, BG27)
+                continue

@@ -65,11 +65,13 @@ def test_legal_lists_exactly_gnubgs_plays(name):
         assert parse_play(position, dice, text).position.position_id() == position_id
 
 
-def test_legal_prints_nothing_when_no_move_is_possible():
-    """RULES G9: a checker on the bar against a closed board has no play: nothing is printed."""
+def test_legal_says_no_legal_play_on_stderr_when_no_move_is_possible():
+    """RULES G9: a checker on the bar against a closed board has no play: stdout stays empty (nothing to list) and
+    stderr says "no legal play" (issue 16), exit 0."""
     closed = Position.from_points({13: 5, 8: 4, **{p: -2 for p in range(19, 25)}, 12: -3}, (1, 0))
     done = run("legal", closed.position_id(), "6-4")
-    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+    assert (done.returncode, done.stdout) == (0, "")
+    assert done.stderr.startswith("no legal play") and done.stderr.count("\n") == 1
     assert gnubg_results(closed, (6, 4)) == set()
 
 

@@ -14,7 +14,9 @@ from backgammon.moves import legal_plays
 from backgammon.notation import parse_play
 from backgammon.position import Position
 
-MOVE_CASES = [c for c in load_cases("positions.json") if c["kind"] in ("moves", "notation")]
+MOVE_CASES = [
+    c for c in [*load_cases("positions.json"), *load_cases("positions-2.json")] if c["kind"] in ("moves", "notation")
+]
 
 
 def case_position(case) -> Position:

@@ -15,7 +15,9 @@ from backgammon.moves import legal_plays
 from backgammon.notation import ROUTE_NO_HIT, parse_play, parse_segments
 from backgammon.position import Position
 
-CASES = [c for c in load_cases("positions.json") if c["kind"] in ("moves", "notation")]
+CASES = [
+    c for c in [*load_cases("positions.json"), *load_cases("positions-2.json")] if c["kind"] in ("moves", "notation")
+]
 
 
 def case_position(case) -> Position:
@@ -151,3 +153,18 @@ def test_notation_round_trip_seeded_sample():
                     text = play.notation()
                     assert parse_play(position, (d1, d2), text).position == play.position
                     assert parse_play(position, (d2, d1), text, route_policy=ROUTE_NO_HIT).position == play.position
+
+
+@pytest.mark.parametrize("case_id,text", _ids("ambiguous_inputs"))
+def test_case_inputs_ambiguous_by_default_and_read_as_gnubg_reads_mat_files(case_id, text):
+    """positions.json/positions-2.json ambiguous_inputs (BG29, BG35: a joined bear-off '8/off' with two routes) are
+    ambiguous under the default policy; gnubg's .mat reading (import.c ExpandMatMove: no hit on the first part) picks
+    the case's ``gnubg_mat_reading``."""
+    case = next(c for c in CASES if c["id"] == case_id)
+    position = case_position(case)
+    with pytest.raises(AmbiguousPlayError):
+        parse_play(position, case["dice"], text)
+    reading = case["expected"].get("gnubg_mat_reading", {}).get(text)
+    if reading is not None:
+        chosen = parse_play(position, case["dice"], text, route_policy=ROUTE_NO_HIT)
+        assert chosen.position == parse_play(position, case["dice"], reading).position
