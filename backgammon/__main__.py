@@ -5,9 +5,12 @@
   When no move is possible (G9) standard output stays empty and standard error says "no legal play" (exit 0).
 - ``show POSITION_ID[:MATCH_ID]`` — the position as a text board with pip counts; with a gnubg Match ID also the
   cube, score, Crawford flag and dice.
-- ``replay FILE [--jacoby] [--beavers] [--automatic-doubles N]`` — replay a ``.mat`` match file (any dialect) and
-  print each game's winner and points, where the file's own text disagrees, and the final score. Exits 1 at the
-  first illegal move, naming the game, the move number and the reason.
+- ``replay FILE [--jacoby] [--beavers] [--automatic-doubles N] [--no-crawford] [--lenient]`` — replay a ``.mat``
+  match file (any dialect, XG's ``Set Pos`` lines too) and print each game's winner and points, where the file's own
+  text disagrees, and the final score. Exits 1 at the first illegal move, naming the game, the move number and the
+  reason; with ``--lenient`` a play or double our rules refuse is imported as written and listed as a warning on
+  standard error (game and move), as GNU Backgammon imports it. ``--no-crawford``: the match was played without
+  the Crawford rule (else the header's ``; [Crawford "…"]``, default on).
 
 Bad input (a malformed Position ID or Match ID, dice out of range, an unreadable file, a file that is not a match
 file, options that do not suit the match) gives a one-line error on stderr and exit status 2, never a traceback.
@@ -62,6 +65,12 @@ def _build_parser() -> argparse.ArgumentParser:
         default=0,
         metavar="N",
         help="limit of automatic doubles on opening ties (money sessions only, RULES G3)",
+    )
+    rep.add_argument("--no-crawford", action="store_true", help="the match was played without the Crawford rule (M3)")
+    rep.add_argument(
+        "--lenient",
+        action="store_true",
+        help="import what the site wrote: plays and doubles our rules refuse become warnings (as gnubg imports them)",
     )
     return parser
 
@@ -129,11 +138,18 @@ def _cmd_replay(args: argparse.Namespace, out, err) -> int:
     except UnicodeDecodeError:
         text = data.decode("latin-1")
     try:
-        record = parse_mat(text)
+        record = parse_mat(text, lenient=args.lenient)
     except BackgammonError as error:
         raise _UsageError(f"{args.file}: {error}") from None
     try:
-        report = replay(record, jacoby=args.jacoby, beavers=args.beavers, automatic_doubles=args.automatic_doubles)
+        report = replay(
+            record,
+            jacoby=args.jacoby,
+            beavers=args.beavers,
+            automatic_doubles=args.automatic_doubles,
+            lenient=args.lenient,
+            crawford=False if args.no_crawford else None,
+        )
     except RuleSetError as error:
         raise _UsageError(
             f"--jacoby, --beavers and --automatic-doubles are for money sessions (0 point match) only: {error}"
@@ -147,6 +163,10 @@ def _cmd_replay(args: argparse.Namespace, out, err) -> int:
         if first is not None and game.illegal is first:
             print(f"illegal move: {first.describe(names)}", file=err)
             return EXIT_ILLEGAL
+    for text in record.warnings:
+        print(f"warning: {text}", file=err)
+    for item in report.warnings:
+        print(f"warning: {item.describe(names)} (imported as written, --lenient)", file=err)
     for item in report.discrepancies:
         where = f"line {item.line}: " if item.line else ""
         print(f"note: {where}{item.message}", file=out)

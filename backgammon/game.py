@@ -499,7 +499,12 @@ class Game:
         self.history.append(
             {"action": "play", "side": side, "moves": [[m.source, m.target, m.die, bool(m.hit)] for m in chosen.moves]}
         )
-        mover_view = chosen.position
+        self._after_play(side, chosen.position)
+        return chosen
+
+    def _after_play(self, side: int, mover_view: Position) -> None:
+        """The board after ``side``'s play (seen by him); the game ends when he has borne off his last checker
+        (RULES G11), else the other side is to roll."""
         self._board = mover_view if side == 0 else mover_view.swap()
         self.dice = None
         if mover_view.off_player == CHECKERS:
@@ -520,7 +525,43 @@ class Game:
         else:
             self.on_roll = self.turn = 1 - side
             self.phase = Phase.ROLL
-        return chosen
+
+    def impose(self, side: int, action: str, moves: Sequence[tuple[int, int]] = ()) -> None:
+        """Apply what another program recorded although these rules refuse it — only for importing a real site's
+        match file leniently (``replay(..., lenient=True)``; GNU Backgammon's importer takes such doubles and
+        warns about such plays); play on the club's tables never calls it.
+
+        ``action`` ``"double"``: ``side``, on roll and before rolling, turns the cube although the cube rules refuse
+        it (the Crawford game RULES M3, a dead cube M4, the cap D5, a cube the opponent owns D1). ``"play"``:
+        ``side``, having rolled, plays ``moves`` (``(source, target)`` pairs, 25 = bar, 0 = off) one by one as
+        written, each needing a checker to move and a point not held by two or more opposing checkers, although
+        they are not a legal play of the dice (RULES G4–G8). The history records the entry with ``"imposed": True``
+        so that :meth:`replay_history` rebuilds it. Raises :class:`WrongTurnError`/:class:`WrongPhaseError` when
+        it is not ``side``'s turn for that action, :class:`IllegalPlayError` for a move that cannot be made at all,
+        :class:`GameError` for another ``action``."""
+        _check_side(side)
+        if action == "double":
+            self._require_phase(Phase.ROLL)
+            self._require_turn(side, "a double is offered only on one's own turn, RULES D1")
+            self.history.append({"action": "double", "side": side, "imposed": True})
+            self.cube = cubes.offer_double(self.cube, side)
+            self.phase = Phase.CUBE_OFFERED
+            self.turn = 1 - side
+            return
+        if action != "play":
+            raise GameError(f"only a double or a play can be imposed, not {action!r}")
+        self._check_play(side)
+        position = self.position
+        made: list[list] = []
+        for source, target in moves:
+            if not (1 <= source <= 25 and 0 <= target < source) or not position.player[source - 1]:
+                raise IllegalPlayError(f"{source}/{target}: no checker of side {side} can move there", [])
+            if target and position.opponent[24 - target] >= 2:
+                raise IllegalPlayError(f"{source}/{target}: point {target} is held by the opponent", [])
+            position, hit = apply_move(position, source, target)
+            made.append([source, target, source - target, hit])
+        self.history.append({"action": "play", "side": side, "moves": made, "imposed": True})
+        self._after_play(side, position)
 
     def _resolve_play(self, play: Play | str, route_policy: str | None) -> Play:
         legal = self.legal_plays()
@@ -674,6 +715,9 @@ class Game:
                 self.opening_roll(*action["dice"])
             elif name == "roll":
                 self.roll(action["side"], action["dice"])
+            elif action.get("imposed"):
+                moves = [(m[0], m[1]) for m in action.get("moves", ())]
+                self.impose(action["side"], name, moves)
             elif name == "play":
                 side = action["side"]
                 self._check_play(side)

@@ -50,6 +50,19 @@ one after it is an "Unrecognised move"), so our own header line ``; [AutomaticRa
 ``game:raises``, the games whose opening raised the cube (:attr:`GameRecord.automatic_raises`; a game not listed had
 none). GNU Backgammon files the header line as a match comment. A file without the line says nothing about ties (the
 replay infers them from the first double).
+
+XG's ``; Set Pos=<26 characters>/<cube>`` line inside a game (positions-2.json BG28; gnubg ChangeLog 2014-01-12 and
+2014-05-26, ``import.c`` ``ImportGame``/``positionid.c`` ``PositionFromXG``) sets the board and the cube; the game
+goes on from there. As gnubg reads it: the line starts at column 0 with ``; Set Pos=`` and has ``/`` at column 36;
+each of the 26 characters is ``-`` (empty) or a letter ``A``–``P`` for 1–16 checkers: uppercase at index ``i`` is the
+left player's on his point ``i`` (index 25 his bar), lowercase the right player's on his point ``25 - i`` (index 0
+his bar). The cube (column 37): ``0`` centred at 1, ``-`` then ``n`` the left player owns ``2^n``, ``n`` the right
+player owns ``2^n``. It becomes a :data:`SET_POS` entry (``text`` = the 26 characters, ``/`` and the cube) and is
+written back as it was read.
+
+``parse_mat(text, lenient=True)`` reads what a real site wrote where the strict reader stops: an entry it cannot read
+becomes a warning naming the line (:attr:`MatchRecord.warnings`) and is left out, as GNU Backgammon skips an
+"Unrecognised move".
 """
 
 from __future__ import annotations
@@ -57,8 +70,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from .errors import InvalidPlayError, MatchFileError
+from .errors import BackgammonError, InvalidPlayError, MatchFileError
 from .notation import parse_segments
+from .position import Position
 
 # Action kinds. A "play" is a roll and the play of it (possibly empty); "win" and "forfeit" are the declared result.
 PLAY = "play"
@@ -69,7 +83,8 @@ BEAVER = "beaver"
 RACCOON = "raccoon"
 WIN = "win"
 FORFEIT = "forfeit"
-KINDS = (PLAY, DOUBLE, TAKE, DROP, BEAVER, RACCOON, WIN, FORFEIT)
+SET_POS = "set_pos"  # XG's "; Set Pos=<position>/<cube>" line inside a game (positions-2.json BG28)
+KINDS = (PLAY, DOUBLE, TAKE, DROP, BEAVER, RACCOON, WIN, FORFEIT, SET_POS)
 RESULT_KINDS = (WIN, FORFEIT)
 
 LEFT, RIGHT = 0, 1
@@ -91,6 +106,7 @@ _RATING = re.compile(r"^(.*\S)\s*,\s*(\d+(?:[.,]\d+)?)$")
 _RAISES_KEY = "AutomaticRaises"  # header line of the games whose opening ties raised the cube (RULES G3)
 _RAISES_ENTRY = re.compile(r"^(\d+):(\d+)$")
 
+_SET_POS = "; Set Pos="  # XG's extension, read as GNU Backgammon's import.c ImportGame reads it
 _UNNUMBERED_SPLIT = 15  # GNU Backgammon: an unnumbered line's right column starts at a double space after column 15
 _ROW_GAP = 3  # a lone action more than this many spaces after ")" is in the right column
 
@@ -102,7 +118,8 @@ class Action:
     ``kind`` is one of :data:`KINDS`: ``"play"`` (``dice`` rolled and ``text`` played; ``text`` exactly as written,
     ``""`` for no move), ``"double"``/``"beaver"``/``"raccoon"`` (``value`` = the cube value offered, RULES D1/D3),
     ``"take"``, ``"drop"`` (RULES D2), ``"win"`` (``value`` points declared won, ``match`` when the file adds
-    "and the match"), ``"forfeit"`` (Galaxy's ``Losses N point``: ``side`` loses, ``value`` points; RULES A2/M5).
+    "and the match"), ``"forfeit"`` (Galaxy's ``Losses N point``: ``side`` loses, ``value`` points; RULES A2/M5),
+    ``"set_pos"`` (XG's ``; Set Pos=`` line: ``text`` holds the position and cube, :func:`xg_set_pos` reads it).
     ``number`` is the row number in the file (the last row's for an unnumbered line), ``line`` the 1-based line.
     """
 
@@ -132,6 +149,40 @@ class Action:
         if text.lower() in _NO_MOVE_TEXTS or _UNKNOWN_MOVE.match(text):
             return ""
         return text
+
+
+def xg_set_pos(text: str) -> tuple[Position, int, int | None]:
+    """XG's ``Set Pos`` value (the 26 position characters, ``/``, the cube; module docstring) as
+    ``(position seen by the left player (side 0), cube value, cube owner 0/1 or None)``, as gnubg's
+    ``PositionFromXG`` and ``ImportGame`` read it (case BG28). Raises :class:`MatchFileError` for a character outside
+    ``-``, ``A``–``P``, ``a``–``p``, a checker of the wrong colour on a bar index, or a bad cube, and
+    :class:`~backgammon.errors.InvalidPositionError` for an impossible position (gnubg ``CheckPosition``)."""
+    if len(text) < 28 or text[26] != "/":
+        raise MatchFileError(f"Set Pos {text!r}: expected 26 position characters, '/' and the cube, e.g. '.../0'")
+    left = [0] * 25
+    right = [0] * 25
+    for index, char in enumerate(text[:26]):
+        if char == "-":
+            continue
+        if "A" <= char <= "P" and index > 0:
+            left[index - 1] = ord(char) - ord("A") + 1  # index 25: the left player's bar (left[24])
+        elif "a" <= char <= "p" and index < 25:
+            right[24 - index if index else 24] = ord(char) - ord("a") + 1  # index 0: the right player's bar
+        else:
+            raise MatchFileError(
+                f"Set Pos {text!r}: {char!r} at index {index}; expected '-', 'A'-'P' (left player, indexes 1-25) or "
+                "'a'-'p' (right player, indexes 0-24)"
+            )
+    cube = text[27:]
+    if cube[:1] == "0":
+        value, owner = 1, None
+    elif cube[:1] == "-" and cube[1:2].isdigit():
+        value, owner = 1 << int(cube[1]), 0
+    elif cube[:1].isdigit():
+        value, owner = 1 << int(cube[0]), 1
+    else:
+        raise MatchFileError(f"Set Pos {text!r}: the cube is '0' (centred), '-n' (left owns 2^n) or 'n' (right owns)")
+    return Position(tuple(left), tuple(right)), value, owner
 
 
 @dataclass(slots=True)
@@ -182,7 +233,7 @@ class GameRecord:
 class MatchRecord:
     """A parsed match file: ``length`` in points (0 = money), ``players`` (left, right) names, their ``ratings``
     (the ``,1770`` of FIBS/GamesGrid player lines, or ``None``), ``header`` (``; [Key "Value"]`` lines, in order),
-    other ``comments`` of the header, and the ``games``."""
+    other ``comments`` of the header, the ``games``, and the ``warnings`` of a lenient reading (entries left out)."""
 
     length: int
     players: tuple[str, str]
@@ -190,6 +241,7 @@ class MatchRecord:
     games: list[GameRecord] = field(default_factory=list)
     ratings: tuple[str | None, str | None] = (None, None)
     comments: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
 
 
 # -- reading ------------------------------------------------------------------------------------------------------------
@@ -308,12 +360,49 @@ def _parse_raises(value: str) -> dict[int, int]:
     return raises
 
 
-def parse_mat(text: str) -> MatchRecord:
+def _parse_row(line: str, lineno: int, game: GameRecord, own_line_forfeits: set[int], number: int) -> int:
+    """Read one line of a game's rows into ``game.actions`` (all of the line or nothing; :func:`parse_mat`); returns
+    the row number now current. Raises :class:`MatchFileError` naming the line."""
+    row = _ROW.match(line)
+    if row:
+        number = int(row.group(2))
+        rows = _split_actions(line, row.end(), number, lineno)
+    else:
+        rows = _split_actions(line, 0, None, lineno)
+    found: list[Action] = []
+    forfeits: list[int] = []
+    for row_number, start, parts in rows:
+        if len(parts) > 2:
+            raise MatchFileError(f"line {lineno}: a row holds at most two entries (left and right), got {len(parts)}")
+        if row_number is not None:
+            number = row_number
+        if len(parts) == 2:
+            sides = [LEFT, RIGHT]
+        elif len(parts) == 1 and row_number is not None:
+            sides = [RIGHT if parts[0][0] - start > _ROW_GAP else LEFT]
+        else:
+            sides = [LEFT if column < _UNNUMBERED_SPLIT else RIGHT for column, _ in parts]
+        for (column, words), side in zip(parts, sides, strict=True):
+            action = _parse_action(words, _raw_span(line, column, words), side, number, lineno)
+            if action.kind == PLAY and row_number is None:
+                raise MatchFileError(f"line {lineno}: a roll must be on a numbered row, e.g. ' 12) 63: 13/7 8/5'")
+            if action.kind == FORFEIT and row_number is None:
+                forfeits.append(len(game.actions) + len(found))
+            found.append(action)
+    game.actions.extend(found)
+    own_line_forfeits.update(forfeits)
+    return number
+
+
+def parse_mat(text: str, *, lenient: bool = False) -> MatchRecord:
     """Parse the text of a ``.mat`` match file (any dialect listed in the module docstring) into a
     :class:`MatchRecord`. An ``AutomaticRaises`` header line is taken out of ``header`` into each game's
     :attr:`GameRecord.automatic_raises`. Raises :class:`MatchFileError` naming the line for a missing
     ``N point match`` line, a ``Game`` without a player line, an entry that is not a roll, cube action or result,
-    stray text, or an ``AutomaticRaises`` value that is not ``game:raises`` pairs."""
+    stray text, or an ``AutomaticRaises`` value that is not ``game:raises`` pairs. With ``lenient`` an entry that
+    cannot be read (an unknown word, stray text, a bad ``Set Pos``) is left out with a warning naming the line
+    (:attr:`MatchRecord.warnings`), as GNU Backgammon's reader skips it; the file's structure (length line, ``Game``
+    and player lines) must still be there."""
     if text.startswith("\ufeff"):
         text = text[1:]
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -326,6 +415,7 @@ def parse_mat(text: str) -> MatchRecord:
     game: GameRecord | None = None
     expect_players = False
     own_line_forfeits: set[int] = set()
+    warnings: list[str] = []
     number = 0
 
     def finish() -> None:
@@ -336,6 +426,17 @@ def parse_mat(text: str) -> MatchRecord:
         line = raw_line.expandtabs(8).rstrip()
         stripped = line.strip()
         if not stripped:
+            continue
+        if game is not None and raw_line.startswith(_SET_POS) and raw_line[36:37] == "/":
+            spec = raw_line[len(_SET_POS) :].strip()
+            try:
+                xg_set_pos(spec)
+            except BackgammonError as error:
+                if not lenient:
+                    raise MatchFileError(f"line {lineno}: {error}") from None
+                warnings.append(f"line {lineno}: {error}; the line is left out")
+                continue
+            game.actions.append(Action(number, LEFT, SET_POS, None, spec, lineno))
             continue
         if stripped[0] in ";#":
             if length is None and not games:
@@ -374,32 +475,12 @@ def parse_mat(text: str) -> MatchRecord:
             continue
         if game is None:
             raise MatchFileError(f"line {lineno}: expected ' Game 1' after the match length, got {stripped!r}")
-        row = _ROW.match(line)
-        if row:
-            number = int(row.group(2))
-            rows = _split_actions(line, row.end(), number, lineno)
-        else:
-            rows = _split_actions(line, 0, None, lineno)
-        for row_number, start, parts in rows:
-            if len(parts) > 2:
-                raise MatchFileError(
-                    f"line {lineno}: a row holds at most two entries (left and right), got {len(parts)}"
-                )
-            if row_number is not None:
-                number = row_number
-            if len(parts) == 2:
-                sides = [LEFT, RIGHT]
-            elif len(parts) == 1 and row_number is not None:
-                sides = [RIGHT if parts[0][0] - start > _ROW_GAP else LEFT]
-            else:
-                sides = [LEFT if column < _UNNUMBERED_SPLIT else RIGHT for column, _ in parts]
-            for (column, words), side in zip(parts, sides, strict=True):
-                action = _parse_action(words, _raw_span(line, column, words), side, number, lineno)
-                if action.kind == PLAY and row_number is None:
-                    raise MatchFileError(f"line {lineno}: a roll must be on a numbered row, e.g. ' 12) 63: 13/7 8/5'")
-                if action.kind == FORFEIT and row_number is None:
-                    own_line_forfeits.add(len(game.actions))
-                game.actions.append(action)
+        try:
+            number = _parse_row(line, lineno, game, own_line_forfeits, number)
+        except MatchFileError as error:
+            if not lenient:
+                raise
+            warnings.append(f"{error}; the line is left out (lenient reading)")
     if expect_players:
         raise MatchFileError(f"line {game.line}: the file ends after 'Game {game.number}' without a player line")
     finish()
@@ -411,7 +492,7 @@ def parse_mat(text: str) -> MatchRecord:
         raises = _parse_raises(header.pop(_RAISES_KEY))
         for game in games:
             game.automatic_raises = raises.get(game.number, 0)
-    return MatchRecord(length, players, header, games, ratings, comments)
+    return MatchRecord(length, players, header, games, ratings, comments, warnings)
 
 
 # -- writing ------------------------------------------------------------------------------------------------------------
@@ -493,8 +574,13 @@ def format_game(
     rows: list[list] = []  # [number or None, left text or None, right text or None]
     number = 0
     for action in _as_gnubg_reads(game.actions):
+        if action.kind == SET_POS:  # a line of its own, from column 0, as XG writes it (module docstring)
+            rows.append([_SET_POS + action.text, None, None])
+            continue
         text = _action_text(action)
         current = rows[-1] if rows else None
+        if current is not None and isinstance(current[0], str):
+            current = None
         fits = current is not None and all(cell is None for cell in current[1 + action.side :])
         if current is not None and current[0] is None and not action.is_result:
             fits = False
@@ -507,7 +593,9 @@ def format_game(
             rows.append(current)
         current[1 + action.side] = text
     for row_number, left_text, right_text in rows:
-        if row_number is None:
+        if isinstance(row_number, str):
+            out.append(row_number)
+        elif row_number is None:
             if left_text is None:
                 out.append(" " * 34 + right_text.strip())
             elif right_text is None:

@@ -39,6 +39,14 @@ How the file's entries become actions (the same reading as GNU Backgammon's impo
 
 An illegal play (or an action the engine refuses: wrong turn, a double in the Crawford game…) stops that game: its
 remaining entries are skipped, it has no result, and the next game starts from the score the file states for it.
+A **lenient** replay (``replay(..., lenient=True)``, ``python -m backgammon replay --lenient``) imports what a real
+site wrote, as GNU Backgammon's importer does: a double our rules refuse (the Crawford game, a dead cube, the cap,
+the opponent's cube) and a play that is not legal but can be made checker by checker are applied as written
+(:meth:`~backgammon.game.Game.impose`), each listed in :attr:`ReplayReport.warnings` with game and move; only what
+cannot be applied at all (a checker that is not there, a closed point, a take with no double) still stops the game.
+
+The Crawford rule (RULES M3) is the header's ``; [Crawford "On"/"Off"]`` (gnubg assumes on), or ``crawford=False``
+(``--no-crawford``) for a match played without it.
 :attr:`ReplayReport.first_illegal` names the first such move: game number, move (row) number, side and the reason
 (the engine's message, e.g. the :class:`~backgammon.errors.IllegalPlayError` text listing the legal plays).
 """
@@ -46,12 +54,27 @@ remaining entries are skipped, it has no result, and the next game starts from t
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 from dataclasses import dataclass, field
 
 from .errors import BackgammonError, NotationError, RuleSetError
 from .game import Game, GameResult, Phase
 from .match import Match
-from .matfile import BEAVER, DOUBLE, DROP, FORFEIT, PLAY, RACCOON, TAKE, WIN, Action, GameRecord, MatchRecord
+from .matfile import (
+    BEAVER,
+    DOUBLE,
+    DROP,
+    FORFEIT,
+    PLAY,
+    RACCOON,
+    SET_POS,
+    TAKE,
+    WIN,
+    Action,
+    GameRecord,
+    MatchRecord,
+    xg_set_pos,
+)
 from .moves import Play, apply_move
 from .notation import ROUTE_NO_HIT, parse_play, parse_segments
 from .position import Position
@@ -113,7 +136,8 @@ class GameReport:
 class ReplayReport:
     """The replay of a whole match file: the ``record``, the ``rules`` used, one :class:`GameReport` per game, the
     derived ``score`` (capped at the length when ``rules.cap_match_score``, RULES M1) and ``raw_score``, the match
-    ``winner`` (``None`` if the match is not over), every :class:`Discrepancy`, and every :class:`IllegalMove`."""
+    ``winner`` (``None`` if the match is not over), every :class:`Discrepancy`, every :class:`IllegalMove`, and in a
+    lenient replay the ``warnings``: each entry our rules refuse that was imported as written (game, move, reason)."""
 
     record: MatchRecord
     rules: RuleSet
@@ -123,6 +147,7 @@ class ReplayReport:
     winner: int | None = None
     discrepancies: list[Discrepancy] = field(default_factory=list)
     illegal_moves: list[IllegalMove] = field(default_factory=list)
+    warnings: list[IllegalMove] = field(default_factory=list)
 
     @property
     def first_illegal(self) -> IllegalMove | None:
@@ -136,21 +161,28 @@ class ReplayReport:
 
 
 def default_rules(
-    record: MatchRecord, *, jacoby: bool = False, beavers: bool = False, automatic_doubles: int = 0
+    record: MatchRecord,
+    *,
+    jacoby: bool = False,
+    beavers: bool = False,
+    automatic_doubles: int = 0,
+    crawford: bool | None = None,
 ) -> RuleSet:
     """The rule set a file is replayed under when none is given: the ``tournament`` preset (003 match rules) with the
     Crawford rule as the header says (``; [Crawford "Off"]`` turns it off; GNU Backgammon assumes it on), and for a
     money session (length 0) the Jacoby rule (D4), beavers and raccoons (D3) and automatic doubles (G3) as asked or as
     the file's own header says (``; [Jacoby "On"]``, ``; [Beaver "On"]``, ``; [AutomaticDoubles "1"]``, as our
     exports write them). A file from Backgammon Galaxy (``; [Site "BackgammonGalaxy"]``) scores a forfeited game
-    single, as that site does (``forfeit_scores_board=False``). Raises
+    single, as that site does (``forfeit_scores_board=False``). ``crawford`` (not ``None``) overrides the header's
+    Crawford setting (``--no-crawford``, RULES M3). Raises
     :class:`~backgammon.errors.RuleSetError` when those options are asked for a match (RULES G3, M2, D3)."""
     header = {key.lower(): value.strip().lower() for key, value in record.header.items()}
 
     def on(key: str) -> bool:
         return header.get(key, "") in ("on", "yes", "true", "1")
 
-    crawford = header.get("crawford", "on") not in ("off", "no", "false", "0")
+    if crawford is None:
+        crawford = header.get("crawford", "on") not in ("off", "no", "false", "0")
     if not record.length:
         jacoby = jacoby or on("jacoby")
         beavers = beavers or on("beaver")
@@ -249,8 +281,9 @@ class _GameStopped(Exception):
 
 
 class _Replayer:
-    def __init__(self, record: MatchRecord, rules: RuleSet) -> None:
+    def __init__(self, record: MatchRecord, rules: RuleSet, lenient: bool = False) -> None:
         self.record = record
+        self.lenient = lenient
         self.rules = rules
         self.report = ReplayReport(record, rules)
         # a 1-point match has no Crawford game (both sides start at N-1); Match wants that said explicitly
@@ -335,7 +368,8 @@ class _Replayer:
     def play_entries(self, game: Game, record: GameRecord, report: GameReport) -> None:
         actions = record.actions
         self.beaver_written = False
-        ties = _opening_ties(record, self.rules)
+        self.set_pos: Action | None = None
+        ties = 0 if actions and actions[0].kind == SET_POS else _opening_ties(record, self.rules)
         for _ in range(ties):
             game.opening_roll(1, 1)
         if ties:
@@ -354,11 +388,61 @@ class _Replayer:
                     )
                 continue
             try:
+                if action.kind == SET_POS:
+                    self.take_set_pos(game, action, report)
+                    continue
+                if self.set_pos is not None:
+                    self.start_from_set_pos(game, action, report)
                 self.apply(game, action, rest, report)
             except _GameStopped:
                 raise
             except BackgammonError as error:
-                self.illegal(report, action, str(error))
+                if not (self.lenient and self.impose(game, action, report, str(error))):
+                    self.illegal(report, action, str(error))
+
+    def impose(self, game: Game, action: Action, report: GameReport, reason: str) -> bool:
+        """Lenient replay: apply a refused double or play as written (module docstring); True when it could be."""
+        try:
+            if action.kind in (DOUBLE, BEAVER, RACCOON) and game.phase == Phase.ROLL:
+                game.impose(action.side, "double")
+                self.check_cube(game, action, report)
+            elif action.kind == PLAY and game.phase == Phase.PLAY and action.move_text:
+                moves = [(source, target) for source, target, _ in parse_segments(action.move_text)]
+                game.impose(action.side, "play", moves)
+            else:
+                return False
+        except BackgammonError:
+            return False
+        move = IllegalMove(report.number, action.number, action.side, action.line, _entry_text(action), reason)
+        self.report.warnings.append(move)
+        report.notes.append(f"move {action.number} imported as written although our rules refuse it (lenient)")
+        return True
+
+    def take_set_pos(self, game: Game, action: Action, report: GameReport) -> None:
+        """XG's ``; Set Pos=`` line (case BG28, :mod:`backgammon.matfile`): the game starts from that position and
+        cube; who is on roll is the side of the next entry (gnubg sets the board and lets the next row decide). Only
+        before the game's first roll: the engine sets a game up once, at its start."""
+        if game.history:
+            self.illegal(report, action, "a Set Pos line after the game has begun is not replayed (only at its start)")
+        xg_set_pos(action.text)  # the reader checked it; raises only for a record built by hand
+        self.set_pos = action
+
+    def start_from_set_pos(self, game: Game, action: Action, report: GameReport) -> None:
+        """Set the game up from the pending ``Set Pos`` with ``action``'s side on roll to roll (RULES M3 still holds:
+        in the Crawford game the cube must be at 1, centred)."""
+        position, value, owner = xg_set_pos(self.set_pos.text)
+        line = self.set_pos.line
+        self.set_pos = None
+        game.apply(
+            {
+                "action": "setup",
+                "board": position.position_id(),
+                "on_roll": action.side,
+                "dice": None,
+                "cube": {"value": value, "owner": owner, "turned": owner is not None},
+            }
+        )
+        report.notes.append(f"the game starts from XG's Set Pos (line {line}) with {self.who(action.side)} on roll")
 
     def apply(self, game: Game, action: Action, rest: list[Action], report: GameReport) -> None:
         side = action.side
@@ -455,11 +539,8 @@ class _Replayer:
             game.play(side, "")
             return
         chosen = _quick_match(game.position, (d1, d2), text, legal)
-        if chosen is None:
-            try:
-                chosen = parse_play(game.position, (d1, d2), text, route_policy=ROUTE_NO_HIT)
-            except NotationError as error:
-                self.illegal(report, action, str(error))
+        if chosen is None:  # a NotationError goes to play_entries: illegal, or imposed in a lenient replay
+            chosen = parse_play(game.position, (d1, d2), text, route_policy=ROUTE_NO_HIT)
         game.play(side, chosen)
 
     def check_declared(self, record: GameRecord, report: GameReport, result: GameResult) -> None:
@@ -555,22 +636,30 @@ def replay(
     jacoby: bool = False,
     beavers: bool = False,
     automatic_doubles: int = 0,
+    lenient: bool = False,
+    crawford: bool | None = None,
 ) -> ReplayReport:
     """Replay every game of ``record`` and report each game's derived result, the final score, every discrepancy
     between the file's text and the replay, and every illegal entry (the first is :attr:`ReplayReport.first_illegal`).
 
     ``rules`` defaults to :func:`default_rules` (built with ``jacoby``, ``beavers``, ``automatic_doubles``, which
-    apply to money sessions only). Never raises for anything in the file; raises
+    apply to money sessions only, and ``crawford``; with ``rules`` given, ``crawford`` not ``None`` replaces its
+    Crawford setting). ``lenient`` imports entries our rules refuse as written, each a warning (module docstring).
+    Never raises for anything in the file; raises
     :class:`~backgammon.errors.RuleSetError` when ``rules`` (or the options) do not suit the match length
     (RULES G3, M2, D3).
     """
     if rules is None:
-        rules = default_rules(record, jacoby=jacoby, beavers=beavers, automatic_doubles=automatic_doubles)
+        rules = default_rules(
+            record, jacoby=jacoby, beavers=beavers, automatic_doubles=automatic_doubles, crawford=crawford
+        )
     elif not isinstance(rules, RuleSet):
         raise RuleSetError(f"rules must be a RuleSet, not {type(rules).__name__}")
     else:
+        if crawford is not None and crawford != rules.crawford:
+            rules = dataclasses.replace(rules, crawford=crawford)
         rules.validate_for(record.length)
-    replayer = _Replayer(record, rules)
+    replayer = _Replayer(record, rules, lenient)
     for game in record.games:
         replayer.replay_game(game)
     return replayer.finish()
