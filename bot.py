@@ -6,8 +6,10 @@
 - ``python bot.py --console`` — the same use-cases in a terminal (``as alice``, ``/bg challenge bob 5``, …), an
   ASCII board after each action and each turn's PNG in ``[console] images``. Scriptable: ``python bot.py --console <
   script.txt``. ``--db PATH`` overrides ``[storage] path``.
-- ``python bot.py replay FILE.mat [FILE …] --images DIR`` — play match files through the use-case layer (a
-  temporary database unless ``--db``), a board image after every turn, each game's result and the final score.
+- ``python bot.py replay FILE.mat [FILE …] --images DIR [--jacoby] [--beavers] [--automatic-doubles N]
+  [--no-crawford]`` — play match files through the use-case layer (a temporary database unless ``--db``), a board
+  image after every turn, each game's result and the final score; the options and the score semantics (a money
+  session's running totals) are those of ``python -m backgammon replay``.
 
 The configuration is ``config.toml`` (copy ``config.example.toml``; every key is optional) — see the README.
 """
@@ -326,12 +328,20 @@ async def _console(settings: Settings, database_path: Path, images: Path, seed: 
 
 # -- replays ---------------------------------------------------------------------------------------------------------
 async def replay_files(
-    files: list[Path], *, images: Path | None, database_path: Path | None, settings: Settings, out=print
+    files: list[Path],
+    *,
+    images: Path | None,
+    database_path: Path | None,
+    settings: Settings,
+    out=print,
+    rule_options: dict | None = None,
 ) -> int:
     """Play each match file through the use-case layer (:func:`club.matreplay.replay_match_file`), writing a board
     image after every turn (each use-case call that changed the board) into ``images/<file stem>/``, and print each
-    game's result and the final score. Returns 0 when every file played through, 1 otherwise."""
-    from backgammon.errors import MatchFileError
+    game's result and the final score. ``rule_options``: ``jacoby``, ``beavers``, ``automatic_doubles``, ``crawford``, as
+    ``python -m backgammon replay`` takes them (RULES D4, D3, G3, M3). Returns 0 when every file played through,
+    1 otherwise (also for options that do not suit a file: money options on a match)."""
+    from backgammon.errors import MatchFileError, RuleSetError
     from backgammon.matfile import parse_mat
     from club.boards import board_filename
     from club.matreplay import replay_match_file
@@ -367,7 +377,14 @@ async def replay_files(
                     pending.append(pool.submit(_write_board, view, target / board_filename(view), options))
 
                 players = (1_000 + 2 * number, 1_001 + 2 * number)
-                result = await replay_match_file(database, record, players=players, on_outcome=write_image)
+                try:
+                    result = await replay_match_file(
+                        database, record, players=players, on_outcome=write_image, **(rule_options or {})
+                    )
+                except RuleSetError as error:
+                    out(f"{path}: --jacoby, --beavers and --automatic-doubles are for money sessions only: {error}")
+                    failures += 1
+                    continue
                 written = 0
                 for future in pending:
                     try:
@@ -434,12 +451,28 @@ def main(argv: list[str] | None = None) -> int:
         parser.add_argument("--images", type=Path, default=None, help="folder for a board image after every turn")
         parser.add_argument("--db", type=Path, default=None, help="database file (default: a temporary one)")
         parser.add_argument("--config", type=Path, default=None, help=CONFIG_HELP)
+        parser.add_argument("--jacoby", action="store_true", help="Jacoby rule (money sessions only, RULES D4)")
+        parser.add_argument("--beavers", action="store_true", help="beavers and raccoons (money sessions, RULES D3)")
+        parser.add_argument(
+            "--automatic-doubles", type=int, default=0, metavar="N", help="automatic doubles limit (money, RULES G3)"
+        )
+        parser.add_argument("--no-crawford", action="store_true", help="played without the Crawford rule (RULES M3)")
         args = parser.parse_args(argv[1:])
+        if args.automatic_doubles < 0:
+            parser.error("--automatic-doubles is 0 (none) or more")
         settings = _settings(args.config)
         if isinstance(settings, int):
             return settings
         _setup_logging("WARNING")
-        return asyncio.run(replay_files(args.files, images=args.images, database_path=args.db, settings=settings))
+        options = {
+            "jacoby": args.jacoby,
+            "beavers": args.beavers,
+            "automatic_doubles": args.automatic_doubles,
+            "crawford": False if args.no_crawford else None,
+        }
+        return asyncio.run(
+            replay_files(args.files, images=args.images, database_path=args.db, settings=settings, rule_options=options)
+        )
 
     parser = argparse.ArgumentParser(
         description="Backgammon club bot for Discord (python bot.py replay FILE.mat --images DIR: replay a match file)"

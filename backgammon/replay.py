@@ -173,7 +173,7 @@ def default_rules(
     money session (length 0) the Jacoby rule (D4), beavers and raccoons (D3) and automatic doubles (G3) as asked or as
     the file's own header says (``; [Jacoby "On"]``, ``; [Beaver "On"]``, ``; [AutomaticDoubles "1"]``, as our
     exports write them). A file from Backgammon Galaxy (``; [Site "BackgammonGalaxy"]``) scores a forfeited game
-    single, as that site does (``forfeit_scores_board=False``). ``crawford`` (not ``None``) overrides the header's
+    single, as that site does (``forfeit_valuation="single"``). ``crawford`` (not ``None``) overrides the header's
     Crawford setting (``--no-crawford``, RULES M3). Raises
     :class:`~backgammon.errors.RuleSetError` when those options are asked for a match (RULES G3, M2, D3)."""
     header = {key.lower(): value.strip().lower() for key, value in record.header.items()}
@@ -192,7 +192,7 @@ def default_rules(
     rules = RuleSet.preset(
         "tournament",
         name="tournament" if record.length else "money",
-        forfeit_scores_board=not galaxy,
+        forfeit_valuation="single" if galaxy else "board",
         crawford=crawford,
         jacoby=jacoby,
         beavers=beavers,
@@ -216,7 +216,7 @@ def _resignation_level(points: int, cube: int) -> int:
     return 3
 
 
-def _opening_ties(record: GameRecord, rules: RuleSet) -> int:
+def opening_ties(record: GameRecord, rules: RuleSet) -> int:
     """Opening ties that raised the game's cube (RULES G3): the file's recorded count
     (:attr:`~backgammon.matfile.GameRecord.automatic_raises`), else inferred from the game's first double (the count
     before it is ``N / 2``)."""
@@ -369,7 +369,7 @@ class _Replayer:
         actions = record.actions
         self.beaver_written = False
         self.set_pos: Action | None = None
-        ties = 0 if actions and actions[0].kind == SET_POS else _opening_ties(record, self.rules)
+        ties = 0 if actions and actions[0].kind == SET_POS else opening_ties(record, self.rules)
         for _ in range(ties):
             game.opening_roll(1, 1)
         if ties:

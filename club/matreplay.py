@@ -16,6 +16,14 @@ followed by the opponent's ``Wins``, is a roll and then a resignation; ``Wins N`
 the loser's resignation at GNU Backgammon's level, accepted (RULES G12); Galaxy's ``Losses N`` is a forfeit at the
 time limit, of the match when the file says "and the match" (RULES A2, M5).
 
+The rule set and the score semantics are those of ``python -m backgammon replay`` (:func:`backgammon.replay.replay`):
+:func:`~backgammon.replay.default_rules` with the same options (``jacoby``, ``beavers``, ``automatic_doubles``,
+``crawford``; money sessions take the file's own ``; [Jacoby "On"]``-style header lines too), and in a money session
+the player lines' scores are each side's running total of points won (as GNU Backgammon and our exports write them),
+compared with what the club has each side winning since the file's first game — not with the club's signed net
+score. Opening ties that raised the cube (RULES G3; the file's ``; [AutomaticRaises "…"]`` line, else inferred from
+the first double) are rolled as ties before the game's opening roll.
+
 The club cannot skip an illegal entry or start a game at another score than its own, so a file the engine reports
 an illegal move in, or whose stated scores disagree with the play, stops at that entry with the reason in
 :attr:`MatReplay.problems`.
@@ -28,8 +36,8 @@ from dataclasses import dataclass, field
 
 from backgammon.errors import BackgammonError
 from backgammon.matfile import BEAVER, DOUBLE, DROP, FORFEIT, PLAY, RACCOON, TAKE, WIN, GameRecord, MatchRecord
-from backgammon.replay import default_rules
-from backgammon.rules import PRESETS
+from backgammon.replay import default_rules, opening_ties
+from backgammon.rules import PRESETS, RuleSet
 from storage import Database
 
 from .clock import Clock, ManualClock
@@ -109,13 +117,14 @@ def _resignation_level(points: int, cube: int) -> int:
     return 2 if points <= 2 * cube else 3
 
 
-def _file_rolls(record: MatchRecord) -> dict[int, list[tuple[int, int]]]:
-    """Each game's rolls in the order the club will ask for them: the opening roll (side 0's die, side 1's die,
-    RULES G2) from the first play, then every later play's dice."""
+def _file_rolls(record: MatchRecord, rules: RuleSet | None = None) -> dict[int, list[tuple[int, int]]]:
+    """Each game's rolls in the order the club will ask for them: the opening ties that raised the cube (RULES G3,
+    :func:`backgammon.replay.opening_ties` under ``rules``), the opening roll (side 0's die, side 1's die, RULES G2)
+    from the first play, then every later play's dice."""
     rolls: dict[int, list[tuple[int, int]]] = {}
     for index, game in enumerate(record.games, start=1):
         plays = [action for action in game.actions if action.kind == PLAY and action.dice]
-        sequence: list[tuple[int, int]] = []
+        sequence: list[tuple[int, int]] = [(3, 3)] * (opening_ties(game, rules) if rules is not None else 0)
         if plays:
             first = plays[0]
             high, low = max(first.dice), min(first.dice)
@@ -149,10 +158,12 @@ class _FileDice:
         raise InvalidRequestError(f"the file has no roll {counter + 1} in game {game_number}")
 
 
-def replay_rules(record: MatchRecord) -> tuple[str, dict]:
+def replay_rules(record: MatchRecord, **options) -> tuple[str, dict]:
     """The preset and overrides a file is played under: :func:`backgammon.replay.default_rules` (tournament rules,
-    the header's Crawford setting, Galaxy's forfeit valuation) with GNU Backgammon's reading of joined moves."""
-    rules = default_rules(record).to_json()
+    the header's Crawford setting, Galaxy's forfeit valuation; ``options`` ``jacoby``, ``beavers``,
+    ``automatic_doubles``, ``crawford`` as ``python -m backgammon replay`` takes them) with GNU Backgammon's reading of
+    joined moves. Raises :class:`~backgammon.errors.RuleSetError` for money options on a match (RULES G3, M2, D3)."""
+    rules = default_rules(record, **options).to_json()
     base = PRESETS["tournament"].to_json()
     overrides = {key: value for key, value in rules.items() if value != base[key]}
     overrides["joined_move_routes"] = "no_hit"
@@ -171,6 +182,18 @@ class _Driver:
         self.plays = 0  # plays made in the current game (auto-played ones included)
         self.game_over = False
         self.current = 0
+
+    def club_score(self) -> tuple[int, int]:
+        """The club's score in the file's terms: a match's score; in a money session each side's points won, counted
+        from the file's first game's totals (the player lines' running totals, as ``backgammon.replay`` reads
+        them), not the club's signed net score."""
+        if self.record.length:
+            return tuple(self.outcome.view.score)
+        first = self.record.games[0].score if self.record.games else (0, 0)
+        won = [first[0], first[1]]
+        for line in self.result.games:
+            won[line.winner] += line.points
+        return (won[0], won[1])
 
     async def call(self, action: str, side: int, *args) -> Outcome:
         outcome = await getattr(self.service, action)(self.result.match_id, self.players[side], *args)
@@ -208,10 +231,12 @@ class _Driver:
                 f"the file's game {number} starts at {game.score[0]}-{game.score[1]}, but the club is at game "
                 f"{self.current} ({self.outcome.view.score[0]}-{self.outcome.view.score[1]})"
             )
-        if tuple(game.score) != tuple(self.outcome.view.score):
+        if tuple(game.score) != self.club_score():
+            club = self.club_score()
+            what = "running totals of points won" if not self.record.length else "score"
             raise InvalidRequestError(
-                f"the file starts game {number} at {game.score[0]}-{game.score[1]}; the club's score is "
-                f"{self.outcome.view.score[0]}-{self.outcome.view.score[1]}"
+                f"the file starts game {number} at {game.score[0]}-{game.score[1]}; the club's {what} "
+                f"{'are' if not self.record.length else 'is'} {club[0]}-{club[1]}"
             )
         index = 0
         actions = game.actions
@@ -264,12 +289,21 @@ async def replay_match_file(
     players: tuple[int, int] = (1, 2),
     clock: Clock | None = None,
     on_outcome: OutcomeHook | None = None,
+    jacoby: bool = False,
+    beavers: bool = False,
+    automatic_doubles: int = 0,
+    crawford: bool | None = None,
 ) -> MatReplay:
     """Play ``record`` (a parsed ``.mat`` file) through a :class:`~club.service.ClubService` on ``database``, as
     members ``players`` (registered in guild ``guild_id`` under the file's names; auto-roll off so that each roll
-    is the file's). ``on_outcome(outcome)`` (sync or async) sees every use-case call's result. Never raises for
-    anything in the file: a stop is reported in :attr:`MatReplay.problems`."""
-    dice = _FileDice(_file_rolls(record))
+    is the file's). ``on_outcome(outcome)`` (sync or async) sees every use-case call's result. ``jacoby``,
+    ``beavers``, ``automatic_doubles`` and ``crawford`` as :func:`replay_rules` (the options of
+    ``python -m backgammon replay``). Never raises for anything in the file: a stop is reported in
+    :attr:`MatReplay.problems`; raises :class:`~backgammon.errors.RuleSetError` when the options do not suit the
+    file (money options on a match)."""
+    options = {"jacoby": jacoby, "beavers": beavers, "automatic_doubles": automatic_doubles, "crawford": crawford}
+    preset, overrides = replay_rules(record, **options)
+    dice = _FileDice(_file_rolls(record, default_rules(record, **options)))
     service = ClubService(database, clock=clock or ManualClock(), dice=dice)
     names = (record.players[0].strip() or "Player 1", record.players[1].strip() or "Player 2")
     if names[0] == names[1]:
@@ -277,7 +311,6 @@ async def replay_match_file(
     for user, name in zip(players, names, strict=True):
         await service.register(guild_id, user, name)
         await service.set_preferences(user, auto_roll=False)
-    preset, overrides = replay_rules(record)
     challenge = await service.challenge(
         guild_id, players[0], players[1], length=record.length, rules=preset, overrides=overrides
     )

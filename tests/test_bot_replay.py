@@ -16,6 +16,7 @@ import pytest
 from conftest import CASES, ROOT
 
 import bot as botmod
+from backgammon.errors import RuleSetError
 from backgammon.matfile import parse_mat
 from backgammon.replay import replay
 from club.export import export_mat
@@ -130,3 +131,86 @@ async def test_export_of_a_replayed_match_round_trips(tmp_path):
             assert [(g.result.winner, g.result.points) for g in again.games] == [
                 (g.result.winner, g.result.points) for g in original.games if g.result is not None
             ]
+
+
+MONEY = """ 0 point match
+
+ Game 1
+ Alice : 0                   Bob : 0
+  1) 31: 8/5 6/5                  Doubles => 2
+  2)  Drops                       Wins 1 point
+
+ Game 2
+ Alice : 0                   Bob : 1
+  1) 31: 8/5 6/5                  64: 24/18 13/9
+  2)  Doubles => 2                Beavers => 4
+  3)  Drops                       Wins 2 points
+
+ Game 3
+ Alice : 0                   Bob : 3
+  1) 52: 13/8 13/11               Doubles => 2
+  2)  Takes                       62: 24/18 13/11
+  3)  Doubles => 4                Drops
+  4)  Wins 2 points
+"""
+
+
+async def test_a_money_session_file_through_the_club_reads_running_totals_and_takes_the_options(tmp_path):
+    """Issue 16: a money-session file's player lines are running totals of points won (0-1, 0-3), not the club's
+    signed net score (−1/+1); the beaver (RULES D3) needs ``beavers=True`` as ``python -m backgammon replay
+    --beavers`` does, and then the club's results equal the engine's replay with the same option."""
+    record = parse_mat(MONEY)
+    engine = replay(record, beavers=True)
+    assert engine.ok and replay(record).first_illegal.game == 2
+    async with Database.open(tmp_path / "money.sqlite3") as database:
+        strict = await replay_match_file(database, record, players=(20, 21))
+        assert not strict.ok and "game 2" in strict.problems[0] and "beaver" in strict.problems[0].lower()
+        result = await replay_match_file(database, record, players=(22, 23), beavers=True)
+    assert result.ok, result.problems
+    derived = [(g.result.winner, g.result.points) for g in engine.games]
+    assert [(g.winner, g.points) for g in result.games] == derived == [(1, 1), (1, 2), (0, 2)]
+    assert result.score == engine.score == (-1, 1)
+
+
+AUTOMATIC = """; [AutomaticRaises "1:1"]
+
+ 0 point match
+
+ Game 1
+ Alice : 0                   Bob : 0
+  1) 31: 8/5 6/5                  Doubles => 4
+  2)  Drops                       Wins 2 points
+"""
+
+
+async def test_automatic_doubles_option_rolls_the_recorded_opening_ties(tmp_path):
+    """RULES G3: with ``automatic_doubles=1`` the file's recorded opening tie raises the cube to 2 before the
+    opening roll (the club rolls the tie), so Bob's 'Doubles => 4' and Alice's drop cost 2, as the engine says; a
+    money option on a match is refused."""
+    record = parse_mat(AUTOMATIC)
+    engine = replay(record, automatic_doubles=1)
+    assert engine.ok and engine.games[0].result.points == 2
+    async with Database.open(tmp_path / "auto.sqlite3") as database:
+        result = await replay_match_file(database, record, players=(30, 31), automatic_doubles=1)
+        assert result.ok, result.problems
+        assert [(g.winner, g.points) for g in result.games] == [(1, 2)]
+        with pytest.raises(RuleSetError):
+            await replay_match_file(database, parse_mat(MATCHES.joinpath("fibs_1pt_01.txt").read_text()), jacoby=True)
+
+
+def test_replay_command_takes_the_money_options(tmp_path):
+    """``python bot.py replay FILE --beavers``: the money session plays through (exit 0); without it the beaver is
+    refused (exit 1) — the options of ``python -m backgammon replay``."""
+    path = tmp_path / "money.mat"
+    path.write_text(MONEY, encoding="utf-8")
+
+    def run(*args):
+        return subprocess.run(
+            [sys.executable, str(ROOT / "bot.py"), "replay", str(path), *args],
+            capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+
+    assert run().returncode == 1
+    done = run("--beavers")
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "1 of 1 file(s) played through the club." in done.stdout
