@@ -674,13 +674,19 @@ class Game:
 
     def forfeit(self, side: int) -> GameResult:
         """``side`` loses the game now (time limits, RULES A2/M5; any phase but OVER) at the current cube, the Jacoby
-        rule (D4) applying. With the rule set's ``forfeit_scores_board`` (default) it is valued per RULES G11 on the
-        board as it stands (gammon if he has borne off none, backgammon if also on the bar or in the winner's home
-        board), so timing out never saves a gammon; otherwise as a single game (Backgammon Galaxy's "Losses 1 point").
-        Returns the result."""
+        rule (D4) applying, valued as the rule set's ``forfeit_valuation`` says: ``"board"`` (default) per RULES G11 on
+        the board as it stands (gammon if he has borne off none, backgammon if also on the bar or in the winner's home
+        board), so timing out never saves a gammon; ``"single"`` a single game (Backgammon Galaxy's "Losses 1
+        point"); ``"worst"`` the worst result still possible for him (:meth:`max_resignation`). Returns the result."""
         self._check_forfeit(side)
         self.history.append({"action": "forfeit", "side": side})
-        level = result_level(self.board_for(side).player) if self.rules.forfeit_scores_board else 1
+        valuation = self.rules.forfeit_valuation
+        if valuation == "worst":
+            level = self.max_resignation(side)
+        elif valuation == "board":
+            level = result_level(self.board_for(side).player)
+        else:
+            level = 1
         multiplier = cubes.scored_multiplier(level, self.cube, self.rules, self.match_length)
         value = self.cube.value
         return self._finish(GameResult(1 - side, value * multiplier, RESULT_KINDS[level], "forfeit", value, multiplier))

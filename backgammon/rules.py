@@ -64,10 +64,16 @@ Fields
 ``bear_off_high_die_first`` (RULES G8; 001 §12 — disputed)
     ``False`` (default, 000, 002, 004 and every modern text): bear off with the dice in either order.
     ``True``: the 1931 law "In bearing off, the highest number of the throw must be played first".
-``forfeit_scores_board`` (RULES A2, M5 — a club's choice; no seed text values a forfeited game)
-    ``True`` (default): a game forfeited at a time limit is valued per RULES G11 on the board as it stands, so a
-    player facing a gammon gains nothing by letting his clock run out. ``False``: a forfeit counts as a single game
-    at the current cube (Backgammon Galaxy's "Losses 1 point").
+``forfeit_valuation`` (RULES A2, M5 — a club's choice; no seed text values a forfeited game)
+    What a game forfeited at a time limit costs the forfeiting side, at the current cube (the Jacoby rule, D4,
+    applying): ``"board"`` (default) per RULES G11 on the board as it stands (gammon if he has borne off none,
+    backgammon if he also has a checker on the bar or in the winner's home board), so a player facing a gammon gains
+    nothing by letting his clock run out; ``"single"`` a single game (Backgammon Galaxy's "Losses 1 point");
+    ``"worst"`` the worst result still possible for him (:meth:`~backgammon.game.Game.max_resignation`: a gammon
+    while he has borne off none, a backgammon while one is still possible), so that running out the clock is never
+    better than playing on — the reading of the forfeit as a resignation at the most the board can still take.
+    The older boolean ``forfeit_scores_board`` (``True`` = ``"board"``, ``False`` = ``"single"``) is still read from
+    stored rule sets and accepted by :meth:`RuleSet.preset`; it stays readable as a property.
 """
 
 from __future__ import annotations
@@ -80,6 +86,23 @@ from .errors import RuleSetError
 AUTOMATIC_KINDS = ("double", "add")
 DEAD_CUBE_RULES = ("match_ends", "doubler_already_wins")
 JOINED_MOVE_ROUTES = ("reject", "no_hit")
+FORFEIT_VALUATIONS = ("board", "single", "worst")
+_LEGACY = "forfeit_scores_board"  # the older boolean of forfeit_valuation, still read (module docstring)
+
+
+def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
+    """Map the older ``forfeit_scores_board`` boolean onto ``forfeit_valuation`` (True → "board", False →
+    "single"); raises :class:`RuleSetError` for a non-boolean or a contradiction with ``forfeit_valuation``."""
+    if _LEGACY not in data:
+        return data
+    data = dict(data)
+    legacy = data.pop(_LEGACY)
+    if not isinstance(legacy, bool):
+        raise RuleSetError(f"{_LEGACY} is true or false, not {legacy!r}")
+    valuation = "board" if legacy else "single"
+    if data.setdefault("forfeit_valuation", valuation) != valuation and data["forfeit_valuation"] != "worst":
+        raise RuleSetError(f"{_LEGACY}={legacy} contradicts forfeit_valuation={data['forfeit_valuation']!r}")
+    return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,7 +133,7 @@ class RuleSet:
     cap_match_score: bool = True
     joined_move_routes: str = "reject"
     bear_off_high_die_first: bool = False
-    forfeit_scores_board: bool = True
+    forfeit_valuation: str = "board"
 
     def __post_init__(self) -> None:
         for spec in fields(self):
@@ -118,7 +141,7 @@ class RuleSet:
             if spec.name == "name":
                 if not isinstance(value, str) or not value:
                     raise RuleSetError(f"a rule set's name is a non-empty string, not {value!r}")
-            elif spec.name in ("automatic_doubles_kind", "dead_cube_rule", "joined_move_routes"):
+            elif spec.name in ("automatic_doubles_kind", "dead_cube_rule", "joined_move_routes", "forfeit_valuation"):
                 if not isinstance(value, str):
                     raise RuleSetError(f"{spec.name} is a string, not {value!r}")
             elif spec.name == "automatic_doubles":
@@ -143,10 +166,20 @@ class RuleSet:
                 f"joined_move_routes is 'reject' (ambiguous joined moves refused) or 'no_hit' (gnubg's reading), "
                 f"not {self.joined_move_routes!r}"
             )
+        if self.forfeit_valuation not in FORFEIT_VALUATIONS:
+            raise RuleSetError(
+                "forfeit_valuation is 'board' (RULES G11 on the board as it stands), 'single' (a single game) or "
+                f"'worst' (the worst result still possible), not {self.forfeit_valuation!r}"
+            )
         if self.dead_cube_rule not in DEAD_CUBE_RULES:
             raise RuleSetError(
                 f"dead_cube_rule is 'match_ends' (003 5.6) or 'doubler_already_wins' (gnubg), not {self.dead_cube_rule!r}"
             )
+
+    @property
+    def forfeit_scores_board(self) -> bool:
+        """The older boolean of :attr:`forfeit_valuation`: True unless a forfeit counts single (module docstring)."""
+        return self.forfeit_valuation != "single"
 
     # -- construction -------------------------------------------------------------------------------------------
     @classmethod
@@ -162,6 +195,7 @@ class RuleSet:
         """
         if name not in PRESETS:
             raise RuleSetError(f"unknown rule set {name!r}; the presets are: {', '.join(PRESETS)}")
+        overrides = _upgrade(overrides)
         unknown = set(overrides) - {spec.name for spec in fields(cls)}
         if unknown:
             raise RuleSetError(
@@ -180,6 +214,7 @@ class RuleSet:
         :class:`RuleSetError`."""
         if not isinstance(data, dict):
             raise RuleSetError(f"a rule set is a JSON object of options, not {type(data).__name__}")
+        data = _upgrade(data)
         known = {spec.name for spec in fields(cls)}
         unknown = set(data) - known
         if unknown:
@@ -241,4 +276,11 @@ PRESETS: dict[str, RuleSet] = {
     "chouette-atlanta": RuleSet(name="chouette-atlanta", jacoby=True, beavers=True, crawford=False, dead_cube=False),
 }
 """The named presets (RULES "Rule sets"). ``classic-1931`` sets 15 automatic raises, the most a cube can carry
-(2^15), for 001 §15 "otherwise it stands" (no agreed limit)."""
+(2^15), for 001 §15 "otherwise it stands" (no agreed limit).
+
+Forfeit valuation per preset (``forfeit_valuation``; no seed text values a forfeited game, so each is the club's
+choice, RULES A2/M5): every preset uses ``"board"`` — ``tournament`` and ``money`` because a forfeit at a time limit
+must never pay (a player about to be gammoned loses the gammon anyway); ``classic-1931``, ``chouette-classic`` and
+``chouette-atlanta`` for the same reason (003 Atlanta 4.9 settles a chouette game on the result, and a late member's
+game is his result). A club that follows Backgammon Galaxy sets ``"single"``; one that wants the forfeiting side to
+pay the most the board could still cost him sets ``"worst"``. The replay of a Galaxy file uses ``"single"``."""

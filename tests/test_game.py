@@ -343,10 +343,51 @@ def test_forfeit_is_valued_per_g11_at_the_current_cube():
 
 
 def test_forfeit_as_a_single_game_when_the_club_says_so():
-    """RULES A2/M5 option forfeit_scores_board=False: a forfeit counts single at the current cube (Galaxy style)."""
-    rules = RuleSet.preset("tournament", forfeit_scores_board=False)
-    game = Game.from_position(rules, Position.initial(), on_roll=A, cube_value=2, cube_owner=B)
-    assert game.forfeit(B) == GameResult(A, 2, "single", "forfeit", 2, 1)
+    """RULES A2/M5 option forfeit_valuation='single' (and the older forfeit_scores_board=False it replaces): a
+    forfeit counts single at the current cube (Galaxy style)."""
+    for rules in (
+        RuleSet.preset("tournament", forfeit_valuation="single"),
+        RuleSet.preset("tournament", forfeit_scores_board=False),
+    ):
+        assert rules.forfeit_valuation == "single" and not rules.forfeit_scores_board
+        game = Game.from_position(rules, Position.initial(), on_roll=A, cube_value=2, cube_owner=B)
+        assert game.forfeit(B) == GameResult(A, 2, "single", "forfeit", 2, 1)
+
+
+# a race: B has borne off none, no checker in A's home board or on the bar, but a backgammon is no longer possible
+# (no contact) and a gammon is: the board says gammon, the worst still possible is a gammon too; with contact and
+# B's checker in A's outer board the board says gammon while a backgammon is still possible.
+CONTACT = {6: 5, 5: 5, 4: 3, 24: 2, 10: -15}  # seen by A: B's 15 checkers on A's 10-point, A's back checkers behind
+
+
+@pytest.mark.parametrize(
+    ("valuation", "level"),
+    [("board", "gammon"), ("single", "single"), ("worst", "backgammon")],
+)
+def test_forfeit_valuation_three_readings(valuation, level):
+    """RULES A2/M5 (a club's choice, rules.py ``forfeit_valuation``): B forfeits with none of his checkers off and
+    contact left — the board as it stands is a gammon (G11), 'single' a single game, 'worst' the worst result still
+    possible for him: a backgammon (Game.max_resignation, BG15)."""
+    rules = RuleSet.preset("tournament", forfeit_valuation=valuation)
+    game = Game.from_position(rules, Position.from_points(CONTACT), on_roll=A)
+    assert game.max_resignation(B) == 3
+    result = game.forfeit(B)
+    assert (result.winner, result.kind, result.points) == (A, level, {"single": 1, "gammon": 2, "backgammon": 3}[level])
+
+
+def test_forfeit_valuation_reads_old_stored_rule_sets():
+    """Stored rule sets with the older ``forfeit_scores_board`` boolean still load (True → 'board', False →
+    'single'); a new set stores ``forfeit_valuation`` only; a contradiction or a bad value is refused."""
+    old = RuleSet.preset("tournament").to_json()
+    del old["forfeit_valuation"]
+    assert RuleSet.from_json({**old, "forfeit_scores_board": True}).forfeit_valuation == "board"
+    assert RuleSet.from_json({**old, "forfeit_scores_board": False}).forfeit_valuation == "single"
+    assert "forfeit_scores_board" not in RuleSet.preset("money").to_json()
+    with pytest.raises(RuleSetError):
+        RuleSet.from_json({**old, "forfeit_scores_board": False, "forfeit_valuation": "board"})
+    with pytest.raises(RuleSetError):
+        RuleSet.preset("tournament", forfeit_valuation="half")
+    assert all(RuleSet.preset(name).forfeit_valuation == "board" for name in ("tournament", "money", "classic-1931"))
 
 
 # -- D1–D5 in play -------------------------------------------------------------------------------------------------------

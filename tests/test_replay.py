@@ -122,7 +122,7 @@ def test_galaxy_forfeits(reports):
     """Galaxy 'Losses N point' is a forfeit (RULES A2): winner per the file; 'and the match' forfeits the match (M5)."""
     whole = reports["galaxy_5pt_03.txt"]
     assert whole.games[0].result.ended_by == "forfeit" and whole.winner == 0
-    assert whole.games[0].result.points == 1  # Galaxy scores a forfeited game single (forfeit_scores_board=False)
+    assert whole.games[0].result.points == 1  # Galaxy scores a forfeited game single (forfeit_valuation='single')
     single = reports["galaxy_16pt_02.txt"]
     assert single.games[0].result.winner == 1 and single.winner is None  # no "and the match": the match goes on
     assert single.games[0].result.points == 1  # the file's own "Wins 1 point" now agrees
