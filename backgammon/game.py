@@ -771,12 +771,6 @@ class Game:
             score[self.result.winner] = min(score[self.result.winner], self.match_length)
         return (score[0], score[1])
 
-    def _id_score(self) -> tuple[int, int]:
-        a, b = self.score_after()
-        if self.match_length:
-            return (min(a, self.match_length), min(b, self.match_length))
-        return (a, b)
-
     def match_state(self) -> MatchState:
         """The gnubg Match ID fields of this game (:func:`backgammon.ids.encode_match_id` encodes them).
 
@@ -807,7 +801,7 @@ class Game:
             resignation=resignation,
             dice=self.dice or (0, 0),
             match_length=self.match_length,
-            score=self._id_score(),
+            score=self.score_after(),
             jacoby=self.rules.jacoby and not self.match_length,
         )
 

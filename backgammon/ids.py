@@ -151,7 +151,7 @@ def _get(bits: list[int], start: int, width: int) -> int:
 
 
 def _check_fields(state: MatchState, what: str) -> None:
-    """The checks of gnubg's ``MatchFromKey`` (matchid.c), so that every ID written is one gnubg reads."""
+    """The checks of gnubg's ``MatchFromKey`` (matchid.c): what gnubg's reader calls an illegal Match ID."""
     if any(not 0 <= d <= 6 for d in state.dice):
         raise InvalidMatchIdError(f"{what} holds a die of {max(state.dice)}; dice run 1–6 (0 = not rolled)")
     if not 0 <= state.match_length <= MAX_MATCH_LENGTH:
@@ -171,16 +171,18 @@ def _check_fields(state: MatchState, what: str) -> None:
 def encode_match_id(state: MatchState) -> str:
     """The 12-character gnubg Match ID of ``state``.
 
-    Raises :class:`InvalidMatchIdError` for values out of range and for what gnubg's ``MatchFromKey`` refuses (a die
-    above 6, a match longer than 64 points, a score above the length, a Crawford game in money play), so that every
-    ID written here is one gnubg and :func:`decode_match_id` read.
+    Like gnubg's writer (``MatchID``) it writes whatever fits the bits; raises :class:`InvalidMatchIdError` only for
+    values that do not fit (a cube that is no power of two from 1 to 32768, a die above 7, a length or score outside
+    0–32767). A score above the length (a raw final score with ``cap_match_score`` off, case SC19) is written as gnubg
+    1.07 writes it, although gnubg's reader and :func:`decode_match_id` refuse it.
     """
     cube = state.cube
     if cube < 1 or cube & (cube - 1) or cube > 1 << 15:
         raise InvalidMatchIdError(f"cube value {cube} is not a power of two from 1 to 32768")
-    if max(state.score) >= 1 << 15 or min(state.score) < 0:
-        raise InvalidMatchIdError("scores must be 0–32767 to fit a Match ID")
-    _check_fields(state, "this match state")
+    if max(state.score) >= 1 << 15 or min(state.score) < 0 or not 0 <= state.match_length < 1 << 15:
+        raise InvalidMatchIdError("match length and scores must be 0–32767 to fit a Match ID")
+    if any(not 0 <= d <= 7 for d in state.dice):
+        raise InvalidMatchIdError(f"dice {state.dice} do not fit a Match ID (3 bits each)")
     bits = [0] * 72
     _put(bits, 0, 4, cube.bit_length() - 1)
     _put(bits, 4, 2, CENTERED if state.cube_owner is None else state.cube_owner)

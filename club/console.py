@@ -94,7 +94,10 @@ def ascii_table(view: TableView, viewer: int | None = None) -> str:
     if game is None:
         return ""
     side = viewer_side(view, viewer)
-    state = decode_match_id(game.match_id) if game.match_id else None
+    try:
+        state = decode_match_id(game.match_id) if game.match_id else None
+    except BackgammonError:  # an ID gnubg writes but refuses to read (a raw score above the length, case SC19)
+        state = None
     names = view.names if state is not None else None
     return ascii_board(game.board_for(side), state=state, names=names, bottom=side if state is not None else None)
 
