@@ -10,6 +10,9 @@
   [--no-crawford]`` — play match files through the use-case layer (a temporary database unless ``--db``), a board
   image after every turn, each game's result and the final score; the options and the score semantics (a money
   session's running totals) are those of ``python -m backgammon replay``.
+- ``python bot.py analyse FILE.mat [--json]`` — every checker play and cube decision graded by the engine (optional
+  install, ``requirements-analysis.txt``): error rate, errors, blunders, cube errors and luck per player
+  (:mod:`club.analysis.cli`).
 
 The configuration is ``config.toml`` (copy ``config.example.toml``; every key is optional) — see the README.
 """
@@ -445,6 +448,10 @@ def _settings(config: Path | None) -> Settings | int:
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments and run the bot, the console or a replay; returns the process exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv and argv[0] in ("analyse", "analyze"):
+        from club.analysis.cli import main as analyse_main
+
+        return analyse_main(argv[1:])
     if argv and argv[0] == "replay":
         parser = argparse.ArgumentParser(prog="python bot.py replay", description="Play match files through the club")
         parser.add_argument("files", nargs="+", type=Path, help=".mat / .txt match files")

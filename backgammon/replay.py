@@ -118,7 +118,9 @@ class GameReport:
     ``crawford`` (the Crawford game, RULES M3), ``result`` (derived, or ``None`` when the game has none),
     ``declared_winner``/``declared_points`` (the file's ``Wins``/``Losses`` text), ``illegal`` (the move that stopped
     the game), ``skipped`` (not replayed: the match was already over), ``notes`` for people and ``board``, the
-    position where the replay of the game ended (seen by side 0; before the illegal move if there was one)."""
+    position where the replay of the game ended (seen by side 0; before the illegal move if there was one); ``game``
+    is the replayed :class:`~backgammon.game.Game` itself (its ``history`` lists every action applied; ``None`` for a
+    skipped game), what an analysis walks."""
 
     number: int
     score: tuple[int, int]
@@ -130,6 +132,7 @@ class GameReport:
     skipped: bool = False
     notes: list[str] = field(default_factory=list)
     board: Position | None = None
+    game: Game | None = None
 
 
 @dataclass(slots=True)
@@ -345,6 +348,7 @@ class _Replayer:
             report.skipped = True
             return
         game = self.match.new_game()
+        report.game = game
         report.crawford = game.crawford_game
         if self.record.length and max(record.score) == self.record.length - 1:
             self.crawford_seen = True
