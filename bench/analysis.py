@@ -1,0 +1,81 @@
+"""Benchmark (issue 15, Must show): time to analyse a 7-point match, and one engine turn of the practice opponent,
+with the worker pool of 2 processes (this machine has 2 cores). Targets: ≤ 20 s and ≤ 3 s.
+
+    python bench/analysis.py [--file ../shared/cases/matches/gnubgexport_7pt_01.mat] [--level 2ply]
+
+Prints the time to start the workers, to analyse the match once they run (and the decisions per second), and the
+worst and median time of a practice-opponent turn (cube decision, then the checker play) over the match's
+positions at the ``expert`` strength (the slowest).
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from backgammon.matfile import parse_mat  # noqa: E402
+from backgammon.replay import replay  # noqa: E402
+from club.analysis.match import DEFAULT_LEVEL, analyse_record  # noqa: E402
+from club.analysis.pool import AnalysisPool, engine  # noqa: E402
+from club.analysis.practice import choose_play_task, cube_action_task  # noqa: E402
+from club.analysis.walk import PLAY, decisions  # noqa: E402
+
+MATCH_TARGET = 20.0
+TURN_TARGET = 3.0
+
+
+def _warm() -> bool:
+    engine("2ply")
+    engine("1ply")
+    return True
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the benchmark (see the module docstring); exit status 0, 1 when a target is missed."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    default = ROOT.parent / "shared" / "cases" / "matches" / "gnubgexport_7pt_01.mat"
+    parser.add_argument("--file", type=Path, default=default)
+    parser.add_argument("--level", default=DEFAULT_LEVEL)
+    parser.add_argument("--turns", type=int, default=20)
+    args = parser.parse_args(argv)
+    record = parse_mat(args.file.read_text(encoding="utf-8"))
+    with AnalysisPool(2) as pool:
+        started = time.perf_counter()
+        for future in [pool.submit(_warm) for _ in range(2)]:
+            future.result()
+        start_up = time.perf_counter() - started
+        started = time.perf_counter()
+        analysis = analyse_record(record, pool=pool, level=args.level)
+        took = time.perf_counter() - started
+        counted = sum(p.decisions for p in analysis.players)
+        print(f"{args.file.name}: {record.length}-point match, {analysis.games} games, {counted} counted decisions")
+        print(f"  workers started (2 processes, engines loaded): {start_up:.2f} s")
+        print(
+            f"  analysis at {args.level}: {took:.2f} s (target ≤ {MATCH_TARGET:.0f} s), {counted / took:.1f} decisions/s"
+        )
+        for line in analysis.lines()[1:]:
+            print(f"    {line}")
+        report = replay(record)
+        found = [d for g in report.games if g.game is not None for d in decisions(g.game)]
+        turns = [d for d in found if d.kind == PLAY and d.choices > 1][:: max(1, len(found) // (3 * args.turns))]
+        times = []
+        for number, turn in enumerate(turns[: args.turns]):
+            started = time.perf_counter()
+            pool.submit(cube_action_task, turn.position.position_id(), turn.cube, "expert", number, answering=False)
+            pool.submit(choose_play_task, turn.position.position_id(), turn.dice, turn.cube, "expert", number).result()
+            times.append(time.perf_counter() - started)
+        print(
+            f"  practice opponent turn (expert, cube + play), {len(times)} turns: median "
+            f"{statistics.median(times):.2f} s, worst {max(times):.2f} s (target ≤ {TURN_TARGET:.0f} s)"
+        )
+    return 0 if took <= MATCH_TARGET and max(times) <= TURN_TARGET else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
