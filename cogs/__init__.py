@@ -9,6 +9,8 @@ Extensions (loaded by ``bot.py`` in ``setup_hook``):
 - :mod:`cogs.records` — the ``/club`` group: the club's books (sheet, ledger, settle, leaderboard, rating, stats,
   export; correct for admins), RULES A3, A4.
 - :mod:`cogs.reminders` — the loop that sends what :func:`club.scheduler.run_due` says is due (RULES A2).
+- :mod:`cogs.study` — the ``/study`` group: the engine's review of a finished match (also posted when a match
+  ends) and hints where they are allowed (issue 15; the engine is an optional install).
 
 Shared helpers, one place each: :mod:`cogs.present` (an outcome → message content, embed, PNG and buttons),
 :mod:`cogs.components` (the persistent buttons and the play menu: ``DynamicItem``, match id, version and action in
@@ -17,5 +19,5 @@ token, direct messages), :mod:`cogs.flow` (parse → one club call → publish, 
 :mod:`cogs.errors` (refusals as ephemeral messages, everything else logged with an apology).
 """
 
-EXTENSIONS = ("cogs.bg", "cogs.chouette", "cogs.records", "cogs.reminders")
+EXTENSIONS = ("cogs.bg", "cogs.chouette", "cogs.records", "cogs.reminders", "cogs.study")
 """The extensions ``bot.py`` loads, in order."""

@@ -162,6 +162,8 @@ class Publisher:
             if previous is not None:
                 await self._strip(previous)
         await self.notify(outcome, actor, message)
+        if any(event.kind in ("match_over", "session_over") for event in outcome.events):
+            self.bot.dispatch("match_finished", view)  # listeners (the review, cogs.study) run as their own tasks
         return message
 
     async def _strip(self, record) -> None:

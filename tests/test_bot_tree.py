@@ -49,7 +49,7 @@ async def test_command_tree_payload_is_valid(tmp_path):
     options first, at most 4000 characters per command; /bg is guild-only; every documented command is there."""
     async with running_bot(tmp_path / "club.sqlite3") as (bot, _fake):
         commands = bot.tree.get_commands()
-        assert [command.name for command in commands] == ["bg", "club"], "/bg, and /club for the books (cogs.records)"
+        assert [command.name for command in commands] == ["bg", "club", "study"], "/bg, /club (books), /study"
         payload = commands[0].to_dict(bot.tree)
         assert payload["type"] == 1 and payload["dm_permission"] is False
         size = check_option(payload, "")

@@ -1,0 +1,99 @@
+"""Hints only where they are allowed (issue 15, Deliver 6; RULES 003 1.5: no electronic aids in a match).
+
+A hint — the best plays of a roll, or the cube advice, with equities — is given for a position named by its gnubg
+Position ID (from a finished game's review, a book, another site). It is **refused** for a game being played (a
+rated match or money session, or a chouette while it is being played), with the reason; and a Position ID is
+refused when it is the position of one of the member's own games in progress (or of the chouette of the channel),
+so the rule cannot be walked round by copying the ID.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from backgammon.errors import BackgammonError
+from backgammon.moves import check_dice
+from backgammon.position import Position
+
+from ..errors import InvalidRequestError
+from .engine import CubeEquities, CubeState, PlayEquity
+
+RULE = "no electronic aids while a match is played (RULES 003 1.5)"
+HINT_LINES = 5
+
+
+class HintRefusedError(InvalidRequestError):
+    """A hint asked where it is not allowed; the message says why and where hints are allowed."""
+
+
+def refuse_in_play(what: str) -> HintRefusedError:
+    """The refusal for ``what`` (e.g. "your match #12") while it is being played."""
+    return HintRefusedError(
+        f"No hints in {what} while it is being played: {RULE}. Hints are for finished games (/study review) and "
+        "positions given by ID (/study hint position:<ID>) that are not of a game you are playing."
+    )
+
+
+def parse_request(position: str, dice: str | None) -> tuple[Position, tuple[int, int] | None]:
+    """The position (a gnubg Position ID, seen by the player on roll) and the dice (``"64"``, ``"6-4"``; ``None``
+    for cube advice). Raises :class:`~club.errors.InvalidRequestError` saying what was wrong."""
+    try:
+        found = Position.from_position_id(position.strip())
+    except BackgammonError as error:
+        raise InvalidRequestError(
+            f"{position!r} is not a Position ID ({error}); it is 14 characters like 4HPwATDgc/ABMA, as the board "
+            "image and gnubg print it."
+        ) from None
+    if found.is_over():
+        raise InvalidRequestError("that position is over: a side has borne off all 15 checkers")
+    if dice is None or not dice.strip():
+        return found, None
+    digits = [c for c in dice if c.isdigit()]
+    try:
+        return found, check_dice([int(d) for d in digits] if len(digits) == 2 else dice)
+    except BackgammonError as error:
+        raise InvalidRequestError(f"{dice!r} are not dice ({error}); write them like 64 or 6-4") from None
+
+
+def hint_task(position_id: str, dice: tuple[int, int] | None, cube: CubeState, level: str = "2ply") -> dict:
+    """Worker task: ``{"plays": [(notation, equity, loss)…]}`` (best first) with dice, else ``{"cube": (no double,
+    double/take, double/pass, action)}``."""
+    from .pool import engine
+
+    position = Position.from_position_id(position_id)
+    chosen = engine(level)
+    if dice is not None:
+        ranked: list[PlayEquity] = chosen.best_plays(position, dice, cube)
+        return {"plays": [(p.play.notation() or "no move", p.equity, p.loss) for p in ranked]}
+    equities: CubeEquities = chosen.cube_decision(position, cube)
+    return {"cube": (equities.no_double, equities.double_take, equities.double_pass, equities.action())}
+
+
+@dataclass(frozen=True, slots=True)
+class HintAnswer:
+    """A hint for people: ``lines`` of text (a small table)."""
+
+    lines: list[str]
+
+    @property
+    def text(self) -> str:
+        """The lines as one message (a code block keeps the columns)."""
+        return "```\n" + "\n".join(self.lines) + "\n```"
+
+
+def hint_text(position: Position, dice: tuple[int, int] | None, result: dict, level: str = "2ply") -> HintAnswer:
+    """The hint table of :func:`hint_task`'s ``result``."""
+    lines = [f"Position {position.position_id()}, Open Sage {level}"]
+    if dice is not None:
+        lines.append(f"Best plays of {dice[0]}-{dice[1]} (equity, loss):")
+        for number, (text, equity, loss) in enumerate(result["plays"][:HINT_LINES], start=1):
+            lines.append(f"{number}. {text:24} {equity:+.3f}  {-loss:+.3f}")
+    else:
+        no_double, take, drop, action = result["cube"]
+        lines += [
+            f"No double     {no_double:+.3f}",
+            f"Double, take  {take:+.3f}",
+            f"Double, pass  {drop:+.3f}",
+            f"Right action: {action}",
+        ]
+    return HintAnswer(lines)

@@ -1,0 +1,169 @@
+"""The review of a club match or money session (issue 15, Deliver 3): both players' PR, the three costliest errors
+as board pictures (the play made and the best play, with equities) and the cube errors. No Discord types: the
+Discord cog and the console both show what :func:`review_match` returns.
+
+The games come from storage (each game's stored state holds its whole history); the grading runs in the worker
+pool (:mod:`club.analysis.pool`), the pictures in a thread (``asyncio.to_thread``), so the event loop never waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from backgammon.game import Game
+
+from .grade import Grade
+from .match import DEFAULT_LEVEL, MatchAnalysis, analyse_games
+from .walk import ANSWER, DOUBLE
+
+COSTLIEST = 3
+
+
+@dataclass(slots=True)
+class Review:
+    """What a review shows: ``title``, ``lines`` (text), ``images`` (``(file name, caption, PNG bytes)``) and the
+    ``analysis`` behind it (:class:`~club.analysis.match.MatchAnalysis`)."""
+
+    title: str
+    lines: list[str]
+    analysis: MatchAnalysis
+    images: list[tuple[str, str, bytes]] = field(default_factory=list)
+
+    @property
+    def text(self) -> str:
+        """The lines joined (for a message body, at most ~3,500 characters)."""
+        return "\n".join(self.lines)[:3500]
+
+
+async def club_games(service, match_id: int) -> list[Game]:
+    """Every game of match ``match_id`` as stored, in order (:class:`~backgammon.game.Game` with its history)."""
+    records = await service.db.games(match_id)
+    return [Game.from_json(record.state) for record in records]
+
+
+def _cube_line(grade: Grade, names) -> str:
+    who = names[grade.side]
+    made, best = grade.made, grade.best
+    return (
+        f"game {grade.game}: {who} — {made}, right was {best} "
+        f"(−{grade.loss:.3f}; equities: no double {grade.cube.no_double:+.3f}, double/take "
+        f"{grade.cube.double_take:+.3f}, double/pass {grade.cube.double_pass:+.3f})"
+    )
+
+
+def review_lines(analysis: MatchAnalysis, title: str) -> list[str]:
+    """The review's text: one line per player, the costliest plays and every cube error (see the module docstring)."""
+    lines = [f"**Review: {title}** (Open Sage {analysis.level})"]
+    names = analysis.names
+    for side, player in enumerate(analysis.players):
+        pr = analysis.pr(side)
+        shown = f"PR **{pr:.2f}**" if pr is not None else "PR —"
+        lines.append(
+            f"{player.name}: {shown} over {player.decisions} decisions · {player.errors} errors · "
+            f"{player.blunders} blunders · {player.cube_errors} cube errors · luck {player.luck:+.2f}"
+        )
+    worst = costliest(analysis)
+    if worst:
+        lines.append("Costliest plays:")
+        for number, grade in enumerate(worst, start=1):
+            lines.append(
+                f"{number}. game {grade.game}, {names[grade.side]} with {grade.decision.dice[0]}-"
+                f"{grade.decision.dice[1]}: played {grade.made} ({grade.made_equity:+.3f}), best {grade.best} "
+                f"({grade.best_equity:+.3f}), −{grade.loss:.3f}"
+            )
+    cube = [g for p in analysis.players for g in p.grades if g.kind in (DOUBLE, ANSWER) and g.counted and g.loss > 1e-6]
+    if cube:
+        lines.append("Cube errors:")
+        lines += [_cube_line(g, names) for g in sorted(cube, key=lambda g: (g.game, g.decision.index))]
+    else:
+        lines.append("Cube errors: none.")
+    lines += [f"_{note}_" for note in analysis.notes]
+    return lines
+
+
+def costliest(analysis: MatchAnalysis, count: int = COSTLIEST) -> list[Grade]:
+    """The ``count`` costliest checker plays of either player, worst first."""
+    plays = [g for p in analysis.players for g in p.costliest(count)]
+    return sorted(plays, key=lambda g: -g.loss)[:count]
+
+
+def error_pictures(analysis: MatchAnalysis, options=None) -> list[tuple[str, str, bytes]]:
+    """Two PNGs per costly play: the play made and the best play, each drawn from the mover's side with its moves
+    marked and its equity in the header. Returns ``(file name, caption, PNG)``; runs Pillow (call it in a thread)."""
+    from rendering import OPPONENT, VIEWER, BoardView, render_board
+
+    width = getattr(options, "width", 700) if options is not None else 700
+    theme = getattr(options, "theme", None)
+    pictures = []
+    for number, grade in enumerate(costliest(analysis), start=1):
+        decision = grade.decision
+        cube = decision.cube
+        owner = {None: None, 0: VIEWER, 1: OPPONENT}[cube.owner]
+        names = analysis.names
+        for label, play, equity in (
+            ("played", decision.play, grade.made_equity),
+            ("best", grade.best_play, grade.best_equity),
+        ):
+            text = play.notation() or "no move"
+            view = BoardView(
+                position=play.position,
+                viewer_name=names[decision.side],
+                opponent_name=names[1 - decision.side],
+                viewer_colour=decision.side,
+                on_roll=None,
+                awaiting=f"{label} {text} ({equity:+.3f})"[:60],
+                cube_value=cube.value,
+                cube_owner=owner,
+                crawford=cube.crawford,
+                score=cube.score,
+                match_length=cube.match_length,
+                last_play=play.moves,
+                last_mover=VIEWER,
+                last_dice=decision.dice,
+            )
+            png = render_board(view, theme, width=max(400, min(width, 900)))
+            caption = f"{number}. game {grade.game}, {names[decision.side]}: {label} {text} ({equity:+.3f})"
+            pictures.append((f"review-{number}-{label}.png", caption, png))
+    return pictures
+
+
+async def review_games(
+    games: list[Game],
+    names,
+    title: str,
+    *,
+    length: int,
+    pool,
+    finished: bool = True,
+    level: str = DEFAULT_LEVEL,
+    options=None,
+) -> Review:
+    """Analyse ``games`` in ``pool`` (off the event loop) and build the :class:`Review` with its pictures."""
+    analysis = await asyncio.to_thread(
+        analyse_games, games, names, length=length, pool=pool, level=level, finished=finished
+    )
+    review = Review(title, review_lines(analysis, title), analysis)
+    review.images = await asyncio.to_thread(error_pictures, analysis, options)
+    return review
+
+
+async def review_match(service, match_id: int, *, pool, level: str = DEFAULT_LEVEL, options=None) -> Review:
+    """The review of club match ``match_id`` (:meth:`~club.service.ClubService.state` for names and status)."""
+    view = await service.state(match_id)
+    games = await club_games(service, match_id)
+    title = (
+        f"{view.names[0]} vs {view.names[1]}, "
+        + (f"{view.length}-point match" if view.length else "money session")
+        + f" (#{match_id})"
+    )
+    return await review_games(
+        games,
+        view.names,
+        title,
+        length=view.length,
+        pool=pool,
+        finished=view.status == "over",
+        level=level,
+        options=options,
+    )

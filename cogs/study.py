@@ -1,0 +1,149 @@
+"""``/study``: reviews and hints (issue 15), a group of its own beside ``/bg`` (which is near Discord's limits).
+
+- ``/study review [game]`` — the review of a finished match or money session: both players' PR, the three costliest
+  plays as board pictures (the play made and the best play, with equities) and the cube errors. The same review is
+  posted in the game's thread when a match or session ends (:meth:`Study.on_match_finished`, dispatched by
+  :class:`cogs.publish.Publisher`).
+- ``/study hint [position] [dice]`` — the best plays of a roll, or the cube advice, with equities, for a position
+  given by its gnubg Position ID. Refused for a game being played — a rated match or session, or a chouette — with
+  the reason (RULES 003 1.5: no electronic aids in a match; :mod:`club.analysis.hints`).
+
+The engine is optional (``requirements-analysis.txt``): without it every command says how to enable analysis and
+the rest of the bot is unaffected. The engine runs in the cog's worker pool (:class:`club.analysis.pool.AnalysisPool`),
+never on the event loop.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from club.analysis import ENABLE_ANALYSIS, engine_available
+from club.analysis.engine import CubeState
+from club.analysis.hints import hint_task, hint_text, parse_request, refuse_in_play
+from club.analysis.pool import AnalysisPool
+from club.errors import InvalidRequestError
+from club.results import TableView
+
+from . import flow
+from .errors import guarded
+
+log = logging.getLogger("bgclub.discord")
+
+GameOption = app_commands.Range[int, 1, 2**53 - 1]
+HINT_LEVEL = "2ply"
+
+
+@app_commands.guild_only()
+class Study(commands.GroupCog, group_name="study", group_description="Reviews and hints from the engine"):
+    """The ``/study`` commands and the review at match end. ``workers`` engine processes (started on first use)."""
+
+    def __init__(self, bot: commands.Bot, workers: int = 2) -> None:
+        self.bot = bot
+        self.pool = AnalysisPool(workers)
+        super().__init__()
+
+    async def cog_unload(self) -> None:
+        """Stop the engine processes."""
+        self.pool.shutdown()
+
+    # -- review -----------------------------------------------------------------------------------------------------
+    async def review_of(self, match_id: int):
+        """The :class:`~club.analysis.review.Review` of match ``match_id`` (engine work in the pool)."""
+        from club.analysis.review import review_match
+
+        return await review_match(self.bot.service, match_id, pool=self.pool, options=self.bot.board_options)
+
+    @staticmethod
+    def review_kwargs(review) -> dict:
+        """``send`` keyword arguments for a review: the text and its pictures (at most 10 attachments)."""
+        files = [discord.File(io.BytesIO(png), filename=name) for name, _caption, png in review.images[:10]]
+        return {"content": review.text[:2000], "files": files}
+
+    @app_commands.command(description="The engine's review of a finished match: PRs, costliest plays, cube errors")
+    @app_commands.describe(game="Match number (default: the match of this thread)")
+    async def review(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+        await interaction.response.defer(thinking=True)
+        async with guarded(interaction, "/study review", game=game):
+            if not engine_available():
+                await interaction.followup.send(ENABLE_ANALYSIS, ephemeral=True)
+                return
+            await flow.register(interaction)
+            match_id = game or await self.bot.publisher.here(interaction.channel_id)
+            if match_id is None:
+                raise InvalidRequestError("Say which match to review: /study review game:<its number>.")
+            view = await self._view_here(interaction, match_id)
+            if view.status != "over":
+                raise refuse_in_play(f"match #{match_id}")
+            review = await self.review_of(match_id)
+            await interaction.followup.send(**self.review_kwargs(review))
+
+    async def _view_here(self, interaction: discord.Interaction, match_id: int) -> TableView:
+        view = await self.bot.service.state(match_id)
+        club_id = await self.bot.service._club_id(interaction.guild_id)
+        if club_id is not None and view.club_id != club_id:
+            raise InvalidRequestError(f"There is no match {match_id} in this server.")
+        return view
+
+    @commands.Cog.listener()
+    async def on_match_finished(self, view: TableView) -> None:
+        """A match or money session ended: post its review in the game's thread (nothing without the engine)."""
+        if not engine_available():
+            return
+        try:
+            review = await self.review_of(view.match_id)
+            home = await self.bot.publisher.home(view.match_id)
+            if home is not None:
+                await home.send(**self.review_kwargs(review))
+        except Exception:  # noqa: BLE001 - a failed review must not disturb the game; it is logged
+            log.exception("could not post the review of match %s", view.match_id)
+
+    # -- hints ------------------------------------------------------------------------------------------------------
+    @app_commands.command(description="Best plays or cube advice for a position given by ID (not in games in play)")
+    @app_commands.describe(position="gnubg Position ID, e.g. 4HPwATDgc/ABMA", dice="The roll, e.g. 64 (none: cube)")
+    async def hint(
+        self, interaction: discord.Interaction, position: str | None = None, dice: str | None = None
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/study hint", position=position, dice=dice):
+            member = await flow.register(interaction)
+            await self._check_hint_allowed(interaction, member, position)
+            if not engine_available():
+                await interaction.followup.send(ENABLE_ANALYSIS, ephemeral=True)
+                return
+            found, rolled = parse_request(position, dice)
+            result = await self.pool.run(hint_task, found.position_id(), rolled, CubeState(), HINT_LEVEL)
+            await interaction.followup.send(hint_text(found, rolled, result, HINT_LEVEL).text, ephemeral=True)
+
+    async def _check_hint_allowed(self, interaction: discord.Interaction, member: int, position: str | None) -> None:
+        """Raise the refusal when a hint is not allowed here (see :mod:`club.analysis.hints`)."""
+        service = self.bot.service
+        chouettes = getattr(self.bot, "chouettes", None)
+        if chouettes is not None and await chouettes.session_in(interaction.channel_id) is not None:
+            raise refuse_in_play("the chouette of this channel")
+        here = await self.bot.publisher.here(interaction.channel_id)
+        if position is None:
+            if here is not None and (await service.state(here)).status == "active":
+                raise refuse_in_play(f"match #{here}")
+            raise InvalidRequestError(
+                "Give the position: /study hint position:<Position ID> dice:<roll> (the ID is under every board)."
+            )
+        wanted = position.strip()
+        from club import frontend
+
+        waiting, others = await frontend.open_games(service, member, interaction.guild_id)
+        for item in [*waiting, *others]:
+            view = await service.state(item.match_id)
+            if view.status == "active" and view.game is not None:
+                ids = {view.game.board.position_id(), view.game.board.swap().position_id()}
+                if wanted in ids:
+                    raise refuse_in_play(f"your match #{item.match_id} (that is its position)")
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the ``/study`` cog."""
+    await bot.add_cog(Study(bot))
