@@ -67,7 +67,7 @@ def main(argv: list[str] | None = None) -> int:
         times = []
         for number, turn in enumerate(turns[: args.turns]):
             started = time.perf_counter()
-            pool.submit(cube_action_task, turn.position.position_id(), turn.cube, "expert", number, answering=False)
+            pool.submit(cube_action_task, turn.position.position_id(), turn.cube, "expert", number, False).result()
             pool.submit(choose_play_task, turn.position.position_id(), turn.dice, turn.cube, "expert", number).result()
             times.append(time.perf_counter() - started)
         print(

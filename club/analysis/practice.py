@@ -45,7 +45,7 @@ def choose_play_task(position_id: str, dice: tuple[int, int], cube: CubeState, s
     return chosen.play.notation()
 
 
-def cube_action_task(position_id: str, cube: CubeState, strength: str, seed: int, *, answering: bool) -> str:
+def cube_action_task(position_id: str, cube: CubeState, strength: str, seed: int, answering: bool = False) -> str:
     """Worker task: the practice opponent's cube action. ``answering`` False: he is on roll (``position_id`` seen by
     him) and returns ``"double"`` or ``"roll"``; True: he was doubled (``position_id`` and ``cube`` seen by the
     doubler) and returns ``"take"`` or ``"drop"`` (RULES D1, D2)."""
