@@ -1,7 +1,8 @@
 """``/study``: reviews and hints (issue 15), a group of its own beside ``/bg`` (which is near Discord's limits).
 
 - ``/study review [game]`` — the review of a finished match or money session: both players' PR, the three costliest
-  plays as board pictures (the play made and the best play, with equities) and the cube errors. The same review is
+  plays as board pictures (the play made and the best play, with equities) and the cube errors; in a chouette's
+  channel, every member's cube decisions in its finished games (take/drop/double per cube, RULES C4, C5). The same review is
   posted in the game's thread when a match or session ends (:meth:`Study.on_match_finished`, dispatched by
   :class:`cogs.publish.Publisher`).
 - ``/study hint [position] [dice]`` — the best plays of a roll, or the cube advice, with equities, for a position
@@ -74,6 +75,11 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
                 return
             await flow.register(interaction)
             match_id = game or await self.bot.publisher.here(interaction.channel_id)
+            chouettes = getattr(self.bot, "chouettes", None)
+            session_id = None if chouettes is None or game else await chouettes.session_in(interaction.channel_id)
+            if match_id is None and session_id is not None:
+                await interaction.followup.send(await self.chouette_review(session_id))
+                return
             if match_id is None:
                 raise InvalidRequestError("Say which match to review: /study review game:<its number>.")
             view = await self._view_here(interaction, match_id)
@@ -81,6 +87,16 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
                 raise refuse_in_play(f"match #{match_id}")
             review = await self.review_of(match_id)
             await interaction.followup.send(**self.review_kwargs(review))
+
+    async def chouette_review(self, session_id: int) -> str:
+        """The cube review of chouette ``session_id``: every member's cube decisions in its finished games."""
+        from club.analysis.chouette import chouette_review_lines, grade_chouette_task
+
+        actions = await self.bot.chouettes.log(session_id)
+        members = await self.pool.run(grade_chouette_task, actions)
+        records = await self.bot.service.db.get_members(list(members))
+        names = {m: records[m].display_name if m in records else str(m) for m in members}
+        return "\n".join(chouette_review_lines(members, names, f"chouette #{session_id}"))[:2000]
 
     async def _view_here(self, interaction: discord.Interaction, match_id: int) -> TableView:
         view = await self.bot.service.state(match_id)

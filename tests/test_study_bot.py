@@ -125,3 +125,27 @@ async def test_without_the_engine_study_says_how_to_enable_it(tmp_path, monkeypa
         assert last_reply(asked).content == ENABLE_ANALYSIS
         asked = await call(cog.review, cog, fake.interaction(alice, lobby), game=1)
         assert last_reply(asked).content == ENABLE_ANALYSIS
+
+
+@needs_engine
+async def test_chouette_review_grades_each_members_cube_decisions(tmp_path):
+    import random
+
+    from chouette_clubkit import decide_randomly
+
+    async with running_bot(tmp_path / "club.sqlite3") as (bot, fake):
+        members = [fake.member(uid, name) for uid, name in ((301, "Ann"), (302, "Ben"), (303, "Cy"))]
+        room = fake.text_channel("chouette")
+        await chouette_command(bot, fake, "start", members[0], room)
+        for member in members[1:]:
+            await chouette_command(bot, fake, "join", member, room)
+        sid = await bot.chouettes.session_in(room.id)
+        outcome = await bot.chouettes.seat(sid, 303)
+        rng = random.Random(3)
+        while outcome.view.game_number < 2:
+            outcome = await decide_randomly(bot.chouettes, outcome, rng, double=0.4)
+        cog = study(bot)
+        asked = await call(cog.review, cog, fake.interaction(members[0], room))
+        text = last_reply(asked).content
+        assert text.startswith("**Cube review: chouette #1**")
+        assert sum(name in text for name in ("Ann", "Ben", "Cy")) >= 2 and "cube decisions" in text
