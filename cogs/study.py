@@ -23,6 +23,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from club import frontend
 from club.analysis import ENABLE_ANALYSIS, engine_available
 from club.analysis.engine import CubeState
 from club.analysis.hints import hint_task, hint_text, parse_request, refuse_in_play
@@ -99,11 +100,8 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
         return "\n".join(chouette_review_lines(members, names, f"chouette #{session_id}"))[:2000]
 
     async def _view_here(self, interaction: discord.Interaction, match_id: int) -> TableView:
-        view = await self.bot.service.state(match_id)
-        club_id = await self.bot.service._club_id(interaction.guild_id)
-        if club_id is not None and view.club_id != club_id:
-            raise InvalidRequestError(f"There is no match {match_id} in this server.")
-        return view
+        await frontend.in_club(self.bot.service, match_id, interaction.guild_id)  # club isolation (RULES A2)
+        return await self.bot.service.state(match_id)
 
     @commands.Cog.listener()
     async def on_match_finished(self, view: TableView) -> None:
@@ -149,8 +147,6 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
                 "Give the position: /study hint position:<Position ID> dice:<roll> (the ID is under every board)."
             )
         wanted = position.strip()
-        from club import frontend
-
         waiting, others = await frontend.open_games(service, member, interaction.guild_id)
         for item in [*waiting, *others]:
             view = await service.state(item.match_id)

@@ -149,3 +149,14 @@ async def test_chouette_review_grades_each_members_cube_decisions(tmp_path):
         text = last_reply(asked).content
         assert text.startswith("**Cube review: chouette #1**")
         assert sum(name in text for name in ("Ann", "Ben", "Cy")) >= 2 and "cube decisions" in text
+
+
+@needs_engine
+async def test_review_of_another_servers_match_is_unknown_here(tmp_path):
+    async with running_bot(tmp_path / "club.sqlite3") as (bot, fake):
+        alice, _bob, thread = await challenge_and_accept(bot, fake, length="1")
+        cog = study(bot)
+        elsewhere = fake.interaction(alice, fake.text_channel("lobby"))
+        elsewhere.guild_id = 999
+        asked = await call(cog.review, cog, elsewhere, game=1)
+        assert "There is no match or session 1 here." in last_reply(asked).content
