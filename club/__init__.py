@@ -19,7 +19,8 @@ Use-cases (methods of :class:`ClubService`; ``version`` = the view's version, to
   ``legal_plays(match_id, member)``; ``waiting(member)`` (the games waiting for him); ``history(member)``;
   ``log(match_id)`` (the action record: who, what, dice, when)
 - Discord message ids: ``remember_message``, ``messages``, ``match_of_message``
-- time limits: :func:`club.scheduler.due` / :func:`club.scheduler.run_due` (clock injected; run it every minute)
+- time limits: :func:`club.scheduler.due` / :func:`club.scheduler.run_due`, one clock for matches and chouettes
+  (clock injected; run it every minute)
 - dice: :mod:`club.dice` (provably fair: commitment, HMAC-SHA256 derivation, :func:`club.dice.verify_rolls`)
 - maintenance: :func:`club.verify.verify_database`; ``python -m club verify PATH`` / ``python -m club backup SRC DST``
 """

@@ -1,143 +1,340 @@
-"""Time limits (RULES A2, M5): reminders before a deadline and the club's policy at it.
+"""One clock for every table (RULES A2, M5, C5, C9): one deadline model, one :func:`run_due`, one reminder loop.
 
-Every pending action has a deadline stored with its match (``deadlines`` table), written in the same transaction as
-the action that made it pending — so a restart loses none. :func:`due` says what is due at a given time;
-:func:`run_due` fires it: each reminder and each expiry fires **once** (the firing is recorded in the database
-before it is returned; a reminder that could not be sent because the bot was down is not repeated later, and
-reminders overtaken while the bot was down collapse into one). The clock is injected: pass ``now``.
+Every decision a table waits for has a deadline stored with the table (written in the same transaction as the
+action that made it pending, so a restart loses none). Whatever the table, a deadline is the same thing — a
+:class:`Deadline`: ``subject`` must decide, ``actor`` may decide now (the subject himself, ``stage`` ``"member"``,
+or his proxy / the Captain once he missed it, ``stage`` ``"proxy"``), set at table ``version`` — and the same
+life: reminders at the club's hours before ``due_at``, then one expiry. :func:`due` says what is due at a time;
+:func:`run_due` fires it: each reminder and each expiry fires **once** (the firing is recorded before it is
+returned; reminders overtaken while the bot was down collapse into one). The clock is injected: pass ``now``.
 
-At expiry: an unanswered challenge lapses; otherwise the club's ``expiry_policy`` applies — ``nothing`` (the players
-are told once; play continues when the late member acts), ``forfeit_game`` or ``forfeit_match``
-(:mod:`club.settings`). A member who acts before the expiry has fired replaces the deadline, and a late firing
-is then refused by the version check (the action wins).
+What differs between the tables stays a hook of the table (a :class:`TableClock`), not a silent harmonisation:
 
-A bot runs ``await run_due(service)`` every minute or so (or sleeps until ``service.db.next_deadline_at()``) and
-sends each :class:`Notice`.
+- how a deadline is read and when a stored one is still the same (the 1-on-1: the match version; the chouette: the
+  actor, stage, turn mark and version);
+- what happens at the expiry — the 1-on-1 (:class:`MatchClock`): an unanswered challenge lapses, otherwise the
+  club's ``expiry_policy`` (``nothing``: the players are told once and play continues when the late member acts;
+  ``forfeit_game``; ``forfeit_match``); the chouette (:class:`ChouetteClock`): the late member is marked away for
+  his proxy, or the policy decides (:meth:`club.chouette.service.ChouetteService.expire`).
+
+A member who acts before the expiry has fired replaces the deadline, and a late firing is then refused by the
+table's staleness check (the action wins). A bot runs ``await run_due(clocks)`` every minute or so
+(:mod:`cogs.reminders`) and sends each :class:`Notice`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-
-from storage import DeadlineRecord
+from typing import TYPE_CHECKING, Any, Protocol
 
 from .describe import pending_words
 from .errors import ClubError, StaleVersionError
-from .results import Outcome
-from .service import ClubService
 from .settings import ClubSettings
+
+if TYPE_CHECKING:
+    from .chouette.service import ChouetteService
+    from .service import ClubService
+
+MEMBER, PROXY = "member", "proxy"
 
 
 @dataclass(frozen=True, slots=True)
-class Due:
-    """What is due for one match at a time: ``kind`` ``reminder`` or ``expiry``, for ``member_id`` who must
-    ``pending`` by ``due_at``."""
+class Deadline:
+    """One deadline of one table, whatever the table.
 
-    kind: str
-    match_id: int
-    member_id: int
+    ``table`` ``"match"`` (a 1-on-1 match or money session, ``table_id`` its match id) or ``"chouette"``
+    (``table_id`` its session id); ``subject`` whose decision it is, ``actor`` who must make it now, ``stage``
+    ``"member"`` or ``"proxy"``; ``pending`` what is awaited (``roll``, ``play``, ``answer_challenge``, ...);
+    ``version`` the table version it was set at, ``mark`` the chouette turn mark (``"3.12"``; empty for a match);
+    ``due_at`` the expiry, ``reminders`` the reminder times still to send (Unix s), ``reminders_sent`` how many were
+    sent, ``expired_at`` when the expiry fired (None: not yet), ``next_at`` the next thing to fire (None: nothing).
+    ``stored`` is the table's own stored row (for its hooks)."""
+
+    table: str
+    table_id: int
+    subject: int
+    actor: int
+    stage: str
     pending: str
-    due_at: float
     version: int
+    due_at: float
+    reminders: tuple[float, ...]
+    reminders_sent: int
+    expired_at: float | None
+    next_at: float | None
+    mark: str = ""
+    stored: Any = None
+
+    def classify(self, now: float) -> str | None:
+        """What fires at ``now``: ``"expiry"`` (once ``due_at`` has passed and it has not fired), ``"reminder"``
+        (a reminder time has passed), else None."""
+        if self.next_at is None or self.next_at > now:
+            return None
+        if now >= self.due_at:
+            return "expiry" if self.expired_at is None else None
+        return "reminder" if any(at <= now for at in self.reminders) else None
 
 
 @dataclass(frozen=True, slots=True)
 class Notice:
-    """A fired reminder or expiry to send. ``outcome`` is set when the club acted (a lapse or a forfeit);
-    ``text`` says it in words; ``notify`` are the members to tell."""
+    """A fired reminder or expiry to post: ``kind`` (``reminder``/``expiry``), the ``table`` and ``table_id``,
+    whose decision (``subject``), who may make it (``actor``), ``pending``, ``due_at``, ``text`` (in words),
+    ``ping`` (the members to mention, in order) and the ``outcome`` when the club acted (a lapse, a forfeit, a
+    proxy's turn: the table's own outcome type)."""
 
     kind: str
-    match_id: int
-    member_id: int
+    table: str
+    table_id: int
+    subject: int
+    actor: int
     pending: str
     due_at: float
     text: str
-    notify: tuple[int, ...]
-    outcome: Outcome | None = None
+    ping: tuple[int, ...]
+    outcome: Any = None
 
 
-def _classify(deadline: DeadlineRecord, now: float) -> str | None:
-    if deadline.next_at is None or deadline.next_at > now:
-        return None
-    if now >= deadline.due_at:
-        return "expiry" if deadline.expired_at is None else None
-    return "reminder" if any(at <= now for at in deadline.reminders) else None
+class TableClock(Protocol):
+    """The hooks of one kind of table for the one clock."""
+
+    table: str
+    noun: str
+
+    def now(self) -> float:
+        """The table service's clock (Unix s)."""
+
+    async def due_deadlines(self, now: float) -> list[Deadline]:
+        """The stored deadlines with ``next_at <= now``, earliest first."""
+
+    async def mark_reminded(self, deadline: Deadline, now: float) -> bool:
+        """Record that the reminders of ``deadline`` due at ``now`` fired, if it is still the same deadline; False
+        (nothing written) when it was replaced or fired meanwhile."""
+
+    async def names(self, members: Sequence[int]) -> dict[int, str]:
+        """Display names of ``members``."""
+
+    def words(self, pending: str) -> str:
+        """``pending`` in words (after "to")."""
+
+    async def expire(self, deadline: Deadline, now: float) -> Notice | None:
+        """The table's rule at the expiry of ``deadline``: the notice, or None when it is stale (someone acted)."""
 
 
-async def due(service: ClubService, now: float | None = None) -> list[Due]:
-    """What is due at ``now`` (default: the service's clock), without firing anything."""
-    now = service.clock.now() if now is None else now
+def _clocks(tables) -> list[TableClock]:
+    """``tables`` as hooks: a :class:`TableClock`, a :class:`ClubService` (its matches), a :class:`ChouetteService`
+    (its chouettes), or a list of these."""
+    if isinstance(tables, (list, tuple)):
+        return [clock for item in tables for clock in _clocks(item)]
+    if hasattr(tables, "due_deadlines"):
+        return [tables]
+    if hasattr(tables, "store") and hasattr(tables, "club"):
+        return [ChouetteClock(tables)]
+    return [MatchClock(tables)]
+
+
+async def due(clocks, now: float | None = None) -> list[tuple[str, Deadline]]:
+    """What is due at ``now`` (default: each table's clock) as ``(kind, deadline)``, without firing anything.
+    ``clocks``: as for :func:`run_due`."""
     items = []
-    for deadline in await service.db.due_deadlines(now):
-        kind = _classify(deadline, now)
-        if kind is not None:
-            items.append(
-                Due(kind, deadline.match_id, deadline.member_id, deadline.pending, deadline.due_at, deadline.version)
-            )
+    for clock in _clocks(clocks):
+        at = clock.now() if now is None else now
+        for deadline in await clock.due_deadlines(at):
+            kind = deadline.classify(at)
+            if kind is not None:
+                items.append((kind, deadline))
     return items
 
 
-async def run_due(service: ClubService, now: float | None = None) -> list[Notice]:
-    """Fire everything due at ``now`` (default: the service's clock); returns the notices to send, each once."""
-    now = service.clock.now() if now is None else now
+async def run_due(clocks, now: float | None = None) -> list[Notice]:
+    """Fire everything due at ``now`` (default: each table's clock) on every table of ``clocks`` — a
+    :class:`TableClock`, a :class:`ClubService` (its matches), a :class:`ChouetteService` (its chouettes), or a list
+    of these; returns the notices to send, each once."""
     notices = []
-    for item in await due(service, now):
-        notice = await _fire(service, item, now)
-        if notice is not None:
-            notices.append(notice)
+    for clock in _clocks(clocks):
+        at = clock.now() if now is None else now
+        for kind, deadline in await due(clock, at):
+            if kind == "reminder":
+                notice = await _remind(clock, deadline, at)
+            else:
+                notice = await clock.expire(deadline, at)
+            if notice is not None:
+                notices.append(notice)
     return notices
 
 
-async def _fire(service: ClubService, item: Due, now: float) -> Notice | None:
-    db = service.db
-    async with service._lock_for(item.match_id):
-        deadline = await db.get_deadline(item.match_id)
-        if deadline is None or deadline.version != item.version or _classify(deadline, now) != item.kind:
-            return None  # someone acted, or another scheduler fired it
-        match = await db.get_match(item.match_id)
-        names = await service._names(match.players)
-        who = names.get(item.member_id, str(item.member_id))
-        what = pending_words(item.pending)
-        if item.kind == "reminder":
-            left = [at for at in deadline.reminders if at > now]
-            marked = await db.mark_deadline(
-                item.match_id,
-                item.version,
-                reminders=left,
-                reminders_sent=deadline.reminders_sent + 1,
-                expired_at=None,
-                next_at=min([*left, deadline.due_at]),
+async def _remind(clock: TableClock, deadline: Deadline, now: float) -> Notice | None:
+    if not await clock.mark_reminded(deadline, now):
+        return None
+    names = await clock.names([deadline.subject, deadline.actor])
+    actor = names.get(deadline.actor, str(deadline.actor))
+    whose = "" if deadline.actor == deadline.subject else f" for {names.get(deadline.subject, deadline.subject)}"
+    hours = max(0.0, (deadline.due_at - now) / 3600)
+    text = (
+        f"Reminder: {actor}, you have {hours:.1f} hours left to {clock.words(deadline.pending)}{whose} "
+        f"in {clock.noun} {deadline.table_id}."
+    )
+    return Notice("reminder", deadline.table, deadline.table_id, deadline.subject, deadline.actor,
+                  deadline.pending, deadline.due_at, text, (deadline.actor,))  # fmt: skip
+
+
+def _left(deadline: Deadline, now: float) -> list[float]:
+    return sorted(at for at in deadline.reminders if at > now)
+
+
+# -- the 1-on-1's hooks -------------------------------------------------------------------------------------------
+class MatchClock:
+    """The hooks of 1-on-1 matches and money sessions (``deadlines`` table, one per match): a deadline is stale
+    once the match version changed; at the expiry a challenge lapses, else the club's ``expiry_policy`` applies."""
+
+    table = "match"
+    noun = "match"
+
+    def __init__(self, service: ClubService) -> None:
+        self.service = service
+
+    def now(self) -> float:
+        """The service's clock."""
+        return self.service.clock.now()
+
+    @staticmethod
+    def of(record) -> Deadline:
+        """The :class:`Deadline` of a stored ``deadlines`` row (:class:`storage.DeadlineRecord`)."""
+        return Deadline("match", record.match_id, record.member_id, record.member_id, MEMBER, record.pending,
+                        record.version, record.due_at, tuple(record.reminders), record.reminders_sent,
+                        record.expired_at, record.next_at, "", record)  # fmt: skip
+
+    async def due_deadlines(self, now: float) -> list[Deadline]:
+        """The match deadlines due at ``now``."""
+        return [self.of(record) for record in await self.service.db.due_deadlines(now)]
+
+    async def _current(self, deadline: Deadline) -> Deadline | None:
+        record = await self.service.db.get_deadline(deadline.table_id)
+        return None if record is None else self.of(record)
+
+    async def mark_reminded(self, deadline: Deadline, now: float) -> bool:
+        """Mark the reminders sent, under the match's lock and only if the stored deadline is unchanged."""
+        async with self.service._lock_for(deadline.table_id):
+            current = await self._current(deadline)
+            if current is None or current.version != deadline.version or current.classify(now) != "reminder":
+                return False
+            left = _left(current, now)
+            return await self.service.db.mark_deadline(
+                deadline.table_id, deadline.version, reminders=left, reminders_sent=current.reminders_sent + 1,
+                expired_at=None, next_at=min([*left, current.due_at]),
+            )  # fmt: skip
+
+    async def names(self, members: Sequence[int]) -> dict[int, str]:
+        """Display names."""
+        return await self.service._names(members)
+
+    def words(self, pending: str) -> str:
+        """``pending`` in words (:func:`club.describe.pending_words`)."""
+        return pending_words(pending)
+
+    async def expire(self, deadline: Deadline, now: float) -> Notice | None:
+        """RULES A2, M5: lapse an unanswered challenge; else the club's ``expiry_policy``."""
+        service, db = self.service, self.service.db
+        async with service._lock_for(deadline.table_id):
+            current = await self._current(deadline)
+            if current is None or current.version != deadline.version or current.classify(now) != "expiry":
+                return None  # someone acted, or another scheduler fired it
+            match = await db.get_match(deadline.table_id)
+            names = await service._names(match.players)
+            who = names.get(deadline.subject, str(deadline.subject))
+            what = pending_words(deadline.pending)
+            club = await db.get_club_by_id(match.club_id)
+            settings = ClubSettings.from_json(club.settings)
+            policy = "lapse" if deadline.pending == "answer_challenge" else settings.expiry_policy
+            if policy == "nothing":
+                marked = await db.mark_deadline(deadline.table_id, deadline.version, reminders=(),
+                                                reminders_sent=current.reminders_sent, expired_at=now,
+                                                next_at=None)  # fmt: skip
+                if not marked:
+                    return None
+                text = (
+                    f"Time is up: {who} did not {what} in time in match {deadline.table_id}. "
+                    "The club waits for the move."
+                )
+                return Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor,
+                              deadline.pending, deadline.due_at, text, tuple(match.players))  # fmt: skip
+        # the club acts through the use-case layer (its own lock and version check)
+        side = match.players.index(deadline.subject)
+        what_to_do = {"lapse": "lapse", "forfeit_game": "forfeit", "forfeit_match": "forfeit_match"}[policy]
+        try:
+            outcome = await service.expire(
+                deadline.table_id, None if what_to_do == "lapse" else side, what_to_do, version=deadline.version
             )
-            if not marked:
-                return None
-            hours = max(0.0, (deadline.due_at - now) / 3600)
-            text = f"Reminder: {who}, you have {hours:.1f} hours left to {what} in match {item.match_id}."
-            return Notice("reminder", item.match_id, item.member_id, item.pending, item.due_at, text, (item.member_id,))
-        club = await db.get_club_by_id(match.club_id)
-        policy = "lapse" if item.pending == "answer_challenge" else ClubSettings.from_json(club.settings).expiry_policy
-        if policy == "nothing":
-            marked = await db.mark_deadline(
-                item.match_id,
-                item.version,
-                reminders=(),
-                reminders_sent=deadline.reminders_sent,
-                expired_at=now,
-                next_at=None,
-            )
-            if not marked:
-                return None
-            text = f"Time is up: {who} did not {what} in time in match {item.match_id}. The club waits for the move."
-            return Notice("expiry", item.match_id, item.member_id, item.pending, item.due_at, text, match.players)
-    # the club acts through the use-case layer (its own lock and version check)
-    side = match.players.index(item.member_id)
-    what_to_do = {"lapse": "lapse", "forfeit_game": "forfeit", "forfeit_match": "forfeit_match"}[policy]
-    try:
-        outcome = await service.expire(
-            item.match_id, None if what_to_do == "lapse" else side, what_to_do, version=item.version
+        except (StaleVersionError, ClubError):
+            return None
+        text = f"Time is up for {who} in match {deadline.table_id}.\n{outcome.message}"
+        return Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor, deadline.pending,
+                      deadline.due_at, text, tuple(match.players), outcome)  # fmt: skip
+
+
+# -- the chouette's hooks -----------------------------------------------------------------------------------------
+class ChouetteClock:
+    """The hooks of chouettes (``chouette_deadlines``, one per member the session waits for): a deadline is stale
+    once its actor, stage, turn mark or version changed; at the expiry the late member is marked away for his
+    proxy (RULES C9), or the club's policy decides (:meth:`ChouetteService.expire`)."""
+
+    table = "chouette"
+    noun = "chouette"
+
+    def __init__(self, chouettes: ChouetteService) -> None:
+        self.chouettes = chouettes
+
+    def now(self) -> float:
+        """The service's clock."""
+        return self.chouettes.clock.now()
+
+    @staticmethod
+    def of(record) -> Deadline:
+        """The :class:`Deadline` of a stored ``chouette_deadlines`` row (:class:`storage.ChouetteDeadline`)."""
+        return Deadline("chouette", record.session_id, record.subject_id, record.actor_id, record.stage,
+                        record.pending, record.version, record.due_at, tuple(record.reminders),
+                        record.reminders_sent, record.expired_at, record.next_at, record.mark, record)  # fmt: skip
+
+    async def due_deadlines(self, now: float) -> list[Deadline]:
+        """The chouette deadlines due at ``now``."""
+        return [self.of(record) for record in await self.chouettes.store.due_deadlines(now)]
+
+    async def mark_reminded(self, deadline: Deadline, now: float) -> bool:
+        """Mark the reminders sent if the stored deadline is still the same one."""
+        stored = deadline.stored
+        return await self.chouettes.store.mark_deadline(
+            stored, reminders=_left(deadline, now), reminders_sent=stored.reminders_sent + 1, expired_at=None
         )
-    except StaleVersionError:
-        return None
-    except ClubError:
-        return None
-    text = f"Time is up for {who} in match {item.match_id}.\n{outcome.message}"
-    return Notice("expiry", item.match_id, item.member_id, item.pending, item.due_at, text, match.players, outcome)
+
+    async def names(self, members: Sequence[int]) -> dict[int, str]:
+        """Display names."""
+        return await self.chouettes.club._names(members)
+
+    def words(self, pending: str) -> str:
+        """A chouette decision in words (:data:`club.chouette.views.DECISION_WORDS`)."""
+        from .chouette.views import DECISION_WORDS
+
+        return DECISION_WORDS.get(pending, "act")
+
+    async def expire(self, deadline: Deadline, now: float) -> Notice | None:
+        """RULES C9: the proxy's turn, or the policy's decision (:meth:`ChouetteService.expire`)."""
+        fired = await self.chouettes.expire(deadline.stored)
+        if fired is None:
+            return None
+        text, outcome = fired
+        if outcome is not None:
+            text, ping = f"{text}\n{outcome.message}".strip(), tuple(outcome.ping)
+        else:
+            ping = (deadline.actor,)
+        return Notice("expiry", "chouette", deadline.table_id, deadline.subject, deadline.actor, deadline.pending,
+                      deadline.due_at, text, ping, outcome)  # fmt: skip
+
+
+def clocks_of(service: ClubService | None = None, chouettes: ChouetteService | None = None) -> list[TableClock]:
+    """The table hooks of a bot or console: the 1-on-1's (``service``) and the chouette's (``chouettes``)."""
+    clocks: list[TableClock] = []
+    if service is not None:
+        clocks.append(MatchClock(service))
+    if chouettes is not None:
+        clocks.append(ChouetteClock(chouettes))
+    return clocks

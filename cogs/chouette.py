@@ -10,7 +10,8 @@ turn they were drawn for (``mark``), the member whose decision it is, the cube a
 ``ch:12:3.7:<member>:<cube>:take`` — so they work after a restart (registered in :func:`setup`). A member may press
 only his own buttons, or another's as the proxy acting for him (RULES C9: the rules refuse anyone else); each press
 is answered privately, and a button from an older turn says "already done" and changes nothing. Time limits: the
-cog's loop fires :func:`club.chouette.run_due` and posts each notice (pinging exactly the members who must decide).
+one reminder loop (:mod:`cogs.reminders`) fires the chouettes' deadlines too and posts each notice here (pinging
+exactly the members who must decide).
 """
 
 from __future__ import annotations
@@ -21,12 +22,12 @@ import re
 
 import discord
 from discord import app_commands
-from discord.ext import commands, tasks
+from discord.ext import commands
 
 from backgammon.chouette import CHOUETTE_PRESETS
 from backgammon.errors import BackgammonError
 from club import frontend
-from club.chouette import ChouetteOutcome, ChouetteService, run_due
+from club.chouette import ChouetteOutcome, ChouetteService
 from club.chouette.images import sheet_png_async
 from club.errors import InvalidRequestError
 
@@ -36,7 +37,6 @@ from .flow import register
 
 log = logging.getLogger("bgclub.discord")
 
-INTERVAL_SECONDS = 60.0
 RULE_CHOICES = [app_commands.Choice(name=name, value=name) for name in CHOUETTE_PRESETS]
 STAKE_CHOICES = [app_commands.Choice(name=f"{n}× the base stake", value=n) for n in (1, 2, 4, 8)]
 BUTTON_ACTIONS = {"double_all": "double", "double_order": "double"}
@@ -291,10 +291,10 @@ class ChouetteCommands(app_commands.Group):
         await report(interaction, error, context={"what": "/bg chouette"})
 
 
-# -- the cog: time limits ----------------------------------------------------------------------------------------------
+# -- the cog ----------------------------------------------------------------------------------------------------------
 class Chouettes(commands.Cog):
-    """Holds the chouette use-cases and publisher on the bot, and runs :meth:`tick` every ``[reminders]
-    interval_seconds`` (as :mod:`cogs.reminders` does for matches)."""
+    """Holds the chouette use-cases and publisher on the bot (their deadlines fire in the one reminder loop,
+    :mod:`cogs.reminders`)."""
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
@@ -302,37 +302,11 @@ class Chouettes(commands.Cog):
         bot.chouette_publisher = ChouettePublisher(bot)
         self.commands = ChouetteCommands()
 
-    @commands.Cog.listener()
-    async def on_ready(self) -> None:
-        """Start the loop once connected."""
-        if not self.loop.is_running():
-            self.loop.change_interval(seconds=getattr(self.bot.settings, "reminder_seconds", INTERVAL_SECONDS))
-            self.loop.start()
-
     async def cog_unload(self) -> None:
-        """Stop the loop and take ``/bg chouette`` out of the tree."""
-        self.loop.cancel()
+        """Take ``/bg chouette`` out of the tree."""
         group = self.bot.tree.get_command("bg")
         if isinstance(group, app_commands.Group):
             group.remove_command("chouette")
-
-    async def tick(self):
-        """Fire and post every chouette reminder and expiry due now; returns the notices."""
-        notices = await run_due(self.bot.chouettes)
-        for notice in notices:
-            try:
-                await self.bot.chouette_publisher.post_notice(notice)
-            except Exception:  # noqa: BLE001 - one failed post must not stop the others
-                log.exception("could not post the %s of chouette %s", notice.kind, notice.session_id)
-        return notices
-
-    @tasks.loop(seconds=INTERVAL_SECONDS)
-    async def loop(self) -> None:
-        """One round of :meth:`tick`, errors logged."""
-        try:
-            await self.tick()
-        except Exception:  # noqa: BLE001 - keep the loop alive
-            log.exception("the chouette deadline loop failed this round")
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -377,13 +377,13 @@ class ChouettePublisher:
             log.info("no-talk thread of chouette %s: %s", view.session_id, error)
 
     async def post_notice(self, notice) -> None:
-        """Post a chouette time-limit notice (:class:`club.chouette.ChouetteNotice`) in the session's channel,
+        """Post a chouette time-limit notice (:class:`club.scheduler.Notice`) in the session's channel,
         mentioning whom it concerns — or, when the club acted, the new board with the notice as its text; direct
         messages to who asked for them."""
         if notice.outcome is not None:
             await self.publish(replace(notice.outcome, message=notice.text))
         else:
-            record = await self.chouettes.store.get(notice.session_id)
+            record = await self.chouettes.store.get(notice.table_id)
             channel = await self.bot.publisher.channel(record.channel_id) if record else None
             mentions = " ".join(mention(member) for member in notice.ping)
             if channel is not None:

@@ -210,17 +210,17 @@ class Publisher:
     async def post_notice(self, notice) -> None:
         """Post a time-limit notice (:class:`club.scheduler.Notice`) in the game's home, mentioning whom it
         concerns, then the board if the club acted (a forfeit, a lapse); direct messages to who asked for them."""
-        mentions = " ".join(mention(member) for member in notice.notify)
-        channel = await self.home(notice.match_id)
+        mentions = " ".join(mention(member) for member in notice.ping)
+        channel = await self.home(notice.table_id)
         if channel is None:
-            records = await self.service.messages(notice.match_id, purpose="challenge")
+            records = await self.service.messages(notice.table_id, purpose="challenge")
             channel = await self.channel(records[-1].channel_id) if records else None
         if channel is not None:
             await channel.send(content=f"{mentions} {notice.text}"[:2000], allowed_mentions=MENTIONS)
         else:
-            log.warning("notice for match %s with nowhere to post it: %s", notice.match_id, notice.text)
+            log.warning("notice for match %s with nowhere to post it: %s", notice.table_id, notice.text)
         if notice.outcome is not None:
             await self.publish(notice.outcome, actor=None)
         else:
-            for member in notice.notify:
+            for member in notice.ping:
                 await self.direct_message(member, notice.text)

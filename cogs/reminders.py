@@ -1,7 +1,9 @@
-"""Time limits (RULES A2, M5): a loop that fires what :func:`club.scheduler.run_due` says is due — reminders to
-the member who must act, and at the deadline the club's policy (a lapsed challenge, a forfeit) — and posts each
-notice in the game's thread (:meth:`cogs.publish.Publisher.post_notice`). Each notice fires once, even across
-restarts (the scheduler records the firing before returning it)."""
+"""Time limits (RULES A2, M5, C5, C9): the one reminder loop. It fires what :func:`club.scheduler.run_due` says is
+due on every table — the 1-on-1 matches (:class:`club.scheduler.MatchClock`) and, when ``cogs.chouette`` is loaded,
+the chouettes (:class:`club.scheduler.ChouetteClock`) — and posts each notice where its table is shown: a match's
+in its thread (:meth:`cogs.publish.Publisher.post_notice`), a chouette's in its channel
+(:meth:`cogs.chouette_present.ChouettePublisher.post_notice`). Each notice fires once, even across restarts (the
+scheduler records the firing before returning it)."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ import logging
 
 from discord.ext import commands, tasks
 
-from club.scheduler import Notice, run_due
+from club.scheduler import Notice, clocks_of, run_due
 
 log = logging.getLogger("bgclub.discord")
 
@@ -17,7 +19,7 @@ INTERVAL_SECONDS = 60.0
 
 
 class Reminders(commands.Cog):
-    """Runs :meth:`tick` every ``[reminders] interval_seconds`` (default :data:`INTERVAL_SECONDS`) while the bot is
+    """Runs :meth:`tick` every ``[scheduler] interval_seconds`` (default :data:`INTERVAL_SECONDS`) while the bot is
     connected."""
 
     def __init__(self, bot: commands.Bot) -> None:
@@ -34,15 +36,24 @@ class Reminders(commands.Cog):
         """Stop the loop."""
         self.loop.cancel()
 
+    def clocks(self):
+        """The tables' hooks: matches, and chouettes when their cog is loaded."""
+        return clocks_of(self.bot.service, getattr(self.bot, "chouettes", None))
+
+    def _publisher(self, notice: Notice):
+        if notice.table == "chouette":
+            return self.bot.chouette_publisher
+        return self.bot.publisher
+
     async def tick(self) -> list[Notice]:
-        """Fire and post everything due now; returns the notices. A notice that cannot be posted is logged and the
-        others still go out."""
-        notices = await run_due(self.bot.service)
+        """Fire and post everything due now on every table; returns the notices. A notice that cannot be posted is
+        logged and the others still go out."""
+        notices = await run_due(self.clocks())
         for notice in notices:
             try:
-                await self.bot.publisher.post_notice(notice)
+                await self._publisher(notice).post_notice(notice)
             except Exception:  # noqa: BLE001 - one failed post must not stop the others
-                log.exception("could not post the %s of match %s", notice.kind, notice.match_id)
+                log.exception("could not post the %s of %s %s", notice.kind, notice.table, notice.table_id)
         return notices
 
     @tasks.loop(seconds=INTERVAL_SECONDS)

@@ -64,8 +64,8 @@ async def test_a_failed_post_does_not_stop_the_others(tmp_path, caplog):
         original = bot.publisher.post_notice
 
         async def flaky(notice):
-            calls.append(notice.match_id)
-            if notice.match_id == 1:
+            calls.append(notice.table_id)
+            if notice.table_id == 1:
                 raise RuntimeError("Discord is down")
             await original(notice)
 

@@ -86,7 +86,7 @@ async def test_five_member_chouette_over_simulated_days(tmp_path):
         await press(fake, ed, find_id(window, ED, "pass"))
         assert fake.last(room.id).id == window.id and window.edits == 3, "passes edit the one board message"
 
-        cog = bot.get_cog("Chouettes")
+        cog = bot.get_cog("Reminders")
         clock.advance(10 * HOUR)  # the night: nothing is due
         assert await cog.tick() == []
         clock.advance(10 * HOUR)  # day 2: the reminder 4 hours before Cy's deadline
@@ -119,7 +119,7 @@ async def test_five_member_chouette_over_simulated_days(tmp_path):
     # the restart: a new bot process on the same database and the same Discord
     async with chouette_bot(path, clock=clock, dice=dice) as (bot, old_fake):
         fake.attach(bot)
-        cog = bot.get_cog("Chouettes")
+        cog = bot.get_cog("Reminders")
         pressed = await press(fake, bob, drop)
         assert "Bob drops" in private_text(pressed)
         clock.advance(25 * HOUR)  # day 3: Ed missed his answer; his proxy Bob is pinged

@@ -36,10 +36,10 @@ async def test_reminders_and_expiry_fire_once_each_across_restarts_a2(tmp_path):
         assert outcome.view.due_at == start + 10 * HOUR
         assert await due(service) == [] and await run_due(service) == []
         clock.advance(6 * HOUR)
-        assert [(d.kind, d.member_id) for d in await due(service)] == [("reminder", late)]
+        assert [(kind, d.subject) for kind, d in await due(service)] == [("reminder", late)]
         notices = await run_due(service)
-        assert [(n.kind, n.match_id, n.member_id) for n in notices] == [("reminder", match_id, late)]
-        assert "4.0 hours left" in notices[0].text and notices[0].notify == (late,)
+        assert [(n.kind, n.table_id, n.subject) for n in notices] == [("reminder", match_id, late)]
+        assert "4.0 hours left" in notices[0].text and notices[0].ping == (late,)
         assert await run_due(service) == []  # once
     # restart: a new process, same database
     async with Database.open(path) as db:
@@ -52,7 +52,7 @@ async def test_reminders_and_expiry_fire_once_each_across_restarts_a2(tmp_path):
         clock.advance(1 * HOUR)
         notices = await run_due(service)
         assert [n.kind for n in notices] == ["expiry"] and notices[0].outcome is None
-        assert set(notices[0].notify) == {ALICE, BOB} and "Time is up" in notices[0].text
+        assert set(notices[0].ping) == {ALICE, BOB} and "Time is up" in notices[0].text
         assert await run_due(service) == []
         clock.advance(100 * HOUR)
         assert await run_due(service) == []  # policy "nothing": the game waits, nothing fires again
@@ -81,7 +81,7 @@ async def test_forfeit_game_policy_forfeits_and_starts_the_next_game_m5(tmp_path
         outcome = await new_table(service, 5)
         match_id, late = outcome.match_id, outcome.view.waiting_for
         clock.advance(10 * HOUR)
-        kinds = [d.kind for d in await due(service)]
+        kinds = [kind for kind, _d in await due(service)]
         assert kinds == ["expiry"]  # reminders overtaken by the expiry are not sent
         notices = await run_due(service)
         assert len(notices) == 1 and notices[0].outcome is not None
@@ -107,7 +107,7 @@ async def test_forfeit_match_policy_ends_the_match_m5(tmp_path):
         late = outcome.view.waiting_for
         clock.advance(11 * HOUR)
         notices = await run_due(service)
-        assert {n.match_id for n in notices} == {outcome.match_id, money.match_id}
+        assert {n.table_id for n in notices} == {outcome.match_id, money.match_id}
         match_view = await service.state(outcome.match_id)
         assert match_view.status == "over" and match_view.players[match_view.winner] != late
         assert match_view.waiting_for is None and match_view.due_at is None
@@ -129,17 +129,17 @@ async def test_unanswered_challenge_lapses_and_acting_in_time_cancels_the_expiry
         late = outcome.view.waiting_for
         clock.advance(1 * HOUR)
         notices = await run_due(service)
-        lapse = next(n for n in notices if n.match_id == lapsing.match_id)
+        lapse = next(n for n in notices if n.table_id == lapsing.match_id)
         assert lapse.kind == "expiry" and lapse.outcome.view.status == "expired"
         assert "did not answer in time" in lapse.text
-        assert answered.match_id not in {n.match_id for n in notices if n.kind == "expiry"}
+        assert answered.match_id not in {n.table_id for n in notices if n.kind == "expiry"}
         # the member to act moves just before his deadline: the old expiry never fires
         clock.advance(8.9 * HOUR)
         view = await service.state(answered.match_id)
         assert view.waiting_for == late
         await decide(service, view, random.Random(1), cube=0)
         clock.advance(0.2 * HOUR)  # past the old deadline
-        assert [n for n in await run_due(service) if n.match_id == answered.match_id] == []
+        assert [n for n in await run_due(service) if n.table_id == answered.match_id] == []
         assert (await service.state(answered.match_id)).status == "active"
 
 
@@ -150,7 +150,7 @@ async def test_two_schedulers_at_once_fire_each_expiry_once(tmp_path):
         tables = [await new_table(service, 3) for _ in range(5)]
         clock.advance(10 * HOUR)
         first, second = await asyncio.gather(run_due(service), run_due(service))
-        fired = [n.match_id for n in first + second if n.kind == "expiry"]
+        fired = [n.table_id for n in first + second if n.kind == "expiry"]
         assert sorted(fired) == sorted(t.match_id for t in tables)
         for table in tables:
             log = await service.log(table.match_id)

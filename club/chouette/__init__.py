@@ -7,27 +7,25 @@ and the first game starts by itself. Each game's board is a normal game between 
 ``play``); each Team member has his own cube and decides for himself (``act``: double, pass, take, drop, beaver,
 raccoon, extras), every decision with a deadline; a member who misses it is represented by his named proxy, else by
 the Captain (``proxy``; RULES C9), and when the proxy's time passes too the club's policy decides
-(:mod:`club.chouette.service`). Deadlines fire through :func:`club.chouette.timers.run_due`. When a game ends its
-row goes on the score sheet and into ``chouette_results`` in the same transaction; the session can wait overnight —
-or across a restart — and go on.
+(:mod:`club.chouette.service`). Deadlines fire through the one clock, :func:`club.scheduler.run_due` with the
+chouette's hooks (:class:`club.scheduler.ChouetteClock`). When a game ends its row goes on the score sheet and into
+``chouette_results`` in the same transaction; the session can wait overnight — or across a restart — and go on.
 
 Every call returns a :class:`ChouetteOutcome`: the new :class:`ChouetteView`, what happened in words, and ``ping`` —
 exactly the members who must decide now. ``python -m club verify`` also replays every chouette's log
 (:mod:`club.chouette.verify`).
 
 Modules: ``table`` (the pure state machine over the log), ``service`` (the use-cases), ``views`` (results),
-``timers`` (deadlines), ``describe`` (words), ``images`` (board with the chouette panel, score-sheet image),
+``describe`` (words), ``images`` (board with the chouette panel, score-sheet image),
 ``verify`` (replay and dice proof).
 """
 
 from .service import ACTIONS, ChouetteService, policy_decision
 from .table import ChouetteTable, Pending
-from .timers import ChouetteNotice, run_due
 from .views import ChouetteOutcome, ChouetteView, CubeView, Decision, SheetData, SheetRowData
 
 __all__ = [
     "ACTIONS",
-    "ChouetteNotice",
     "ChouetteOutcome",
     "ChouetteService",
     "ChouetteTable",
@@ -38,5 +36,4 @@ __all__ = [
     "SheetData",
     "SheetRowData",
     "policy_decision",
-    "run_due",
 ]

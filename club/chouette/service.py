@@ -586,7 +586,7 @@ class ChouetteService:
         """The remembered messages of a session, oldest first."""
         return await self.store.messages(session_id, purpose=purpose)
 
-    # -- time limits (club.chouette.timers) ----------------------------------------------------------------------
+    # -- time limits (club.scheduler.ChouetteClock) -------------------------------------------------------------------
     async def expire(self, deadline: ChouetteDeadline) -> tuple[str, ChouetteOutcome | None] | None:
         """The club acts at ``deadline`` (expired): marks the member away for his proxy, or decides by the policy
         (module docstring). Returns ``(what happened in words, outcome or None)``; None when the deadline changed
