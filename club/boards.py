@@ -10,14 +10,14 @@ thread (``asyncio.to_thread``) so a bot's event loop never waits on Pillow.
 from __future__ import annotations
 
 import asyncio
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from backgammon.moves import Move, dice_text
 from backgammon.notation import parse_segments
 from rendering import OPPONENT, VIEWER, BoardView, render_board, theme_from_name
 from rendering.layout import board_layout
 
-from .results import GameView, TableView
+from .results import GameView, Outcome, TableView
 
 
 @dataclass(frozen=True, slots=True)
@@ -153,3 +153,25 @@ def board_filename(view: TableView, side: int | None = None) -> str:
     number = view.game.number if view.game is not None else 0
     seen = "" if side is None else f"-side{side}"
     return f"match{view.match_id}-game{number}-v{view.version:04d}{seen}.png"
+
+
+async def finished_games(service, outcome: Outcome) -> list[TableView]:
+    """The final position of every game that ended in ``outcome`` while the match went on to another game, as
+    views to draw before the next game's opening: the finished :class:`GameView` (its last play, result and
+    revealed seed), the score after it, nobody to act — so the header reads "Ann wins game 3: gammon, 4 points".
+    ``service`` is the :class:`club.service.ClubService` (its ``game`` query). A game that ended the match is
+    ``outcome.view`` itself and is not listed."""
+    views = []
+    for event in outcome.events:
+        number = event.data.get("number") if event.kind == "new_game" else None
+        if not isinstance(number, int) or number < 2:
+            continue
+        game = await service.game(outcome.view.match_id, number - 1)
+        score = tuple(event.data.get("score") or outcome.view.score)
+        views.append(
+            replace(
+                outcome.view, game=game, game_number=number - 1, score=score, waiting_for=None, pending=None,
+                pending_text="", legal=(), due_at=None,
+            )
+        )  # fmt: skip
+    return views

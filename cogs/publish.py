@@ -20,6 +20,7 @@ from typing import Any
 
 import discord
 
+from club.boards import finished_games
 from club.errors import ClubError
 from club.results import Outcome, TableView
 
@@ -139,6 +140,9 @@ class Publisher:
         if home is None:
             log.warning("match %s has no channel to post its board in", view.match_id)
             return None
+        for final in await finished_games(self.service, outcome):  # each game's last position, with its result
+            shown = await board_message(self.service, final, options=self.bot.board_options, buttons=False)
+            await home.send(**shown.send_kwargs())
         board = await board_message(self.service, view, outcome.message, options=self.bot.board_options)
         boards = await self.service.messages(view.match_id, purpose="board")
         previous = boards[-1] if boards else None

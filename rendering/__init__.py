@@ -8,8 +8,9 @@
 True
 
 Modules: :mod:`.view` (what to draw), :mod:`.layout` (where), :mod:`.themes` (colours), :mod:`.board` (drawing and
-PNG encoding), :mod:`.text` (font fallback for any name), :mod:`.lastplay` (last-play marks), :mod:`.gallery`
-(``python -m rendering.gallery OUTDIR``).
+PNG encoding), :mod:`.words` (header, strips, caption and the chouette panel), :mod:`.text` (font fallback for any
+name: colour emoji, right-to-left scripts), :mod:`.lastplay` (last-play marks and arrow routing), :mod:`.gallery`
+(``python -m rendering.gallery OUTDIR``: also at 390 px).
 """
 
 from .board import DEFAULT_WIDTH, render_board, render_image, static_board, warm_up

@@ -2,8 +2,9 @@
 
 Writes one PNG per sample (the opening, a middle game with the last play marked and a hit, a finished bear-off with
 full trays, a tall stack, checkers on both bars, a 64-cube owned, a double offered, a resignation offered, a
-Crawford game, names in several scripts with emoji, a chouette panel, and the other themes) and prints their names.
-The same samples are used by the tests and the benchmark.
+Crawford game, names in several scripts with emoji, a chouette panel, the other themes, the final position of a
+game with its result, a beaver, a long name, right-to-left names) and the same at phone width (390 px) in
+``OUTDIR/390px``, and prints their names. The same samples are used by the tests and the benchmark.
 """
 
 from __future__ import annotations
@@ -222,6 +223,63 @@ def sample_views() -> dict[str, tuple[BoardView, dict]]:
         samples["02-middle-game-hit"][0],
         {"theme": "high-contrast", "home": "left"},
     )
+
+    # the final position of a game that does not end the match, with its result (drawn before the next opening)
+    gammon = Position.from_points({1: 1, 19: -5, 20: -4, 22: -3, 24: -3})
+    last = _play(gammon, (4, 1), "1/off")
+    samples["14-final-position-result"] = (
+        BoardView(
+            last.position,
+            viewer_name="Ann",
+            opponent_name="Bob",
+            on_roll=None,
+            awaiting="Ann wins game 3: gammon, 4 points",
+            cube_value=2,
+            cube_owner=OPPONENT,
+            score=(5, 2),
+            match_length=9,
+            last_play=last.moves,
+            last_mover=VIEWER,
+            last_dice=(4, 1),
+        ),
+        {},
+    )
+    samples["15-beaver"] = (
+        BoardView(
+            samples["07-double-offered"][0].position,
+            viewer_name="Ann",
+            opponent_name="Bob",
+            on_roll=VIEWER,
+            awaiting="to take, drop or raccoon the beaver",
+            offered_cube=4,
+            offer="beaver",
+        ),
+        {},
+    )
+    samples["16-long-name"] = (
+        BoardView(
+            Position.initial(),
+            viewer_name="Bartholomew Maximilian Fitzgerald-Worthington the Third",
+            opponent_name="Ann",
+            on_roll=VIEWER,
+            awaiting="to play 3-2",
+            dice=(3, 2),
+            match_length=7,
+            match_id="cAkAAAAAAAAA",
+        ),
+        {},
+    )
+    samples["17-right-to-left-emoji"] = (
+        BoardView(
+            Position.initial(),
+            viewer_name="محمد علي",
+            opponent_name="דוד כהן 🎲",
+            on_roll=OPPONENT,
+            awaiting="to roll or double",
+            match_length=5,
+        ),
+        {},
+    )
     return samples
 
 
@@ -232,11 +290,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--width", type=int, default=DEFAULT_WIDTH)
     args = parser.parse_args(argv)
     args.outdir.mkdir(parents=True, exist_ok=True)
+    phone = args.outdir / "390px"
+    phone.mkdir(exist_ok=True)
     for name, (view, options) in sample_views().items():
-        data = render_board(view, options.get("theme"), width=args.width, home=options.get("home", "right"))
-        path = args.outdir / f"{name}.png"
-        path.write_bytes(data)
-        print(f"{path}  {len(data) // 1024} KB")
+        for folder, width in ((args.outdir, args.width), (phone, 390)):
+            data = render_board(view, options.get("theme"), width=width, home=options.get("home", "right"))
+            path = folder / f"{name}.png"
+            path.write_bytes(data)
+            print(f"{path}  {len(data) // 1024} KB")
     return 0
 
 

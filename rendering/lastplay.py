@@ -81,3 +81,48 @@ def last_play_paths(position: Position, moves: tuple[Move, ...], mover_is_player
         stops.append(Stop(end, max(0, min(slot, end_limit)), last.hit))
         result.append(Path(tuple(stops), ghost=ghost_slot < (STACK if origin != 0 else 15)))
     return result
+
+
+Box = tuple[float, float, float, float]
+
+
+def crosses(a, b, box: Box) -> bool:
+    """True if the segment ``a``–``b`` passes through the rectangle ``box`` (``x0, y0, x1, y1``): Liang–Barsky."""
+    x0, y0, x1, y1 = box
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    low, high = 0.0, 1.0
+    for p, q in ((-dx, a[0] - x0), (dx, x1 - a[0]), (-dy, a[1] - y0), (dy, y1 - a[1])):
+        if p == 0:
+            if q < 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            low = max(low, t)
+        else:
+            high = min(high, t)
+        if low > high:
+            return False
+    return True
+
+
+def route_around(points, obstacles, clearance: float) -> list[tuple[float, float]]:
+    """``points`` (a polyline) with detours so that no segment passes through any rectangle of ``obstacles``
+    (the dice, an offered cube): a segment that would is bent around the nearer vertical side of the rectangle,
+    ``clearance`` pixels away from it. Segments that start or end inside a rectangle are left alone."""
+    route = [tuple(points[0])]
+    for b in points[1:]:
+        a = route[-1]
+        for x0, y0, x1, y1 in obstacles:
+            grown = (x0 - clearance / 2, y0 - clearance / 2, x1 + clearance / 2, y1 + clearance / 2)
+            inside = any(g[0] <= p[0] <= g[2] and g[1] <= p[1] <= g[3] for p in (a, b) for g in (grown,))
+            if inside or not crosses(a, b, grown):
+                continue
+            mid_x = (a[0] + b[0]) / 2
+            side = x0 - clearance if abs(mid_x - x0) <= abs(mid_x - x1) else x1 + clearance
+            top, bottom = y0 - clearance, y1 + clearance
+            ends = (top, bottom) if a[1] <= b[1] else (bottom, top)
+            route.extend([(side, ends[0]), (side, ends[1])])
+            a = route[-1]
+        route.append(tuple(b))
+    return route

@@ -22,12 +22,15 @@ from functools import lru_cache
 from .view import OPPONENT, VIEWER
 
 STACK = 5  # checkers drawn on a point (and on the bar) before a count is printed on the outermost one
-MIN_WIDTH = 400
+MIN_WIDTH = 390  # a phone's width in CSS pixels: the picture is then shown one to one
 MAX_WIDTH = 2000
+MIN_TEXT_PX = 12
+"""The smallest font size (em, pixels) on a board at any width: cap height 8.7 px, x-height 6.6 px in DejaVu Sans,
+readable at 390 px (a phone) where the sizes scaled from 900 px would fall to 5–8 px."""
 
 
 class LayoutError(ValueError):
-    """Impossible layout arguments (a width outside 400–2000 px, a home side other than "left"/"right")."""
+    """Impossible layout arguments (a width outside 390–2000 px, a home side other than "left"/"right")."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,6 +66,11 @@ class BoardLayout:
     slab_height: float
     cube_size: int
     die_size: int
+
+    def text(self, base: float) -> int:
+        """The font size (pixels) of a text that is ``base`` pixels at 900 px wide: scaled with the picture but never
+        below :data:`MIN_TEXT_PX`."""
+        return max(MIN_TEXT_PX, round(base * self.scale))
 
     # -- x positions --------------------------------------------------------------------------------------------
     def _mx(self, x: float) -> float:
@@ -165,14 +173,25 @@ class BoardLayout:
             return self.base_height
         return self.base_height + self.panel_height(panel_rows)
 
+    @property
+    def panel_row(self) -> float:
+        """Height of one row of members in a chouette panel."""
+        return max(34 * self.scale, self.text(17) + 8)
+
+    @property
+    def panel_title(self) -> float:
+        """Height of a chouette panel's title row."""
+        return max(44 * self.scale, self.text(19) + 14)
+
     def panel_height(self, panel_rows: int) -> int:
         """Height of a chouette panel with ``panel_rows`` rows of members (plus its title row)."""
-        return round((44 + 34 * panel_rows + 10) * self.scale)
+        return round(self.panel_title + self.panel_row * panel_rows + 10 * self.scale)
 
 
 @lru_cache(maxsize=32)
 def board_layout(width: int = 900, home: str = "right") -> BoardLayout:
-    """The :class:`BoardLayout` for ``width`` pixels (400–2000; ≥ 800 recommended for phones) and ``home`` side.
+    """The :class:`BoardLayout` for ``width`` pixels (390–2000; 390 is a phone shown one to one) and ``home`` side.
+    Texts never go below :data:`MIN_TEXT_PX`: at small widths the bands that hold them grow.
 
     Raises :class:`LayoutError` for other values.
     """
@@ -181,14 +200,18 @@ def board_layout(width: int = 900, home: str = "right") -> BoardLayout:
     if home not in ("right", "left"):
         raise LayoutError(f'home {home!r} must be "right" or "left" (the side of the viewer\'s home board)')
     s = width / 900
+
+    def text(base: float) -> int:
+        return max(MIN_TEXT_PX, round(base * s))
+
     margin = round(12 * s)
-    header_height = round(44 * s)
-    strip_height = round(48 * s)
-    cube_width = round(70 * s)
+    header_height = max(round(44 * s), text(26) + 8)
+    strip_height = max(round(48 * s), text(24) + 10)
+    cube_width = max(round(70 * s), 40)
     divider = round(12 * s)
     tray_width = round(58 * s)
     right_frame = round(12 * s)
-    band = round(26 * s)  # frame above and below the points, with the point numbers
+    band = max(round(26 * s), text(16) + 4)  # frame above and below the points, with the point numbers
     point_width = (width - 2 * margin - cube_width - divider - tray_width - right_frame) / 13
     checker = int(point_width * 0.92)
     pad = max(2, round(3 * s))
@@ -202,9 +225,9 @@ def board_layout(width: int = 900, home: str = "right") -> BoardLayout:
     inner_bottom = inner_top + 2 * half + gap
     board_bottom = inner_bottom + band
     bottom_strip = (board_bottom + round(4 * s), board_bottom + round(4 * s) + strip_height)
-    caption_baseline = bottom_strip[1] + round(24 * s)
-    ids_baseline = caption_baseline + round(22 * s)
-    panel_top = ids_baseline + round(12 * s)
+    caption_baseline = bottom_strip[1] + max(round(24 * s), text(18) + 4)
+    ids_baseline = caption_baseline + max(round(22 * s), text(14) + 5)
+    panel_top = ids_baseline + max(round(12 * s), 6)
     base_height = panel_top + margin - round(4 * s)
 
     play_left = margin + cube_width
@@ -239,9 +262,9 @@ def board_layout(width: int = 900, home: str = "right") -> BoardLayout:
         cube_column=cube_column,
         tray_column=tray_column,
         slab_height=(half - pad) / 15,
-        cube_size=round(checker * 0.9),
+        cube_size=max(round(checker * 0.9), 28),
         die_size=round(checker * 0.82),
     )
 
 
-__all__ = ["STACK", "BoardLayout", "LayoutError", "board_layout", "VIEWER", "OPPONENT"]
+__all__ = ["MIN_TEXT_PX", "STACK", "BoardLayout", "LayoutError", "board_layout", "VIEWER", "OPPONENT"]

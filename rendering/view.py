@@ -90,8 +90,9 @@ class BoardView:
       "<name of on_roll> <awaiting>", or just ``awaiting`` when ``on_roll`` is ``None`` (e.g. "Ann wins 2 points").
     - ``cube_value`` (power of two) and ``cube_owner`` (``None`` = centred, else the side); ``crawford`` = this is the
       Crawford game, so no cube is drawn (RULES M3); ``post_crawford`` is shown in the header. ``offered_cube``: the
-      value of a cube being offered right now (a double or beaver, RULES D1/D3), drawn on the board by the side not on
-      roll. ``resignation``: 1/2/3 = a single game / gammon / backgammon offered (RULES G12) by the side not on roll.
+      value of a cube being offered right now, drawn once — in the taker's throwing area (the side ``on_roll``, who
+      must answer), marked as offered — instead of the cube in its column (RULES D1/D3); ``offer`` says what it is:
+      ``"double"``, ``"beaver"`` or ``"raccoon"``. ``resignation``: 1/2/3 = a single game / gammon / backgammon offered (RULES G12) by the side not on roll.
     - ``dice``: the dice shown, ``(d1, d2)`` 1–6, drawn in the right half of ``dice_side``'s own view (the viewer's
       dice right of the bar, the opponent's left); ``dice_side`` ``None`` = the side ``on_roll``.
     - ``score`` = (viewer's points, opponent's points); ``match_length`` 0 = money play (RULES M1), where the
@@ -118,6 +119,7 @@ class BoardView:
     crawford: bool = False
     post_crawford: bool = False
     offered_cube: int | None = None
+    offer: str = "double"
     resignation: int = 0
     dice: tuple[int, int] | None = None
     dice_side: str | None = None
@@ -143,6 +145,8 @@ class BoardView:
         _check_cube(self.cube_value, "cube_value")
         if self.offered_cube is not None:
             _check_cube(self.offered_cube, "offered_cube")
+        if self.offer not in ("double", "beaver", "raccoon"):
+            raise ViewError(f'offer is {self.offer!r}; use "double", "beaver" or "raccoon"')
         if self.resignation not in (0, 1, 2, 3):
             raise ViewError(f"resignation is {self.resignation!r}; use 0 (none), 1 single, 2 gammon, 3 backgammon")
         for field in ("dice", "last_dice"):

@@ -36,13 +36,13 @@ from rendering import (
     static_board,
     theme_from_name,
 )
-from rendering.board import caption_text, match_text, status_text
 from rendering.gallery import main as gallery_main
 from rendering.gallery import sample_views
 from rendering.lastplay import chain_moves, last_play_paths
 from rendering.sprites import cube_label
-from rendering.text import FALLBACK, REGULAR, draw_text, font, layout_text
+from rendering.text import EMOJI, FALLBACK, REGULAR, draw_text, font, layout_text
 from rendering.view import OPPONENT, VIEWER
+from rendering.words import caption_text, match_text, status_text
 
 ROOT = Path(__file__).resolve().parents[1]
 THEME = theme_from_name(None)
@@ -286,12 +286,13 @@ def test_m3_no_cube_in_the_crawford_game():
     assert match_text(BoardView(Position.initial())) == "Money game"
 
 
-def test_d1_offered_cube_drawn_on_the_doublers_side():
-    """RULES D1: a cube being offered is drawn at its new value in the doubler's half of the board."""
+def test_d1_offered_cube_drawn_on_the_takers_side():
+    """RULES D1: a cube being offered is drawn at its new value on the taker's side — in the half of the board where
+    the side that must answer throws (issue 14: the doubler turns the cube and hands it over)."""
     layout = board_layout(WIDTH)
     view = BoardView(Position.initial(), on_roll=OPPONENT, awaiting="to take or drop", offered_cube=4)
     image = decode(render_board(view))
-    centre = layout.action_centre(VIEWER)  # the viewer doubled; the opponent must answer
+    centre = layout.action_centre(OPPONENT)  # the viewer doubled; the opponent must answer
     assert image.load()[sprite_pixel(centre, layout.cube_size, (-0.33, -0.33))] == THEME.cube_fill
     half = layout.cube_size * 0.4
     box = (round(centre[0] - half), round(centre[1] - half), round(centre[0] + half), round(centre[1] + half))
@@ -409,14 +410,14 @@ SCRIPTS = [
 
 def test_text_picks_a_font_that_has_each_character():
     """Latin with accents, Cyrillic and Greek come from DejaVu Sans; CJK, Hangul and kana from the bundled
-    fallback; an emoji ZWJ sequence or a flag becomes one placeholder box; bidi overrides are dropped."""
+    fallback; an emoji ZWJ sequence or a flag becomes one colour emoji run; bidi overrides are dropped."""
     assert {run.font_path for run in layout_text("Zoë Дмитрий Ελένη", 20).runs} == {REGULAR}
     for text in ("東京太郎", "김민준", "やまだ"):
         assert [run.font_path for run in layout_text(text, 20).runs] == [FALLBACK]
     family = layout_text("👨‍👩‍👧", 20)
-    assert [run.font_path for run in family.runs] == [None]
+    assert [run.font_path for run in family.runs] == [EMOJI]
     flag = layout_text("🇫🇷", 20)
-    assert len(flag.runs) == 1 and flag.runs[0].font_path is None
+    assert len(flag.runs) == 1 and flag.runs[0].font_path == EMOJI
     assert layout_text("a\u202eb", 20).text == "ab"
     assert layout_text("Jose\u0301", 20).text == "José"
 
@@ -656,7 +657,7 @@ def test_render_width_is_honoured():
 
 def test_money_session_totals_may_be_negative_and_show_signed():
     """A money session's net totals (e.g. -4 / +4) are drawn signed, never clipped to 0 (found by a user test)."""
-    from rendering.board import _score_text
+    from rendering.words import _score_text
 
     view = BoardView(Position.initial(), score=(-4, 4))
     assert _score_text(view, "viewer") == "Score -4"
