@@ -147,7 +147,7 @@ def double_refusal(
     the dead cube (RULES M4).
     """
     if crawford_game:
-        return "this is the Crawford game: the cube is out of play until the game ends (RULES M3)"
+        return "no doubling in the Crawford game: the cube is out of play until the game ends (RULES M3)"
     if cube.offered is not None:
         return f"a cube of {cube.offered} is already offered and awaits an answer"
     if cube.owner is not None and cube.owner != side:

@@ -21,7 +21,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from backgammon.errors import WrongPhaseError
+from backgammon.errors import IllegalPlayError, WrongPhaseError
 from backgammon.game import Game, Phase
 from backgammon.moves import Play, dice_text
 from backgammon.rules import RuleSet
@@ -53,6 +53,7 @@ from .errors import (
     UnknownGameError,
     UnknownMemberError,
 )
+from .refusals import CUBE_KINDS, cube_reason, explain_illegal, roll_reason
 from .results import GameView, Outcome, TableView
 from .settings import ClubSettings, MemberPreferences
 from .table import GAME_ACTIONS, Event, Table
@@ -311,7 +312,14 @@ class _Step:
         return text
 
     def not_now(self, side: int, kind: str) -> NotNowError:
-        """A :class:`NotNowError` for ``kind`` by ``side``, saying what is awaited instead."""
+        """A :class:`NotNowError` for ``kind`` by ``side``, naming the rule that refuses it (:mod:`club.refusals`)
+        or saying what is awaited instead."""
+        game = self.table.game if self.table.status == "active" else None
+        if game is not None:
+            reason = cube_reason(game, side, kind) if kind in CUBE_KINDS else None
+            reason = reason or (roll_reason(game, side) if kind == "roll" else None)
+            if reason:
+                return NotNowError(f"You cannot {VERBS.get(kind, kind)} now: {reason}.")
         waiting_side, pending = self.table.waiting()
         if waiting_side is None:
             return NotNowError(f"You cannot {VERBS.get(kind, kind)} now.")
@@ -607,6 +615,10 @@ class ClubService:
                 raise
             except WrongPhaseError:
                 raise step.not_now(side, kind) from None
+            except IllegalPlayError as error:
+                if kind == "play" and isinstance(value, str):
+                    raise explain_illegal(error, step.table.game, value) from None
+                raise
 
         return await self._mutate(match_id, member, version, operation)
 

@@ -134,7 +134,7 @@ async def test_refusals_are_ephemeral_and_say_what_is_possible(tmp_path):
         out_of_turn = await call(cog.roll, cog, fake.interaction(bob, thread))
         assert "It is not your turn: Alice must play 6-1" in last_reply(out_of_turn).content
         wrong_phase = await call(cog.double, cog, fake.interaction(alice, thread))
-        assert "You cannot double now: you must play 6-1" in last_reply(wrong_phase).content
+        assert "You cannot double now: you already rolled: play 6-1 (RULES D1" in last_reply(wrong_phase).content
         no_raccoon = await call(cog.raccoon, cog, fake.interaction(alice, thread))
         assert "You cannot raccoon now: you must play 6-1" in last_reply(no_raccoon).content
         nothing = await call(cog.roll, cog, fake.interaction(carol, lobby))

@@ -111,8 +111,8 @@ async def test_every_refusal_is_typed_and_changes_nothing(tmp_path):
         error = await refused(IllegalPlayError, lambda: service.play(match_id, BOB, "24/18 13/11"))
         assert error.legal and "8/3 6/3" in error.legal
         await refused(InvalidPlayError, lambda: service.play(match_id, BOB, "24-19 hello"))
-        await refused(NotNowError, lambda: service.roll(match_id, BOB), "must play 5-3")
-        await refused(NotNowError, lambda: service.double(match_id, BOB), "must play")
+        await refused(NotNowError, lambda: service.roll(match_id, BOB), "you already rolled: play 5-3")
+        await refused(NotNowError, lambda: service.double(match_id, BOB), "you already rolled: play 5-3 \\(RULES D1")
         outcome = await service.play(match_id, BOB, "8/3 6/3")
         # Alice doubles, Bob takes: now Alice may not double again (RULES D1: Bob owns the cube)
         dice.add((2, 1), (4, 3))

@@ -57,7 +57,8 @@ def test_scripted_console_game(tmp_path):
     out = run_script(tmp_path, script)
     assert "alice challenges bob to a 1-point match" in out
     assert "Opening roll: alice 2, bob 6 — bob moves first with 6-2." in out
-    assert "Refused: 13/8 8/7 is not a legal play of 6-2; the legal plays are:" in out
+    assert "Refused: 13/8 8/7 is not legal with 6-2: 13/8 is 5 pips, which the dice 6-2 do not give (RULES G4" in out
+    assert "The legal plays are: " in out
     assert "7 of 14 legal plays: 24/18 13/11, 24/22 13/7, 13/11 13/7, 13/7 8/6, 13/5, 13/7 6/4, 13/11 8/2" in out
     assert "bob plays 24/18 13/11." in out
     assert " +13-14-15-16-17-18------19-20-21-22-23-24-+" in out and "Position ID:" in out
@@ -66,7 +67,7 @@ def test_scripted_console_game(tmp_path):
     assert "Match #1 is over: bob won 1–0." in out
     assert "the dice were fair" in out
     assert "alice rolls 3-2 (auto-roll: no cube decision)." in out, "a 1-point match has a dead cube (RULES M4)"
-    assert "Refused: You cannot roll now: you must play 3-2." in out
+    assert "Refused: You cannot roll now: you already rolled: play 3-2." in out
     images = sorted((tmp_path / "images" / "console").glob("*.png"))  # one folder per database (its file stem)
     assert len(images) == 4 and all(path.read_bytes().startswith(PNG_MAGIC) for path in images)
     assert out.count("Board image:") == 4, "one image per turn: accept, bob's play, alice's offer, the result"
