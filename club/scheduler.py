@@ -49,7 +49,7 @@ class Deadline:
     ``version`` the table version it was set at, ``mark`` the chouette turn mark (``"3.12"``; empty for a match);
     ``due_at`` the expiry, ``reminders`` the reminder times still to send (Unix s), ``reminders_sent`` how many were
     sent, ``expired_at`` when the expiry fired (None: not yet), ``next_at`` the next thing to fire (None: nothing).
-    ``stored`` is the table's own stored row (for its hooks)."""
+    ``stored`` is the table's own stored row (for its hooks); ``set_at`` when the deadline was set."""
 
     table: str
     table_id: int
@@ -65,6 +65,7 @@ class Deadline:
     next_at: float | None
     mark: str = ""
     stored: Any = None
+    set_at: float = 0.0
 
     def classify(self, now: float) -> str | None:
         """What fires at ``now``: ``"expiry"`` (once ``due_at`` has passed and it has not fired), ``"reminder"``
@@ -81,7 +82,8 @@ class Notice:
     """A fired reminder or expiry to post: ``kind`` (``reminder``/``expiry``), the ``table`` and ``table_id``,
     whose decision (``subject``), who may make it (``actor``), ``pending``, ``due_at``, ``text`` (in words),
     ``ping`` (the members to mention, in order) and the ``outcome`` when the club acted (a lapse, a forfeit, a
-    proxy's turn: the table's own outcome type)."""
+    proxy's turn: the table's own outcome type). ``offer``: the buttons to show ``offer_to`` (``claim_game``,
+    ``claim_match``, ``more_time``: the ``claim`` expiry policy), for the deadline set at table ``version``."""
 
     kind: str
     table: str
@@ -93,6 +95,9 @@ class Notice:
     text: str
     ping: tuple[int, ...]
     outcome: Any = None
+    offer: tuple[str, ...] = ()
+    offer_to: int | None = None
+    version: int = 0
 
 
 class TableClock(Protocol):
@@ -119,6 +124,12 @@ class TableClock(Protocol):
 
     async def expire(self, deadline: Deadline, now: float) -> Notice | None:
         """The table's rule at the expiry of ``deadline``: the notice, or None when it is stale (someone acted)."""
+
+    async def move(self, deadline: Deadline, due_at: float, reminders: Sequence[float]) -> bool:
+        """Move ``deadline`` to ``due_at`` with ``reminders`` if it is still the same one (False: replaced)."""
+
+    async def club_id(self, deadline: Deadline) -> int:
+        """The club the table belongs to."""
 
 
 def _clocks(tables) -> list[TableClock]:
@@ -157,7 +168,11 @@ async def run_due(clocks, now: float | None = None) -> list[Notice]:
             if kind == "reminder":
                 notice = await _remind(clock, deadline, at)
             else:
-                notice = await clock.expire(deadline, at)
+                from .correspondence import before_expiry  # away periods and away days (issue 14)
+
+                notice = await before_expiry(clock, deadline, at)
+                if notice is None:
+                    notice = await clock.expire(deadline, at)
             if notice is not None:
                 notices.append(notice)
     return notices
@@ -202,7 +217,17 @@ class MatchClock:
         """The :class:`Deadline` of a stored ``deadlines`` row (:class:`storage.DeadlineRecord`)."""
         return Deadline("match", record.match_id, record.member_id, record.member_id, MEMBER, record.pending,
                         record.version, record.due_at, tuple(record.reminders), record.reminders_sent,
-                        record.expired_at, record.next_at, "", record)  # fmt: skip
+                        record.expired_at, record.next_at, "", record, record.set_at)  # fmt: skip
+
+    async def move(self, deadline: Deadline, due_at: float, reminders: Sequence[float]) -> bool:
+        """Move the match deadline if the match is still at its version."""
+        return await self.service.db.move_deadline(
+            deadline.table_id, deadline.version, due_at=due_at, reminders=reminders
+        )
+
+    async def club_id(self, deadline: Deadline) -> int:
+        """The match's club."""
+        return (await self.service.db.get_match(deadline.table_id)).club_id
 
     async def due_deadlines(self, now: float) -> list[Deadline]:
         """The match deadlines due at ``now``."""
@@ -246,18 +271,24 @@ class MatchClock:
             club = await db.get_club_by_id(match.club_id)
             settings = ClubSettings.from_json(club.settings)
             policy = "lapse" if deadline.pending == "answer_challenge" else settings.expiry_policy
-            if policy == "nothing":
+            if policy in ("nothing", "claim"):
                 marked = await db.mark_deadline(deadline.table_id, deadline.version, reminders=(),
                                                 reminders_sent=current.reminders_sent, expired_at=now,
                                                 next_at=None)  # fmt: skip
                 if not marked:
                     return None
-                text = (
-                    f"Time is up: {who} did not {what} in time in match {deadline.table_id}. "
-                    "The club waits for the move."
-                )
+                text = f"Time is up: {who} did not {what} in time in match {deadline.table_id}. "
+                if policy == "nothing":
+                    return Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor,
+                                  deadline.pending, deadline.due_at, text + "The club waits for the move.",
+                                  tuple(match.players))  # fmt: skip
+                opponent = match.players[1 - match.players.index(deadline.subject)]
+                other = names.get(opponent, str(opponent))
+                text += f"{other}, you may claim the game, claim the match, or give {who} 24 hours more."
                 return Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor,
-                              deadline.pending, deadline.due_at, text, tuple(match.players))  # fmt: skip
+                              deadline.pending, deadline.due_at, text, (opponent, deadline.subject),
+                              offer=("claim_game", "claim_match", "more_time"), offer_to=opponent,
+                              version=deadline.version)  # fmt: skip
         # the club acts through the use-case layer (its own lock and version check)
         side = match.players.index(deadline.subject)
         what_to_do = {"lapse": "lapse", "forfeit_game": "forfeit", "forfeit_match": "forfeit_match"}[policy]
@@ -293,7 +324,16 @@ class ChouetteClock:
         """The :class:`Deadline` of a stored ``chouette_deadlines`` row (:class:`storage.ChouetteDeadline`)."""
         return Deadline("chouette", record.session_id, record.subject_id, record.actor_id, record.stage,
                         record.pending, record.version, record.due_at, tuple(record.reminders),
-                        record.reminders_sent, record.expired_at, record.next_at, record.mark, record)  # fmt: skip
+                        record.reminders_sent, record.expired_at, record.next_at, record.mark, record,
+                        record.set_at)  # fmt: skip
+
+    async def move(self, deadline: Deadline, due_at: float, reminders: Sequence[float]) -> bool:
+        """Move the chouette deadline if it is still the same one."""
+        return await self.chouettes.store.move_deadline(deadline.stored, due_at=due_at, reminders=reminders)
+
+    async def club_id(self, deadline: Deadline) -> int:
+        """The session's club."""
+        return (await self.chouettes.store.get(deadline.table_id)).club_id
 
     async def due_deadlines(self, now: float) -> list[Deadline]:
         """The chouette deadlines due at ``now``."""

@@ -15,10 +15,13 @@ from backgammon.rules import PRESETS, RuleSet
 
 from .errors import InvalidRequestError
 
-EXPIRY_POLICIES = ("nothing", "forfeit_game", "forfeit_match")
+EXPIRY_POLICIES = ("nothing", "forfeit_game", "forfeit_match", "claim")
 """What happens when a pending action's deadline passes (RULES A2, M5): nothing (the players are told and play
 continues when the late player acts), the late player forfeits the game, or the late player forfeits the match
-(a money session: it ends after the forfeited game). An unanswered challenge always lapses at its deadline."""
+(a money session: it ends after the forfeited game), or ``claim``: nothing happens by itself — the opponent is
+reminded and may claim the game, claim the match or give 24 hours more (:mod:`club.correspondence`). An
+unanswered challenge always lapses at its deadline. Before any of these, a member with away days left uses one
+automatically (``away_days``)."""
 
 DAY = 86_400.0
 HOUR = 3_600.0
@@ -37,6 +40,11 @@ class ClubSettings:
     - ``max_stake``: the largest stake per point allowed in a money session (0 = no stakes).
     - ``game_channel``: the channel (a Discord channel id; 0 = wherever the challenge is made) in which each game
       gets its thread. Only an id: nothing here depends on Discord.
+    - ``away_days``: away (vacation) days each member may take per calendar year (0 = none); a clock that would
+      lapse uses one automatically while any is left (:mod:`club.correspondence`). Off (0) by default: the club
+      acts at deadlines as it always did until an admin sets an allowance.
+    - ``nudge_hours``: a member may nudge an opponent who has kept him waiting this many hours, at most once per
+      this many hours.
     """
 
     match_rules: str = "tournament"
@@ -48,6 +56,8 @@ class ClubSettings:
     expiry_policy: str = "nothing"
     max_stake: int = 1_000_000
     game_channel: int = 0
+    away_days: int = 0
+    nudge_hours: float = 24.0
 
     def __post_init__(self) -> None:
         for name in ("match_rules", "money_rules"):
@@ -76,6 +86,13 @@ class ClubSettings:
             )
         if isinstance(self.max_stake, bool) or not isinstance(self.max_stake, int) or self.max_stake < 0:
             raise InvalidRequestError(f"max_stake is a whole number ≥ 0, not {self.max_stake!r}")
+        if isinstance(self.away_days, bool) or not isinstance(self.away_days, int) or not 0 <= self.away_days <= 366:
+            raise InvalidRequestError(
+                f"away_days is a whole number of days from 0 to 366 a year, not {self.away_days!r}"
+            )
+        hours = self.nudge_hours
+        if isinstance(hours, bool) or not isinstance(hours, int | float) or not 1 <= hours <= 24 * 30:
+            raise InvalidRequestError(f"nudge_hours is a number of hours from 1 to 720, not {hours!r}")
         if isinstance(self.game_channel, bool) or not isinstance(self.game_channel, int) or self.game_channel < 0:
             raise InvalidRequestError(
                 f"game_channel is a channel id (0 = where the challenge is made), not {self.game_channel!r}"
@@ -121,16 +138,31 @@ class MemberPreferences:
       Crawford game, dead cube, cube at its cap; RULES D1, D5, M3, M4), instead of waiting for a click.
     - ``notify`` (default off): also send him a direct message when it is his turn and for reminders (RULES A2);
       the board message mentions him either way.
+    - ``roll_after`` (hours, 0 = off): roll for him when he is on roll, may double and has not done so within this
+      many hours (an opt-in: "roll for me when I do not double within N hours").
+    - ``away``: his away periods now, by club id (text): ``{"from", "until", "reason", "days"}``; ``away_used``: away
+      days used, by ``"<club id>:<year>"``; ``nudged``: when he last nudged, by ``"match:<id>"`` (all written by
+      :mod:`club.correspondence`).
     """
 
     auto_roll: bool = True
     notify: bool = False
+    roll_after: float = 0.0
+    away: dict = field(default_factory=dict)
+    away_used: dict = field(default_factory=dict)
+    nudged: dict = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         if not isinstance(self.auto_roll, bool):
             raise InvalidRequestError(f"auto_roll is true or false, not {self.auto_roll!r}")
         if not isinstance(self.notify, bool):
             raise InvalidRequestError(f"notify is true or false, not {self.notify!r}")
+        after = self.roll_after
+        if isinstance(after, bool) or not isinstance(after, int | float) or not 0 <= after <= 24 * 30:
+            raise InvalidRequestError(f"roll_after is a number of hours from 0 (off) to 720, not {after!r}")
+        for name in ("away", "away_used", "nudged"):
+            if not isinstance(getattr(self, name), dict):
+                raise InvalidRequestError(f"{name} is an object, not {getattr(self, name)!r}")
 
     def to_json(self) -> dict[str, Any]:
         """The preferences as a JSON object."""

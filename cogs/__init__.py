@@ -8,6 +8,7 @@ Extensions (loaded by ``bot.py`` in ``setup_hook``):
   deadlines and proxies (RULES C1–C11); messages by :mod:`cogs.chouette_present`.
 - :mod:`cogs.records` — the ``/club`` group: the club's books (sheet, ledger, settle, leaderboard, rating, stats,
   export; correct for admins), RULES A3, A4.
+- :mod:`cogs.player` — the ``/player`` group: away, back, ping, nudge, autoroll; the claim buttons (issue 14).
 - :mod:`cogs.reminders` — the one reminder loop: sends what :func:`club.scheduler.run_due` says is due on every
   table, matches and chouettes (RULES A2, C9).
 - :mod:`cogs.study` — the ``/study`` group: the engine's review of a finished match (also posted when a match
@@ -20,5 +21,5 @@ token, direct messages), :mod:`cogs.flow` (parse → one club call → publish, 
 :mod:`cogs.errors` (refusals as ephemeral messages, everything else logged with an apology).
 """
 
-EXTENSIONS = ("cogs.bg", "cogs.chouette", "cogs.records", "cogs.reminders", "cogs.study")
+EXTENSIONS = ("cogs.bg", "cogs.chouette", "cogs.records", "cogs.player", "cogs.reminders", "cogs.study")
 """The extensions ``bot.py`` loads, in order."""

@@ -251,6 +251,8 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
         channel="Channel where games get their threads",
         clear_channel="Play games where they are challenged",
         max_stake="Largest stake per point",
+        away_days="Away days per member a year",
+        nudge_hours="Hours of waiting before a nudge",
     )
     @app_commands.choices(
         match_rules=PRESET_CHOICES,
@@ -270,6 +272,8 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
         channel: discord.TextChannel | None = None,
         clear_channel: bool = False,
         max_stake: app_commands.Range[int, 0, 1_000_000_000] | None = None,
+        away_days: app_commands.Range[int, 0, 366] | None = None,
+        nudge_hours: app_commands.Range[float, 1.0, 720.0] | None = None,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/bg config"):
@@ -282,6 +286,8 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
                 "expiry_policy": expiry,
                 "game_channel": 0 if clear_channel else (channel.id if channel is not None else None),
                 "max_stake": max_stake,
+                "away_days": away_days,
+                "nudge_hours": nudge_hours,
             }
             changes = {key: value for key, value in changes.items() if value is not None}
             service = self.bot.service
@@ -325,6 +331,7 @@ def settings_text(settings, changed: bool) -> str:
         f"• at the deadline: {settings.expiry_policy.replace('_', ' ')}",
         f"• games are played in: {f'<#{settings.game_channel}>' if settings.game_channel else 'the channel of the challenge'}",
         f"• largest stake per point: {settings.max_stake}",
+        f"• away days per member a year: {settings.away_days}; a nudge after {settings.nudge_hours:g} h of waiting",
     ]
     if settings.rule_overrides:
         lines.append(f"• rule options: {settings.rule_overrides}")

@@ -220,7 +220,10 @@ class Publisher:
             records = await self.service.messages(notice.table_id, purpose="challenge")
             channel = await self.channel(records[-1].channel_id) if records else None
         if channel is not None:
-            await channel.send(content=f"{mentions} {notice.text}"[:2000], allowed_mentions=MENTIONS)
+            from .player import claim_view  # Claim the game / Claim the match / Give 24 h more (issue 14)
+
+            extra = {"view": view} if (view := claim_view(notice)) is not None else {}
+            await channel.send(content=f"{mentions} {notice.text}"[:2000], allowed_mentions=MENTIONS, **extra)
         else:
             log.warning("notice for match %s with nowhere to post it: %s", notice.table_id, notice.text)
         if notice.outcome is not None:

@@ -395,6 +395,20 @@ class ChouetteStore:
             )  # fmt: skip
         return changed == 1
 
+    async def move_deadline(self, deadline: ChouetteDeadline, *, due_at: float, reminders: Sequence[float]) -> bool:
+        """Move ``deadline`` (if it is still the same one) to ``due_at`` with the reminder times ``reminders``; its
+        expiry may fire again. False (nothing written) when it was replaced meanwhile."""
+        left = sorted(at for at in reminders if at < due_at)
+        async with self.db.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE chouette_deadlines SET due_at = ?, reminders = ?, expired_at = NULL, next_at = ? "
+                "WHERE session_id = ? AND subject_id = ? AND actor_id = ? AND pending = ? AND stage = ? "
+                "AND mark = ? AND version = ?",
+                (due_at, dumps(left), min([*left, due_at]), deadline.session_id, deadline.subject_id,
+                 deadline.actor_id, deadline.pending, deadline.stage, deadline.mark, deadline.version),
+            )  # fmt: skip
+        return changed == 1
+
     async def waiting_for(self, member_id: int) -> list[ChouetteDeadline]:
         """The open decisions ``member_id`` must make now (as the member or a proxy), oldest first."""
         rows = await self.db._fetchall(

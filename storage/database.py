@@ -634,6 +634,19 @@ class Database:
             )
         return changed == 1
 
+    async def move_deadline(self, match_id: int, version: int, *, due_at: float, reminders: Sequence[float]) -> bool:
+        """Move the deadline of match ``match_id`` (still set at ``version``) to ``due_at`` with the reminder times
+        ``reminders`` (an away period, an away day, more time given): its expiry may fire again. False (nothing
+        written) when the deadline was replaced meanwhile."""
+        left = sorted(at for at in reminders if at < due_at)
+        async with self.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE deadlines SET due_at = ?, reminders = ?, expired_at = NULL, next_at = ? "
+                "WHERE match_id = ? AND version = ?",
+                (due_at, dumps(left), min([*left, due_at]), match_id, version),
+            )
+        return changed == 1
+
 
 class _Opener:
     """What :meth:`Database.open` returns: awaitable (gives the Database) and an async context manager (closes it)."""

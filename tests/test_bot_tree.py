@@ -49,8 +49,13 @@ async def test_command_tree_payload_is_valid(tmp_path):
     options first, at most 4000 characters per command; /bg is guild-only; every documented command is there."""
     async with running_bot(tmp_path / "club.sqlite3") as (bot, _fake):
         commands = bot.tree.get_commands()
-        assert [command.name for command in commands] == ["bg", "club", "study"], "/bg, /club (books), /study"
-        payload = commands[0].to_dict(bot.tree)
+        names = [command.name for command in commands]
+        assert sorted(names) == ["bg", "club", "player", "study"], "/bg, /club (books), /player, /study"
+        player = next(command for command in commands if command.name == "player").to_dict(bot.tree)
+        assert player["dm_permission"] is False and check_option(player, "") <= 4000
+        assert {o["name"] for o in player["options"]} >= {"away", "back", "ping", "nudge", "autoroll"}
+        assert len(player["options"]) <= 25
+        payload = next(command for command in commands if command.name == "bg").to_dict(bot.tree)
         assert payload["type"] == 1 and payload["dm_permission"] is False
         size = check_option(payload, "")
         assert size <= 4000, f"/bg has {size} characters; Discord allows 4000"

@@ -1,0 +1,312 @@
+"""Correspondence play (issue 14, RULES A2): away periods, away days, claims, more time, nudges, pings.
+
+Built on the one clock (:mod:`club.scheduler`): every table's deadlines are :class:`~club.scheduler.Deadline` s
+and each table moves its own (:meth:`~club.scheduler.TableClock.move`).
+
+- **Away** (:meth:`Correspondence.away`): a member away for ``days`` in a club has each of his clocks there paused —
+  the time he had left starts again when the period ends — and one notice is posted in each of his games there. The
+  days come out of the club's allowance (``away_days`` per member per calendar year); coming back early
+  (:meth:`Correspondence.back`) gives back the whole days not used (at least one day is always used, so that away
+  and back cannot pause a game for ever). A deadline that falls while he is away moves to the end of the period
+  plus the time it gave.
+- **Away days** (:func:`before_expiry`): a clock that would lapse uses one away day automatically (24 hours more)
+  while the member has any left this year. Both are bounded by the allowance: **clocks always end**.
+- **Claims** (expiry policy ``claim``): at the deadline the opponent may claim the game or the match (the late
+  member forfeits, RULES M5) or give 24 hours more (:meth:`Correspondence.claim`, :meth:`Correspondence.more_time`).
+- **Nudge** (:meth:`Correspondence.nudge`): after ``nudge_hours`` of waiting, at most once per ``nudge_hours``.
+- **Ping** (:meth:`Correspondence.ping`): a message in each of a member's games, mentioning his opponents.
+
+Every call returns :class:`~club.scheduler.Notice` s to post (the front end posts them); bad requests raise
+:class:`~club.errors.InvalidRequestError` (or :class:`~club.errors.NotNowError`) and change nothing.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+
+from .errors import InvalidRequestError, NotAPlayerError, NotNowError, StaleVersionError
+from .scheduler import ChouetteClock, Deadline, MatchClock, Notice
+from .settings import DAY, HOUR, ClubSettings
+
+CLAIMS = {"claim_game": "forfeit", "claim_match": "forfeit_match"}
+
+
+def _year(now: float) -> str:
+    return time.strftime("%Y", time.gmtime(now))
+
+
+@dataclass(frozen=True, slots=True)
+class AwayState:
+    """A member's away state in one club: ``until`` (Unix s; None = not away), ``reason``, and the days ``used``
+    and ``left`` of the club's allowance this calendar year."""
+
+    until: float | None
+    reason: str
+    used: float
+    left: int
+
+
+async def _prefs(service, member: int):
+    return await service.preferences(member)
+
+
+async def away_state(service, club_id: int, member: int, now: float | None = None) -> AwayState:
+    """The away state of ``member`` in club ``club_id`` at ``now`` (an unknown member: not away, nothing used)."""
+    now = service.clock.now() if now is None else now
+    club = await service.db.get_club_by_id(club_id)
+    allowance = ClubSettings.from_json(club.settings).away_days if club else 0
+    try:
+        prefs = await _prefs(service, member)
+    except Exception:  # noqa: BLE001 - an unregistered member has no state
+        return AwayState(None, "", 0.0, allowance)
+    period = prefs.away.get(str(club_id))
+    until = period["until"] if period and period["until"] > now else None
+    used = float(prefs.away_used.get(f"{club_id}:{_year(now)}", 0))
+    return AwayState(until, period["reason"] if until else "", used, max(0, math.floor(allowance - used)))
+
+
+async def _use_days(service, club_id: int, member: int, days: float, now: float) -> None:
+    prefs = await _prefs(service, member)
+    key = f"{club_id}:{_year(now)}"
+    used = dict(prefs.away_used)
+    used[key] = float(used.get(key, 0)) + days
+    await service.set_preferences(member, away_used=used)
+
+
+async def before_expiry(clock, deadline: Deadline, now: float) -> Notice | None:
+    """Called by :func:`club.scheduler.run_due` before a table's expiry rule: a deadline of a member who is away
+    moves to the end of his period plus the time it gave; else, with away days left this year, one is used (24 hours
+    more). Returns the notice of what was done, or None to let the table's rule apply. Unanswered challenges are
+    not postponed."""
+    if deadline.pending == "answer_challenge" or deadline.stage != "member":
+        return None
+    service = clock.service if isinstance(clock, MatchClock) else getattr(clock, "chouettes", None).club
+    club_id = await clock.club_id(deadline)
+    state = await away_state(service, club_id, deadline.actor, now)
+    names = await clock.names([deadline.actor])
+    who = names.get(deadline.actor, str(deadline.actor))
+    where = f"{clock.noun} {deadline.table_id}"
+    if state.until is not None:
+        given = max(HOUR, deadline.due_at - deadline.set_at) if deadline.set_at else DAY
+        due = state.until + given
+        if not await clock.move(deadline, due, ()):
+            return None
+        text = f"{who} is away: the clock in {where} waits until the end of the away period."
+        return Notice("paused", deadline.table, deadline.table_id, deadline.subject, deadline.actor,
+                      deadline.pending, due, text, ())  # fmt: skip
+    if state.left < 1:
+        return None
+    due = max(deadline.due_at, now) + DAY
+    if not await clock.move(deadline, due, (due - 4 * HOUR,)):
+        return None
+    await _use_days(service, club_id, deadline.actor, 1, now)
+    left = state.left - 1
+    text = (
+        f"Time ran out for {who} in {where}: one away day was used automatically, 24 hours more "
+        f"({left} away day{'s' if left != 1 else ''} left this year)."
+    )
+    return Notice("away_day", deadline.table, deadline.table_id, deadline.subject, deadline.actor,
+                  deadline.pending, due, text, (deadline.actor,))  # fmt: skip
+
+
+class Correspondence:
+    """The correspondence use-cases over the club service (``service``) and, optionally, the chouettes."""
+
+    def __init__(self, service, chouettes=None) -> None:
+        self.service = service
+        self.chouettes = chouettes
+        self.clocks = [MatchClock(service)] + ([ChouetteClock(chouettes)] if chouettes is not None else [])
+
+    async def _club(self, guild_id: int):
+        club = await self.service.db.get_club(guild_id)
+        if club is None:
+            raise InvalidRequestError("this server has no club yet: play a game first")
+        return club
+
+    async def _my_deadlines(self, club_id: int, member: int) -> list[tuple[object, Deadline]]:
+        """The deadlines ``member`` must act on in club ``club_id`` (matches and chouettes), with their clock."""
+        found = []
+        db = self.service.db
+        for summary in await db.waiting_for(member, club_id):
+            record = await db.get_deadline(summary.id)
+            if record is not None and record.member_id == member:
+                found.append((self.clocks[0], MatchClock.of(record)))
+        if self.chouettes is not None:
+            for record in await self.chouettes.store.waiting_for(member):
+                session = await self.chouettes.store.get(record.session_id)
+                if session is not None and session.club_id == club_id and record.stage == "member":
+                    found.append((self.clocks[1], ChouetteClock.of(record)))
+        return found
+
+    async def _my_games(self, club_id: int, member: int) -> list[tuple[str, int, tuple[int, ...]]]:
+        """``(table, id, opponents)`` of every game ``member`` plays in club ``club_id`` now."""
+        games = []
+        for summary in await self.service.db.matches_of(member, statuses=("active",), club_id=club_id, limit=500):
+            opponent = summary.player1 if summary.player0 == member else summary.player0
+            games.append(("match", summary.id, (opponent,)))
+        if self.chouettes is not None:
+            for session_id in await self.chouettes.store.session_ids(("open",)):
+                view = await self.chouettes.state(session_id)
+                record = await self.chouettes.store.get(session_id)
+                members = tuple(getattr(view, "in_game", ()) or ())
+                if record.club_id == club_id and member in members:
+                    games.append(("chouette", session_id, tuple(m for m in members if m != member)))
+        return games
+
+    # -- away -----------------------------------------------------------------------------------------------------
+    async def away(self, guild_id: int, member: int, days: int, reason: str = "") -> list[Notice]:
+        """``member`` is away for ``days`` (whole days, 1 to what he has left this year) in the club of
+        ``guild_id``: his clocks there are paused and one notice goes to each of his games. Raises
+        :class:`InvalidRequestError` for bad days, no allowance left, or when he is away already."""
+        if isinstance(days, bool) or not isinstance(days, int) or days < 1:
+            raise InvalidRequestError(f"away is a whole number of days, 1 or more, not {days!r}")
+        reason = " ".join(str(reason or "").split())[:200]
+        club = await self._club(guild_id)
+        service = self.service
+        now = service.clock.now()
+        state = await away_state(service, club.id, member, now)
+        if state.until is not None:
+            raise InvalidRequestError(
+                f"You are away already until <t:{int(state.until)}:f>: use /player back first to change it."
+            )
+        if days > state.left:
+            raise InvalidRequestError(
+                f"You have {state.left} away day{'s' if state.left != 1 else ''} left this year in this club "
+                f"({state.used:g} used); ask for {state.left} or fewer."
+            )
+        until = now + days * DAY
+        prefs = await _prefs(service, member)
+        periods = dict(prefs.away)
+        periods[str(club.id)] = {"from": now, "until": until, "reason": reason, "days": days}
+        await service.set_preferences(member, away=periods)
+        await _use_days(service, club.id, member, days, now)
+        for clock, deadline in await self._my_deadlines(club.id, member):
+            shift = until - now
+            await clock.move(deadline, deadline.due_at + shift, [at + shift for at in deadline.reminders])
+        names = await service._names([member])
+        who = names.get(member, str(member))
+        why = f" ({reason})" if reason else ""
+        text = f"{who} is away until <t:{int(until)}:f>{why}: his clocks are paused until then."
+        return [
+            Notice("away", table, table_id, member, member, "", until, text, opponents)
+            for table, table_id, opponents in await self._my_games(club.id, member)
+        ]
+
+    async def back(self, guild_id: int, member: int) -> list[Notice]:
+        """``member`` is back before his away period ends: the whole days not used are given back (at least one
+        day counts), his clocks run again with the time they had, one notice per game. Raises
+        :class:`NotNowError` when he is not away."""
+        club = await self._club(guild_id)
+        service = self.service
+        now = service.clock.now()
+        state = await away_state(service, club.id, member, now)
+        if state.until is None:
+            raise NotNowError("You are not away: your clocks are running.")
+        prefs = await _prefs(service, member)
+        period = prefs.away[str(club.id)]
+        unused = min(math.floor((state.until - now) / DAY), int(period["days"]) - 1)
+        periods = dict(prefs.away)
+        periods.pop(str(club.id))
+        await service.set_preferences(member, away=periods)
+        if unused > 0:
+            await _use_days(service, club.id, member, -unused, now)
+        shift = state.until - now
+        for clock, deadline in await self._my_deadlines(club.id, member):
+            due = max(now + HOUR, deadline.due_at - shift)
+            moved = due - deadline.due_at
+            await clock.move(deadline, due, [at + moved for at in deadline.reminders if at + moved > now])
+        who = (await service._names([member])).get(member, str(member))
+        text = f"{who} is back: his clocks are running again."
+        return [
+            Notice("back", table, table_id, member, member, "", now, text, opponents)
+            for table, table_id, opponents in await self._my_games(club.id, member)
+        ]
+
+    # -- claims and more time (expiry policy "claim") -------------------------------------------------------------
+    async def _expired(self, match_id: int, member: int):
+        db = self.service.db
+        match = await db.get_match(match_id)
+        if match is None:
+            raise InvalidRequestError(f"There is no match or session {match_id}.")
+        if member not in match.players:
+            raise NotAPlayerError(f"You do not play in match {match_id}.")
+        deadline = await db.get_deadline(match_id)
+        if deadline is None or deadline.member_id == member:
+            raise NotNowError("There is nothing to claim: your opponent is not the one keeping the game waiting.")
+        return match, deadline
+
+    async def claim(self, match_id: int, member: int, what: str, *, version: int | None = None):
+        """``member`` claims the game (``claim_game``) or the match (``claim_match``) after his opponent's
+        deadline passed (expiry policy ``claim``, RULES M5): the late member forfeits. Returns the outcome. Raises
+        :class:`NotNowError` before the deadline, :class:`StaleVersionError` when the opponent has acted."""
+        if what not in CLAIMS:
+            raise InvalidRequestError(f"a claim is claim_game or claim_match, not {what!r}")
+        match, deadline = await self._expired(match_id, member)
+        if version is not None and version != deadline.version:
+            raise StaleVersionError("Already done: your opponent has acted since.", version, deadline.version)
+        if deadline.expired_at is None:
+            left = max(0.0, (deadline.due_at - self.service.clock.now()) / HOUR)
+            raise NotNowError(f"Your opponent still has {left:.1f} hours: a claim is possible at the deadline.")
+        side = match.players.index(deadline.member_id)
+        return await self.service.expire(match_id, side, CLAIMS[what], version=deadline.version)
+
+    async def more_time(self, match_id: int, member: int, hours: float = 24.0) -> list[Notice]:
+        """``member`` gives his opponent ``hours`` more (1–720) on the pending action: its deadline moves and its
+        expiry may fire again. Returns the notice to post."""
+        if isinstance(hours, bool) or not isinstance(hours, int | float) or not 1 <= hours <= 720:
+            raise InvalidRequestError(f"more time is 1 to 720 hours, not {hours!r}")
+        _match, record = await self._expired(match_id, member)
+        deadline = MatchClock.of(record)
+        now = self.service.clock.now()
+        due = max(deadline.due_at, now) + hours * HOUR
+        if not await self.clocks[0].move(deadline, due, (due - 4 * HOUR,) if hours > 8 else ()):
+            raise StaleVersionError("Already done: your opponent has acted since.", deadline.version, None)
+        names = await self.service._names([member, deadline.actor])
+        text = (
+            f"{names.get(member, member)} gives {names.get(deadline.actor, deadline.actor)} {hours:g} hours more in "
+            f"match {match_id}: the new deadline is <t:{int(due)}:f>."
+        )
+        return [Notice("more_time", "match", match_id, deadline.subject, deadline.actor, deadline.pending, due, text,
+                       (deadline.actor,))]  # fmt: skip
+
+    # -- nudges and pings ---------------------------------------------------------------------------------------------
+    async def nudge(self, match_id: int, member: int) -> list[Notice]:
+        """``member`` nudges the opponent who keeps match ``match_id`` waiting: allowed after the club's
+        ``nudge_hours`` of waiting and at most once per ``nudge_hours``; returns a new message that pings him."""
+        _match, record = await self._expired(match_id, member)
+        club = await self.service.db.get_club_by_id(_match.club_id)
+        hours = ClubSettings.from_json(club.settings).nudge_hours
+        now = self.service.clock.now()
+        waited = (now - record.set_at) / HOUR
+        if waited < hours:
+            raise NotNowError(
+                f"Your opponent has had {waited:.1f} hours: a nudge is possible after {hours:g} hours of waiting."
+            )
+        prefs = await _prefs(self.service, member)
+        key = f"match:{match_id}"
+        last = float(prefs.nudged.get(key, 0))
+        if now - last < hours * HOUR:
+            again = (last + hours * HOUR - now) / HOUR
+            raise NotNowError(f"You nudged in this match already: the next nudge is possible in {again:.1f} hours.")
+        await self.service.set_preferences(member, nudged={**prefs.nudged, key: now})
+        names = await self.service._names([member, record.member_id])
+        text = (
+            f"Nudge from {names.get(member, member)}: match {match_id} has waited {waited:.0f} hours for "
+            f"{names.get(record.member_id, record.member_id)}."
+        )
+        return [Notice("nudge", "match", match_id, record.member_id, record.member_id, record.pending,
+                       record.due_at, text, (record.member_id,))]  # fmt: skip
+
+    async def ping(self, guild_id: int, member: int, text: str = "") -> list[Notice]:
+        """A message from ``member`` in each of his games in the club of ``guild_id``, mentioning his opponents
+        ("ping all my games")."""
+        club = await self._club(guild_id)
+        words = " ".join(str(text or "").split())[:300]
+        who = (await self.service._names([member])).get(member, str(member))
+        line = f"{who} pings all his games" + (f": {words}" if words else ".")
+        return [
+            Notice("ping", table, table_id, member, member, "", 0.0, line, opponents)
+            for table, table_id, opponents in await self._my_games(club.id, member)
+        ]

@@ -1,0 +1,189 @@
+"""``/player``: a member's own correspondence settings and actions (issue 14), outside the full ``/bg`` group.
+
+Commands (each parses, makes one :class:`club.correspondence.Correspondence` call, posts the notices where the
+games are shown and answers privately): ``away days [reason]`` (one notice in each of my games, my clocks paused),
+``back`` (ends it early), ``ping [text]`` (a message in each of my games, mentioning my opponents), ``nudge [game]``
+(after the club's hours of waiting, at most once per that many hours), ``autoroll on|off [hours]`` (auto-roll when I
+may not double; with hours: also roll for me when I do not double within that many hours).
+
+Buttons (posted with a deadline notice under the club's ``claim`` expiry policy): **Claim the game**, **Claim the
+match**, **Give 24 h more** — ``bgc:<match>:<version>:<action>`` (persistent: they work after a restart; a button of
+an older deadline is refused as stale). Only the waiting opponent may press them.
+"""
+
+from __future__ import annotations
+
+import re
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from club import frontend
+from club.correspondence import Correspondence, away_state
+
+from .errors import guarded, report, send_private
+from .flow import register
+
+CLAIM_LABELS = {"claim_game": "Claim the game", "claim_match": "Claim the match", "more_time": "Give 24 h more"}
+CLAIM_STYLES = {
+    "claim_game": discord.ButtonStyle.danger,
+    "claim_match": discord.ButtonStyle.danger,
+    "more_time": discord.ButtonStyle.success,
+}
+
+
+def correspondence(bot) -> Correspondence:
+    """The bot's correspondence use-cases (matches, and chouettes when loaded)."""
+    return Correspondence(bot.service, getattr(bot, "chouettes", None))
+
+
+async def post_notices(bot, notices) -> None:
+    """Post each notice where its table is shown (a match's thread, a chouette's channel)."""
+    for notice in notices:
+        publisher = bot.chouette_publisher if notice.table == "chouette" else bot.publisher
+        await publisher.post_notice(notice)
+
+
+class ClaimButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"bgc:(?P<match>[0-9]{1,19}):(?P<version>[0-9]{1,12}):(?P<action>claim_game|claim_match|more_time)",
+):
+    """Claim the game / Claim the match / Give 24 h more, for the deadline set at ``version`` of a match."""
+
+    def __init__(self, match_id: int, version: int, action: str) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=CLAIM_LABELS[action],
+                style=CLAIM_STYLES[action],
+                custom_id=f"bgc:{match_id}:{version}:{action}",
+            )
+        )
+        self.match_id, self.version, self.action = match_id, version, action
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item: discord.ui.Button, match: re.Match[str], /) -> ClaimButton:
+        """Rebuild the button from its ``custom_id`` (after a restart too)."""
+        return cls(int(match["match"]), int(match["version"]), match["action"])
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Claim (the late member forfeits, RULES M5) or give him 24 hours more; answered privately."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "claim"):
+            bot = interaction.client
+            member = await register(interaction)
+            await frontend.resolve_match(bot.service, member, guild_id=interaction.guild_id, given=self.match_id)
+            cases = correspondence(bot)
+            if self.action == "more_time":
+                notices = await cases.more_time(self.match_id, member, 24.0)
+                await post_notices(bot, notices)
+                await send_private(interaction, notices[0].text)
+                return
+            outcome = await cases.claim(self.match_id, member, self.action, version=self.version)
+            await bot.publisher.publish(outcome, actor=member)
+            await send_private(interaction, " ".join(outcome.message.splitlines()[:3]) or "Done.")
+
+
+def claim_view(notice) -> discord.ui.View | None:
+    """The buttons a notice offers (``notice.offer``), or None."""
+    if not getattr(notice, "offer", ()):
+        return None
+    view = discord.ui.View(timeout=None)
+    for action in notice.offer:
+        view.add_item(ClaimButton(notice.table_id, notice.version, action))
+    return view
+
+
+STATE_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
+
+
+@app_commands.guild_only()
+class Player(commands.GroupCog, group_name="player", group_description="Your games over days: away, ping, nudge"):
+    """The ``/player`` commands."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(description="Go away for some days: one notice in each of your games, your clocks paused")
+    @app_commands.describe(days="Whole days (from your club's yearly allowance)", reason="Shown in your games")
+    async def away(
+        self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 366], reason: str | None = None
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/player away"):
+            member = await register(interaction)
+            notices = await correspondence(self.bot).away(interaction.guild_id, member, days, reason or "")
+            await post_notices(self.bot, notices)
+            club = await self.bot.service.db.get_club(interaction.guild_id)
+            state = await away_state(self.bot.service, club.id, member)
+            await send_private(
+                interaction,
+                f"You are away until <t:{int(state.until)}:f>; {len(notices)} game(s) told. "
+                f"{state.left} away day(s) left this year. /player back ends it early.",
+            )
+
+    @app_commands.command(description="Back early: your clocks run again, unused whole days come back")
+    async def back(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/player back"):
+            member = await register(interaction)
+            notices = await correspondence(self.bot).back(interaction.guild_id, member)
+            await post_notices(self.bot, notices)
+            await send_private(interaction, f"Welcome back: {len(notices)} game(s) told, your clocks run again.")
+
+    @app_commands.command(description="A message in each of your games, mentioning your opponents")
+    @app_commands.describe(text="What to tell them (optional)")
+    async def ping(self, interaction: discord.Interaction, text: str | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/player ping"):
+            member = await register(interaction)
+            notices = await correspondence(self.bot).ping(interaction.guild_id, member, text or "")
+            await post_notices(self.bot, notices)
+            await send_private(interaction, f"Pinged {len(notices)} game(s).")
+
+    @app_commands.command(description="Nudge an opponent who has kept you waiting")
+    @app_commands.describe(game="Match number, if you have several")
+    async def nudge(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 2**53 - 1] | None = None):
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/player nudge"):
+            member = await register(interaction)
+            here = await self.bot.publisher.here(interaction.channel_id)
+            match_id = await frontend.resolve_match(
+                self.bot.service, member, guild_id=interaction.guild_id, given=game, here=here
+            )
+            notices = await correspondence(self.bot).nudge(match_id, member)
+            await post_notices(self.bot, notices)
+            await send_private(interaction, "Nudged.")
+
+    @app_commands.command(description="Roll for you when you may not double; with hours, also when you do not")
+    @app_commands.describe(state="on or off", hours="Also roll for me when I do not double within this many hours")
+    @app_commands.choices(state=STATE_CHOICES)
+    async def autoroll(
+        self, interaction: discord.Interaction, state: str, hours: app_commands.Range[float, 1, 720] | None = None
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/player autoroll"):
+            member = await register(interaction)
+            after = float(hours) if state == "on" and hours else 0.0
+            prefs = await self.bot.service.set_preferences(member, auto_roll=state == "on", roll_after=after)
+            if not prefs.auto_roll:
+                text = "Auto-roll is off: you roll yourself, also when you may not double."
+            elif prefs.roll_after:
+                text = (
+                    f"Auto-roll is on, and I roll for you when you have not doubled within {prefs.roll_after:g} hours."
+                )
+            else:
+                text = "Auto-roll is on: I roll for you when you may not double (opponent's cube, dead, Crawford)."
+            await send_private(interaction, text)
+
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
+        """Check failures and option errors of every ``/player`` command end up here (see :mod:`cogs.errors`)."""
+        command = getattr(interaction.command, "qualified_name", None) or "player"
+        await report(interaction, error, context={"what": f"/{command}"})
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the extension: ``/player`` and the claim buttons (persistent)."""
+    await bot.add_cog(Player(bot))
+    bot.add_dynamic_items(ClaimButton)

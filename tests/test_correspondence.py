@@ -1,0 +1,197 @@
+"""Correspondence play at the club layer (issue 14, RULES A2, M5): away periods pause a member's clocks, away days
+are used automatically, clocks always end, the opponent may claim or give more time, nudges have a cooldown, and
+"ping all my games" reaches every game. A refused request changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from clubkit import ALICE, BOB, CAROL, GUILD, club_service, new_table, seeded, snapshot
+
+from club.correspondence import Correspondence, away_state
+from club.errors import InvalidRequestError, NotAPlayerError, NotNowError
+from club.scheduler import run_due
+from club.settings import DAY, HOUR
+
+pytestmark = pytest.mark.asyncio
+
+
+async def setup_club(service, **settings):
+    options = {"move_time": 10 * HOUR, "reminders": [], "expiry_policy": "forfeit_game", "away_days": 5}
+    options.update(settings)
+    await service.configure_club(GUILD, **options)
+
+
+async def club_id(service) -> int:
+    return (await service.db.get_club(GUILD)).id
+
+
+async def test_away_pauses_my_clocks_tells_each_game_and_back_gives_days_back(tmp_path):
+    """/player away 3: the member's clock in each of his matches moves 3 days later (the time he had left starts
+    again when he is back), one notice per game pings the opponent, 3 days come off the allowance; back after one
+    day gives the 2 unused days back and the clocks run with the time they had."""
+    async with club_service(tmp_path / "c.sqlite", seeds=seeded(1)) as service:
+        await setup_club(service)
+        first = await new_table(service, 5)
+        second = await new_table(service, 5, players=(CAROL, first.view.waiting_for))
+        member = first.view.waiting_for
+        cases = Correspondence(service)
+        before = {m: (await service.db.get_deadline(m)) for m in (first.match_id, second.match_id)}
+        notices = await cases.away(GUILD, member, 3, "holiday in Crete")
+        assert sorted(n.table_id for n in notices) == sorted([first.match_id, second.match_id])
+        assert all("away until" in n.text and "holiday in Crete" in n.text for n in notices)
+        assert all(member not in n.ping and len(n.ping) == 1 for n in notices), "the opponents are pinged"
+        for match_id, old in before.items():
+            new = await service.db.get_deadline(match_id)
+            if old.member_id == member:
+                assert new.due_at == pytest.approx(old.due_at + 3 * DAY)
+            else:
+                assert new.due_at == old.due_at, "the opponent's clock is not his to pause"
+        state = await away_state(service, await club_id(service), member)
+        assert state.until is not None and state.used == 3 and state.left == 2
+        with pytest.raises(InvalidRequestError, match="away already"):
+            await cases.away(GUILD, member, 1)
+        service.clock.advance(DAY)
+        back = await cases.back(GUILD, member)
+        assert len(back) == 2 and all("is back" in n.text for n in back)
+        state = await away_state(service, await club_id(service), member)
+        assert state.until is None and state.used == 1 and state.left == 4
+        mine = await service.db.get_deadline(first.match_id)
+        if mine.member_id == member:
+            assert mine.due_at == pytest.approx(before[first.match_id].due_at + DAY)
+
+
+async def test_bad_away_requests_change_nothing(tmp_path):
+    """More days than are left, zero days, coming back when not away: refused with what is possible."""
+    path = tmp_path / "c.sqlite"
+    async with club_service(path, seeds=seeded(2)) as service:
+        await setup_club(service, away_days=2)
+        outcome = await new_table(service, 3)
+        cases = Correspondence(service)
+        before = snapshot(path)
+        with pytest.raises(InvalidRequestError, match="2 away days left"):
+            await cases.away(GUILD, outcome.view.waiting_for, 3)
+        with pytest.raises(InvalidRequestError, match="whole number of days"):
+            await cases.away(GUILD, outcome.view.waiting_for, 0)
+        with pytest.raises(NotNowError, match="not away"):
+            await cases.back(GUILD, outcome.view.waiting_for)
+        assert snapshot(path) == before
+
+
+async def test_clocks_always_end_through_repeated_pauses(tmp_path):
+    """The OGS bug (a pause that made games never end): a member goes away and comes back again and again, then
+    lets his away days run out automatically — each pause costs at least one day of a finite allowance, so the
+    deadline still arrives and the club's policy applies (here he forfeits the game), within the move time plus
+    the allowance."""
+    async with club_service(tmp_path / "c.sqlite", seeds=seeded(3)) as service:
+        await setup_club(service, away_days=4)
+        outcome = await new_table(service, 5)
+        late = outcome.view.waiting_for
+        cases = Correspondence(service)
+        start = service.clock.now()
+        pauses = 0
+        while True:
+            try:
+                await cases.away(GUILD, late, 1)
+            except InvalidRequestError:
+                break
+            pauses += 1
+            service.clock.advance(HOUR)
+            await cases.back(GUILD, late)
+            assert pauses <= 4, "a pause and a return always cost a day"
+        assert pauses == 4
+        kinds = []
+        for _ in range(200):
+            service.clock.advance(HOUR)
+            kinds += [n.kind for n in await run_due(service)]
+            if "expiry" in kinds:
+                break
+        assert "expiry" in kinds, "the deadline arrived"
+        assert service.clock.now() - start <= 10 * HOUR + 4 * DAY + 5 * HOUR
+        view = await service.state(outcome.match_id)
+        assert view.game_number == 2, "the late member forfeited the game"
+
+
+async def test_a_lapsing_clock_uses_away_days_automatically(tmp_path):
+    """A clock that would lapse uses one away day (24 hours more, said so) while any is left this year; then the
+    club's policy applies."""
+    async with club_service(tmp_path / "c.sqlite", seeds=seeded(4)) as service:
+        await setup_club(service, away_days=2)
+        outcome = await new_table(service, 5)
+        late = outcome.view.waiting_for
+        service.clock.advance(10 * HOUR)
+        first = await run_due(service)
+        assert [(n.kind, n.ping) for n in first] == [("away_day", (late,))]
+        assert "one away day was used automatically" in first[0].text and "1 away day left" in first[0].text
+        service.clock.advance(DAY)
+        second = await run_due(service)
+        assert [n.kind for n in second] == ["away_day"] and "0 away days left" in second[0].text
+        service.clock.advance(DAY)
+        third = await run_due(service)
+        assert [n.kind for n in third] == ["expiry"] and "forfeits the game" in third[0].text
+
+
+async def test_claims_and_more_time_at_the_deadline(tmp_path):
+    """Expiry policy ``claim``: nothing happens silently — at the deadline the opponent is reminded with Claim the
+    game / Claim the match / Give 24 h more. Before it nobody may claim; the late member cannot claim his own
+    game; Give 24 h more moves the deadline (it fires again later); then a claim forfeits the game (RULES M5)."""
+    path = tmp_path / "c.sqlite"
+    async with club_service(path, seeds=seeded(5)) as service:
+        await setup_club(service, expiry_policy="claim", away_days=0)
+        outcome = await new_table(service, 7)
+        late = outcome.view.waiting_for
+        waiting = BOB if late == ALICE else ALICE
+        cases = Correspondence(service)
+        before = snapshot(path)
+        with pytest.raises(NotNowError, match="still has"):
+            await cases.claim(outcome.match_id, waiting, "claim_game")
+        with pytest.raises(NotNowError, match="nothing to claim"):
+            await cases.claim(outcome.match_id, late, "claim_game")
+        with pytest.raises(NotAPlayerError):
+            await cases.claim(outcome.match_id, CAROL, "claim_game")
+        assert snapshot(path) == before
+        service.clock.advance(10 * HOUR)
+        notices = await run_due(service)
+        assert len(notices) == 1 and notices[0].offer == ("claim_game", "claim_match", "more_time")
+        assert notices[0].offer_to == waiting and waiting in notices[0].ping and "claim the game" in notices[0].text
+        assert (await service.state(outcome.match_id)).game_number == 1, "nothing happened by itself"
+        more = await cases.more_time(outcome.match_id, waiting, 24)
+        assert "24 hours more" in more[0].text and more[0].ping == (late,)
+        assert await run_due(service) == []
+        service.clock.advance(24 * HOUR)
+        again = await run_due(service)
+        assert [n.offer_to for n in again] == [waiting], "the deadline fired again after the time given"
+        result = await cases.claim(outcome.match_id, waiting, "claim_game", version=again[0].version)
+        assert result.view.game_number == 2 and "forfeits the game" in result.message
+
+
+async def test_nudge_after_n_hours_at_most_once_per_n_hours(tmp_path):
+    """A nudge is a new message that pings the member keeping the game waiting: only after the club's
+    ``nudge_hours`` of waiting, and at most once per that many hours."""
+    async with club_service(tmp_path / "c.sqlite", seeds=seeded(6)) as service:
+        await setup_club(service, nudge_hours=12.0, move_time=7 * DAY)
+        outcome = await new_table(service, 5)
+        late = outcome.view.waiting_for
+        waiting = BOB if late == ALICE else ALICE
+        cases = Correspondence(service)
+        with pytest.raises(NotNowError, match="after 12 hours"):
+            await cases.nudge(outcome.match_id, waiting)
+        service.clock.advance(13 * HOUR)
+        nudged = await cases.nudge(outcome.match_id, waiting)
+        assert nudged[0].ping == (late,) and "Nudge from" in nudged[0].text
+        with pytest.raises(NotNowError, match="next nudge is possible in"):
+            await cases.nudge(outcome.match_id, waiting)
+        service.clock.advance(12 * HOUR)
+        assert (await cases.nudge(outcome.match_id, waiting))[0].ping == (late,)
+        with pytest.raises(NotNowError):
+            await cases.nudge(outcome.match_id, late)
+
+
+async def test_ping_all_my_games(tmp_path):
+    """/player ping: one message in each of the member's games, mentioning his opponents."""
+    async with club_service(tmp_path / "c.sqlite", seeds=seeded(7)) as service:
+        await setup_club(service)
+        first = await new_table(service, 3)
+        second = await new_table(service, 3, players=(ALICE, CAROL))
+        notices = await Correspondence(service).ping(GUILD, ALICE, "back on Monday")
+        assert {(n.table_id, n.ping) for n in notices} == {(first.match_id, (BOB,)), (second.match_id, (CAROL,))}
+        assert all("back on Monday" in n.text for n in notices)
