@@ -111,6 +111,29 @@ async def before_expiry(clock, deadline: Deadline, now: float) -> Notice | None:
                   deadline.pending, due, text, (deadline.actor,))  # fmt: skip
 
 
+async def roll_for_late_doublers(service, now: float) -> list[Notice]:
+    """Roll (RULES D1: he gives up doubling this turn) for each member on roll who may double and has waited longer
+    than his ``roll_after`` preference (hours; 0 = never). One query over the pending ``roll_or_double`` deadlines
+    (one per waiting match); returns a notice per roll, carrying the outcome to publish."""
+    notices = []
+    for row in await service.db.deadlines_pending("roll_or_double"):
+        try:
+            prefs = await _prefs(service, row.member_id)
+        except Exception:  # noqa: BLE001 - an unknown member has no preference
+            continue
+        if not prefs.roll_after or now < row.set_at + prefs.roll_after * HOUR:
+            continue
+        try:
+            outcome = await service.roll(row.match_id, row.member_id, version=row.version)
+        except (StaleVersionError, NotNowError, InvalidRequestError):
+            continue
+        who = (await service._names([row.member_id])).get(row.member_id, str(row.member_id))
+        text = f"{who} did not double within {prefs.roll_after:g} hours: rolled for him, as he asked.\n"
+        notices.append(Notice("auto_roll", "match", row.match_id, row.member_id, row.member_id, "roll_or_double",
+                              row.due_at, text + outcome.message, (), outcome))  # fmt: skip
+    return notices
+
+
 class Correspondence:
     """The correspondence use-cases over the club service (``service``) and, optionally, the chouettes."""
 

@@ -164,6 +164,9 @@ async def run_due(clocks, now: float | None = None) -> list[Notice]:
     notices = []
     for clock in _clocks(clocks):
         at = clock.now() if now is None else now
+        automatic = getattr(clock, "automatic", None)
+        if automatic is not None:
+            notices += await automatic(at)
         for kind, deadline in await due(clock, at):
             if kind == "reminder":
                 notice = await _remind(clock, deadline, at)
@@ -228,6 +231,13 @@ class MatchClock:
     async def club_id(self, deadline: Deadline) -> int:
         """The match's club."""
         return (await self.service.db.get_match(deadline.table_id)).club_id
+
+    async def automatic(self, now: float) -> list[Notice]:
+        """Roll for a member who is on roll, may double and has not within his ``roll_after`` hours (his opt-in,
+        ``/player autoroll on <hours>``): the notices of those rolls (with their outcomes)."""
+        from .correspondence import roll_for_late_doublers
+
+        return await roll_for_late_doublers(self.service, now)
 
     async def due_deadlines(self, now: float) -> list[Deadline]:
         """The match deadlines due at ``now``."""

@@ -634,6 +634,13 @@ class Database:
             )
         return changed == 1
 
+    async def deadlines_pending(self, pending: str, limit: int = 5000) -> list[DeadlineRecord]:
+        """The deadlines awaiting ``pending`` (e.g. ``roll_or_double``), oldest first: one per waiting match."""
+        rows = await self._fetchall(
+            "SELECT * FROM deadlines WHERE pending = ? ORDER BY set_at, match_id LIMIT ?", (pending, int(limit))
+        )
+        return [DeadlineRecord.from_row(row) for row in rows]
+
     async def move_deadline(self, match_id: int, version: int, *, due_at: float, reminders: Sequence[float]) -> bool:
         """Move the deadline of match ``match_id`` (still set at ``version``) to ``due_at`` with the reminder times
         ``reminders`` (an away period, an away day, more time given): its expiry may fire again. False (nothing

@@ -195,3 +195,30 @@ async def test_ping_all_my_games(tmp_path):
         notices = await Correspondence(service).ping(GUILD, ALICE, "back on Monday")
         assert {(n.table_id, n.ping) for n in notices} == {(first.match_id, (BOB,)), (second.match_id, (CAROL,))}
         assert all("back on Monday" in n.text for n in notices)
+
+
+async def test_roll_for_me_when_i_do_not_double_within_n_hours(tmp_path):
+    """The opt-in "roll for me when I do not double within N hours": a member on roll who may double and waits
+    longer is rolled for (said so); before N hours nothing happens; without the preference nothing ever does."""
+    async with club_service(tmp_path / "c.sqlite", seeds=seeded(8)) as service:
+        await setup_club(service, move_time=7 * DAY)
+        for member in (ALICE, BOB):
+            await service.register(GUILD, member, "Alice" if member == ALICE else "Bob")
+        outcome = await new_table(service, 5)
+        view = outcome.view
+        for _ in range(30):  # play on until a member is to roll or double
+            if view.pending == "roll_or_double":
+                break
+            plays = await service.legal_plays(view.match_id, view.waiting_for)
+            view = (await service.play(view.match_id, view.waiting_for, plays[0])).view
+        assert view.pending == "roll_or_double"
+        member = view.waiting_for
+        service.clock.advance(5 * HOUR)
+        assert [n.kind for n in await run_due(service)] == [], "no preference: he decides himself"
+        await service.set_preferences(member, roll_after=6.0)
+        assert [n.kind for n in await run_due(service)] == [], "not yet 6 hours"
+        service.clock.advance(1.5 * HOUR)
+        notices = await run_due(service)
+        assert [n.kind for n in notices] == ["auto_roll"] and "did not double within 6 hours" in notices[0].text
+        after = await service.state(view.match_id)
+        assert after.version > view.version and (after.pending != "roll_or_double" or after.waiting_for != member)
