@@ -333,3 +333,24 @@ class Correspondence:
             Notice("ping", table, table_id, member, member, "", 0.0, line, opponents)
             for table, table_id, opponents in await self._my_games(club.id, member)
         ]
+
+
+async def games_extras(service, member: int, guild_id: int | None, match_ids) -> tuple[dict[int, float], str]:
+    """For ``/bg games``: the deadlines of ``match_ids`` (by match) and a line on the member's away days in the
+    club of ``guild_id`` (``""`` when the club gives none and he is not away)."""
+    due = {}
+    for match_id in match_ids:
+        record = await service.db.get_deadline(match_id)
+        if record is not None:
+            due[match_id] = record.due_at
+    club = await service.db.get_club(guild_id) if guild_id is not None else None
+    if club is None:
+        return due, ""
+    state = await away_state(service, club.id, member)
+    allowance = ClubSettings.from_json(club.settings).away_days
+    if not allowance and state.until is None:
+        return due, ""
+    line = f"Away days this year: {state.used:g} used, {state.left} left of {allowance}."
+    if state.until is not None:
+        line += f" You are away until <t:{int(state.until)}:f> (/player back ends it)."
+    return due, line

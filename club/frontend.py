@@ -163,15 +163,37 @@ def resign_level(text: str | int | None) -> int:
 
 
 # -- which game ---------------------------------------------------------------------------------------------------------
-def describe_item(item: WaitingItem | HistoryItem, member_waiting: bool) -> str:
-    """One line for a match in a list: ``#12 vs Bob · 5-point match 2–1 · your turn: play``."""
+def time_left(due_at: float | None, now: float | None) -> str:
+    """``"21.5 h left"`` / ``"2.0 h overdue"`` for a deadline, or ``""`` without one."""
+    if due_at is None or now is None:
+        return ""
+    hours = (due_at - now) / 3600
+    return f"{hours:.1f} h left" if hours >= 0 else f"{-hours:.1f} h overdue"
+
+
+def describe_item(
+    item: WaitingItem | HistoryItem,
+    member_waiting: bool,
+    *,
+    link: str | None = None,
+    due_at: float | None = None,
+    now: float | None = None,
+) -> str:
+    """One line for a match in a list: ``#12 vs Bob · 5-point match 2–1 · your turn: play · 21.5 h left · <link>``
+    (whose turn it is, the time left on the clock and a link to the board message when known)."""
     what = "money session" if item.kind == "money" else f"{item.length}-point match"
     score = f"{item.score[0]:+d}/{item.score[1]:+d}" if item.kind == "money" else f"{item.score[0]}–{item.score[1]}"
     text = f"#{item.match_id} vs {item.opponent_name} · {what} {score}"
     if member_waiting and isinstance(item, WaitingItem):
         text += f" · your turn: {item.pending_text}"
+        due_at = item.due_at if due_at is None else due_at
     elif isinstance(item, HistoryItem):
-        text += " · their turn" if item.status == "active" else " · challenge not answered yet"
+        text += f" · {item.opponent_name}'s turn" if item.status == "active" else " · challenge not answered yet"
+    left = time_left(due_at, now)
+    if left:
+        text += f" · {left}"
+    if link:
+        text += f" · {link}"
     return text
 
 
@@ -360,15 +382,32 @@ async def dice_proof(
     return DiceProof(match_id, number, text, not problems)
 
 
-def games_text(waiting: Sequence[WaitingItem], others: Sequence[HistoryItem]) -> str:
-    """``/bg games``: the member's games waiting for him, then the others (whose turn it is)."""
+def games_text(
+    waiting: Sequence[WaitingItem],
+    others: Sequence[HistoryItem],
+    *,
+    links: dict[int, str] | None = None,
+    due: dict[int, float] | None = None,
+    now: float | None = None,
+    away: str = "",
+) -> str:
+    """``/bg games``: the member's games waiting for him, then the others (whose turn it is), each with the time
+    left (``due``: deadlines by match, ``now``) and a link to its board message (``links``); ``away``: a line
+    about his away days."""
+    links, due = links or {}, due or {}
     if not waiting and not others:
-        return "You have no game in progress. Start one with /bg challenge."
+        text = "You have no game in progress. Start one with /bg challenge."
+        return f"{text}\n{away}" if away else text
     lines = []
     if waiting:
         lines.append("Your turn:")
-        lines += [f"• {describe_item(item, True)}" for item in waiting]
+        lines += [f"• {describe_item(item, True, link=links.get(item.match_id), now=now)}" for item in waiting]
     if others:
         lines.append("Waiting for your opponent:")
-        lines += [f"• {describe_item(item, False)}" for item in others]
+        lines += [
+            f"• {describe_item(item, False, link=links.get(item.match_id), due_at=due.get(item.match_id), now=now)}"
+            for item in others
+        ]
+    if away:
+        lines.append(away)
     return "\n".join(lines)

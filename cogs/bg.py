@@ -12,6 +12,7 @@ from discord.ext import commands
 from backgammon.errors import BackgammonError
 from backgammon.rules import PRESETS
 from club import EXPIRY_POLICIES, frontend
+from club.correspondence import games_extras
 from club.export import export_mat
 
 from . import flow
@@ -183,8 +184,20 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/bg games"):
             member = await flow.register(interaction)
-            waiting, others = await frontend.open_games(self.bot.service, member, interaction.guild_id)
-            await interaction.followup.send(frontend.games_text(waiting, others)[:2000], ephemeral=True)
+            service = self.bot.service
+            waiting, others = await frontend.open_games(service, member, interaction.guild_id)
+            links = {}
+            for item in [*waiting, *others]:  # a jump link to each game's board message
+                boards = await service.messages(item.match_id, purpose="board")
+                if boards:
+                    last = boards[-1]
+                    links[item.match_id] = (
+                        f"https://discord.com/channels/{interaction.guild_id}/{last.channel_id}/{last.message_id}"
+                    )
+            ids = [item.match_id for item in others]
+            due, away = await games_extras(service, member, interaction.guild_id, ids)
+            text = frontend.games_text(waiting, others, links=links, due=due, now=service.clock.now(), away=away)
+            await interaction.followup.send(text[:2000], ephemeral=True)
 
     @app_commands.command(description="The rules a match is played under")
     @app_commands.describe(game=GAME_HELP)

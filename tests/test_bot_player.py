@@ -90,3 +90,21 @@ async def test_nudge_pings_in_a_new_message(tmp_path):
         await call(player.nudge, player, fake.interaction(members[waiting], thread))
         assert len(fake.in_channel(thread.id)) == count + 1
         assert fake.last(thread.id).content.startswith(f"<@{late}>") and "Nudge from" in fake.last(thread.id).content
+
+
+async def test_bg_games_links_each_board_with_whose_turn_and_time_left(tmp_path):
+    """/bg games: each entry links to its board message (a jump link), says whose turn it is and the time left,
+    and the member's away days are shown."""
+    clock = ManualClock()
+    async with running_bot(tmp_path / "c.sqlite3", clock=clock, dice=InjectedDice(fallback=b"games")) as (bot, fake):
+        members, thread, late, waiting = await start(bot, fake, away_days=7, move_time=10 * HOUR)
+        cog = cog_of(bot)
+        clock.advance(2 * HOUR)
+        board = fake.last(thread.id)
+        link = f"https://discord.com/channels/{GUILD}/{thread.id}/{board.id}"
+        mine = last_reply(await call(cog.games, cog, fake.interaction(members[late], thread))).content
+        assert "Your turn:" in mine and "8.0 h left" in mine and link in mine
+        assert "Away days this year: 0 used, 7 left of 7." in mine
+        theirs = last_reply(await call(cog.games, cog, fake.interaction(members[waiting], thread))).content
+        name = "Alice" if late == ALICE else "Bob"
+        assert f"{name}'s turn" in theirs and "8.0 h left" in theirs and link in theirs
