@@ -341,6 +341,20 @@ async def cube_actions(db: Database, club_id: int, member: int) -> dict[str, int
     return {row[0]: row[1] for row in rows}
 
 
+async def reply_times(db: Database, club_id: int, member: int) -> list[float]:
+    """How long ``member`` took to reply (seconds) each time a two-player game of club ``club_id`` waited for him:
+    from the action that handed him the turn (his opponent's, or the club's) to his own next action, over the action
+    log (actions the club made for him — auto-rolls, forced plays, time limits — are not replies)."""
+    rows = await db._fetchall(
+        "SELECT wait FROM (SELECT a.member_id AS who, a.auto AS auto, a.at - lag(a.at) OVER w AS wait, "
+        "lag(a.member_id) OVER w AS before FROM actions a JOIN matches m ON m.id = a.match_id "
+        "WHERE m.club_id = ? AND (m.player0 = ? OR m.player1 = ?) WINDOW w AS (PARTITION BY a.match_id ORDER BY a.seq)) "
+        "WHERE who = ? AND auto = 0 AND wait IS NOT NULL AND (before IS NULL OR before <> who)",
+        (club_id, member, member, member),
+    )
+    return [float(row[0]) for row in rows]
+
+
 async def chouette_games(db: Database, club_id: int, member: int) -> tuple[int, int, int, int]:
     """``(games, won, points, money)`` of ``member`` in the chouettes of club ``club_id`` (won = a game with
     positive points)."""

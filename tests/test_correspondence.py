@@ -4,6 +4,8 @@ are used automatically, clocks always end, the opponent may claim or give more t
 
 from __future__ import annotations
 
+import statistics
+
 import pytest
 from clubkit import ALICE, BOB, CAROL, GUILD, club_service, new_table, seeded, snapshot
 
@@ -222,3 +224,36 @@ async def test_roll_for_me_when_i_do_not_double_within_n_hours(tmp_path):
         assert [n.kind for n in notices] == ["auto_roll"] and "did not double within 6 hours" in notices[0].text
         after = await service.state(view.match_id)
         assert after.version > view.version and (after.pending != "roll_or_double" or after.waiting_for != member)
+
+
+async def test_club_stats_show_reply_times_and_games_waiting(tmp_path):
+    """/club stats: each member's average and median reply time (from the turn being his to his action; the club's
+    automatic steps are not replies) and the games waiting on him now."""
+    from club.records.service import ClubRecords
+    from club.records.texts import stats_text
+
+    async with club_service(tmp_path / "c.sqlite", seeds=seeded(9)) as service:
+        await setup_club(service, move_time=7 * DAY)
+        for member, name in ((ALICE, "Alice"), (BOB, "Bob")):
+            await service.register(GUILD, member, name)
+        outcome = await new_table(service, 5)
+        view = outcome.view
+        waits = {ALICE: [], BOB: [0.0]}  # Bob answered the challenge at once: a reply too
+        for hours in (1, 3, 2, 6, 5):  # each turn: the member replies after some hours (a roll, then his play)
+            service.clock.advance(hours * HOUR)
+            member = view.waiting_for
+            waits[member].append(hours * HOUR)
+            if view.pending == "roll_or_double":
+                view = (await service.roll(view.match_id, member)).view
+            if view.pending == "play" and view.waiting_for == member:
+                plays = await service.legal_plays(view.match_id, member)
+                view = (await service.play(view.match_id, member, plays[0])).view
+        records = ClubRecords(service)
+        for member in (ALICE, BOB):
+            stats = await records.stats(GUILD, member)
+            assert stats.replies == len(waits[member]) and waits[member]
+            assert stats.reply_mean == pytest.approx(sum(waits[member]) / len(waits[member]))
+            assert stats.reply_median == pytest.approx(statistics.median(waits[member]))
+            assert stats.waiting_on == (1 if view.waiting_for == member else 0)
+            text = stats_text(stats)
+            assert "Reply time: " in text and "games waiting on" in text

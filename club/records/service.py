@@ -8,7 +8,8 @@ which an admin makes with a reason and which is kept forever (the audit trail).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+import statistics
+from dataclasses import dataclass, replace
 from datetime import UTC, tzinfo
 
 from storage import books
@@ -241,7 +242,13 @@ class ClubRecords:
         rating = (await self.ratings(guild_id)).get(member) or Rating(member)
         chouette = await books.chouette_games(self.db, club_id, member)
         name = (await self.names([member])).get(member, str(member))
-        return member_stats(member, name, games, actions, rating, chouette)
+        stats = member_stats(member, name, games, actions, rating, chouette)
+        replies = await books.reply_times(self.db, club_id, member)
+        waiting = len(await self.db.waiting_for(member, club_id))
+        return replace(
+            stats, replies=len(replies), reply_mean=statistics.fmean(replies) if replies else None,
+            reply_median=statistics.median(replies) if replies else None, waiting_on=waiting,
+        )  # fmt: skip
 
     async def leaderboard(self, guild_id: int, kind: str = "money", period: str | Period | None = "all") -> Leaderboard:
         """The ``money``, ``matches`` or ``chouette`` leaderboard (see :mod:`club.records.leaderboards`); ``period``

@@ -24,7 +24,8 @@ class MemberStats:
     None before any game), ``doubles`` (cubes offered), ``takes`` (including beavers, which take), ``drops``,
     ``beavers``, ``raccoons``; ``money_points`` net in money sessions, ``money`` net at the stakes. Matches: ``rating`` (with
     ``experience``, ``wins``, ``losses``). Chouettes: ``chouette_games``, ``chouette_wins``, ``chouette_points``,
-    ``chouette_money``.
+    ``chouette_money``. Correspondence: ``replies`` (how many times a game waited for him), ``reply_mean`` and
+    ``reply_median`` (seconds; None before any), ``waiting_on`` (games waiting for him now).
     """
 
     member: int
@@ -47,6 +48,10 @@ class MemberStats:
     chouette_wins: int
     chouette_points: int
     chouette_money: int
+    replies: int = 0
+    reply_mean: float | None = None
+    reply_median: float | None = None
+    waiting_on: int = 0
 
     @property
     def losses(self) -> int:

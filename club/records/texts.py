@@ -98,7 +98,25 @@ def stats_text(stats: MemberStats) -> str:
             f"Chouettes: {stats.chouette_games} games, {stats.chouette_wins} won, {signed(stats.chouette_points)} pts, "
             f"{signed(stats.chouette_money)} at the stakes"
         )
+    if stats.replies:
+        lines.append(
+            f"Reply time: average {_duration(stats.reply_mean)}, median {_duration(stats.reply_median)} "
+            f"over {stats.replies} replies; games waiting on {stats.name} now: {stats.waiting_on}"
+        )
+    else:
+        lines.append(f"Reply time: no reply yet; games waiting on {stats.name} now: {stats.waiting_on}")
     return "\n".join(lines)
+
+
+def _duration(seconds: float | None) -> str:
+    """``"3.2 h"``, ``"12 min"`` or ``"2.5 days"``."""
+    if seconds is None:
+        return "-"
+    if seconds < 3600:
+        return f"{seconds / 60:.0f} min"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.1f} h"
+    return f"{seconds / 86400:.1f} days"
 
 
 def leaderboard_text(board: Leaderboard, *, limit: int = 10) -> str:
