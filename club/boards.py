@@ -124,6 +124,7 @@ def board_view(view: TableView, viewer: int | None = None) -> BoardView:
         crawford=game.crawford,
         post_crawford=post_crawford,
         offered_cube=game.cube_offered,
+        offer={"beaver_offered": "beaver", "raccoon_offered": "raccoon"}.get(game.phase, "double"),
         resignation=game.resignation[1] if game.resignation else 0,
         dice=game.dice,
         dice_side=_side_name(game.on_roll, bottom) if game.dice else None,

@@ -26,6 +26,20 @@ PENDING_WORDS = {
 }
 
 
+def shorten(text: str, limit: int) -> str:
+    """``text`` in at most ``limit`` characters: whole, or cut at a word boundary (when one is in the second half)
+    with "…" — for Discord's limits on thread names and choice labels (100), never a word cut in the middle
+    silently."""
+    text = " ".join(str(text).split())
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    space = cut.rfind(" ")
+    if space >= limit // 2:
+        cut = cut[:space]
+    return cut.rstrip(" ,;·–-") + "…"
+
+
 def pending_words(pending: str | None, *, beaver: bool = False, raccoon: bool = False) -> str:
     """``pending`` (see :meth:`club.table.Table.waiting`) as words: ``"take or drop the double"``, or with a beaver
     allowed ``"take, drop or beaver the double"``."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from backgammon.errors import AmbiguousPlayError, BackgammonError, IllegalPlayError, InvalidPlayError
 from backgammon.moves import Play
 
+from .describe import shorten
 from .dice import verify_rolls
 from .errors import InvalidRequestError, NotAPlayerError, NotNowError, UnknownGameError
 from .results import Outcome, TableView
@@ -248,7 +249,7 @@ async def game_choices(
     items = [(describe_item(item, True), item.match_id) for item in waiting]
     items += [(describe_item(item, False), item.match_id) for item in others]
     typed = typed.strip().lstrip("#").lower()
-    return [(label[:100], match_id) for label, match_id in items if typed in label.lower()][:MAX_CHOICES]
+    return [(shorten(label, 100), match_id) for label, match_id in items if typed in label.lower()][:MAX_CHOICES]
 
 
 # -- plays ---------------------------------------------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from typing import Any
 import discord
 
 from club.boards import finished_games
+from club.describe import shorten
 from club.errors import ClubError
 from club.results import Outcome, TableView
 
@@ -111,7 +112,7 @@ class Publisher:
         if not isinstance(channel, discord.Thread) and isinstance(channel, discord.TextChannel):
             try:
                 home = await channel.get_partial_message(record.message_id).create_thread(
-                    name=title(view)[:100], auto_archive_duration=THREAD_ARCHIVE_MINUTES
+                    name=shorten(title(view), 100), auto_archive_duration=THREAD_ARCHIVE_MINUTES
                 )
                 message_id = home.id
             except discord.HTTPException as error:

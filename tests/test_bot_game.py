@@ -251,9 +251,13 @@ async def test_money_session_every_answer_as_button_and_command(tmp_path):
         assert view.pending == "roll_or_double" and view.waiting_for == BOB
         await fake.press(bob, fake.last(thread.id).custom_id("double"))
         assert set(fake.last(thread.id).actions) == {"take", "drop", "beaver"}
+        assert board_view(await state()).offer == "double"
         await call(cog.beaver, cog, fake.interaction(alice, thread))
         assert set(fake.last(thread.id).actions) == {"take", "drop", "raccoon"}
+        beavered = board_view(await state())
+        assert (beavered.offer, beavered.offered_cube) == ("beaver", 4), "the board says beaver, not '4 doubles'"
         await fake.press(bob, fake.last(thread.id).custom_id("raccoon"))
+        assert board_view(await state()).offer == "raccoon"
         taken = await call(cog.take, cog, fake.interaction(alice, thread))
         assert "the cube is at 8" in last_reply(taken).content
         view = await state()
