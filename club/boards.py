@@ -22,7 +22,7 @@ from .results import GameView, Outcome, TableView
 
 @dataclass(frozen=True, slots=True)
 class BoardOptions:
-    """How boards are drawn (config ``[rendering]``): ``theme`` name, ``width`` in pixels (400–2000) and ``home``
+    """How boards are drawn (config ``[rendering]``): ``theme`` name, ``width`` in pixels (390–2000) and ``home``
     (``"right"``/``"left"``, the side of the viewer's home board). :meth:`checked` validates them."""
 
     theme: str = "colourblind"

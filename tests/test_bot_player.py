@@ -108,3 +108,23 @@ async def test_bg_games_links_each_board_with_whose_turn_and_time_left(tmp_path)
         theirs = last_reply(await call(cog.games, cog, fake.interaction(members[waiting], thread))).content
         name = "Alice" if late == ALICE else "Bob"
         assert f"{name}'s turn" in theirs and "8.0 h left" in theirs and link in theirs
+
+
+async def test_ping_all_my_games_and_autoroll(tmp_path):
+    """/player ping posts in the game's thread mentioning the opponent; /player autoroll off|on [hours] sets the
+    member's preferences and says what they mean."""
+    clock = ManualClock()
+    async with running_bot(tmp_path / "c.sqlite3", clock=clock, dice=InjectedDice(fallback=b"ping")) as (bot, fake):
+        members, thread, late, waiting = await start(bot, fake)
+        player = bot.get_cog("Player")
+        pinged = await call(player.ping, player, fake.interaction(members[late], thread), text="back Monday")
+        assert "Pinged 1 game(s)" in last_reply(pinged).content
+        post = fake.last(thread.id)
+        assert post.content.startswith(f"<@{waiting}>") and "back Monday" in post.content
+        off = await call(player.autoroll, player, fake.interaction(members[late], thread), state="off")
+        assert "Auto-roll is off" in last_reply(off).content
+        assert not (await bot.service.preferences(late)).auto_roll
+        on = await call(player.autoroll, player, fake.interaction(members[late], thread), state="on", hours=6.0)
+        assert "within 6 hours" in last_reply(on).content
+        prefs = await bot.service.preferences(late)
+        assert prefs.auto_roll and prefs.roll_after == 6.0
