@@ -283,9 +283,19 @@ def _arrow(draw, points, theme: Theme, width: float, head: float) -> None:
     draw.polygon(triangle, fill=theme.arrow)
 
 
+def _column_cube_box(layout: BoardLayout, view: BoardView) -> Box | None:
+    if view.crawford or not view.show_cube or view.offered_cube is not None:
+        return None
+    x, y = layout.cube_centre(view.cube_owner)
+    half = layout.cube_size / 2 + 2
+    return x - half, y - half, x + half, y + half
+
+
 def arrow_obstacles(layout: BoardLayout, view: BoardView) -> list[Box]:
-    """The rectangles the last-play arrows must not cross: the dice shown and the offered cube."""
-    return [box for box in (_dice_box(layout, view), offered_cube_box(layout, view)) if box is not None]
+    """The rectangles the last-play arrows must not cross: the dice shown, the cube in its column and the offered
+    cube with its words."""
+    boxes = (_dice_box(layout, view), _column_cube_box(layout, view), offered_cube_box(layout, view))
+    return [box for box in boxes if box is not None]
 
 
 def last_play_routes(layout: BoardLayout, view: BoardView) -> list[list[tuple[float, float]]]:
