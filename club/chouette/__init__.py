@@ -20,6 +20,7 @@ Modules: ``table`` (the pure state machine over the log), ``service`` (the use-c
 ``verify`` (replay and dice proof).
 """
 
+from ..scheduler import run_due  # the one clock: run_due(chouettes) fires the chouettes' deadlines
 from .service import ACTIONS, ChouetteService, policy_decision
 from .table import ChouetteTable, Pending
 from .views import ChouetteOutcome, ChouetteView, CubeView, Decision, SheetData, SheetRowData
@@ -36,4 +37,5 @@ __all__ = [
     "SheetData",
     "SheetRowData",
     "policy_decision",
+    "run_due",
 ]
