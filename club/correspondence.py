@@ -237,6 +237,8 @@ class Correspondence:
             await _use_days(service, club.id, member, -unused, now)
         shift = state.until - now
         for clock, deadline in await self._my_deadlines(club.id, member):
+            if deadline.set_at >= period["from"] and deadline.due_at < state.until:
+                continue  # set while he was away and never paused: it keeps its time
             due = max(now + HOUR, deadline.due_at - shift)
             moved = due - deadline.due_at
             await clock.move(deadline, due, [at + moved for at in deadline.reminders if at + moved > now])
