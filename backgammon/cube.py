@@ -243,6 +243,41 @@ def check_drop(cube: Cube, rules: RuleSet) -> None:
         )
 
 
+ANSWERS = ("take", "drop", "beaver", "raccoon")
+"""The answers to a pending offer, in this order (RULES D2, D3)."""
+
+
+def check_answer(cube: Cube, decision: str, rules: RuleSet) -> None:
+    """Raise :class:`CubeError` unless ``decision`` (one of :data:`ANSWERS`) may answer the pending offer of ``cube``
+    under ``rules``: a take always (RULES D2); a drop unless the raccoon is compulsory (D3, case SC06); a beaver or
+    a raccoon as :func:`check_beaver` / :func:`check_raccoon` (D3, the cube limit D5). The one answer-legality check
+    of the 1-on-1 game and of every chouette cube (whose turn it is stays the caller's)."""
+    if decision == "take":
+        _pending(cube, "take")
+    elif decision == "drop":
+        check_drop(cube, rules)
+    elif decision == "beaver":
+        check_beaver(cube, rules)
+    elif decision == "raccoon":
+        check_raccoon(cube, rules)
+    else:
+        raise CubeError(f"an answer is one of {', '.join(ANSWERS)}, not {decision!r}")
+
+
+def answers(cube: Cube, rules: RuleSet) -> tuple[str, ...]:
+    """The answers :func:`check_answer` accepts for the pending offer of ``cube`` (in :data:`ANSWERS` order);
+    ``()`` when nothing is offered. What a game or a chouette offers its members is exactly this (RULES D2, D3, D5).
+    """
+    allowed = []
+    for decision in ANSWERS:
+        try:
+            check_answer(cube, decision, rules)
+        except CubeError:
+            continue
+        allowed.append(decision)
+    return tuple(allowed)
+
+
 def _pending(cube: Cube, action: str) -> None:
     if cube.offered is None:
         raise CubeError(f"there is no cube offer to {action}")

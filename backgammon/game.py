@@ -423,18 +423,19 @@ class Game:
 
     def _check_take(self, side: int) -> None:
         self._check_answer(side)
+        cubes.check_answer(self.cube, "take", self.rules)
 
     def _check_drop(self, side: int) -> None:
         self._check_answer(side)
-        cubes.check_drop(self.cube, self.rules)
+        cubes.check_answer(self.cube, "drop", self.rules)
 
     def _check_beaver(self, side: int) -> None:
         self._check_answer(side)
-        cubes.check_beaver(self.cube, self.rules)
+        cubes.check_answer(self.cube, "beaver", self.rules)
 
     def _check_raccoon(self, side: int) -> None:
         self._check_answer(side)
-        cubes.check_raccoon(self.cube, self.rules)
+        cubes.check_answer(self.cube, "raccoon", self.rules)
 
     def _check_resign(self, side: int, level: int = 1) -> None:
         _check_side(side)

@@ -86,9 +86,27 @@ class DoublingEvents:
             raise ChouetteError(f"the turn cannot pass yet: {reason}")
         game.on_roll = side
         game.doubled = []
+        game.rolled = False
         if side == "team" and not self.rules.single_cube:
             entries = {slot.key: None for slot in game.live_cubes() if self._double_ok(slot, TEAM_SIDE)}
             game.window = entries or None
+
+    def dice_thrown(self) -> None:
+        """The board's dice of this turn are thrown (RULES D1: a double is offered "before he has thrown"): every
+        cube event refuses until the next :meth:`turn`. Not a recorded event (the board's roll is in the board's
+        record): the caller tells the session at each roll, and again after restoring it from JSON mid-turn.
+        Raises :class:`ChouetteError` outside a game's turn."""
+        game = self._require_playing()
+        if game.on_roll is None:
+            raise ChouetteError("the dice are thrown in a turn: no turn has started yet")
+        game.rolled = True
+
+    def _require_before_roll(self) -> None:
+        if self.game.rolled:
+            raise ChouetteError(
+                f"the dice are thrown: a cube is turned only before the roll (RULES D1); {self.game.on_roll} "
+                "is playing them"
+            )
 
     # ========================================================================= doubling (RULES C4, C5, D1)
     @event
@@ -103,6 +121,7 @@ class DoublingEvents:
         """
         game = self._require_playing()
         self._require_turn("box")
+        self._require_before_roll()
         if game.box in game.doubled:
             raise ChouetteError("Box has already doubled this turn")
         reason = self._pending_reason()
@@ -153,6 +172,7 @@ class DoublingEvents:
         """
         game = self._require_playing()
         self._require_turn("team")
+        self._require_before_roll()
         self._check_actor(member, by)
         if self.rules.single_cube:
             if cube is not None:
@@ -252,6 +272,7 @@ class DoublingEvents:
         he holds no extra he may double."""
         game = self._require_playing()
         self._require_turn("box")
+        self._require_before_roll()
         self._check_actor(giver, by)
         if giver in game.doubled:
             raise ChouetteError(f"{giver} has already doubled this turn")
@@ -379,18 +400,15 @@ class DoublingEvents:
                 f"(003 Atlanta 5.10); he accepts {accepted}"
             )
 
-    def _answers(self, slot: ChouetteCube) -> list[str]:
-        stage, game_rules = slot.cube.stage, self.rules.game
-        options = ["take"]
-        if stage != "raccoon" or game_rules.raccoon_droppable:
-            options.append("drop")
-        if game_rules.beavers and (
-            stage == "double" or (stage == "raccoon" and game_rules.further_immediate_redoubles)
-        ):
-            options.append("beaver")
-        if stage == "beaver" and game_rules.raccoons:
-            options.append("raccoon")
-        return options
+    def _answers(self, slot: ChouetteCube) -> tuple[str, ...]:
+        """What the responder of ``slot`` may answer: :func:`backgammon.cube.answers` (the 1-on-1 game's own check,
+        RULES D2, D3, D5), less what an extra's taker may not do (003 Atlanta 5.7: no raccoon; 5.7c: no drop)."""
+        allowed = cube_rules.answers(slot.cube, self.rules.game)
+        extras = self.game.extras
+        if slot.extra and extras is not None and slot.responder == extras["taker"] and slot.cube.stage == "double":
+            refused = {"raccoon"} | ({"drop"} if self._extras_rule() == "5.7c" else set())
+            allowed = tuple(a for a in allowed if a not in refused)
+        return allowed
 
     def _respond(self, slot: ChouetteCube, decision: str) -> None:
         """Apply one answer to one cube (RULES D2–D3 through backgammon.cube); a drop records the transfer."""

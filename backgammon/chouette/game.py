@@ -30,7 +30,8 @@ class ChouetteGame:
     extras). ``transfers``: every point moved so far (10.1 "recording points from dropped cubes as they happen").
 
     Turn: ``on_roll`` (``"box"`` / ``"team"`` to roll, before the dice; ``None`` before the first turn), ``doubled``
-    (who doubled this turn). ``window``: the Team's doubling window at the Captain's turn (003 Atlanta 5.9), cube key →
+    (who doubled this turn), ``rolled`` (the board's dice of this turn are thrown: no cube action until the next
+    turn, RULES D1; the board's to know, so not in :meth:`to_json` — ``club.chouette.table`` restores it). ``window``: the Team's doubling window at the Captain's turn (003 Atlanta 5.9), cube key →
     ``None`` (undecided) / ``"double"`` / ``"pass"``. ``consent``: classic partners' answers to the Captain's double
     (000 Ch.8), member → ``None`` / ``"take"`` / ``"drop"``. ``round``: the offers made together and not yet resolved
     (``by`` "box"/"team", ``keys``, ``from_centre``, ``half_rule``, ``in_order``, ``before`` = key → value in points
@@ -65,6 +66,7 @@ class ChouetteGame:
     ended_by: str | None = None
     outcome: Outcome | None = None
     result: dict[str, str] | None = None
+    rolled: bool = False
 
     # -- views -------------------------------------------------------------------------------------------------
     @property

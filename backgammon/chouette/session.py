@@ -195,7 +195,7 @@ class ChouetteSession(DoublingEvents):
         game = self.game
         if game.window is not None:
             return [k for k, c in game.window.items() if c is None and game.cubes[k].team == actor]
-        if self._pending_reason() or actor in game.doubled:
+        if self._pending_reason() or actor in game.doubled or game.rolled:
             return []
         if game.on_roll == "box":
             return [slot.key for slot in game.live_cubes() if slot.box == actor and self._double_ok(slot, BOX_SIDE)]

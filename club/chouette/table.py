@@ -178,7 +178,13 @@ class ChouetteTable:
             retiring=list(data["retiring"]),
             board=None if data["board"] is None else Game.from_json(data["board"]),
             turns=data["turns"],
-        )
+        )._dice_from_board()
+
+    def _dice_from_board(self) -> ChouetteTable:
+        """Tell the session what the board knows: its dice of this turn are thrown (RULES D1; not stored twice)."""
+        if self.board_live and self.board.phase == Phase.PLAY and self.session.game.on_roll is not None:
+            self.session.dice_thrown()
+        return self
 
     # -- views ------------------------------------------------------------------------------------------------------
     @property
@@ -198,8 +204,11 @@ class ChouetteTable:
 
     @property
     def mark(self) -> str:
-        """``"<game>.<turn>"``: which game and board turn a button was drawn for (older ones are refused)."""
-        return f"{self.game_number}.{self.turns}"
+        """``"<game>.<step>"``: which game and board step (the board's logged actions so far: the opening roll,
+        every roll and play) a button was drawn for; older ones are refused. It follows the board, not only the
+        turn, so a Double drawn before the roll is stale after it (RULES D1); cube decisions leave the board as it
+        is, so the Team's concurrent answers in one window share a mark."""
+        return f"{self.game_number}.{0 if self.board is None else len(self.board.history)}"
 
     @property
     def members(self) -> list[int]:
@@ -461,6 +470,7 @@ class ChouetteTable:
         if self.session.awaiting():
             raise NotNowError(self._waiting_text("roll"))
         self.board.roll(self.board.turn, tuple(args["dice"]))
+        self.session.dice_thrown()
         return {"dice": list(args["dice"])}
 
     def _play(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
@@ -494,6 +504,8 @@ class ChouetteTable:
     # the cubes (RULES C4, C5, D1–D3, 003 Atlanta 5.6–5.11)
     def _double(self, member: int, args: dict[str, Any]) -> dict[str, Any]:
         self._require_board()
+        if self.board.phase != Phase.ROLL:
+            raise ChouetteError("the dice are thrown: a cube is turned only before the roll (RULES D1)")
         session, game = self.session, self.session.game
         subject = args.get("member", member)
         by = None if member == subject else name(member)
