@@ -24,8 +24,17 @@ DIE = st.integers(1, 6)
 
 def _open(rules: ChouetteRules, members) -> ChouetteTable:
     table = ChouetteTable.open(
-        {"club_id": 1, "channel_id": 1, "creator": members[0], "rules": rules.to_json(), "stake": 0,
-         "decision_time": 60.0, "proxy_time": 60.0, "move_time": 60.0, "no_talk": False}  # fmt: skip
+        {
+            "club_id": 1,
+            "channel_id": 1,
+            "creator": members[0],
+            "rules": rules.to_json(),
+            "stake": 0,
+            "decision_time": 60.0,
+            "proxy_time": 60.0,
+            "move_time": 60.0,
+            "no_talk": False,
+        }  # fmt: skip
     )
     for member in members[1:]:
         table.apply("sit", member, {})
