@@ -3,6 +3,9 @@
 - :class:`Database` — open/close (an async context manager), versioned schema (``schema.sql`` + ``PRAGMA
   user_version``), WAL, foreign keys; conditional commits (``UPDATE … WHERE version = ?``) that append to the
   append-only action log and update the state in one transaction; queries; online backup.
+- :mod:`storage.store` — the one action store: every table's append-only log, versioned commits, dice, deadlines and
+  messages, keyed by ``(kind, id)`` (``"match"`` or ``"chouette"``); the interface a second backend implements.
+- :mod:`storage.chouettes` / :mod:`storage.matchrows` — each kind's own rows on top of the store.
 - :mod:`storage.records` — the rows read and written (frozen dataclasses).
 - :mod:`storage.errors` — :class:`StorageError`, :class:`SchemaError`, :class:`VersionConflictError`.
 - ``python -m storage backup SOURCE DEST`` / ``python -m storage check PATH`` — maintenance entries.
@@ -30,8 +33,10 @@ from .records import (
     NewAction,
     dumps,
 )
+from .store import KINDS, Store, Subject
 
 __all__ = [
+    "KINDS",
     "SCHEMA_VERSION",
     "ActionRecord",
     "ClubRecord",
@@ -49,6 +54,8 @@ __all__ = [
     "NewAction",
     "SchemaError",
     "StorageError",
+    "Store",
+    "Subject",
     "VersionConflictError",
     "backup_file",
     "check_file",

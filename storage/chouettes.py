@@ -17,9 +17,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any
 
-from .database import Database, _Tx
-from .errors import VersionConflictError
+from .database import Database
 from .records import _build, _json_or_none, dumps
+from .store import Tx
 
 
 # -- read records ------------------------------------------------------------------------------------------------
@@ -227,17 +227,12 @@ class ChouetteCommit:
         return self.expected_version + len(self.actions)
 
 
-_INSERT_ACTION = (
-    "INSERT INTO chouette_actions (session_id, seq, game_number, member_id, kind, args, dice, series, roll_index, "
-    "auto, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
-)
-
-
 class ChouetteStore:
     """The chouette tables of an open :class:`~storage.Database` (same connection, same lock)."""
 
     def __init__(self, database: Database) -> None:
         self.db = database
+        self.store = database.store
 
     async def create(
         self,
@@ -253,25 +248,22 @@ class ChouetteStore:
         now: float,
     ) -> ChouetteRecord:
         """Insert a new open session (version 1) with its first action and its seating dice series."""
-        async with self.db.transaction() as tx:
-            session_id = await tx.insert(
-                "INSERT INTO chouette_sessions (club_id, channel_id, status, rules, stake, state, version, "
-                "game_number, created_by, created_at, updated_at) VALUES (?, ?, 'open', ?, ?, ?, 1, 0, ?, ?, ?)",
-                (club_id, channel_id, dumps(rules), stake, dumps(state), created_by, now, now),
-            )
-            await tx.execute(_INSERT_ACTION, action.params(session_id, 1, now))
-            await self._write_dice(tx, session_id, dice)
-            row = await tx.fetchone("SELECT * FROM chouette_sessions WHERE id = ?", (session_id,))
-        return ChouetteRecord.from_row(row)
+        row = {"club_id": club_id, "channel_id": channel_id, "status": "open", "rules": dumps(rules), "stake": stake,
+               "state": dumps(state), "game_number": 0, "created_by": created_by}  # fmt: skip
+
+        async def then(tx: Tx, session_id: int) -> None:
+            await self.store.write_dice(tx, ("chouette", session_id), _dice_row(dice))
+
+        return await self.get(await self.store.create("chouette", row, action, now, then))
 
     async def get(self, session_id: int) -> ChouetteRecord | None:
         """The session ``session_id``, or None."""
-        row = await self.db._fetchone("SELECT * FROM chouette_sessions WHERE id = ?", (session_id,))
+        row = await self.store.row(("chouette", session_id))
         return None if row is None else ChouetteRecord.from_row(row)
 
     async def open_in_channel(self, channel_id: int) -> ChouetteRecord | None:
         """The open session played in channel ``channel_id`` (at most one), or None."""
-        row = await self.db._fetchone(
+        row = await self.store.fetchone(
             "SELECT * FROM chouette_sessions WHERE channel_id = ? AND status = 'open' ORDER BY id DESC LIMIT 1",
             (channel_id,),
         )
@@ -279,104 +271,57 @@ class ChouetteStore:
 
     async def session_ids(self, statuses: Sequence[str] | None = None) -> list[int]:
         """The ids of all sessions (with one of ``statuses`` if given), ascending."""
-        if statuses is None:
-            rows = await self.db._fetchall("SELECT id FROM chouette_sessions ORDER BY id")
-        else:
-            marks = ",".join("?" * len(statuses))
-            rows = await self.db._fetchall(
-                f"SELECT id FROM chouette_sessions WHERE status IN ({marks}) ORDER BY id", list(statuses)
-            )
-        return [row[0] for row in rows]
+        return await self.store.ids("chouette", statuses)
 
     async def dice(self, session_id: int) -> dict[int, DiceSeries]:
         """The dice series of a session, by series number."""
-        rows = await self.db._fetchall(
-            "SELECT * FROM chouette_dice WHERE session_id = ? ORDER BY series", (session_id,)
-        )
-        return {row["series"]: DiceSeries.from_row(row) for row in rows}
+        return {row["series"]: DiceSeries.from_row(row) for row in await self.store.dice(("chouette", session_id))}
 
     async def actions(self, session_id: int) -> list[ChouetteAction]:
         """The whole log of a session, in order."""
-        rows = await self.db._fetchall(
-            "SELECT * FROM chouette_actions WHERE session_id = ? ORDER BY seq", (session_id,)
-        )
-        return [ChouetteAction.from_row(row) for row in rows]
+        return [ChouetteAction.from_row(row) for row in await self.store.log(("chouette", session_id))]
 
     async def deadlines(self, session_id: int) -> list[ChouetteDeadline]:
         """The deadlines of a session."""
-        rows = await self.db._fetchall(
-            "SELECT * FROM chouette_deadlines WHERE session_id = ? ORDER BY due_at, subject_id", (session_id,)
-        )
-        return [ChouetteDeadline.from_row(row) for row in rows]
+        return [ChouetteDeadline.from_row(row) for row in await self.store.deadlines(("chouette", session_id))]
 
     async def results(self, session_id: int) -> list[ChouetteResult]:
         """The results of a session's finished games, by game then member."""
-        rows = await self.db._fetchall(
+        rows = await self.store.fetchall(
             "SELECT * FROM chouette_results WHERE session_id = ? ORDER BY game_number, member_id", (session_id,)
         )
         return [ChouetteResult.from_row(row) for row in rows]
 
     async def commit(self, commit: ChouetteCommit) -> int:
-        """Apply ``commit`` in one transaction if the session is still at ``commit.expected_version``; returns the
-        new version. Raises :class:`VersionConflictError` (nothing written) otherwise, ``ValueError`` for a commit
+        """Apply ``commit`` in one transaction if the session is still at ``commit.expected_version``
+        (:meth:`storage.store.Store.commit`); returns the new version. Raises
+        :class:`~storage.errors.VersionConflictError` (nothing written) otherwise, ``ValueError`` for a commit
         without an action (every change of state is in the log)."""
-        if not commit.actions:
-            raise ValueError("a commit must log at least one action: every change of state is in the log")
-        sid, expected, now = commit.session_id, commit.expected_version, commit.now
-        async with self.db.transaction() as tx:
-            changed = await tx.execute(
-                "UPDATE chouette_sessions SET status = ?, state = ?, version = ?, game_number = ?, updated_at = ?, "
-                "ended_at = CASE WHEN ? = 'closed' THEN ? ELSE ended_at END WHERE id = ? AND version = ?",
-                (commit.status, dumps(commit.state), commit.new_version, commit.game_number, now, commit.status, now,
-                 sid, expected),
-            )  # fmt: skip
-            if changed != 1:
-                row = await tx.fetchone("SELECT version FROM chouette_sessions WHERE id = ?", (sid,))
-                raise VersionConflictError(sid, expected, None if row is None else row[0])
-            await tx.executemany(
-                _INSERT_ACTION, [action.params(sid, expected + i, now) for i, action in enumerate(commit.actions, 1)]
-            )
+        subject, now = ("chouette", commit.session_id), commit.now
+
+        async def then(tx: Tx, sid: int) -> None:
             for series in commit.dice:
-                await self._write_dice(tx, sid, series)
-            await tx.execute("DELETE FROM chouette_deadlines WHERE session_id = ?", (sid,))
-            await tx.executemany(
-                "INSERT INTO chouette_deadlines (session_id, subject_id, actor_id, pending, stage, mark, version, "
-                "set_at, due_at, reminders, reminders_sent, expired_at, next_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                [(sid, d.subject_id, d.actor_id, d.pending, d.stage, d.mark, d.version, d.set_at, d.due_at,
-                  dumps(sorted(d.reminders)), d.reminders_sent, d.expired_at, d.next_at) for d in commit.deadlines],
-            )  # fmt: skip
+                await self.store.write_dice(tx, subject, _dice_row(series))
+            await self.store.replace_deadlines(tx, subject, [_deadline_row(d) for d in commit.deadlines])
             await tx.executemany(
                 "INSERT INTO chouette_results (session_id, game_number, member_id, points, stake, at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 [(sid, game, member, points, stake, now) for game, member, points, stake in commit.results],
             )
-        return commit.new_version
 
-    @staticmethod
-    async def _write_dice(tx: _Tx, session_id: int, series: DiceSeries) -> None:
-        await tx.execute(
-            "INSERT INTO chouette_dice (session_id, series, dice, seed_hash, seed, seed_revealed, rolls) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (session_id, series) DO UPDATE SET "
-            "seed_revealed = excluded.seed_revealed, rolls = excluded.rolls",
-            (session_id, series.series, series.dice, series.seed_hash, series.seed, int(series.seed_revealed),
-             series.rolls),
-        )  # fmt: skip
+        row = {"status": commit.status, "state": dumps(commit.state), "game_number": commit.game_number}
+        return await self.store.commit(
+            subject, commit.expected_version, now, commit.actions, row, ended=commit.status == "closed", then=then
+        )
 
     # -- deadlines ----------------------------------------------------------------------------------------------------
     async def due_deadlines(self, now: float, limit: int = 500) -> list[ChouetteDeadline]:
         """Deadlines with a reminder or an expiry due at ``now``, earliest first."""
-        rows = await self.db._fetchall(
-            "SELECT * FROM chouette_deadlines WHERE next_at IS NOT NULL AND next_at <= ? "
-            "ORDER BY next_at, session_id, subject_id LIMIT ?",
-            (now, int(limit)),
-        )
-        return [ChouetteDeadline.from_row(row) for row in rows]
+        return [ChouetteDeadline.from_row(row) for row in await self.store.due_deadlines("chouette", now, limit)]
 
     async def next_deadline_at(self) -> float | None:
         """When the next chouette reminder or expiry is due, or None."""
-        row = await self.db._fetchone("SELECT min(next_at) FROM chouette_deadlines WHERE next_at IS NOT NULL")
-        return None if row is None else row[0]
+        return await self.store.next_deadline_at("chouette")
 
     async def mark_deadline(
         self, deadline: ChouetteDeadline, *, reminders: Sequence[float], reminders_sent: int, expired_at: float | None
@@ -384,16 +329,12 @@ class ChouetteStore:
         """Record that a reminder or the expiry of ``deadline`` fired, if it is still the same deadline (same actor,
         pending, stage, mark and version). Returns False (nothing written) when it was replaced meanwhile."""
         left = sorted(reminders)
-        next_at = None if expired_at is not None else min((*left, deadline.due_at))
-        async with self.db.transaction() as tx:
-            changed = await tx.execute(
-                "UPDATE chouette_deadlines SET reminders = ?, reminders_sent = ?, expired_at = ?, next_at = ? "
-                "WHERE session_id = ? AND subject_id = ? AND actor_id = ? AND pending = ? AND stage = ? "
-                "AND mark = ? AND version = ?",
-                (dumps(left), reminders_sent, expired_at, next_at, deadline.session_id, deadline.subject_id,
-                 deadline.actor_id, deadline.pending, deadline.stage, deadline.mark, deadline.version),
-            )  # fmt: skip
-        return changed == 1
+        same = {"subject_id": deadline.subject_id, "actor_id": deadline.actor_id, "pending": deadline.pending,
+                "stage": deadline.stage, "mark": deadline.mark, "version": deadline.version}  # fmt: skip
+        return await self.store.mark_deadline(
+            ("chouette", deadline.session_id), same, reminders=left, reminders_sent=reminders_sent,
+            expired_at=expired_at, next_at=None if expired_at is not None else min((*left, deadline.due_at)),
+        )  # fmt: skip
 
     async def move_deadline(self, deadline: ChouetteDeadline, *, due_at: float, reminders: Sequence[float]) -> bool:
         """Move ``deadline`` (if it is still the same one) to ``due_at`` with the reminder times ``reminders``; its
@@ -411,7 +352,7 @@ class ChouetteStore:
 
     async def waiting_for(self, member_id: int) -> list[ChouetteDeadline]:
         """The open decisions ``member_id`` must make now (as the member or a proxy), oldest first."""
-        rows = await self.db._fetchall(
+        rows = await self.store.fetchall(
             "SELECT d.* FROM chouette_deadlines d JOIN chouette_sessions s ON s.id = d.session_id "
             "WHERE d.actor_id = ? AND s.status = 'open' ORDER BY d.set_at",
             (member_id,),
@@ -423,34 +364,29 @@ class ChouetteStore:
         self, session_id: int, channel_id: int, message_id: int, now: float, *, game_number=None, purpose="board"
     ) -> ChouetteMessage:
         """Remember that message ``message_id`` in ``channel_id`` shows session ``session_id``."""
-        async with self.db.transaction() as tx:
-            await tx.execute(
-                "INSERT INTO chouette_messages (session_id, game_number, channel_id, message_id, purpose, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (channel_id, message_id) DO UPDATE SET "
-                "session_id = excluded.session_id, game_number = excluded.game_number, purpose = excluded.purpose",
-                (session_id, game_number, channel_id, message_id, purpose, now),
-            )
-            row = await tx.fetchone(
-                "SELECT * FROM chouette_messages WHERE channel_id = ? AND message_id = ?", (channel_id, message_id)
-            )
+        row = await self.store.add_message(
+            ("chouette", session_id), channel_id, message_id, now, game_number=game_number, purpose=purpose
+        )
         return ChouetteMessage.from_row(row)
 
     async def messages(self, session_id: int, *, purpose: str | None = None) -> list[ChouetteMessage]:
         """The messages of a session (of one ``purpose`` if given), oldest first."""
-        if purpose is None:
-            rows = await self.db._fetchall(
-                "SELECT * FROM chouette_messages WHERE session_id = ? ORDER BY id", (session_id,)
-            )
-        else:
-            rows = await self.db._fetchall(
-                "SELECT * FROM chouette_messages WHERE session_id = ? AND purpose = ? ORDER BY id",
-                (session_id, purpose),
-            )
+        rows = await self.store.messages(("chouette", session_id), purpose=purpose)
         return [ChouetteMessage.from_row(row) for row in rows]
 
     async def session_of_message(self, channel_id: int, message_id: int) -> int | None:
         """The session a remembered message (or thread) shows, or None."""
-        row = await self.db._fetchone(
-            "SELECT session_id FROM chouette_messages WHERE channel_id = ? AND message_id = ?", (channel_id, message_id)
-        )
-        return None if row is None else row[0]
+        row = await self.store.message("chouette", channel_id, message_id)
+        return None if row is None else row["session_id"]
+
+
+def _dice_row(series: DiceSeries) -> dict[str, Any]:
+    return {"series": series.series, "dice": series.dice, "seed_hash": series.seed_hash, "seed": series.seed,
+            "seed_revealed": series.seed_revealed, "rolls": series.rolls}  # fmt: skip
+
+
+def _deadline_row(row: DeadlineRow) -> dict[str, Any]:
+    return {"subject_id": row.subject_id, "actor_id": row.actor_id, "pending": row.pending, "stage": row.stage,
+            "mark": row.mark, "version": row.version, "set_at": row.set_at, "due_at": row.due_at,
+            "reminders": list(row.reminders), "reminders_sent": row.reminders_sent, "expired_at": row.expired_at,
+            "next_at": row.next_at}  # fmt: skip

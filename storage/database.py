@@ -3,6 +3,9 @@
 Open it with ``async with Database.open(path) as db:`` (or ``db = await Database.open(path)`` … ``await db.close()``;
 an unclosed aiosqlite connection keeps a thread alive and hangs the event loop at exit).
 
+The log, the versioned commits, dice, deadlines and messages of matches and chouettes go through the one action
+store, :attr:`Database.store` (:mod:`storage.store`); this class keeps clubs, members, match rows and queries.
+
 Concurrency. All statements go through one connection; an ``asyncio.Lock`` serialises them so that one coroutine's
 transaction never interleaves with another's statements. A write is a :class:`~storage.records.Commit`: one
 ``BEGIN IMMEDIATE`` transaction that appends the actions to the log and updates the match (and game) rows only
@@ -19,14 +22,14 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import Any
 
 import aiosqlite
 
-from .errors import SchemaError, VersionConflictError
+from .errors import SchemaError
+from .matchrows import deadline_rows, match_columns, write_game
 from .migrations import MIGRATIONS, SCHEMA_VERSION, schema_sql
 from .records import (
     ActionRecord,
@@ -35,7 +38,6 @@ from .records import (
     DeadlineRecord,
     DeadlineWrite,
     GameRecord,
-    GameWrite,
     MatchRecord,
     MatchSummary,
     MatchWrite,
@@ -44,6 +46,7 @@ from .records import (
     NewAction,
     dumps,
 )
+from .store import Store, Tx
 
 _SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 
@@ -58,38 +61,8 @@ _INSERT_ACTION = (
 )
 
 
-class _Tx:
-    """The statements of one open transaction (only valid inside :meth:`Database.transaction`)."""
-
-    def __init__(self, conn: aiosqlite.Connection) -> None:
-        self._conn = conn
-
-    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """Run one statement; returns the number of rows it changed."""
-        cursor = await self._conn.execute(sql, params)
-        count = cursor.rowcount
-        await cursor.close()
-        return count
-
-    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """Run one INSERT; returns the new row id."""
-        cursor = await self._conn.execute(sql, params)
-        rowid = cursor.lastrowid
-        await cursor.close()
-        return rowid
-
-    async def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> None:
-        """Run one statement for every parameter tuple."""
-        await self._conn.executemany(sql, params)
-
-    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        """Run a query; returns all its rows."""
-        return list(await self._conn.execute_fetchall(sql, params))
-
-    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        """Run a query; returns its first row or None."""
-        rows = await self._conn.execute_fetchall(sql, params)
-        return rows[0] if rows else None
+_Tx = Tx
+"""The statements of one open transaction (:class:`storage.store.Tx`; the old name kept for callers)."""
 
 
 class Database:
@@ -99,6 +72,8 @@ class Database:
         self._conn = conn
         self._lock = asyncio.Lock()
         self.path = path
+        self.store = Store(conn, self._lock)
+        """The one action store (:mod:`storage.store`) on this connection: logs, commits, dice, deadlines, messages."""
 
     # -- opening and closing -------------------------------------------------------------------------------------
     @classmethod
@@ -166,25 +141,15 @@ class Database:
 
     # -- low level -------------------------------------------------------------------------------------------------
     async def _fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        async with self._lock:
-            return list(await self._conn.execute_fetchall(sql, params))
+        return await self.store.fetchall(sql, params)
 
     async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
-        rows = await self._fetchall(sql, params)
-        return rows[0] if rows else None
+        return await self.store.fetchone(sql, params)
 
-    @asynccontextmanager
-    async def transaction(self) -> AsyncIterator[_Tx]:
+    def transaction(self):
         """``async with db.transaction() as tx:`` — one ``BEGIN IMMEDIATE`` transaction, committed at the end of the
-        block, rolled back if it raises. No other statement of this connection runs in between."""
-        async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield _Tx(self._conn)
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
-            await self._conn.execute("COMMIT")
+        block, rolled back if it raises (:meth:`storage.store.Store.transaction`)."""
+        return self.store.transaction()
 
     async def user_version(self) -> int:
         """The schema version of the file (``PRAGMA user_version``)."""
@@ -311,37 +276,14 @@ class Database:
         now: float,
     ) -> MatchRecord:
         """Insert a new match (version 1) with its first logged action and deadline, in one transaction."""
-        async with self.transaction() as tx:
-            match_id = await tx.insert(
-                "INSERT INTO matches (club_id, kind, length, player0, player1, rules, stake, status, state, version, "
-                "game_number, waiting_for, pending, score0, score1, winner, created_at, updated_at, ended_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    club_id,
-                    kind,
-                    length,
-                    players[0],
-                    players[1],
-                    dumps(rules),
-                    stake,
-                    match.status,
-                    dumps(match.state),
-                    match.game_number,
-                    match.waiting_for,
-                    match.pending,
-                    match.score0,
-                    match.score1,
-                    match.winner,
-                    now,
-                    now,
-                    now if match.ended else None,
-                ),
-            )
-            await tx.execute(_INSERT_ACTION, action.params(match_id, 1, now))
-            if deadline is not None:
-                await self._write_deadline(tx, match_id, 1, deadline, now)
-            row = await tx.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
-        return MatchRecord.from_row(row)
+        row = {"club_id": club_id, "kind": kind, "length": length, "player0": players[0], "player1": players[1],
+               "rules": dumps(rules), "stake": stake, **match_columns(match), "ended_at": now if match.ended else None}  # fmt: skip
+
+        async def then(tx: Tx, match_id: int) -> None:
+            await self.store.replace_deadlines(tx, ("match", match_id), deadline_rows(deadline, 1, now))
+
+        match_id = await self.store.create("match", row, action, now, then)
+        return await self.get_match(match_id)
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
         """The match ``match_id`` or None."""
@@ -376,115 +318,26 @@ class Database:
         return match, game, deadline
 
     async def commit(self, commit: Commit) -> int:
-        """Apply ``commit`` in one transaction if the match is still at ``commit.expected_version``.
+        """Apply ``commit`` in one transaction if the match is still at ``commit.expected_version``
+        (:meth:`storage.store.Store.commit`).
 
         Appends the actions (seq ``expected_version + 1`` …), writes the match and game rows and replaces the
         deadline. Returns the new version. Raises :class:`~storage.errors.VersionConflictError` (nothing written) if
         the match or an updated game changed meanwhile, ``ValueError`` if the commit has no action.
         """
-        if not commit.actions:
-            raise ValueError("a commit must log at least one action: every change of state is in the log")
-        match_id, expected, now, m = commit.match_id, commit.expected_version, commit.now, commit.match
-        async with self.transaction() as tx:
-            changed = await tx.execute(
-                "UPDATE matches SET status = ?, state = ?, version = ?, game_number = ?, waiting_for = ?, pending = ?, "
-                "score0 = ?, score1 = ?, winner = ?, updated_at = ?, ended_at = CASE WHEN ? THEN ? ELSE ended_at END "
-                "WHERE id = ? AND version = ?",
-                (
-                    m.status,
-                    dumps(m.state),
-                    commit.new_version,
-                    m.game_number,
-                    m.waiting_for,
-                    m.pending,
-                    m.score0,
-                    m.score1,
-                    m.winner,
-                    now,
-                    int(m.ended),
-                    now,
-                    match_id,
-                    expected,
-                ),
-            )
-            if changed != 1:
-                row = await tx.fetchone("SELECT version FROM matches WHERE id = ?", (match_id,))
-                raise VersionConflictError(match_id, expected, None if row is None else row[0])
+        match_id, now = commit.match_id, commit.now
+
+        async def then(tx: Tx, _id: int) -> None:
             for game in commit.games:
-                await self._write_game(tx, match_id, game, now)
-            await tx.executemany(
-                _INSERT_ACTION,
-                [action.params(match_id, expected + i, now) for i, action in enumerate(commit.actions, 1)],
+                await write_game(tx, match_id, game, now)
+            await self.store.replace_deadlines(
+                tx, ("match", match_id), deadline_rows(commit.deadline, commit.new_version, now)
             )
-            if commit.deadline is None:
-                await tx.execute("DELETE FROM deadlines WHERE match_id = ?", (match_id,))
-            else:
-                await self._write_deadline(tx, match_id, commit.new_version, commit.deadline, now)
-        return commit.new_version
 
-    @staticmethod
-    async def _write_game(tx: _Tx, match_id: int, game: GameWrite, now: float) -> None:
-        result = None if game.result is None else dumps(game.result)
-        if game.expected_version is None:
-            await tx.execute(
-                "INSERT INTO games (match_id, number, state, version, status, dice, seed_hash, seed, seed_revealed, "
-                "rolls, result, started_at, ended_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    match_id,
-                    game.number,
-                    dumps(game.state),
-                    game.version,
-                    game.status,
-                    game.dice,
-                    game.seed_hash,
-                    game.seed,
-                    int(game.seed_revealed),
-                    game.rolls,
-                    result,
-                    now,
-                    now if game.ended else None,
-                ),
-            )
-            return
-        changed = await tx.execute(
-            "UPDATE games SET state = ?, version = ?, status = ?, seed_revealed = ?, rolls = ?, result = ?, "
-            "ended_at = CASE WHEN ? THEN ? ELSE ended_at END WHERE match_id = ? AND number = ? AND version = ?",
-            (
-                dumps(game.state),
-                game.version,
-                game.status,
-                int(game.seed_revealed),
-                game.rolls,
-                result,
-                int(game.ended),
-                now,
-                match_id,
-                game.number,
-                game.expected_version,
-            ),
-        )
-        if changed != 1:
-            row = await tx.fetchone(
-                "SELECT version FROM games WHERE match_id = ? AND number = ?", (match_id, game.number)
-            )
-            raise VersionConflictError(match_id, game.expected_version, None if row is None else row[0])
-
-    @staticmethod
-    async def _write_deadline(tx: _Tx, match_id: int, version: int, deadline: DeadlineWrite, now: float) -> None:
-        await tx.execute(
-            "INSERT OR REPLACE INTO deadlines (match_id, member_id, pending, version, set_at, due_at, reminders, "
-            "reminders_sent, expired_at, next_at) VALUES (?, ?, ?, ?, ?, ?, ?, 0, NULL, ?)",
-            (
-                match_id,
-                deadline.member_id,
-                deadline.pending,
-                version,
-                now,
-                deadline.due_at,
-                dumps(sorted(deadline.reminders)),
-                deadline.next_at,
-            ),
-        )
+        return await self.store.commit(
+            ("match", match_id), commit.expected_version, now, commit.actions, match_columns(commit.match),
+            ended=commit.match.ended, then=then,
+        )  # fmt: skip
 
     async def games(self, match_id: int) -> list[GameRecord]:
         """Every game of match ``match_id``, in order."""
@@ -493,23 +346,12 @@ class Database:
 
     async def actions(self, match_id: int, game_number: int | None = None) -> list[ActionRecord]:
         """The logged actions of match ``match_id`` in order (only those of game ``game_number`` if given)."""
-        if game_number is None:
-            rows = await self._fetchall("SELECT * FROM actions WHERE match_id = ? ORDER BY seq", (match_id,))
-        else:
-            rows = await self._fetchall(
-                "SELECT * FROM actions WHERE match_id = ? AND game_number = ? ORDER BY seq", (match_id, game_number)
-            )
+        rows = await self.store.log(("match", match_id), game_number=game_number)
         return [ActionRecord.from_row(row) for row in rows]
 
     async def match_ids(self, statuses: Iterable[str] | None = None) -> list[int]:
         """The ids of all matches (with one of ``statuses`` if given), ascending."""
-        if statuses is None:
-            rows = await self._fetchall("SELECT id FROM matches ORDER BY id")
-        else:
-            wanted = list(statuses)
-            marks = ",".join("?" * len(wanted))
-            rows = await self._fetchall(f"SELECT id FROM matches WHERE status IN ({marks}) ORDER BY id", wanted)
-        return [row[0] for row in rows]
+        return await self.store.ids("match", None if statuses is None else list(statuses))
 
     async def waiting_for(self, member_id: int, club_id: int | None = None) -> list[MatchSummary]:
         """The matches where ``member_id`` must act now (oldest first), in club ``club_id`` if given."""
@@ -565,53 +407,33 @@ class Database:
         purpose: str = "board",
     ) -> MessageRecord:
         """Remember that message ``message_id`` in channel ``channel_id`` shows match ``match_id`` (or one game)."""
-        async with self.transaction() as tx:
-            await tx.execute(
-                "INSERT INTO messages (match_id, game_number, channel_id, message_id, purpose, created_at) "
-                "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (channel_id, message_id) DO UPDATE SET "
-                "match_id = excluded.match_id, game_number = excluded.game_number, purpose = excluded.purpose",
-                (match_id, game_number, channel_id, message_id, purpose, now),
-            )
-            row = await tx.fetchone(
-                "SELECT * FROM messages WHERE channel_id = ? AND message_id = ?", (channel_id, message_id)
-            )
+        row = await self.store.add_message(
+            ("match", match_id), channel_id, message_id, now, game_number=game_number, purpose=purpose
+        )
         return MessageRecord.from_row(row)
 
     async def messages(self, match_id: int, *, purpose: str | None = None) -> list[MessageRecord]:
         """The messages that show match ``match_id`` (of one ``purpose`` if given), oldest first."""
-        if purpose is None:
-            rows = await self._fetchall("SELECT * FROM messages WHERE match_id = ? ORDER BY id", (match_id,))
-        else:
-            rows = await self._fetchall(
-                "SELECT * FROM messages WHERE match_id = ? AND purpose = ? ORDER BY id", (match_id, purpose)
-            )
-        return [MessageRecord.from_row(row) for row in rows]
+        return [MessageRecord.from_row(row) for row in await self.store.messages(("match", match_id), purpose=purpose)]
 
     async def message(self, channel_id: int, message_id: int) -> MessageRecord | None:
         """The stored message ``message_id`` of channel ``channel_id`` (which match it shows), or None."""
-        row = await self._fetchone(
-            "SELECT * FROM messages WHERE channel_id = ? AND message_id = ?", (channel_id, message_id)
-        )
+        row = await self.store.message("match", channel_id, message_id)
         return None if row is None else MessageRecord.from_row(row)
 
     # -- deadlines --------------------------------------------------------------------------------------------------
     async def get_deadline(self, match_id: int) -> DeadlineRecord | None:
         """The deadline of match ``match_id``'s pending action, or None."""
-        row = await self._fetchone("SELECT * FROM deadlines WHERE match_id = ?", (match_id,))
-        return None if row is None else DeadlineRecord.from_row(row)
+        rows = await self.store.deadlines(("match", match_id))
+        return DeadlineRecord.from_row(rows[0]) if rows else None
 
     async def due_deadlines(self, now: float, limit: int = 500) -> list[DeadlineRecord]:
         """Deadlines with a reminder or an expiry due at ``now`` (``next_at <= now``), earliest first."""
-        rows = await self._fetchall(
-            "SELECT * FROM deadlines WHERE next_at IS NOT NULL AND next_at <= ? ORDER BY next_at, match_id LIMIT ?",
-            (now, int(limit)),
-        )
-        return [DeadlineRecord.from_row(row) for row in rows]
+        return [DeadlineRecord.from_row(row) for row in await self.store.due_deadlines("match", now, limit)]
 
     async def next_deadline_at(self) -> float | None:
         """When the next reminder or expiry is due (for a scheduler's sleep), or None."""
-        row = await self._fetchone("SELECT min(next_at) FROM deadlines WHERE next_at IS NOT NULL")
-        return None if row is None else row[0]
+        return await self.store.next_deadline_at("match")
 
     async def mark_deadline(
         self,
@@ -626,13 +448,10 @@ class Database:
         """Record that reminders or the expiry fired, if the deadline still belongs to match version ``version``.
 
         Returns False (nothing written) when the deadline has been replaced meanwhile (someone acted)."""
-        async with self.transaction() as tx:
-            changed = await tx.execute(
-                "UPDATE deadlines SET reminders = ?, reminders_sent = ?, expired_at = ?, next_at = ? "
-                "WHERE match_id = ? AND version = ?",
-                (dumps(sorted(reminders)), reminders_sent, expired_at, next_at, match_id, version),
-            )
-        return changed == 1
+        return await self.store.mark_deadline(
+            ("match", match_id), {"version": version}, reminders=reminders, reminders_sent=reminders_sent,
+            expired_at=expired_at, next_at=next_at,
+        )  # fmt: skip
 
     async def deadlines_pending(self, pending: str, limit: int = 5000) -> list[DeadlineRecord]:
         """The deadlines awaiting ``pending`` (e.g. ``roll_or_double``), oldest first: one per waiting match."""

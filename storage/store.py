@@ -1,0 +1,386 @@
+"""The one action store: the append-only log, versioned commits, dice, deadlines and messages of every table.
+
+A *subject* is ``(kind, id)``: ``("match", 7)`` (a match or money session) or ``("chouette", 7)``. The ids of the two
+kinds overlap and are baked into posted buttons and ledger references, so they are never renumbered; every call here
+names the kind. Today's tables stay behind the store (a :class:`Kind` says which table holds what); the same code
+path serves both kinds:
+
+===========================  ===================================================================================
+operation                    what it does (all SQL of these paths is in this module, in portable SQL)
+===========================  ===================================================================================
+``transaction()``            one write transaction (``BEGIN IMMEDIATE`` on SQLite) yielding a :class:`Tx`
+``create(kind, row, entry)`` insert a subject at version 1 with its first logged action; returns its id
+``commit(subject, …)``       the versioned commit: ``UPDATE … SET …, version = new WHERE id = ? AND version = ?``
+                             (else :class:`~storage.errors.VersionConflictError`, nothing written), then
+                             the kind's own writes (``then(tx, id)``), then the actions as seq ``expected + 1 …``
+``log(subject)``             the log rows in seq order (one game's only, for matches, if asked)
+``write_dice`` / ``dice``    a dice series (RULES A1): chouettes' in ``chouette_dice``; a match's dice live in
+                             its ``games`` rows (series = game number), read through the same ``dice``
+``replace_deadlines``        a subject's deadlines, replaced in the commit's transaction (RULES A2)
+``deadlines`` / ``due`` …    read them; ``mark_deadline`` records reminders and expiries only while unchanged
+``add_message`` …            the Discord messages that show a subject (ids only), and which subject a message
+                             shows
+===========================  ===================================================================================
+
+The log is append-only: nothing here updates or deletes an ``actions`` / ``chouette_actions`` row (the schema's
+triggers refuse it too), and replay accepts every kind ever written.
+
+A second backend (PostgreSQL) implements :class:`Store`'s public methods with the same meaning: statements use
+``?`` placeholders (translate to ``$n``), ``ON CONFLICT … DO UPDATE``/``DO NOTHING`` and ``RETURNING id``, which both
+dialects have; column and table names come from :data:`KINDS`, never from input. Transactions: ``transaction()``
+is a write transaction; a backend may run each read below in one read transaction.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from typing import Any
+
+import aiosqlite
+
+from .errors import VersionConflictError
+from .records import dumps
+
+Subject = tuple[str, int]
+"""``(kind, id)``: ``("match", 7)`` or ``("chouette", 7)``."""
+
+
+@dataclass(frozen=True, slots=True)
+class Kind:
+    """Where one kind of subject is kept: its ``rows`` table (id, status, state, version, updated_at, ended_at …),
+    its ``log`` table and the column naming the subject there (``key``) with the log's ``log_columns`` after
+    ``(key, seq)``; its ``messages`` and ``deadlines`` tables (``deadline_id``: the columns that tell one of its
+    deadlines from another besides ``key``); its ``dice`` table (None: the dice are in ``games`` rows)."""
+
+    name: str
+    rows: str
+    log: str
+    key: str
+    log_columns: tuple[str, ...]
+    messages: str
+    deadlines: str
+    deadline_id: tuple[str, ...]
+    dice: str | None
+
+
+KINDS: dict[str, Kind] = {
+    "match": Kind(
+        "match", "matches", "actions", "match_id",
+        ("game_number", "member_id", "side", "kind", "args", "dice", "roll_index", "auto", "at"),
+        "messages", "deadlines", (), None,
+    ),
+    "chouette": Kind(
+        "chouette", "chouette_sessions", "chouette_actions", "session_id",
+        ("game_number", "member_id", "kind", "args", "dice", "series", "roll_index", "auto", "at"),
+        "chouette_messages", "chouette_deadlines", ("subject_id",), "chouette_dice",
+    ),
+}  # fmt: skip
+"""The kinds of subject and their tables."""
+
+
+def kind_of(subject: Subject) -> Kind:
+    """The :class:`Kind` of ``subject``; ``ValueError`` for an unknown kind or a bad id."""
+    kind, subject_id = subject
+    if kind not in KINDS:
+        raise ValueError(f"a subject's kind is one of {', '.join(KINDS)}, not {kind!r}")
+    if isinstance(subject_id, bool) or not isinstance(subject_id, int):
+        raise ValueError(f"a subject's id is a whole number, not {subject_id!r}")
+    return KINDS[kind]
+
+
+class Tx:
+    """The statements of one open transaction (only valid inside :meth:`Store.transaction`)."""
+
+    def __init__(self, conn: aiosqlite.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; returns the number of rows it changed."""
+        cursor = await self._conn.execute(sql, params)
+        count = cursor.rowcount
+        await cursor.close()
+        return count
+
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one INSERT; returns the new row id."""
+        cursor = await self._conn.execute(sql, params)
+        rowid = cursor.lastrowid
+        await cursor.close()
+        return rowid
+
+    async def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> None:
+        """Run one statement for every parameter tuple."""
+        await self._conn.executemany(sql, params)
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        """Run a query; returns all its rows."""
+        return list(await self._conn.execute_fetchall(sql, params))
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        """Run a query; returns its first row or None."""
+        rows = await self._conn.execute_fetchall(sql, params)
+        return rows[0] if rows else None
+
+
+Then = Callable[[Tx, int], Awaitable[None]] | None
+"""A kind's own writes in a commit's transaction: ``then(tx, subject_id)``."""
+
+
+class Store:
+    """The action store on one aiosqlite connection (see the module docstring). ``lock`` serialises the
+    connection's statements (shared with :class:`~storage.Database`, which owns the connection)."""
+
+    def __init__(self, conn: aiosqlite.Connection, lock: asyncio.Lock) -> None:
+        self._conn = conn
+        self._lock = lock
+
+    # -- transactions and reads -------------------------------------------------------------------------------------
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[Tx]:
+        """``async with store.transaction() as tx:`` — one ``BEGIN IMMEDIATE`` transaction, committed at the end of
+        the block, rolled back if it raises. No other statement of this connection runs in between."""
+        async with self._lock:
+            await self._conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield Tx(self._conn)
+            except BaseException:
+                await self._conn.execute("ROLLBACK")
+                raise
+            await self._conn.execute("COMMIT")
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
+        """One query outside a write transaction; all its rows."""
+        async with self._lock:
+            return list(await self._conn.execute_fetchall(sql, params))
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
+        """One query outside a write transaction; its first row or None."""
+        rows = await self.fetchall(sql, params)
+        return rows[0] if rows else None
+
+    # -- subjects and their log -------------------------------------------------------------------------------------
+    async def create(self, kind: str, row: Mapping[str, Any], entry, now: float, then: Then = None) -> int:
+        """Insert a new subject of ``kind`` with the columns ``row`` (version 1, ``created_at``/``updated_at`` =
+        ``now``) and its first logged action ``entry`` (an object with ``params(id, seq, at)``); then the kind's own
+        writes. Returns the new id."""
+        spec = KINDS[kind]
+        columns = [*row, "version", "created_at", "updated_at"]
+        values = [*row.values(), 1, now, now]
+        async with self.transaction() as tx:
+            subject_id = await tx.insert(
+                f"INSERT INTO {spec.rows} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})", values
+            )
+            await tx.execute(self._insert_log(spec), entry.params(subject_id, 1, now))
+            if then is not None:
+                await then(tx, subject_id)
+        return subject_id
+
+    async def commit(
+        self,
+        subject: Subject,
+        expected_version: int,
+        now: float,
+        entries: Sequence,
+        row: Mapping[str, Any],
+        *,
+        ended: bool,
+        then: Then = None,
+    ) -> int:
+        """The versioned commit of ``subject``: in one transaction, set the columns ``row`` (plus ``version``,
+        ``updated_at`` and, the first time ``ended``, ``ended_at``) only if its version is still
+        ``expected_version``; the kind's own writes (``then``: game rows the log refers to, dice, deadlines …); append
+        ``entries`` (objects with ``params(id, seq, at)``) as seq ``expected + 1 …``. Returns the new version. Raises :class:`VersionConflictError` (nothing written)
+        when someone got there first, ``ValueError`` for no entry (every change of state is in the log)."""
+        spec = kind_of(subject)
+        subject_id = subject[1]
+        if not entries:
+            raise ValueError("a commit must log at least one action: every change of state is in the log")
+        new_version = expected_version + len(entries)
+        sets = ", ".join(f"{column} = ?" for column in row)
+        async with self.transaction() as tx:
+            changed = await tx.execute(
+                f"UPDATE {spec.rows} SET {sets}, version = ?, updated_at = ?, "
+                "ended_at = CASE WHEN ? THEN ? ELSE ended_at END WHERE id = ? AND version = ?",
+                (*row.values(), new_version, now, int(ended), now, subject_id, expected_version),
+            )
+            if changed != 1:
+                found = await tx.fetchone(f"SELECT version FROM {spec.rows} WHERE id = ?", (subject_id,))
+                raise VersionConflictError(subject_id, expected_version, None if found is None else found[0])
+            if then is not None:
+                await then(tx, subject_id)  # first: the log may refer to the rows it writes (a new game)
+            await tx.executemany(
+                self._insert_log(spec),
+                [entry.params(subject_id, expected_version + i, now) for i, entry in enumerate(entries, 1)],
+            )
+        return new_version
+
+    @staticmethod
+    def _insert_log(spec: Kind) -> str:
+        columns = (spec.key, "seq", *spec.log_columns)
+        return f"INSERT INTO {spec.log} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+
+    async def log(self, subject: Subject, *, game_number: int | None = None) -> list[sqlite3.Row]:
+        """The logged actions of ``subject`` in seq order (only those of game ``game_number`` if given)."""
+        spec = kind_of(subject)
+        if game_number is None:
+            return await self.fetchall(f"SELECT * FROM {spec.log} WHERE {spec.key} = ? ORDER BY seq", (subject[1],))
+        return await self.fetchall(
+            f"SELECT * FROM {spec.log} WHERE {spec.key} = ? AND game_number = ? ORDER BY seq", (subject[1], game_number)
+        )
+
+    async def row(self, subject: Subject) -> sqlite3.Row | None:
+        """The subject's own row, or None."""
+        spec = kind_of(subject)
+        return await self.fetchone(f"SELECT * FROM {spec.rows} WHERE id = ?", (subject[1],))
+
+    async def ids(self, kind: str, statuses: Sequence[str] | None = None) -> list[int]:
+        """The ids of every subject of ``kind`` (with one of ``statuses`` if given), ascending."""
+        spec = KINDS[kind]
+        if statuses is None:
+            rows = await self.fetchall(f"SELECT id FROM {spec.rows} ORDER BY id")
+        else:
+            wanted = list(statuses)
+            rows = await self.fetchall(
+                f"SELECT id FROM {spec.rows} WHERE status IN ({','.join('?' * len(wanted))}) ORDER BY id", wanted
+            )
+        return [row[0] for row in rows]
+
+    # -- dice (RULES A1) --------------------------------------------------------------------------------------------
+    @staticmethod
+    async def write_dice(tx: Tx, subject: Subject, series: Mapping[str, Any]) -> None:
+        """Insert dice series ``series["series"]`` of ``subject`` (columns dice, seed_hash, seed, seed_revealed,
+        rolls) or update its counter and revelation (the seed and its commitment never change). A match's dice are
+        written with its game rows (``Database``), so only kinds with a dice table come here."""
+        spec = kind_of(subject)
+        if spec.dice is None:
+            raise ValueError(f"a {spec.name}'s dice are kept in its game rows")
+        await tx.execute(
+            f"INSERT INTO {spec.dice} ({spec.key}, series, dice, seed_hash, seed, seed_revealed, rolls) "
+            f"VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT ({spec.key}, series) DO UPDATE SET "
+            "seed_revealed = excluded.seed_revealed, rolls = excluded.rolls",
+            (subject[1], series["series"], series["dice"], series["seed_hash"], series["seed"],
+             int(series["seed_revealed"]), series["rolls"]),
+        )  # fmt: skip
+
+    async def dice(self, subject: Subject) -> list[sqlite3.Row]:
+        """Every dice series of ``subject`` in order, as rows with ``series``, ``dice``, ``seed_hash``, ``seed``,
+        ``seed_revealed`` and ``rolls`` (a match's: one per game, ``series`` = the game number)."""
+        spec = kind_of(subject)
+        if spec.dice is None:
+            return await self.fetchall(
+                "SELECT number AS series, dice, seed_hash, seed, seed_revealed, rolls FROM games "
+                "WHERE match_id = ? ORDER BY number",
+                (subject[1],),
+            )
+        return await self.fetchall(f"SELECT * FROM {spec.dice} WHERE {spec.key} = ? ORDER BY series", (subject[1],))
+
+    # -- deadlines (RULES A2) ---------------------------------------------------------------------------------------
+    @staticmethod
+    async def replace_deadlines(tx: Tx, subject: Subject, rows: Sequence[Mapping[str, Any]]) -> None:
+        """Replace every deadline of ``subject`` by ``rows`` (column → value, without the subject's key; reminders
+        as a list) in the transaction ``tx``."""
+        spec = kind_of(subject)
+        await tx.execute(f"DELETE FROM {spec.deadlines} WHERE {spec.key} = ?", (subject[1],))
+        for row in rows:
+            values = {spec.key: subject[1], **row, "reminders": dumps(sorted(row.get("reminders", ())))}
+            await tx.execute(
+                f"INSERT INTO {spec.deadlines} ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
+                list(values.values()),
+            )
+
+    async def deadlines(self, subject: Subject) -> list[sqlite3.Row]:
+        """The deadlines of ``subject`` (earliest due first)."""
+        spec = kind_of(subject)
+        order = ", ".join(("due_at", *spec.deadline_id))
+        return await self.fetchall(
+            f"SELECT * FROM {spec.deadlines} WHERE {spec.key} = ? ORDER BY {order}", (subject[1],)
+        )
+
+    async def due_deadlines(self, kind: str, now: float, limit: int = 500) -> list[sqlite3.Row]:
+        """Deadlines of ``kind`` with a reminder or an expiry due at ``now`` (``next_at <= now``), earliest first."""
+        spec = KINDS[kind]
+        order = ", ".join(("next_at", spec.key, *spec.deadline_id))
+        return await self.fetchall(
+            f"SELECT * FROM {spec.deadlines} WHERE next_at IS NOT NULL AND next_at <= ? ORDER BY {order} LIMIT ?",
+            (now, int(limit)),
+        )
+
+    async def next_deadline_at(self, kind: str) -> float | None:
+        """When the next reminder or expiry of ``kind`` is due, or None."""
+        row = await self.fetchone(f"SELECT min(next_at) FROM {KINDS[kind].deadlines} WHERE next_at IS NOT NULL")
+        return None if row is None else row[0]
+
+    async def mark_deadline(
+        self,
+        subject: Subject,
+        same: Mapping[str, Any],
+        *,
+        reminders: Sequence[float],
+        reminders_sent: int,
+        expired_at: float | None,
+        next_at: float | None,
+    ) -> bool:
+        """Record that reminders or the expiry of a deadline of ``subject`` fired, if it still has the values
+        ``same`` (column → value: the version, or the actor, stage, mark …). False (nothing written) when it was
+        replaced meanwhile (someone acted)."""
+        spec = kind_of(subject)
+        where = " AND ".join(f"{column} = ?" for column in (spec.key, *same))
+        async with self.transaction() as tx:
+            changed = await tx.execute(
+                f"UPDATE {spec.deadlines} SET reminders = ?, reminders_sent = ?, expired_at = ?, next_at = ? "
+                f"WHERE {where}",
+                (dumps(sorted(reminders)), reminders_sent, expired_at, next_at, subject[1], *same.values()),
+            )
+        return changed == 1
+
+    # -- Discord messages (ids only) --------------------------------------------------------------------------------
+    async def add_message(
+        self,
+        subject: Subject,
+        channel_id: int,
+        message_id: int,
+        now: float,
+        *,
+        game_number: int | None = None,
+        purpose: str = "board",
+    ) -> sqlite3.Row:
+        """Remember that message ``message_id`` in ``channel_id`` shows ``subject`` (or one of its games)."""
+        spec = kind_of(subject)
+        async with self.transaction() as tx:
+            await tx.execute(
+                f"INSERT INTO {spec.messages} ({spec.key}, game_number, channel_id, message_id, purpose, created_at) "
+                f"VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (channel_id, message_id) DO UPDATE SET "
+                f"{spec.key} = excluded.{spec.key}, game_number = excluded.game_number, purpose = excluded.purpose",
+                (subject[1], game_number, channel_id, message_id, purpose, now),
+            )
+            return await tx.fetchone(
+                f"SELECT * FROM {spec.messages} WHERE channel_id = ? AND message_id = ?", (channel_id, message_id)
+            )
+
+    async def messages(self, subject: Subject, *, purpose: str | None = None) -> list[sqlite3.Row]:
+        """The messages that show ``subject`` (of one ``purpose`` if given), oldest first."""
+        spec = kind_of(subject)
+        if purpose is None:
+            return await self.fetchall(f"SELECT * FROM {spec.messages} WHERE {spec.key} = ? ORDER BY id", (subject[1],))
+        return await self.fetchall(
+            f"SELECT * FROM {spec.messages} WHERE {spec.key} = ? AND purpose = ? ORDER BY id", (subject[1], purpose)
+        )
+
+    async def message(self, kind: str, channel_id: int, message_id: int) -> sqlite3.Row | None:
+        """The stored message ``message_id`` of ``channel_id`` among ``kind``'s, or None."""
+        spec = KINDS[kind]
+        return await self.fetchone(
+            f"SELECT * FROM {spec.messages} WHERE channel_id = ? AND message_id = ?", (channel_id, message_id)
+        )
+
+    async def subject_of_message(self, channel_id: int, message_id: int) -> Subject | None:
+        """Which subject a remembered message shows, whatever its kind; None if it is not remembered."""
+        for kind, spec in KINDS.items():
+            row = await self.message(kind, channel_id, message_id)
+            if row is not None:
+                return (kind, row[spec.key])
+        return None
