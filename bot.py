@@ -212,6 +212,7 @@ class BgBot(commands.Bot):
         if self.database is None:
             self.database = await self.settings.open_database()
             log.info("database %s open", self.settings.database)
+            await upgrade_stored_states(self.database)
         if self.service is None:
             self.service = ClubService(self.database, defaults=self.settings.defaults())
         for extension in EXTENSIONS:
@@ -318,10 +319,23 @@ async def stored_commitments(database: Database) -> set[str]:
     return {row[0] for row in rows}
 
 
+async def upgrade_stored_states(database: Database) -> None:
+    """Bring states stored in an older format up to date from their logs (:func:`club.states.upgrade_states`);
+    logs what was done and what was left (the tables still load and play either way)."""
+    from club.states import upgrade_states
+
+    report = await upgrade_states(database)
+    if report.upgraded:
+        log.info("upgraded %d stored states to the current format", len(report.upgraded))
+    for problem in report.problems:
+        log.warning("state upgrade: %s", problem)
+
+
 async def _console(settings: Settings, database_path: Path, images: Path, seed: str | None = None) -> int:
     from club.console import run_console
 
     async with settings.open_database(database_path) as database:
+        await upgrade_stored_states(database)
         options = {} if seed is None else {"seeds": seed_source(seed, await stored_commitments(database))}
         service = ClubService(database, defaults=settings.defaults(), **options)
         # one folder per database, so two databases never overwrite each other's pictures

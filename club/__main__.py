@@ -1,8 +1,10 @@
-"""Command line maintenance: ``python -m club verify PATH`` and ``python -m club backup SOURCE DEST``.
+"""Command line maintenance: ``python -m club verify PATH``, ``python -m club upgrade PATH`` and
+``python -m club backup SOURCE DEST``.
 
 ``verify`` replays every stored match's log and checks it against the stored state and the dice commitments
 (:mod:`club.verify`); exit status 0 when everything is sound, 1 otherwise. ``backup`` is the online backup of
-:mod:`storage.backup` (safe while the bot runs).
+:mod:`storage.backup` (safe while the bot runs). ``upgrade`` rewrites states stored in an older format as the
+state their log replays to (:mod:`club.states`; the bot does it at start); exit status 1 if any was left as it was.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ from pathlib import Path
 
 from storage import Database, backup_file
 
+from .states import upgrade_states
 from .verify import verify_database
 
 
@@ -36,6 +39,15 @@ async def _verify(path: Path, quiet: bool) -> int:
     return 1 if bad else 0
 
 
+async def _upgrade(path: Path) -> int:
+    async with Database.open(path) as db:
+        report = await upgrade_states(db)
+    for problem in report.problems:
+        print(f"    {problem}")
+    print(f"{len(report.upgraded)} states upgraded, {report.current} already current, {len(report.problems)} left")
+    return 1 if report.problems else 0
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the command in ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
     parser = argparse.ArgumentParser(prog="python -m club", description="Club maintenance.")
@@ -43,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     verify = commands.add_parser("verify", help="replay every game's log and check it against the stored state")
     verify.add_argument("path")
     verify.add_argument("--quiet", action="store_true", help="print only matches with problems and the summary")
+    upgrade = commands.add_parser("upgrade", help="rewrite states of an older format from their logs")
+    upgrade.add_argument("path")
     backup = commands.add_parser("backup", help="online backup of the database (safe while the bot runs)")
     backup.add_argument("source")
     backup.add_argument("destination")
@@ -59,6 +73,8 @@ def main(argv: list[str] | None = None) -> int:
     if not path.is_file():
         print(f"no database at {path}", file=sys.stderr)
         return 1
+    if args.command == "upgrade":
+        return asyncio.run(_upgrade(path))
     return asyncio.run(_verify(path, args.quiet))
 
 

@@ -52,6 +52,10 @@ GAME_ACTIONS = ACTIONS
 MATCH_ACTIONS = ("challenge", "accept", "decline", "cancel", "lapse", "new_game", "forfeit_match", "stop")
 """Logged actions the table handles itself."""
 
+STATE_FORMAT = 2
+"""The format of ``matches.state`` written now: 2 = hot state (no list of finished games); 1 (before issue 17) also
+held every finished game's result. :mod:`club.states` reads both and upgrades 1 to 2 by replaying the log."""
+
 FINISHED = ("over", "declined", "cancelled", "expired")
 """Statuses in which nothing more can happen."""
 
@@ -85,8 +89,10 @@ class Table:
     """One match (``kind == "match"``, to ``length`` points) or money session (``"money"``, length 0).
 
     ``players``: the member ids of sides 0 (challenger) and 1. ``status``: see the module docstring. ``match``:
-    the score keeper; ``game``: the current game (None before the first); ``game_number``: 1, 2, … ``stop_by``: in a
-    money session, the side that asked to stop after the current game.
+    the score keeper (its score and Crawford bookkeeping; the finished games' results are in their own rows, not
+    here); ``game``: the current game (None before the first); ``game_number``: 1, 2, … ``games_played``: how many
+    games have ended and been scored. ``stop_by``: in a money session, the side that asked to stop after the current
+    game.
     """
 
     kind: str
@@ -100,6 +106,7 @@ class Table:
     game: Game | None = None
     game_number: int = 0
     stop_by: int | None = None
+    games_played: int = 0
 
     # -- construction -----------------------------------------------------------------------------------------------
     @classmethod
@@ -149,8 +156,11 @@ class Table:
         state: dict,
         game_state: dict | None,
     ) -> Table:
-        """Rebuild from stored rows: the match row's columns and ``state`` (:meth:`state_json`), the current game's
-        ``Game.to_json()`` (or None)."""
+        """Rebuild from stored rows: the match row's columns and ``state`` (:meth:`state_json`, or the older format 1
+        that also listed every finished game's result), the current game's ``Game.to_json()`` (or None)."""
+        match = Match.from_json(state["match"])
+        played = state.get("games_played", len(match.games))
+        match.games = []  # hot state: the history is in the games rows and the log
         return cls(
             kind=kind,
             length=length,
@@ -159,17 +169,24 @@ class Table:
             stake=stake,
             club_id=club_id,
             status=state["status"],
-            match=Match.from_json(state["match"]),
+            match=match,
             game=None if game_state is None else Game.from_json(game_state),
             game_number=state["game_number"],
             stop_by=state["stop_by"],
+            games_played=played,
         )
 
     def state_json(self) -> dict[str, Any]:
-        """The table's own state (stored in ``matches.state``); the current game is stored in its own row."""
+        """The table's hot state (stored in ``matches.state``, format :data:`STATE_FORMAT`): status, score keeper and
+        counters only — its size does not grow with the games played (the current game is stored in its own row,
+        finished games in theirs)."""
+        match = self.match.to_json()
+        match["games"] = []
         return {
+            "format": STATE_FORMAT,
             "status": self.status,
-            "match": self.match.to_json(),
+            "match": match,
+            "games_played": self.games_played,
             "game_number": self.game_number,
             "stop_by": self.stop_by,
         }
@@ -324,8 +341,10 @@ class Table:
     ) -> list[Event]:
         game = self.game
         events = [Event(kind, side, data=self._event_data(kind, args))] if announce else []
-        if game.is_over and len(self.match.games) < self.game_number:
+        if game.is_over and self.games_played < self.game_number:
             self.match.record(game.result)
+            self.match.games.clear()  # scores and Crawford bookkeeping only: the result is in the game's row
+            self.games_played += 1
             events.append(
                 Event(
                     "game_over",
@@ -367,7 +386,7 @@ class Table:
 
     def _end(self, what: str) -> list[Event]:
         self.status = "over"
-        return [Event(what, self.winner, data={"score": self.score, "games": len(self.match.games)})]
+        return [Event(what, self.winner, data={"score": self.score, "games": self.games_played})]
 
     # -- plays ------------------------------------------------------------------------------------------------------
     def legal_plays(self) -> list[Play]:

@@ -273,9 +273,21 @@ class ChouetteStore:
         """The ids of all sessions (with one of ``statuses`` if given), ascending."""
         return await self.store.ids("chouette", statuses)
 
-    async def dice(self, session_id: int) -> dict[int, DiceSeries]:
-        """The dice series of a session, by series number."""
-        return {row["series"]: DiceSeries.from_row(row) for row in await self.store.dice(("chouette", session_id))}
+    async def dice(self, session_id: int, series: Sequence[int] | None = None) -> dict[int, DiceSeries]:
+        """The dice series of a session (only those numbered in ``series`` if given), by series number."""
+        rows = await self.store.dice(("chouette", session_id), series)
+        return {
+            row["series"]: DiceSeries(
+                session_id,
+                row["series"],
+                row["dice"],
+                row["seed_hash"],
+                row["seed"],
+                bool(row["seed_revealed"]),
+                row["rolls"],
+            )  # fmt: skip
+            for row in rows
+        }
 
     async def actions(self, session_id: int) -> list[ChouetteAction]:
         """The whole log of a session, in order."""

@@ -237,6 +237,26 @@ class Store:
         spec = kind_of(subject)
         return await self.fetchone(f"SELECT * FROM {spec.rows} WHERE id = ?", (subject[1],))
 
+    async def rewrite_state(self, subject: Subject, version: int, state: Mapping[str, Any]) -> bool:
+        """Store ``state`` as the subject's state if it is still at ``version`` — the state-format upgrade only
+        (``club.states``: the new state is the one its log replays to; no action is logged, the version and the log
+        stay as they are). False (nothing written) when it has moved on."""
+        spec = kind_of(subject)
+        async with self.transaction() as tx:
+            changed = await tx.execute(
+                f"UPDATE {spec.rows} SET state = ? WHERE id = ? AND version = ?", (dumps(state), subject[1], version)
+            )
+        return changed == 1
+
+    async def ids_below_format(self, kind: str, state_format: int) -> list[int]:
+        """The ids of ``kind``'s subjects whose state is older than ``state_format`` (its ``format`` key, absent in
+        format 1). SQLite's ``json_extract``; PostgreSQL's is ``(state::jsonb ->> 'format')::int``."""
+        rows = await self.fetchall(
+            f"SELECT id FROM {KINDS[kind].rows} WHERE coalesce(json_extract(state, '$.format'), 1) < ? ORDER BY id",
+            (state_format,),
+        )
+        return [row[0] for row in rows]
+
     async def ids(self, kind: str, statuses: Sequence[str] | None = None) -> list[int]:
         """The ids of every subject of ``kind`` (with one of ``statuses`` if given), ascending."""
         spec = KINDS[kind]
@@ -266,17 +286,19 @@ class Store:
              int(series["seed_revealed"]), series["rolls"]),
         )  # fmt: skip
 
-    async def dice(self, subject: Subject) -> list[sqlite3.Row]:
-        """Every dice series of ``subject`` in order, as rows with ``series``, ``dice``, ``seed_hash``, ``seed``,
+    async def dice(self, subject: Subject, series: Sequence[int] | None = None) -> list[sqlite3.Row]:
+        """The dice series of ``subject`` in order (only those numbered in ``series`` if given: a use-case reads
+        the ones it may use, not one per game played), as rows with ``series``, ``dice``, ``seed_hash``, ``seed``,
         ``seed_revealed`` and ``rolls`` (a match's: one per game, ``series`` = the game number)."""
         spec = kind_of(subject)
-        if spec.dice is None:
-            return await self.fetchall(
-                "SELECT number AS series, dice, seed_hash, seed, seed_revealed, rolls FROM games "
-                "WHERE match_id = ? ORDER BY number",
-                (subject[1],),
-            )
-        return await self.fetchall(f"SELECT * FROM {spec.dice} WHERE {spec.key} = ? ORDER BY series", (subject[1],))
+        table, key, number = (spec.dice, spec.key, "series") if spec.dice else ("games", "match_id", "number")
+        sql = f"SELECT {number} AS series, dice, seed_hash, seed, seed_revealed, rolls FROM {table} WHERE {key} = ?"
+        params: list[Any] = [subject[1]]
+        if series is not None:
+            wanted = sorted(set(series))
+            sql += f" AND {number} IN ({','.join('?' * len(wanted))})"
+            params += wanted
+        return await self.fetchall(sql + f" ORDER BY {number}", params)
 
     # -- deadlines (RULES A2) ---------------------------------------------------------------------------------------
     @staticmethod

@@ -14,7 +14,7 @@ from PIL import Image
 
 from club import InjectedDice, ManualClock
 from club.chouette.images import sheet_view
-from club.chouette.verify import verify_chouette
+from club.verify import verify_chouette
 from rendering.sheet import ROW, render_sheet_image, sheet_layout
 
 ANN, BOB, CY, DI, ED = 101, 202, 303, 404, 505

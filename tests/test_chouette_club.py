@@ -14,9 +14,9 @@ from clubkit import snapshot
 from backgammon.errors import ChouetteError
 from club import InjectedDice, ManualClock
 from club.chouette import ChouetteService
-from club.chouette.verify import verify_chouette
 from club.errors import InvalidRequestError, NotAPlayerError, NotNowError, StaleVersionError
 from club.scheduler import run_due
+from club.verify import verify_chouette
 from storage import SCHEMA_VERSION, Database
 from storage.chouettes import ChouetteStore
 

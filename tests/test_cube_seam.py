@@ -167,7 +167,7 @@ def test_an_extras_giver_cannot_redouble_after_box_rolled():
         table.apply("double", giver, {"member": giver, "cube": key})
     assert table.to_json() == before
     # and straight on the engine: the session refuses it too once told the dice are thrown
-    session = ChouetteSession.from_json(before["session"])
+    session = ChouetteSession.from_json({**before["session"], "history": []})
     session.dice_thrown()
     with pytest.raises(ChouetteError, match="D1"):
         session.extra_double(str(giver), key)

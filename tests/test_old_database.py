@@ -4,6 +4,7 @@ main at d79f26b) opens, verifies and plays on with today's code (issue 17)."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import sqlite3
 from pathlib import Path
@@ -13,8 +14,9 @@ from clubkit import decide, seeded
 
 from club import ClubService, ManualClock
 from club.chouette import ChouetteService
+from club.states import upgrade_states
 from club.verify import verify_database
-from storage import Database
+from storage import Database, dumps
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "old_club.sql"
 
@@ -30,7 +32,7 @@ def old_database(folder: Path) -> Path:
     return path
 
 
-def test_the_old_database_opens_verifies_and_plays_on(tmp_path):
+def test_the_old_database_opens_verifies_upgrades_and_plays_on(tmp_path):
     path = old_database(tmp_path)
 
     async def main():
@@ -41,6 +43,23 @@ def test_the_old_database_opens_verifies_and_plays_on(tmp_path):
             assert labels == sorted(
                 ["chouette 1", "chouette 2", "match 1", "match 2", "match 3", "match 4", "match 5"]
             ), labels
+            # the state-format migration replays every log and rewrites the old states (issue 17), once
+            sizes = {match_id: len(dumps((await db.get_match(match_id)).state)) for match_id in (1, 3, 4)}
+            report = await upgrade_states(db)
+            assert report.problems == [] and report.current == 0
+            assert sorted(report.upgraded) == sorted(
+                [("match", n) for n in range(1, 6)] + [("chouette", 1), ("chouette", 2)]
+            )
+            for match_id in (1, 3, 4):
+                state = (await db.get_match(match_id)).state
+                assert state["format"] == 2 and state["match"]["games"] == []
+                assert len(dumps(state)) < sizes[match_id]
+            chouette = json.loads((await db.store.row(("chouette", 2)))["state"])
+            assert chouette["format"] == 2 and "history" not in chouette["session"]
+            again = await upgrade_states(db)
+            assert again.upgraded == [] and again.current == 7 and again.problems == []
+            reports = await verify_database(db)
+            assert [r.problems for r in reports if not r.ok] == []
             club = ClubService(db, clock=ManualClock(1_767_100_000.0), seeds=seeded(5))
             chouettes = ChouetteService(club)
             rng = random.Random(3)

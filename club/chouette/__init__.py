@@ -13,11 +13,11 @@ chouette's hooks (:class:`club.scheduler.ChouetteClock`). When a game ends its r
 
 Every call returns a :class:`ChouetteOutcome`: the new :class:`ChouetteView`, what happened in words, and ``ping`` —
 exactly the members who must decide now. ``python -m club verify`` also replays every chouette's log
-(:mod:`club.chouette.verify`).
+(:mod:`club.verify`, one module for matches and chouettes).
 
 Modules: ``table`` (the pure state machine over the log), ``service`` (the use-cases), ``views`` (results),
-``describe`` (words), ``images`` (board with the chouette panel, score-sheet image),
-``verify`` (replay and dice proof).
+``describe`` (words), ``images`` (board with the chouette panel, score-sheet image);
+the replay and dice proof are :mod:`club.verify`'s.
 """
 
 from ..scheduler import run_due  # the one clock: run_due(chouettes) fires the chouettes' deadlines

@@ -730,7 +730,7 @@ class ChouetteService:
             number: _Series(
                 number, s.dice, None if s.seed is None else bytes.fromhex(s.seed), s.seed_hash, s.seed_revealed, s.rolls
             )  # fmt: skip
-            for number, s in (await self.store.dice(session_id)).items()
+            for number, s in (await self.store.dice(session_id, (0, table.game_number))).items()
         }
         deadlines = {d.subject_id: d for d in await self.store.deadlines(session_id)}
         return _Step(self, record, table, self.clock.now(), ClubSettings.from_json(club.settings), names, prefs,

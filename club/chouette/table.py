@@ -47,6 +47,10 @@ from backgammon.game import Game, Phase
 
 from ..errors import InvalidRequestError, NotNowError, NotYourTurnError
 
+STATE_FORMAT = 2
+"""The format of ``chouette_sessions.state`` written now: 2 = hot state (no event history); 1 (before issue 17) also
+held the session's whole event history. :mod:`club.states` reads both and upgrades 1 to 2 by replaying the log."""
+
 SIDES = ("box", "team")
 """Board side 0 is Box, side 1 the Team (played by the Captain)."""
 
@@ -138,7 +142,9 @@ class ChouetteTable:
         return table
 
     def to_json(self) -> dict[str, Any]:
-        """The whole table as JSON (stored in ``chouette_sessions.state``); :meth:`from_json` inverts it."""
+        """The table's hot state as JSON (stored in ``chouette_sessions.state``, format :data:`STATE_FORMAT`):
+        seats, the current game, board and sheet — not the session's event history, which the log holds (replay
+        it with :func:`replay`); :meth:`from_json` inverts it (and reads format 1, which had the history)."""
         return {
             "club_id": self.club_id,
             "channel_id": self.channel_id,
@@ -153,9 +159,10 @@ class ChouetteTable:
             "lobby": list(self.lobby),
             "lobby_stakes": dict(self.lobby_stakes),
             "retiring": list(self.retiring),
-            "session": self.session.to_json(),
+            "session": {key: value for key, value in self.session.to_json().items() if key != "history"},
             "board": None if self.board is None else self.board.to_json(),
             "turns": self.turns,
+            "format": STATE_FORMAT,
         }
 
     @classmethod
@@ -171,7 +178,7 @@ class ChouetteTable:
             proxy_time=data["proxy_time"],
             move_time=data["move_time"],
             no_talk=data["no_talk"],
-            session=ChouetteSession.from_json(data["session"]),
+            session=ChouetteSession.from_json({**data["session"], "history": []}),
             status=data["status"],
             lobby=list(data["lobby"]),
             lobby_stakes=dict(data["lobby_stakes"]),

@@ -1,0 +1,95 @@
+"""Stored state formats and their upgrade (issue 17, issue 13 item 1: hot state without history).
+
+Format 2 (now): a match's ``matches.state`` holds its status, score keeper and counters (:meth:`club.table.Table.
+state_json`) and a chouette's ``chouette_sessions.state`` its seats, current game, board and sheet
+(:meth:`club.chouette.table.ChouetteTable.to_json`) — neither lists what happened before: the finished games are in
+their ``games`` / ``chouette_results`` rows and everything is in the append-only log. Format 1 (before) also held
+every finished game's result (matches) and the whole event history (chouettes), so each action parsed and rewrote a
+state that grew with the session.
+
+Both formats load. :func:`hot_state` reads a stored state as format 2 (what :mod:`club.verify` compares with the
+replay); :func:`upgrade_states` rewrites every format-1 state as the state its log replays to, after checking that
+it agrees with the stored one (``python -m club upgrade PATH``; the bot runs it at start). The log is never touched.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from backgammon.errors import BackgammonError
+from storage import Database
+
+from .chouette.table import STATE_FORMAT as CHOUETTE_FORMAT
+from .chouette.table import replay as replay_chouette
+from .table import STATE_FORMAT as MATCH_FORMAT
+from .table import replay_log
+
+
+def hot_state(kind: str, state: dict[str, Any]) -> dict[str, Any]:
+    """``state`` of a ``"match"`` or ``"chouette"`` in the current format (format 1 converted without a replay:
+    the list of finished games becomes their count; the event history is left out)."""
+    if state.get("format") is not None:
+        return state
+    if kind == "match":
+        match = dict(state["match"])
+        played = len(match.get("games", ()))
+        match["games"] = []
+        return {"format": MATCH_FORMAT, "status": state["status"], "match": match, "games_played": played,
+                "game_number": state["game_number"], "stop_by": state["stop_by"]}  # fmt: skip
+    session = {key: value for key, value in state["session"].items() if key != "history"}
+    return {**state, "session": session, "format": CHOUETTE_FORMAT}
+
+
+@dataclass
+class UpgradeReport:
+    """What :func:`upgrade_states` did: subjects ``upgraded`` (kind, id), those already current, and ``problems``
+    (left as they were: a log that does not replay, or replays to another state)."""
+
+    upgraded: list[tuple[str, int]] = field(default_factory=list)
+    current: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+async def upgrade_states(db: Database) -> UpgradeReport:
+    """Rewrite every stored format-1 state as the format-2 state its log replays to (see the module docstring).
+
+    Each subject is rewritten only if the replay agrees with its stored state and it is still at the version read
+    (a concurrent action simply writes format 2 itself). Safe to run again: current states are skipped."""
+    from storage.chouettes import ChouetteStore
+
+    report = UpgradeReport()
+    old_matches = await db.store.ids_below_format("match", MATCH_FORMAT)
+    old_chouettes = await db.store.ids_below_format("chouette", CHOUETTE_FORMAT)
+    report.current = len(await db.store.ids("match")) + len(await db.store.ids("chouette"))
+    report.current -= len(old_matches) + len(old_chouettes)
+    for match_id in old_matches:
+        record = await db.get_match(match_id)
+        try:
+            table, _, _ = replay_log(await db.actions(match_id))
+        except (BackgammonError, KeyError, TypeError, ValueError) as error:
+            report.problems.append(f"match {match_id}: the log does not replay ({error}); left as it was")
+            continue
+        await _rewrite(db, report, ("match", match_id), record.version, record.state, table.state_json())
+    chouettes = ChouetteStore(db)
+    for session_id in old_chouettes:
+        record = await chouettes.get(session_id)
+        try:
+            table = replay_chouette(await chouettes.actions(session_id))
+        except (BackgammonError, KeyError, TypeError, ValueError) as error:
+            report.problems.append(f"chouette {session_id}: the log does not replay ({error}); left as it was")
+            continue
+        await _rewrite(db, report, ("chouette", session_id), record.version, record.state, table.to_json())
+    return report
+
+
+async def _rewrite(db: Database, report: UpgradeReport, subject, version: int, stored: dict, replayed: dict) -> None:
+    from storage import dumps
+
+    kind, subject_id = subject
+    if dumps(hot_state(kind, stored)) != dumps(replayed):
+        report.problems.append(f"{kind} {subject_id}: the stored state differs from its log's; left as it was")
+    elif await db.store.rewrite_state(subject, version, replayed):
+        report.upgraded.append(subject)
+    else:
+        report.problems.append(f"{kind} {subject_id}: it moved on while being upgraded (it is current now)")
