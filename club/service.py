@@ -16,81 +16,47 @@ an action on an older version is refused as "already done".
 from __future__ import annotations
 
 import asyncio
-import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from backgammon.errors import IllegalPlayError, WrongPhaseError
-from backgammon.game import Game, Phase
-from backgammon.moves import Play, dice_text
+from backgammon.moves import Play
 from backgammon.rules import RuleSet
 from storage import (
-    ActionRecord,
     Commit,
     Database,
     DeadlineWrite,
     GameRecord,
-    GameWrite,
     MatchRecord,
     MatchWrite,
     MemberRecord,
     MessageRecord,
     NewAction,
-    VersionConflictError,
 )
 
 from .clock import Clock, SystemClock
-from .describe import describe, pending_words
-from .dice import derive_dice, new_seed, seed_hash
+from .describe import describe
+from .dice import new_seed
 from .errors import (
-    GameFinishedError,
     InvalidRequestError,
     NotAPlayerError,
     NotNowError,
-    NotYourTurnError,
-    StaleVersionError,
     UnknownGameError,
     UnknownMemberError,
 )
-from .refusals import CUBE_KINDS, cube_reason, explain_illegal, roll_reason
-from .results import GameView, Outcome, TableView
+from .queries import HistoryItem, MatchQueries, WaitingItem  # noqa: F401 (HistoryItem, WaitingItem: re-exported)
+from .refusals import explain_illegal
+from .results import Outcome, TableView
 from .settings import ClubSettings, MemberPreferences
-from .table import GAME_ACTIONS, Event, Table
+from .step import MatchStep, _GameInfo
+from .table import Event, Table
+from .work import TableLocks, run_unit
+from .work import check_id as _check_id
 
 DiceInjector = Callable[[int, int, int], tuple[int, int]]
 """``(match_id, game_number, roll counter) -> (d1, d2)``: dice from outside (tests, replays)."""
 
-VERBS = {
-    "roll": "roll",
-    "play": "play",
-    "double": "double",
-    "take": "take",
-    "drop": "drop",
-    "beaver": "beaver",
-    "raccoon": "raccoon",
-    "resign": "resign",
-    "accept_resignation": "accept the resignation",
-    "reject_resignation": "reject the resignation",
-    "accept": "accept the challenge",
-    "decline": "decline the challenge",
-    "cancel": "withdraw the challenge",
-    "stop": "stop the session",
-}
-_STATUS_WORDS = {
-    "over": "is over",
-    "declined": "was declined",
-    "cancelled": "was withdrawn",
-    "expired": "lapsed (not answered in time)",
-}
 MAX_LENGTH = 99
-MAX_OPENING_TIES = 64
-
-
-def _check_id(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise InvalidRequestError(f"{what} is a positive whole number, not {value!r}")
-    return value
 
 
 def _check_version(version: Any) -> int | None:
@@ -101,286 +67,7 @@ def _check_version(version: Any) -> int | None:
     return version
 
 
-@dataclass(frozen=True, slots=True)
-class WaitingItem:
-    """A match or session waiting for a member: ``pending`` (and in words), since when, and the deadline."""
-
-    match_id: int
-    kind: str
-    length: int
-    opponent_id: int
-    opponent_name: str
-    pending: str
-    pending_text: str
-    score: tuple[int, int]  # the member's, the opponent's
-    game_number: int
-    version: int
-    since: float
-    due_at: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class HistoryItem:
-    """A match or session a member played or plays: ``outcome`` is ``won``/``lost`` (matches), ``+n``/``-n``
-    (money: the member's net), or the status (``active``, ``declined`` …)."""
-
-    match_id: int
-    kind: str
-    length: int
-    opponent_id: int
-    opponent_name: str
-    status: str
-    outcome: str
-    score: tuple[int, int]  # the member's, the opponent's
-    games: int
-    stake: int
-    updated_at: float
-    ended_at: float | None
-
-
-@dataclass
-class _GameInfo:
-    """Bookkeeping of one game row touched by a step."""
-
-    number: int
-    dice: str
-    seed: bytes | None
-    seed_hash: str | None
-    rolls: int
-    expected_version: int | None
-    version: int
-    was_over: bool
-    final_state: dict | None = None
-    touched: bool = False
-
-
-@dataclass
-class _Step:
-    """One use-case call's unit of work on one table: the actions to log and the games to write."""
-
-    service: ClubService
-    record: MatchRecord
-    table: Table
-    now: float
-    names: tuple[str, str]
-    prefs: tuple[MemberPreferences, MemberPreferences]
-    settings: ClubSettings
-    games: dict[int, _GameInfo] = field(default_factory=dict)
-    actions: list[NewAction] = field(default_factory=list)
-    events: list[tuple[Event, int | None]] = field(default_factory=list)
-    revealed: list[tuple[int, str, str]] = field(default_factory=list)
-
-    # -- recording ------------------------------------------------------------------------------------------------
-    def act(
-        self,
-        kind: str,
-        side: int | None,
-        value: Any = None,
-        *,
-        auto: bool = False,
-        by_club: bool = False,
-        dice: tuple[int, ...] | None = None,
-        roll_index: int | None = None,
-    ) -> None:
-        """Apply ``kind`` to the table and queue its log entry (raises the rules' errors; nothing queued then)."""
-        table = self.table
-        previous_game = table.game_number
-        args, events = table.act(kind, side, value)
-        if kind in GAME_ACTIONS or kind == "forfeit_match":
-            game_number = previous_game if table.game is not None else None
-        elif kind == "new_game":
-            game_number = table.game_number
-        else:
-            game_number = None
-        if game_number is not None:
-            info = self.games[game_number]
-            info.version += 1
-            info.touched = True
-        member = None if side is None or by_club else table.players[side]
-        self.actions.append(
-            NewAction(
-                kind,
-                side=side,
-                member_id=member,
-                game_number=game_number,
-                args=args,
-                dice=dice,
-                roll_index=roll_index,
-                auto=auto,
-            )
-        )
-        self.events.extend((event if not auto else _auto(event), game_number) for event in events)
-        if table.game is not None and table.game.is_over:
-            info = self.games[table.game_number]
-            if not info.was_over and info.seed is not None and not any(r[0] == info.number for r in self.revealed):
-                self.revealed.append((info.number, info.seed.hex(), info.seed_hash))
-                reveal = {"number": info.number, "seed": info.seed.hex(), "seed_hash": info.seed_hash}
-                self.events.append((Event("reveal", None, data=reveal), info.number))
-
-    def roll_dice(self) -> tuple[tuple[int, int], int]:
-        """The next roll of the current game and its counter (provably fair, or injected)."""
-        info = self.games[self.table.game_number]
-        index = info.rolls
-        if info.dice == "fair":
-            dice = derive_dice(info.seed, index)
-        else:
-            dice = self.service._dice(self.record.id, info.number, index)
-        info.rolls += 1
-        return (dice[0], dice[1]), index
-
-    def start_game(self) -> None:
-        """Start the next game: a fresh seed (or injected dice), then the opening roll (RULES G2, G3)."""
-        table = self.table
-        if table.game is not None:
-            self.games[table.game_number].final_state = table.game.to_json()
-        number = table.game_number + 1
-        if self.service._dice is None:
-            seed = self.service._seeds()
-            info = _GameInfo(number, "fair", seed, seed_hash(seed), 0, None, 0, False)
-        else:
-            info = _GameInfo(number, "injected", None, None, 0, None, 0, False)
-        self.games[number] = info
-        self.act("new_game", None, {"number": number, "dice": info.dice, "seed_hash": info.seed_hash})
-
-    def opening(self) -> None:
-        """Roll the opening until it is not a tie (RULES G2; ties may raise the cube, G3)."""
-        for _ in range(MAX_OPENING_TIES):
-            if self.table.game.phase != Phase.OPENING:
-                return
-            dice, index = self.roll_dice()
-            self.act("opening_roll", None, dice, dice=dice, roll_index=index)
-
-    def autoplay(self) -> None:
-        """Do what needs no decision: start the next game and roll its opening, roll for a member who cannot
-        double (his ``auto_roll`` preference), play a forced play (one legal play) or pass (none, RULES G9)."""
-        table = self.table
-        for _ in range(self.service.max_auto_actions):
-            if table.status != "active":
-                return
-            side, pending = table.waiting()
-            if pending == "new_game":
-                self.start_game()
-            elif pending == "opening_roll":
-                self.opening()
-                if table.game.phase == Phase.OPENING:
-                    return
-            elif pending == "roll" and self.prefs[side].auto_roll:
-                dice, index = self.roll_dice()
-                self.act("roll", side, dice, auto=True, dice=dice, roll_index=index)
-            elif pending == "play" and len(plays := table.legal_plays()) == 1:
-                self.act("play", side, plays[0], auto=True)
-            else:
-                return
-
-    # -- checks ---------------------------------------------------------------------------------------------------
-    def require_open(self) -> None:
-        """Raise :class:`GameFinishedError` if the table is finished."""
-        table = self.table
-        if table.finished:
-            text = f"{'Session' if table.kind == 'money' else 'Match'} {self.record.id} {_STATUS_WORDS[table.status]}"
-            if table.status == "over" and table.winner is not None:
-                text += f" ({self.names[table.winner]} won {table.score[table.winner]}–{table.score[1 - table.winner]})"
-            raise GameFinishedError(text + ": nothing more can be done.")
-
-    def require_turn(self, side: int, kind: str) -> None:
-        """Raise :class:`NotYourTurnError` when ``side`` is not the one to act (resigning is allowed to either side
-        during a turn, RULES G12), :class:`NotNowError` when the table is not at the right stage."""
-        self.require_open()
-        table = self.table
-        waiting_side, pending = table.waiting()
-        if table.status == "challenged" and kind not in ("accept", "decline", "cancel"):
-            raise NotNowError("The challenge has not been accepted yet: no game is being played.")
-        if kind == "cancel":
-            if side != 0:
-                raise NotYourTurnError(f"Only {self.names[0]}, who made the challenge, can withdraw it.")
-            return
-        if kind in ("resign", "stop") and waiting_side is not None:
-            return  # a resignation (RULES G12) or ending a money session is not tied to whose turn it is
-        if waiting_side is None:
-            raise NotNowError(f"Nothing can be done here now ({pending_words(pending)}).")
-        if waiting_side != side:
-            raise NotYourTurnError(
-                f"It is not your turn: {self.names[waiting_side]} must {self._pending_text(waiting_side, pending)}."
-            )
-
-    def _pending_text(self, side: int, pending: str | None) -> str:
-        game = self.table.game
-        legal = game.legal_actions(side) if game is not None and self.table.status == "active" else set()
-        text = pending_words(pending, beaver="beaver" in legal, raccoon="raccoon" in legal)
-        if pending == "play" and game is not None and game.dice:
-            text += f" {dice_text(game.dice)}"
-        return text
-
-    def not_now(self, side: int, kind: str) -> NotNowError:
-        """A :class:`NotNowError` for ``kind`` by ``side``, naming the rule that refuses it (:mod:`club.refusals`)
-        or saying what is awaited instead."""
-        game = self.table.game if self.table.status == "active" else None
-        if game is not None:
-            reason = cube_reason(game, side, kind) if kind in CUBE_KINDS else None
-            reason = reason or (roll_reason(game, side) if kind == "roll" else None)
-            if reason:
-                return NotNowError(f"You cannot {VERBS.get(kind, kind)} now: {reason}.")
-        waiting_side, pending = self.table.waiting()
-        if waiting_side is None:
-            return NotNowError(f"You cannot {VERBS.get(kind, kind)} now.")
-        who = "you" if waiting_side == side else self.names[waiting_side]
-        return NotNowError(
-            f"You cannot {VERBS.get(kind, kind)} now: {who} must {self._pending_text(waiting_side, pending)}."
-        )
-
-    # -- the commit -------------------------------------------------------------------------------------------------
-    def commit(self) -> Commit:
-        """The transaction for everything this step did."""
-        table = self.table
-        side, pending = table.waiting()
-        waiting_member = None if side is None else table.players[side]
-        deadline = None
-        if waiting_member is not None:
-            due = self.now + self.settings.time_limit(pending)
-            reminders = tuple(due - r for r in self.settings.reminders if due - r > self.now)
-            deadline = DeadlineWrite(waiting_member, pending, due, reminders)
-        score = table.score
-        match = MatchWrite(
-            status=table.status,
-            state=table.state_json(),
-            game_number=table.game_number,
-            waiting_for=waiting_member,
-            pending=pending if waiting_member is not None else None,
-            score0=score[0],
-            score1=score[1],
-            winner=table.winner,
-            ended=table.finished,
-        )
-        games = []
-        for info in self.games.values():
-            if not info.touched:
-                continue
-            state = info.final_state if info.final_state is not None else table.game.to_json()
-            over = state["result"] is not None
-            games.append(
-                GameWrite(
-                    number=info.number,
-                    state=state,
-                    version=info.version,
-                    status="over" if over else "playing",
-                    rolls=info.rolls,
-                    expected_version=info.expected_version,
-                    dice=info.dice,
-                    seed_hash=info.seed_hash,
-                    seed=None if info.seed is None else info.seed.hex(),
-                    seed_revealed=over and info.seed is not None,
-                    result=state["result"],
-                    ended=over and not info.was_over,
-                )
-            )
-        return Commit(self.record.id, self.record.version, self.now, self.actions, match, games, deadline)
-
-
-def _auto(event: Event) -> Event:
-    return Event(event.kind, event.side, True, event.data) if event.kind in ("roll", "play") else event
-
-
-class ClubService:
+class ClubService(MatchQueries):
     """The use-case layer over one :class:`~storage.Database` (see the module docstring).
 
     ``clock``: where "now" comes from (default the system clock). ``defaults``: the settings a new club starts with
@@ -406,7 +93,7 @@ class ClubService:
         self._dice = dice
         self._seeds = seeds
         self.max_auto_actions = max_auto_actions
-        self._locks: weakref.WeakValueDictionary[int, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._locks = TableLocks()
 
     # -- clubs and members -----------------------------------------------------------------------------------------
     async def register(self, guild_id: int, user_id: int, display_name: str, *, club_name: str = "") -> MemberRecord:
@@ -599,7 +286,7 @@ class ClubService:
     async def _simple(self, match_id: int, member: int, kind: str, version: int | None, value: Any = None) -> Outcome:
         _check_id(member, "member id")
 
-        async def operation(step: _Step, side: int) -> None:
+        async def operation(step: MatchStep, side: int) -> None:
             if step.table.status == "active" and step.table.waiting()[0] is None:
                 step.autoplay()  # finish what the club had left to do (e.g. an opening roll), then judge the call
             step.require_turn(side, kind)
@@ -628,42 +315,30 @@ class ClubService:
         ``forfeit`` (``side`` forfeits the game) or ``forfeit_match`` (``side`` forfeits the match / session).
         Only if the match is still at ``version`` (else :class:`StaleVersionError`: someone acted in time)."""
 
-        async def operation(step: _Step, _side: int | None) -> None:
+        async def operation(step: MatchStep, _side: int | None) -> None:
             step.require_open()
             step.act(what, side, by_club=True)
 
         return await self._mutate(match_id, None, version, operation)
 
     # -- the unit of work ----------------------------------------------------------------------------------------------
-    def _lock_for(self, match_id: int) -> asyncio.Lock:
-        lock = self._locks.get(match_id)
-        if lock is None:
-            lock = asyncio.Lock()
-            self._locks[match_id] = lock
-        return lock
+    def _lock_for(self, key) -> asyncio.Lock:
+        """The lock of table ``key``: a match id, or ``(kind, id)`` (:class:`club.work.TableLocks`)."""
+        return self._locks(("match", key) if isinstance(key, int) else key)
 
     async def _mutate(
         self,
         match_id: int,
         member: int | None,
         version: int | None,
-        operation: Callable[[_Step, int | None], Awaitable[None]],
+        operation: Callable[[MatchStep, int | None], Awaitable[None]],
     ) -> Outcome:
         _check_id(match_id, "match id")
         if member is not None:
             _check_id(member, "member id")
         version = _check_version(version)
-        lock = self._lock_for(match_id)
-        async with lock:
-            step = await self._load_step(match_id)
-            record = step.record
-            if version is not None and version != record.version:
-                raise StaleVersionError(
-                    "Already done: this game has moved on since you looked "
-                    f"(version {record.version}, you saw {version}). Look at the board again.",
-                    version,
-                    record.version,
-                )
+
+        async def act(step: MatchStep) -> None:
             side = None
             if member is not None:
                 side = step.table.side_of(member)
@@ -673,19 +348,18 @@ class ClubService:
                         f"it is {step.names[0]} against {step.names[1]}."
                     )
             await operation(step, side)
-            step.autoplay()
-            commit = step.commit()
-            try:
-                new_version = await self.db.commit(commit)
-            except VersionConflictError as error:
-                raise StaleVersionError(
-                    "Already done: someone else acted on this game at the same moment. Look at the board again.",
-                    error.expected,
-                    error.actual,
-                ) from None
-        return self._outcome(step, new_version, member, commit)
 
-    async def _load_step(self, match_id: int) -> _Step:
+        unit = await run_unit(
+            self._lock_for(match_id),
+            lambda: self._load_step(match_id),
+            version,
+            act,
+            self.db.commit,
+            "Already done: someone else acted on this game at the same moment. Look at the board again.",
+        )
+        return self._outcome(unit.step, unit.version, member, unit.commit)
+
+    async def _load_step(self, match_id: int) -> MatchStep:
         loaded = await self.db.load(match_id)
         if loaded is None:
             raise UnknownGameError(f"There is no match or session {match_id}.")
@@ -697,7 +371,7 @@ class ClubService:
         prefs = tuple(
             MemberPreferences.from_json(members[p].preferences if p in members else {}) for p in record.players
         )
-        step = _Step(self, record, table, self.clock.now(), names, prefs, ClubSettings.from_json(club.settings))
+        step = MatchStep(self, record, table, self.clock.now(), names, prefs, ClubSettings.from_json(club.settings))
         if game_record is not None:
             step.games[game_record.number] = _GameInfo(
                 number=game_record.number,
@@ -724,7 +398,7 @@ class ClubService:
             game_state=None if game_record is None else game_record.state,
         )
 
-    def _outcome(self, step: _Step, version: int, member: int | None, commit: Commit) -> Outcome:
+    def _outcome(self, step: MatchStep, version: int, member: int | None, commit: Commit) -> Outcome:
         table = step.table
         money = table.kind == "money"
         lines = []
@@ -760,139 +434,6 @@ class ClubService:
             image_due=image_due,
             revealed=tuple(step.revealed),
         )
-
-    # -- queries -------------------------------------------------------------------------------------------------------
-    async def state(self, match_id: int) -> TableView:
-        """The current state of a match or session. Raises :class:`UnknownGameError`."""
-        _check_id(match_id, "match id")
-        step = await self._load_step(match_id)
-        info = step.games.get(step.table.game_number)
-        deadline = await self.db.get_deadline(match_id)
-        over = step.table.game is not None and step.table.game.is_over
-        return TableView.of(
-            match_id,
-            step.table,
-            version=step.record.version,
-            names=step.names,
-            due_at=None if deadline is None else deadline.due_at,
-            seed_hash=None if info is None else info.seed_hash,
-            seed=info.seed.hex() if info is not None and info.seed is not None and over else None,
-        )
-
-    async def game(self, match_id: int, number: int) -> GameView:
-        """Game ``number`` (1, 2, …) of a match as it stands or ended (its seed only if revealed). Raises
-        :class:`UnknownGameError`."""
-        _check_id(match_id, "match id")
-        _check_id(number, "game number")
-        record = await self.db.get_game(match_id, number)
-        if record is None:
-            raise UnknownGameError(f"There is no game {number} in match {match_id}.")
-        return GameView.of(
-            Game.from_json(record.state),
-            number,
-            seed_hash=record.seed_hash,
-            seed=record.seed if record.seed_revealed else None,
-        )
-
-    async def legal_plays(self, match_id: int, member: int) -> list[str]:
-        """The legal plays (notation) of the member's dice, for a choose-a-play menu; ``[]`` when he is not to play.
-        Raises :class:`UnknownGameError`, :class:`NotAPlayerError`."""
-        _check_id(member, "member id")
-        view_step = await self._load_step(_check_id(match_id, "match id"))
-        table = view_step.table
-        side = table.side_of(member)
-        if side is None:
-            raise NotAPlayerError(f"You do not play in match {match_id}.")
-        if table.status != "active" or table.waiting() != (side, "play"):
-            return []
-        return [play.notation() or "pass" for play in table.legal_plays()]
-
-    async def waiting(self, member: int, *, guild_id: int | None = None) -> list[WaitingItem]:
-        """The matches and sessions waiting for ``member`` to act (oldest first), in one club if ``guild_id``."""
-        _check_id(member, "member id")
-        club_id = await self._club_id(guild_id)
-        rows = await self.db.waiting_for(member, club_id)
-        names = await self._names(row.player1 if row.player0 == member else row.player0 for row in rows)
-        items = []
-        for row in rows:
-            mine = 0 if row.player0 == member else 1
-            opponent = row.player1 if mine == 0 else row.player0
-            score = (row.score0, row.score1)
-            items.append(
-                WaitingItem(
-                    row.id,
-                    row.kind,
-                    row.length,
-                    opponent,
-                    names.get(opponent, str(opponent)),
-                    row.pending,
-                    pending_words(row.pending),
-                    (score[mine], score[1 - mine]),
-                    row.game_number,
-                    row.version,
-                    row.updated_at,
-                    row.due_at,
-                )
-            )
-        return items
-
-    async def history(
-        self, member: int, *, guild_id: int | None = None, limit: int = 20, before: float | None = None
-    ) -> list[HistoryItem]:
-        """The member's matches and sessions, newest first (``limit`` at most, changed before ``before``)."""
-        _check_id(member, "member id")
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 500:
-            raise InvalidRequestError(f"limit is 1–500, not {limit!r}")
-        club_id = await self._club_id(guild_id)
-        rows = await self.db.matches_of(member, club_id=club_id, limit=limit, before=before)
-        names = await self._names(row.player1 if row.player0 == member else row.player0 for row in rows)
-        items = []
-        for row in rows:
-            mine = 0 if row.player0 == member else 1
-            opponent = row.player1 if mine == 0 else row.player0
-            score = (row.score0, row.score1)
-            if row.status == "over" and row.kind == "match" and row.winner is not None:
-                outcome = "won" if row.winner == mine else "lost"
-            elif row.kind == "money" and row.status in ("active", "over"):
-                outcome = f"{score[mine]:+d}"
-            else:
-                outcome = row.status
-            games = row.game_number
-            items.append(
-                HistoryItem(
-                    row.id,
-                    row.kind,
-                    row.length,
-                    opponent,
-                    names.get(opponent, str(opponent)),
-                    row.status,
-                    outcome,
-                    (score[mine], score[1 - mine]),
-                    games,
-                    row.stake,
-                    row.updated_at,
-                    row.ended_at,
-                )
-            )
-        return items
-
-    async def log(self, match_id: int) -> list[ActionRecord]:
-        """The whole action log of a match (who, what, dice, when). Raises :class:`UnknownGameError`."""
-        _check_id(match_id, "match id")
-        actions = await self.db.actions(match_id)
-        if not actions:
-            raise UnknownGameError(f"There is no match or session {match_id}.")
-        return actions
-
-    async def _club_id(self, guild_id: int | None) -> int | None:
-        if guild_id is None:
-            return None
-        club = await self.db.get_club(_check_id(guild_id, "guild_id"))
-        return -1 if club is None else club.id
-
-    async def _names(self, user_ids) -> dict[int, str]:
-        members = await self.db.get_members(user_ids)
-        return {user: member.display_name for user, member in members.items()}
 
     # -- Discord messages (ids only) -----------------------------------------------------------------------------------
     async def remember_message(

@@ -46,6 +46,8 @@ from backgammon.moves import Play
 from backgammon.notation import format_moves
 from backgammon.rules import RuleSet
 
+from .work import TableBase
+
 GAME_ACTIONS = ACTIONS
 """Logged actions that go straight to :class:`~backgammon.game.Game` (their ``args`` are its history entries)."""
 
@@ -85,7 +87,7 @@ class Event:
 
 
 @dataclass
-class Table:
+class MatchTable(TableBase):
     """One match (``kind == "match"``, to ``length`` points) or money session (``"money"``, length 0).
 
     ``players``: the member ids of sides 0 (challenger) and 1. ``status``: see the module docstring. ``match``:
@@ -191,11 +193,22 @@ class Table:
             "stop_by": self.stop_by,
         }
 
-    # -- views ------------------------------------------------------------------------------------------------------
+    # -- the hooks of club.work.TableBase, and views -----------------------------------------------------------------
+    store_kind = "match"
+
     @property
     def finished(self) -> bool:
         """True when nothing more can happen (over, declined, cancelled, expired)."""
         return self.status in FINISHED
+
+    def acting(self) -> list[tuple[int, str]]:
+        """``[(member, pending)]`` for the one member the table waits for, or ``[]`` (:meth:`waiting`)."""
+        side, pending = self.waiting()
+        return [] if side is None else [(self.players[side], pending)]
+
+    def to_state(self) -> dict[str, Any]:
+        """The hot state to store: :meth:`state_json`."""
+        return self.state_json()
 
     def side_of(self, member_id: int) -> int | None:
         """The side ``member_id`` plays (0 or 1), or None if he does not play here."""
@@ -413,3 +426,7 @@ def replay_log(actions: Sequence[Any]) -> tuple[Table, dict[int, dict[str, Any]]
     if table.game is not None:
         games[table.game_number] = table.game.to_json()
     return table, games, counts
+
+
+Table = MatchTable
+"""The name the use-cases and other modules know :class:`MatchTable` by."""

@@ -32,7 +32,6 @@ from __future__ import annotations
 import inspect
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from typing import Any
 
 from backgammon.chouette import ChouetteRules
@@ -41,16 +40,14 @@ from backgammon.moves import Play
 from storage import VersionConflictError
 from storage.chouettes import (
     ChouetteAction,
-    ChouetteCommit,
     ChouetteDeadline,
-    ChouetteRecord,
     ChouetteStore,
     DeadlineRow,
     DiceSeries,
     NewChouetteAction,
 )
 
-from ..dice import derive_dice, seed_hash
+from ..dice import seed_hash
 from ..errors import (
     InvalidRequestError,
     NotAPlayerError,
@@ -61,266 +58,20 @@ from ..errors import (
 )
 from ..service import ClubService
 from ..settings import HOUR, ClubSettings, MemberPreferences
-from .describe import describe, humanize, points_line
-from .table import SIDES, ChouetteTable, Pending, member_id, name
+from ..work import check_id as _check_id
+from ..work import run_unit
+from .describe import describe, humanize
+from .step import ChouetteStep, _Series, policy_decision
+from .table import ChouetteTable, Pending, member_id, name
 from .views import ChouetteOutcome, ChouetteView, Decision, SheetData
 
 DEFAULT_DECISION_HOURS = 24.0
 DEFAULT_PROXY_HOURS = 12.0
-MAX_AUTO_STEPS = 400
 MARK = re.compile(r"^[0-9]{1,6}\.[0-9]{1,6}$")
+CONFLICT = "Already done: someone else acted on this chouette at the same moment. Look again."
 
 ACTIONS = ("roll", "play", "double", "pass", "take", "drop", "beaver", "raccoon", "offer_extra", "no_extra")
 """What a member's buttons do (:meth:`ChouetteService.act`)."""
-
-
-def _check_id(value: Any, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise InvalidRequestError(f"{what} is a positive whole number, not {value!r}")
-    return value
-
-
-@dataclass
-class _Series:
-    """A dice series being used by a step (mutable copy of a :class:`~storage.chouettes.DiceSeries`)."""
-
-    series: int
-    dice: str
-    seed: bytes | None
-    seed_hash: str | None
-    revealed: bool
-    rolls: int
-
-    def record(self, session_id: int) -> DiceSeries:
-        return DiceSeries(session_id, self.series, self.dice, self.seed_hash,
-                          None if self.seed is None else self.seed.hex(), self.revealed, self.rolls)  # fmt: skip
-
-
-@dataclass
-class _Step:
-    """One use-case call's unit of work on one session: the actions to log, the dice used, the results written."""
-
-    service: ChouetteService
-    record: ChouetteRecord
-    table: ChouetteTable
-    now: float
-    settings: ClubSettings
-    names: dict[int, str]
-    prefs: dict[int, MemberPreferences]
-    series: dict[int, _Series]
-    old_deadlines: dict[int, ChouetteDeadline]
-    actions: list[NewChouetteAction] = field(default_factory=list)
-    lines: list[str] = field(default_factory=list)
-    touched: set[int] = field(default_factory=set)
-    results: list[tuple[int, int, int, int]] = field(default_factory=list)
-    finished: list[int] = field(default_factory=list)
-    revealed: list[tuple[int, str, str]] = field(default_factory=list)
-    acted: set[int] = field(default_factory=set)
-    image_due: bool = False
-
-    # -- recording ------------------------------------------------------------------------------------------------
-    def log(self, kind: str, member: int | None, args: dict[str, Any], *, auto: bool = False, dice: Any = None,
-            series: int | None = None, roll_index: int | None = None) -> dict[str, Any]:  # fmt: skip
-        """Apply ``kind`` to the table and queue its log entry (raises the rules' errors; nothing queued then)."""
-        table = self.table
-        rows_before = len(table.session.sheet().rows)
-        captain_before = table.session.captain if table.board_live else None
-        logged = table.apply(kind, member, args)
-        game_number = table.game_number or None
-        self.actions.append(NewChouetteAction(kind, member, game_number, logged, dice, series, roll_index, auto))
-        if member is not None:
-            self.acted.add(logged.get("member", member))
-        line = describe(kind, member, logged, self.names, auto=auto)
-        if line:
-            self.lines.append(line)
-        if game_number is not None and kind not in ("sit", "stand", "proxy", "back", "away", "retire"):
-            self.image_due = True
-        if table.board_live and captain_before is not None and table.session.captain != captain_before:
-            change = table.session.captain_changes[-1]
-            self.lines.append(
-                f"{self.names.get(member_id(change['to']), change['to'])} is now {change['role']} ({change['rule']})."
-            )
-        sheet = table.session.sheet()
-        for row in sheet.rows[rows_before:]:
-            self._finish_game(row)
-        if kind == "close":
-            self._reveal(0)
-        return logged
-
-    def _finish_game(self, row) -> None:
-        points = {member_id(m): p for m, p in row.points.items()}
-        self.results.extend((row.game, member, value, self.table.stake) for member, value in points.items())
-        self.finished.append(row.game)
-        how = {"drops": " (every cube dropped)", "resignation": " (forfeit)"}.get(row.ended_by, "")
-        self.lines.append(f"Game {row.game} is over{how}: {points_line(points, self.names)} (sum 0, RULES C11).")
-        self.lines.append(f"Next: Box {self._n(row.next_order[0])}, Captain {self._n(row.next_captain)}.")
-        self._reveal(row.game)
-
-    def _n(self, engine_name: str) -> str:
-        return self.names.get(member_id(engine_name), engine_name)
-
-    def _reveal(self, number: int) -> None:
-        series = self.series.get(number)
-        if series is None or series.revealed or series.seed is None:
-            return
-        series.revealed = True
-        self.touched.add(number)
-        self.revealed.append((number, series.seed.hex(), series.seed_hash))
-
-    # -- dice -----------------------------------------------------------------------------------------------------
-    def new_series(self, number: int) -> _Series:
-        """A fresh seed (or injected dice) for dice series ``number`` (RULES A1)."""
-        service = self.service.club
-        if service._dice is None:
-            seed = service._seeds()
-            series = _Series(number, "fair", seed, seed_hash(seed), False, 0)
-        else:
-            series = _Series(number, "injected", None, None, False, 0)
-        self.series[number] = series
-        self.touched.add(number)
-        return series
-
-    def roll_dice(self, number: int, count: int = 2) -> tuple[list[int], int]:
-        """The next ``count`` dice of series ``number`` and the counter they came from."""
-        series = self.series[number]
-        index = series.rolls
-        if series.dice == "fair":
-            dice = list(derive_dice(series.seed, index, count))
-        else:
-            dice = list(self.service.club._dice(self.record.id, number, index))[:count]
-        series.rolls += 1
-        self.touched.add(number)
-        return dice, index
-
-    def throw(self, kind: str, member: int | None, members: list[int]) -> None:
-        """Log ``kind`` (``seat`` or ``rethrow``): one throw per member in ``members`` (one or two dice, RULES C1)
-        from the seating series 0, in order; the log's dice are ``[[member, dice], …]`` from the first counter on."""
-        count = self.table.rules.seating_dice
-        throws, ordered, first = {}, [], None
-        for thrower in members:
-            dice, index = self.roll_dice(0, count)
-            first = index if first is None else first
-            throws[name(thrower)] = dice
-            ordered.append([thrower, dice])
-        self.log(kind, member, {"throws": throws}, dice=ordered, series=0, roll_index=first)
-
-    # -- automatic steps -------------------------------------------------------------------------------------------
-    def autoplay(self) -> None:
-        """Do what needs no decision (see :meth:`ChouetteTable.next_step`); an automatic roll only for a roller who
-        keeps the ``auto_roll`` preference."""
-        table = self.table
-        for _ in range(MAX_AUTO_STEPS):
-            step = table.next_step()
-            if step is None:
-                return
-            if step == "rethrow":
-                self.throw("rethrow", None, table.throwers())
-            elif step == "retire":
-                self.log("retire", None, {"member": table.retiring[0]})
-            elif step == "close":
-                self.log("close", None, {})
-            elif step == "start_game":
-                number = table.game_number + 1
-                series = self.new_series(number)
-                self.log("start_game", None, {"number": number, "dice": series.dice, "seed_hash": series.seed_hash})
-                self.lines[-1] = self._game_line(series)
-            elif step == "opening_roll":
-                dice, index = self.roll_dice(table.game_number)
-                self.log("opening_roll", None, {"dice": dice}, dice=dice, series=table.game_number, roll_index=index)
-            elif step == "turn":
-                self.log("turn", None, {"side": SIDES[table.board.turn]})
-            elif step == "game_over":
-                self.log("game_over", None, {})
-            elif step == "roll":
-                if not self.prefs.get(table.roller(), MemberPreferences()).auto_roll:
-                    return
-                self.roll(None)
-            elif step == "play":
-                self.log("play", None, {}, auto=True)
-
-    def roll(self, member: int | None) -> None:
-        """Roll the board's dice for the roller (``member``, or the club for an automatic roll)."""
-        number = self.table.game_number
-        dice, index = self.roll_dice(number)
-        self.log("roll", member, {"dice": dice}, dice=dice, series=number, roll_index=index, auto=member is None)
-
-    def _game_line(self, series: _Series) -> str:
-        game = self.table.session.game
-        team = ", ".join(self._n(m) for m in game.team[1:]) or "nobody else"
-        partner = f"; Partner {self._n(game.partner)} (RULES C7)" if game.partner else ""
-        text = f"Game {game.number}: Box {self._n(game.box)} against Captain {self._n(game.captain)}; Team: {team}"
-        text += partner + "."
-        return text + (f" Dice commitment: {series.seed_hash}." if series.seed_hash else "")
-
-    # -- deadlines -------------------------------------------------------------------------------------------------
-    def deadline_rows(self, new_version: int) -> list[DeadlineRow]:
-        """The deadlines after this step: a decision still awaited from the same actor in the same turn keeps its
-        time; a new one gets ``now`` + its time limit (reminders per the club's settings)."""
-        table, rows = self.table, []
-        for pending in table.pending():
-            stage = "proxy" if pending.actor != pending.subject else "member"
-            old = self.old_deadlines.get(pending.subject)
-            if (
-                old is not None
-                and (old.actor_id, old.pending, old.stage, old.mark)
-                == (pending.actor, pending.pending, stage, table.mark)
-                and pending.subject not in self.acted
-            ):
-                rows.append(DeadlineRow.of(old))
-                continue
-            if pending.pending in ("roll", "play"):
-                limit = table.move_time
-            else:
-                limit = table.proxy_time if stage == "proxy" else table.decision_time
-            due = self.now + limit
-            reminders = tuple(due - r for r in self.settings.reminders if due - r > self.now)
-            rows.append(DeadlineRow(pending.subject, pending.actor, pending.pending, stage, table.mark, new_version,
-                                    self.now, due, reminders))  # fmt: skip
-        return rows
-
-    def commit(self) -> tuple[ChouetteCommit, list[DeadlineRow]]:
-        """The transaction for everything this step did, and the deadlines it writes."""
-        table = self.table
-        new_version = self.record.version + len(self.actions)
-        rows = self.deadline_rows(new_version)
-        commit = ChouetteCommit(
-            session_id=self.record.id,
-            expected_version=self.record.version,
-            now=self.now,
-            actions=self.actions,
-            status=table.status,
-            state=table.to_json(),
-            game_number=table.game_number,
-            dice=[self.series[n].record(self.record.id) for n in sorted(self.touched)],
-            deadlines=rows,
-            results=self.results,
-        )
-        return commit, rows
-
-
-def policy_decision(table: ChouetteTable, pending: Pending) -> tuple[str, dict[str, Any]]:
-    """What the club does for ``pending.subject`` when his (and his proxy's) time is up (see the module docstring;
-    RULES C5, C9, 003 Atlanta 5.9, 7.1): the action kind and its args."""
-    subject = pending.subject
-    if pending.pending == "double":
-        return "pass", {"member": subject}
-    if pending.pending == "extra":
-        return "extra", {"member": subject, "offer": False}
-    if pending.pending == "consent":
-        return "answer", {"member": subject, "decision": "take"}
-    if pending.pending == "box_answer":
-        return "box_answer", {"decisions": "take"}
-    decision = "drop"
-    game = table.session.game
-    if pending.actor != subject and game.round is not None:
-        for key in game.round["keys"]:
-            slot = game.cubes.get(key)
-            if slot is not None and slot.team == name(pending.actor) and not slot.pending:
-                decision = "take" if slot.live else "drop"
-                break
-    if decision not in pending.actions:
-        decision = pending.actions[0]
-    return "answer", {"member": subject, "decision": decision}
 
 
 class ChouetteService:
@@ -430,7 +181,7 @@ class ChouetteService:
         RULES C2), at ``stake`` times the base stake (RULES C6); a member who was away or leaving comes back.
         Raises :class:`InvalidRequestError` (already in, not a club member), :class:`ChouetteError` (the cap)."""
 
-        async def operation(step: _Step) -> None:
+        async def operation(step: ChouetteStep) -> None:
             club = await self.club.db.get_club_by_id(step.record.club_id)
             if not await self.club.db.is_club_member(club.id, member):
                 raise InvalidRequestError("Register first: use the bot once in this server.")
@@ -447,7 +198,7 @@ class ChouetteService:
         """The seat roll (RULES C1): every member in the lobby throws (provably fair dice, series 0); ties throw
         again by themselves; the first game starts. Raises :class:`NotNowError` with too few members."""
 
-        async def operation(step: _Step) -> None:
+        async def operation(step: ChouetteStep) -> None:
             if step.table.phase != "lobby":
                 raise NotNowError("The members are already seated (RULES C1).")
             step.throw("seat", member, list(step.table.lobby))
@@ -486,7 +237,7 @@ class ChouetteService:
             raise InvalidRequestError(f"unknown chouette action {action!r}; actions are: {', '.join(ACTIONS)}")
         subject = member if subject is None else _check_id(subject, "member")
 
-        async def operation(step: _Step) -> None:
+        async def operation(step: ChouetteStep) -> None:
             table = step.table
             if member not in table.members:
                 raise NotAPlayerError(f"You do not sit in chouette {session_id}: join it with /bg chouette join.")
@@ -526,7 +277,7 @@ class ChouetteService:
             raise InvalidRequestError("decisions are {cube: take/drop/beaver}")
         return await self.act(session_id, member, "take", value={str(k): v for k, v in decisions.items()}, mark=mark)
 
-    def _roll(self, step: _Step, member: int) -> None:
+    def _roll(self, step: ChouetteStep, member: int) -> None:
         table = step.table
         waiting = table.pending()
         mine = [p for p in waiting if p.subject == member and p.pending == "double"]
@@ -628,7 +379,7 @@ class ChouetteService:
             return f"Time is up for {who}.", outcome
 
     @staticmethod
-    def _decide_by_policy(step: _Step, pending: Pending) -> None:
+    def _decide_by_policy(step: ChouetteStep, pending: Pending) -> None:
         kind, args = policy_decision(step.table, pending)
         step.log(kind, None, args)
 
@@ -638,42 +389,45 @@ class ChouetteService:
         session_id: int,
         member: int | None,
         mark: str | None,
-        operation: Callable[[_Step], Any],
+        operation: Callable[[ChouetteStep], Any],
     ) -> ChouetteOutcome:
         _check_id(session_id, "chouette id")
         if member is not None:
             _check_id(member, "member id")
         if mark is not None and (not isinstance(mark, str) or not MARK.match(mark)):
             raise InvalidRequestError(f"mark is '<game>.<turn>' from the board shown, not {mark!r}")
-        async with self.club._lock_for(("chouette", session_id)):
-            step = await self._load_step(session_id)
+
+        async def act(step: ChouetteStep) -> None:
             try:
-                if mark is not None and mark != step.table.mark:
-                    raise StaleVersionError(
-                        "Already done: the chouette has moved on since this was shown (another turn or game). "
-                        "Look at the latest board."
-                    )
                 if member is not None:
                     step.names.update(await self.club._names([member]))
                 result = operation(step)
                 if inspect.isawaitable(result):
                     await result
-                return await self._finish(step, member)
             except BackgammonError as error:
                 error.args = (humanize(str(error), step.names),)
                 raise
 
-    async def _finish(self, step: _Step, member: int | None) -> ChouetteOutcome:
+        unit = await run_unit(
+            self.club._lock_for(("chouette", session_id)),
+            lambda: self._load_step(session_id),
+            mark,
+            act,
+            self.store.commit,
+            CONFLICT,
+        )
+        return self._outcome(unit.step, unit.version, unit.commit[1], member)
+
+    async def _finish(self, step: ChouetteStep, member: int | None) -> ChouetteOutcome:
         step.autoplay()
         commit, rows = step.commit()
         try:
             version = await self.store.commit(commit)
         except VersionConflictError as error:
-            raise StaleVersionError(
-                "Already done: someone else acted on this chouette at the same moment. Look again.",
-                error.expected,
-                error.actual,
-            ) from None
+            raise StaleVersionError(CONFLICT, error.expected, error.actual) from None
+        return self._outcome(step, version, rows, member)
+
+    def _outcome(self, step: ChouetteStep, version: int, rows: list[DeadlineRow], member: int | None):
         new = {row.subject_id for row in rows if row.version == version and row.set_at == step.now}
         view = self._view(step, version, rows, new=new)
         ping = tuple(dict.fromkeys(d.actor for d in view.decisions if d.new and d.actor != member))
@@ -686,7 +440,7 @@ class ChouetteService:
             revealed=tuple(step.revealed),
         )
 
-    def _view(self, step: _Step, version: int, rows: list[DeadlineRow], *, new) -> ChouetteView:
+    def _view(self, step: ChouetteStep, version: int, rows: list[DeadlineRow], *, new) -> ChouetteView:
         table = step.table
         by_subject = {row.subject_id: row for row in rows}
         decisions = []
@@ -716,7 +470,7 @@ class ChouetteService:
             seed=seed,
         )
 
-    async def _load_step(self, session_id: int) -> _Step:
+    async def _load_step(self, session_id: int) -> ChouetteStep:
         record = await self.store.get(session_id)
         if record is None:
             raise UnknownGameError(f"There is no chouette {session_id}.")
@@ -733,5 +487,5 @@ class ChouetteService:
             for number, s in (await self.store.dice(session_id, (0, table.game_number))).items()
         }
         deadlines = {d.subject_id: d for d in await self.store.deadlines(session_id)}
-        return _Step(self, record, table, self.clock.now(), ClubSettings.from_json(club.settings), names, prefs,
+        return ChouetteStep(self, record, table, self.clock.now(), ClubSettings.from_json(club.settings), names, prefs,
                      series, deadlines)  # fmt: skip

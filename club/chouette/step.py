@@ -1,0 +1,288 @@
+"""The unit of work of a chouette (:class:`ChouetteStep`, a :class:`club.work.Step`): what one use-case call applies
+to the :class:`~club.chouette.table.ChouetteTable` — the actions to log, the dice series used (RULES A1), the
+deadlines (RULES A2, C5, C9), the finished games' rows in ``chouette_results`` (RULES C11) — in one
+:class:`~storage.chouettes.ChouetteCommit`; and :func:`policy_decision`, what the club decides at a deadline."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from storage.chouettes import (
+    ChouetteCommit,
+    ChouetteDeadline,
+    ChouetteRecord,
+    DeadlineRow,
+    DiceSeries,
+    NewChouetteAction,
+)
+
+from ..dice import derive_dice, seed_hash
+from ..errors import StaleVersionError
+from ..settings import ClubSettings, MemberPreferences
+from ..work import Step
+from .describe import describe, points_line
+from .table import SIDES, ChouetteTable, Pending, member_id, name
+
+if TYPE_CHECKING:
+    from .service import ChouetteService
+
+MAX_AUTO_STEPS = 400
+
+
+@dataclass
+class _Series:
+    """A dice series being used by a step (mutable copy of a :class:`~storage.chouettes.DiceSeries`)."""
+
+    series: int
+    dice: str
+    seed: bytes | None
+    seed_hash: str | None
+    revealed: bool
+    rolls: int
+
+    def record(self, session_id: int) -> DiceSeries:
+        return DiceSeries(session_id, self.series, self.dice, self.seed_hash,
+                          None if self.seed is None else self.seed.hex(), self.revealed, self.rolls)  # fmt: skip
+
+
+@dataclass
+class ChouetteStep(Step):
+    """One use-case call's unit of work on one session (:class:`club.work.Step`): the actions to log, the dice used,
+    the results written."""
+
+    service: ChouetteService
+    record: ChouetteRecord
+    table: ChouetteTable
+    now: float
+    settings: ClubSettings
+    names: dict[int, str]
+    prefs: dict[int, MemberPreferences]
+    series: dict[int, _Series]
+    old_deadlines: dict[int, ChouetteDeadline]
+    actions: list[NewChouetteAction] = field(default_factory=list)
+    lines: list[str] = field(default_factory=list)
+    touched: set[int] = field(default_factory=set)
+    results: list[tuple[int, int, int, int]] = field(default_factory=list)
+    finished: list[int] = field(default_factory=list)
+    revealed: list[tuple[int, str, str]] = field(default_factory=list)
+    acted: set[int] = field(default_factory=set)
+    image_due: bool = False
+
+    # -- the hooks of club.work.Step ---------------------------------------------------------------------------------
+    def check_fresh(self, seen: str | None) -> None:
+        """Staleness by *mark* (the game and board step a button was drawn for), not by version: the Team's members
+        act concurrently in one window, so another member's answer does not make a button stale."""
+        if seen is not None and seen != self.table.mark:
+            raise StaleVersionError(
+                "Already done: the chouette has moved on since this was shown (another turn or game). "
+                "Look at the latest board."
+            )
+
+    # -- recording ------------------------------------------------------------------------------------------------
+    def log(self, kind: str, member: int | None, args: dict[str, Any], *, auto: bool = False, dice: Any = None,
+            series: int | None = None, roll_index: int | None = None) -> dict[str, Any]:  # fmt: skip
+        """Apply ``kind`` to the table and queue its log entry (raises the rules' errors; nothing queued then)."""
+        table = self.table
+        rows_before = len(table.session.sheet().rows)
+        captain_before = table.session.captain if table.board_live else None
+        logged = table.apply(kind, member, args)
+        game_number = table.game_number or None
+        self.actions.append(NewChouetteAction(kind, member, game_number, logged, dice, series, roll_index, auto))
+        if member is not None:
+            self.acted.add(logged.get("member", member))
+        line = describe(kind, member, logged, self.names, auto=auto)
+        if line:
+            self.lines.append(line)
+        if game_number is not None and kind not in ("sit", "stand", "proxy", "back", "away", "retire"):
+            self.image_due = True
+        if table.board_live and captain_before is not None and table.session.captain != captain_before:
+            change = table.session.captain_changes[-1]
+            self.lines.append(
+                f"{self.names.get(member_id(change['to']), change['to'])} is now {change['role']} ({change['rule']})."
+            )
+        sheet = table.session.sheet()
+        for row in sheet.rows[rows_before:]:
+            self._finish_game(row)
+        if kind == "close":
+            self._reveal(0)
+        return logged
+
+    def _finish_game(self, row) -> None:
+        points = {member_id(m): p for m, p in row.points.items()}
+        self.results.extend((row.game, member, value, self.table.stake) for member, value in points.items())
+        self.finished.append(row.game)
+        how = {"drops": " (every cube dropped)", "resignation": " (forfeit)"}.get(row.ended_by, "")
+        self.lines.append(f"Game {row.game} is over{how}: {points_line(points, self.names)} (sum 0, RULES C11).")
+        self.lines.append(f"Next: Box {self._n(row.next_order[0])}, Captain {self._n(row.next_captain)}.")
+        self._reveal(row.game)
+
+    def _n(self, engine_name: str) -> str:
+        return self.names.get(member_id(engine_name), engine_name)
+
+    def _reveal(self, number: int) -> None:
+        series = self.series.get(number)
+        if series is None or series.revealed or series.seed is None:
+            return
+        series.revealed = True
+        self.touched.add(number)
+        self.revealed.append((number, series.seed.hex(), series.seed_hash))
+
+    # -- dice -----------------------------------------------------------------------------------------------------
+    def new_series(self, number: int) -> _Series:
+        """A fresh seed (or injected dice) for dice series ``number`` (RULES A1)."""
+        service = self.service.club
+        if service._dice is None:
+            seed = service._seeds()
+            series = _Series(number, "fair", seed, seed_hash(seed), False, 0)
+        else:
+            series = _Series(number, "injected", None, None, False, 0)
+        self.series[number] = series
+        self.touched.add(number)
+        return series
+
+    def roll_dice(self, number: int, count: int = 2) -> tuple[list[int], int]:
+        """The next ``count`` dice of series ``number`` and the counter they came from."""
+        series = self.series[number]
+        index = series.rolls
+        if series.dice == "fair":
+            dice = list(derive_dice(series.seed, index, count))
+        else:
+            dice = list(self.service.club._dice(self.record.id, number, index))[:count]
+        series.rolls += 1
+        self.touched.add(number)
+        return dice, index
+
+    def throw(self, kind: str, member: int | None, members: list[int]) -> None:
+        """Log ``kind`` (``seat`` or ``rethrow``): one throw per member in ``members`` (one or two dice, RULES C1)
+        from the seating series 0, in order; the log's dice are ``[[member, dice], …]`` from the first counter on."""
+        count = self.table.rules.seating_dice
+        throws, ordered, first = {}, [], None
+        for thrower in members:
+            dice, index = self.roll_dice(0, count)
+            first = index if first is None else first
+            throws[name(thrower)] = dice
+            ordered.append([thrower, dice])
+        self.log(kind, member, {"throws": throws}, dice=ordered, series=0, roll_index=first)
+
+    # -- automatic steps -------------------------------------------------------------------------------------------
+    def autoplay(self) -> None:
+        """Do what needs no decision (see :meth:`ChouetteTable.next_step`); an automatic roll only for a roller who
+        keeps the ``auto_roll`` preference."""
+        table = self.table
+        for _ in range(MAX_AUTO_STEPS):
+            step = table.next_step()
+            if step is None:
+                return
+            if step == "rethrow":
+                self.throw("rethrow", None, table.throwers())
+            elif step == "retire":
+                self.log("retire", None, {"member": table.retiring[0]})
+            elif step == "close":
+                self.log("close", None, {})
+            elif step == "start_game":
+                number = table.game_number + 1
+                series = self.new_series(number)
+                self.log("start_game", None, {"number": number, "dice": series.dice, "seed_hash": series.seed_hash})
+                self.lines[-1] = self._game_line(series)
+            elif step == "opening_roll":
+                dice, index = self.roll_dice(table.game_number)
+                self.log("opening_roll", None, {"dice": dice}, dice=dice, series=table.game_number, roll_index=index)
+            elif step == "turn":
+                self.log("turn", None, {"side": SIDES[table.board.turn]})
+            elif step == "game_over":
+                self.log("game_over", None, {})
+            elif step == "roll":
+                if not self.prefs.get(table.roller(), MemberPreferences()).auto_roll:
+                    return
+                self.roll(None)
+            elif step == "play":
+                self.log("play", None, {}, auto=True)
+
+    def roll(self, member: int | None) -> None:
+        """Roll the board's dice for the roller (``member``, or the club for an automatic roll)."""
+        number = self.table.game_number
+        dice, index = self.roll_dice(number)
+        self.log("roll", member, {"dice": dice}, dice=dice, series=number, roll_index=index, auto=member is None)
+
+    def _game_line(self, series: _Series) -> str:
+        game = self.table.session.game
+        team = ", ".join(self._n(m) for m in game.team[1:]) or "nobody else"
+        partner = f"; Partner {self._n(game.partner)} (RULES C7)" if game.partner else ""
+        text = f"Game {game.number}: Box {self._n(game.box)} against Captain {self._n(game.captain)}; Team: {team}"
+        text += partner + "."
+        return text + (f" Dice commitment: {series.seed_hash}." if series.seed_hash else "")
+
+    # -- deadlines -------------------------------------------------------------------------------------------------
+    def deadline_rows(self, new_version: int) -> list[DeadlineRow]:
+        """The deadlines after this step: a decision still awaited from the same actor in the same turn keeps its
+        time; a new one gets ``now`` + its time limit (reminders per the club's settings)."""
+        table, rows = self.table, []
+        for pending in table.pending():
+            stage = "proxy" if pending.actor != pending.subject else "member"
+            old = self.old_deadlines.get(pending.subject)
+            if (
+                old is not None
+                and (old.actor_id, old.pending, old.stage, old.mark)
+                == (pending.actor, pending.pending, stage, table.mark)
+                and pending.subject not in self.acted
+            ):
+                rows.append(DeadlineRow.of(old))
+                continue
+            if pending.pending in ("roll", "play"):
+                limit = table.move_time
+            else:
+                limit = table.proxy_time if stage == "proxy" else table.decision_time
+            due = self.now + limit
+            reminders = tuple(due - r for r in self.settings.reminders if due - r > self.now)
+            rows.append(DeadlineRow(pending.subject, pending.actor, pending.pending, stage, table.mark, new_version,
+                                    self.now, due, reminders))  # fmt: skip
+        return rows
+
+    def commit(self) -> tuple[ChouetteCommit, list[DeadlineRow]]:
+        """The transaction for everything this step did, and the deadlines it writes."""
+        table = self.table
+        new_version = self.record.version + len(self.actions)
+        rows = self.deadline_rows(new_version)
+        commit = ChouetteCommit(
+            session_id=self.record.id,
+            expected_version=self.record.version,
+            now=self.now,
+            actions=self.actions,
+            status=table.status,
+            state=table.to_json(),
+            game_number=table.game_number,
+            dice=[self.series[n].record(self.record.id) for n in sorted(self.touched)],
+            deadlines=rows,
+            results=self.results,
+        )
+        return commit, rows
+
+
+def policy_decision(table: ChouetteTable, pending: Pending) -> tuple[str, dict[str, Any]]:
+    """What the club does for ``pending.subject`` when his (and his proxy's) time is up (see the module docstring;
+    RULES C5, C9, 003 Atlanta 5.9, 7.1): the action kind and its args."""
+    subject = pending.subject
+    if pending.pending == "double":
+        return "pass", {"member": subject}
+    if pending.pending == "extra":
+        return "extra", {"member": subject, "offer": False}
+    if pending.pending == "consent":
+        return "answer", {"member": subject, "decision": "take"}
+    if pending.pending == "box_answer":
+        return "box_answer", {"decisions": "take"}
+    decision = "drop"
+    game = table.session.game
+    if pending.actor != subject and game.round is not None:
+        for key in game.round["keys"]:
+            slot = game.cubes.get(key)
+            if slot is not None and slot.team == name(pending.actor) and not slot.pending:
+                decision = "take" if slot.live else "drop"
+                break
+    if decision not in pending.actions:
+        decision = pending.actions[0]
+    return "answer", {"member": subject, "decision": decision}
+
+
+_Step = ChouetteStep
+"""The former name of :class:`ChouetteStep`."""

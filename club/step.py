@@ -1,0 +1,306 @@
+"""The unit of work of a match or money session (:class:`MatchStep`, a :class:`club.work.Step`): the actions one
+use-case call applies to the :class:`~club.table.MatchTable`, their log entries, the games rows and the deadline it
+writes, in one storage :class:`~storage.Commit`."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from backgammon.game import Phase
+from backgammon.moves import dice_text
+from storage import Commit, DeadlineWrite, GameWrite, MatchRecord, MatchWrite, NewAction
+
+from .describe import pending_words
+from .dice import derive_dice, seed_hash
+from .errors import GameFinishedError, NotNowError, NotYourTurnError, StaleVersionError
+from .refusals import CUBE_KINDS, cube_reason, roll_reason
+from .settings import ClubSettings, MemberPreferences
+from .table import GAME_ACTIONS, Event, Table
+from .work import Step
+
+if TYPE_CHECKING:
+    from .service import ClubService
+
+MAX_OPENING_TIES = 64
+
+VERBS = {
+    "roll": "roll",
+    "play": "play",
+    "double": "double",
+    "take": "take",
+    "drop": "drop",
+    "beaver": "beaver",
+    "raccoon": "raccoon",
+    "resign": "resign",
+    "accept_resignation": "accept the resignation",
+    "reject_resignation": "reject the resignation",
+    "accept": "accept the challenge",
+    "decline": "decline the challenge",
+    "cancel": "withdraw the challenge",
+    "stop": "stop the session",
+}
+_STATUS_WORDS = {
+    "over": "is over",
+    "declined": "was declined",
+    "cancelled": "was withdrawn",
+    "expired": "lapsed (not answered in time)",
+}
+
+
+@dataclass
+class _GameInfo:
+    """Bookkeeping of one game row touched by a step."""
+
+    number: int
+    dice: str
+    seed: bytes | None
+    seed_hash: str | None
+    rolls: int
+    expected_version: int | None
+    version: int
+    was_over: bool
+    final_state: dict | None = None
+    touched: bool = False
+
+
+@dataclass
+class MatchStep(Step):
+    """One use-case call's unit of work on a match or money session (:class:`club.work.Step`): the actions to log
+    and the games to write."""
+
+    service: ClubService
+    record: MatchRecord
+    table: Table
+    now: float
+    names: tuple[str, str]
+    prefs: tuple[MemberPreferences, MemberPreferences]
+    settings: ClubSettings
+    games: dict[int, _GameInfo] = field(default_factory=dict)
+    actions: list[NewAction] = field(default_factory=list)
+    events: list[tuple[Event, int | None]] = field(default_factory=list)
+    revealed: list[tuple[int, str, str]] = field(default_factory=list)
+
+    # -- the hooks of club.work.Step ---------------------------------------------------------------------------------
+    def check_fresh(self, seen: int | None) -> None:
+        """Staleness by *version*: refuse a call made from a view of an older version (RULES: one action at a time)."""
+        if seen is not None and seen != self.record.version:
+            raise StaleVersionError(
+                "Already done: this game has moved on since you looked "
+                f"(version {self.record.version}, you saw {seen}). Look at the board again.",
+                seen,
+                self.record.version,
+            )
+
+    # -- recording ------------------------------------------------------------------------------------------------
+    def act(
+        self,
+        kind: str,
+        side: int | None,
+        value: Any = None,
+        *,
+        auto: bool = False,
+        by_club: bool = False,
+        dice: tuple[int, ...] | None = None,
+        roll_index: int | None = None,
+    ) -> None:
+        """Apply ``kind`` to the table and queue its log entry (raises the rules' errors; nothing queued then)."""
+        table = self.table
+        previous_game = table.game_number
+        args, events = table.act(kind, side, value)
+        if kind in GAME_ACTIONS or kind == "forfeit_match":
+            game_number = previous_game if table.game is not None else None
+        elif kind == "new_game":
+            game_number = table.game_number
+        else:
+            game_number = None
+        if game_number is not None:
+            info = self.games[game_number]
+            info.version += 1
+            info.touched = True
+        member = None if side is None or by_club else table.players[side]
+        self.actions.append(
+            NewAction(
+                kind,
+                side=side,
+                member_id=member,
+                game_number=game_number,
+                args=args,
+                dice=dice,
+                roll_index=roll_index,
+                auto=auto,
+            )
+        )
+        self.events.extend((event if not auto else _auto(event), game_number) for event in events)
+        if table.game is not None and table.game.is_over:
+            info = self.games[table.game_number]
+            if not info.was_over and info.seed is not None and not any(r[0] == info.number for r in self.revealed):
+                self.revealed.append((info.number, info.seed.hex(), info.seed_hash))
+                reveal = {"number": info.number, "seed": info.seed.hex(), "seed_hash": info.seed_hash}
+                self.events.append((Event("reveal", None, data=reveal), info.number))
+
+    def roll_dice(self) -> tuple[tuple[int, int], int]:
+        """The next roll of the current game and its counter (provably fair, or injected)."""
+        info = self.games[self.table.game_number]
+        index = info.rolls
+        if info.dice == "fair":
+            dice = derive_dice(info.seed, index)
+        else:
+            dice = self.service._dice(self.record.id, info.number, index)
+        info.rolls += 1
+        return (dice[0], dice[1]), index
+
+    def start_game(self) -> None:
+        """Start the next game: a fresh seed (or injected dice), then the opening roll (RULES G2, G3)."""
+        table = self.table
+        if table.game is not None:
+            self.games[table.game_number].final_state = table.game.to_json()
+        number = table.game_number + 1
+        if self.service._dice is None:
+            seed = self.service._seeds()
+            info = _GameInfo(number, "fair", seed, seed_hash(seed), 0, None, 0, False)
+        else:
+            info = _GameInfo(number, "injected", None, None, 0, None, 0, False)
+        self.games[number] = info
+        self.act("new_game", None, {"number": number, "dice": info.dice, "seed_hash": info.seed_hash})
+
+    def opening(self) -> None:
+        """Roll the opening until it is not a tie (RULES G2; ties may raise the cube, G3)."""
+        for _ in range(MAX_OPENING_TIES):
+            if self.table.game.phase != Phase.OPENING:
+                return
+            dice, index = self.roll_dice()
+            self.act("opening_roll", None, dice, dice=dice, roll_index=index)
+
+    def autoplay(self) -> None:
+        """Do what needs no decision: start the next game and roll its opening, roll for a member who cannot
+        double (his ``auto_roll`` preference), play a forced play (one legal play) or pass (none, RULES G9)."""
+        table = self.table
+        for _ in range(self.service.max_auto_actions):
+            if table.status != "active":
+                return
+            side, pending = table.waiting()
+            if pending == "new_game":
+                self.start_game()
+            elif pending == "opening_roll":
+                self.opening()
+                if table.game.phase == Phase.OPENING:
+                    return
+            elif pending == "roll" and self.prefs[side].auto_roll:
+                dice, index = self.roll_dice()
+                self.act("roll", side, dice, auto=True, dice=dice, roll_index=index)
+            elif pending == "play" and len(plays := table.legal_plays()) == 1:
+                self.act("play", side, plays[0], auto=True)
+            else:
+                return
+
+    # -- checks ---------------------------------------------------------------------------------------------------
+    def require_open(self) -> None:
+        """Raise :class:`GameFinishedError` if the table is finished."""
+        table = self.table
+        if table.finished:
+            text = f"{'Session' if table.kind == 'money' else 'Match'} {self.record.id} {_STATUS_WORDS[table.status]}"
+            if table.status == "over" and table.winner is not None:
+                text += f" ({self.names[table.winner]} won {table.score[table.winner]}–{table.score[1 - table.winner]})"
+            raise GameFinishedError(text + ": nothing more can be done.")
+
+    def require_turn(self, side: int, kind: str) -> None:
+        """Raise :class:`NotYourTurnError` when ``side`` is not the one to act (resigning is allowed to either side
+        during a turn, RULES G12), :class:`NotNowError` when the table is not at the right stage."""
+        self.require_open()
+        table = self.table
+        waiting_side, pending = table.waiting()
+        if table.status == "challenged" and kind not in ("accept", "decline", "cancel"):
+            raise NotNowError("The challenge has not been accepted yet: no game is being played.")
+        if kind == "cancel":
+            if side != 0:
+                raise NotYourTurnError(f"Only {self.names[0]}, who made the challenge, can withdraw it.")
+            return
+        if kind in ("resign", "stop") and waiting_side is not None:
+            return  # a resignation (RULES G12) or ending a money session is not tied to whose turn it is
+        if waiting_side is None:
+            raise NotNowError(f"Nothing can be done here now ({pending_words(pending)}).")
+        if waiting_side != side:
+            raise NotYourTurnError(
+                f"It is not your turn: {self.names[waiting_side]} must {self._pending_text(waiting_side, pending)}."
+            )
+
+    def _pending_text(self, side: int, pending: str | None) -> str:
+        game = self.table.game
+        legal = game.legal_actions(side) if game is not None and self.table.status == "active" else set()
+        text = pending_words(pending, beaver="beaver" in legal, raccoon="raccoon" in legal)
+        if pending == "play" and game is not None and game.dice:
+            text += f" {dice_text(game.dice)}"
+        return text
+
+    def not_now(self, side: int, kind: str) -> NotNowError:
+        """A :class:`NotNowError` for ``kind`` by ``side``, naming the rule that refuses it (:mod:`club.refusals`)
+        or saying what is awaited instead."""
+        game = self.table.game if self.table.status == "active" else None
+        if game is not None:
+            reason = cube_reason(game, side, kind) if kind in CUBE_KINDS else None
+            reason = reason or (roll_reason(game, side) if kind == "roll" else None)
+            if reason:
+                return NotNowError(f"You cannot {VERBS.get(kind, kind)} now: {reason}.")
+        waiting_side, pending = self.table.waiting()
+        if waiting_side is None:
+            return NotNowError(f"You cannot {VERBS.get(kind, kind)} now.")
+        who = "you" if waiting_side == side else self.names[waiting_side]
+        return NotNowError(
+            f"You cannot {VERBS.get(kind, kind)} now: {who} must {self._pending_text(waiting_side, pending)}."
+        )
+
+    # -- the commit -------------------------------------------------------------------------------------------------
+    def commit(self) -> Commit:
+        """The transaction for everything this step did."""
+        table = self.table
+        side, pending = table.waiting()
+        waiting_member = None if side is None else table.players[side]
+        deadline = None
+        if waiting_member is not None:
+            due = self.now + self.settings.time_limit(pending)
+            reminders = tuple(due - r for r in self.settings.reminders if due - r > self.now)
+            deadline = DeadlineWrite(waiting_member, pending, due, reminders)
+        score = table.score
+        match = MatchWrite(
+            status=table.status,
+            state=table.state_json(),
+            game_number=table.game_number,
+            waiting_for=waiting_member,
+            pending=pending if waiting_member is not None else None,
+            score0=score[0],
+            score1=score[1],
+            winner=table.winner,
+            ended=table.finished,
+        )
+        games = []
+        for info in self.games.values():
+            if not info.touched:
+                continue
+            state = info.final_state if info.final_state is not None else table.game.to_json()
+            over = state["result"] is not None
+            games.append(
+                GameWrite(
+                    number=info.number,
+                    state=state,
+                    version=info.version,
+                    status="over" if over else "playing",
+                    rolls=info.rolls,
+                    expected_version=info.expected_version,
+                    dice=info.dice,
+                    seed_hash=info.seed_hash,
+                    seed=None if info.seed is None else info.seed.hex(),
+                    seed_revealed=over and info.seed is not None,
+                    result=state["result"],
+                    ended=over and not info.was_over,
+                )
+            )
+        return Commit(self.record.id, self.record.version, self.now, self.actions, match, games, deadline)
+
+
+def _auto(event: Event) -> Event:
+    return Event(event.kind, event.side, True, event.data) if event.kind in ("roll", "play") else event
+
+
+_Step = MatchStep
+"""The former name of :class:`MatchStep`."""

@@ -1,0 +1,138 @@
+"""One unit of work for every table (issue 17 step 4): load → check → apply → log → save, one conditional commit.
+
+A *table* is a pure state machine over its action log; :class:`TableBase` names the hooks every variant has —
+:class:`club.table.MatchTable` (a match or money session) and :class:`club.chouette.table.ChouetteTable` (the
+python-chess way of variants: one base, the rules of each in its subclass):
+
+=====================  ===========================================================================================
+hook                   what it says
+=====================  ===========================================================================================
+``acting()``           who acts now and what is pending: ``[(member, pending), …]`` (one for a match; one per
+                       member whose decision the chouette waits for)
+``finished``           nothing more can happen
+``to_state()``         the hot state to store (no history: :mod:`club.states`)
+=====================  ===========================================================================================
+
+A *step* (:class:`Step`) is one use-case call's unit of work on one table: it applies actions to the table and
+queues their log entries, does what needs no decision (``autoplay``), and builds the storage commit (``commit``).
+Look-alike rules that differ stay hooks of the variants, not one harmonised rule: staleness (``check_fresh``: a
+match refuses an older *version*; a chouette an older *mark*, since its Team acts concurrently), what a deadline
+does (the services' ``expire``), how a result scores (the commit's rows: ``games`` or ``chouette_results``).
+
+:func:`run_unit` is the one code path both services run each use-case through: under the table's lock (one per
+``(kind, id)``, :class:`TableLocks`), load the step, check it is fresh, apply the operation, autoplay, commit — and
+turn a lost race (:class:`~storage.errors.VersionConflictError`) into :class:`~club.errors.StaleVersionError`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import weakref
+from collections.abc import Awaitable, Callable
+from typing import Any, Generic, TypeVar
+
+from storage import VersionConflictError
+
+from .errors import InvalidRequestError, StaleVersionError
+
+
+def check_id(value: Any, what: str) -> int:
+    """``value`` if it is a positive whole number (an id), else :class:`InvalidRequestError` naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        raise InvalidRequestError(f"{what} is a positive whole number, not {value!r}")
+    return value
+
+
+class TableBase:
+    """The hooks every table variant has (see the module docstring). A variant raises the rules' typed errors for a
+    refused action and changes nothing then."""
+
+    store_kind: str = ""
+    """``"match"`` or ``"chouette"``: the kind of subject in the action store (:mod:`storage.store`)."""
+
+    @property
+    def finished(self) -> bool:
+        """True when nothing more can happen."""
+        raise NotImplementedError
+
+    def acting(self) -> list[tuple[int, str]]:
+        """``[(member, pending), …]``: who must act now (the one acting for him) and what is awaited; ``[]`` when
+        nobody (the club's own steps, or finished)."""
+        raise NotImplementedError
+
+    def to_state(self) -> dict[str, Any]:
+        """The hot state to store (its size does not grow with the games played)."""
+        raise NotImplementedError
+
+
+class Step:
+    """One use-case call's unit of work on one table (see the module docstring): the variants' steps implement
+    ``check_fresh``, ``autoplay`` and ``commit``."""
+
+    def check_fresh(self, seen: Any) -> None:
+        """Raise :class:`StaleVersionError` when ``seen`` (what the caller's view showed: a version or a mark; None
+        = not given) is older than the table."""
+        raise NotImplementedError
+
+    def autoplay(self) -> None:
+        """Do what needs no decision (the club's own steps, automatic rolls, forced plays)."""
+        raise NotImplementedError
+
+    def commit(self) -> Any:
+        """The storage commit of everything this step did."""
+        raise NotImplementedError
+
+
+S = TypeVar("S", bound=Step)
+
+
+class TableLocks:
+    """One ``asyncio.Lock`` per table, keyed by ``(kind, id)`` (a match and a chouette may share an id); kept while
+    in use (weak values)."""
+
+    def __init__(self) -> None:
+        self._locks: weakref.WeakValueDictionary[Any, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    def __call__(self, key: Any) -> asyncio.Lock:
+        """The lock of table ``key``."""
+        lock = self._locks.get(key)
+        if lock is None:
+            lock = asyncio.Lock()
+            self._locks[key] = lock
+        return lock
+
+
+class Unit(Generic[S]):
+    """What :func:`run_unit` returns: the ``step`` as committed, the new ``version`` and the ``commit`` written."""
+
+    __slots__ = ("commit", "step", "version")
+
+    def __init__(self, step: S, version: int, commit: Any) -> None:
+        self.step, self.version, self.commit = step, version, commit
+
+
+async def run_unit(
+    lock: asyncio.Lock,
+    load: Callable[[], Awaitable[S]],
+    seen: Any,
+    operation: Callable[[S], Any],
+    save: Callable[[Any], Awaitable[int]],
+    conflict: str,
+) -> Unit[S]:
+    """The one unit of work (module docstring): under ``lock``, ``load()`` the step, ``check_fresh(seen)``, run
+    ``operation(step)`` (may be a coroutine function), ``autoplay()``, and ``save(step.commit())``. Raises what the
+    operation raises (nothing is stored then), :class:`StaleVersionError` for a stale view or a lost race."""
+    async with lock:
+        step = await load()
+        step.check_fresh(seen)
+        result = operation(step)
+        if inspect.isawaitable(result):
+            await result
+        step.autoplay()
+        commit = step.commit()
+        try:
+            version = await save(commit[0] if isinstance(commit, tuple) else commit)
+        except VersionConflictError as error:
+            raise StaleVersionError(conflict, error.expected, error.actual) from None
+    return Unit(step, version, commit)
