@@ -105,22 +105,18 @@ class MatchQueries:
         _check_id(member, "member id")
         club_id = await self._club_id(guild_id)
         rows = await self.db.waiting_for(member, club_id)
-        names = await self._names(row.player1 if row.player0 == member else row.player0 for row in rows)
         items = []
-        for row in rows:
-            mine = 0 if row.player0 == member else 1
-            opponent = row.player1 if mine == 0 else row.player0
-            score = (row.score0, row.score1)
+        for row, _mine, opponent, name, score in await self._seen_by(member, rows):
             items.append(
                 WaitingItem(
                     row.id,
                     row.kind,
                     row.length,
                     opponent,
-                    names.get(opponent, str(opponent)),
+                    name,
                     row.pending,
                     pending_words(row.pending),
-                    (score[mine], score[1 - mine]),
+                    score,
                     row.game_number,
                     row.version,
                     row.updated_at,
@@ -138,16 +134,12 @@ class MatchQueries:
             raise InvalidRequestError(f"limit is 1–500, not {limit!r}")
         club_id = await self._club_id(guild_id)
         rows = await self.db.matches_of(member, club_id=club_id, limit=limit, before=before)
-        names = await self._names(row.player1 if row.player0 == member else row.player0 for row in rows)
         items = []
-        for row in rows:
-            mine = 0 if row.player0 == member else 1
-            opponent = row.player1 if mine == 0 else row.player0
-            score = (row.score0, row.score1)
+        for row, mine, opponent, name, score in await self._seen_by(member, rows):
             if row.status == "over" and row.kind == "match" and row.winner is not None:
                 outcome = "won" if row.winner == mine else "lost"
             elif row.kind == "money" and row.status in ("active", "over"):
-                outcome = f"{score[mine]:+d}"
+                outcome = f"{score[0]:+d}"
             else:
                 outcome = row.status
             games = row.game_number
@@ -157,10 +149,10 @@ class MatchQueries:
                     row.kind,
                     row.length,
                     opponent,
-                    names.get(opponent, str(opponent)),
+                    name,
                     row.status,
                     outcome,
-                    (score[mine], score[1 - mine]),
+                    score,
                     games,
                     row.stake,
                     row.updated_at,
@@ -176,6 +168,18 @@ class MatchQueries:
         if not actions:
             raise UnknownGameError(f"There is no match or session {match_id}.")
         return actions
+
+    async def _seen_by(self, member: int, rows) -> list[tuple]:
+        """Each summary row as ``member`` sees it: ``(row, his side, the opponent, the opponent's name, (his score,
+        the opponent's))``."""
+        names = await self._names(row.player1 if row.player0 == member else row.player0 for row in rows)
+        seen = []
+        for row in rows:
+            mine = 0 if row.player0 == member else 1
+            opponent = row.player1 if mine == 0 else row.player0
+            score = (row.score0, row.score1)
+            seen.append((row, mine, opponent, names.get(opponent, str(opponent)), (score[mine], score[1 - mine])))
+        return seen
 
     async def _club_id(self, guild_id: int | None) -> int | None:
         if guild_id is None:

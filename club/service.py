@@ -371,7 +371,7 @@ class ClubService(MatchQueries):
         prefs = tuple(
             MemberPreferences.from_json(members[p].preferences if p in members else {}) for p in record.players
         )
-        step = MatchStep(self, record, table, self.clock.now(), names, prefs, ClubSettings.from_json(club.settings))
+        step = MatchStep(self, record, table, self.clock.now(), ClubSettings.from_json(club.settings), names, prefs)
         if game_record is not None:
             step.games[game_record.number] = _GameInfo(
                 number=game_record.number,

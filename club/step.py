@@ -12,12 +12,11 @@ from backgammon.moves import dice_text
 from storage import Commit, DeadlineWrite, GameWrite, MatchRecord, MatchWrite, NewAction
 
 from .describe import pending_words
-from .dice import derive_dice, seed_hash
 from .errors import GameFinishedError, NotNowError, NotYourTurnError, StaleVersionError
 from .refusals import CUBE_KINDS, cube_reason, roll_reason
-from .settings import ClubSettings, MemberPreferences
+from .settings import MemberPreferences
 from .table import GAME_ACTIONS, Event, Table
-from .work import Step
+from .work import DiceInUse, Step
 
 if TYPE_CHECKING:
     from .service import ClubService
@@ -49,17 +48,12 @@ _STATUS_WORDS = {
 
 
 @dataclass
-class _GameInfo:
-    """Bookkeeping of one game row touched by a step."""
+class _GameInfo(DiceInUse):
+    """Bookkeeping of one game row touched by a step: its dice series (:class:`club.work.DiceInUse`) and version."""
 
-    number: int
-    dice: str
-    seed: bytes | None
-    seed_hash: str | None
-    rolls: int
-    expected_version: int | None
-    version: int
-    was_over: bool
+    expected_version: int | None = None
+    version: int = 0
+    was_over: bool = False
     final_state: dict | None = None
     touched: bool = False
 
@@ -72,10 +66,8 @@ class MatchStep(Step):
     service: ClubService
     record: MatchRecord
     table: Table
-    now: float
     names: tuple[str, str]
     prefs: tuple[MemberPreferences, MemberPreferences]
-    settings: ClubSettings
     games: dict[int, _GameInfo] = field(default_factory=dict)
     actions: list[NewAction] = field(default_factory=list)
     events: list[tuple[Event, int | None]] = field(default_factory=list)
@@ -141,13 +133,7 @@ class MatchStep(Step):
 
     def roll_dice(self) -> tuple[tuple[int, int], int]:
         """The next roll of the current game and its counter (provably fair, or injected)."""
-        info = self.games[self.table.game_number]
-        index = info.rolls
-        if info.dice == "fair":
-            dice = derive_dice(info.seed, index)
-        else:
-            dice = self.service._dice(self.record.id, info.number, index)
-        info.rolls += 1
+        dice, index = self.games[self.table.game_number].roll(self.service._dice, self.record.id)
         return (dice[0], dice[1]), index
 
     def start_game(self) -> None:
@@ -156,11 +142,7 @@ class MatchStep(Step):
         if table.game is not None:
             self.games[table.game_number].final_state = table.game.to_json()
         number = table.game_number + 1
-        if self.service._dice is None:
-            seed = self.service._seeds()
-            info = _GameInfo(number, "fair", seed, seed_hash(seed), 0, None, 0, False)
-        else:
-            info = _GameInfo(number, "injected", None, None, 0, None, 0, False)
+        info = _GameInfo(number, **DiceInUse.fresh_seed(self.service._seeds, self.service._dice is not None))
         self.games[number] = info
         self.act("new_game", None, {"number": number, "dice": info.dice, "seed_hash": info.seed_hash})
 

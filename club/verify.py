@@ -57,20 +57,30 @@ def check_log(report: MatchReport, version: int, actions) -> None:
         report.problems.append(f"version {version} but {len(actions)} logged actions")
 
 
+async def _replay(report: MatchReport, record, kind: str, read, replay):
+    """The shared start of both checks: the stored ``record`` (None: "no such …"), its log (``read()``) checked
+    for gaps (:func:`check_log`) and replayed through the table's own code (``replay``). Returns ``(actions,
+    replayed)``, or None with the problem noted in ``report``."""
+    if record is None:
+        report.problems.append(f"no such {kind}")
+        return None
+    actions = await read()
+    check_log(report, record.version, actions)
+    try:
+        return actions, replay(actions)
+    except (BackgammonError, KeyError, TypeError, ValueError) as error:
+        report.problems.append(f"the log does not replay: {error}")
+        return None
+
+
 async def verify_match(db: Database, match_id: int) -> MatchReport:
     """Replay match ``match_id``'s log and compare with what is stored (see the module docstring)."""
     report = MatchReport(match_id)
     record = await db.get_match(match_id)
-    if record is None:
-        report.problems.append("no such match")
+    replayed = await _replay(report, record, "match", lambda: db.actions(match_id), replay_log)
+    if replayed is None:
         return report
-    actions = await db.actions(match_id)
-    check_log(report, record.version, actions)
-    try:
-        table, game_states, counts = replay_log(actions)
-    except (BackgammonError, KeyError, TypeError, ValueError) as error:
-        report.problems.append(f"the log does not replay: {error}")
-        return report
+    actions, (table, game_states, counts) = replayed
     side, pending = table.waiting()
     waiting_for = None if side is None else table.players[side]
     expected_columns = {
@@ -140,9 +150,15 @@ def _check_game(report: MatchReport, game, state, count: int, actions) -> None:
     if game.seed is None or game.seed_hash is None:
         report.problems.append(f"{label}: fair dice without a seed or commitment")
         return
-    if over and not game.seed_revealed:
-        report.problems.append(f"{label}: the game is over but its seed was not revealed")
-    problems = verify_rolls(game.seed, game.seed_hash, rolls)
+    _prove(report, label, game.seed, game.seed_hash, rolls, over and not game.seed_revealed)
+
+
+def _prove(report: MatchReport, label: str, seed, commitment, rolls, unrevealed: bool) -> None:
+    """Check one fair dice series (a game's, or a chouette's series) against its commitment and count its proven
+    rolls (RULES A1, :func:`club.dice.verify_rolls`); ``unrevealed``: it is over but the seed was not revealed."""
+    if unrevealed:
+        report.problems.append(f"{label}: over but its seed was not revealed")
+    problems = verify_rolls(seed, commitment, rolls)
     report.problems.extend(f"{label}: {problem}" for problem in problems)
     if not problems:
         report.proven_rolls += len(rolls)
@@ -177,16 +193,10 @@ async def verify_chouette(db: Database, session_id: int) -> ChouetteReport:
     store = ChouetteStore(db)
     report = ChouetteReport(session_id)
     record = await store.get(session_id)
-    if record is None:
-        report.problems.append("no such chouette")
+    replayed = await _replay(report, record, "chouette", lambda: store.actions(session_id), replay_chouette)
+    if replayed is None:
         return report
-    actions = await store.actions(session_id)
-    check_log(report, record.version, actions)
-    try:
-        table = replay_chouette(actions)
-    except (BackgammonError, KeyError, TypeError, ValueError) as error:
-        report.problems.append(f"the log does not replay: {error}")
-        return report
+    actions, table = replayed
     if dumps(table.to_json()) != dumps(hot_state("chouette", record.state)):
         report.problems.append("the stored state differs from the state the log rebuilds")
     if (record.status, record.game_number) != (table.status, table.game_number):
@@ -227,12 +237,7 @@ async def _check_dice(store: ChouetteStore, session_id: int, actions, table, rep
             report.injected_games += 1
             continue
         due = number in finished if number else table.status == "closed"
-        if due and not series.seed_revealed:
-            report.problems.append(f"{label}: over but the seed was not revealed")
-        problems = verify_rolls(series.seed, series.seed_hash, logged)
-        report.problems.extend(f"{label}: {problem}" for problem in problems)
-        if not problems:
-            report.proven_rolls += len(logged)
+        _prove(report, label, series.seed, series.seed_hash, logged, due and not series.seed_revealed)
 
 
 async def verify_chouettes(db: Database) -> list[ChouetteReport]:

@@ -30,10 +30,12 @@ import asyncio
 import inspect
 import weakref
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
 from storage import VersionConflictError
 
+from .dice import derive_dice, seed_hash
 from .errors import InvalidRequestError, StaleVersionError
 
 
@@ -66,9 +68,19 @@ class TableBase:
         raise NotImplementedError
 
 
+@dataclass
 class Step:
-    """One use-case call's unit of work on one table (see the module docstring): the variants' steps implement
-    ``check_fresh``, ``autoplay`` and ``commit``."""
+    """One use-case call's unit of work on one table (see the module docstring): for the ``service``, on the stored
+    ``record`` and its ``table``, at ``now``, under the club's ``settings``, with the members' ``names`` and ``prefs``.
+    The variants' steps implement ``check_fresh``, ``autoplay`` and ``commit``."""
+
+    service: Any
+    record: Any
+    table: Any
+    now: float
+    settings: Any
+    names: Any
+    prefs: Any
 
     def check_fresh(self, seen: Any) -> None:
         """Raise :class:`StaleVersionError` when ``seen`` (what the caller's view showed: a version or a mark; None
@@ -82,6 +94,38 @@ class Step:
     def commit(self) -> Any:
         """The storage commit of everything this step did."""
         raise NotImplementedError
+
+
+@dataclass
+class DiceInUse:
+    """A dice series a step rolls from (RULES A1): ``number`` (a match's game number; a chouette's series: 0 = the
+    seating throws, n = game n), ``dice`` ``'fair'`` (from ``seed``, committed by ``seed_hash``) or ``'injected'``
+    (from outside: tests, replays), ``rolls`` the next roll counter."""
+
+    number: int
+    dice: str
+    seed: bytes | None
+    seed_hash: str | None
+    rolls: int
+
+    @staticmethod
+    def fresh_seed(seeds: Callable[[], bytes], injected: bool) -> dict[str, Any]:
+        """The fields of a new series: a fresh seed and its commitment, or injected dice."""
+        if injected:
+            return {"dice": "injected", "seed": None, "seed_hash": None, "rolls": 0}
+        seed = seeds()
+        return {"dice": "fair", "seed": seed, "seed_hash": seed_hash(seed), "rolls": 0}
+
+    def roll(self, injector: Callable[[int, int, int], Any] | None, subject_id: int, count: int = 2):
+        """The next ``count`` dice and the counter they came from (``injector(subject_id, number, counter)`` for
+        injected dice); advances the counter."""
+        index = self.rolls
+        if self.dice == "fair":
+            dice = list(derive_dice(self.seed, index, count))
+        else:
+            dice = list(injector(subject_id, self.number, index))[:count]
+        self.rolls += 1
+        return dice, index
 
 
 S = TypeVar("S", bound=Step)

@@ -12,19 +12,18 @@ No rules and no Discord types here: ``club.chouette`` decides what to write.
 from __future__ import annotations
 
 import json
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, ClassVar
 
 from .database import Database
-from .records import _build, _json_or_none, dumps
+from .records import Converters, Row, _json_or_none, dumps
 from .store import Tx
 
 
 # -- read records ------------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class ChouetteRecord:
+class ChouetteRecord(Row):
     """A chouette session row: where it is played (``channel_id``), its ``rules`` (``ChouetteRules.to_json()``),
     ``stake`` (money per point, 0 = none), ``state`` (the club's table as JSON) and ``version``."""
 
@@ -42,14 +41,11 @@ class ChouetteRecord:
     updated_at: float
     ended_at: float | None
 
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> ChouetteRecord:
-        """Build from a ``chouette_sessions`` row."""
-        return _build(cls, row, rules=json.loads, state=json.loads)
+    CONVERT: ClassVar[Converters] = {"rules": json.loads, "state": json.loads}
 
 
 @dataclass(frozen=True, slots=True)
-class DiceSeries:
+class DiceSeries(Row):
     """One seed of a session (RULES A1): ``series`` 0 = seating and joining throws, n = the board of game n.
     ``dice`` ``'fair'`` (``seed`` hex, committed by ``seed_hash``) or ``'injected'``; ``rolls`` = next counter."""
 
@@ -61,14 +57,11 @@ class DiceSeries:
     seed_revealed: bool
     rolls: int
 
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> DiceSeries:
-        """Build from a ``chouette_dice`` row."""
-        return _build(cls, row, seed_revealed=bool)
+    CONVERT: ClassVar[Converters] = {"seed_revealed": bool}
 
 
 @dataclass(frozen=True, slots=True)
-class ChouetteAction:
+class ChouetteAction(Row):
     """One logged action of a session: who (``member_id``, None = the club), what (``kind`` + ``args``), the dice
     (JSON: a roll ``[d1, d2]``, or throws ``{member: throw}``) with the ``series`` and first ``roll_index`` they came
     from, whether it was done for the member (``auto``) and when (``at``, Unix s)."""
@@ -86,14 +79,11 @@ class ChouetteAction:
     auto: bool
     at: float
 
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> ChouetteAction:
-        """Build from a ``chouette_actions`` row."""
-        return _build(cls, row, args=json.loads, dice=_json_or_none, auto=bool)
+    CONVERT: ClassVar[Converters] = {"args": json.loads, "dice": _json_or_none, "auto": bool}
 
 
 @dataclass(frozen=True, slots=True)
-class ChouetteDeadline:
+class ChouetteDeadline(Row):
     """The deadline of one member's decision (RULES A2, C9): ``subject_id`` must decide, ``actor_id`` may decide now
     (``stage`` ``'member'``, or ``'proxy'`` once the member missed his time); ``pending`` what is awaited;
     ``version`` the session version it was set at; ``reminders`` the times of reminders still to send; ``next_at``
@@ -113,14 +103,11 @@ class ChouetteDeadline:
     expired_at: float | None
     next_at: float | None
 
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> ChouetteDeadline:
-        """Build from a ``chouette_deadlines`` row."""
-        return _build(cls, row, reminders=lambda text: tuple(json.loads(text)))
+    CONVERT: ClassVar[Converters] = {"reminders": lambda text: tuple(json.loads(text))}
 
 
 @dataclass(frozen=True, slots=True)
-class ChouetteResult:
+class ChouetteResult(Row):
     """A member's points in one finished game (RULES C11) and the money per point (``stake``) at ``at``."""
 
     session_id: int
@@ -130,14 +117,9 @@ class ChouetteResult:
     stake: int
     at: float
 
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> ChouetteResult:
-        """Build from a ``chouette_results`` row."""
-        return _build(cls, row)
-
 
 @dataclass(frozen=True, slots=True)
-class ChouetteMessage:
+class ChouetteMessage(Row):
     """A Discord message (or thread, ``purpose`` ``'thread'``) that shows a session."""
 
     id: int
@@ -147,11 +129,6 @@ class ChouetteMessage:
     message_id: int
     purpose: str
     created_at: float
-
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> ChouetteMessage:
-        """Build from a ``chouette_messages`` row."""
-        return _build(cls, row)
 
 
 # -- write records -----------------------------------------------------------------------------------------------

@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import Any, ClassVar
 
 
 def dumps(value: Any) -> str:
@@ -46,9 +46,26 @@ def _same(value: Any) -> Any:
     return value
 
 
+Converters = dict[str, Callable[[Any], Any]]
+"""Column name → the function that turns its stored value into the field's (JSON parsed, 0/1 as bool …)."""
+
+
+class Row:
+    """The base of the read records: :meth:`from_row` builds one from a row of its table, each field from the
+    column of the same name through ``CONVERT`` (default: as stored)."""
+
+    __slots__ = ()
+    CONVERT: ClassVar[Converters] = {}
+
+    @classmethod
+    def from_row(cls, row: sqlite3.Row):
+        """Build from a row of the record's table (or a query giving the same columns)."""
+        return _build(cls, row, **cls.CONVERT)
+
+
 # -- read records ------------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
-class ClubRecord:
+class ClubRecord(Row):
     """A club: one Discord guild (``guild_id``) and its settings (a JSON object, see ``club.settings``)."""
 
     id: int
@@ -58,14 +75,11 @@ class ClubRecord:
     created_at: float
     updated_at: float
 
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> ClubRecord:
-        """Build from a ``clubs`` row."""
-        return _build(cls, row, settings=json.loads)
+    CONVERT: ClassVar[Converters] = {"settings": json.loads}
 
 
 @dataclass(frozen=True, slots=True)
-class MemberRecord:
+class MemberRecord(Row):
     """A member: a Discord user id, the name to show and preferences (a JSON object, see ``club.settings``)."""
 
     user_id: int
@@ -74,14 +88,11 @@ class MemberRecord:
     created_at: float
     updated_at: float
 
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> MemberRecord:
-        """Build from a ``members`` row."""
-        return _build(cls, row, preferences=json.loads)
+    CONVERT: ClassVar[Converters] = {"preferences": json.loads}
 
 
 @dataclass(frozen=True, slots=True)
-class MatchRecord:
+class MatchRecord(Row):
     """A match to ``length`` points or a money session (``kind == 'money'``, ``length == 0``) with its state.
 
     ``version`` is the sequence number of the match's last logged action. ``player0``/``player1`` are the members
@@ -114,14 +125,11 @@ class MatchRecord:
         """``(player0, player1)``: the member ids of sides 0 and 1."""
         return (self.player0, self.player1)
 
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> MatchRecord:
-        """Build from a ``matches`` row."""
-        return _build(cls, row, rules=json.loads, state=json.loads)
+    CONVERT: ClassVar[Converters] = {"rules": json.loads, "state": json.loads}
 
 
 @dataclass(frozen=True, slots=True)
-class MatchSummary:
+class MatchSummary(Row):
     """A match without its state (for lists): who plays, what is awaited, the score, the deadline if any."""
 
     id: int
@@ -143,14 +151,9 @@ class MatchSummary:
     ended_at: float | None
     due_at: float | None
 
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> MatchSummary:
-        """Build from a ``matches`` row joined with its deadline's ``due_at``."""
-        return _build(cls, row)
-
 
 @dataclass(frozen=True, slots=True)
-class GameRecord:
+class GameRecord(Row):
     """One game of a match or session: its state (``Game.to_json()``), version and dice commitment.
 
     ``dice`` is ``'fair'`` (derived from ``seed``; ``seed_hash`` = SHA-256 of it, shown at the start) or
@@ -173,14 +176,11 @@ class GameRecord:
     started_at: float
     ended_at: float | None
 
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> GameRecord:
-        """Build from a ``games`` row."""
-        return _build(cls, row, state=json.loads, seed_revealed=bool, result=_json_or_none)
+    CONVERT: ClassVar[Converters] = {"state": json.loads, "seed_revealed": bool, "result": _json_or_none}
 
 
 @dataclass(frozen=True, slots=True)
-class ActionRecord:
+class ActionRecord(Row):
     """One logged action: who (``member_id``, None = the club), which side, what (``kind`` + ``args``), the dice and
     the roll counter they came from, whether it was played for the member (``auto``), and when (``at``)."""
 
@@ -197,14 +197,11 @@ class ActionRecord:
     auto: bool
     at: float
 
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> ActionRecord:
-        """Build from an ``actions`` row."""
-        return _build(cls, row, args=json.loads, dice=_dice_tuple, auto=bool)
+    CONVERT: ClassVar[Converters] = {"args": json.loads, "dice": _dice_tuple, "auto": bool}
 
 
 @dataclass(frozen=True, slots=True)
-class DeadlineRecord:
+class DeadlineRecord(Row):
     """The deadline of a match's pending action (RULES A2).
 
     ``reminders``: times of reminders still to send; ``next_at``: the earliest of those and ``due_at`` while the
@@ -222,14 +219,11 @@ class DeadlineRecord:
     expired_at: float | None
     next_at: float | None
 
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> DeadlineRecord:
-        """Build from a ``deadlines`` row."""
-        return _build(cls, row, reminders=_json_tuple)
+    CONVERT: ClassVar[Converters] = {"reminders": _json_tuple}
 
 
 @dataclass(frozen=True, slots=True)
-class MessageRecord:
+class MessageRecord(Row):
     """A Discord message that shows a match (``game_number`` None) or one of its games."""
 
     id: int
@@ -239,11 +233,6 @@ class MessageRecord:
     message_id: int
     purpose: str
     created_at: float
-
-    @classmethod
-    def from_row(cls, row: sqlite3.Row) -> MessageRecord:
-        """Build from a ``messages`` row."""
-        return _build(cls, row)
 
 
 # -- write records -----------------------------------------------------------------------------------------------

@@ -17,10 +17,9 @@ from storage.chouettes import (
     NewChouetteAction,
 )
 
-from ..dice import derive_dice, seed_hash
 from ..errors import StaleVersionError
-from ..settings import ClubSettings, MemberPreferences
-from ..work import Step
+from ..settings import MemberPreferences
+from ..work import DiceInUse, Step
 from .describe import describe, points_line
 from .table import SIDES, ChouetteTable, Pending, member_id, name
 
@@ -31,18 +30,15 @@ MAX_AUTO_STEPS = 400
 
 
 @dataclass
-class _Series:
-    """A dice series being used by a step (mutable copy of a :class:`~storage.chouettes.DiceSeries`)."""
+class _Series(DiceInUse):
+    """A dice series used by a step (:class:`club.work.DiceInUse`, mutable copy of a
+    :class:`~storage.chouettes.DiceSeries`), ``revealed`` once its seed is shown."""
 
-    series: int
-    dice: str
-    seed: bytes | None
-    seed_hash: str | None
-    revealed: bool
-    rolls: int
+    revealed: bool = False
 
     def record(self, session_id: int) -> DiceSeries:
-        return DiceSeries(session_id, self.series, self.dice, self.seed_hash,
+        """The series as stored."""
+        return DiceSeries(session_id, self.number, self.dice, self.seed_hash,
                           None if self.seed is None else self.seed.hex(), self.revealed, self.rolls)  # fmt: skip
 
 
@@ -54,8 +50,6 @@ class ChouetteStep(Step):
     service: ChouetteService
     record: ChouetteRecord
     table: ChouetteTable
-    now: float
-    settings: ClubSettings
     names: dict[int, str]
     prefs: dict[int, MemberPreferences]
     series: dict[int, _Series]
@@ -132,26 +126,15 @@ class ChouetteStep(Step):
     def new_series(self, number: int) -> _Series:
         """A fresh seed (or injected dice) for dice series ``number`` (RULES A1)."""
         service = self.service.club
-        if service._dice is None:
-            seed = service._seeds()
-            series = _Series(number, "fair", seed, seed_hash(seed), False, 0)
-        else:
-            series = _Series(number, "injected", None, None, False, 0)
+        series = _Series(number, **DiceInUse.fresh_seed(service._seeds, service._dice is not None))
         self.series[number] = series
         self.touched.add(number)
         return series
 
     def roll_dice(self, number: int, count: int = 2) -> tuple[list[int], int]:
         """The next ``count`` dice of series ``number`` and the counter they came from."""
-        series = self.series[number]
-        index = series.rolls
-        if series.dice == "fair":
-            dice = list(derive_dice(series.seed, index, count))
-        else:
-            dice = list(self.service.club._dice(self.record.id, number, index))[:count]
-        series.rolls += 1
         self.touched.add(number)
-        return dice, index
+        return self.series[number].roll(self.service.club._dice, self.record.id, count)
 
     def throw(self, kind: str, member: int | None, members: list[int]) -> None:
         """Log ``kind`` (``seat`` or ``rethrow``): one throw per member in ``members`` (one or two dice, RULES C1)
