@@ -7,8 +7,8 @@ their ``games`` / ``chouette_results`` rows and everything is in the append-only
 every finished game's result (matches) and the whole event history (chouettes), so each action parsed and rewrote a
 state that grew with the session.
 
-Both formats load. :func:`hot_state` reads a stored state as format 2 (what :mod:`club.verify` compares with the
-replay); :func:`upgrade_states` rewrites every format-1 state as the state its log replays to, after checking that
+Both formats load. :func:`canonical` reads a stored state as the current code writes it (what :mod:`club.verify`
+compares with the replay); :func:`upgrade_states` rewrites every format-1 state as the state its log replays to, after checking that
 it agrees with the stored one (``python -m club upgrade PATH``; the bot runs it at start). The log is never touched.
 """
 
@@ -18,27 +18,33 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backgammon.errors import BackgammonError
+from backgammon.game import Game
 from storage import Database
 
 from .chouette.table import STATE_FORMAT as CHOUETTE_FORMAT
+from .chouette.table import ChouetteTable
 from .chouette.table import replay as replay_chouette
 from .table import STATE_FORMAT as MATCH_FORMAT
-from .table import replay_log
+from .table import MatchTable, replay_log
 
 
-def hot_state(kind: str, state: dict[str, Any]) -> dict[str, Any]:
-    """``state`` of a ``"match"`` or ``"chouette"`` in the current format (format 1 converted without a replay:
-    the list of finished games becomes their count; the event history is left out)."""
-    if state.get("format") is not None:
+def canonical(kind: str, state: dict[str, Any], record: Any = None) -> dict[str, Any]:
+    """``state`` as this code writes it: parsed by the current code and written again, so that a stored state of an
+    older format or an older representation (a rule-set field added since, a list of finished games) compares equal
+    to a replayed one when it means the same. ``kind``: ``"match"`` (with its ``record``, the match row, for the
+    columns the state does not repeat), ``"game"`` or ``"chouette"``. A state the current code cannot read is
+    returned as it is (it then differs, and the caller reports it)."""
+    try:
+        if kind == "game":
+            return Game.from_json(state).to_json()
+        if kind == "chouette":
+            return ChouetteTable.from_json(state).to_json()
+        return MatchTable.from_state(
+            kind=record.kind, length=record.length, players=record.players, rules=record.rules,
+            stake=record.stake, club_id=record.club_id, state=state, game_state=None,
+        ).state_json()  # fmt: skip
+    except (BackgammonError, KeyError, TypeError, ValueError):
         return state
-    if kind == "match":
-        match = dict(state["match"])
-        played = len(match.get("games", ()))
-        match["games"] = []
-        return {"format": MATCH_FORMAT, "status": state["status"], "match": match, "games_played": played,
-                "game_number": state["game_number"], "stop_by": state["stop_by"]}  # fmt: skip
-    session = {key: value for key, value in state["session"].items() if key != "history"}
-    return {**state, "session": session, "format": CHOUETTE_FORMAT}
 
 
 @dataclass
@@ -70,7 +76,8 @@ async def upgrade_states(db: Database) -> UpgradeReport:
         except (BackgammonError, KeyError, TypeError, ValueError) as error:
             report.problems.append(f"match {match_id}: the log does not replay ({error}); left as it was")
             continue
-        await _rewrite(db, report, ("match", match_id), record.version, record.state, table.state_json())
+        stored = canonical("match", record.state, record)
+        await _rewrite(db, report, ("match", match_id), record.version, stored, table.state_json())
     chouettes = ChouetteStore(db)
     for session_id in old_chouettes:
         record = await chouettes.get(session_id)
@@ -79,7 +86,8 @@ async def upgrade_states(db: Database) -> UpgradeReport:
         except (BackgammonError, KeyError, TypeError, ValueError) as error:
             report.problems.append(f"chouette {session_id}: the log does not replay ({error}); left as it was")
             continue
-        await _rewrite(db, report, ("chouette", session_id), record.version, record.state, table.to_json())
+        stored = canonical("chouette", record.state)
+        await _rewrite(db, report, ("chouette", session_id), record.version, stored, table.to_json())
     return report
 
 
@@ -87,7 +95,7 @@ async def _rewrite(db: Database, report: UpgradeReport, subject, version: int, s
     from storage import dumps
 
     kind, subject_id = subject
-    if dumps(hot_state(kind, stored)) != dumps(replayed):
+    if dumps(stored) != dumps(replayed):
         report.problems.append(f"{kind} {subject_id}: the stored state differs from its log's; left as it was")
     elif await db.store.rewrite_state(subject, version, replayed):
         report.upgraded.append(subject)

@@ -3,7 +3,7 @@ C11). One module for both kinds of table; ``python -m club verify PATH`` runs :f
 
 For each match: the log must start with its challenge, run seq 1, 2, 3 … without gaps, and replay (through the same
 :class:`~club.table.Table` code the use-cases use) to exactly the stored match state (read as the current format,
-:func:`club.states.hot_state`) and columns, and to every stored game's state, version, status and result. For every
+:func:`club.states.canonical`) and columns, and to every stored game's state, version, status and result. For every
 game with provably fair dice the seed must hash to its commitment and every logged roll must be the roll derived
 from the seed and its counter (:mod:`club.dice`); a finished game's seed must be revealed.
 
@@ -26,7 +26,7 @@ from storage.chouettes import ChouetteStore
 from .chouette.table import member_id
 from .chouette.table import replay as replay_chouette
 from .dice import verify_rolls
-from .states import hot_state
+from .states import canonical
 from .table import replay_log
 
 
@@ -99,7 +99,7 @@ async def verify_match(db: Database, match_id: int) -> MatchReport:
     }
     stored_columns = {
         "status": record.status,
-        "state": dumps(hot_state("match", record.state)),
+        "state": dumps(canonical("match", record.state, record)),
         "game_number": record.game_number,
         "waiting_for": record.waiting_for,
         "pending": record.pending,
@@ -129,7 +129,7 @@ def _check_game(report: MatchReport, game, state, count: int, actions) -> None:
     label = f"game {game.number}"
     if state is None:
         return
-    if dumps(game.state) != dumps(state):
+    if dumps(canonical("game", game.state)) != dumps(state):
         report.problems.append(f"{label}: the stored state differs from the state the log rebuilds")
     if game.version != count:
         report.problems.append(f"{label}: version {game.version} but {count} logged actions")
@@ -197,7 +197,7 @@ async def verify_chouette(db: Database, session_id: int) -> ChouetteReport:
     if replayed is None:
         return report
     actions, table = replayed
-    if dumps(table.to_json()) != dumps(hot_state("chouette", record.state)):
+    if dumps(table.to_json()) != dumps(canonical("chouette", record.state)):
         report.problems.append("the stored state differs from the state the log rebuilds")
     if (record.status, record.game_number) != (table.status, table.game_number):
         report.problems.append(
