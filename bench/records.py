@@ -1,22 +1,25 @@
-"""Benchmark of the club records over many stored games (issue "Club records").
+"""Benchmark of the club records over many stored games with realistic rows (issue 13, item 3).
 
-Stores ``--games`` finished games (default 10,000: money sessions with stakes, matches, chouettes; 40 members over
-a year) straight through the storage functions (``tests/bookkit.py``: no playing), then times, through the
+Plays a money session, matches and a chouette for real through ``club/`` once (``bench/records_rows.py``), then
+copies their rows — game states, whole action logs, results, dice — under new ids until ``--games`` finished games
+(default 10,000 and 50,000) are stored for ``--members`` members (default 200) over a year, and times through the
 use-cases of :class:`club.records.ClubRecords`:
 
 - the ledger (all time, a month, a week), settle-up (all time, a month),
-- the leaderboards (money, matches, chouette), a member's statistics, a score sheet and the ledger's picture.
+- the leaderboards (money, matches, chouette), a member's statistics, a score sheet, the ledger's picture,
+- the export of the books of one month (``export_books``, a ZIP) per 10,000 games of the period: the first time
+  (every finished table's match file is a replay of its log, kept afterwards) and again (the kept files).
 
-Target: ledger, settle-up and leaderboard ≤ 100 ms each (median). Prints the medians and p90 in ms.
+Targets: ledger, settle-up, leaderboard and member statistics ≤ 50 ms each (median) at 50,000 games and 200
+members; the export ≤ 2 s per 10,000 games. Prints the medians and p90 in ms and the verdicts.
 
-Run: ``python bench/records.py [--games 10000] [--repeat 15] [--db PATH]``.
+Run: ``python bench/records.py [--games 10000 50000] [--members 200] [--repeat 9] [--db PATH]``.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import random
 import statistics
 import sys
 import tempfile
@@ -24,53 +27,18 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from bookkit import store_chouette, store_table  # noqa: E402
+from records_rows import GUILD, play_templates, replicate  # noqa: E402
 
 from club import ClubService, ManualClock  # noqa: E402
-from club.records import ClubRecords, pictures  # noqa: E402
+from club.records import ClubRecords, export_books, pictures  # noqa: E402
 from storage import Database  # noqa: E402
 
-GUILD = 1
-MEMBERS = list(range(1001, 1041))
 YEAR = 365 * 86400.0
 START = 1_700_000_000.0
-
-
-async def fill(db: Database, service: ClubService, games: int, rng: random.Random) -> tuple[dict[str, int], float]:
-    """Store about ``games`` finished games over a year; returns how many of each kind and the last game's time."""
-    for member in MEMBERS:
-        await service.register(GUILD, member, f"Member {member}")
-    club_id = (await db.get_club(GUILD)).id
-    counts = {"money": 0, "match": 0, "chouette": 0}
-    at = START
-    while sum(counts.values()) < games:
-        at += rng.uniform(0, YEAR / games * 10)  # tables hold about five games each
-        kind = rng.choices(["money", "match", "chouette"], [5, 3, 2])[0]
-        if kind == "chouette":
-            players = rng.sample(MEMBERS, rng.randint(3, 6))
-            rows = []
-            for n in range(rng.randint(3, 12)):
-                box, *team = players
-                points = {m: rng.choice([-2, -1, 1, 1, 2, 4]) for m in team}
-                points[box] = -sum(points.values())
-                rows.append((points, at + 600 * n))
-            await store_chouette(db, club_id, players[0], rows, stake=rng.choice([1, 2, 5]))
-            counts["chouette"] += len(rows)
-            continue
-        players = tuple(rng.sample(MEMBERS, 2))
-        length = 0 if kind == "money" else rng.choice([1, 3, 5, 7])
-        n_games = rng.randint(1, 10) if kind == "money" else rng.randint(1, max(1, length))
-        results = [
-            (rng.randint(0, 1), rng.choice([1, 1, 2, 2, 4]), at + 300 * n, rng.choice(["single", "gammon"]),
-             rng.choice([1, 2, 4]))
-            for n in range(n_games)
-        ]  # fmt: skip
-        stake = rng.choice([0, 1, 5, 10]) if kind == "money" else 0
-        await store_table(db, club_id, players, results, length=length, stake=stake)
-        counts[kind] += n_games
-    return counts, at
+TARGET_MS = 50.0
+EXPORT_TARGET_S = 2.0
+BUDGETED = ("ledger", "settle-up", "leaderboard", "member statistics")
 
 
 async def timed(call, repeat: int) -> list[float]:
@@ -83,53 +51,98 @@ async def timed(call, repeat: int) -> list[float]:
     return times
 
 
-async def main(args: argparse.Namespace) -> None:
-    rng = random.Random(7)
-    with tempfile.TemporaryDirectory() as folder:
-        path = Path(args.db) if args.db else Path(folder) / "records.sqlite3"
-        async with Database.open(path, synchronous="OFF") as db:
-            clock = ManualClock(START)
-            service = ClubService(db, clock=clock)
+async def run(folder: Path, templates, games: int, members: list[int], repeat: int, db_path: str | None) -> bool:
+    """Build a database of ``games`` games and time the records on it; returns whether every target was met."""
+    path = Path(db_path) if db_path else folder / f"records-{games}.sqlite3"
+    path.unlink(missing_ok=True)
+    async with Database.open(path, synchronous="OFF") as db:
+        service = ClubService(db, clock=ManualClock(START))
+        for member in members:
+            await service.register(GUILD, member, f"Member {member}")
+    started = time.perf_counter()
+    counts = replicate(path, templates, games, members, start=START, year=YEAR)
+    async with Database.open(path, synchronous="OFF") as db:
+        rebuild = getattr(db, "rebuild_tallies", None)
+        if rebuild is not None:
+            await rebuild()
+        built = time.perf_counter() - started
+        rows = {table: (await db._fetchone(f"SELECT count(*) FROM {table}"))[0]
+                for table in ("matches", "games", "actions", "chouette_results")}  # fmt: skip
+        size = (await db._fetchone("SELECT avg(length(state)) FROM games"))[0]
+        print(f"\n== {sum(counts.values())} finished games {counts}, {len(members)} members: built in {built:.1f} s")
+        print(f"   rows {rows}; average game state {size:.0f} bytes")
+        clock = ManualClock(START + YEAR + 3600)
+        service = ClubService(db, clock=clock)
+        records = ClubRecords(service)
+        ledger = await records.ledger(GUILD, "all")
+        assert ledger.is_zero_sum(), ledger.column_totals()
+        member = max(ledger.lines, key=lambda line: line.games).member
+        sheet = (await records.sessions(GUILD, limit=1))[0]
+        checks = {
+            "ledger all time": lambda: records.ledger(GUILD, "all"),
+            "ledger last month": lambda: records.ledger(GUILD, "last month"),
+            "ledger last week": lambda: records.ledger(GUILD, "last week"),
+            "settle-up all time": lambda: records.settle(GUILD, "all"),
+            "settle-up last month": lambda: records.settle(GUILD, "last month"),
+            "leaderboard money": lambda: records.leaderboard(GUILD, "money"),
+            "leaderboard matches": lambda: records.leaderboard(GUILD, "matches"),
+            "leaderboard chouette": lambda: records.leaderboard(GUILD, "chouette"),
+            "member statistics": lambda: records.stats(GUILD, member),
+            "score sheet": lambda: records.sheet(GUILD, f"{sheet.source}:{sheet.id}"),
+            "ledger picture (PNG)": lambda: pictures.png_async(pictures.ledger_table(ledger)),
+        }
+        worst = 0.0
+        for name, call in checks.items():
+            times = sorted(await timed(call, repeat))
+            median = statistics.median(times)
+            p90 = times[int(0.9 * (len(times) - 1))]
+            if name.startswith(BUDGETED) and "picture" not in name:
+                worst = max(worst, median)
+            print(f"  {name:<24} median {median:8.2f} ms   p90 {p90:8.2f} ms")
+        ok = worst <= TARGET_MS
+        print(f"  slowest of ledger / settle-up / leaderboard / member statistics: {worst:.2f} ms median "
+              f"({'within' if ok else 'OVER'} the {TARGET_MS:.0f} ms target)")  # fmt: skip
+        month = await records.period(GUILD, "last month")
+        in_month = (await db._fetchone(
+            "SELECT (SELECT count(*) FROM games WHERE status = 'over' AND ended_at >= ? AND ended_at < ?) + "
+            "(SELECT count(DISTINCT session_id || '.' || game_number) FROM chouette_results WHERE at >= ? AND at < ?)",
+            (month.start, month.end, month.start, month.end),
+        ))[0]  # fmt: skip
+        results = []
+        for label in ("first: replays", "again: kept files"):
             started = time.perf_counter()
-            counts, last = await fill(db, service, args.games, rng)
-            clock.set(last + 3600)
-            total = sum(counts.values())
-            print(f"stored {total} finished games {counts} in {time.perf_counter() - started:.1f} s")
-            records = ClubRecords(service)
-            ledger = await records.ledger(GUILD, "all")
-            member = MEMBERS[0]
-            sheet = (await records.sessions(GUILD, limit=1))[0]
-            checks = {
-                "ledger all time": lambda: records.ledger(GUILD, "all"),
-                "ledger last month": lambda: records.ledger(GUILD, "last month"),
-                "ledger last week": lambda: records.ledger(GUILD, "last week"),
-                "settle-up all time": lambda: records.settle(GUILD, "all"),
-                "settle-up last month": lambda: records.settle(GUILD, "last month"),
-                "leaderboard money": lambda: records.leaderboard(GUILD, "money"),
-                "leaderboard matches": lambda: records.leaderboard(GUILD, "matches"),
-                "leaderboard chouette": lambda: records.leaderboard(GUILD, "chouette"),
-                "member statistics": lambda: records.stats(GUILD, member),
-                "score sheet": lambda: records.sheet(GUILD, f"{sheet.source}:{sheet.id}"),
-                "ledger picture (PNG)": lambda: pictures.png_async(pictures.ledger_table(ledger)),
-            }
-            assert ledger.is_zero_sum(), ledger.column_totals()
-            month = await records.ledger(GUILD, "last month")
-            print(f"ledger: {len(ledger.lines)} members, zero-sum in every column; last month is {month.period.label}")
-            worst = 0.0
-            for name, call in checks.items():
-                times = sorted(await timed(call, args.repeat))
-                median = statistics.median(times)
-                p90 = times[int(0.9 * (len(times) - 1))]
-                if name.startswith(("ledger all", "ledger last", "settle", "leaderboard")):
-                    worst = max(worst, median)
-                print(f"  {name:<24} median {median:7.2f} ms   p90 {p90:7.2f} ms")
-            verdict = "within" if worst <= 100 else "OVER"
-            print(f"slowest of ledger / settle-up / leaderboard: {worst:.2f} ms median ({verdict} the 100 ms budget)")
+            books = await export_books(records, GUILD, "last month")
+            seconds = time.perf_counter() - started
+            per_10k = seconds / max(in_month, 1) * 10_000
+            results.append(per_10k)
+            mats = sum(name.startswith("mat/") for name in books.names)
+            print(f"  export of last month ({label}): {in_month} games, {len(books.names)} files ({mats} .mat), "
+                  f"{len(books.data) / 1e6:.1f} MB in {seconds:.2f} s = {per_10k:.2f} s per 10,000 games")  # fmt: skip
+        ok_export = results[-1] <= EXPORT_TARGET_S
+        print(f"  export: {results[0]:.2f} s per 10,000 games the first time (each finished table replayed once, "
+              f"then kept), {results[1]:.2f} s after ({'within' if ok_export else 'OVER'} the "
+              f"{EXPORT_TARGET_S:.0f} s target)")  # fmt: skip
+    return ok and ok_export
+
+
+async def main(args: argparse.Namespace) -> int:
+    members = list(range(1001, 1001 + args.members))
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        started = time.perf_counter()
+        templates = await play_templates(folder)
+        summary = ", ".join(f"{t.kind} ({t.games} games, {len(t.children.get('actions') or t.children['chouette_actions'])}"
+                            " actions)" for t in templates)  # fmt: skip
+        print(f"played the templates for real in {time.perf_counter() - started:.1f} s: {summary}")
+        results = [await run(folder, templates, games, members, args.repeat, args.db) for games in args.games]
+    print("\nall targets met" if all(results) else "\nsome targets NOT met")
+    return 0 if all(results) else 1
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--games", type=int, default=10_000)
-    parser.add_argument("--repeat", type=int, default=15)
-    parser.add_argument("--db", help="keep the database at this path")
-    asyncio.run(main(parser.parse_args()))
+    parser.add_argument("--games", type=int, nargs="+", default=[10_000, 50_000])
+    parser.add_argument("--members", type=int, default=200)
+    parser.add_argument("--repeat", type=int, default=9)
+    parser.add_argument("--db", help="keep the (last) database at this path")
+    sys.exit(asyncio.run(main(parser.parse_args())))

@@ -23,6 +23,7 @@ gammon conceded under the Jacoby rule when ``jacoby_on_resignations`` is on (it 
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Sequence
 
@@ -39,7 +40,7 @@ from backgammon.matfile import (
     MatchRecord,
     format_mat,
 )
-from storage import ActionRecord
+from storage import ActionRecord, books
 
 from .errors import UnknownGameError
 from .service import ClubService
@@ -124,12 +125,32 @@ def match_record(
     return record
 
 
+FINAL_STATUSES = ("over", "declined", "cancelled", "expired")
+"""Statuses after which a table's log never grows: its match file is written once and kept (``mat_files``)."""
+
+
+def mat_text(actions: Sequence[ActionRecord], names: tuple[str, str], match_id: int) -> str:
+    """The ``.mat`` text of a whole log (:func:`match_record` + :func:`~backgammon.matfile.format_mat`); CPU work,
+    run in a worker thread by :func:`export_mat`."""
+    return format_mat(match_record(actions, names, match_id=match_id))
+
+
 async def export_mat(service: ClubService, match_id: int) -> tuple[str, str]:
     """``(file name, .mat text)`` of match ``match_id`` — every game so far, the current one as far as it has been
-    played. Raises :class:`~club.errors.UnknownGameError`."""
+    played. The replay runs in a worker thread (never on the event loop); a finished table's file is kept in the
+    database (``mat_files``, at its version) and read back by later exports instead of replaying again. Raises
+    :class:`~club.errors.UnknownGameError`."""
     view = await service.state(match_id)
-    actions = await service.log(match_id)
-    record = match_record(actions, view.names, match_id=match_id)
     what = "money" if view.kind == "money" else f"{view.length}pt"
     safe = ["".join(ch for ch in name if ch.isalnum())[:20] or f"side{side}" for side, name in enumerate(view.names)]
-    return f"match{match_id}_{what}_{safe[0]}_vs_{safe[1]}.mat", format_mat(record)
+    name = f"match{match_id}_{what}_{safe[0]}_vs_{safe[1]}.mat"
+    final = view.status in FINAL_STATUSES
+    if final:
+        kept = await books.kept_mat(service.db, match_id, view.version)
+        if kept is not None:
+            return name, kept
+    actions = await service.log(match_id)
+    text = await asyncio.to_thread(mat_text, actions, view.names, match_id)
+    if final:
+        await books.keep_mat(service.db, match_id, view.version, name, text)
+    return name, text

@@ -16,6 +16,8 @@ finished game's (or a closed session's) seed is revealed.
 
 from __future__ import annotations
 
+import asyncio
+
 from collections import defaultdict
 from dataclasses import dataclass, field
 
@@ -67,7 +69,7 @@ async def _replay(report: MatchReport, record, kind: str, read, replay):
     actions = await read()
     check_log(report, record.version, actions)
     try:
-        return actions, replay(actions)
+        return actions, await asyncio.to_thread(replay, actions)  # off the event loop (a long log takes seconds)
     except (BackgammonError, KeyError, TypeError, ValueError) as error:
         report.problems.append(f"the log does not replay: {error}")
         return None

@@ -9,8 +9,9 @@ Every finished game is an entry of the ledger, read where it is stored — no se
   at ``chouette_results.at``;
 - a correction (``corrections``): the payee ``+points``/``+money``, the payer the opposite; at ``counts_at``.
 
-Each source is zero-sum per game (per correction), so every sum over a period is zero. Queries aggregate in SQL so
-that a ledger over tens of thousands of games costs milliseconds (``bench/records.py``). Rows come back as
+Each source is zero-sum per game (per correction), so every sum over a period is zero. The ledger reads the running
+totals written when each game ended (:mod:`storage.tallies`), so that its cost does not grow with the number of games
+(``bench/records.py``); the corrections are summed as they are. Rows come back as
 frozen dataclasses; times are Unix seconds (UTC); kinds are ``'money'``, ``'match'``, ``'chouette'`` and
 ``'correction'``.
 """
@@ -22,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from . import tallies
 from .database import Database
 
 KINDS = ("money", "match", "chouette", "correction")
@@ -126,16 +128,6 @@ class CorrectionRecord:
 
 
 # -- the ledger ---------------------------------------------------------------------------------------------------
-def _game_branch(side: int, where: str) -> str:
-    """The entries of one side of every finished two-player game matching ``where`` (winner +, loser −)."""
-    sign = "CASE json_extract(g.result, '$.winner') WHEN {side} THEN 1 ELSE -1 END * json_extract(g.result, '$.points')"
-    points = sign.format(side=side)
-    return (
-        f"SELECT m.player{side} AS member, m.kind AS kind, {points} AS points, {points} * m.stake AS money "
-        f"FROM games g JOIN matches m ON m.id = g.match_id WHERE {where}"
-    )
-
-
 async def ledger_totals(
     db: Database,
     club_id: int,
@@ -154,53 +146,30 @@ async def ledger_totals(
     if source is not None and source[0] not in SOURCES:
         raise ValueError(f"a source is one of {', '.join(SOURCES)}, not {source[0]!r}")
     low, high = (_FOREVER[0] if start is None else start), (_FOREVER[1] if end is None else end)
-    branches: list[str] = []
-    params: list[Any] = []
-    game_kinds = [kind for kind in ("money", "match") if kind in kinds and (source is None or source[0] == kind)]
-    if game_kinds:
-        where = (
-            f"m.club_id = ? AND m.kind IN ({','.join('?' * len(game_kinds))}) AND g.status = 'over' "
-            "AND g.ended_at >= ? AND g.ended_at < ?"
-        )
-        args: list[Any] = [club_id, *game_kinds, low, high]
-        if source is not None:
-            where += " AND m.id = ?"
-            args.append(source[1])
-        for side in (0, 1):
-            branches.append(_game_branch(side, where))
-            params.extend(args)
-    if "chouette" in kinds and (source is None or source[0] == "chouette"):
-        where = "s.club_id = ? AND r.at >= ? AND r.at < ?"
-        args = [club_id, low, high]
-        if source is not None:
-            where += " AND r.session_id = ?"
-            args.append(source[1])
-        branches.append(
-            "SELECT r.member_id AS member, 'chouette' AS kind, r.points AS points, r.points * r.stake AS money "
-            f"FROM chouette_results r JOIN chouette_sessions s ON s.id = r.session_id WHERE {where}"
-        )
-        params.extend(args)
+    game_kinds = [kind for kind in ("money", "match", "chouette") if kind in kinds]
+    if source is not None:
+        rows = await tallies.source_totals(db, club_id, source, low, high) if source[0] in game_kinds else []
+    else:
+        rows = await tallies.period_totals(db, club_id, game_kinds, low, high)
+    found = [LedgerTotal(*row) for row in rows]
     if "correction" in kinds:
         where = "club_id = ? AND counts_at >= ? AND counts_at < ?"
-        args = [club_id, low, high]
+        args: list[Any] = [club_id, low, high]
         if source is not None:
             where += " AND source = ? AND source_id = ?"
             args.extend(source)
-        for member, sign in (("payee", ""), ("payer", "-")):
-            branches.append(
-                f"SELECT {member} AS member, 'correction' AS kind, {sign}points AS points, {sign}money AS money "
-                f"FROM corrections WHERE {where}"
-            )
-            params.extend(args)
-    if not branches:
-        return []
-    sql = (
-        "SELECT member, kind, sum(points), sum(money), count(*) FROM ("
-        + " UNION ALL ".join(branches)
-        + ") GROUP BY member, kind ORDER BY member, kind"
-    )
-    rows = await db._fetchall(sql, params)
-    return [LedgerTotal(row[0], row[1], row[2], row[3], row[4]) for row in rows]
+        branches = [
+            f"SELECT {member} AS member, {sign}points AS points, {sign}money AS money FROM corrections WHERE {where}"
+            for member, sign in (("payee", ""), ("payer", "-"))
+        ]
+        corrected = await db._fetchall(
+            "SELECT member, sum(points), sum(money), count(*) FROM (" + " UNION ALL ".join(branches) + ") "
+            "GROUP BY member",
+            [*args, *args],
+        )
+        found += [LedgerTotal(row[0], "correction", row[1], row[2], row[3]) for row in corrected]
+    found.sort(key=lambda total: (total.member, total.kind))
+    return found
 
 
 # -- sessions and their sheets ----------------------------------------------------------------------------------
@@ -256,6 +225,61 @@ async def session_entries(db: Database, club_id: int, source: tuple[str, int]) -
     return entries
 
 
+async def sessions_entries(
+    db: Database, club_id: int, sources: Sequence[tuple[str, int]]
+) -> dict[tuple[str, int], tuple[tuple[int, ...], int, list[SheetEntry]]]:
+    """:func:`session_entries` of many sessions of club ``club_id`` at once (a few queries, whatever their number):
+    ``source → (players of a two-player table or (), its length, entries)``; sessions the club does not have are
+    left out. Raises ``ValueError`` for an unknown kind."""
+    if any(kind not in SOURCES for kind, _ in sources):
+        raise ValueError(f"a source is one of {', '.join(SOURCES)}")
+    found: dict[tuple[str, int], tuple[tuple[int, ...], int, list[SheetEntry]]] = {}
+    tables = sorted({sid for kind, sid in sources if kind != "chouette"})
+    chouettes = sorted({sid for kind, sid in sources if kind == "chouette"})
+    for start in range(0, len(tables), 500):
+        part = tables[start : start + 500]
+        marks = ",".join("?" * len(part))
+        rows = await db._fetchall(
+            f"SELECT id, kind, player0, player1, stake, length FROM matches WHERE club_id = ? AND id IN ({marks})",
+            (club_id, *part),
+        )
+        heads = {row[0]: row for row in rows}
+        for row in rows:
+            found[(row[1], row[0])] = ((row[2], row[3]), row[5], [])
+        rows = await db._fetchall(
+            f"SELECT match_id, number, ended_at, result FROM games WHERE match_id IN ({marks}) AND status = 'over' "
+            "ORDER BY match_id, number",
+            part,
+        )
+        for match_id, number, ended_at, text in rows:
+            head = heads.get(match_id)
+            if head is None:
+                continue
+            result = json.loads(text)
+            entries = found[(head[1], match_id)][2]
+            for side in (0, 1):
+                points = result["points"] if result["winner"] == side else -result["points"]
+                entries.append(SheetEntry(number, ended_at, head[2 + side], points, points * head[4], result["cube"],
+                                          result["kind"], result["ended_by"]))  # fmt: skip
+    for start in range(0, len(chouettes), 500):
+        part = chouettes[start : start + 500]
+        marks = ",".join("?" * len(part))
+        rows = await db._fetchall(
+            f"SELECT id FROM chouette_sessions WHERE club_id = ? AND id IN ({marks})", (club_id, *part)
+        )
+        for row in rows:
+            found[("chouette", row[0])] = ((), 0, [])
+        rows = await db._fetchall(
+            "SELECT session_id, game_number, at, member_id, points, points * stake FROM chouette_results "
+            f"WHERE session_id IN ({marks}) ORDER BY session_id, game_number, member_id",
+            part,
+        )
+        for row in rows:
+            if ("chouette", row[0]) in found:
+                found[("chouette", row[0])][2].append(SheetEntry(*row[1:]))
+    return found
+
+
 async def sessions(
     db: Database,
     club_id: int,
@@ -303,26 +327,43 @@ async def sessions(
 
 
 # -- matches, games and cube actions of members ----------------------------------------------------------------------
-async def finished_matches(db: Database, club_id: int) -> list[FinishedMatch]:
-    """Every match of club ``club_id`` that ended with a winner (forfeits included), in the order they ended."""
-    rows = await db._fetchall(
+async def finished_matches(
+    db: Database, club_id: int, *, after: tuple[float, int] | None = None
+) -> list[FinishedMatch]:
+    """Every match of club ``club_id`` that ended with a winner (forfeits included), in the order they ended
+    (``ended_at``, then id); only those after ``after`` = ``(ended_at, id)`` if given."""
+    sql = (
         "SELECT id, length, player0, player1, winner, score0, score1, ended_at FROM matches "
-        "WHERE club_id = ? AND kind = 'match' AND status = 'over' AND winner IS NOT NULL ORDER BY ended_at, id",
+        "WHERE club_id = ? AND kind = 'match' AND status = 'over' AND winner IS NOT NULL"
+    )
+    params: list[Any] = [club_id]
+    if after is not None:
+        sql += " AND (ended_at > ? OR (ended_at = ? AND id > ?))"
+        params += [after[0], after[0], after[1]]
+    rows = await db._fetchall(sql + " ORDER BY ended_at, id", params)
+    return [FinishedMatch(r[0], r[1], (r[2], r[3]), r[4], (r[5], r[6]), r[7]) for r in rows]
+
+
+async def finished_match_count(db: Database, club_id: int) -> int:
+    """How many matches of club ``club_id`` ended with a winner."""
+    row = await db._fetchone(
+        "SELECT count(*) FROM matches WHERE club_id = ? AND kind = 'match' AND status = 'over' AND winner IS NOT NULL",
         (club_id,),
     )
-    return [FinishedMatch(r[0], r[1], (r[2], r[3]), r[4], (r[5], r[6]), r[7]) for r in rows]
+    return row[0]
 
 
 async def played_games(db: Database, club_id: int, member: int) -> list[PlayedGame]:
     """Every finished two-player game ``member`` played in club ``club_id`` (money sessions and matches)."""
+    side = (
+        "SELECT m.id, m.kind, m.stake, {side}, g.result, g.ended_at, g.id FROM matches m JOIN games g "
+        "ON g.match_id = m.id WHERE m.player{side} = ? AND +m.club_id = ? AND g.status = 'over'"
+    )  # +club_id: the member's index, not the club's (every match of a one-club bot)
     rows = await db._fetchall(
-        "SELECT m.id, m.kind, m.stake, CASE WHEN m.player0 = ? THEN 0 ELSE 1 END, g.result FROM matches m "
-        "JOIN games g ON g.match_id = m.id WHERE m.club_id = ? AND (m.player0 = ? OR m.player1 = ?) "
-        "AND g.status = 'over' ORDER BY g.ended_at, g.id",
-        (member, club_id, member, member),
+        f"{side.format(side=0)} UNION ALL {side.format(side=1)} ORDER BY 6, 7", (member, club_id, member, club_id)
     )
     games = []
-    for match_id, kind, stake, side, text in rows:
+    for match_id, kind, stake, side, text, _at, _id in rows:
         result = json.loads(text)
         games.append(
             PlayedGame(match_id, kind, stake, side, result["winner"], result["points"], result["kind"], result["cube"])
@@ -365,6 +406,23 @@ async def chouette_games(db: Database, club_id: int, member: int) -> tuple[int, 
         (club_id, member),
     )
     return (row[0], row[1], row[2], row[3])
+
+
+# -- kept match files ---------------------------------------------------------------------------------------------
+async def kept_mat(db: Database, match_id: int, version: int) -> str | None:
+    """The kept ``.mat`` text of match ``match_id`` made at ``version``, or None (none kept, or an older one)."""
+    row = await db._fetchone("SELECT text FROM mat_files WHERE match_id = ? AND version = ?", (match_id, version))
+    return None if row is None else row[0]
+
+
+async def keep_mat(db: Database, match_id: int, version: int, name: str, text: str) -> None:
+    """Keep the ``.mat`` text of a finished match ``match_id`` (made at ``version``), replacing an older one."""
+    async with db.transaction() as tx:
+        await tx.execute(
+            "INSERT INTO mat_files (match_id, version, name, text) VALUES (?, ?, ?, ?) ON CONFLICT (match_id) "
+            "DO UPDATE SET version = excluded.version, name = excluded.name, text = excluded.text",
+            (match_id, version, name, text),
+        )
 
 
 # -- corrections ---------------------------------------------------------------------------------------------------

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
+from . import tallies
 from .database import Database
 from .records import Converters, Row, _json_or_none, dumps
 from .store import Tx
@@ -297,6 +298,7 @@ class ChouetteStore:
                 "VALUES (?, ?, ?, ?, ?, ?)",
                 [(sid, game, member, points, stake, now) for game, member, points, stake in commit.results],
             )
+            await tallies.record_chouette(tx, sid, commit.results, now)
 
         row = {"status": commit.status, "state": dumps(commit.state), "game_number": commit.game_number}
         return await self.store.commit(

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 """The schema version this code writes and reads."""
 
 CHOUETTES_V2 = """
@@ -172,9 +172,88 @@ END;
 """Version 3 (club records): the admin corrections of the club ledger — who, when, why — as transfers from a payer
 to a payee, so the ledger stays zero-sum; append-only like the action log."""
 
+TALLIES_V4 = """
+-- Version 4 (issue 13: records at 50,000 games): the books' running totals, written in the transaction that ends a
+-- game, so that the ledger of any period costs a few index seeks per member instead of a scan of every game. One
+-- tally row per member per finished game (a two-player game's winner +points, loser -points; a chouette game's
+-- member points); money = points x the stake. points_run / money_run / entries_run are the member's sums of that
+-- kind in that club over every row up to this one in (at, id) order: the totals of [start, end) are the running sums
+-- of the last row before end minus those of the last row before start. tally_totals holds the all-time sums.
+CREATE TABLE tallies (
+    id          INTEGER PRIMARY KEY,
+    club_id     INTEGER NOT NULL,
+    member_id   INTEGER NOT NULL,
+    kind        TEXT    NOT NULL CHECK (kind IN ('money', 'match', 'chouette')),
+    source_id   INTEGER NOT NULL,                        -- the match (money session) id or chouette session id
+    game_number INTEGER NOT NULL,
+    at          REAL    NOT NULL,                        -- when the game ended (games.ended_at, chouette_results.at)
+    points      INTEGER NOT NULL,
+    money       INTEGER NOT NULL,
+    points_run  INTEGER NOT NULL,
+    money_run   INTEGER NOT NULL,
+    entries_run INTEGER NOT NULL,
+    UNIQUE (kind, source_id, game_number, member_id)
+);
+CREATE INDEX tallies_running ON tallies (club_id, member_id, kind, at, id);
+
+CREATE TABLE tally_totals (
+    club_id   INTEGER NOT NULL,
+    member_id INTEGER NOT NULL,
+    kind      TEXT    NOT NULL,
+    points    INTEGER NOT NULL,
+    money     INTEGER NOT NULL,
+    entries   INTEGER NOT NULL,
+    PRIMARY KEY (club_id, member_id, kind)
+) WITHOUT ROWID;
+
+-- The records' other queries: a member's cube actions, his games in time order.
+CREATE INDEX actions_member ON actions (member_id, kind) WHERE member_id IS NOT NULL;
+CREATE INDEX games_ended ON games (ended_at) WHERE status = 'over';
+CREATE INDEX matches_finished ON matches (club_id, kind, status, ended_at, id) WHERE winner IS NOT NULL;
+
+-- The match files of finished tables (RULES A4), written once by the first export that needs one (a replay of
+-- the whole log) and read by every later one; version = the table's version it was made at.
+CREATE TABLE mat_files (
+    match_id INTEGER PRIMARY KEY REFERENCES matches (id),
+    version  INTEGER NOT NULL,
+    name     TEXT    NOT NULL,
+    text     TEXT    NOT NULL
+);
+"""
+"""Version 4 (issue 13): the running totals of the books (``tallies``, ``tally_totals``), written when a game ends;
+indexes for a member's cube actions and for games by end time; the cache of finished tables' match files."""
+
+TALLIES_BACKFILL = """
+INSERT INTO tallies (club_id, member_id, kind, source_id, game_number, at, points, money, points_run, money_run,
+                     entries_run)
+SELECT club_id, member_id, kind, source_id, game_number, at, points, money,
+       sum(points) OVER w, sum(money) OVER w, count(*) OVER w
+FROM (
+    SELECT m.club_id, CASE s.side WHEN 0 THEN m.player0 ELSE m.player1 END AS member_id, m.kind, m.id AS source_id,
+           g.number AS game_number, g.ended_at AS at,
+           CASE json_extract(g.result, '$.winner') WHEN s.side THEN 1 ELSE -1 END
+               * json_extract(g.result, '$.points') AS points,
+           CASE json_extract(g.result, '$.winner') WHEN s.side THEN 1 ELSE -1 END
+               * json_extract(g.result, '$.points') * m.stake AS money
+    FROM games g JOIN matches m ON m.id = g.match_id JOIN (SELECT 0 AS side UNION ALL SELECT 1) s
+    WHERE g.status = 'over' AND g.ended_at IS NOT NULL AND json_extract(g.result, '$.winner') IN (0, 1)
+      AND json_type(g.result, '$.points') = 'integer'
+    UNION ALL
+    SELECT c.club_id, r.member_id, 'chouette', r.session_id, r.game_number, r.at, r.points, r.points * r.stake
+    FROM chouette_results r JOIN chouette_sessions c ON c.id = r.session_id
+)
+WINDOW w AS (PARTITION BY club_id, member_id, kind ORDER BY at, kind, source_id, game_number
+             ROWS UNBOUNDED PRECEDING)
+ORDER BY at, kind, source_id, game_number, member_id;
+INSERT INTO tally_totals (club_id, member_id, kind, points, money, entries)
+SELECT club_id, member_id, kind, sum(points), sum(money), count(*) FROM tallies GROUP BY club_id, member_id, kind;
+"""
+"""The tallies of every game already finished (version 4's backfill; also :meth:`Database.rebuild_tallies`)."""
+
 MIGRATIONS: list[tuple[int, str]] = [
     (2, CHOUETTES_V2),
     (3, CORRECTIONS_V3),
+    (4, TALLIES_V4 + TALLIES_BACKFILL),
 ]
 """Upgrade steps ``(version reached, SQL script)`` in ascending order; version 1 is ``schema.sql`` itself."""
 

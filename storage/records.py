@@ -13,6 +13,7 @@ import json
 import sqlite3
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
+from functools import cache
 from typing import Any, ClassVar
 
 
@@ -37,9 +38,14 @@ def _json_tuple(text: str) -> tuple:
     return tuple(json.loads(text))
 
 
+@cache
+def _names(cls) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
+
+
 def _build(cls, row: sqlite3.Row, **convert):
     """A record from a row: each dataclass field from the column of the same name, through ``convert[name]``."""
-    return cls(**{f.name: convert.get(f.name, _same)(row[f.name]) for f in fields(cls)})
+    return cls(**{name: convert.get(name, _same)(row[name]) for name in _names(cls)})
 
 
 def _same(value: Any) -> Any:

@@ -288,3 +288,50 @@ CREATE TRIGGER corrections_no_delete BEFORE DELETE ON corrections
 BEGIN
     SELECT RAISE(ABORT, 'corrections are an audit trail: they cannot be deleted (make another correction)');
 END;
+
+-- Version 4 (issue 13: records at 50,000 games): the books' running totals, written in the transaction that ends a
+-- game, so that the ledger of any period costs a few index seeks per member instead of a scan of every game. One
+-- tally row per member per finished game (a two-player game's winner +points, loser -points; a chouette game's
+-- member points); money = points x the stake. points_run / money_run / entries_run are the member's sums of that
+-- kind in that club over every row up to this one in (at, id) order: the totals of [start, end) are the running sums
+-- of the last row before end minus those of the last row before start. tally_totals holds the all-time sums.
+CREATE TABLE tallies (
+    id          INTEGER PRIMARY KEY,
+    club_id     INTEGER NOT NULL,
+    member_id   INTEGER NOT NULL,
+    kind        TEXT    NOT NULL CHECK (kind IN ('money', 'match', 'chouette')),
+    source_id   INTEGER NOT NULL,                        -- the match (money session) id or chouette session id
+    game_number INTEGER NOT NULL,
+    at          REAL    NOT NULL,                        -- when the game ended (games.ended_at, chouette_results.at)
+    points      INTEGER NOT NULL,
+    money       INTEGER NOT NULL,
+    points_run  INTEGER NOT NULL,
+    money_run   INTEGER NOT NULL,
+    entries_run INTEGER NOT NULL,
+    UNIQUE (kind, source_id, game_number, member_id)
+);
+CREATE INDEX tallies_running ON tallies (club_id, member_id, kind, at, id);
+
+CREATE TABLE tally_totals (
+    club_id   INTEGER NOT NULL,
+    member_id INTEGER NOT NULL,
+    kind      TEXT    NOT NULL,
+    points    INTEGER NOT NULL,
+    money     INTEGER NOT NULL,
+    entries   INTEGER NOT NULL,
+    PRIMARY KEY (club_id, member_id, kind)
+) WITHOUT ROWID;
+
+-- The records' other queries: a member's cube actions, his games in time order.
+CREATE INDEX actions_member ON actions (member_id, kind) WHERE member_id IS NOT NULL;
+CREATE INDEX games_ended ON games (ended_at) WHERE status = 'over';
+CREATE INDEX matches_finished ON matches (club_id, kind, status, ended_at, id) WHERE winner IS NOT NULL;
+
+-- The match files of finished tables (RULES A4), written once by the first export that needs one (a replay of
+-- the whole log) and read by every later one; version = the table's version it was made at.
+CREATE TABLE mat_files (
+    match_id INTEGER PRIMARY KEY REFERENCES matches (id),
+    version  INTEGER NOT NULL,
+    name     TEXT    NOT NULL,
+    text     TEXT    NOT NULL
+);

@@ -329,10 +329,11 @@ async def test_migration_to_version_2_matches_the_schema(tmp_path):
         pass
     conn = sqlite3.connect(old)
     objects = conn.execute(
-        "SELECT type, name FROM sqlite_master WHERE name LIKE 'chouette%' OR name LIKE 'correction%'"
+        "SELECT type, name FROM sqlite_master WHERE name LIKE 'chouette%' OR name LIKE 'correction%' "
+        "OR name LIKE 'tall%' OR name IN ('mat_files', 'actions_member', 'games_ended', 'matches_finished')"
     ).fetchall()
     for kind, name in objects:
-        if kind in ("table", "trigger") and not name.startswith("sqlite_"):
+        if kind in ("table", "trigger", "index") and not name.startswith("sqlite_"):
             conn.execute(f"DROP {kind.upper()} IF EXISTS {name}")
     conn.execute("PRAGMA user_version = 1")
     conn.commit()

@@ -22,7 +22,7 @@ from clubkit import snapshot
 
 from club import ClubService, InvalidRequestError, ManualClock, UnknownGameError, UnknownMemberError
 from club.records import ClubRecords, SessionRef, parse_period, period_at, settle_up
-from storage import Database
+from storage import SCHEMA_VERSION, Database
 
 GUILD = 7
 ANN, BEN, CY, DEE, ADMIN = 101, 102, 103, 104, 999
@@ -286,10 +286,13 @@ async def test_a_version_2_file_gains_the_corrections_table(tmp_path):
     async with Database.open(path):
         pass
     conn = sqlite3.connect(path)
-    conn.executescript("DROP TABLE corrections; PRAGMA user_version = 2;")
+    conn.executescript(
+        "DROP TABLE corrections; DROP TABLE tallies; DROP TABLE tally_totals; DROP TABLE mat_files; "
+        "DROP INDEX actions_member; DROP INDEX games_ended; DROP INDEX matches_finished; PRAGMA user_version = 2;"
+    )
     conn.close()
     async with Database.open(path) as db:
-        assert await db.user_version() == 3
+        assert await db.user_version() == SCHEMA_VERSION
         records, _ = await books(db, ManualClock(T0))
         assert len(await records.corrections(GUILD)) == 1
         assert await db.integrity_check() == ["ok"]

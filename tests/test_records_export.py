@@ -213,3 +213,24 @@ async def test_a_money_session_with_opening_ties_reimports_to_the_same_results(t
     assert [(g.result.winner, g.result.points) for g in (old.games[0], old.games[2])] == [
         (w, p // 2) for w, p in (stored[0], stored[2])
     ]
+
+
+async def test_a_finished_tables_match_file_is_kept_and_read_back_without_a_replay(tmp_path, monkeypatch):
+    """Issue 13 (exports at 50,000 games): the first export of a finished table replays its log (in a worker thread)
+    and keeps the file; later exports read the kept file — the same text — without reading the log again; a table
+    still being played is not kept (its log grows)."""
+    async with played_club(tmp_path / "kept.sqlite3") as (service, money_id, match_id):
+        first = await export_mat(service, match_id)
+        kept = await service.db._fetchone("SELECT version, text FROM mat_files WHERE match_id = ?", (match_id,))
+        assert kept is not None and kept[1] == first[1]
+        assert kept[0] == (await service.state(match_id)).version
+
+        async def no_log(_match_id):
+            raise AssertionError("the log was read again")
+
+        monkeypatch.setattr(service, "log", no_log)
+        assert await export_mat(service, match_id) == first
+        monkeypatch.undo()
+        outcome = await new_table(service, 5, players=(ALICE, CAROL))
+        await export_mat(service, outcome.match_id)
+        assert await service.db._fetchone("SELECT 1 FROM mat_files WHERE match_id = ?", (outcome.match_id,)) is None

@@ -62,10 +62,10 @@ async def export_books(
         "corrections.csv": csvexport.corrections_csv(corrections, names),
     }
     finished = []
+    refs = [SessionRef(summary.source, summary.id) for summary in summaries]
+    for sheet in await records.sheets(guild_id, refs):
+        files[f"sheets/{sheet.session.source}-{sheet.session.id}.csv"] = csvexport.sheet_csv(sheet)
     for summary in summaries:
-        ref = SessionRef(summary.source, summary.id)
-        sheet = await records.sheet(guild_id, ref)
-        files[f"sheets/{ref.source}-{ref.id}.csv"] = csvexport.sheet_csv(sheet)
         if summary.source != "chouette" and summary.status == "over":
             finished.append(summary.id)
     failed: list[tuple[int, str]] = []
@@ -81,12 +81,18 @@ async def export_books(
     left_out = max(0, len(finished) - max_mat)
     mats = sum(name.startswith("mat/") for name in files)
     files["README.txt"] = _readme(chosen, ledger.is_zero_sum(), len(summaries), mats, left_out, failed)
+    data = await asyncio.to_thread(_zipped, files)  # compressing: in a worker thread, not on the event loop
+    label = "".join(ch if ch.isalnum() else "-" for ch in chosen.label).strip("-")
+    return BooksExport(f"club-books-{label}.zip", data, tuple(sorted(files)), left_out, tuple(failed))
+
+
+def _zipped(files: dict[str, str]) -> bytes:
+    """The ZIP (deflated) of ``files`` (name → text, written as UTF-8 in name order)."""
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         for name in sorted(files):
             archive.writestr(name, files[name].encode("utf-8"))
-    label = "".join(ch if ch.isalnum() else "-" for ch in chosen.label).strip("-")
-    return BooksExport(f"club-books-{label}.zip", buffer.getvalue(), tuple(sorted(files)), left_out, tuple(failed))
+    return buffer.getvalue()
 
 
 def _readme(

@@ -81,10 +81,11 @@ class Rating:
         return self.wins + self.losses
 
 
-def rate(matches: Iterable[tuple[int, int, int]]) -> dict[int, Rating]:
+def rate(matches: Iterable[tuple[int, int, int]], start: dict[int, Rating] | None = None) -> dict[int, Rating]:
     """Every player's :class:`Rating` after ``matches`` — ``(winner, loser, length)`` in the order they ended — each
-    moving both ratings by :func:`rating_change`. Players not in any match are not listed."""
-    ratings: dict[int, Rating] = {}
+    moving both ratings by :func:`rating_change`, from the ratings ``start`` (default: none yet; not changed).
+    Players not in any match are not listed."""
+    ratings: dict[int, Rating] = dict(start or {})
     for winner, loser, length in matches:
         w = ratings.get(winner) or Rating(winner)
         l_ = ratings.get(loser) or Rating(loser)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import statistics
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, tzinfo
 
@@ -59,6 +60,19 @@ def _check_amount(value, what: str) -> int:
     return value
 
 
+def _sheet_members(columns, entries, corrections) -> set[int]:
+    """Everyone a sheet names: its columns, the members of its entries, the payers and payees of its corrections."""
+    return {*columns, *(e.member for e in entries), *(c.payer for c in corrections), *(c.payee for c in corrections)}
+
+
+def _sheet_title(ref: SessionRef, columns: tuple[int, ...], length: int, names: dict[int, str]) -> str:
+    """``Money session 12: Alice v Bob``, ``Match 7 to 5: …``, ``Chouette 3``."""
+    title = f"Match {ref.id} to {length}" if ref.source == "match" else ref.describe().capitalize()
+    if columns:
+        title += f": {names.get(columns[0], columns[0])} v {names.get(columns[1], columns[1])}"
+    return title
+
+
 class ClubRecords:
     """The club's books over a :class:`~club.service.ClubService` (its database and clock).
 
@@ -71,6 +85,7 @@ class ClubRecords:
         self.service = service
         self.db = service.db
         self.tz = tz
+        self._ratings: dict[int, tuple[int, tuple[float, int] | None, dict[int, Rating]]] = {}
 
     # -- helpers --------------------------------------------------------------------------------------------------
     async def _club_id(self, guild_id: int) -> int:
@@ -198,29 +213,58 @@ class ClubRecords:
         entries = await books.session_entries(self.db, club_id, ref.key) or []
         corrections = await books.corrections(self.db, club_id, source=ref.key)
         columns: tuple[int, ...] = ()
-        title = ref.describe().capitalize()
+        length = 0
         if ref.source != "chouette":
             record = await self.db.get_match(ref.id)
-            columns = record.players
-            if ref.source == "match":
-                title = f"Match {ref.id} to {record.length}"
-        members = {
-            *columns,
-            *(e.member for e in entries),
-            *(c.payer for c in corrections),
-            *(c.payee for c in corrections),
-        }
+            columns, length = record.players, record.length
+        names = await self.names(_sheet_members(columns, entries, corrections))
+        return build_sheet(ref, _sheet_title(ref, columns, length, names), entries, corrections, names, columns)
+
+    async def sheets(self, guild_id: int, refs: Sequence[SessionRef]) -> list[SessionSheet]:
+        """The score sheets of many sessions at once, as :meth:`sheet` gives each (a few queries in all, for an
+        export); sessions the club does not have are left out. Raises :class:`InvalidRequestError`."""
+        club_id = await self._club_id(guild_id)
+        found = await books.sessions_entries(self.db, club_id, [ref.key for ref in refs])
+        named: dict[tuple[str, int], list[CorrectionRecord]] = {}
+        for correction in await books.corrections(self.db, club_id):
+            if correction.source is not None:
+                named.setdefault((correction.source, correction.source_id), []).append(correction)
+        members: set[int] = set()
+        for key, (columns, _length, entries) in found.items():
+            members |= _sheet_members(columns, entries, named.get(key, ()))
         names = await self.names(members)
-        if columns:
-            title += f": {names.get(columns[0], columns[0])} v {names.get(columns[1], columns[1])}"
-        return build_sheet(ref, title, entries, corrections, names, columns)
+        sheets = []
+        for ref in refs:
+            if ref.key not in found:
+                continue
+            columns, length, entries = found[ref.key]
+            title = _sheet_title(ref, columns, length, names)
+            sheets.append(build_sheet(ref, title, entries, named.get(ref.key, []), names, columns))
+        return sheets
 
     # -- ratings, statistics, leaderboards -------------------------------------------------------------------------
     async def ratings(self, guild_id: int) -> dict[int, Rating]:
-        """Every member's FIBS match rating in the club (members with no finished match are not listed)."""
+        """Every member's FIBS match rating in the club (members with no finished match are not listed).
+
+        Kept up to date incrementally: the ratings of the club are remembered with the number of finished matches
+        and the last one rated; a later call rates only the matches that ended since (a count that does not add up —
+        a match that ended back in time, another process — rates them all again)."""
         club_id = await self._club_id(guild_id)
-        matches = await books.finished_matches(self.db, club_id)
-        return rate((m.players[m.winner], m.players[1 - m.winner], m.length) for m in matches)
+        count = await books.finished_match_count(self.db, club_id)
+        known = self._ratings.get(club_id)
+        if known is not None and known[0] == count:
+            return dict(known[2])
+        after = None if known is None else known[1]
+        matches = await books.finished_matches(self.db, club_id, after=after)
+        if known is None or known[0] + len(matches) != count:  # first call, or a match ended back in time: all again
+            matches = await books.finished_matches(self.db, club_id)
+            ratings: dict[int, Rating] = {}
+        else:
+            ratings = dict(known[2])
+        ratings = rate(((m.players[m.winner], m.players[1 - m.winner], m.length) for m in matches), ratings)
+        last = (matches[-1].ended_at, matches[-1].id) if matches else after
+        self._ratings[club_id] = (count, last, ratings)
+        return dict(ratings)
 
     async def rating(self, guild_id: int, member: int) -> tuple[Rating, int | None, int]:
         """``(rating, rank, rated)``: ``member``'s FIBS rating (1500 and no rank before his first match), his rank

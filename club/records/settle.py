@@ -14,6 +14,7 @@ when there are at most :data:`EXACT_LIMIT` of them:
 
 from __future__ import annotations
 
+import heapq
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -68,19 +69,23 @@ def _zero_sum_groups(members: list[int], balances: Mapping[int, int]) -> list[li
 
 
 def _greedy(group: list[int], balances: Mapping[int, int]) -> list[Payment]:
-    """Largest debtor pays largest creditor until the group is clear (at most ``len(group) − 1`` payments)."""
-    left = {member: balances[member] for member in group}
+    """Largest debtor pays largest creditor until the group is clear (at most ``len(group) − 1`` payments); ties go
+    to the lower member id. Two heaps: O(n log n) for n members."""
+    debtors = [(balances[m], m) for m in group if balances[m] < 0]
+    creditors = [(-balances[m], m) for m in group if balances[m] > 0]
+    heapq.heapify(debtors)
+    heapq.heapify(creditors)
     payments: list[Payment] = []
-    while True:
-        open_ = [member for member, value in left.items() if value]
-        if not open_:
-            return payments
-        debtor = min(open_, key=lambda member: (left[member], member))
-        creditor = max(open_, key=lambda member: (left[member], -member))
-        amount = min(-left[debtor], left[creditor])
+    while debtors and creditors:
+        owed, debtor = heapq.heappop(debtors)
+        due, creditor = heapq.heappop(creditors)
+        amount = min(-owed, -due)
         payments.append(Payment(debtor, creditor, amount))
-        left[debtor] += amount
-        left[creditor] -= amount
+        if owed + amount:
+            heapq.heappush(debtors, (owed + amount, debtor))
+        if due + amount:
+            heapq.heappush(creditors, (due + amount, creditor))
+    return payments
 
 
 def settle_up(balances: Mapping[int, int], *, exact_limit: int = EXACT_LIMIT) -> list[Payment]:

@@ -1,0 +1,182 @@
+"""Realistic rows for ``bench/records.py``: tables played for real through ``club/``, then copied with new ids.
+
+:func:`play_templates` plays, with fair dice and random legal decisions (``tests/clubkit.decide`` and
+``tests/chouette_clubkit.decide_randomly``), a money session, matches to 3 and 5 points and a five-member chouette,
+one action a few seconds after another; :func:`replicate` then writes copies of those rows — the states, the whole
+action logs, the results, the dice commitments — under new ids, new members (drawn from ``members``) and new times
+spread over a year, straight into an SQLite file (one transaction per few thousand rows). Nothing here is timed.
+"""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from chouette_clubkit import decide_randomly  # noqa: E402
+from clubkit import decide, seeded  # noqa: E402
+
+from club import ClubService, ManualClock  # noqa: E402
+from club.chouette import ChouetteService  # noqa: E402
+from storage import Database  # noqa: E402
+
+GUILD = 1
+PLAYERS = (11, 12, 13, 14, 15)
+
+
+@dataclass
+class Template:
+    """One played table: its row, its child rows by table name, the members that played it, its time span (s) and
+    how many finished games it holds."""
+
+    kind: str
+    row: dict
+    children: dict[str, list[dict]] = field(default_factory=dict)
+    members: tuple[int, ...] = ()
+    span: float = 0.0
+    games: int = 0
+
+
+def _rows(conn: sqlite3.Connection, sql: str, params=()) -> list[dict]:
+    conn.row_factory = sqlite3.Row
+    return [dict(row) for row in conn.execute(sql, params)]
+
+
+async def play_templates(folder: Path, *, money_games: int = 8, chouette_games: int = 4, seed: int = 3):
+    """Play the template tables into ``folder/templates.sqlite3``; returns the list of :class:`Template`."""
+    path = folder / "templates.sqlite3"
+    path.unlink(missing_ok=True)
+    rng = random.Random(seed)
+    clock = ManualClock(1_000_000.0)
+    async with Database.open(path, synchronous="OFF") as db:
+        service = ClubService(db, clock=clock, seeds=seeded(seed))
+        for member in PLAYERS:
+            await service.register(GUILD, member, f"Player {member}")
+        for length, games in ((0, money_games), (3, None), (5, None), (7, None), (0, money_games + 4), (5, None)):
+            challenge = await service.challenge(
+                GUILD, PLAYERS[0], PLAYERS[1], length=length, stake=5 if not length else 0
+            )
+            outcome = await service.accept(challenge.match_id, PLAYERS[1])
+            while outcome.view.status == "active":
+                if games is not None and outcome.view.game_number > games:
+                    break  # the games after the last finished one are left out of the copies
+                clock.advance(rng.uniform(3, 40))
+                outcome = await decide(service, outcome.view, rng, cube=0.1, resign=0.01)
+        chouettes = ChouetteService(service)
+        outcome = await chouettes.start(GUILD, 777, PLAYERS[0])
+        for member in PLAYERS[1:]:
+            outcome = await chouettes.join(outcome.session_id, member)
+        outcome = await chouettes.seat(outcome.session_id, PLAYERS[-1])
+        while outcome.view.game_number <= chouette_games:
+            clock.advance(rng.uniform(3, 40))
+            outcome = await decide_randomly(chouettes, outcome, rng, double=0.1)
+    conn = sqlite3.connect(path)
+    templates = []
+    for row in _rows(conn, "SELECT * FROM matches WHERE status IN ('over', 'active') ORDER BY id"):
+        children = {
+            "games": _rows(conn, "SELECT * FROM games WHERE match_id = ? AND status = 'over'", (row["id"],)),
+            "actions": _rows(conn, "SELECT * FROM actions WHERE match_id = ? ORDER BY seq", (row["id"],)),
+        }
+        last = max(game["number"] for game in children["games"])
+        children["actions"] = [a for a in children["actions"] if (a["game_number"] or 0) <= last]
+        row["status"], row["game_number"] = "over", last
+        templates.append(Template(row["kind"], row, children, (row["player0"], row["player1"]),
+                                  row["updated_at"] - row["created_at"], len(children["games"])))  # fmt: skip
+    for row in _rows(conn, "SELECT * FROM chouette_sessions ORDER BY id"):
+        sid = row["id"]
+        children = {
+            name: _rows(conn, f"SELECT * FROM {name} WHERE session_id = ?", (sid,))
+            for name in ("chouette_actions", "chouette_results", "chouette_dice")
+        }
+        last = max(r["game_number"] for r in children["chouette_results"])
+        children["chouette_actions"] = [a for a in children["chouette_actions"] if (a["game_number"] or 0) <= last]
+        children["chouette_dice"] = [d for d in children["chouette_dice"] if d["series"] <= last]
+        row["status"], row["game_number"] = "closed", last
+        templates.append(Template("chouette", row, children, PLAYERS, row["updated_at"] - row["created_at"], last))
+    conn.close()
+    return templates
+
+
+_TIMES = {"created_at", "updated_at", "ended_at", "started_at", "at"}
+_MEMBER_COLUMNS = {"player0", "player1", "member_id", "waiting_for", "created_by"}
+
+
+def _copy(row: dict, new_id: int | None, key: str | None, owner: int, shift: float, members: dict[int, int]) -> dict:
+    out = dict(row)
+    if new_id is not None:
+        out["id"] = new_id
+    elif "id" in out:
+        del out["id"]
+    if key is not None:
+        out[key] = owner
+    for column in _TIMES & out.keys():
+        if out[column] is not None:
+            out[column] = out[column] + shift
+    for column in _MEMBER_COLUMNS & out.keys():
+        if out[column] is not None:
+            out[column] = members.get(out[column], out[column])
+    return out
+
+
+def _insert(conn: sqlite3.Connection, table: str, rows: list[dict]) -> None:
+    if not rows:
+        return
+    columns = list(rows[0])
+    conn.executemany(
+        f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+        [tuple(row[c] for c in columns) for row in rows],
+    )
+
+
+def replicate(path: Path, templates: list[Template], games: int, members: list[int], *, start: float, year: float,
+              seed: int = 7) -> dict[str, int]:  # fmt: skip
+    """Write copies of ``templates`` into the club database at ``path`` (club of guild 1, ``members`` registered)
+    until about ``games`` finished games are stored, spread over ``year`` seconds from ``start``; returns the number
+    of finished games of each kind."""
+    rng = random.Random(seed)
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA synchronous = OFF")
+    club_id = conn.execute("SELECT id FROM clubs WHERE guild_id = ?", (GUILD,)).fetchone()[0]
+    next_match = (conn.execute("SELECT max(id) FROM matches").fetchone()[0] or 0) + 1
+    next_session = (conn.execute("SELECT max(id) FROM chouette_sessions").fetchone()[0] or 0) + 1
+    weights = {"money": 5, "match": 3, "chouette": 2}
+    counts = dict.fromkeys(weights, 0)
+    by_kind = {kind: [t for t in templates if t.kind == kind] for kind in weights}
+    conn.execute("BEGIN")
+    pending = 0
+    while sum(counts.values()) < games:
+        kind = rng.choices(list(weights), list(weights.values()))[0]
+        template = rng.choice(by_kind[kind])
+        chosen = rng.sample(members, len(template.members))
+        mapping = dict(zip(template.members, chosen, strict=True))
+        shift = start + rng.uniform(0, year - template.span) - template.row["created_at"]
+        if kind == "chouette":
+            sid, next_session = next_session, next_session + 1
+            row = _copy(template.row, sid, "club_id", club_id, shift, mapping)
+            _insert(conn, "chouette_sessions", [row])
+            for table, rows in template.children.items():
+                _insert(conn, table, [_copy(r, None, "session_id", sid, shift, mapping) for r in rows])
+        else:
+            mid, next_match = next_match, next_match + 1
+            row = _copy(template.row, mid, "club_id", club_id, shift, mapping)
+            _insert(conn, "matches", [row])
+            _insert(
+                conn, "games", [_copy(r, None, "match_id", mid, shift, mapping) for r in template.children["games"]]
+            )
+            _insert(
+                conn, "actions", [_copy(r, None, "match_id", mid, shift, mapping) for r in template.children["actions"]]
+            )
+        counts[kind] += template.games
+        pending += sum(len(rows) for rows in template.children.values())
+        if pending > 20_000:
+            conn.execute("COMMIT")
+            conn.execute("BEGIN")
+            pending = 0
+    conn.execute("COMMIT")
+    conn.close()
+    return counts
