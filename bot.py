@@ -40,6 +40,7 @@ import discord  # noqa: E402
 from discord.ext import commands  # noqa: E402
 
 from club import ClubService, ClubSettings  # noqa: E402
+from club.admission import Admission  # noqa: E402
 from club.boards import BoardOptions  # noqa: E402
 from cogs import EXTENSIONS  # noqa: E402
 from cogs.components import GameButton, PlaySelect  # noqa: E402
@@ -214,7 +215,7 @@ class BgBot(commands.Bot):
             log.info("database %s open", self.settings.database)
             await upgrade_stored_states(self.database)
         if self.service is None:
-            self.service = ClubService(self.database, defaults=self.settings.defaults())
+            self.service = ClubService(self.database, defaults=self.settings.defaults(), admission=Admission())
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(GameButton, PlaySelect)

@@ -62,11 +62,14 @@ async def play_templates(folder: Path, *, money_games: int = 8, chouette_games: 
                 GUILD, PLAYERS[0], PLAYERS[1], length=length, stake=5 if not length else 0
             )
             outcome = await service.accept(challenge.match_id, PLAYERS[1])
+            stopped = False
             while outcome.view.status == "active":
-                if games is not None and outcome.view.game_number > games:
-                    break  # the games after the last finished one are left out of the copies
+                view = outcome.view
+                if games is not None and view.game_number >= games and not stopped and view.waiting_for is not None:
+                    outcome, stopped = await service.stop(view.match_id, view.waiting_for), True  # ends after this game
+                    continue
                 clock.advance(rng.uniform(3, 40))
-                outcome = await decide(service, outcome.view, rng, cube=0.1, resign=0.01)
+                outcome = await decide(service, view, rng, cube=0.1, resign=0.01)
         chouettes = ChouetteService(service)
         outcome = await chouettes.start(GUILD, 777, PLAYERS[0])
         for member in PLAYERS[1:]:

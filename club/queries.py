@@ -89,9 +89,10 @@ class MatchQueries:
 
     async def legal_plays(self, match_id: int, member: int) -> list[str]:
         """The legal plays (notation) of the member's dice, for a choose-a-play menu; ``[]`` when he is not to play.
-        Raises :class:`UnknownGameError`, :class:`NotAPlayerError`."""
+        Raises :class:`UnknownGameError`, :class:`NotAPlayerError`, :class:`~club.admission.BusyError`."""
         _check_id(member, "member id")
-        view_step = await self._load_step(_check_id(match_id, "match id"))
+        async with self.admission.slot():  # a load and a search: under the same backpressure as the actions
+            view_step = await self._load_step(_check_id(match_id, "match id"))
         table = view_step.table
         side = table.side_of(member)
         if side is None:

@@ -34,6 +34,7 @@ from storage import (
     NewAction,
 )
 
+from .admission import Admission
 from .clock import Clock, SystemClock
 from .describe import describe
 from .dice import new_seed
@@ -75,6 +76,9 @@ class ClubService(MatchQueries):
     for tests and replays (games are then marked ``'injected'``); by default every game has provably fair dice
     (:mod:`club.dice`). ``seeds``: the seed source (default :func:`club.dice.new_seed`). ``max_auto_actions``: a
     bound on automatic steps per call (a position where both sides can only dance never loops forever).
+    ``admission``: the backpressure on actions (:class:`~club.admission.Admission`; default none — every action
+    starts at once; the bot passes the default limit, so a flood of clicks is answered "busy, try again" instead of
+    queueing without bound).
     """
 
     def __init__(
@@ -86,8 +90,10 @@ class ClubService(MatchQueries):
         dice: DiceInjector | None = None,
         seeds: Callable[[], bytes] = new_seed,
         max_auto_actions: int = 400,
+        admission: Admission | None = None,
     ) -> None:
         self.db = database
+        self.admission = admission if admission is not None else Admission(None)
         self.clock: Clock = clock or SystemClock()
         self.defaults = defaults or ClubSettings()
         self._dice = dice
@@ -356,6 +362,7 @@ class ClubService(MatchQueries):
             act,
             self.db.commit,
             "Already done: someone else acted on this game at the same moment. Look at the board again.",
+            self.admission,
         )
         return self._outcome(unit.step, unit.version, member, unit.commit)
 

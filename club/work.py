@@ -27,6 +27,7 @@ turn a lost race (:class:`~storage.errors.VersionConflictError`) into :class:`~c
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import inspect
 import weakref
 from collections.abc import Awaitable, Callable
@@ -35,6 +36,7 @@ from typing import Any, Generic, TypeVar
 
 from storage import VersionConflictError
 
+from .admission import Admission
 from .dice import derive_dice, seed_hash
 from .errors import InvalidRequestError, StaleVersionError
 
@@ -163,11 +165,14 @@ async def run_unit(
     operation: Callable[[S], Any],
     save: Callable[[Any], Awaitable[int]],
     conflict: str,
+    admission: Admission | None = None,
 ) -> Unit[S]:
     """The one unit of work (module docstring): under ``lock``, ``load()`` the step, ``check_fresh(seen)``, run
-    ``operation(step)`` (may be a coroutine function), ``autoplay()``, and ``save(step.commit())``. Raises what the
-    operation raises (nothing is stored then), :class:`StaleVersionError` for a stale view or a lost race."""
-    async with lock:
+    ``operation(step)`` (may be a coroutine function), ``autoplay()``, and ``save(step.commit())`` — first taking a
+    slot of ``admission`` (backpressure, :mod:`club.admission`) when given. Raises what the operation raises (nothing
+    is stored then), :class:`StaleVersionError` for a stale view or a lost race,
+    :class:`~club.admission.BusyError` when no slot frees in time."""
+    async with admission.slot() if admission is not None else contextlib.nullcontext(), lock:
         step = await load()
         step.check_fresh(seen)
         result = operation(step)

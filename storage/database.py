@@ -66,7 +66,7 @@ _Tx = Tx
 """The statements of one open transaction (:class:`storage.store.Tx`; the old name kept for callers)."""
 
 
-CHUNK = 500
+CHUNK = 100
 """Rows turned into records between two yields to the event loop (:func:`built`): a few milliseconds of work."""
 
 

@@ -415,6 +415,7 @@ class ChouetteService:
             act,
             self.store.commit,
             CONFLICT,
+            self.club.admission,
         )
         return self._outcome(unit.step, unit.version, unit.commit[1], member)
 

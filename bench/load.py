@@ -1,0 +1,111 @@
+"""Load benchmark: ``--games`` games (default 1,000) all acting at the same moment (issue 13, item 4).
+
+Starts ``--games`` money sessions and matches between 200 members on a file database (fair dice, synchronous FULL as
+the bot runs), plays each a few random turns so that every state is a real one, then fires one action in every game
+at once (``asyncio.gather``), ``--rounds`` times, the way a busy bot receives button clicks. For every action it
+records the wait (from the click to the answer: done, or refused as busy by the club's admission control,
+:class:`club.admission.Admission`), and it samples the resident memory while they run.
+
+Targets: memory under 200 MB, worst wait ≤ 1 s. Prints the memory, the worst and p99 waits, how many actions were
+done and how many were refused as busy (told to try again, nothing stored).
+
+Run: ``python bench/load.py [--games 1000] [--rounds 3] [--no-admission]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+
+from clubkit import decide, seeded  # noqa: E402
+from turns import rss_mb  # noqa: E402
+
+from club import ClubService  # noqa: E402
+from club.admission import Admission, BusyError  # noqa: E402
+from storage import Database  # noqa: E402
+
+GUILD = 1
+MEMORY_MB = 200.0
+WAIT_S = 1.0
+
+
+async def main(args: argparse.Namespace) -> int:
+    rng = random.Random(5)
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "load.sqlite3"
+        async with Database.open(path) as db:
+            admission = None if args.no_admission else Admission()
+            service = ClubService(db, seeds=seeded(5), admission=admission)
+            members = list(range(2000, 2200))
+            for member in members:
+                await service.register(GUILD, member, f"member {member}")
+            started = time.perf_counter()
+            views = []
+            for _ in range(args.games):
+                a, b = rng.sample(members, 2)
+                challenge = await service.challenge(GUILD, a, b, length=rng.choice([0, 3, 5, 7]))
+                outcome = await service.accept(challenge.match_id, b)
+                for _ in range(rng.randint(0, 12)):
+                    if outcome.view.status != "active":
+                        break
+                    outcome = await decide(service, outcome.view, rng, cube=0.05)
+                views.append(outcome.view)
+            print(f"{args.games} games started and played a little in {time.perf_counter() - started:.0f} s; "
+                  f"memory {rss_mb():.0f} MB; admission: {admission}")  # fmt: skip
+            peak = rss_mb()
+            waits: list[float] = []
+            done = busy = 0
+            for round_ in range(args.rounds):
+                sampling = True
+
+                async def sample():
+                    nonlocal peak
+                    while sampling:
+                        peak = max(peak, rss_mb())
+                        await asyncio.sleep(0.05)
+
+                async def act(view):
+                    nonlocal done, busy
+                    clicked = time.perf_counter()
+                    try:
+                        outcome = await decide(service, view, random.Random(view.match_id + round_), cube=0.05)
+                    except BusyError:
+                        busy += 1
+                        outcome = None
+                    waits.append(time.perf_counter() - clicked)
+                    if outcome is None:
+                        return view
+                    done += 1
+                    return outcome.view
+
+                sampler = asyncio.create_task(sample())
+                live = [view for view in views if view.status == "active" and view.waiting_for is not None]
+                started = time.perf_counter()
+                views = list(await asyncio.gather(*(act(view) for view in live)))
+                sampling = False
+                await sampler
+                views = [await service.state(view.match_id) for view in views]  # the boards the members now see
+                print(f"  round {round_ + 1}: {len(live)} actions at once answered in "
+                      f"{time.perf_counter() - started:.2f} s")  # fmt: skip
+    waits.sort()
+    worst, p99 = waits[-1], waits[int(0.99 * (len(waits) - 1))]
+    print(f"memory peak {peak:.0f} MB ({'within' if peak < MEMORY_MB else 'OVER'} {MEMORY_MB:.0f} MB); worst wait "
+          f"{worst:.2f} s, p99 {p99:.2f} s ({'within' if worst <= WAIT_S else 'OVER'} {WAIT_S:.0f} s); "
+          f"{done} actions done, {busy} refused as busy (nothing stored; the member is told to try again)")  # fmt: skip
+    return 0 if peak < MEMORY_MB and worst <= WAIT_S else 1
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=1000)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--no-admission", action="store_true")
+    sys.exit(asyncio.run(main(parser.parse_args())))
