@@ -60,41 +60,39 @@ async def main(args: argparse.Namespace) -> int:
                 views.append(outcome.view)
             print(f"{args.games} games started and played a little in {time.perf_counter() - started:.0f} s; "
                   f"memory {rss_mb():.0f} MB; admission: {admission}")  # fmt: skip
-            peak = rss_mb()
+            stats = {"peak": rss_mb(), "done": 0, "busy": 0, "sampling": False}
             waits: list[float] = []
-            done = busy = 0
+
+            async def sample():
+                while stats["sampling"]:
+                    stats["peak"] = max(stats["peak"], rss_mb())
+                    await asyncio.sleep(0.05)
+
+            async def act(view, seed: int):
+                clicked = time.perf_counter()
+                try:
+                    outcome = await decide(service, view, random.Random(seed), cube=0.05)
+                except BusyError:
+                    stats["busy"] += 1
+                    outcome = None
+                waits.append(time.perf_counter() - clicked)
+                if outcome is None:
+                    return view
+                stats["done"] += 1
+                return outcome.view
+
             for round_ in range(args.rounds):
-                sampling = True
-
-                async def sample():
-                    nonlocal peak
-                    while sampling:
-                        peak = max(peak, rss_mb())
-                        await asyncio.sleep(0.05)
-
-                async def act(view):
-                    nonlocal done, busy
-                    clicked = time.perf_counter()
-                    try:
-                        outcome = await decide(service, view, random.Random(view.match_id + round_), cube=0.05)
-                    except BusyError:
-                        busy += 1
-                        outcome = None
-                    waits.append(time.perf_counter() - clicked)
-                    if outcome is None:
-                        return view
-                    done += 1
-                    return outcome.view
-
+                stats["sampling"] = True
                 sampler = asyncio.create_task(sample())
                 live = [view for view in views if view.status == "active" and view.waiting_for is not None]
                 started = time.perf_counter()
-                views = list(await asyncio.gather(*(act(view) for view in live)))
-                sampling = False
+                views = list(await asyncio.gather(*(act(view, view.match_id + round_) for view in live)))
+                stats["sampling"] = False
                 await sampler
                 views = [await service.state(view.match_id) for view in views]  # the boards the members now see
                 print(f"  round {round_ + 1}: {len(live)} actions at once answered in "
                       f"{time.perf_counter() - started:.2f} s")  # fmt: skip
+    peak, done, busy = stats["peak"], stats["done"], stats["busy"]
     waits.sort()
     worst, p99 = waits[-1], waits[int(0.99 * (len(waits) - 1))]
     print(f"memory peak {peak:.0f} MB ({'within' if peak < MEMORY_MB else 'OVER'} {MEMORY_MB:.0f} MB); worst wait "
