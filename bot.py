@@ -120,6 +120,7 @@ class Settings:
     console_images: Path = Path("images")
     log_level: str = "INFO"
     reminder_seconds: float = 60.0
+    shards: int = 0
 
     @classmethod
     def from_config(cls, config: dict, *, base: Path = ROOT, environ: dict | None = None) -> Settings:
@@ -134,6 +135,7 @@ class Settings:
         return cls(
             token=(environ.get("DISCORD_TOKEN") or _value(config, "discord", "token", str, "")).strip(),
             dev_guild=_value(config, "discord", "dev_guild", int, 0),
+            shards=_value(config, "discord", "shards", int, 0),
             database=database if database.is_absolute() else base / database,
             synchronous=_value(config, "storage", "synchronous", str, "FULL"),
             busy_timeout_ms=_value(config, "storage", "busy_timeout_ms", int, 10_000),
@@ -171,16 +173,21 @@ class Settings:
             self.defaults()
         except ValueError as error:
             return f"[club.defaults]: {error}"
+        if self.shards < 0:
+            return f"[discord] shards is 0 (as many as Discord recommends) or a number of shards, not {self.shards}"
         if self.synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             return f"[storage] synchronous is FULL, NORMAL, EXTRA or OFF, not {self.synchronous!r}"
         return None
 
 
 # -- the Discord bot -------------------------------------------------------------------------------------------------
-class BgBot(commands.Bot):
+class BgBot(commands.AutoShardedBot):
     """The club's bot: opens the database in ``setup_hook``, loads the cogs, registers the persistent buttons (valid
     after a restart), syncs the command tree only when asked, and closes the database on shutdown. Needs no
     privileged intent (slash commands and buttons carry everything it reads).
+
+    Sharded (discord.py's ``AutoShardedBot``): ``[discord] shards`` shards in this process, 0 = as many as Discord
+    recommends (one per 1,000 or so guilds; a small bot gets one).
 
     ``database``/``service`` may be given (tests); otherwise ``setup_hook`` opens ``settings.database``."""
 
@@ -196,7 +203,12 @@ class BgBot(commands.Bot):
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads in the cache; not privileged
         discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice: no warning about it
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            shard_count=settings.shards or None,
+        )
         self.settings = settings
         self.board_options = settings.board_options()
         self.database = database

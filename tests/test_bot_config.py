@@ -53,3 +53,17 @@ def test_cannot_reach_discord_exits_non_zero(monkeypatch, capsys):
     settings = botmod.Settings.from_config({}, environ={"DISCORD_TOKEN": "x"})
     assert botmod.run_bot(settings, sync=False, guild=None) == 1
     assert "Cannot reach Discord" in capsys.readouterr().err
+
+
+async def test_shards_setting_makes_an_auto_sharded_bot():
+    """Issue 13 item 5: ``[discord] shards`` (0 = Discord's recommendation) goes to discord.py's AutoShardedBot; a
+    negative count is refused by the configuration check, saying what is allowed."""
+    from discord.ext import commands
+
+    settings = botmod.Settings.from_config({"discord": {"shards": 3}}, environ={})
+    assert settings.shards == 3 and settings.check() is None
+    bot = botmod.BgBot(settings)
+    assert isinstance(bot, commands.AutoShardedBot) and bot.shard_count == 3
+    assert botmod.BgBot(botmod.Settings.from_config({}, environ={})).shard_count is None
+    bad = botmod.Settings.from_config({"discord": {"shards": -1}}, environ={})
+    assert "shards" in bad.check()

@@ -1,0 +1,62 @@
+"""A bot process for tests/test_postgres.py: ``python tests/pgworker.py URL NAME race|remind N START`` — races on one
+table's version (``race``: N trials of load → commit) or runs the reminder loop while leading (``remind``), from the
+Unix time START on; prints one JSON line of what it did."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from storage.errors import VersionConflictError  # noqa: E402
+from storage.postgres import PgLog  # noqa: E402
+
+
+async def race(log: PgLog, name: str, trials: int) -> dict:
+    applied, conflicts = [], 0
+    for trial in range(trials):
+        state, version = await log.load("money", 1)
+        try:
+            await log.commit("money", 1, version, {"n": state["n"] + 1}, [(None, "roll", {"by": name, "trial": trial})],
+                             time.time())  # fmt: skip
+            applied.append(trial)
+        except VersionConflictError:
+            conflicts += 1
+    return {"applied": applied, "conflicts": conflicts}
+
+
+async def remind(log: PgLog, name: str, seconds: float) -> dict:
+    sent, led = [], 0
+    end = time.time() + seconds
+    while time.time() < end:
+        leadership = await log.leader("scheduler")
+        if leadership is None:
+            await asyncio.sleep(0.005)
+            continue
+        led += 1
+        try:
+            for _ in range(5):
+                sent += await log.claim_due(time.time() + 1000, name, limit=3)
+                await asyncio.sleep(0)
+        finally:
+            await leadership.release()
+        await asyncio.sleep(0.001)
+    return {"sent": sent, "led": led}
+
+
+async def main(url: str, name: str, what: str, amount: float, start: float) -> None:
+    log = await PgLog.open(url)
+    try:
+        await asyncio.sleep(max(0.0, start - time.time()))
+        result = await (race(log, name, int(amount)) if what == "race" else remind(log, name, amount))
+    finally:
+        await log.close()
+    print(json.dumps(result))
+
+
+if __name__ == "__main__":
+    asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5])))
