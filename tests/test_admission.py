@@ -63,3 +63,30 @@ def test_bad_limits_are_refused_with_a_clear_message():
     with pytest.raises(ValueError, match="max_wait"):
         Admission(max_wait=-1)
     assert Admission(None).limit is None
+
+
+async def test_past_max_waiting_an_action_is_refused_at_once():
+    admission = Admission(limit=1, max_wait=5, max_waiting=2)
+    release = asyncio.Event()
+
+    async def holder():
+        async with admission.slot():
+            await release.wait()
+
+    async def waiter():
+        async with admission.slot():
+            return "done"
+
+    held = asyncio.create_task(holder())
+    await asyncio.sleep(0)
+    waiters = [asyncio.create_task(waiter()) for _ in range(2)]
+    await asyncio.sleep(0)
+    started = time.perf_counter()
+    with pytest.raises(BusyError):
+        async with admission.slot():
+            pass
+    assert time.perf_counter() - started < 0.1 and admission.waiting == 2
+    release.set()
+    assert await asyncio.gather(*waiters) == ["done", "done"]
+    await held
+    assert (admission.admitted, admission.refused) == (3, 1)
