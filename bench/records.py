@@ -32,7 +32,7 @@ from records_rows import GUILD, play_templates, replicate  # noqa: E402
 
 from club import ClubService, ManualClock  # noqa: E402
 from club.records import ClubRecords, export_books, pictures  # noqa: E402
-from storage import Database  # noqa: E402
+from storage import Database, tallies  # noqa: E402
 
 YEAR = 365 * 86400.0
 START = 1_700_000_000.0
@@ -62,9 +62,7 @@ async def run(folder: Path, templates, games: int, members: list[int], repeat: i
     started = time.perf_counter()
     counts = replicate(path, templates, games, members, start=START, year=YEAR)
     async with Database.open(path, synchronous="OFF") as db:
-        rebuild = getattr(db, "rebuild_tallies", None)
-        if rebuild is not None:
-            await rebuild()
+        await tallies.rebuild(db)  # the copies' running totals, as the schema 4 migration writes them
         built = time.perf_counter() - started
         rows = {table: (await db._fetchone(f"SELECT count(*) FROM {table}"))[0]
                 for table in ("matches", "games", "actions", "chouette_results")}  # fmt: skip

@@ -17,7 +17,6 @@ finished game's (or a closed session's) seed is revealed.
 from __future__ import annotations
 
 import asyncio
-
 from collections import defaultdict
 from dataclasses import dataclass, field
 

@@ -45,6 +45,7 @@ from .records import (
     MemberRecord,
     MessageRecord,
     NewAction,
+    built,
     dumps,
 )
 from .store import Store, Tx
@@ -64,21 +65,6 @@ _INSERT_ACTION = (
 
 _Tx = Tx
 """The statements of one open transaction (:class:`storage.store.Tx`; the old name kept for callers)."""
-
-
-CHUNK = 100
-"""Rows turned into records between two yields to the event loop (:func:`built`): a few milliseconds of work."""
-
-
-async def built(rows: Sequence[Any], build) -> list:
-    """``[build(row) for row in rows]``, yielding to the event loop every :data:`CHUNK` rows, so that reading a long
-    log (13,000 actions of a 300-game session) never stalls the other games for more than a few milliseconds."""
-    records = []
-    for start in range(0, len(rows), CHUNK):
-        if start:
-            await asyncio.sleep(0)
-        records.extend(build(row) for row in rows[start : start + CHUNK])
-    return records
 
 
 class Database:
@@ -166,10 +152,6 @@ class Database:
         """``async with db.transaction() as tx:`` — one ``BEGIN IMMEDIATE`` transaction, committed at the end of the
         block, rolled back if it raises (:meth:`storage.store.Store.transaction`)."""
         return self.store.transaction()
-
-    async def rebuild_tallies(self) -> None:
-        """Recompute the running totals of the books from the games and chouette results (:mod:`storage.tallies`)."""
-        await tallies.rebuild(self)
 
     async def user_version(self) -> int:
         """The schema version of the file (``PRAGMA user_version``)."""
