@@ -248,7 +248,7 @@ ORDER BY at, kind, source_id, game_number, member_id;
 INSERT INTO tally_totals (club_id, member_id, kind, points, money, entries)
 SELECT club_id, member_id, kind, sum(points), sum(money), count(*) FROM tallies GROUP BY club_id, member_id, kind;
 """
-"""The tallies of every game already finished (version 4's backfill; also :meth:`Database.rebuild_tallies`)."""
+"""The tallies of every game already finished (version 4's backfill; also :func:`storage.tallies.rebuild`)."""
 
 MIGRATIONS: list[tuple[int, str]] = [
     (2, CHOUETTES_V2),
