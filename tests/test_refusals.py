@@ -84,3 +84,20 @@ async def test_an_illegal_play_through_the_club_gives_reason_and_legal_plays(tmp
         shown = explain(refused.value)  # what the member reads (Discord and the console alike)
         assert shown.startswith(text) and "The legal plays are: " in shown and "24/14" in shown.split("RULES G7")[1]
         assert snapshot(path) == before
+
+
+async def test_an_illegal_chouette_play_says_what_made_it_illegal(tmp_path):
+    """The chouette's board is the 1-on-1 game: an illegal play there names its reason too (RULES G7), and the
+    session is unchanged."""
+    from chouette_clubkit import ANN, chouettes, seated
+
+    seating = [(6, 6), (6, 5), (5, 5), (5, 4), (4, 4)]
+    async with chouettes(tmp_path / "c.sqlite3", dice=InjectedDice([*seating, (6, 4)], fallback=b"c")) as svc:
+        sid = (await seated(svc)).session_id
+        plays = await svc.legal_plays(sid, ANN)
+        assert "24/14" in plays
+        before = (await svc.state(sid)).version
+        with pytest.raises(IllegalPlayError) as refused:
+            await svc.play(sid, ANN, "13/7")
+        assert "you must use both dice when you can (RULES G7)" in str(refused.value)
+        assert (await svc.state(sid)).version == before

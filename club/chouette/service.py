@@ -35,7 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 from backgammon.chouette import ChouetteRules
-from backgammon.errors import BackgammonError, ChouetteError
+from backgammon.errors import BackgammonError, ChouetteError, IllegalPlayError
 from backgammon.moves import Play
 from storage import VersionConflictError
 from storage.chouettes import (
@@ -56,6 +56,7 @@ from ..errors import (
     StaleVersionError,
     UnknownGameError,
 )
+from ..refusals import explain_illegal
 from ..service import ClubService
 from ..settings import HOUR, ClubSettings, MemberPreferences
 from ..work import check_id as _check_id
@@ -295,7 +296,13 @@ class ChouetteService:
         """The roller plays his dice (notation, RULES G4–G10)."""
         if not isinstance(play, str | Play) or (isinstance(play, str) and len(play) > 200):
             raise InvalidRequestError(f"a play is notation like '24/18 13/11', not {play!r:.60}")
-        return await self.act(session_id, member, "play", value=play, mark=mark)
+        try:
+            return await self.act(session_id, member, "play", value=play, mark=mark)
+        except IllegalPlayError as error:
+            if not isinstance(play, str):
+                raise
+            board = (await self._load_step(session_id)).table.board  # what made it illegal (club.refusals)
+            raise explain_illegal(error, board, play) from None
 
     # -- queries ----------------------------------------------------------------------------------------------------
     async def state(self, session_id: int) -> ChouetteView:
