@@ -133,6 +133,21 @@ class ChouetteSession(DoublingEvents):
         candidates = [m for m in self.order[2:] if m not in self.new_members]
         return candidates[-1] if candidates else None
 
+    @property
+    def games_on_sheet(self) -> int:
+        """How many finished games (rows) the score sheet has — without copying it."""
+        return len(self._sheet.rows)
+
+    def sheet_rows(self, start: int = 0) -> list[SheetRow]:
+        """Copies of the sheet's rows from index ``start`` on (RULES C11): the games a caller has not seen yet,
+        without copying the whole sheet."""
+        return copy.deepcopy(self._sheet.rows[start:])
+
+    @property
+    def sheet_members(self) -> list[str]:
+        """The sheet's columns: every member who ever sat, in order of arrival."""
+        return list(self._sheet.members)
+
     def sheet(self) -> ScoreSheet:
         """The score sheet (a copy; RULES C11): a row per game summing to zero, losers circled (10.1), the next
         Captain; ``sheet().text()`` renders it, ``sheet().totals()`` gives the running totals."""

@@ -484,7 +484,7 @@ class ChouetteService:
             raise UnknownGameError(f"There is no chouette {session_id}.")
         table = ChouetteTable.from_json(record.state)
         club = await self.club.db.get_club_by_id(record.club_id)
-        ids = set(table.lobby) | {member_id(m) for m in table.session.sheet().members} | set(table.members)
+        ids = set(table.lobby) | {member_id(m) for m in table.session.sheet_members} | set(table.members)
         members = await self.club.db.get_members(ids)
         names = {user: m.display_name for user, m in members.items()}
         prefs = {user: MemberPreferences.from_json(m.preferences) for user, m in members.items()}

@@ -78,7 +78,7 @@ class ChouetteStep(Step):
             series: int | None = None, roll_index: int | None = None) -> dict[str, Any]:  # fmt: skip
         """Apply ``kind`` to the table and queue its log entry (raises the rules' errors; nothing queued then)."""
         table = self.table
-        rows_before = len(table.session.sheet().rows)
+        rows_before = table.session.games_on_sheet
         captain_before = table.session.captain if table.board_live else None
         logged = table.apply(kind, member, args)
         game_number = table.game_number or None
@@ -95,8 +95,7 @@ class ChouetteStep(Step):
             self.lines.append(
                 f"{self.names.get(member_id(change['to']), change['to'])} is now {change['role']} ({change['rule']})."
             )
-        sheet = table.session.sheet()
-        for row in sheet.rows[rows_before:]:
+        for row in table.session.sheet_rows(rows_before):
             self._finish_game(row)
         if kind == "close":
             self._reveal(0)
