@@ -3,9 +3,13 @@
 Pure functions over a frozen :class:`Cube`; the game (:mod:`backgammon.game`) decides *when* (phases and turns) and
 calls these for *whether* and *what*. Sides are 0 and 1.
 
-The value model: ``Cube.value`` is always the value **in the game** — accepted, or raised automatically — and an
-offer waiting for an answer is ``Cube.offered``. So a drop always costs ``value`` (RULES D2 "the value before the
-double"), whatever stage the offer reached:
+The value model: ``Cube.value`` is the cube's face **in the game** — accepted, or doubled automatically — always a
+power of two, and an offer waiting for an answer is ``Cube.offered``. Automatic raises that **add one** (RULES G3,
+000 §20b) are kept apart from the cube as ``Cube.factor`` (RULES D6: score = cube value × result multiplier ×
+automatic-double factor): after three such ties the cube still shows 1 and the factor is 4; a voluntary double then
+turns the cube to 2 and the count (:attr:`Cube.count` = value × factor, "the count" of 000 §20) doubles from 4 to 8.
+So a drop always costs the count before the offer (RULES D2 "the value before the double", 000 §20 "whatever his
+count may amount to"), whatever stage the offer reached (``v`` below is the count, the face times the factor):
 
 =========================  ==========  ==========  ===========  =========================
 stage (who answers)        value       owner       offered      a drop costs
@@ -31,10 +35,12 @@ STAGES = ("double", "beaver", "raccoon")
 class Cube:
     """The cube of one game.
 
-    ``value``: the count in the game (1 at the start; automatic raises and accepted doubles included, RULES D6).
+    ``value``: the cube's face in the game, a power of two (1 at the start; automatic doubles, 000 §20a, and accepted
+    doubles included). ``factor``: the automatic-double factor of raises that add one (RULES G3, 000 §20b; 1 + such
+    raises, else 1), shown beside the cube (RULES D6); :attr:`count` is ``value × factor``.
     ``owner``: ``None`` when centred, else the side that may redouble (RULES D1). ``turned``: a voluntary double has
     been accepted this game (RULES D4). ``automatic_raises``: opening ties that raised the count (RULES G3).
-    ``offered``: the value proposed while an offer awaits an answer, else ``None``; ``doubler``: the side that made
+    ``offered``: the face proposed while an offer awaits an answer, else ``None``; ``doubler``: the side that made
     the first double of the pending offer; ``stage``: ``"double"``, ``"beaver"`` or ``"raccoon"`` (RULES D3).
     """
 
@@ -45,6 +51,17 @@ class Cube:
     offered: int | None = None
     doubler: int | None = None
     stage: str | None = None
+    factor: int = 1
+
+    @property
+    def count(self) -> int:
+        """The count in the game (000 §20): the face times the automatic-double factor (RULES D6)."""
+        return self.value * self.factor
+
+    @property
+    def offered_count(self) -> int | None:
+        """The count a pending offer proposes (face offered × factor), else ``None``."""
+        return None if self.offered is None else self.offered * self.factor
 
     @property
     def taker(self) -> int | None:
@@ -59,8 +76,9 @@ class Cube:
         return self.doubler if self.stage == "beaver" else self.taker
 
     def to_json(self) -> dict[str, Any]:
-        """All fields as a JSON-friendly dict."""
-        return {
+        """All fields as a JSON-friendly dict (``factor`` only when it is not 1, so that states without an
+        add-one raise are stored as before)."""
+        data = {
             "value": self.value,
             "owner": self.owner,
             "turned": self.turned,
@@ -69,22 +87,40 @@ class Cube:
             "doubler": self.doubler,
             "stage": self.stage,
         }
+        if self.factor != 1:
+            data["factor"] = self.factor
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> Cube:
-        """Inverse of :meth:`to_json`; raises :class:`CubeError` for impossible values."""
+        """Inverse of :meth:`to_json`; raises :class:`CubeError` for impossible values.
+
+        A state stored before the factor was kept apart (no ``factor`` key) may hold a count that is no power of two
+        (an add-one raise, e.g. 3 or 6): it is read as the power-of-two face times the odd factor (3 → 1 × 3,
+        6 → 2 × 3, a pending offer of 12 → 4), which keeps every count and every later double the same."""
         try:
+            value = int(data["value"])
+            offered = data["offered"]
+            factor = int(data.get("factor", 1))
+            if "factor" not in data and value >= 1 and value & (value - 1):
+                face = value & -value  # the largest power of two dividing the old count
+                factor = value // face
+                value = face
+                offered = None if offered is None else int(offered) // factor
             cube = cls(
-                value=int(data["value"]),
+                value=value,
                 owner=data["owner"],
                 turned=bool(data["turned"]),
                 automatic_raises=int(data["automatic_raises"]),
-                offered=data["offered"],
+                offered=offered,
                 doubler=data["doubler"],
                 stage=data["stage"],
+                factor=factor,
             )
         except (KeyError, TypeError, ValueError) as error:
             raise CubeError(f"malformed cube record {data!r}: {error}") from None
+        if cube.factor < 1 or cube.value < 1 or cube.value & (cube.value - 1):
+            raise CubeError(f"impossible cube record {data!r}: the face is a power of two, the factor ≥ 1 (RULES D6)")
         if cube.value < 1 or cube.owner not in (None, 0, 1) or cube.doubler not in (None, 0, 1):
             raise CubeError(f"impossible cube record {data!r}: value ≥ 1, owner/doubler None, 0 or 1")
         if cube.stage not in (None, *STAGES) or (cube.stage is None) != (cube.offered is None):
@@ -96,16 +132,20 @@ class Cube:
 def automatic_raise(cube: Cube, rules: RuleSet, match_length: int) -> Cube:
     """The cube after one opening tie (RULES G3): raised if the rule set allows another automatic raise, else as is.
 
-    ``"double"`` doubles the count (000 §20a, 001 §15), ``"add"`` adds one (000 §20b); at most
-    ``rules.automatic_doubles`` raises per game (001 §15 "limited to one, two or three doubles"), never beyond
-    ``rules.cube_cap`` (RULES D5) and never in match play (004). The cube stays centred (003 Atlanta 5.1).
+    ``"double"`` doubles the count (000 §20a, 001 §15): the cube's face doubles; ``"add"`` adds one (000 §20b): the
+    face stays and the automatic-double factor grows by one (RULES D6: the factor beside a power-of-two cube); at
+    most ``rules.automatic_doubles`` raises per game (001 §15 "limited to one, two or three doubles"), never a count
+    beyond ``rules.cube_cap`` (RULES D5) and never in match play (004). The cube stays centred (003 Atlanta 5.1).
     """
     if match_length or cube.automatic_raises >= rules.automatic_doubles:
         return cube
-    value = cube.value * 2 if rules.automatic_doubles_kind == "double" else cube.value + 1
-    if rules.cube_cap is not None and value > rules.cube_cap:
+    if rules.automatic_doubles_kind == "double":
+        raised = replace(cube, value=cube.value * 2, automatic_raises=cube.automatic_raises + 1)
+    else:
+        raised = replace(cube, factor=cube.factor + 1, automatic_raises=cube.automatic_raises + 1)
+    if rules.cube_cap is not None and raised.count > rules.cube_cap:
         return cube
-    return replace(cube, value=value, automatic_raises=cube.automatic_raises + 1)
+    return raised
 
 
 # -- RULES M4: dead cube ------------------------------------------------------------------------------------------
@@ -152,8 +192,8 @@ def double_refusal(
         return f"a cube of {cube.offered} is already offered and awaits an answer"
     if cube.owner is not None and cube.owner != side:
         return "the opponent owns the cube: only the player who accepted the last double may redouble (RULES D1)"
-    if rules.cube_cap is not None and cube.value * 2 > rules.cube_cap:
-        return f"the cube is limited to {rules.cube_cap} in this rule set; doubling to {cube.value * 2} is over it (RULES D5)"
+    if rules.cube_cap is not None and cube.count * 2 > rules.cube_cap:
+        return f"the cube is limited to {rules.cube_cap} in this rule set; doubling to {cube.count * 2} is over it (RULES D5)"
     if is_dead(cube.value, side, rules, match_length, score):
         needed = points_needed(match_length, score)
         return (
@@ -182,9 +222,10 @@ def take(cube: Cube) -> Cube:
 
 
 def drop_cost(cube: Cube) -> int:
-    """What the side that drops the pending offer loses: the value before the latest turn (RULES D2, D3)."""
+    """What the side that drops the pending offer loses: the count before the latest turn (RULES D2, D3, D6: the
+    face times the automatic-double factor)."""
     _pending(cube, "drop")
-    return cube.value
+    return cube.count
 
 
 def check_beaver(cube: Cube, rules: RuleSet) -> None:
@@ -204,7 +245,7 @@ def check_beaver(cube: Cube, rules: RuleSet) -> None:
             "a raccoon may only be taken or dropped: further immediate redoubles need both players' consent "
             "(003 Atlanta 5.4; rule option further_immediate_redoubles)"
         )
-    _check_cap(cube.offered * 2, rules)
+    _check_cap(cube.offered * 2 * cube.factor, rules)
 
 
 def beaver(cube: Cube, rules: RuleSet) -> Cube:
@@ -223,7 +264,7 @@ def check_raccoon(cube: Cube, rules: RuleSet) -> None:
         raise CubeError("raccoons are not allowed in this rule set (RULES D3; 003 Atlanta 5.4: only by consent)")
     if cube.stage != "beaver":
         raise CubeError("a raccoon answers a beaver; there is no beaver to answer (RULES D3)")
-    _check_cap(cube.offered * 2, rules)
+    _check_cap(cube.offered * 2 * cube.factor, rules)
 
 
 def raccoon(cube: Cube, rules: RuleSet) -> Cube:

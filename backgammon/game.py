@@ -83,11 +83,13 @@ ACTIONS = (
 class GameResult:
     """How a game ended (RULES G11, G12, D2, D6).
 
-    ``winner``: side 0/1. ``points``: what the winner scores — ``cube × multiplier`` (before any match cap; with the
-    Point Game and ``point_game_counts_cube`` off, just the count). ``kind``: ``"single"``, ``"gammon"`` or
-    ``"backgammon"`` as the board (or the resignation, or the forfeit) stood — a dropped double is ``"single"``.
-    ``ended_by``: ``"play"``, ``"drop"``, ``"resignation"`` or ``"forfeit"``. ``cube``: the cube value that counted.
-    ``multiplier``: the factor that counted (1/2/3; 1 when the Jacoby rule applied, D4; the Point Game count, M6).
+    ``winner``: side 0/1. ``points``: what the winner scores — ``cube × multiplier × factor`` (RULES D6; before any
+    match cap; with the Point Game and ``point_game_counts_cube`` off, just the count). ``kind``: ``"single"``,
+    ``"gammon"`` or ``"backgammon"`` as the board (or the resignation, or the forfeit) stood — a dropped double is
+    ``"single"``. ``ended_by``: ``"play"``, ``"drop"``, ``"resignation"`` or ``"forfeit"``. ``cube``: the cube's face
+    that counted (a power of two). ``multiplier``: the result multiplier that counted (1/2/3; 1 when the Jacoby rule
+    applied, D4; the Point Game count, M6). ``factor``: the automatic-double factor of add-one raises (RULES G3,
+    000 §20b; 1 without them), stored only when not 1 so that older results read unchanged.
     """
 
     winner: int
@@ -96,6 +98,7 @@ class GameResult:
     ended_by: str
     cube: int
     multiplier: int
+    factor: int = 1
 
     @property
     def loser(self) -> int:
@@ -111,6 +114,7 @@ class GameResult:
             "ended_by": self.ended_by,
             "cube": self.cube,
             "multiplier": self.multiplier,
+            **({"factor": self.factor} if self.factor != 1 else {}),
         }
 
     @classmethod
@@ -124,6 +128,7 @@ class GameResult:
                 ended_by=data["ended_by"],
                 cube=int(data["cube"]),
                 multiplier=int(data["multiplier"]),
+                factor=int(data.get("factor", 1)),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise GameError(f"malformed game result {data!r}: {error}") from None
@@ -283,8 +288,19 @@ class Game:
 
     @property
     def cube_value(self) -> int:
-        """The cube's value in the game (RULES D6; an offer still pending is :attr:`offered_value`)."""
+        """The cube's face in the game, a power of two (an offer still pending is :attr:`offered_value`); the count
+        that scores is :attr:`cube_count` (RULES D6)."""
         return self.cube.value
+
+    @property
+    def automatic_factor(self) -> int:
+        """The automatic-double factor of add-one raises (RULES G3, 000 §20b), shown beside the cube; 1 without."""
+        return self.cube.factor
+
+    @property
+    def cube_count(self) -> int:
+        """The count in the game (000 §20): the cube's face times the automatic-double factor (RULES D6)."""
+        return self.cube.count
 
     @property
     def cube_owner(self) -> int | None:
@@ -512,15 +528,16 @@ class Game:
             loser_board = mover_view.opponent
             level = result_level(loser_board)
             self.on_roll = 1 - side
+            cube = self.cube
             if self.rules.point_game:
                 count = point_game_count(loser_board)
-                points = count * self.cube.value if self.rules.point_game_counts_cube else count
-                self._finish(GameResult(side, points, RESULT_KINDS[level], "play", self.cube.value, count))
+                points = count * cube.count if self.rules.point_game_counts_cube else count
+                self._finish(GameResult(side, points, RESULT_KINDS[level], "play", cube.value, count, cube.factor))
             else:
-                multiplier = cubes.scored_multiplier(level, self.cube, self.rules, self.match_length)
+                multiplier = cubes.scored_multiplier(level, cube, self.rules, self.match_length)
                 self._finish(
                     GameResult(
-                        side, self.cube.value * multiplier, RESULT_KINDS[level], "play", self.cube.value, multiplier
+                        side, cube.count * multiplier, RESULT_KINDS[level], "play", cube.value, multiplier, cube.factor
                     )
                 )
         else:
@@ -619,8 +636,9 @@ class Game:
         :class:`WrongTurnError`, or :class:`~backgammon.errors.CubeError` for a compulsory raccoon (option)."""
         self._check_drop(side)
         self.history.append({"action": "drop", "side": side})
-        value = cubes.drop_cost(self.cube)
-        return self._finish(GameResult(1 - side, value, "single", "drop", value, 1))
+        points = cubes.drop_cost(self.cube)
+        face = self.cube.value
+        return self._finish(GameResult(1 - side, points, "single", "drop", face, 1, self.cube.factor))
 
     def beaver(self, side: int) -> None:
         """``side`` beavers the double (RULES D3, 003 Atlanta 5.3): takes it, keeps the cube and turns it again at
@@ -660,8 +678,12 @@ class Game:
         self.history.append({"action": "accept_resignation", "side": side})
         level = self.resignation[1]
         multiplier = cubes.scored_multiplier(level, self.cube, self.rules, self.match_length, resignation=True)
-        value = self.cube.value
-        return self._finish(GameResult(side, value * multiplier, RESULT_KINDS[level], "resignation", value, multiplier))
+        cube = self.cube
+        return self._finish(
+            GameResult(
+                side, cube.count * multiplier, RESULT_KINDS[level], "resignation", cube.value, multiplier, cube.factor
+            )
+        )
 
     def reject_resignation(self, side: int) -> None:
         """``side`` refuses the opponent's resignation (RULES G12): the game goes on where it was; the offer binds
@@ -689,8 +711,12 @@ class Game:
         else:
             level = 1
         multiplier = cubes.scored_multiplier(level, self.cube, self.rules, self.match_length)
-        value = self.cube.value
-        return self._finish(GameResult(1 - side, value * multiplier, RESULT_KINDS[level], "forfeit", value, multiplier))
+        cube = self.cube
+        return self._finish(
+            GameResult(
+                1 - side, cube.count * multiplier, RESULT_KINDS[level], "forfeit", cube.value, multiplier, cube.factor
+            )
+        )
 
     def _finish(self, result: GameResult) -> GameResult:
         if result.ended_by != "resignation":
@@ -701,6 +727,7 @@ class Game:
             owner=self.cube.owner,
             turned=self.cube.turned,
             automatic_raises=self.cube.automatic_raises,
+            factor=self.cube.factor,
         )
         self.result = result
         self.phase = Phase.OVER
@@ -777,8 +804,9 @@ class Game:
 
         ``on_roll`` is the side whose turn it is (after a game won by play, the loser's, as gnubg), ``turn`` the side
         to decide (the answerer of an offer or a resignation). Before the opening roll side 0 is shown on roll. The
-        score is :meth:`score_after`. A cube that is not a power of two (automatic raises that add one, G3) cannot be
-        encoded: ``encode_match_id`` raises :class:`~backgammon.errors.InvalidMatchIdError` then.
+        score is :meth:`score_after` (with ``cap_match_score`` off it may pass the length: the ID gnubg 1.07 itself
+        writes then, and refuses to read, case SC19). The cube is its power-of-two face: the automatic-double factor of add-one raises
+        (RULES G3, D6) has no place in a Match ID and is left out (gnubg knows no such factor).
         """
         on_roll = 0 if self.on_roll is None else self.on_roll
         turn = on_roll if self.turn is None else self.turn

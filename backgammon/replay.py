@@ -174,8 +174,8 @@ def default_rules(
     """The rule set a file is replayed under when none is given: the ``tournament`` preset (003 match rules) with the
     Crawford rule as the header says (``; [Crawford "Off"]`` turns it off; GNU Backgammon assumes it on), and for a
     money session (length 0) the Jacoby rule (D4), beavers and raccoons (D3) and automatic doubles (G3) as asked or as
-    the file's own header says (``; [Jacoby "On"]``, ``; [Beaver "On"]``, ``; [AutomaticDoubles "1"]``, as our
-    exports write them). A file from Backgammon Galaxy (``; [Site "BackgammonGalaxy"]``) scores a forfeited game
+    the file's own header says (``; [Jacoby "On"]``, ``; [Beaver "On"]``, ``; [AutomaticDoubles "1"]`` and
+    ``; [AutomaticDoublesKind "add"]`` for raises that add one, 000 §20b, as our exports write them). A file from Backgammon Galaxy (``; [Site "BackgammonGalaxy"]``) scores a forfeited game
     single, as that site does (``forfeit_valuation="single"``). ``crawford`` (not ``None``) overrides the header's
     Crawford setting (``--no-crawford``, RULES M3). Raises
     :class:`~backgammon.errors.RuleSetError` when those options are asked for a match (RULES G3, M2, D3)."""
@@ -186,11 +186,13 @@ def default_rules(
 
     if crawford is None:
         crawford = header.get("crawford", "on") not in ("off", "no", "false", "0")
+    kind = "double"
     if not record.length:
         jacoby = jacoby or on("jacoby")
         beavers = beavers or on("beaver")
         stated = header.get("automaticdoubles", "0")
         automatic_doubles = automatic_doubles or (int(stated) if stated.isdigit() else 0)
+        kind = "add" if header.get("automaticdoubleskind") == "add" else "double"
     galaxy = "galaxy" in header.get("site", "")
     rules = RuleSet.preset(
         "tournament",
@@ -201,6 +203,7 @@ def default_rules(
         beavers=beavers,
         raccoons=beavers,
         automatic_doubles=automatic_doubles,
+        automatic_doubles_kind=kind,
     )
     rules.validate_for(record.length)
     return rules
@@ -231,10 +234,9 @@ def opening_ties(record: GameRecord, rules: RuleSet) -> int:
     if first is None or not first.value or first.value % 2:
         return 0
     before = first.value // 2
-    if rules.automatic_doubles_kind == "double":
-        ties = before.bit_length() - 1 if before & (before - 1) == 0 else 0
-    else:
-        ties = before - 1
+    if rules.automatic_doubles_kind != "double":
+        return 0  # add-one raises leave the cube's face at 1 (RULES D6): the first double cannot show them
+    ties = before.bit_length() - 1 if before & (before - 1) == 0 else 0
     return ties if 0 < ties <= rules.automatic_doubles else 0
 
 

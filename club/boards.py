@@ -120,6 +120,7 @@ def board_view(view: TableView, viewer: int | None = None) -> BoardView:
         on_roll=_side_name(acting, bottom),
         awaiting=awaiting_text(view),
         cube_value=game.cube_value,
+        cube_factor=game.cube_factor,
         cube_owner=_side_name(game.cube_owner, bottom),
         crawford=game.crawford,
         post_crawford=post_crawford,

@@ -75,6 +75,8 @@ def match_record(
         header["Beaver"] = "On" if rules.beavers else "Off"
         if rules.automatic_doubles:  # our own header line; GNU Backgammon ignores it (it cannot read automatic doubles)
             header["AutomaticDoubles"] = str(rules.automatic_doubles)
+            if rules.automatic_doubles_kind == "add":  # 000 §20b: the factor beside the cube (RULES D6)
+                header["AutomaticDoublesKind"] = "add"
     if rules.cube_cap is not None:
         header["CubeLimit"] = str(rules.cube_cap)
     record = MatchRecord(length=table.length, players=(names[0], names[1]), header=header)

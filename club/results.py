@@ -30,6 +30,8 @@ class GameView:
     ``(side, notation, dice)`` of the latest play, or None. ``resignation``: ``(side, level)`` pending.
     ``seed_hash``: the dice commitment; ``seed``: the revealed server seed (only once the game is over).
     ``position_id``/``match_id``: gnubg IDs (``match_id`` None when the cube cannot be encoded).
+    ``cube_factor``: the automatic-double factor of add-one raises (RULES G3, 000 §20b; 1 without), drawn beside the
+    power-of-two cube (RULES D6).
     """
 
     number: int
@@ -51,6 +53,7 @@ class GameView:
     seed: str | None
     position_id: str
     match_id: str | None
+    cube_factor: int = 1
 
     def board_for(self, side: int) -> Position:
         """The position seen by ``side`` (its checkers as ``player``)."""
@@ -97,6 +100,7 @@ class GameView:
             seed=seed,
             position_id=board.position_id(),
             match_id=match_id,
+            cube_factor=game.automatic_factor,
         )
 
 

@@ -394,7 +394,7 @@ class MatchTable(TableBase):
             data["owner"] = game.cube_owner
         elif kind == "resign":
             data["level"] = args["level"]
-            data["points"] = args["level"] * game.cube_value
+            data["points"] = args["level"] * game.cube_count
         return data
 
     def _end(self, what: str) -> list[Event]:

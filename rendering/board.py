@@ -180,8 +180,14 @@ def _draw_cube(image, draw, theme: Theme, layout: BoardLayout, view: BoardView) 
         return
     if view.offered_cube is not None:
         return
-    label = cube_label(view.cube_value, view.cube_owner is None)
-    paste(image, cube_sprite(theme, layout.cube_size, label), layout.cube_centre(view.cube_owner))
+    label = cube_label(view.cube_value, view.cube_owner is None and view.cube_factor == 1)
+    centre = layout.cube_centre(view.cube_owner)
+    paste(image, cube_sprite(theme, layout.cube_size, label), centre)
+    if view.cube_factor > 1:  # RULES D6: the add-one factor (000 §20b) beside the power-of-two cube
+        size = round(13 * layout.scale)
+        below = -1 if view.cube_owner == VIEWER else 1  # towards the board's middle
+        y = centre[1] + below * (layout.cube_size / 2 + size * 0.9) + size * 0.36
+        draw_text(draw, (centre[0], y), f"×{view.cube_factor}", size, theme.point_number, bold=True, align="centre")
 
 
 def offered_cube_box(layout: BoardLayout, view: BoardView) -> tuple[float, float, float, float] | None:

@@ -88,7 +88,8 @@ class BoardView:
       ``"opponent"`` or ``None`` (game over / not started). ``awaiting`` is what he must do, e.g. ``"to roll or
       double"``, ``"to play 6-4"``, ``"to take or drop"``, ``"to accept a resignation"``; the header reads
       "<name of on_roll> <awaiting>", or just ``awaiting`` when ``on_roll`` is ``None`` (e.g. "Ann wins 2 points").
-    - ``cube_value`` (power of two) and ``cube_owner`` (``None`` = centred, else the side); ``crawford`` = this is the
+    - ``cube_value`` (power of two) and ``cube_owner`` (``None`` = centred, else the side); ``cube_factor`` the
+      automatic-double factor of add-one raises (RULES G3, D6), drawn as "×N" beside the cube when above 1; ``crawford`` = this is the
       Crawford game, so no cube is drawn (RULES M3); ``post_crawford`` is shown in the header. ``offered_cube``: the
       value of a cube being offered right now, drawn once — in the taker's throwing area (the side ``on_roll``, who
       must answer), marked as offered — instead of the cube in its column (RULES D1/D3); ``offer`` says what it is:
@@ -115,6 +116,7 @@ class BoardView:
     on_roll: str | None = VIEWER
     awaiting: str = ""
     cube_value: int = 1
+    cube_factor: int = 1
     cube_owner: str | None = None
     crawford: bool = False
     post_crawford: bool = False
@@ -143,6 +145,8 @@ class BoardView:
         _check_side(self.dice_side, "dice_side")
         _check_side(self.last_mover, "last_mover")
         _check_cube(self.cube_value, "cube_value")
+        if not isinstance(self.cube_factor, int) or isinstance(self.cube_factor, bool) or self.cube_factor < 1:
+            raise ViewError(f"cube_factor is {self.cube_factor!r}; the automatic-double factor is a whole number ≥ 1")
         if self.offered_cube is not None:
             _check_cube(self.offered_cube, "offered_cube")
         if self.offer not in ("double", "beaver", "raccoon"):

@@ -51,7 +51,8 @@ class LedgerTotal:
 class SheetEntry:
     """One member's result in one game of a session: game ``number``, ``at`` (when it ended), ``points`` and
     ``money``. For two-player games ``cube`` and ``result_kind`` (single/gammon/backgammon) and ``ended_by`` are set;
-    chouette rows have them ``None``."""
+    chouette rows have them ``None``. ``factor``: the automatic-double factor of add-one raises (RULES G3, D6; 1
+    without, and for results stored before it was kept apart)."""
 
     number: int
     at: float
@@ -61,6 +62,7 @@ class SheetEntry:
     cube: int | None = None
     result_kind: str | None = None
     ended_by: str | None = None
+    factor: int = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +222,7 @@ async def session_entries(db: Database, club_id: int, source: tuple[str, int]) -
                     result["cube"],
                     result["kind"],
                     result["ended_by"],
+                    result.get("factor", 1),
                 )
             )
     return entries

@@ -26,11 +26,12 @@ def test_g3_automatic_raise_double_and_add_with_limit():
         values.append(c.value)
     assert values == [2, 4, 4] and c.automatic_raises == 2 and c.owner is None and not c.turned
     c = Cube()
-    values = []
+    counts = []
     for _ in range(4):
         c = cubes.automatic_raise(c, adding, 0)
-        values.append(c.value)
-    assert values == [2, 3, 4, 4]
+        counts.append((c.value, c.factor, c.count))
+    # 000 §20b adds one to the count; RULES D6 keeps it as a factor beside a cube that stays a power of two
+    assert counts == [(1, 2, 2), (1, 3, 3), (1, 4, 4), (1, 4, 4)]
     assert cubes.automatic_raise(Cube(), doubling, 7) == Cube()
     assert cubes.automatic_raise(Cube(), RuleSet.preset("money", automatic_doubles=0), 0) == Cube()
 
@@ -191,3 +192,17 @@ def test_cube_json_round_trip_and_validation():
     ):
         with pytest.raises(CubeError):
             Cube.from_json(bad)
+
+
+def test_d6_an_add_one_count_stored_before_the_factor_was_kept_apart_still_reads():
+    """Older stored states held an add-one count as the cube's face (3, 6, …): they read as the power-of-two face
+    times the odd factor, keeping every count (RULES D6, 000 §20b); a face that is no power of two with a factor
+    stored is refused."""
+    old = Cube(value=1).to_json() | {"value": 6, "owner": 0, "turned": True, "automatic_raises": 2}
+    cube = Cube.from_json(old)
+    assert (cube.value, cube.factor, cube.count) == (2, 3, 6)
+    pending = Cube.from_json(old | {"offered": 12, "doubler": 0, "stage": "double"})
+    assert (pending.offered, pending.offered_count) == (4, 12)
+    assert "factor" not in Cube(value=4).to_json() and Cube.from_json(cube.to_json()) == cube
+    with pytest.raises(CubeError):
+        Cube.from_json(old | {"factor": 3})

@@ -30,7 +30,6 @@ from backgammon.errors import (
     GameError,
     IllegalPlayError,
     InvalidDiceError,
-    InvalidMatchIdError,
     InvalidPlayError,
     RuleSetError,
     WrongPhaseError,
@@ -96,23 +95,48 @@ def test_g3_automatic_doubles_double_kind_up_to_the_limit():
 
 
 def test_g3_automatic_doubles_add_one_kind_then_a_voluntary_double_doubles_the_count():
-    """RULES G3 (000 §20b "add one to the previous count") and D1/D6: 1 → 2 → 3, a double then offers 6, a single
-    after the take is worth 6. A count of 3 has no gnubg Match ID (cubes there are powers of two)."""
+    """RULES G3 (000 §20b "add one to the previous count") and D1/D6 (score = cube × multiplier × automatic factor):
+    1 → 2 → 3 is a factor of 3 beside a cube still at 1; a double turns the cube to 2 (the count 6), a single after
+    the take is worth 6 = cube 2 × factor 3. The Match ID carries the power-of-two cube (gnubg has no factor)."""
     rules = RuleSet.preset("money", automatic_doubles=2, automatic_doubles_kind="add", jacoby=False, beavers=False)
     game = Game(rules)
     game.opening_roll(5, 5)
     game.opening_roll(1, 1)
     game.opening_roll(3, 3)
-    assert game.cube_value == 3
-    with pytest.raises(InvalidMatchIdError):
-        encode_match_id(game.match_state())
+    assert (game.cube_value, game.automatic_factor, game.cube_count) == (1, 3, 3)
+    assert decode_match_id(encode_match_id(game.match_state())).cube == 1
     game.opening_roll(3, 1)
     play_first_legal(game)
     game.double(B)
-    assert game.offered_value == 6
+    assert game.offered_value == 2 and game.cube.offered_count == 6
     game.take(A)
+    assert (game.cube_value, game.cube_count) == (2, 6)
     won = finish_by_bearing_off(game, final_board(2, False), A)
-    assert (won.result.points, won.result.cube) == (6, 6)
+    assert (won.result.points, won.result.cube, won.result.factor) == (6, 2, 3)
+    assert GameResult.from_json(won.result.to_json()) == won.result
+    assert Game.from_json(won.to_json()) == won
+
+
+def test_d6_add_one_factor_prices_drops_resignations_and_forfeits():
+    """RULES D2/D6: a drop costs the count before the double (cube × factor), a resignation and a forfeit the count
+    times the level; a result without a factor stores no 'factor' key (older results read the same)."""
+    rules = RuleSet.preset("money", automatic_doubles=1, automatic_doubles_kind="add", jacoby=False, beavers=False)
+
+    def tied() -> Game:
+        game = Game(rules)
+        game.opening_roll(4, 4)
+        game.opening_roll(3, 1)
+        return game
+
+    game = tied()
+    play_first_legal(game)
+    game.double(B)
+    assert game.drop(A) == GameResult(B, 2, "single", "drop", 1, 1, 2)
+    game = tied()
+    game.resign(A, 2)
+    assert game.accept_resignation(B).points == 4
+    assert tied().forfeit(B).points == 2 * 3  # a backgammon as the board stands (B is in A's home board), count 2
+    assert "factor" not in GameResult(A, 2, "single", "drop", 2, 1).to_json()
 
 
 def test_g3_automatic_doubles_stop_at_the_cube_cap_and_never_in_a_match():

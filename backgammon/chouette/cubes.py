@@ -62,13 +62,14 @@ class ChouetteCube:
     # -- views -------------------------------------------------------------------------------------------------
     @property
     def value(self) -> int:
-        """The cube's value in points: stake × count (what a drop now costs; RULES D2, D6)."""
-        return self.stake * self.cube.value
+        """The cube's value in points: stake × count (the face times the automatic-double factor; what a drop now
+        costs; RULES D2, D6)."""
+        return self.stake * self.cube.count
 
     @property
     def offered_value(self) -> int | None:
         """The value proposed by a pending double/beaver/raccoon, in points, else ``None``."""
-        return None if self.cube.offered is None else self.stake * self.cube.offered
+        return None if self.cube.offered is None else self.stake * self.cube.offered_count
 
     @property
     def live(self) -> bool:

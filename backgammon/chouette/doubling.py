@@ -422,13 +422,15 @@ class DoublingEvents:
         else:
             cube_rules.check_drop(slot.cube, self.rules.game)
             cost = slot.stake * cube_rules.drop_cost(slot.cube)
+            if side == TEAM_SIDE and self.rules.single_cube and self.rules.refuser_forfeits == "stake":
+                cost = slot.stake  # 001 Ch.9 "forfeiting his stake" read as the single stake (open point, rules.py)
             payer, payee = slot.holder(side), slot.holder(1 - side)
             rule = "RULES D2, 000 Ch.8" if self.rules.single_cube else "RULES D2, C5"
             self._pay(
                 payer,
                 payee,
                 cost,
-                f"{payer} dropped {slot.key}'s cube at {slot.stake * slot.cube.offered} ({rule})",
+                f"{payer} dropped {slot.key}'s cube at {slot.stake * slot.cube.offered_count} ({rule})",
                 slot.key,
             )
             slot.status = "dropped"
@@ -564,7 +566,7 @@ class DoublingEvents:
                 for key in keys:
                     slot = game.cubes[key]
                     if slot.ended == "team_dropped" and slot.team not in game.demoted:
-                        self._take_over(slot, round_["before"][key])
+                        self._take_over(slot, -slot.points)  # the refuser's forfeit (RULES C4, refuser_forfeits)
             return
         if self.rules.extras == "off" or not round_["from_centre"]:
             return

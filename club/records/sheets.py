@@ -64,11 +64,14 @@ class SessionSheet:
 
 
 def _note(entry: SheetEntry) -> str:
-    """How a two-player game ended, e.g. ``gammon, cube 2``, ``double dropped, cube 4``, ``resigned single``."""
+    """How a two-player game ended, e.g. ``gammon, cube 2``, ``double dropped, cube 4``, ``resigned single``, and an
+    add-one automatic factor beside the cube (``single, cube 2 ×3``; RULES G3, D6)."""
     if entry.result_kind is None:
         return ""
     how = {"drop": "double dropped", "resignation": f"resigned {entry.result_kind}", "forfeit": "forfeit"}
-    cube = f", cube {entry.cube}" if entry.cube and entry.cube > 1 else ""
+    factor = getattr(entry, "factor", 1)
+    cube = f", cube {entry.cube}" if entry.cube and (entry.cube > 1 or factor > 1) else ""
+    cube += f" ×{factor}" if cube and factor > 1 else ""
     return how.get(entry.ended_by or "", entry.result_kind) + cube
 
 
