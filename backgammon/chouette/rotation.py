@@ -28,7 +28,8 @@ class Outcome:
     Ch.11). ``result``: classic — who won Box vs the final Captain (``"box"``, ``"team"``, ``"even"`` for a settlement
     at zero or no Captain left); Atlanta — who won Box vs the initial Captain's cube (``"box"``, ``"team"``, or
     ``"zero"`` for a settlement at zero, 6.1). ``box_net``: the Box side's points for the game (before the Partner's
-    split; same sign as Box's own, RULES C7).
+    split; same sign as Box's own, RULES C7). ``acting_won`` (Atlanta): the Captain at the end was an Acting Captain
+    and his own cube beat Box (the open point ``acting_captain_beats_box``).
     """
 
     family: str
@@ -38,6 +39,7 @@ class Outcome:
     demoted: tuple[str, ...]
     result: str
     box_net: int
+    acting_won: bool = False
 
     def to_json(self) -> dict[str, Any]:
         """The fields as a JSON-friendly dict."""
@@ -49,6 +51,7 @@ class Outcome:
             "demoted": list(self.demoted),
             "result": self.result,
             "box_net": self.box_net,
+            **({"acting_won": True} if self.acting_won else {}),
         }
 
     @classmethod
@@ -63,12 +66,15 @@ class Outcome:
                 tuple(data["demoted"]),
                 data["result"],
                 int(data["box_net"]),
+                bool(data.get("acting_won", False)),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise ChouetteError(f"malformed rotation outcome {data!r}: {error}") from None
 
 
-def classic_next_order(order: Sequence[str], outcome: Outcome) -> list[str]:
+def classic_next_order(
+    order: Sequence[str], outcome: Outcome, *, last_rank_order: str = "order_of_defeat"
+) -> list[str]:
     """The next order under the classic rotation (000 Chouette 6–7, 9–11; 001 Chouette 5–7, 10).
 
     - Box "retains his position until defeated"; defeated, he "takes his place as last ranking member" and the
@@ -79,23 +85,32 @@ def classic_next_order(order: Sequence[str], outcome: Outcome) -> list[str]:
     - A Captain who refused Box's double lost his position during the game (000 Ch.9, Ch.11 "even though the game be
       eventually won by the accepting members"): he went to the end then, ahead of anyone beaten later.
     - A partner's refusal does not change his rank (000 Ch.11). A draw (``"even"``) moves nobody but the demoted.
+    - Two going to last rank in one game (open point, ``last_rank_order``): ``"order_of_defeat"`` — the one defeated
+      later is behind; ``"refusers_last"`` — who refused goes behind one beaten in play.
     """
     box, team = order[0], list(order[1:])
     demoted = list(outcome.demoted)
     final = outcome.final_captain
+    refusers_last = last_rank_order == "refusers_last"
     if outcome.result == "team":
         if final is None:
             raise ChouetteError("a Team win needs the Captain who won it")
         rest = [m for m in team if m not in demoted and m != final]
-        return [final, *rest, *demoted, box]
+        return [final, *rest, box, *demoted] if refusers_last else [final, *rest, *demoted, box]
     if outcome.result == "box" and final is not None:
         rest = [m for m in team if m not in demoted and m != final]
-        return [box, *rest, *demoted, final]
+        return [box, *rest, final, *demoted] if refusers_last else [box, *rest, *demoted, final]
     rest = [m for m in team if m not in demoted]
     return [box, *rest, *demoted]
 
 
-def atlanta_next_order(order: Sequence[str], outcome: Outcome, *, break_even_rule: bool = True) -> list[str]:
+def atlanta_next_order(
+    order: Sequence[str],
+    outcome: Outcome,
+    *,
+    break_even_rule: bool = True,
+    acting_captain_beats_box: str = "initial_captain_decides",
+) -> list[str]:
     """The next order under 003 Atlanta 6.1–6.3.
 
     - The initial Captain beat Box (his cube won, or Box dropped it: 6.3 "he sits out, but will be Box"): he is Box;
@@ -105,11 +120,17 @@ def atlanta_next_order(order: Sequence[str], outcome: Outcome, *, break_even_rul
     - Box beat the Captain but lost points, or they settled for zero (6.1, with ``break_even_rule``): "Captain goes to
       the end of the Team behind Box, and the player behind the original Captain becomes Box, and the next player
       becomes Captain". (6.2's "first Acting Captain is also scheduled to be Captain" gives way to this.)
+    - Box beat the Captain and an Acting Captain then beat Box (open point): by default as above (6.1 as written);
+      with ``acting_captain_beats_box="acting_captain_takes_box"`` that Acting Captain is Box, then the rest, the
+      initial Captain (6.2) and the losing Box (6.3) at the end.
     """
     box, captain = order[0], outcome.captain
     rest = [m for m in order[1:] if m != captain]
     if outcome.result == "team":
         return [captain, *rest, box]
+    if outcome.acting_won and acting_captain_beats_box == "acting_captain_takes_box":
+        acting = outcome.final_captain
+        return [acting, *[m for m in rest if m != acting], captain, box]
     if outcome.result == "box" and (outcome.box_net >= 0 or not break_even_rule):
         return [box, *rest, captain]
     if not rest:
@@ -117,15 +138,25 @@ def atlanta_next_order(order: Sequence[str], outcome: Outcome, *, break_even_rul
     return [*rest, box, captain]
 
 
-def next_order(order: Sequence[str], outcome: Outcome, *, break_even_rule: bool = True) -> list[str]:
-    """The next order for ``outcome.family`` (:func:`classic_next_order` or :func:`atlanta_next_order`)."""
+def next_order(
+    order: Sequence[str],
+    outcome: Outcome,
+    *,
+    break_even_rule: bool = True,
+    acting_captain_beats_box: str = "initial_captain_decides",
+    last_rank_order: str = "order_of_defeat",
+) -> list[str]:
+    """The next order for ``outcome.family`` (:func:`classic_next_order` or :func:`atlanta_next_order`, with the
+    rule set's readings of the open points)."""
     if outcome.family == "classic":
         if outcome.result not in CLASSIC_RESULTS:
             raise ChouetteError(f"classic result is one of {CLASSIC_RESULTS}, not {outcome.result!r}")
-        return classic_next_order(order, outcome)
+        return classic_next_order(order, outcome, last_rank_order=last_rank_order)
     if outcome.result not in ATLANTA_RESULTS:
         raise ChouetteError(f"Atlanta result is one of {ATLANTA_RESULTS}, not {outcome.result!r}")
-    return atlanta_next_order(order, outcome, break_even_rule=break_even_rule)
+    return atlanta_next_order(
+        order, outcome, break_even_rule=break_even_rule, acting_captain_beats_box=acting_captain_beats_box
+    )
 
 
 def relinquish_box(order: Sequence[str]) -> list[str]:
@@ -136,7 +167,9 @@ def relinquish_box(order: Sequence[str]) -> list[str]:
     return [*order[1:], order[0]]
 
 
-def loser_marks(outcome: Outcome, *, break_even_rule: bool = True) -> dict[str, Any]:
+def loser_marks(
+    outcome: Outcome, *, break_even_rule: bool = True, acting_captain_beats_box: str = "initial_captain_decides"
+) -> dict[str, Any]:
     """The 003 Atlanta 10.1 marks for a finished game: ``{"circled": [...]}`` plus ``"b": captain`` when both Box and
     Captain lose ("a 'b' by Captain's circle to indicate that Captain will follow Box in the rotation").
 
@@ -152,6 +185,8 @@ def loser_marks(outcome: Outcome, *, break_even_rule: bool = True) -> dict[str, 
         return {"circled": losers}
     if outcome.result == "team":
         return {"circled": [outcome.box]}
+    if outcome.acting_won and acting_captain_beats_box == "acting_captain_takes_box":
+        return {"circled": [outcome.box, outcome.captain]}  # both lose their places; no "b": Box does not follow
     if outcome.result == "box" and (outcome.box_net >= 0 or not break_even_rule):
         return {"circled": [outcome.captain]}
     return {"circled": [outcome.box, outcome.captain], "b": outcome.captain}

@@ -49,6 +49,30 @@ Fields
     before the settlement is entered).
 ``circle_losers`` (RULES C11; 003 Atlanta 10.1)
     The score sheet circles the loser(s) of Box vs the Captain, with a "b" by a losing Captain when both lose.
+``team_settlements`` (RULES C10; 003 Atlanta 4.4)
+    With ``settlements``: two Team members may settle between themselves — ``A`` pays ``B`` for his interest in the
+    game and takes over ``B``'s cube ("'A' offers 'B' ½ the cube value for his interest in the game in order to
+    double") — and Box may preempt it, paying ``B`` himself "in order to reduce the Team".
+
+Open points the seed texts leave open, each an option with both readings (defaults: the literal reading):
+
+``acting_captain_beats_box`` (RULES C8; 003 Atlanta 6.1–6.3 — open)
+    Who takes the box when Box beat the initial Captain but an Acting Captain then beats Box.
+    ``"initial_captain_decides"`` (default): 6.1 "Box for the next game is the winner of Box vs. the initial
+    Captain" as written — Box stays if he broke even, else the 6.1 break-even rotation. ``"acting_captain_takes_box"``:
+    the Acting Captain who beat Box is treated as a Captain who beat Box (6.3 "he sits out, but will be Box"): he is
+    Box, the initial Captain (6.2) and then the losing Box go to the end.
+``last_rank_order`` (RULES C8; classic, 000 Ch.6–7, 9, 11; 001 Ch.5–7, 10 — open)
+    The order of two members who both go to last rank in one game (a Captain who lost his seat by refusing and a
+    Captain, or Box, beaten later). ``"order_of_defeat"`` (default): each "takes his place as last ranking member" when
+    he is defeated, so the later one ends behind (000 Ch.7). ``"refusers_last"``: who refused lost his position "even
+    though the game be eventually won by the accepting members" (000 Ch.11) and goes behind those beaten in play.
+``refuser_forfeits`` (RULES C4; 001 Ch.9–10 — open)
+    What a member who refuses Box's double forfeits in the 1931 chouette: ``"count"`` (default) "his stake up to the
+    time of the proposed double" read as the count his stake stood at before the double (as 000 Ch.8 "his count
+    previous to the proposed double"); ``"stake"``: his stake as such, the single stake each plays for (001 Ch.4
+    "each of the partners and the Active Player plays for a single stake"), whatever the cube stands at. Applies to
+    the classic family (one cube, RULES C4); Atlanta drops cost the cube's value (RULES D2, C5).
 """
 
 from __future__ import annotations
@@ -62,8 +86,18 @@ from ..rules import RuleSet
 FAMILIES = ("classic", "atlanta")
 EXTRAS_RULES = ("off", "5.7", "5.7a", "5.7b", "5.7c")
 FORFEIT_TO = ("box", "captain")
+ACTING_CAPTAIN_READINGS = ("initial_captain_decides", "acting_captain_takes_box")
+LAST_RANK_ORDERS = ("order_of_defeat", "refusers_last")
+REFUSER_FORFEITS = ("count", "stake")
 _INT_FIELDS = ("seating_dice", "min_members", "box_partner_min_members")
-_STR_FIELDS = {"family": FAMILIES, "extras": EXTRAS_RULES, "refuser_forfeit_to": FORFEIT_TO}
+_STR_FIELDS = {
+    "family": FAMILIES,
+    "extras": EXTRAS_RULES,
+    "refuser_forfeit_to": FORFEIT_TO,
+    "acting_captain_beats_box": ACTING_CAPTAIN_READINGS,
+    "last_rank_order": LAST_RANK_ORDERS,
+    "refuser_forfeits": REFUSER_FORFEITS,
+}
 
 
 def _default_game() -> RuleSet:
@@ -97,6 +131,10 @@ class ChouetteRules:
     break_even_rule: bool = True
     settlements: bool = True
     circle_losers: bool = True
+    team_settlements: bool = True
+    acting_captain_beats_box: str = "initial_captain_decides"
+    last_rank_order: str = "order_of_defeat"
+    refuser_forfeits: str = "count"
 
     def __post_init__(self) -> None:
         for spec in fields(self):

@@ -472,6 +472,43 @@ class ChouetteSession(DoublingEvents):
         for index, slot in enumerate(slots):
             slot.status, slot.ended, slot.points = "settled", "settled", points if index == 0 else 0
 
+    @event
+    def team_settle(self, seller: str, buyer: str, points: int, box_preempts: bool = False) -> None:
+        """Two Team members settle between themselves (RULES C10; 003 Atlanta 4.4): ``buyer`` pays ``seller``
+        ``points`` (whole points, 4.2–4.3; negative: the seller pays) for his interest in the game and takes over his
+        cube(s) — "'A' offers 'B' ½ the cube value for his interest in the game in order to double" — so that the
+        buyer answers, doubles and scores them from now on. With ``box_preempts`` Box preempts the settlement (4.4
+        "Box may preempt the offer, paying 'B' in order to reduce the Team"): Box pays the seller the same points and
+        the seller's cubes are settled with Box (as :meth:`settle`); the buyer keeps only his own.
+
+        Raises :class:`ChouetteError` when settlements or Team settlements are off, while a decision is pending, for
+        a seller or buyer without a live cube with Box, or for the same member twice."""
+        game = self._require_playing()
+        if not (self.rules.settlements and self.rules.team_settlements):
+            raise ChouetteError("settlements between Team members are not part of these rules (003 Atlanta 4.4)")
+        if not isinstance(points, int) or isinstance(points, bool):
+            raise ChouetteError(f"a settlement is a whole number of points (003 Atlanta 4.2–4.3), not {points!r}")
+        if seller == buyer:
+            raise ChouetteError("a settlement between Team members needs two members")
+        reason = self._pending_reason()
+        if reason:
+            raise ChouetteError(reason)
+        sold = [s for s in game.cubes_of(seller) if not s.extra and s.box == game.box and s.live]
+        if not sold:
+            raise ChouetteError(f"{seller} holds no cube with Box in play in this game")
+        if not any(s.live for s in game.cubes_of(buyer)):
+            raise ChouetteError(f"{buyer} holds no cube in play: only a Team member still in the game may buy in (4.4)")
+        if box_preempts:
+            self.settle(seller, points)
+            return
+        key = sold[0].key
+        if points > 0:
+            self._pay(buyer, seller, points, f"{buyer} settles with {seller} for his interest (003 Atlanta 4.4)", key)
+        elif points < 0:
+            self._pay(seller, buyer, -points, f"{seller} settles with {buyer} for his interest (003 Atlanta 4.4)", key)
+        for slot in sold:
+            slot.team = buyer
+
     # ========================================================================= the end (RULES C3, C8, C11)
     @event
     def game_over(self, winner: str, result: str, ended_by: str = "play") -> dict[str, int]:
@@ -532,8 +569,21 @@ class ChouetteSession(DoublingEvents):
                 self._pay(game.partner, game.box, -share, "Partner's half of the Box side's loss (C7, 003 Atlanta 4.2)")
         points = net_points(game.transfers, game.order)
         outcome = self._outcome(box_net)
-        following = rotate(game.order, outcome, break_even_rule=self.rules.break_even_rule)
-        marks = loser_marks(outcome, break_even_rule=self.rules.break_even_rule) if self.rules.circle_losers else None
+        rules = self.rules
+        following = rotate(
+            game.order,
+            outcome,
+            break_even_rule=rules.break_even_rule,
+            acting_captain_beats_box=rules.acting_captain_beats_box,
+            last_rank_order=rules.last_rank_order,
+        )
+        marks = (
+            loser_marks(
+                outcome, break_even_rule=rules.break_even_rule, acting_captain_beats_box=rules.acting_captain_beats_box
+            )
+            if rules.circle_losers
+            else None
+        )
         self._sheet.add_row(
             SheetRow(
                 game.number, game.box, game.initial_captain, game.partner, points, marks, list(following), ended_by
@@ -563,7 +613,11 @@ class ChouetteSession(DoublingEvents):
             result = "zero"
         else:
             result = "box"
-        return Outcome("atlanta", game.box, game.initial_captain, game.captain, (), result, box_net)
+        acting_won = False
+        if game.captain != game.initial_captain and game.captain in game.cubes:
+            own = game.cubes[game.captain]
+            acting_won = own.ended == "box_dropped" or (own.ended in ("scored", "settled") and own.points > 0)
+        return Outcome("atlanta", game.box, game.initial_captain, game.captain, (), result, box_net, acting_won)
 
     # ========================================================================================= bookkeeping
     def _progress(self) -> None:
