@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .errors import InvalidDiceError
-from .position import BAR, OFF, Position
+from .position import BAR, OFF, Position, _trusted
 
 
 class Move(NamedTuple):
@@ -21,6 +21,9 @@ class Move(NamedTuple):
     target: int
     die: int
     hit: bool = False
+
+
+_MOVE = tuple.__new__  # _MOVE(Move, (source, target, die, hit)): a Move without the NamedTuple's Python __new__
 
 
 class Play:
@@ -106,50 +109,51 @@ def dice_text(dice) -> str:
     return f"{max(d1, d2)}-{min(d1, d2)}"
 
 
+_ONE, _TWO = 1, 2
+
+
 class _Board:
     """Mutable working copy for the generator (see module docstring for the layout)."""
 
     __slots__ = ("b", "blocked", "blot", "outside")
 
     def __init__(self, position: Position) -> None:
-        player, opponent = position.player, position.opponent
-        self.b = [position.off_player, *player]
-        # the opponent's point q is our point 25 - q; index 24 - p of the opponent's tuple is our point p
-        self.blocked = [False] + [opponent[24 - p] >= 2 for p in range(1, 25)] + [False]
-        self.blot = [False] + [opponent[24 - p] == 1 for p in range(1, 25)] + [False]
-        self.outside = sum(self.b[7:26])
+        player = position.player
+        self.b = [15 - sum(player), *player]
+        # the opponent's point q is our point 25 - q: reversed, the opponent's points 24…1 are our points 1…24
+        mirrored = position.opponent[23::-1]
+        self.blocked = [False, *map(_TWO.__le__, mirrored), False]
+        self.blot = [False, *map(_ONE.__eq__, mirrored), False]
+        self.outside = sum(player[6:25])
 
 
-def _single_moves(board: _Board, die: int, hit_mask: int, max_source: int = BAR):
-    """Yield ``(source, target, hit)`` for every legal single move of ``die`` (RULES G4, G6, G8), sources ≤ max_source."""
+def _single_moves(board: _Board, die: int, hit_mask: int, max_source: int = BAR) -> list[tuple[int, int, bool]]:
+    """``(source, target, hit)`` for every legal single move of ``die`` (RULES G4, G6, G8), sources ≤ max_source."""
     b = board.b
     if b[BAR]:
         if max_source >= BAR:
             target = BAR - die
             if not board.blocked[target]:
-                yield BAR, target, board.blot[target] and not (hit_mask >> target) & 1
-        return
+                return [(BAR, target, board.blot[target] and not (hit_mask >> target) & 1)]
+        return []
     blocked = board.blocked
     blot = board.blot
+    found = []
     top = min(max_source, 24)
-    bearing_off = board.outside == 0
-    for source in range(top, 0, -1):
-        if not b[source]:
-            continue
-        target = source - die
-        if target > 0:
+    low = die + 1  # sources that land on the board
+    for source in range(top, low - 1, -1):
+        if b[source]:
+            target = source - die
             if not blocked[target]:
-                yield source, target, blot[target] and not (hit_mask >> target) & 1
-        elif bearing_off:
-            if target == 0:
-                yield source, OFF, False
-            else:
-                # a die larger than the highest occupied point bears off from that point (RULES G8)
-                for higher in range(source + 1, 7):
-                    if b[higher]:
-                        break
-                else:
-                    yield source, OFF, False
+                found.append((source, target, blot[target] and not (hit_mask >> target) & 1))
+    if board.outside == 0:  # bearing off (RULES G8)
+        if die <= top and b[die]:
+            found.append((die, OFF, False))
+        highest = next((p for p in range(6, 0, -1) if b[p]), 0)
+        if highest and highest < die and highest <= top:
+            # a die larger than the highest occupied point bears off from that point
+            found.append((highest, OFF, False))
+    return found
 
 
 def _apply(board: _Board, source: int, target: int) -> None:
@@ -170,16 +174,17 @@ def _undo(board: _Board, source: int, target: int) -> None:
 
 def _result_position(start: Position, key: tuple) -> Position:
     """The position a generator key (26 board slots, then the hit mask) stands for, played from ``start``."""
-    hit_mask = key[-1]
-    opponent = start.opponent
-    if hit_mask:
-        opponent = list(opponent)
-        for point in range(1, 25):
-            if (hit_mask >> point) & 1:
-                opponent[24 - point] -= 1
-                opponent[24] += 1
-        opponent = tuple(opponent)
-    return Position._trusted(key[1:26], opponent)
+    hit_mask = key[26]
+    if not hit_mask:
+        return _trusted(key[1:26], start.opponent)
+    opponent = list(start.opponent)
+    point = 1
+    while hit_mask >> point:
+        if (hit_mask >> point) & 1:
+            opponent[24 - point] -= 1
+            opponent[24] += 1
+        point += 1
+    return _trusted(key[1:26], tuple(opponent))
 
 
 def _doublet_plays(board: _Board, die: int) -> dict[tuple, tuple[Move, ...]]:
@@ -211,7 +216,7 @@ def _doublet_plays(board: _Board, die: int) -> dict[tuple, tuple[Move, ...]]:
                     b[entry] += 1
                     if entry <= 6:
                         board.outside -= 1
-                    stack.append(Move(BAR, entry, die, hit))
+                    stack.append(_MOVE(Move, (BAR, entry, die, hit)))
                     search(left - 1, BAR, hit_mask | (1 << entry) if hit else hit_mask)
                     stack.pop()
                     b[BAR] += 1
@@ -230,7 +235,7 @@ def _doublet_plays(board: _Board, die: int) -> dict[tuple, tuple[Move, ...]]:
                     crosses = source > 6 >= target
                     if crosses:
                         board.outside -= 1
-                    stack.append(Move(source, target, die, hit))
+                    stack.append(_MOVE(Move, (source, target, die, hit)))
                     search(left - 1, source, hit_mask | (1 << target) if hit else hit_mask)
                     stack.pop()
                     b[source] += 1
@@ -246,7 +251,7 @@ def _doublet_plays(board: _Board, die: int) -> dict[tuple, tuple[Move, ...]]:
                         moved = True
                         b[source] -= 1
                         b[OFF] += 1
-                        stack.append(Move(source, OFF, die, False))
+                        stack.append(_MOVE(Move, (source, OFF, die, False)))
                         search(left - 1, source, hit_mask)
                         stack.pop()
                         b[source] += 1
@@ -275,27 +280,30 @@ def _mixed_plays(board: _Board, d1: int, d2: int, high_die_first: bool = False) 
 
     def record(moves: tuple[Move, ...], hit_mask: int) -> None:
         nonlocal best
-        if len(moves) < best:
+        used = len(moves)
+        if used < best:
             return
-        if len(moves) > best:
-            best = len(moves)
+        if used > best:
+            best = used
             found.clear()
-        found.setdefault((*board.b, hit_mask), moves)
+        key = (*board.b, hit_mask)
+        if key not in found:
+            found[key] = moves
 
     high, low = max(d1, d2), min(d1, d2)
     orders = [(high, low)]
-    if not (high_die_first and any(True for _ in _single_moves(board, high, 0))):
+    if not (high_die_first and _single_moves(board, high, 0)):
         orders.append((low, high))
     for first, second in orders:
-        for source, target, hit in list(_single_moves(board, first, 0)):
+        for source, target, hit in _single_moves(board, first, 0):
             _apply(board, source, target)
-            move = Move(source, target, first, hit)
+            move = _MOVE(Move, (source, target, first, hit))
             mask = (1 << target) if hit else 0
             moved = False
-            for source2, target2, hit2 in list(_single_moves(board, second, mask)):
+            for source2, target2, hit2 in _single_moves(board, second, mask):
                 moved = True
                 _apply(board, source2, target2)
-                record((move, Move(source2, target2, second, hit2)), mask | (1 << target2) if hit2 else mask)
+                record((move, _MOVE(Move, (source2, target2, second, hit2))), mask | (1 << target2) if hit2 else mask)
                 _undo(board, source2, target2)
             if not moved:
                 record((move,), mask)
