@@ -184,7 +184,7 @@ def _draw_cube(image, draw, theme: Theme, layout: BoardLayout, view: BoardView) 
     centre = layout.cube_centre(view.cube_owner)
     paste(image, cube_sprite(theme, layout.cube_size, label), centre)
     if view.cube_factor > 1:  # RULES D6: the add-one factor (000 §20b) beside the power-of-two cube
-        size = round(13 * layout.scale)
+        size = layout.text(13)
         below = -1 if view.cube_owner == VIEWER else 1  # towards the board's middle
         y = centre[1] + below * (layout.cube_size / 2 + size * 0.9) + size * 0.36
         draw_text(draw, (centre[0], y), f"×{view.cube_factor}", size, theme.point_number, bold=True, align="centre")
