@@ -189,7 +189,8 @@ class BgBot(commands.AutoShardedBot):
     Sharded (discord.py's ``AutoShardedBot``): ``[discord] shards`` shards in this process, 0 = as many as Discord
     recommends (one per 1,000 or so guilds; a small bot gets one).
 
-    ``database``/``service`` may be given (tests); otherwise ``setup_hook`` opens ``settings.database``."""
+    ``database``/``service`` may be given (tests); otherwise ``setup_hook`` opens ``settings.database`` and makes
+    the service with ``service_options`` (keyword arguments of :class:`ClubService`: a test's clock and dice)."""
 
     def __init__(
         self,
@@ -199,6 +200,7 @@ class BgBot(commands.AutoShardedBot):
         service: ClubService | None = None,
         sync: bool = False,
         sync_guild: int | None = None,
+        service_options: dict | None = None,
     ) -> None:
         intents = discord.Intents.none()
         intents.guilds = True  # channels and threads in the cache; not privileged
@@ -217,6 +219,7 @@ class BgBot(commands.AutoShardedBot):
         self.sync_guild = sync_guild
         self.publisher = Publisher(self)
         self._owns_database = database is None
+        self.service_options = dict(service_options or {})
         self._known: dict[tuple[int, int], str] = {}
 
     async def setup_hook(self) -> None:
@@ -227,7 +230,8 @@ class BgBot(commands.AutoShardedBot):
             log.info("database %s open", self.settings.database)
             await upgrade_stored_states(self.database)
         if self.service is None:
-            self.service = ClubService(self.database, defaults=self.settings.defaults(), admission=Admission())
+            options = {"admission": Admission(), **self.service_options}
+            self.service = ClubService(self.database, defaults=self.settings.defaults(), **options)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(GameButton, PlaySelect)

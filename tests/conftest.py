@@ -27,3 +27,16 @@ def pytest_unconfigure(config):
     for obj in gc.get_objects():
         if isinstance(obj, aiosqlite.Connection) and getattr(obj, "_running", False):
             obj.stop()
+
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture
+async def harness(tmp_path):
+    """The Discord harness (:mod:`discordkit`): the real bot on a fresh database in ``tmp_path``, logged in to a
+    fake Discord; the test fails on leaving if any Discord rule or limit was broken."""
+    from discordkit import Harness
+
+    async with Harness.start(tmp_path / "club.sqlite3") as h:
+        yield h

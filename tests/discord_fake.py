@@ -1,0 +1,385 @@
+"""A small fake Discord on 127.0.0.1 (aiohttp): the REST API the bot uses, answering with Discord-shaped JSON and
+Discord's error codes, and checking every request against Discord's limits (:mod:`discord_limits`).
+
+discord.py talks to it over a real socket (``Route.BASE`` points here), so everything above the socket runs as in
+production: ``HTTPClient.request`` with its rate-limit buckets, the webhook adapter of interaction responses,
+multipart uploads. The world it keeps: one guild, its channels and threads (archived or not), messages with their
+attachments, direct-message channels, interaction tokens (3 s for the first answer, 15 minutes for the rest) and
+failures injected by a test. Read it through :class:`discordkit.Harness`; this module is the server side.
+
+Error answers (status, code, message as Discord sends them): 10003 Unknown Channel, 10008 Unknown Message, 10015
+Unknown Webhook, 10062 Unknown interaction, 40060 Interaction has already been acknowledged, 50001 Missing Access,
+50007 Cannot send messages to this user, 50013 Missing Permissions, 50027 Invalid Webhook Token, 50083 Thread is
+archived, 50035 Invalid Form Body (a limit broken), 429 with ``retry_after``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import itertools
+import json
+import re
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from aiohttp import web
+from discord_limits import check_message, check_thread_name, check_tree
+
+DISCORD_EPOCH_MS = 1_420_070_400_000
+EPHEMERAL = 64
+TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
+THREADS = (PUBLIC_THREAD, PRIVATE_THREAD)
+ERRORS = {
+    10003: (404, "Unknown Channel"),
+    10008: (404, "Unknown Message"),
+    10013: (404, "Unknown User"),
+    10015: (404, "Unknown Webhook"),
+    10062: (404, "Unknown interaction"),
+    40060: (400, "Interaction has already been acknowledged."),
+    50001: (403, "Missing Access"),
+    50005: (403, "Cannot edit a message authored by another user"),
+    50007: (403, "Cannot send messages to this user"),
+    50013: (403, "Missing Permissions"),
+    50027: (401, "Invalid Webhook Token"),
+    50035: (400, "Invalid Form Body"),
+    50083: (400, "Thread is archived"),
+}
+TOKEN_SECONDS = 15 * 60
+WORLD = web.AppKey("world", object)
+FIRST_ANSWER_SECONDS = 3.0
+
+
+def iso(when: float) -> str:
+    """Discord's ISO-8601 timestamp of Unix time ``when``."""
+    return dt.datetime.fromtimestamp(when, dt.UTC).isoformat()
+
+
+class DiscordError(Exception):
+    """Raised inside a handler: answer with Discord's error ``code`` (its status and message from :data:`ERRORS`)."""
+
+    def __init__(self, code: int, detail: str = "") -> None:
+        super().__init__(code, detail)
+        self.code, self.detail = code, detail
+
+
+@dataclass
+class Failure:
+    """An injected failure: requests whose ``METHOD path`` matches ``pattern`` get ``code`` (a Discord error code,
+    or 429 with ``retry_after``) ``times`` times (None = always)."""
+
+    pattern: re.Pattern
+    code: int
+    times: int | None = 1
+    retry_after: float = 0.0
+    hits: int = 0
+
+    def applies(self, method: str, path: str) -> bool:
+        """Whether this failure answers ``method path`` now (and count it)."""
+        if self.times is not None and self.hits >= self.times:
+            return False
+        if not self.pattern.search(f"{method} {path}"):
+            return False
+        self.hits += 1
+        return True
+
+
+@dataclass
+class Request:
+    """One request the bot made: method, path, JSON payload (``payload_json`` of a multipart), uploaded files
+    (name → bytes), when (monotonic seconds) and the status answered."""
+
+    method: str
+    path: str
+    payload: Any
+    files: dict[str, bytes]
+    at: float
+    status: int = 0
+
+
+@dataclass
+class InteractionRecord:
+    """What Discord knows of one interaction: its kind, when it was created (Discord's clock), the initial
+    callbacks, followups and edits of the original response."""
+
+    id: int
+    token: str
+    kind: int
+    created: float
+    sent_at: float
+    channel_id: int
+    message_id: int | None = None
+    callbacks: list[dict] = field(default_factory=list)
+    callback_delays: list[float] = field(default_factory=list)
+    followups: list[int] = field(default_factory=list)
+    original_edits: list[dict] = field(default_factory=list)
+    original: int | None = None
+    refused: list[tuple[str, int]] = field(default_factory=list)
+    label: str = ""
+    focused_type: int = 3
+
+
+class World:
+    """The state of the fake Discord: ids, the guild, channels, messages, users, interactions, failures, requests,
+    and the limit violations found."""
+
+    def __init__(self, *, guild_id: int, bot_user: dict, application_id: int) -> None:
+        self._counter = itertools.count(1)
+        self.guild_id = guild_id
+        self.bot_user = bot_user
+        self.application_id = application_id
+        self.channels: dict[int, dict] = {}
+        self.messages: dict[int, dict] = {}
+        self.files: dict[int, dict[str, bytes]] = {}
+        self.edits: dict[int, int] = {}
+        self.users: dict[int, dict] = {}
+        self.dm_channels: dict[int, int] = {}
+        self.closed_dms: set[int] = set()
+        self.denied: dict[int, set[str]] = {}
+        self.interactions: dict[str, InteractionRecord] = {}
+        self.failures: list[Failure] = []
+        self.requests: list[Request] = []
+        self.violations: list[str] = []
+        self.unhandled: list[str] = []
+        self.commands: dict[int | None, list[dict]] = {}
+        self.offset = 0.0  # Discord's clock runs ahead of the wall clock by this many seconds
+        self.gateway: Callable[[str, dict], None] = lambda event, data: None
+        self.hooks: list[tuple[re.Pattern, Callable[[Request], Any]]] = []
+
+    # -- time and ids ---------------------------------------------------------------------------------------------
+    def now(self) -> float:
+        """Discord's clock (Unix seconds): the wall clock plus :attr:`offset`."""
+        return time.time() + self.offset
+
+    def snowflake(self) -> int:
+        """A new id: Discord's clock in its timestamp bits, a counter below."""
+        return (int(self.now() * 1000) - DISCORD_EPOCH_MS) << 22 | (next(self._counter) & 0x3FFFFF)
+
+    # -- channels ---------------------------------------------------------------------------------------------------
+    def add_channel(self, name: str, *, kind: int = TEXT, parent_id: int | None = None, channel_id: int | None = None,
+                    owner_id: int | None = None) -> dict:  # fmt: skip
+        """A text channel (or a thread of ``parent_id``) in the guild; returns its payload."""
+        channel_id = channel_id or self.snowflake()
+        payload: dict[str, Any] = {
+            "id": str(channel_id), "type": kind, "guild_id": str(self.guild_id), "name": name, "position": 0,
+            "permission_overwrites": [], "nsfw": False, "parent_id": str(parent_id) if parent_id else None,
+            "last_message_id": None, "rate_limit_per_user": 0, "flags": 0,
+        }  # fmt: skip
+        if kind in THREADS:
+            payload.update(
+                owner_id=str(owner_id or self.bot_user["id"]), message_count=0, member_count=1, total_message_sent=0,
+                thread_metadata={"archived": False, "auto_archive_duration": 10080, "locked": False,
+                                 "archive_timestamp": iso(self.now()), "invitable": kind == PUBLIC_THREAD,
+                                 "create_timestamp": iso(self.now())},
+            )  # fmt: skip
+            payload.pop("permission_overwrites")
+            payload.pop("position")
+        self.channels[channel_id] = payload
+        return payload
+
+    def channel(self, channel_id: int) -> dict:
+        """The channel's payload; :class:`DiscordError` 10003 if it does not exist (any more)."""
+        channel = self.channels.get(channel_id)
+        if channel is None:
+            raise DiscordError(10003)
+        return channel
+
+    def permitted(self, channel_id: int, permission: str) -> bool:
+        """Whether the bot has ``permission`` (discord.py's name) in the channel (a thread: in its parent)."""
+        channel = self.channels.get(channel_id)
+        if channel is not None and channel["type"] in THREADS:
+            parent = int(channel["parent_id"])
+            return permission not in self.denied.get(parent, set()) and permission not in self.denied.get(
+                channel_id, set()
+            )
+        return permission not in self.denied.get(channel_id, set())
+
+    def require(self, channel_id: int, *permissions: str) -> None:
+        """:class:`DiscordError` 50013 unless the bot has every one of ``permissions`` in the channel."""
+        for permission in permissions:
+            if not self.permitted(channel_id, permission):
+                raise DiscordError(50013, permission)
+
+    # -- messages ---------------------------------------------------------------------------------------------------
+    def message_payload(self, message_id: int) -> dict:
+        """The stored message (as Discord returns it)."""
+        message = self.messages.get(message_id)
+        if message is None:
+            raise DiscordError(10008)
+        return message
+
+    def store_message(self, channel_id: int, payload: dict, files: dict[str, bytes], *, author: dict | None = None,
+                      flags: int = 0, interaction: InteractionRecord | None = None) -> dict:  # fmt: skip
+        """Create a message in ``channel_id`` from a create payload and the uploaded files; returns its JSON."""
+        message_id = self.snowflake()
+        message = {
+            "id": str(message_id), "channel_id": str(channel_id), "author": author or self.bot_user,
+            "content": payload.get("content") or "", "timestamp": iso(self.now()), "edited_timestamp": None,
+            "tts": False, "mention_everyone": False, "mentions": [], "mention_roles": [], "pinned": False,
+            "type": 0 if interaction is None else 20, "flags": flags | int(payload.get("flags") or 0),
+            "embeds": payload.get("embeds") or [], "components": payload.get("components") or [], "attachments": [],
+        }  # fmt: skip
+        if channel_id in self.channels and self.channels[channel_id]["type"] != DM:
+            message["guild_id"] = str(self.guild_id)
+        if interaction is not None:
+            message["webhook_id"] = str(self.application_id)
+            message["interaction_metadata"] = {"id": str(interaction.id), "type": interaction.kind,
+                                               "user": self.bot_user}  # fmt: skip
+        self.messages[message_id] = message
+        self.files[message_id] = {}
+        self.edits[message_id] = 0
+        self._attach(message, payload, files)
+        if channel_id in self.channels:
+            self.channels[channel_id]["last_message_id"] = str(message_id)
+        return message
+
+    def _attach(self, message: dict, payload: dict, files: dict[str, bytes]) -> None:
+        message_id = int(message["id"])
+        kept = {}
+        if "attachments" in payload and payload["attachments"] is not None:
+            old = {a["id"]: a for a in message["attachments"]}
+            for attachment in payload["attachments"]:
+                if str(attachment.get("id")) in old:
+                    kept[str(attachment["id"])] = old[str(attachment["id"])]
+            names = {a["filename"] for a in kept.values()}
+            self.files[message_id] = {k: v for k, v in self.files.get(message_id, {}).items() if k in names}
+            message["attachments"] = list(kept.values())
+        for name, data in files.items():
+            attachment_id = self.snowflake()
+            message["attachments"].append({
+                "id": str(attachment_id), "filename": name, "size": len(data),
+                "url": f"https://cdn.discordapp.com/attachments/{message['channel_id']}/{attachment_id}/{name}",
+                "proxy_url": f"https://media.discordapp.net/attachments/{message['channel_id']}/{attachment_id}/{name}",
+                "content_type": "image/png" if name.endswith(".png") else "application/octet-stream",
+            })  # fmt: skip
+            self.files[message_id][name] = data
+
+    def edit_message(self, message: dict, payload: dict, files: dict[str, bytes]) -> dict:
+        """Apply an edit payload (content, embeds, components, attachments) to a stored message."""
+        for key in ("content", "embeds", "components"):
+            if key in payload:
+                message[key] = payload[key] if payload[key] is not None else ([] if key != "content" else "")
+        if "flags" in payload and payload["flags"] is not None:
+            message["flags"] = int(payload["flags"]) | (message["flags"] & EPHEMERAL)
+        if "attachments" in payload or files:
+            self._attach(message, payload, files)
+        message["edited_timestamp"] = iso(self.now())
+        self.edits[int(message["id"])] = self.edits.get(int(message["id"]), 0) + 1
+        return message
+
+    # -- limits -----------------------------------------------------------------------------------------------------
+    def check(self, what: str, payload: dict | None, files: dict[str, bytes], *, kept: tuple[str, ...] = ()) -> None:
+        """Check a message payload against Discord's limits; a violation is recorded and answered with 50035."""
+        problems = check_message(payload or {}, {name: len(data) for name, data in files.items()}, kept=kept)
+        if problems:
+            self.violations.extend(f"{what}: {problem}" for problem in problems)
+            raise DiscordError(50035, "; ".join(problems))
+
+
+def _json_response(data: Any, status: int = 200, headers: dict | None = None) -> web.Response:
+    # discord.py compares the header with "application/json" exactly, as Discord sends it (no charset)
+    return web.Response(
+        status=status, body=json.dumps(data).encode(), headers={"Content-Type": "application/json", **(headers or {})}
+    )
+
+
+async def read_request(request: web.Request) -> tuple[Any, dict[str, bytes]]:
+    """The JSON payload and the uploaded files (name → bytes) of a request, JSON or multipart as discord.py sends."""
+    if request.content_type.startswith("multipart/"):
+        payload, files = None, {}
+        reader = await request.multipart()
+        async for part in reader:
+            if part.name == "payload_json":
+                payload = json.loads(await part.text())
+            elif part.filename:
+                files[part.filename] = bytes(await part.read())
+        return payload, files
+    body = await request.read()
+    return (json.loads(body) if body else None), {}
+
+
+class FakeDiscordServer:
+    """The aiohttp application serving :class:`World` on 127.0.0.1 (``await start()``, ``base`` is the API URL
+    discord.py's ``Route.BASE`` is set to; ``await stop()``)."""
+
+    def __init__(self, world: World) -> None:
+        from discord_routes import ROUTES
+
+        self.world = world
+        self.app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)
+        for method, path, handler in ROUTES:
+            self.app.router.add_route(method, "/api/v10" + path, handler)
+        self.app.router.add_route("*", "/{tail:.*}", self._unknown)
+        self.app[WORLD] = world
+        self.runner: web.AppRunner | None = None
+        self.base = ""
+
+    async def start(self) -> str:
+        """Listen on a free port of 127.0.0.1; returns the API base URL."""
+        self.runner = web.AppRunner(self.app, access_log=None, handle_signals=False)
+        await self.runner.setup()
+        site = web.TCPSite(self.runner, "127.0.0.1", 0)
+        await site.start()
+        port = site._server.sockets[0].getsockname()[1]
+        self.base = f"http://127.0.0.1:{port}/api/v10"
+        return self.base
+
+    async def stop(self) -> None:
+        """Stop listening and close the connections."""
+        if self.runner is not None:
+            await self.runner.cleanup()
+
+    async def _unknown(self, request: web.Request) -> web.Response:
+        self.world.unhandled.append(f"{request.method} {request.path}")
+        return _json_response({"message": "404: Not Found", "code": 0}, 404)
+
+    @web.middleware
+    async def _middleware(self, request: web.Request, handler) -> web.Response:
+        world = self.world
+        path = request.path.removeprefix("/api/v10")
+        for failure in world.failures:
+            if failure.applies(request.method, path):
+                if failure.code == 429:
+                    world.requests.append(Request(request.method, path, None, {}, time.monotonic(), 429))
+                    return _json_response(
+                        {"message": "You are being rate limited.", "retry_after": failure.retry_after,
+                         "global": False, "code": 0}, 429,
+                        {"Via": "1.1 google", "Retry-After": str(max(1, int(failure.retry_after))),
+                         "X-RateLimit-Scope": "user"},
+                    )  # fmt: skip
+                status, message = ERRORS[failure.code]
+                world.requests.append(Request(request.method, path, None, {}, time.monotonic(), status))
+                return _json_response({"message": message, "code": failure.code}, status)
+        try:
+            response = await handler(request)
+        except DiscordError as error:
+            status, message = ERRORS[error.code]
+            body: dict[str, Any] = {"message": message, "code": error.code}
+            if error.code == 50035:
+                body["errors"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": error.detail}]}
+            response = _json_response(body, status)
+        record = request.get("record")
+        if record is not None:
+            record.status = response.status
+        for pattern, hook in list(world.hooks):
+            if record is not None and pattern.search(f"{request.method} {path}"):
+                result = hook(record)
+                if asyncio.iscoroutine(result):
+                    await result
+        return response
+
+
+def json_answer(data: Any, status: int = 200) -> web.Response:
+    """A JSON answer (for the route handlers)."""
+    return _json_response(data, status)
+
+
+def no_content() -> web.Response:
+    """204 No Content."""
+    return web.Response(status=204)
+
+
+__all__ = ["FakeDiscordServer", "World", "DiscordError", "Failure", "Request", "InteractionRecord", "read_request",
+           "json_answer", "no_content", "check_tree", "check_thread_name", "iso"]  # fmt: skip

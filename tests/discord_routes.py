@@ -1,0 +1,423 @@
+"""The REST routes of the fake Discord (:mod:`discord_fake`): each handler reads the request as Discord would,
+enforces what Discord enforces (permissions, archived threads, deleted channels and messages, closed DMs, the 3 s
+and 15 minute windows of an interaction token, Discord's limits) and answers with Discord-shaped JSON.
+"""
+
+from __future__ import annotations
+
+import time
+
+from aiohttp import web
+from discord_fake import (
+    DM,
+    EPHEMERAL,
+    FIRST_ANSWER_SECONDS,
+    PRIVATE_THREAD,
+    PUBLIC_THREAD,
+    THREADS,
+    TOKEN_SECONDS,
+    WORLD,
+    DiscordError,
+    Request,
+    World,
+    check_thread_name,
+    check_tree,
+    json_answer,
+    no_content,
+    read_request,
+)
+
+MESSAGE_PERMISSIONS = ("view_channel",)
+
+
+async def _begin(request: web.Request) -> tuple[World, object, dict]:
+    world: World = request.app[WORLD]
+    payload, files = await read_request(request)
+    record = Request(request.method, request.path.removeprefix("/api/v10"), payload, files, time.monotonic())
+    world.requests.append(record)
+    request["record"] = record
+    return world, payload, files
+
+
+def _id(request: web.Request, name: str) -> int:
+    return int(request.match_info[name])
+
+
+def _writable(world: World, channel: dict, *, edit: bool = False) -> None:
+    """Discord's checks before a message is posted (or edited) in ``channel``."""
+    channel_id = int(channel["id"])
+    if channel["type"] == DM:
+        recipient = int(channel["recipients"][0]["id"])
+        if recipient in world.closed_dms:
+            raise DiscordError(50007)
+        return
+    world.require(channel_id, "view_channel")
+    if channel["type"] in THREADS:
+        meta = channel["thread_metadata"]
+        if meta["archived"] and (edit or meta["locked"]):
+            raise DiscordError(50083)
+        if not edit:
+            world.require(channel_id, "send_messages_in_threads")
+            meta["archived"] = False  # a message in an archived (unlocked) thread unarchives it
+    elif not edit:
+        world.require(channel_id, "send_messages")
+
+
+def _content_permissions(world: World, channel: dict, payload: dict | None, files: dict) -> None:
+    if channel["type"] == DM:
+        return
+    if files:
+        world.require(int(channel["id"]), "attach_files")
+    if (payload or {}).get("embeds"):
+        world.require(int(channel["id"]), "embed_links")
+
+
+# -- users and the application ---------------------------------------------------------------------------------------
+async def get_me(request):
+    world, _, _ = await _begin(request)
+    return json_answer(world.bot_user)
+
+
+async def get_application(request):
+    world, _, _ = await _begin(request)
+    return json_answer({
+        "id": str(world.application_id), "name": world.bot_user["username"], "icon": None, "description": "",
+        "bot_public": True, "bot_require_code_grant": False, "verify_key": "0" * 64, "flags": 0,
+        "owner": {k: world.bot_user[k] for k in ("id", "username", "discriminator", "avatar")},
+        "team": None, "summary": "", "rpc_origins": [], "interactions_endpoint_url": None,
+    })  # fmt: skip
+
+
+async def get_user(request):
+    world, _, _ = await _begin(request)
+    user = world.users.get(_id(request, "user_id"))
+    if user is None:
+        raise DiscordError(10013)
+    return json_answer(user)
+
+
+async def create_dm(request):
+    world, payload, _ = await _begin(request)
+    recipient = int(payload["recipient_id"])
+    user = world.users.get(recipient)
+    if user is None:
+        raise DiscordError(10013)
+    channel_id = world.dm_channels.get(recipient)
+    if channel_id is None:
+        channel_id = world.snowflake()
+        world.dm_channels[recipient] = channel_id
+        world.channels[channel_id] = {"id": str(channel_id), "type": DM, "recipients": [user],
+                                      "last_message_id": None, "flags": 0}  # fmt: skip
+    return json_answer(world.channels[channel_id])
+
+
+# -- channels and threads --------------------------------------------------------------------------------------------
+async def get_channel(request):
+    world, _, _ = await _begin(request)
+    channel = world.channel(_id(request, "channel_id"))
+    if channel["type"] != DM and not world.permitted(int(channel["id"]), "view_channel"):
+        raise DiscordError(50001)
+    return json_answer(channel)
+
+
+async def edit_channel(request):
+    world, payload, _ = await _begin(request)
+    channel = world.channel(_id(request, "channel_id"))
+    if channel["type"] in THREADS:
+        meta = channel["thread_metadata"]
+        if meta["locked"] and not world.permitted(int(channel["id"]), "manage_threads"):
+            raise DiscordError(50013, "manage_threads")
+        for key in ("archived", "locked", "auto_archive_duration"):
+            if key in payload:
+                meta[key] = payload[key]
+        if "name" in payload:
+            channel["name"] = payload["name"]
+        world.gateway("THREAD_UPDATE", channel)
+    else:
+        world.require(int(channel["id"]), "manage_channels")
+        channel.update({k: v for k, v in payload.items() if k in ("name", "topic")})
+        world.gateway("CHANNEL_UPDATE", channel)
+    return json_answer(channel)
+
+
+def _new_thread(world: World, parent: dict, payload: dict, *, thread_id: int | None, kind: int) -> dict:
+    problems = check_thread_name(payload.get("name", ""))
+    if problems:
+        world.violations.extend(f"thread: {p}" for p in problems)
+        raise DiscordError(50035, "; ".join(problems))
+    permission = "create_private_threads" if kind == PRIVATE_THREAD else "create_public_threads"
+    world.require(int(parent["id"]), "view_channel", permission)
+    if parent["type"] != 0:
+        raise DiscordError(50035, "threads are made in text channels")
+    thread = world.add_channel(payload["name"], kind=kind, parent_id=int(parent["id"]), channel_id=thread_id)
+    if "auto_archive_duration" in payload:
+        thread["thread_metadata"]["auto_archive_duration"] = payload["auto_archive_duration"]
+    if kind == PRIVATE_THREAD:
+        thread["thread_metadata"]["invitable"] = bool(payload.get("invitable", True))
+    world.gateway("THREAD_CREATE", {**thread, "newly_created": True})
+    return thread
+
+
+async def thread_from_message(request):
+    world, payload, _ = await _begin(request)
+    parent = world.channel(_id(request, "channel_id"))
+    message = world.message_payload(_id(request, "message_id"))
+    if int(message["channel_id"]) != int(parent["id"]):
+        raise DiscordError(10008)
+    if _id(request, "message_id") in world.channels:
+        raise DiscordError(50035, "a thread has already been created for this message")
+    thread = _new_thread(world, parent, payload, thread_id=int(message["id"]), kind=PUBLIC_THREAD)
+    message["thread"] = thread
+    return json_answer(thread, 201)
+
+
+async def thread_without_message(request):
+    world, payload, _ = await _begin(request)
+    parent = world.channel(_id(request, "channel_id"))
+    thread = _new_thread(world, parent, payload, thread_id=None, kind=int(payload.get("type") or PRIVATE_THREAD))
+    return json_answer(thread, 201)
+
+
+async def thread_member(request):
+    world, _, _ = await _begin(request)
+    thread = world.channel(_id(request, "channel_id"))
+    if thread["type"] not in THREADS:
+        raise DiscordError(50035, "not a thread")
+    if thread["thread_metadata"]["archived"]:
+        raise DiscordError(50083)
+    return no_content()
+
+
+# -- messages -----------------------------------------------------------------------------------------------------------
+async def create_message(request):
+    world, payload, files = await _begin(request)
+    channel = world.channel(_id(request, "channel_id"))
+    _writable(world, channel)
+    _content_permissions(world, channel, payload, files)
+    world.check(f"POST message in {channel.get('name', 'DM')}", payload, files)
+    return json_answer(world.store_message(int(channel["id"]), payload or {}, files))
+
+
+def _message_in(world: World, channel_id: int, message_id: int) -> dict:
+    world.channel(channel_id)
+    message = world.message_payload(message_id)
+    if int(message["channel_id"]) != channel_id or message.get("flags", 0) & EPHEMERAL:
+        raise DiscordError(10008)
+    return message
+
+
+async def get_message(request):
+    world, _, _ = await _begin(request)
+    channel_id = _id(request, "channel_id")
+    world.require(channel_id, "view_channel", "read_message_history")
+    return json_answer(_message_in(world, channel_id, _id(request, "message_id")))
+
+
+async def edit_message(request):
+    world, payload, files = await _begin(request)
+    channel = world.channel(_id(request, "channel_id"))
+    message = _message_in(world, int(channel["id"]), _id(request, "message_id"))
+    _writable(world, channel, edit=True)
+    if int(message["author"]["id"]) != int(world.bot_user["id"]):
+        raise DiscordError(50005)
+    _content_permissions(world, channel, payload, files)
+    kept = tuple(a["filename"] for a in message["attachments"]
+                 if str(a["id"]) in {str(x.get("id")) for x in (payload or {}).get("attachments") or []}
+                 or "attachments" not in (payload or {}))  # fmt: skip
+    world.check(f"PATCH message in {channel.get('name', 'DM')}", payload, files, kept=kept)
+    return json_answer(world.edit_message(message, payload or {}, files))
+
+
+async def delete_message(request):
+    world, _, _ = await _begin(request)
+    channel_id = _id(request, "channel_id")
+    _message_in(world, channel_id, _id(request, "message_id"))
+    del world.messages[_id(request, "message_id")]
+    return no_content()
+
+
+# -- interactions ------------------------------------------------------------------------------------------------------
+ALLOWED = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 4: {8}, 5: {4, 5, 6, 7}}
+"""Interaction type → the initial response types Discord accepts for it (application command, component,
+autocomplete, modal submit)."""
+
+
+def _interaction(world: World, token: str) -> object:
+    record = world.interactions.get(token)
+    if record is None:
+        raise DiscordError(10015)
+    return record
+
+
+async def callback(request):
+    world, payload, files = await _begin(request)
+    token = request.match_info["token"]
+    record = world.interactions.get(token)
+    if record is None or record.id != _id(request, "interaction_id"):
+        raise DiscordError(10062)
+    delay = time.monotonic() - record.sent_at
+    if record.callbacks:
+        record.refused.append(("second initial response", 40060))
+        raise DiscordError(40060)
+    if delay > FIRST_ANSWER_SECONDS:
+        record.refused.append((f"first response after {delay:.2f} s", 10062))
+        raise DiscordError(10062)
+    kind = int(payload["type"])
+    if kind not in ALLOWED.get(record.kind, set()):
+        world.violations.append(f"interaction {record.label}: response type {kind} to an interaction of type "
+                                f"{record.kind}")  # fmt: skip
+        raise DiscordError(50035, "bad response type")
+    data = payload.get("data") or {}
+    record.callbacks.append(payload)
+    record.callback_delays.append(delay)
+    answer = {"interaction": {"id": str(record.id), "type": record.kind,
+                              "response_message_loading": kind == 5,
+                              "response_message_ephemeral": bool(int(data.get("flags") or 0) & EPHEMERAL)}}  # fmt: skip
+    if kind == 8:
+        from discord_limits import check_choices
+
+        option_type = record.focused_type
+        problems = check_choices(data.get("choices") or [], option_type, f"autocomplete {record.label}")
+        if len(data.get("choices") or []) > 25:
+            problems.append(f"autocomplete {record.label}: {len(data['choices'])} choices (at most 25)")
+        if problems:
+            world.violations.extend(problems)
+            record.callbacks.pop()
+            raise DiscordError(50035, "; ".join(problems))
+        return json_answer(answer)
+    if kind in (4, 5):
+        message_payload = data if kind == 4 else {"content": "", "flags": data.get("flags")}
+        if kind == 4:
+            world.check(f"response to {record.label}", data, files)
+        message = world.store_message(record.channel_id, message_payload, files if kind == 4 else {},
+                                      interaction=record, flags=int(data.get("flags") or 0) | (128 if kind == 5 else 0))  # fmt: skip
+        record.original = int(message["id"])
+        answer["interaction"]["response_message_id"] = message["id"]
+        answer["resource"] = {"type": kind, "message": message}
+    elif kind == 7:
+        world.check(f"update by {record.label}", data, files)
+        message = world.edit_message(world.message_payload(record.message_id), data, files)
+        record.original = record.message_id
+        answer["resource"] = {"type": kind, "message": message}
+    elif kind == 6:
+        record.original = record.message_id
+    return json_answer(answer)
+
+
+def _live(world: World, token: str):
+    record = _interaction(world, token)
+    if world.now() - record.created > TOKEN_SECONDS:
+        record.refused.append(("token past 15 minutes", 50027))
+        raise DiscordError(50027)
+    if not record.callbacks:
+        record.refused.append(("followup before the initial response", 10015))
+        raise DiscordError(10015)
+    return record
+
+
+async def followup(request):
+    world, payload, files = await _begin(request)
+    record = _live(world, request.match_info["token"])
+    world.check(f"followup of {record.label}", payload, files)
+    flags = int((payload or {}).get("flags") or 0)
+    first = record.callbacks[0]
+    if int(first["type"]) == 5 and not record.followups and not record.original_edits:
+        # the first followup after a thinking defer is the original response, in its ephemerality
+        message = world.edit_message(world.message_payload(record.original), payload or {}, files)
+        message["flags"] = message["flags"] & ~128
+    else:
+        message = world.store_message(record.channel_id, payload or {}, files, interaction=record, flags=flags)
+    record.followups.append(int(message["id"]))
+    return json_answer(message)
+
+
+def _webhook_message(world: World, record, message_ref: str) -> dict:
+    if message_ref == "@original":
+        if record.original is None:
+            raise DiscordError(10008)
+        return world.message_payload(record.original)
+    message_id = int(message_ref)
+    if message_id not in record.followups and message_id != record.original:
+        raise DiscordError(10008)
+    return world.message_payload(message_id)
+
+
+async def webhook_get(request):
+    world, _, _ = await _begin(request)
+    record = _live(world, request.match_info["token"])
+    return json_answer(_webhook_message(world, record, request.match_info["message"]))
+
+
+async def webhook_edit(request):
+    world, payload, files = await _begin(request)
+    record = _live(world, request.match_info["token"])
+    message = _webhook_message(world, record, request.match_info["message"])
+    kept = tuple(a["filename"] for a in message["attachments"])
+    world.check(f"edit of {record.label}'s response", payload, files, kept=kept)
+    if request.match_info["message"] == "@original":
+        record.original_edits.append(payload or {})
+    message = world.edit_message(message, payload or {}, files)
+    message["flags"] = message["flags"] & ~128
+    return json_answer(message)
+
+
+async def webhook_delete(request):
+    world, _, _ = await _begin(request)
+    record = _live(world, request.match_info["token"])
+    message = _webhook_message(world, record, request.match_info["message"])
+    del world.messages[int(message["id"])]
+    return no_content()
+
+
+# -- application commands ----------------------------------------------------------------------------------------------
+async def put_commands(request):
+    world, payload, _ = await _begin(request)
+    guild = request.match_info.get("guild_id")
+    problems = check_tree(payload or [])
+    if problems:
+        world.violations.extend(f"command tree: {p}" for p in problems)
+        raise DiscordError(50035, "; ".join(problems))
+    stored = []
+    for command in payload:
+        stored.append({**command, "id": str(world.snowflake()), "application_id": str(world.application_id),
+                       "version": str(world.snowflake()), "default_member_permissions": None,
+                       "guild_id": guild, "type": command.get("type", 1)})  # fmt: skip
+    world.commands[int(guild) if guild else None] = stored
+    return json_answer(stored)
+
+
+async def get_commands(request):
+    world, _, _ = await _begin(request)
+    guild = request.match_info.get("guild_id")
+    return json_answer(world.commands.get(int(guild) if guild else None, []))
+
+
+WEBHOOK = "/webhooks/{application_id}/{token}"
+ROUTES = [
+    ("GET", "/users/@me", get_me),
+    ("GET", "/oauth2/applications/@me", get_application),
+    ("GET", "/applications/@me", get_application),
+    ("POST", "/users/@me/channels", create_dm),
+    ("GET", "/users/{user_id}", get_user),
+    ("GET", "/channels/{channel_id}", get_channel),
+    ("PATCH", "/channels/{channel_id}", edit_channel),
+    ("POST", "/channels/{channel_id}/messages", create_message),
+    ("GET", "/channels/{channel_id}/messages/{message_id}", get_message),
+    ("PATCH", "/channels/{channel_id}/messages/{message_id}", edit_message),
+    ("DELETE", "/channels/{channel_id}/messages/{message_id}", delete_message),
+    ("POST", "/channels/{channel_id}/messages/{message_id}/threads", thread_from_message),
+    ("POST", "/channels/{channel_id}/threads", thread_without_message),
+    ("PUT", "/channels/{channel_id}/thread-members/{user_id}", thread_member),
+    ("DELETE", "/channels/{channel_id}/thread-members/{user_id}", thread_member),
+    ("POST", "/interactions/{interaction_id}/{token}/callback", callback),
+    ("POST", WEBHOOK, followup),
+    ("GET", WEBHOOK + "/messages/{message}", webhook_get),
+    ("PATCH", WEBHOOK + "/messages/{message}", webhook_edit),
+    ("DELETE", WEBHOOK + "/messages/{message}", webhook_delete),
+    ("PUT", "/applications/{application_id}/commands", put_commands),
+    ("GET", "/applications/{application_id}/commands", get_commands),
+    ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", put_commands),
+    ("GET", "/applications/{application_id}/guilds/{guild_id}/commands", get_commands),
+]
+"""(method, path under /api/v10, handler) of every route the fake serves; anything else is recorded as unhandled
+and answered 404, which fails the test (:meth:`discordkit.Harness.assert_clean`)."""
