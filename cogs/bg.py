@@ -316,7 +316,7 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
         await report(interaction, error, context={"what": f"/{command}"})
 
     async def _match(self, interaction: discord.Interaction, member: int, game: int | None) -> int:
-        here = await self.bot.publisher.here(interaction.channel_id)
+        here = await self.bot.publisher.here(interaction.channel_id, open_only=False)
         return await frontend.resolve_match(
             self.bot.service, member, guild_id=interaction.guild_id, given=game, here=here
         )

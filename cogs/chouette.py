@@ -34,6 +34,7 @@ from club.errors import InvalidRequestError
 from .chouette_present import ChouettePublisher, chouette_message
 from .errors import report, send_private
 from .flow import register
+from .platform import POST, PRIVATE_THREADS, require_permissions
 
 log = logging.getLogger("bgclub.discord")
 
@@ -200,6 +201,8 @@ class ChouetteCommands(app_commands.Group):
         no_talk: bool = False,
     ) -> None:
         async def call(chouettes: ChouetteService, member: int) -> ChouetteOutcome:
+            needs = (POST, PRIVATE_THREADS) if no_talk else (POST,)
+            require_permissions(interaction.channel, *needs)  # before anything is stored
             return await chouettes.start(interaction.guild_id, interaction.channel_id, member, rules=rules,
                                          stake=stake, decision_hours=hours, proxy_hours=proxy_hours,
                                          no_talk=no_talk)  # fmt: skip

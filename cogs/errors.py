@@ -14,6 +14,8 @@ from discord import app_commands
 
 from club import frontend
 
+from .platform import answer_privately
+
 log = logging.getLogger("bgclub.discord")
 
 APOLOGY = (
@@ -44,12 +46,9 @@ def refusal_text(error: BaseException, legal: Sequence[str] | None = None) -> st
 
 
 async def send_private(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
-    """An ephemeral message to the member, whether or not the interaction has been answered yet."""
-    text = text if len(text) <= 2000 else text[:1990] + " …"
-    if interaction.response.is_done():
-        await interaction.followup.send(text, ephemeral=True, **kwargs)
-    else:
-        await interaction.response.send_message(text, ephemeral=True, **kwargs)
+    """An ephemeral message to the member, whether or not the interaction has been answered yet (after the token's
+    15 minutes: in the channel, with his mention; :func:`cogs.platform.answer_privately`)."""
+    await answer_privately(interaction, text, **kwargs)
 
 
 async def report(

@@ -47,9 +47,12 @@ def acknowledgement(outcome: Outcome, message: discord.Message | None) -> str:
     return text
 
 
-async def _publish(interaction: discord.Interaction, outcome: Outcome, member: int) -> discord.Message | None:
+async def _publish(interaction: discord.Interaction, outcome: Outcome, member: int) -> tuple[Any, bool]:
+    """Publish the outcome (a fresh home in the member's channel if the game's is gone); returns ``(board message or
+    None, whether the member has already been told)`` — told when publishing failed (the action stands)."""
     try:
-        return await interaction.client.publisher.publish(outcome, actor=member)
+        message = await interaction.client.publisher.publish(outcome, actor=member, fallback=interaction.channel)
+        return message, False
     except Exception as error:  # noqa: BLE001 - the action is done; only showing it failed
         log.error("could not publish match %s v%s", outcome.match_id, outcome.version, exc_info=error)
         await send_private(
@@ -57,7 +60,7 @@ async def _publish(interaction: discord.Interaction, outcome: Outcome, member: i
             f"{acknowledgement(outcome, None)}\n(Done — but the board could not be posted here: {error}. "
             "Use /bg board to see it.)",
         )
-        return None
+        return None, True
 
 
 async def command_action(
@@ -82,9 +85,9 @@ async def command_action(
         await report(interaction, error, legal=legal, context={"what": f"/bg {action}", "match": match_id,
                                                                 "value": value})  # fmt: skip
         return None
-    message = await _publish(interaction, outcome, member)
-    if message is not None:
-        await interaction.followup.send(acknowledgement(outcome, message)[:2000], ephemeral=True)
+    message, told = await _publish(interaction, outcome, member)
+    if not told:  # the thinking defer is always completed, board or not
+        await send_private(interaction, acknowledgement(outcome, message))
     return outcome
 
 
@@ -141,12 +144,14 @@ async def challenge(
             raise InvalidRequestError(f"{opponent.display_name} is a bot: challenge a member of the club")
         member = await register(interaction)
         other = await register(interaction, opponent)
+        where = await bot.publisher.challenge_channel(interaction.guild_id, interaction.channel)
+        bot.publisher.check_challenge_channel(where)  # before anything is stored
         outcome = await bot.service.challenge(
             interaction.guild_id, member, other, length=parse_length(length), rules=rules, stake=stake or 0
         )
-        message = await bot.publisher.post_challenge(outcome, guild_id=interaction.guild_id, origin=interaction.channel)
+        message = await bot.publisher.post_challenge(outcome, channel=where)
     except Exception as error:  # noqa: BLE001 - reported in one place
         await report(interaction, error, context={"what": "/bg challenge", "opponent": getattr(opponent, "id", None)})
         return None
-    await interaction.followup.send(f"{outcome.message}\n{message.jump_url}"[:2000], ephemeral=True)
+    await send_private(interaction, f"{outcome.message}\n{message.jump_url}")
     return outcome

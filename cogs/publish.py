@@ -1,13 +1,21 @@
 """Where a match's messages go, and keeping them current with the bot's own token.
 
 A challenge is posted in the club's game channel (``/bg config channel``) or where it was made, with Accept /
-Decline / Withdraw buttons, the challenged member mentioned. When it is accepted the game gets its own thread, opened
+Decline / Withdraw buttons, the challenged member mentioned — but only after :func:`check_challenge_channel` found
+that the bot may post there (nothing is stored otherwise). When it is accepted the game gets its own thread, opened
 from the challenge message (or, where threads cannot be made, the game lives in that channel) — its **home**. After
 every turn the home gets the new board: a new message that mentions the member who must act (the previous board
 loses its buttons), or, when the same member acts again (he rolled, now he plays), the board message edited in place.
 Every message is posted and edited with the bot's token (never an interaction token, which lapses after 15 minutes),
 and remembered in the database (:meth:`club.service.ClubService.remember_message`), so games that last for days —
 and bot restarts — keep working. Members who asked for it (``/bg notify on``) also get a direct message.
+
+Discord's own conditions (:mod:`cogs.platform`): an archived thread is unarchived to edit its board; a deleted board
+message is posted again; a deleted thread or channel gets a fresh home — a new thread in the challenge's channel, or
+the channel where the member acted — remembered as the game's home, so the game is never lost. The **live-message
+index** (:class:`LiveIndex`) answers "the live board of this game" from memory (one database read per game after a
+start) instead of rereading every board message. Direct messages reuse each member's DM channel (remembered in the
+database); a member who accepts none (50007) is told once, in the game's home, that he will be mentioned there.
 
 Remembered message purposes: ``challenge`` (the challenge post), ``home`` (the game's thread or channel; a thread is
 recorded as its own message id too, so ``match_of_message(thread, thread)`` finds the game of a thread), ``board``.
@@ -25,19 +33,44 @@ from club.describe import shorten
 from club.errors import ClubError
 from club.results import Outcome, TableView
 
+from .platform import CANNOT_DM, POST, THREADS, edit_message, error_code, missing_permissions, require_permissions
 from .present import COLOURS, MENTIONS, board_message, mention, title
 
 log = logging.getLogger("bgclub.discord")
 
 THREAD_ARCHIVE_MINUTES = 10080  # a week: asynchronous games are slow
+OPEN = ("challenged", "active")
+
+
+class LiveIndex:
+    """The live message of each table, by ``(kind, id)`` (``("match", 12)``, ``("chouette", 3)``): the newest
+    remembered record of a purpose, read from the database once and then kept current as messages are posted."""
+
+    def __init__(self) -> None:
+        self._live: dict[tuple[str, int, str], Any] = {}
+
+    async def get(self, key: tuple[str, int], purpose: str, load) -> Any:
+        """The live record of ``purpose`` for table ``key``; ``load()`` (the table's remembered records of that
+        purpose, oldest first) is awaited only on the first question."""
+        slot = (*key, purpose)
+        if slot not in self._live:
+            records = await load()
+            self._live[slot] = records[-1] if records else None
+        return self._live[slot]
+
+    def set(self, key: tuple[str, int], purpose: str, record: Any) -> None:
+        """``record`` is now the live message of ``purpose`` for table ``key``."""
+        self._live[(*key, purpose)] = record
 
 
 class Publisher:
     """Posts and edits a match's messages for ``bot`` (which has ``service``, ``board_options`` and the discord.py
-    client methods ``get_channel``/``fetch_channel``/``get_user``/``fetch_user``)."""
+    client methods ``get_channel``/``fetch_channel``/``get_partial_messageable``)."""
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
+        self.index = LiveIndex()
+        self._dm_told: set[int] = set()
 
     @property
     def service(self):
@@ -58,75 +91,107 @@ class Publisher:
                 return None
         return channel
 
-    async def home(self, match_id: int):
-        """The channel or thread where match ``match_id`` is played, or None before it has one."""
-        records = await self.service.messages(match_id, purpose="home")
-        return await self.channel(records[-1].channel_id) if records else None
+    async def _record(self, match_id: int, purpose: str):
+        return await self.index.get(("match", match_id), purpose,
+                                    lambda: self.service.messages(match_id, purpose=purpose))  # fmt: skip
 
-    async def here(self, channel_id: int | None) -> int | None:
-        """The match whose thread ``channel_id`` is, or None."""
+    async def _remember(self, match_id: int, channel_id: int, message_id: int, *, purpose: str,
+                        game_number: int | None = None):  # fmt: skip
+        record = await self.service.remember_message(match_id, channel_id, message_id, game_number=game_number,
+                                                     purpose=purpose)  # fmt: skip
+        self.index.set(("match", match_id), purpose, record)
+        return record
+
+    async def home(self, match_id: int):
+        """The channel or thread where match ``match_id`` is played, or None (none yet, or it is gone)."""
+        record = await self._record(match_id, "home")
+        return await self.channel(record.channel_id) if record is not None else None
+
+    async def here(self, channel_id: int | None, *, open_only: bool = True) -> int | None:
+        """The match whose thread ``channel_id`` is, or None. With ``open_only`` (game actions) only a match still
+        challenged or being played: in a finished match's thread an action resolves to the member's open challenge
+        or game instead (the looking commands — board, rules, verify, export — pass False: the thread's match)."""
         if not channel_id:
             return None
-        return await self.service.match_of_message(channel_id, channel_id)
+        match_id = await self.service.match_of_message(channel_id, channel_id)
+        if match_id is None or not open_only:
+            return match_id
+        record = await self.service.db.get_match(match_id)
+        return match_id if record is not None and record.status in OPEN else None
 
     # -- the challenge ------------------------------------------------------------------------------------------------
-    async def post_challenge(self, outcome: Outcome, *, guild_id: int, origin) -> discord.Message:
-        """Post the challenge (Accept / Decline / Withdraw) in the club's game channel, else in ``origin``."""
+    async def challenge_channel(self, guild_id: int, origin):
+        """Where a challenge of the club ``guild_id`` made in ``origin`` is posted: the club's game channel if set
+        and reachable, else ``origin``."""
         settings = await self.service.club_settings(guild_id)
         channel = await self.channel(settings.game_channel) if settings.game_channel else None
-        channel = channel or origin
+        return channel or origin
+
+    @staticmethod
+    def check_challenge_channel(channel) -> None:
+        """Raise :class:`cogs.platform.MissingBotPermissions` unless the bot may post a challenge in ``channel`` and
+        open its game's thread there (in a thread: post in it)."""
+        needs = (POST,) if isinstance(channel, discord.Thread) else (POST, THREADS)
+        require_permissions(channel, *needs)
+
+    async def post_challenge(self, outcome: Outcome, *, channel) -> discord.Message:
+        """Post the challenge (Accept / Decline / Withdraw) in ``channel`` (see :meth:`challenge_channel`)."""
         board = await board_message(self.service, outcome.view, outcome.message, options=self.bot.board_options)
         message = await channel.send(**board.send_kwargs())
-        await self.service.remember_message(outcome.match_id, channel.id, message.id, purpose="challenge")
+        await self._remember(outcome.match_id, channel.id, message.id, purpose="challenge")
         return message
 
     async def _close_challenge(self, view: TableView, text: str) -> None:
-        records = await self.service.messages(view.match_id, purpose="challenge")
-        if not records:
-            return
-        record = records[-1]
-        channel = await self.channel(record.channel_id)
+        record = await self._record(view.match_id, "challenge")
+        channel = await self.channel(record.channel_id) if record is not None else None
         if channel is None:
             return
         embed = discord.Embed(title=title(view)[:256], description=text[:4000] or view.status,
                               colour=COLOURS.get(view.status, discord.Colour.blurple()))  # fmt: skip
         embed.add_field(name="Rules", value=view.rules_text[:1024] or "-", inline=False)
         try:
-            await channel.get_partial_message(record.message_id).edit(
-                content="", embed=embed, attachments=[], view=None, allowed_mentions=MENTIONS
-            )
+            await edit_message(channel, record.message_id, lambda: {
+                "content": "", "embed": embed, "attachments": [], "view": None, "allowed_mentions": MENTIONS})  # fmt: skip
         except discord.HTTPException as error:
             log.info("could not close the challenge message of match %s: %s", view.match_id, error)
 
-    async def open_home(self, view: TableView):
-        """Open the game's home when its first game starts: a thread from the challenge message (named after the
-        match), or the challenge's channel where no thread can be made. Returns it (None if that channel is gone)."""
-        records = await self.service.messages(view.match_id, purpose="challenge")
-        if not records:
+    async def open_home(self, view: TableView, *, fallback=None):
+        """Open the game's home: at its first game a thread from the challenge message (named after the match); when
+        the home it had is gone, a fresh thread from a new message in the challenge's channel, else ``fallback``
+        (the channel where the member acted). Where no thread can be made, the game lives in that channel. Returns
+        it (None when there is nowhere to post)."""
+        record = await self._record(view.match_id, "challenge")
+        channel = await self.channel(record.channel_id) if record is not None else None
+        had_home = await self._record(view.match_id, "home") is not None
+        candidates = [c for c in (channel, fallback) if c is not None]
+        candidates = [c for c in candidates if not missing_permissions(c, POST)] or candidates[:1]
+        if not candidates:
             return None
-        record = records[-1]
-        channel = await self.channel(record.channel_id)
-        if channel is None:
-            return None
-        home, message_id = channel, record.message_id
-        if not isinstance(channel, discord.Thread) and isinstance(channel, discord.TextChannel):
+        base = candidates[0]
+        message_id = record.message_id if record is not None and base is channel else None
+        if had_home or message_id is None:  # a fresh start: say where the game went on
+            notice = await base.send(content=f"{title(view)} continues here (its thread was gone)."[:2000],
+                                     allowed_mentions=MENTIONS)  # fmt: skip
+            message_id = notice.id
+        home = base
+        if isinstance(base, discord.TextChannel) and not missing_permissions(base, THREADS):
             try:
-                home = await channel.get_partial_message(record.message_id).create_thread(
+                home = await base.get_partial_message(message_id).create_thread(
                     name=shorten(title(view), 100), auto_archive_duration=THREAD_ARCHIVE_MINUTES
                 )
                 message_id = home.id
             except discord.HTTPException as error:
                 log.warning("no thread for match %s in channel %s (%s): playing in the channel", view.match_id,
-                            channel.id, error)  # fmt: skip
-                home = channel
-        await self.service.remember_message(view.match_id, home.id, message_id, purpose="home")
+                            base.id, error)  # fmt: skip
+        await self._remember(view.match_id, home.id, message_id, purpose="home")
         return home
 
     # -- boards ---------------------------------------------------------------------------------------------------------
-    async def publish(self, outcome: Outcome, *, actor: int | None) -> discord.Message | None:
+    async def publish(self, outcome: Outcome, *, actor: int | None, fallback=None) -> discord.Message | None:
         """Show ``outcome`` (``actor`` did it; None = the club, at a time limit): close the challenge message when
-        it was answered, then post or edit the board in the game's home and notify by direct message. Returns the
-        board message (None when there is no game to show or nowhere to show it)."""
+        it was answered, then post or edit the board in the game's home (a fresh home when it is gone, see
+        :meth:`open_home`; ``fallback`` is where the member acted) and notify by direct message. Returns the board
+        message (None when there is no game to show or nowhere to show it)."""
         view = outcome.view
         answered = any(event.kind in ("accept", "decline", "cancel", "lapse") for event in outcome.events)
         first_line = outcome.message.splitlines()[0] if outcome.message else ""
@@ -135,7 +200,7 @@ class Publisher:
                 await self._close_challenge(view, first_line)
             await self.notify(outcome, actor, None)
             return None
-        home = await self.home(view.match_id) or await self.open_home(view)
+        home = await self.home(view.match_id) or await self.open_home(view, fallback=fallback)
         if answered:
             await self._close_challenge(view, first_line + (f" The game is played in <#{home.id}>." if home else ""))
         if home is None:
@@ -145,8 +210,7 @@ class Publisher:
             shown = await board_message(self.service, final, options=self.bot.board_options, buttons=False)
             await home.send(**shown.send_kwargs())
         board = await board_message(self.service, view, outcome.message, options=self.bot.board_options)
-        boards = await self.service.messages(view.match_id, purpose="board")
-        previous = boards[-1] if boards else None
+        previous = await self._record(view.match_id, "board")
         message = None
         if (
             previous is not None
@@ -155,18 +219,13 @@ class Publisher:
             and previous.channel_id == home.id
             and previous.game_number == view.game_number
         ):
-            try:
-                message = await home.get_partial_message(previous.message_id).edit(**board.edit_kwargs())
-            except discord.NotFound:
-                message = None
+            message = await edit_message(home, previous.message_id, board.edit_kwargs)
         if message is None:
             message = await home.send(**board.send_kwargs())
-            await self.service.remember_message(
-                view.match_id, home.id, message.id, game_number=view.game_number, purpose="board"
-            )
+            await self._remember(view.match_id, home.id, message.id, game_number=view.game_number, purpose="board")
             if previous is not None:
                 await self._strip(previous)
-        await self.notify(outcome, actor, message)
+        await self.notify(outcome, actor, message, home=home)
         if any(event.kind in ("match_over", "session_over") for event in outcome.events):
             self.bot.dispatch("match_finished", view)  # listeners (the review, cogs.study) run as their own tasks
         return message
@@ -176,29 +235,54 @@ class Publisher:
         if channel is None:
             return
         try:
-            await channel.get_partial_message(record.message_id).edit(view=None)
+            await edit_message(channel, record.message_id, lambda: {"view": None})
         except discord.HTTPException as error:
             log.debug("could not remove the buttons of message %s: %s", record.message_id, error)
 
     # -- direct messages ------------------------------------------------------------------------------------------------
-    async def direct_message(self, member_id: int, text: str) -> bool:
-        """Send ``text`` to ``member_id`` privately if he asked for it (``/bg notify on``); True if sent."""
+    async def _dm_channel(self, member_id: int) -> int | None:
+        """The member's DM channel id: remembered, else opened once (``POST /users/@me/channels``) and remembered;
+        0 when he accepts no direct messages."""
+        database = self.service.db
+        channel_id = await database.dm_channel(member_id)
+        if channel_id is None:
+            data = await self.bot.http.start_private_message(member_id)
+            channel_id = await database.dm_channel(member_id, int(data["id"]), self.service.clock.now())
+        return channel_id
+
+    async def direct_message(self, member_id: int, text: str, *, home=None) -> bool:
+        """Send ``text`` to ``member_id`` privately if he asked for it (``/bg notify on``); True if sent. When he
+        accepts no direct messages (50007), that is remembered and said once in ``home`` (he is mentioned there)."""
         try:
             if not (await self.service.preferences(member_id)).notify:
                 return False
         except ClubError:
             return False
-        user = self.bot.get_user(member_id)
         try:
-            if user is None:
-                user = await self.bot.fetch_user(member_id)
-            await user.send(text[:2000])
+            channel_id = await self._dm_channel(member_id)
+            if not channel_id:
+                return False
+            await self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private).send(text[:2000])
         except discord.HTTPException as error:
+            if error_code(error) == CANNOT_DM:
+                await self.service.db.dm_channel(member_id, 0, self.service.clock.now())
+                await self._say_no_dm(member_id, home)
             log.info("no direct message to %s: %s", member_id, error)
             return False
         return True
 
-    async def notify(self, outcome: Outcome, actor: int | None, message: discord.Message | None) -> None:
+    async def _say_no_dm(self, member_id: int, home) -> None:
+        if home is None or member_id in self._dm_told:
+            return
+        self._dm_told.add(member_id)
+        text = (f"{mention(member_id)} I cannot send you direct messages (your privacy settings for this server "
+                "refuse them), so I will mention you here when it is your turn.")  # fmt: skip
+        try:
+            await home.send(content=text, allowed_mentions=MENTIONS)
+        except discord.HTTPException as error:
+            log.info("could not say that %s takes no direct messages: %s", member_id, error)
+
+    async def notify(self, outcome: Outcome, actor: int | None, message: discord.Message | None, *, home=None) -> None:
         """Direct messages to the members the outcome concerns (``outcome.notify``), but not to the ``actor``."""
         view = outcome.view
         link = f"\n{message.jump_url}" if message is not None and getattr(message, "jump_url", None) else ""
@@ -210,7 +294,7 @@ class Publisher:
             else:
                 last = outcome.message.splitlines()[-1] if outcome.message else view.status
                 text = f"{title(view)}: {last}{link}"
-            await self.direct_message(member, text)
+            await self.direct_message(member, text, home=home)
 
     async def post_notice(self, notice) -> None:
         """Post a time-limit notice (:class:`club.scheduler.Notice`) in the game's home, mentioning whom it
@@ -218,8 +302,8 @@ class Publisher:
         mentions = " ".join(mention(member) for member in notice.ping)
         channel = await self.home(notice.table_id)
         if channel is None:
-            records = await self.service.messages(notice.table_id, purpose="challenge")
-            channel = await self.channel(records[-1].channel_id) if records else None
+            record = await self._record(notice.table_id, "challenge")
+            channel = await self.channel(record.channel_id) if record is not None else None
         if channel is not None:
             from .player import claim_view  # Claim the game / Claim the match / Give 24 h more (issue 14)
 
@@ -231,4 +315,4 @@ class Publisher:
             await self.publish(notice.outcome, actor=None)
         else:
             for member in notice.ping:
-                await self.direct_message(member, notice.text)
+                await self.direct_message(member, notice.text, home=channel)

@@ -257,6 +257,23 @@ class Database:
             )
         return changed == 1
 
+    async def dm_channel(self, user_id: int, channel_id: int | None = None, now: float = 0.0) -> int | None:
+        """The direct-message channel of ``user_id`` remembered so far (0: he accepts no direct messages), None if
+        unknown; with ``channel_id``, remember that one first (at ``now``, Unix seconds; ``-1`` forgets it)."""
+        if channel_id is not None:
+            async with self.transaction() as tx:
+                if channel_id < 0:
+                    await tx.execute("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
+                    return None
+                await tx.execute(
+                    "INSERT INTO dm_channels (user_id, channel_id, updated_at) VALUES (?, ?, ?) ON CONFLICT (user_id)"
+                    " DO UPDATE SET channel_id = excluded.channel_id, updated_at = excluded.updated_at",
+                    (user_id, channel_id, now),
+                )
+            return channel_id
+        row = await self._fetchone("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
+        return None if row is None else int(row[0])
+
     async def is_club_member(self, club_id: int, user_id: int) -> bool:
         """Whether ``user_id`` belongs to club ``club_id``."""
         row = await self._fetchone("SELECT 1 FROM club_members WHERE club_id = ? AND user_id = ?", (club_id, user_id))

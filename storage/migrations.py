@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 """The schema version this code writes and reads."""
 
 CHOUETTES_V2 = """
@@ -250,7 +250,18 @@ SELECT club_id, member_id, kind, sum(points), sum(money), count(*) FROM tallies 
 """
 """The tallies of every game already finished (version 4's backfill; also :func:`storage.tallies.rebuild`)."""
 
-MIGRATIONS: list[tuple[int, str]] = [
+DM_CHANNELS_V5 = """
+CREATE TABLE IF NOT EXISTS dm_channels (
+    user_id    INTEGER PRIMARY KEY,                      -- the Discord user id
+    channel_id INTEGER NOT NULL CHECK (channel_id >= 0), -- his direct-message channel; 0 = he accepts none (50007)
+    updated_at REAL    NOT NULL
+) WITHOUT ROWID;
+"""
+"""Version 5 (Discord, issue 10): each member's direct-message channel, so a direct message costs one request, not a
+``GET /users/{id}`` and a ``POST /users/@me/channels`` each time."""
+
+MIGRATIONS: list[tuple[int, str    (5, DM_CHANNELS_V5),
+]] = [
     (2, CHOUETTES_V2),
     (3, CORRECTIONS_V3),
     (4, TALLIES_V4 + TALLIES_BACKFILL),

@@ -335,3 +335,10 @@ CREATE TABLE mat_files (
     name     TEXT    NOT NULL,
     text     TEXT    NOT NULL
 );
+
+-- Each member's direct-message channel (Discord), so a direct message needs no user look-up; 0 = he accepts none.
+CREATE TABLE dm_channels (
+    user_id    INTEGER PRIMARY KEY,
+    channel_id INTEGER NOT NULL CHECK (channel_id >= 0),
+    updated_at REAL    NOT NULL
+) WITHOUT ROWID;

@@ -175,6 +175,18 @@ class FakeDiscord:
 
         bot.fetch_user = fetch_user
 
+        async def start_private_message(user_id):  # POST /users/@me/channels: a DM channel per member
+            return {"id": str(8_000_000 + user_id), "type": 1}
+
+        def get_partial_messageable(channel_id, *, type=None, guild_id=None):  # noqa: A002 - discord.py's name
+            async def send(content=None, **kwargs):
+                self.dms.append((channel_id - 8_000_000, content))
+
+            return SimpleNamespace(id=channel_id, send=AsyncMock(side_effect=send))
+
+        bot.http.start_private_message = start_private_message
+        bot.get_partial_messageable = get_partial_messageable
+
     # -- members ----------------------------------------------------------------------------------------------------
     def member(self, user_id: int, name: str, *, bot: bool = False):
         """A guild member (autospec'd :class:`discord.Member`); his direct messages land in :attr:`dms`."""

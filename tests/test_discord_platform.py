@@ -1,0 +1,252 @@
+"""Issue 10's defects, each through the Discord harness with Discord's real error codes: a thinking defer always
+completed, commands in a finished match's thread, archived threads, deleted threads and messages, missing
+permissions before anything is stored, closed DMs, direct messages without GET /users/{id} each time, 429s,
+interaction tokens past their 15 minutes."""
+
+from __future__ import annotations
+
+import pytest
+
+
+async def _challenge(h, alice, bob, channel, length="3"):
+    await h.command(alice, "bg challenge", channel, opponent=bob, length=length)
+    return h.last(channel)
+
+
+async def _game(h, alice, bob, channel, length="3"):
+    challenge = await _challenge(h, alice, bob, channel, length)
+    await h.press(bob, challenge, "Accept")
+    return challenge, h.thread_of(challenge)
+
+
+# -- a thinking defer is always completed -------------------------------------------------------------------------
+async def test_decline_by_command_answers_the_member(harness):
+    h = harness
+    alice, bob = h.member("Alice"), h.member("Bob")
+    games = h.channel()
+    challenge = await _challenge(h, alice, bob, games)
+    answer = await h.command(bob, "bg decline", games)
+    assert answer.thinking and answer.private and "declin" in answer.text.lower()
+    assert challenge.custom_ids == []  # the challenge message closed: no buttons left
+
+
+async def test_withdraw_by_command_answers_the_member(harness):
+    h = harness
+    alice, bob = h.member("Alice"), h.member("Bob")
+    games = h.channel()
+    await _challenge(h, alice, bob, games)
+    answer = await h.command(alice, "bg decline", games)
+    assert answer.private and "withdr" in answer.text.lower() or "cancel" in answer.text.lower()
+
+
+async def test_accept_with_nowhere_to_post_answers_the_member(harness):
+    """The challenge's channel is deleted before the answer: the game starts and the member is told."""
+    h = harness
+    alice, bob = h.member("Alice"), h.member("Bob")
+    games, lobby = h.channel("games"), h.channel("lobby")
+    await _challenge(h, alice, bob, games)
+    h.delete_channel(games)
+    answer = await h.command(bob, "bg accept", lobby)
+    assert answer.private and answer.text
+    assert (await h.bot.service.state(1)).status == "active"
+
+
+async def test_resign_with_nowhere_to_post_answers_the_member(harness):
+    h = harness
+    alice, bob = h.member("Alice"), h.member("Bob")
+    games, lobby = h.channel("games"), h.channel("lobby")
+    _, thread = await _game(h, alice, bob, games)
+    h.delete_channel(thread)
+    h.delete_channel(games)
+    view = await h.bot.service.state(1)
+    resigner = h.members[view.waiting_for]
+    answer = await h.command(resigner, "bg resign", lobby)
+    assert answer.private and answer.text
+
+
+# -- a finished match's thread ---------------------------------------------------------------------------------------
+async def _finished(h, alice, bob, games):
+    """A 1-point match that Alice resigns (Bob accepts): over, its thread kept."""
+    challenge, thread = await _game(h, alice, bob, games, length="1")
+    await h.command(alice, "bg resign", thread)
+    view = await h.bot.service.state(1)
+    assert view.pending == "answer_resignation", view.pending
+    await h.command(bob, "bg accept", thread)
+    assert (await h.bot.service.state(1)).status == "over"
+    return challenge, thread
+
+
+async def test_accept_in_a_finished_matchs_thread_answers_the_new_challenge(harness):
+    h = harness
+    alice, bob = h.member("Alice"), h.member("Bob")
+    games = h.channel()
+    _, thread = await _finished(h, alice, bob, games)
+    await h.command(bob, "bg challenge", games, opponent=alice, length="1")
+    answer = await h.command(alice, "bg accept", thread)
+    assert "is over" not in answer.text
+    assert (await h.bot.service.state(2)).status == "active"
+
+
+async def test_roll_in_a_finished_matchs_thread_finds_the_open_game(harness):
+    h = harness
+    alice, bob = h.member("Alice"), h.member("Bob")
+    games = h.channel()
+    _, thread = await _finished(h, alice, bob, games)
+    await h.command(bob, "bg challenge", games, opponent=alice, length="1")
+    await h.command(alice, "bg accept", games)
+    view = await h.bot.service.state(2)
+    member = h.members[view.waiting_for]
+    if view.pending in ("roll", "roll_or_double"):
+        answer = await h.command(member, "bg roll", thread)
+        assert "is over" not in answer.text and "Match 1" not in answer.text
+        assert (await h.bot.service.state(2)).version > view.version
+
+
+# -- archived, deleted -----------------------------------------------------------------------------------------------
+async def _to_roll(h, match_id=1):
+    """Drive the match with /bg commands until someone must roll; returns the view."""
+    import random
+
+    from discordkit import play_turn
+
+    rng = random.Random(5)
+    for _ in range(50):
+        view = await h.bot.service.state(match_id)
+        if view.pending in ("roll", "roll_or_double"):
+            return view
+        await play_turn(h, match_id, rng)
+    raise AssertionError("nobody came to roll")
+
+
+async def test_an_archived_thread_is_unarchived_and_the_board_kept_current(harness):
+    h = harness
+    alice, bob = h.member("Alice"), h.member("Bob")
+    games = h.channel()
+    _, thread = await _game(h, alice, bob, games)
+    view = await _to_roll(h)
+    h.archive(thread)
+    member = h.members[view.waiting_for]
+    answer = await h.command(member, "bg roll", thread)  # he rolls and plays next: the board is edited in place
+    assert "could not be posted" not in answer.text
+    now = await h.bot.service.state(1)
+    assert f"v{now.version}" in h.last(thread).text
+    assert not h.world.channels[thread]["thread_metadata"]["archived"]
+
+
+async def test_a_deleted_thread_gets_a_fresh_board_where_the_game_can_be_seen(harness):
+    h = harness
+    alice, bob = h.member("Alice"), h.member("Bob")
+    games = h.channel()
+    _, thread = await _game(h, alice, bob, games)
+    view = await _to_roll(h)
+    h.delete_channel(thread)
+    member = h.members[view.waiting_for]
+    answer = await h.command(member, "bg roll", games)
+    now = await h.bot.service.state(1)
+    assert now.version > view.version
+    homes = await h.bot.service.messages(1, purpose="home")
+    home = homes[-1].channel_id
+    assert home in h.world.channels and home != thread
+    assert f"v{now.version}" in h.last(home).text
+    assert "Board:" in answer.text
+
+
+async def test_a_deleted_board_message_is_posted_again(harness):
+    h = harness
+    alice, bob = h.member("Alice"), h.member("Bob")
+    games = h.channel()
+    _, thread = await _game(h, alice, bob, games)
+    view = await _to_roll(h)
+    h.delete_message(h.last(thread))
+    member = h.members[view.waiting_for]
+    await h.command(member, "bg roll", thread)
+    now = await h.bot.service.state(1)
+    assert f"v{now.version}" in h.last(thread).text
+
+
+# -- missing permissions: refused before anything is stored ----------------------------------------------------------
+@pytest.mark.parametrize(("permission", "words"), [
+    ("send_messages", "Send Messages"), ("embed_links", "Embed Links"), ("attach_files", "Attach Files"),
+    ("create_public_threads", "Create Public Threads"),
+])  # fmt: skip
+async def test_a_challenge_where_the_bot_may_not_post_is_refused_and_nothing_stored(harness, permission, words):
+    h = harness
+    alice, bob = h.member("Alice"), h.member("Bob")
+    games = h.channel()
+    h.deny(games, permission)
+    answer = await h.command(alice, "bg challenge", games, opponent=bob, length="3")
+    assert answer.private and words in answer.text
+    assert await h.bot.service.db.get_match(1) is None
+
+
+async def test_a_chouette_where_the_bot_may_not_post_is_refused_and_nothing_stored(harness):
+    h = harness
+    ann = h.member("Ann")
+    room = h.channel("chouette")
+    h.deny(room, "send_messages")
+    answer = await h.command(ann, "bg chouette start", room)
+    assert answer.private and "Send Messages" in answer.text
+    assert await h.bot.chouettes.session_in(room) is None
+
+
+# -- direct messages ---------------------------------------------------------------------------------------------------
+async def test_direct_messages_reuse_the_dm_channel_even_after_a_restart(harness):
+    h = harness
+    alice, bob = h.member("Alice"), h.member("Bob")
+    games = h.channel()
+    for member in (alice, bob):
+        await h.command(member, "bg notify", games, state="on")
+    await _game(h, alice, bob, games)
+    await _to_roll(h)
+    await h.restart()
+    view = await _to_roll(h)
+    await h.command(h.members[view.waiting_for], "bg roll", games)
+    assert h.requests("GET", "/users/1") == []
+    assert len(h.requests("POST", "/users/@me/channels")) <= 2
+    assert h.dms(alice) and h.dms(bob)
+
+
+async def test_closed_dms_fall_back_to_the_mention_and_say_so_once(harness):
+    h = harness
+    alice, bob = h.member("Alice"), h.member("Bob")
+    games = h.channel()
+    await h.command(bob, "bg notify", games, state="on")
+    h.close_dms(bob)
+    _, thread = await _game(h, alice, bob, games)
+    await _to_roll(h)
+    await _to_roll(h) if False else None
+    notes = [m for m in h.messages(thread) if "direct message" in m.content and bob.mention in m.content]
+    assert len(notes) == 1
+
+
+# -- rate limits and old tokens ----------------------------------------------------------------------------------------
+async def test_a_rate_limited_game_does_not_stall_another(harness):
+    import asyncio
+    import time
+
+    h = harness
+    alice, bob, carol, dan = (h.member(n) for n in ("Alice", "Bob", "Carol", "Dan"))
+    games = h.channel()
+    _, first = await _game(h, alice, bob, games)
+    await h.command(carol, "bg challenge", games, opponent=dan, length="3")
+    await h.press(dan, h.last(games), "Accept")
+    view1, view2 = await _to_roll(h, 1), await _to_roll(h, 2)
+    h.rate_limit(f"/channels/{first}/messages", 1.5, times=1)
+    started = time.monotonic()
+    slow = asyncio.ensure_future(h.command(h.members[view1.waiting_for], "bg roll", games))
+    await asyncio.sleep(0.05)
+    fast = await h.command(h.members[view2.waiting_for], "bg roll", games)
+    await slow
+    answered = [r.at for r in h.requests("POST", fast.record.token) if "callback" not in r.path]
+    assert fast.text and answered and answered[0] - started < 1.4  # while the other game waits out its 1.5 s
+    assert slow.result().text and (await h.bot.service.state(1)).version > view1.version
+
+
+async def test_an_interaction_token_past_15_minutes_answers_in_the_channel(harness):
+    h = harness
+    alice, bob = h.member("Alice"), h.member("Bob")
+    games = h.channel()
+    h.on_request(r"POST /channels/\d+/messages$", lambda request: h.advance_discord(16 * 60))
+    await h.command(alice, "bg challenge", games, opponent=bob, length="3")
+    said = [m for m in h.messages(games) if alice.mention in m.content and "challenge" in m.content.lower()]
+    assert said, [m.content for m in h.messages(games)]
