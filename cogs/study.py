@@ -75,7 +75,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
                 await interaction.followup.send(ENABLE_ANALYSIS, ephemeral=True)
                 return
             await flow.register(interaction)
-            match_id = game or await self.bot.publisher.here(interaction.channel_id)
+            match_id = game or await self.bot.publisher.here(interaction.channel_id, open_only=False)
             chouettes = getattr(self.bot, "chouettes", None)
             session_id = None if chouettes is None or game else await chouettes.session_in(interaction.channel_id)
             if match_id is None and session_id is not None:
