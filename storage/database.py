@@ -29,6 +29,7 @@ from typing import Any
 import aiosqlite
 
 from . import tallies
+from .dm import DirectMessageChannels
 from .errors import SchemaError
 from .matchrows import deadline_rows, match_columns, write_game
 from .migrations import MIGRATIONS, SCHEMA_VERSION, schema_sql
@@ -67,7 +68,7 @@ _Tx = Tx
 """The statements of one open transaction (:class:`storage.store.Tx`; the old name kept for callers)."""
 
 
-class Database:
+class Database(DirectMessageChannels):
     """An open club database (see the module docstring). Create with :meth:`open`; close with :meth:`close`."""
 
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
@@ -256,23 +257,6 @@ class Database:
                 (dumps(preferences), now, user_id),
             )
         return changed == 1
-
-    async def dm_channel(self, user_id: int, channel_id: int | None = None, now: float = 0.0) -> int | None:
-        """The direct-message channel of ``user_id`` remembered so far (0: he accepts no direct messages), None if
-        unknown; with ``channel_id``, remember that one first (at ``now``, Unix seconds; ``-1`` forgets it)."""
-        if channel_id is not None:
-            async with self.transaction() as tx:
-                if channel_id < 0:
-                    await tx.execute("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
-                    return None
-                await tx.execute(
-                    "INSERT INTO dm_channels (user_id, channel_id, updated_at) VALUES (?, ?, ?) ON CONFLICT (user_id)"
-                    " DO UPDATE SET channel_id = excluded.channel_id, updated_at = excluded.updated_at",
-                    (user_id, channel_id, now),
-                )
-            return channel_id
-        row = await self._fetchone("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
-        return None if row is None else int(row[0])
 
     async def is_club_member(self, club_id: int, user_id: int) -> bool:
         """Whether ``user_id`` belongs to club ``club_id``."""

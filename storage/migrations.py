@@ -260,11 +260,11 @@ CREATE TABLE IF NOT EXISTS dm_channels (
 """Version 5 (Discord, issue 10): each member's direct-message channel, so a direct message costs one request, not a
 ``GET /users/{id}`` and a ``POST /users/@me/channels`` each time."""
 
-MIGRATIONS: list[tuple[int, str    (5, DM_CHANNELS_V5),
-]] = [
+MIGRATIONS: list[tuple[int, str]] = [
     (2, CHOUETTES_V2),
     (3, CORRECTIONS_V3),
     (4, TALLIES_V4 + TALLIES_BACKFILL),
+    (5, DM_CHANNELS_V5),
 ]
 """Upgrade steps ``(version reached, SQL script)`` in ascending order; version 1 is ``schema.sql`` itself."""
 
