@@ -250,3 +250,42 @@ async def test_an_interaction_token_past_15_minutes_answers_in_the_channel(harne
     await h.command(alice, "bg challenge", games, opponent=bob, length="3")
     said = [m for m in h.messages(games) if alice.mention in m.content and "challenge" in m.content.lower()]
     assert said, [m.content for m in h.messages(games)]
+
+
+def test_the_readme_lists_the_permissions_the_code_checks():
+    """README "Discord set-up" names exactly the permissions cogs.platform checks (View Channels is Discord's name
+    for view_channel), "no cube, no talk" the two more it needs."""
+    import re
+    from pathlib import Path
+
+    from cogs.platform import POST, PRIVATE_THREADS, THREADS, permission_name
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text(encoding="utf-8")
+    invite = readme[readme.index("2. **Invite it.**") : readme.index("3. **Register the commands")]
+    listed = set(re.findall(r"\*\*([A-Z][A-Za-z ]+)\*\*", invite)) - {"Invite it."}
+    spelled = {"View Channel": "View Channels"}
+    assert listed == {spelled.get(permission_name(p), permission_name(p)) for p in POST + THREADS}
+    chouette = readme[readme.index('"No cube, no talk" needs') :].split("\n")[0]
+    assert set(re.findall(r"\*\*([A-Z][A-Za-z ]+)\*\*", chouette)) == {permission_name(p) for p in PRIVATE_THREADS}
+
+
+async def test_rematch_on_a_finished_matchs_last_board(harness):
+    """Rematch: same length, rules and stake; the opponent accepts; only a player may press it; after a restart
+    too."""
+    h = harness
+    alice, bob, carol = h.member("Alice"), h.member("Bob"), h.member("Carol")
+    games = h.channel()
+    _, thread = await _finished(h, alice, bob, games)
+    last = next(m for m in reversed(h.messages(thread)) if "Rematch" in m.labels)
+    refused = await h.press(carol, last, "Rematch")
+    assert refused.private and "Only Alice and Bob" in refused.text
+    await h.restart()
+    asked = await h.press(bob, last, "Rematch")
+    assert asked.private and "Rematch" in asked.text
+    first, second = await h.bot.service.state(1), await h.bot.service.state(2)
+    assert (second.length, second.rules, second.stake) == (first.length, first.rules, first.stake)
+    assert second.players == (bob.id, alice.id) and second.status == "challenged"
+    challenge = h.last(games)
+    assert alice.mention in challenge.content
+    await h.press(alice, challenge, "Accept")
+    assert (await h.bot.service.state(2)).status == "active"
