@@ -49,6 +49,7 @@ ERRORS = {
 }
 TOKEN_SECONDS = 15 * 60
 WORLD = web.AppKey("world", object)
+RECORD = web.RequestKey("record", object)
 FIRST_ANSWER_SECONDS = 3.0
 
 
@@ -360,7 +361,7 @@ class FakeDiscordServer:
             if error.code == 50035:
                 body["errors"] = {"_errors": [{"code": "BASE_TYPE_MAX_LENGTH", "message": error.detail}]}
             response = _json_response(body, status)
-        record = request.get("record")
+        record = request.get(RECORD)
         if record is not None:
             record.status = response.status
         for pattern, hook in list(world.hooks):

@@ -14,6 +14,7 @@ from discord_fake import (
     FIRST_ANSWER_SECONDS,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
+    RECORD,
     THREADS,
     TOKEN_SECONDS,
     WORLD,
@@ -35,7 +36,7 @@ async def _begin(request: web.Request) -> tuple[World, object, dict]:
     payload, files = await read_request(request)
     record = Request(request.method, request.path.removeprefix("/api/v10"), payload, files, time.monotonic())
     world.requests.append(record)
-    request["record"] = record
+    request[RECORD] = record
     return world, payload, files
 
 
