@@ -105,6 +105,7 @@ async def test_a_money_session_with_double_beaver_redouble_and_drop(tmp_path):
         view = await service.state(1)
         assert seen_beaver and seen_redouble
         assert view.score == (-4, 4), view.score  # the beavered cube at 4, redoubled to 8 and dropped: Bob wins 4
+        assert any("drops" in message.text for message in h.messages(thread)), "the drop is shown in the thread"
 
 
 async def test_a_stale_button_and_another_members_button_change_nothing(harness):
