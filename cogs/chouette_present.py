@@ -25,6 +25,7 @@ import discord
 from club.chouette import ChouetteOutcome, ChouetteView
 from club.chouette.images import board_png_async, sheet_png_async
 
+from .platform import edit_message
 from .present import MENTIONS, mention
 
 log = logging.getLogger("bgclub.discord")
@@ -283,8 +284,9 @@ class ChouettePublisher:
         if outcome.finished and view.sheet.rows:
             await self._post_sheet(channel, view)
         message = await chouette_message(self.bot, view, outcome.message, ping=outcome.ping)
-        boards = await self.chouettes.messages(view.session_id, purpose="board")
-        previous = boards[-1] if boards else None
+        previous = await self.bot.publisher.index.get(
+            ("chouette", view.session_id), "board", lambda: self.chouettes.messages(view.session_id, purpose="board")
+        )  # the live-message index: the board message without rereading them all
         posted = None
         if (
             previous is not None
@@ -292,16 +294,14 @@ class ChouettePublisher:
             and not outcome.finished
             and previous.game_number == view.game_number
         ):
-            try:
-                posted = await channel.get_partial_message(previous.message_id).edit(**message.edit_kwargs())
-            except discord.NotFound:
-                posted = None
-            else:
+            posted = await edit_message(channel, previous.message_id, message.edit_kwargs)  # None when deleted
+            if posted is not None:
                 await self._overflow(channel, view, message, previous)
         if posted is None:
             posted = await channel.send(**message.send_kwargs())
             record = await self.chouettes.remember_message(view.session_id, channel.id, posted.id, purpose="board",
                                                            game_number=view.game_number)  # fmt: skip
+            self.bot.publisher.index.set(("chouette", view.session_id), "board", record)
             if previous is not None:
                 await self._strip(channel, previous.message_id)
                 for extra in await self._extras(view, previous):
@@ -331,11 +331,9 @@ class ChouettePublisher:
         extra_views = message.components[1:]
         for index, components in enumerate(extra_views):
             if index < len(records):
-                try:
-                    await channel.get_partial_message(records[index].message_id).edit(view=components)
+                edited = await edit_message(channel, records[index].message_id, lambda c=components: {"view": c})
+                if edited is not None:
                     continue
-                except discord.NotFound:
-                    pass
             extra = await channel.send(content="More decisions:", view=components, allowed_mentions=MENTIONS)
             await self.chouettes.remember_message(view.session_id, channel.id, extra.id, purpose="decisions",
                                                   game_number=view.game_number)  # fmt: skip
@@ -344,7 +342,7 @@ class ChouettePublisher:
 
     async def _strip(self, channel, message_id: int) -> None:
         try:
-            await channel.get_partial_message(message_id).edit(view=None)
+            await edit_message(channel, message_id, lambda: {"view": None})
         except discord.HTTPException as error:
             log.debug("could not remove the buttons of message %s: %s", message_id, error)
 

@@ -289,3 +289,15 @@ async def test_rematch_on_a_finished_matchs_last_board(harness):
     assert alice.mention in challenge.content
     await h.press(alice, challenge, "Accept")
     assert (await h.bot.service.state(2)).status == "active"
+
+
+async def test_a_deleted_chouette_board_is_posted_again(harness):
+    """The chouette's board message deleted (10008): the next join posts a fresh one instead of failing."""
+    h = harness
+    ann, bob = h.member("Ann"), h.member("Bob")
+    room = h.channel("chouette")
+    await h.command(ann, "bg chouette start", room)
+    h.delete_message(h.last(room))
+    joined = await h.command(bob, "bg chouette join", room)
+    assert "Board:" in joined.text
+    assert "Bob" in h.last(room).text and "Ann" in h.last(room).text
