@@ -31,7 +31,7 @@ from club.chouette import ChouetteOutcome, ChouetteService
 from club.chouette.images import sheet_png_async
 from club.errors import InvalidRequestError
 
-from .chouette_present import ChouettePublisher, chouette_message
+from .chouette_present import chouette_message
 from .errors import report, send_private
 from .flow import register
 from .platform import POST, PRIVATE_THREADS, require_permissions
@@ -138,7 +138,7 @@ async def press(interaction: discord.Interaction, sid: int, mark: str, member: i
 
 async def _publish_and_acknowledge(interaction: discord.Interaction, outcome: ChouetteOutcome) -> None:
     try:
-        message = await interaction.client.chouette_publisher.publish(outcome)
+        message = await interaction.client.publisher.publish_chouette(outcome)
     except Exception as error:  # noqa: BLE001 - the action is done; only showing it failed
         log.error("could not publish chouette %s v%s", outcome.session_id, outcome.view.version, exc_info=error)
         message = None
@@ -302,7 +302,6 @@ class Chouettes(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         bot.chouettes = ChouetteService(bot.service)
-        bot.chouette_publisher = ChouettePublisher(bot)
         self.commands = ChouetteCommands()
 
     async def cog_unload(self) -> None:

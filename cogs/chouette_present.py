@@ -1,5 +1,4 @@
-"""A chouette outcome as Discord messages, and keeping them current (the chouette's counterpart of
-:mod:`cogs.present` and :mod:`cogs.publish`).
+"""A chouette outcome as Discord messages (the chouette's counterpart of :mod:`cogs.present`).
 
 The session lives in its channel. Its **board message** holds the board image with the chouette panel (Box,
 Partner, Captain and Team in rotation order with every cube), what happened, and a row of buttons per member who
@@ -8,24 +7,24 @@ must decide now — each row is that member's own (RULES C5): *Double my cube* /
 menus (Box's selective double, his mixed answer, the legal plays). When someone new must decide, a new board message
 is posted that mentions exactly those members (the previous one loses its buttons); otherwise the board message is
 edited in place, so a window of five passes is one message, not five. More than five deciders overflow into a
-second message. Everything is posted and edited with the bot's token and remembered in the database, so sessions
-that last for days — and restarts — keep working. With "no cube, no talk" a private thread holds Box and the
-members whose cube is still in the game.
+second message. Posting and editing are :class:`cogs.publish.Publisher`'s (one publisher for the 1-on-1 and the
+chouette: the same post-or-edit rule with the chouette's hook, the same overflow rows, the live-message index); this
+module only builds the messages. With "no cube, no talk" a private thread holds Box and the members whose cube is
+still in the game.
 """
 
 from __future__ import annotations
 
 import io
 import logging
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import discord
 
-from club.chouette import ChouetteOutcome, ChouetteView
-from club.chouette.images import board_png_async, sheet_png_async
+from club.chouette import ChouetteView
+from club.chouette.images import board_png_async
 
-from .platform import edit_message
 from .present import MENTIONS, mention
 
 log = logging.getLogger("bgclub.discord")
@@ -112,6 +111,11 @@ class ChouetteMessage:
     png: bytes | None
     filename: str
     components: list[discord.ui.View]
+
+    @property
+    def overflow(self) -> list[discord.ui.View]:
+        """The component views that go to overflow messages after the board (more than five deciders)."""
+        return self.components[1:]
 
     def file(self) -> discord.File | None:
         """A fresh file of the image."""
@@ -259,132 +263,3 @@ async def chouette_message(
         waiting = ", ".join(dict.fromkeys(view.name(d.actor) for d in view.decisions))
         content = f"Waiting for {waiting}." if waiting else ""
     return ChouetteMessage(content[:2000], embed, png, filename, components)
-
-
-class ChouettePublisher:
-    """Posts and edits a session's messages for ``bot`` (which has ``chouettes``, ``publisher`` and
-    ``board_options``)."""
-
-    def __init__(self, bot: Any) -> None:
-        self.bot = bot
-
-    @property
-    def chouettes(self):
-        """The bot's :class:`~club.chouette.ChouetteService`."""
-        return self.bot.chouettes
-
-    async def publish(self, outcome: ChouetteOutcome) -> discord.Message | None:
-        """Show ``outcome`` in the session's channel: a new board message when someone new must decide (it
-        mentions exactly them), else the board message edited in place; then the "no cube, no talk" thread."""
-        view = outcome.view
-        channel = await self.bot.publisher.channel(view.channel_id)
-        if channel is None:
-            log.warning("chouette %s has no channel to post in", view.session_id)
-            return None
-        if outcome.finished and view.sheet.rows:
-            await self._post_sheet(channel, view)
-        message = await chouette_message(self.bot, view, outcome.message, ping=outcome.ping)
-        previous = await self.bot.publisher.index.get(
-            ("chouette", view.session_id), "board", lambda: self.chouettes.messages(view.session_id, purpose="board")
-        )  # the live-message index: the board message without rereading them all
-        posted = None
-        if (
-            previous is not None
-            and not outcome.ping
-            and not outcome.finished
-            and previous.game_number == view.game_number
-        ):
-            posted = await edit_message(channel, previous.message_id, message.edit_kwargs)  # None when deleted
-            if posted is not None:
-                await self._overflow(channel, view, message, previous)
-        if posted is None:
-            posted = await channel.send(**message.send_kwargs())
-            record = await self.chouettes.remember_message(view.session_id, channel.id, posted.id, purpose="board",
-                                                           game_number=view.game_number)  # fmt: skip
-            self.bot.publisher.index.set(("chouette", view.session_id), "board", record)
-            if previous is not None:
-                await self._strip(channel, previous.message_id)
-                for extra in await self._extras(view, previous):
-                    await self._strip(channel, extra.message_id)
-            await self._overflow(channel, view, message, record)
-        if view.no_talk:
-            await self.sync_thread(view, channel)
-        return posted
-
-    async def _post_sheet(self, channel, view: ChouetteView) -> None:
-        """The score-sheet image after a game (RULES C11), before the next game's board."""
-        png = await sheet_png_async(view, self.bot.board_options)
-        totals = ", ".join(f"{view.name(m)} {t:+d}" for m, t in view.sheet.totals.items())
-        await channel.send(
-            content=f"Score sheet after game {view.sheet.rows[-1].game}: {totals}."[:2000],
-            file=discord.File(io.BytesIO(png), filename=f"sheet-{view.session_id}-{view.sheet.rows[-1].game}.png"),
-            allowed_mentions=MENTIONS,
-        )
-
-    async def _extras(self, view: ChouetteView, board) -> list:
-        """The overflow messages of the board message ``board`` (remembered after it)."""
-        return [r for r in await self.chouettes.messages(view.session_id, purpose="decisions") if r.id > board.id]
-
-    async def _overflow(self, channel, view: ChouetteView, message: ChouetteMessage, board) -> None:
-        """More than five deciders: the other rows in messages after the board (edited in place when they exist)."""
-        records = await self._extras(view, board)
-        extra_views = message.components[1:]
-        for index, components in enumerate(extra_views):
-            if index < len(records):
-                edited = await edit_message(channel, records[index].message_id, lambda c=components: {"view": c})
-                if edited is not None:
-                    continue
-            extra = await channel.send(content="More decisions:", view=components, allowed_mentions=MENTIONS)
-            await self.chouettes.remember_message(view.session_id, channel.id, extra.id, purpose="decisions",
-                                                  game_number=view.game_number)  # fmt: skip
-        for record in records[len(extra_views) :]:
-            await self._strip(channel, record.message_id)
-
-    async def _strip(self, channel, message_id: int) -> None:
-        try:
-            await edit_message(channel, message_id, lambda: {"view": None})
-        except discord.HTTPException as error:
-            log.debug("could not remove the buttons of message %s: %s", message_id, error)
-
-    async def sync_thread(self, view: ChouetteView, channel) -> None:
-        """ "No cube, no talk": the game's private thread holds Box and the members whose cube is in the game —
-        opened at the game's start, members removed as their cubes leave play. Errors are logged, never raised."""
-        if not view.board_live:
-            return
-        threads = [r for r in await self.chouettes.messages(view.session_id, purpose="thread")
-                   if r.game_number == view.game_number]  # fmt: skip
-        try:
-            if threads:
-                thread = await self.bot.publisher.channel(threads[-1].channel_id)
-            else:
-                thread = await channel.create_thread(
-                    name=f"Chouette #{view.session_id} game {view.game_number}: no cube, no talk",
-                    type=discord.ChannelType.private_thread,
-                    invitable=False,
-                )
-                await self.chouettes.remember_message(view.session_id, thread.id, thread.id, purpose="thread",
-                                                      game_number=view.game_number)  # fmt: skip
-                for member in view.in_game:
-                    await thread.add_user(discord.Object(id=member))
-            if thread is None:
-                return
-            for member in view.order:
-                if member not in view.in_game:
-                    await thread.remove_user(discord.Object(id=member))
-        except discord.HTTPException as error:
-            log.info("no-talk thread of chouette %s: %s", view.session_id, error)
-
-    async def post_notice(self, notice) -> None:
-        """Post a chouette time-limit notice (:class:`club.scheduler.Notice`) in the session's channel,
-        mentioning whom it concerns — or, when the club acted, the new board with the notice as its text; direct
-        messages to who asked for them."""
-        if notice.outcome is not None:
-            await self.publish(replace(notice.outcome, message=notice.text))
-        else:
-            record = await self.chouettes.store.get(notice.table_id)
-            channel = await self.bot.publisher.channel(record.channel_id) if record else None
-            mentions = " ".join(mention(member) for member in notice.ping)
-            if channel is not None:
-                await channel.send(content=f"{mentions} {notice.text}"[:2000], allowed_mentions=MENTIONS)
-        for member in notice.ping:
-            await self.bot.publisher.direct_message(member, notice.text)

@@ -41,8 +41,7 @@ def correspondence(bot) -> Correspondence:
 async def post_notices(bot, notices) -> None:
     """Post each notice where its table is shown (a match's thread, a chouette's channel)."""
     for notice in notices:
-        publisher = bot.chouette_publisher if notice.table == "chouette" else bot.publisher
-        await publisher.post_notice(notice)
+        await bot.publisher.post_notice(notice)
 
 
 class ClaimButton(

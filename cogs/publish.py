@@ -23,16 +23,20 @@ recorded as its own message id too, so ``match_of_message(thread, thread)`` find
 
 from __future__ import annotations
 
+import io
 import logging
+from dataclasses import replace
 from typing import Any
 
 import discord
 
 from club.boards import finished_games
+from club.chouette.images import sheet_png_async
 from club.describe import shorten
 from club.errors import ClubError
 from club.results import Outcome, TableView
 
+from .chouette_present import chouette_message
 from .platform import CANNOT_DM, POST, THREADS, edit_message, error_code, missing_permissions, require_permissions
 from .present import COLOURS, MENTIONS, board_message, mention, title
 
@@ -186,6 +190,61 @@ class Publisher:
         await self._remember(view.match_id, home.id, message_id, purpose="home")
         return home
 
+    # -- one post-or-edit rule for every table (the hook: ``edit``) ---------------------------------------------------
+    def _store(self, kind: str):
+        return self.service if kind == "match" else self.bot.chouettes
+
+    async def _live(self, key: tuple[str, int], purpose: str):
+        kind, table_id = key
+        return await self.index.get(key, purpose, lambda: self._store(kind).messages(table_id, purpose=purpose))
+
+    async def _keep(self, key: tuple[str, int], channel_id: int, message_id: int, purpose: str, game_number):
+        kind, table_id = key
+        record = await self._store(kind).remember_message(table_id, channel_id, message_id, purpose=purpose,
+                                                           game_number=game_number)  # fmt: skip
+        self.index.set(key, purpose, record)
+        return record
+
+    async def post_or_edit(self, key: tuple[str, int], channel, message, *, edit: bool, game_number: int | None):
+        """Show ``message`` (a :class:`cogs.present.BoardMessage` or :class:`cogs.chouette_present.ChouetteMessage`)
+        for table ``key`` (``("match", id)`` or ``("chouette", id)``) in ``channel``: the live board edited in place
+        when the table's hook says so (``edit``) and it is in this channel and game, else a new message (the old one
+        loses its buttons). Rows beyond five go to overflow messages after it. A deleted board is posted again."""
+        previous = await self._live(key, "board")
+        posted = None
+        if edit and previous is not None and previous.channel_id == channel.id and previous.game_number == game_number:
+            posted = await edit_message(channel, previous.message_id, message.edit_kwargs)  # None when it is gone
+            if posted is not None:
+                await self._overflow(key, channel, message, previous, game_number)
+        if posted is None:
+            posted = await channel.send(**message.send_kwargs())
+            record = await self._keep(key, channel.id, posted.id, "board", game_number)
+            if previous is not None:
+                await self._strip(previous)
+                for extra in await self._extras(key, previous):
+                    await self._strip(extra)
+            await self._overflow(key, channel, message, record, game_number)
+        return posted
+
+    async def _extras(self, key: tuple[str, int], board) -> list:
+        """The overflow messages of the board message ``board`` (remembered after it)."""
+        kind, table_id = key
+        return [r for r in await self._store(kind).messages(table_id, purpose="decisions") if r.id > board.id]
+
+    async def _overflow(self, key: tuple[str, int], channel, message, board, game_number) -> None:
+        """More than five rows: the others in messages after the board (edited in place when they exist)."""
+        views = list(getattr(message, "overflow", ()) or ())
+        records = await self._extras(key, board) if views or key[0] == "chouette" else []
+        for index, components in enumerate(views):
+            if index < len(records):
+                edited = await edit_message(channel, records[index].message_id, lambda c=components: {"view": c})
+                if edited is not None:
+                    continue
+            extra = await channel.send(content="More decisions:", view=components, allowed_mentions=MENTIONS)
+            await self._keep(key, channel.id, extra.id, "decisions", game_number)
+        for record in records[len(views) :]:
+            await self._strip(record)
+
     # -- boards ---------------------------------------------------------------------------------------------------------
     async def publish(self, outcome: Outcome, *, actor: int | None, fallback=None) -> discord.Message | None:
         """Show ``outcome`` (``actor`` did it; None = the club, at a time limit): close the challenge message when
@@ -210,27 +269,16 @@ class Publisher:
             shown = await board_message(self.service, final, options=self.bot.board_options, buttons=False)
             await home.send(**shown.send_kwargs())
         board = await board_message(self.service, view, outcome.message, options=self.bot.board_options)
-        previous = await self._record(view.match_id, "board")
-        message = None
-        if (
-            previous is not None
-            and actor is not None
-            and actor == view.waiting_for
-            and previous.channel_id == home.id
-            and previous.game_number == view.game_number
-        ):
-            message = await edit_message(home, previous.message_id, board.edit_kwargs)
-        if message is None:
-            message = await home.send(**board.send_kwargs())
-            await self._remember(view.match_id, home.id, message.id, game_number=view.game_number, purpose="board")
-            if previous is not None:
-                await self._strip(previous)
+        same_member = actor is not None and actor == view.waiting_for  # the 1-on-1's hook: he acts again
+        message = await self.post_or_edit(("match", view.match_id), home, board, edit=same_member,
+                                          game_number=view.game_number)  # fmt: skip
         await self.notify(outcome, actor, message, home=home)
         if any(event.kind in ("match_over", "session_over") for event in outcome.events):
             self.bot.dispatch("match_finished", view)  # listeners (the review, cogs.study) run as their own tasks
         return message
 
     async def _strip(self, record) -> None:
+        """Take the buttons off a remembered message (errors logged: it may be gone)."""
         channel = await self.channel(record.channel_id)
         if channel is None:
             return
@@ -297,8 +345,12 @@ class Publisher:
             await self.direct_message(member, text, home=home)
 
     async def post_notice(self, notice) -> None:
-        """Post a time-limit notice (:class:`club.scheduler.Notice`) in the game's home, mentioning whom it
-        concerns, then the board if the club acted (a forfeit, a lapse); direct messages to who asked for them."""
+        """Post a time-limit notice (:class:`club.scheduler.Notice`) where its table is shown: a chouette's in its
+        channel (:meth:`post_chouette_notice`); a match's in the game's home, mentioning whom it concerns, then the
+        board if the club acted (a forfeit, a lapse); direct messages to who asked for them."""
+        if getattr(notice, "table", "match") == "chouette":
+            await self.post_chouette_notice(notice)
+            return
         mentions = " ".join(mention(member) for member in notice.ping)
         channel = await self.home(notice.table_id)
         if channel is None:
@@ -316,3 +368,75 @@ class Publisher:
         else:
             for member in notice.ping:
                 await self.direct_message(member, notice.text, home=channel)
+
+    # -- chouettes: the same rule, the chouette's hook ---------------------------------------------------------------
+    async def publish_chouette(self, outcome) -> discord.Message | None:
+        """Show ``outcome`` in the session's channel: a new board message when someone new must decide (it
+        mentions exactly them), else the board message edited in place; then the "no cube, no talk" thread."""
+        view = outcome.view
+        channel = await self.channel(view.channel_id)
+        if channel is None:
+            log.warning("chouette %s has no channel to post in", view.session_id)
+            return None
+        if outcome.finished and view.sheet.rows:
+            await self._post_sheet(channel, view)
+        message = await chouette_message(self.bot, view, outcome.message, ping=outcome.ping)
+        edit = not outcome.ping and not outcome.finished  # the chouette's hook: nobody new must decide
+        posted = await self.post_or_edit(("chouette", view.session_id), channel, message, edit=edit,
+                                         game_number=view.game_number)  # fmt: skip
+        if view.no_talk:
+            await self.sync_thread(view, channel)
+        return posted
+
+    async def _post_sheet(self, channel, view) -> None:
+        """The score-sheet image after a game (RULES C11), before the next game's board."""
+        png = await sheet_png_async(view, self.bot.board_options)
+        totals = ", ".join(f"{view.name(m)} {t:+d}" for m, t in view.sheet.totals.items())
+        await channel.send(
+            content=f"Score sheet after game {view.sheet.rows[-1].game}: {totals}."[:2000],
+            file=discord.File(io.BytesIO(png), filename=f"sheet-{view.session_id}-{view.sheet.rows[-1].game}.png"),
+            allowed_mentions=MENTIONS,
+        )
+
+    async def sync_thread(self, view, channel) -> None:
+        """ "No cube, no talk": the game's private thread holds Box and the members whose cube is in the game —
+        opened at the game's start, members removed as their cubes leave play. Errors are logged, never raised."""
+        if not view.board_live:
+            return
+        threads = [r for r in await self.bot.chouettes.messages(view.session_id, purpose="thread")
+                   if r.game_number == view.game_number]  # fmt: skip
+        try:
+            if threads:
+                thread = await self.channel(threads[-1].channel_id)
+            else:
+                thread = await channel.create_thread(
+                    name=f"Chouette #{view.session_id} game {view.game_number}: no cube, no talk",
+                    type=discord.ChannelType.private_thread,
+                    invitable=False,
+                )
+                await self.bot.chouettes.remember_message(view.session_id, thread.id, thread.id, purpose="thread",
+                                                      game_number=view.game_number)  # fmt: skip
+                for member in view.in_game:
+                    await thread.add_user(discord.Object(id=member))
+            if thread is None:
+                return
+            for member in view.order:
+                if member not in view.in_game:
+                    await thread.remove_user(discord.Object(id=member))
+        except discord.HTTPException as error:
+            log.info("no-talk thread of chouette %s: %s", view.session_id, error)
+
+    async def post_chouette_notice(self, notice) -> None:
+        """Post a chouette time-limit notice (:class:`club.scheduler.Notice`) in the session's channel,
+        mentioning whom it concerns — or, when the club acted, the new board with the notice as its text; direct
+        messages to who asked for them."""
+        if notice.outcome is not None:
+            await self.publish_chouette(replace(notice.outcome, message=notice.text))
+        else:
+            record = await self.bot.chouettes.store.get(notice.table_id)
+            channel = await self.channel(record.channel_id) if record else None
+            mentions = " ".join(mention(member) for member in notice.ping)
+            if channel is not None:
+                await channel.send(content=f"{mentions} {notice.text}"[:2000], allowed_mentions=MENTIONS)
+        for member in notice.ping:
+            await self.direct_message(member, notice.text)

@@ -2,7 +2,7 @@
 due on every table — the 1-on-1 matches (:class:`club.scheduler.MatchClock`) and, when ``cogs.chouette`` is loaded,
 the chouettes (:class:`club.scheduler.ChouetteClock`) — and posts each notice where its table is shown: a match's
 in its thread (:meth:`cogs.publish.Publisher.post_notice`), a chouette's in its channel
-(:meth:`cogs.chouette_present.ChouettePublisher.post_notice`). Each notice fires once, even across restarts (the
+(the same :meth:`~cogs.publish.Publisher.post_notice`). Each notice fires once, even across restarts (the
 scheduler records the firing before returning it)."""
 
 from __future__ import annotations
@@ -40,18 +40,13 @@ class Reminders(commands.Cog):
         """The tables' hooks: matches, and chouettes when their cog is loaded."""
         return clocks_of(self.bot.service, getattr(self.bot, "chouettes", None))
 
-    def _publisher(self, notice: Notice):
-        if notice.table == "chouette":
-            return self.bot.chouette_publisher
-        return self.bot.publisher
-
     async def tick(self) -> list[Notice]:
         """Fire and post everything due now on every table; returns the notices. A notice that cannot be posted is
         logged and the others still go out."""
         notices = await run_due(self.clocks())
         for notice in notices:
             try:
-                await self._publisher(notice).post_notice(notice)
+                await self.bot.publisher.post_notice(notice)
             except Exception:  # noqa: BLE001 - one failed post must not stop the others
                 log.exception("could not post the %s of %s %s", notice.kind, notice.table, notice.table_id)
         return notices
