@@ -23,6 +23,7 @@ recorded as its own message id too, so ``match_of_message(thread, thread)`` find
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 from dataclasses import replace
@@ -74,6 +75,8 @@ class Publisher:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.index = LiveIndex()
+        self._locks: dict[tuple[str, int], asyncio.Lock] = {}
+        self._newest: dict[tuple[str, int], int] = {}
         self._dm_told: set[int] = set()
 
     @property
@@ -205,14 +208,28 @@ class Publisher:
         self.index.set(key, purpose, record)
         return record
 
-    async def post_or_edit(self, key: tuple[str, int], channel, message, *, edit: bool, game_number: int | None):
+    async def post_or_edit(
+        self, key: tuple[str, int], channel, message, *, edit: bool, game_number: int | None, version: int = 0
+    ):
         """Show ``message`` (a :class:`cogs.present.BoardMessage` or :class:`cogs.chouette_present.ChouetteMessage`)
         for table ``key`` (``("match", id)`` or ``("chouette", id)``) in ``channel``: the live board edited in place
         when the table's hook says so (``edit``) and it is in this channel and game, else a new message (the old one
-        loses its buttons). Rows beyond five go to overflow messages after it. A deleted board is posted again."""
+        loses its buttons). Rows beyond five go to overflow messages after it. A deleted board is posted again.
+
+        One table's boards are published one at a time, in order; an edit of ``version`` when a newer version of the
+        same table is already waiting is skipped (a burst of edits — a rate-limited one holding the others back —
+        becomes one edit, the newest; posts, which mention someone, are never skipped)."""
+        self._newest[key] = max(self._newest.get(key, 0), version)
+        async with self._locks.setdefault(key, asyncio.Lock()):
+            return await self._post_or_edit(key, channel, message, edit=edit, game_number=game_number, version=version)
+
+    async def _post_or_edit(self, key, channel, message, *, edit: bool, game_number, version: int):
         previous = await self._live(key, "board")
         posted = None
-        if edit and previous is not None and previous.channel_id == channel.id and previous.game_number == game_number:
+        live = previous is not None and previous.channel_id == channel.id and previous.game_number == game_number
+        if edit and live and version < self._newest[key]:
+            return channel.get_partial_message(previous.message_id)  # coalesced: the newer board follows at once
+        if edit and live:
             posted = await edit_message(channel, previous.message_id, message.edit_kwargs)  # None when it is gone
             if posted is not None:
                 await self._overflow(key, channel, message, previous, game_number)
@@ -271,7 +288,7 @@ class Publisher:
         board = await board_message(self.service, view, outcome.message, options=self.bot.board_options)
         same_member = actor is not None and actor == view.waiting_for  # the 1-on-1's hook: he acts again
         message = await self.post_or_edit(("match", view.match_id), home, board, edit=same_member,
-                                          game_number=view.game_number)  # fmt: skip
+                                          game_number=view.game_number, version=view.version)  # fmt: skip
         await self.notify(outcome, actor, message, home=home)
         if any(event.kind in ("match_over", "session_over") for event in outcome.events):
             self.bot.dispatch("match_finished", view)  # listeners (the review, cogs.study) run as their own tasks
@@ -383,7 +400,7 @@ class Publisher:
         message = await chouette_message(self.bot, view, outcome.message, ping=outcome.ping)
         edit = not outcome.ping and not outcome.finished  # the chouette's hook: nobody new must decide
         posted = await self.post_or_edit(("chouette", view.session_id), channel, message, edit=edit,
-                                         game_number=view.game_number)  # fmt: skip
+                                         game_number=view.game_number, version=view.version)  # fmt: skip
         if view.no_talk:
             await self.sync_thread(view, channel)
         return posted

@@ -301,3 +301,34 @@ async def test_a_deleted_chouette_board_is_posted_again(harness):
     joined = await h.command(bob, "bg chouette join", room)
     assert "Board:" in joined.text
     assert "Bob" in h.last(room).text and "Ann" in h.last(room).text
+
+
+async def test_a_burst_of_edits_for_one_table_is_coalesced(tmp_path):
+    """The Team's window: four passes pressed at once while the board's first edit waits out a 429 — the later
+    edits become one (the newest), and the board ends current."""
+    import asyncio
+
+    from club import InjectedDice
+    from discordkit import Harness
+
+    seating = [(6, 6), (6, 5), (5, 5), (5, 4), (4, 4)]
+    dice = InjectedDice([*seating, (2, 1), (3, 1), (1, 2)], fallback=b"burst")
+    async with Harness.start(tmp_path / "club.sqlite3", dice=dice) as h:
+        ann, bob, cy, di, ed = (h.member(name) for name in ("Ann", "Bob", "Cy", "Di", "Ed"))
+        room = h.channel()
+        await h.command(ann, "bg chouette start", room)
+        for member in (bob, cy, di, ed):
+            await h.command(member, "bg chouette join", room)
+        await h.command(ed, "bg chouette seat", room)
+        board = h.last(room)
+        menu = next(i for i in board.custom_ids if i.startswith("chs:"))
+        await h.press(ann, board, menu, values=[board.options(menu)[0]])
+        window = h.last(room)
+        ids = {int(i.split(":")[3]): i for i in window.custom_ids if i.startswith("ch:") and i.endswith(":pass")}
+        h.rate_limit(f"PATCH /channels/{room}/messages/{window.id}$", 0.5, times=1)
+        before = len(h.requests("PATCH", f"/messages/{window.id}"))
+        await asyncio.gather(*(h.press(m, window, ids[m.id]) for m in (bob, cy, di)))
+        edits = len(h.requests("PATCH", f"/messages/{window.id}")) - before
+        assert edits < 4, f"{edits} requests for 3 passes (one of them a 429)"
+        view = await h.bot.chouettes.state(1)
+        assert f"v{view.version}" in h.last(room).text or h.last(room).id != window.id
