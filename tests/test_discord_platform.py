@@ -308,8 +308,9 @@ async def test_a_burst_of_edits_for_one_table_is_coalesced(tmp_path):
     edits become one (the newest), and the board ends current."""
     import asyncio
 
-    from club import InjectedDice
     from discordkit import Harness
+
+    from club import InjectedDice
 
     seating = [(6, 6), (6, 5), (5, 5), (5, 4), (4, 4)]
     dice = InjectedDice([*seating, (2, 1), (3, 1), (1, 2)], fallback=b"burst")
