@@ -39,7 +39,7 @@ import aiohttp  # noqa: E402
 import discord  # noqa: E402
 from discord.ext import commands  # noqa: E402
 
-from club import ClubService, ClubSettings  # noqa: E402
+from club import ClubService, ClubSettings, ManualClock  # noqa: E402
 from club.admission import Admission  # noqa: E402
 from club.boards import BoardOptions  # noqa: E402
 from cogs import EXTENSIONS  # noqa: E402
@@ -354,7 +354,8 @@ async def _console(settings: Settings, database_path: Path, images: Path, seed: 
     async with settings.open_database(database_path) as database:
         await upgrade_stored_states(database)
         options = {} if seed is None else {"seeds": seed_source(seed, await stored_commitments(database))}
-        service = ClubService(database, defaults=settings.defaults(), **options)
+        # the console's time passes on request (``wait 6h``): a manual clock starting now
+        service = ClubService(database, defaults=settings.defaults(), clock=ManualClock(time.time()), **options)
         # one folder per database, so two databases never overwrite each other's pictures
         folder = images / Path(database_path).stem
         return await run_console(service, sys.stdin, sys.stdout, images=folder, options=settings.board_options())

@@ -210,12 +210,59 @@ async def open_games(
     return waiting, others
 
 
+@dataclass(frozen=True, slots=True)
+class GameChoice:
+    """One game a member could mean: ``key`` (a match id, or whatever the front end uses to find it again),
+    ``label`` (one line for a list, see :func:`describe_item`) and ``waiting`` (it waits for him to act now)."""
+
+    key: object
+    label: str
+    waiting: bool
+
+
+def choose_game(
+    choices: Sequence[GameChoice], *, for_turn: bool, how: str = "say which one with game: (its number)"
+) -> object:
+    """The game a member means when he names none — the game-addressing rule of every front end (the console,
+    and Discord outside a game's thread). Returns the chosen ``key``.
+
+    - an action that needs his turn (``for_turn``: roll, move, double, take, drop, accept, resign …) goes to **the one
+      game waiting for him**; with none or several waiting it is refused, listing his games — never "the last one
+      named", so an action cannot land in the wrong game;
+    - a command that does not need his turn (board, rules, export, withdraw, stop …) goes to the one game waiting
+      for him, else to his only open game.
+
+    ``how`` tells him how to name one (e.g. ``say which one, e.g. withdraw 2``). Raises
+    :class:`InvalidRequestError` with the list (at most 10 lines), games waiting for him first."""
+    waiting = [choice for choice in choices if choice.waiting]
+    if len(waiting) == 1:
+        return waiting[0].key
+    if not waiting and len(choices) == 1 and not for_turn:
+        return choices[0].key
+    if not choices:
+        raise InvalidRequestError("You have no game in progress. Start one with /bg challenge.")
+    ordered = waiting + [choice for choice in choices if not choice.waiting]
+    lines = [choice.label for choice in ordered]
+    shown = "\n".join(lines[:10]) + (f"\n… and {len(lines) - 10} more" if len(lines) > 10 else "")
+    if len(waiting) > 1:
+        raise InvalidRequestError(f"You have {len(waiting)} games waiting for you: {how}.\n{shown}")
+    if for_turn:
+        raise InvalidRequestError(f"No game is waiting for you to act: yours wait for your opponents ({how}).\n{shown}")
+    raise InvalidRequestError(f"You have {len(choices)} games: {how}.\n{shown}")
+
+
 async def resolve_match(
-    service: ClubService, member: int, *, guild_id: int | None, given: int | None = None, here: int | None = None
+    service: ClubService,
+    member: int,
+    *,
+    guild_id: int | None,
+    given: int | None = None,
+    here: int | None = None,
+    for_turn: bool = False,
 ) -> int:
     """The match ``member`` means: ``given`` if he named one; else ``here`` (the game of the thread he is in) if
-    he plays in it; else his only game waiting for him, or his only open game. Only matches of the club of
-    ``guild_id`` are found (:func:`in_club`; None: any club).
+    he plays in it; else by :func:`choose_game` over his open games (``for_turn``: the action needs his turn).
+    Only matches of the club of ``guild_id`` are found (:func:`in_club`; None: any club).
 
     Raises :class:`~club.errors.InvalidRequestError` when he has none, or several (listing them),
     :class:`~club.errors.UnknownGameError` for a ``given`` match that is not in this server."""
@@ -229,15 +276,9 @@ async def resolve_match(
             except UnknownGameError:
                 pass
     waiting, others = await open_games(service, member, guild_id)
-    if len(waiting) == 1:
-        return waiting[0].match_id
-    if not waiting and len(others) == 1:
-        return others[0].match_id
-    if not waiting and not others:
-        raise InvalidRequestError("You have no game in progress. Start one with /bg challenge.")
-    lines = [describe_item(item, True) for item in waiting] + [describe_item(item, False) for item in others]
-    shown = "\n".join(lines[:10]) + (f"\n… and {len(lines) - 10} more" if len(lines) > 10 else "")
-    raise InvalidRequestError(f"You have {len(lines)} games: say which one with game: (its number).\n{shown}")
+    choices = [GameChoice(item.match_id, describe_item(item, True), True) for item in waiting]
+    choices += [GameChoice(item.match_id, describe_item(item, False), False) for item in others]
+    return choose_game(choices, for_turn=for_turn)
 
 
 async def game_choices(

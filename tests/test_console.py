@@ -137,7 +137,7 @@ async def test_console_commands_and_refusals(tmp_path):
         await console.handle("challenge dave 3")
         await console.handle("challenge erin 3")
         out = await console.handle("withdraw")
-        assert "You have 2 games" in out and "#1 vs dave" in out and "#2 vs erin" in out
+        assert "You have 2 games: say which one, e.g. withdraw 2." in out and "#1 vs dave" in out and "#2 vs erin" in out
         assert "withdraws the challenge" in await console.handle("withdraw 2")
         assert "resign single, gammon or backgammon" in await console.handle("resign often 1")
 
@@ -181,12 +181,12 @@ async def test_console_speaks_console(tmp_path, monkeypatch):
         await console.handle("challenge bob 1")
         await console.handle("challenge carol 1")
         assert "say which one, e.g. withdraw 2." in await console.handle("withdraw")
-        assert "say which one, e.g. move 13/7 8/7 game=2." in await console.handle("move 13/7 8/7")
+        assert "No game is waiting for you to act" in await console.handle("move 13/7 8/7")
         assert "no match or session 9" in await console.handle("board 9")
         assert "say which one, e.g. board 2." in await console.handle("board")
         await console.handle("as bob")
         await console.handle("accept")
-        out = await console.handle("resign backgammon")
+        out = await console.handle("resign backgammon 1")
         await console.handle("as alice")
         out = await console.handle("accept 1")
         assert f"(in the project folder: python -m club verify {(tmp_path / 'c.sqlite3').resolve()})" in out

@@ -1,0 +1,212 @@
+"""The console's frame: :class:`Console` reads one line, finds its verb in the table (:mod:`club.console.verbs`),
+runs it for the member acting (``as NAME``) and turns every refusal into words. The game verbs, the chouette verbs,
+the books and time live in their own modules; this one holds what they share: who acts, which game a command
+without a number means (:func:`club.frontend.choose_game`), and writing the board pictures."""
+
+from __future__ import annotations
+
+import errno
+import hashlib
+import shlex
+import sqlite3
+from pathlib import Path
+
+from backgammon.errors import BackgammonError
+from storage import StorageError
+
+from .. import frontend
+from ..boards import BoardOptions
+from ..chouette import ChouetteService
+from ..errors import InvalidRequestError
+from ..records import ClubRecords
+from ..service import ClubService
+from .parse import Target, split_line, strip_comment
+from .verbs import find, help_text, normal_words
+
+CONSOLE_GUILD = 1
+"""The club id the console plays in (a console is one club)."""
+
+CHOUETTE_CHANNELS = 1_000
+"""Chouettes are played in "channels" numbered from here (a console has no channels; each chouette gets one)."""
+
+
+def member_id(name: str) -> int:
+    """A stable member id for a console name (case-insensitive): the first 6 bytes of its SHA-256, plus one."""
+    digest = hashlib.sha256(name.strip().lower().encode("utf-8", "surrogatepass")).digest()
+    return int.from_bytes(digest[:6], "big") + 1
+
+
+class Console:
+    """A line-by-line front end over ``service``: :meth:`handle` takes one typed line and returns the text to show.
+
+    ``images``: the folder for board and book PNGs (None = no images); ``options``: how they are drawn; ``admin``:
+    whether the console user may change club settings and correct the books (a console is its own club, so yes by
+    default). ``chouettes`` / ``records``: the chouette and book use-cases (made over ``service`` when not given).
+    """
+
+    def __init__(
+        self,
+        service: ClubService,
+        *,
+        images: Path | None = None,
+        options: BoardOptions | None = None,
+        guild_id: int = CONSOLE_GUILD,
+        admin: bool = True,
+        chouettes: ChouetteService | None = None,
+        records: ClubRecords | None = None,
+    ) -> None:
+        self.service = service
+        self.chouettes = chouettes or ChouetteService(service)
+        self.records = records or ClubRecords(service)
+        self.images = images
+        self.options = options or BoardOptions()
+        self.guild_id = guild_id
+        self.admin = admin
+        self.member: int | None = None
+        self.name = ""
+        self.written: list[Path] = []
+        self.last_match: int | None = None
+        self.typed: list[str] = []
+
+    @property
+    def prompt(self) -> str:
+        """``alice> `` (or ``> `` before ``as NAME``)."""
+        return f"{self.name}> " if self.name else "> "
+
+    # -- input -----------------------------------------------------------------------------------------------------
+    async def handle(self, line: str) -> str:
+        """Run one line; returns the reply (refusals included, in words). Raises ``EOFError`` for ``quit``. Never
+        raises anything else: an unexpected error becomes one line saying so."""
+        try:
+            return await self._handle(line)
+        except EOFError:
+            raise
+        except BackgammonError as error:
+            return "Refused: " + self.console_words(frontend.explain(error, await self._legal_for(error)))
+        except (sqlite3.Error, StorageError) as error:
+            if "full" in str(error).lower():
+                return "Refused: the database is full (no space left on the disk): nothing was saved. Free some space."
+            return f"Refused: the database could not be used ({error}): nothing was saved."
+        except OSError as error:
+            return "Refused: " + file_problem(error)
+        except (RecursionError, MemoryError, UnicodeError) as error:
+            return f"Refused: that cannot be read ({type(error).__name__}: {str(error)[:200]})."
+        except Exception as error:  # noqa: BLE001 - the console never ends with a traceback; the fuzz test finds these
+            return (
+                f"Internal error ({type(error).__name__}: {str(error)[:200]}); nothing more was done. Please report it."
+            )
+
+    async def _handle(self, line: str) -> str:
+        line = strip_comment(line.strip())
+        if not line:
+            return ""
+        words = normal_words(split_line(line))
+        if not words:
+            return help_text()
+        entry, args = find(words)
+        self.typed = [entry.name.split()[-1] if entry else "", *args][:8]
+        if entry is None:
+            return f"Unknown command {words[0][:40]!r}: type help for the list (e.g. challenge bob 5, chouette start)."
+        if self.member is None and not entry.anyone:
+            return "Say who you are first: as NAME (e.g. as alice)."
+        return self.console_words(await entry.run(self, args), entry.name)
+
+    def console_words(self, text: str, command: str = "") -> str:
+        """``text`` (a club or Discord-layer message) in the console's syntax: ``challenge NAME`` instead of ``/bg
+        challenge``, the exact ``python -m club verify`` command for this database."""
+        text = text.replace("Start one with /bg challenge.", "Start one with: challenge NAME (e.g. challenge bob 5).")
+        path = getattr(self.service.db, "path", None)
+        if path is not None:
+            command_line = f"python -m club verify {shlex.quote(str(Path(path).resolve()))}"
+            text = text.replace("(python -m club verify)", f"(in the project folder: {command_line})")
+        return text
+
+    async def _legal_for(self, error: BaseException) -> list[str] | None:
+        if self.last_match is None or self.member is None:
+            return None
+        try:
+            return await self.service.legal_plays(self.last_match, self.member)
+        except BackgammonError:
+            return None
+
+    # -- who and which game -----------------------------------------------------------------------------------------
+    async def someone(self, name: str) -> int:
+        """The member called ``name`` (registered in the console club if new); returns his id."""
+        name = name.strip()
+        if not name or len(name) > 100 or not name.isprintable():
+            raise InvalidRequestError(f"a member is a name of 1–100 printable characters, like bob — not {name[:40]!r}")
+        record = await self.service.register(self.guild_id, member_id(name), name)
+        return record.user_id
+
+    async def known(self, name: str) -> int:
+        """The member called ``name``, who must already be in the club. Raises :class:`InvalidRequestError`."""
+        user = member_id(name)
+        members = await self.service.db.get_members([user])
+        if user not in members:
+            raise InvalidRequestError(f"{name[:40]!r} is not a member of this club yet (as {name[:40]} makes him one)")
+        return user
+
+    async def choices(self, *, kinds: tuple[str, ...] = ("match", "chouette")) -> list[frontend.GameChoice]:
+        """The acting member's open games as :class:`~club.frontend.GameChoice` (key: a :class:`Target`): his
+        matches and sessions, and the chouettes he sits in (waiting = a decision is his to make now)."""
+        result = []
+        if "match" in kinds:
+            waiting, others = await frontend.open_games(self.service, self.member, self.guild_id)
+            result += [frontend.GameChoice(Target("match", i.match_id), frontend.describe_item(i, True), True)
+                       for i in waiting]  # fmt: skip
+            result += [frontend.GameChoice(Target("match", i.match_id), frontend.describe_item(i, False), False)
+                       for i in others]  # fmt: skip
+        if "chouette" in kinds:
+            from .chouettes import chouette_choices
+
+            result += await chouette_choices(self)
+        return result
+
+    async def target(self, given: Target | None, *, for_turn: bool, kinds=("match", "chouette")) -> Target:
+        """The game a command means: ``given``, else by the rule of :func:`club.frontend.choose_game` over
+        :meth:`choices` of ``kinds``. Raises :class:`InvalidRequestError` (none, or several: with the list)."""
+        if given is not None:
+            if given.kind not in kinds:
+                raise InvalidRequestError(f"that command is for {' or '.join(kinds)}es, not for {given}")
+            return given
+        choices = await self.choices(kinds=kinds)
+        if not choices and not for_turn and "match" in kinds:  # a look at his last game, finished since
+            latest = await self.service.history(self.member, guild_id=self.guild_id, limit=1)
+            if latest:
+                return Target("match", latest[0].match_id)
+        first = next((c.key for c in choices if c.waiting), choices[0].key if choices else Target("match", 1))
+        typed = " ".join(self.typed)
+        if first.kind == "chouette":
+            example = f"{typed} chouette={first.id}"
+        elif self.typed[:1] in (["move"], ["play"], ["plays"]):
+            example = f"{typed} game={first.id}"
+        else:
+            example = f"{typed} {first.id}"
+        found = frontend.choose_game(choices, for_turn=for_turn, how=f"say which one, e.g. {example.strip()}")
+        assert isinstance(found, Target)
+        return found
+
+    # -- pictures ---------------------------------------------------------------------------------------------------
+    def write_png(self, name: str, data: bytes) -> str:
+        """Write ``data`` as ``name`` in the images folder; returns the line to print (the path, or why not)."""
+        if self.images is None:
+            return ""
+        path = self.images / name
+        try:
+            self.images.mkdir(parents=True, exist_ok=True)
+            path.write_bytes(data)
+        except OSError as error:
+            return f"(image not written: {file_problem(error, path)})"
+        self.written.append(path)
+        return f"Image: {path}"
+
+
+def file_problem(error: OSError, path: Path | str | None = None) -> str:
+    """An ``OSError`` in words, with what would be right (another folder, free space)."""
+    where = path if path is not None else (error.filename or "the file")
+    reason = error.strerror or str(error)
+    if error.errno in (errno.ENOSPC, errno.EDQUOT):
+        return f"cannot write {where}: the disk is full — free some space and try again"
+    if error.errno in (errno.ENOENT, errno.ENOTDIR, errno.EACCES, errno.EPERM, errno.EROFS, errno.EISDIR):
+        return f"cannot write {where}: {reason} — give a path in a folder you can write to"
+    return f"cannot write {where}: {reason}"

@@ -1,0 +1,74 @@
+"""``wait 6h`` / ``wait 2d``: time passes on request. The console's club runs on a
+:class:`~club.clock.ManualClock`; ``wait`` moves it forward deadline by deadline and runs the schedulers at each
+(:func:`club.scheduler.run_due` for matches, :func:`club.chouette.run_due` for chouettes), so reminders, expiries,
+proxies and the club's own decisions at a deadline (RULES A2, C9, M5) happen in order, in minutes."""
+
+from __future__ import annotations
+
+from ..chouette import run_due as chouette_due
+from ..errors import InvalidRequestError
+from ..scheduler import run_due as match_due
+from .core import Console
+from .parse import hours
+from .verbs import verb
+
+MAX_WAIT = 366 * 86_400.0
+"""The longest wait at once (a year)."""
+
+
+async def next_due(console: Console) -> float | None:
+    """When the next reminder or expiry of a match or a chouette is due, or None."""
+    times = [await console.service.db.next_deadline_at(), await console.chouettes.store.next_deadline_at()]
+    times = [t for t in times if t is not None]
+    return min(times) if times else None
+
+
+async def fire(console: Console) -> list[str]:
+    """Run both schedulers once at the clock's time; the notices in words (and the boards the club moved)."""
+    from .chouettes import show as show_chouette
+    from .games import show as show_match
+
+    lines = []
+    for notice in await match_due(console.service):
+        lines.append(notice.text)
+        if notice.outcome is not None:
+            lines.append(await show_match(console, notice.outcome))
+    for notice in await chouette_due(console.chouettes):
+        lines.append(notice.text.split("\n", 1)[0])
+        if notice.outcome is not None:
+            lines.append(await show_chouette(console, notice.outcome))
+    return lines
+
+
+@verb("wait", "wait 6h|2d|90m|1w", "let time pass: reminders, expiries, proxies and the club's decisions fire",
+      group="console")  # fmt: skip
+async def wait(console: Console, args: list[str]) -> str:
+    """``wait DURATION``: advance the club's clock by DURATION, firing every deadline on the way, in order."""
+    if len(args) != 1:
+        raise InvalidRequestError("wait DURATION, e.g. wait 6h, wait 2d, wait 90m")
+    seconds = hours(args[0], "a wait")
+    if not 0 < seconds <= MAX_WAIT:
+        raise InvalidRequestError(f"a wait is more than 0 and at most a year, not {args[0][:40]!r}")
+    clock = console.service.clock
+    if not hasattr(clock, "advance"):
+        raise InvalidRequestError("this club runs on the real clock: time passes by itself here")
+    start = clock.now()
+    end = start + seconds
+    lines = []
+    for _ in range(10_000):
+        due = await next_due(console)
+        if due is None or due > end:
+            break
+        if due > clock.now():
+            clock.set(due)
+        fired = await fire(console)
+        if fired:
+            lines.append(f"— after {(clock.now() - start) / 3600:.1f} h:")
+            lines += fired
+        elif due <= clock.now():
+            break  # due but nothing to fire (a deadline its owner replaced): go on to the end
+    clock.set(end)
+    fired = await fire(console)
+    if fired:
+        lines += [f"— after {seconds / 3600:.1f} h:", *fired]
+    return "\n".join([f"{seconds / 3600:g} hours pass.", *lines, "Nothing else happened." if not lines else ""]).strip()
