@@ -98,6 +98,30 @@ class ClubSettings:
                 f"game_channel is a channel id (0 = where the challenge is made), not {self.game_channel!r}"
             )
 
+    def check_kinds(self, names: tuple[str, ...] = ("match_rules", "money_rules")) -> None:
+        """Each default preset in ``names`` must be usable for its kind with the club's ``rule_overrides``, or every
+        challenge of that kind naming no rule set would be refused: ``match_rules`` for a match (RULES G3, D3, D4,
+        M2, M6: no automatic doubles, Jacoby, beavers or Point Game), ``money_rules`` for a money session, neither a
+        chouette preset (those are for ``/bg chouette start``, RULES C1–C11). Raises :class:`InvalidRequestError`
+        naming the presets that fit."""
+        for name, length in (("match_rules", 1), ("money_rules", 0)):
+            if name not in names:
+                continue
+            preset = getattr(self, name)
+            fitting = [p for p in PRESETS if not p.startswith("chouette") and _fits(p, length, self.rule_overrides)]
+            what = "matches" if length else "money sessions"
+            if preset.startswith("chouette"):
+                raise InvalidRequestError(
+                    f"{name} {preset!r} is a chouette rule set (for chouette start); for {what} use one of: "
+                    f"{', '.join(fitting)}"
+                )
+            if not _fits(preset, length, self.rule_overrides):
+                extra = f" with the rule options {self.rule_overrides}" if self.rule_overrides else ""
+                raise InvalidRequestError(
+                    f"{name} {preset!r} cannot be used for {what}{extra} (every such challenge would be refused); "
+                    f"use one of: {', '.join(fitting) or 'tournament, without those options'}"
+                )
+
     def to_json(self) -> dict[str, Any]:
         """The settings as a JSON object."""
         data = asdict(self)
@@ -121,13 +145,25 @@ class ClubSettings:
         return cls(**data)
 
     def updated(self, **changes: Any) -> ClubSettings:
-        """A copy with ``changes`` applied (validated like :meth:`from_json`)."""
-        return ClubSettings.from_json({**self.to_json(), **changes})
+        """A copy with ``changes`` applied (validated like :meth:`from_json`); a default preset changed must suit
+        its kind (:meth:`check_kinds`)."""
+        settings = ClubSettings.from_json({**self.to_json(), **changes})
+        settings.check_kinds(tuple(name for name in ("match_rules", "money_rules") if name in changes))
+        return settings
 
     def time_limit(self, pending: str) -> float:
         """Seconds allowed for the ``pending`` action: ``challenge_time`` for answering a challenge, else
         ``move_time``."""
         return self.challenge_time if pending == "answer_challenge" else self.move_time
+
+
+def _fits(preset: str, length: int, overrides: dict) -> bool:
+    """Whether preset ``preset`` with ``overrides`` may be used for ``length`` (0 = money, RULES "Rule sets")."""
+    try:
+        RuleSet.preset(preset, **overrides).validate_for(length)
+    except RuleSetError:
+        return False
+    return True
 
 
 @dataclass(frozen=True, slots=True)

@@ -105,6 +105,9 @@ async def board_text(console: Console, view: TableView, viewer: int | None) -> s
                     "Image:", "Board image:"
                 )
             )
+    if view.kind == "money" and view.stake and view.status == "active" and view.game_number > 1:
+        lines.append(f"Session #{view.match_id} so far: {view.names[0]} {money(view.score[0], view.stake)}, "
+                     f"{view.names[1]} {money(view.score[1], view.stake)}.")  # fmt: skip
     lines.append(next_step(view))
     lines.append(you_can(view, console.member))
     return "\n".join(line for line in lines if line)
