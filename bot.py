@@ -348,7 +348,7 @@ async def upgrade_stored_states(database: Database) -> None:
         log.warning("state upgrade: %s", problem)
 
 
-async def _console(settings: Settings, database_path: Path, images: Path, seed: str | None = None) -> int:
+async def _console(settings: Settings, database_path: Path, images: Path | None, seed: str | None = None) -> int:
     from club.console import run_console
 
     async with settings.open_database(database_path) as database:
@@ -357,7 +357,7 @@ async def _console(settings: Settings, database_path: Path, images: Path, seed: 
         # the console's time passes on request (``wait 6h``): a manual clock starting now
         service = ClubService(database, defaults=settings.defaults(), clock=ManualClock(time.time()), **options)
         # one folder per database, so two databases never overwrite each other's pictures
-        folder = images / Path(database_path).stem
+        folder = None if images is None else images / Path(database_path).stem
         return await run_console(service, sys.stdin, sys.stdout, images=folder, options=settings.board_options())
 
 
@@ -524,6 +524,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--seed", default=None, help="console: reproducible dice seeds (the same script, the same game)"
     )
+    parser.add_argument("--no-images", action="store_true", help="console: print the boards only, write no PNGs")
     args = parser.parse_args(argv)
     settings = _settings(args.config)
     if isinstance(settings, int):
@@ -541,7 +542,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.console or no_token:
         _setup_logging("WARNING")
         try:
-            return asyncio.run(_console(settings, args.db or settings.database, settings.console_images, args.seed))
+            images = None if args.no_images else settings.console_images
+            return asyncio.run(_console(settings, args.db or settings.database, images, args.seed))
         except KeyboardInterrupt:  # Ctrl-C while a command ran (at the prompt the console says Bye itself)
             print("\nBye.")
             return 0
