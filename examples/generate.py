@@ -103,6 +103,7 @@ async def five_point_match(console: Console) -> str:
             break
     await writer.say("rules 1")
     await writer.say("club sheet match:1", "the score sheet of the match, as a table and a PNG")
+    await writer.say("club ledger all", "a match counts in points (no stake)")
     await writer.say("club rating alice")
     await writer.say("export 1 five-point-match.mat", "for GNU Backgammon")
     return writer.script(

@@ -161,3 +161,20 @@ async def test_defaults_unusable_for_their_kind_are_refused(tmp_path):
         assert (settings.match_rules, settings.money_rules) == ("tournament", "money")
         assert "challenges bob to a 3-point match" in await console.handle("challenge bob 3")
         assert "challenges carol to a money session" in await console.handle("challenge carol money")
+
+
+async def test_a_chouette_closed_in_its_lobby_reveals_its_seat_roll_seed(tmp_path):
+    """Found by the fuzz test: two members open a chouette and both leave before the seat roll; the session closes
+    and ``python -m club verify`` must find its seating seed revealed (RULES A1)."""
+    from club.chouette.verify import verify_chouette
+
+    async with console_in(tmp_path) as console:
+        await console.handle("chouette start")
+        await console.handle("as bob")
+        await console.handle("chouette join")
+        await console.handle("as alice")
+        await console.handle("chouette leave")
+        await console.handle("as bob")
+        assert "Chouette #1 · over" in await console.handle("chouette leave")
+        report = await verify_chouette(console.service.db, 1)
+        assert report.ok, report.problems

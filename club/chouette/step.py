@@ -97,7 +97,7 @@ class ChouetteStep(Step):
             )
         for row in table.session.sheet_rows(rows_before):
             self._finish_game(row)
-        if kind == "close":
+        if kind == "close" or table.status != "open":  # closed by the last member leaving the lobby too
             self._reveal(0)
         return logged
 

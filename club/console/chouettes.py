@@ -64,10 +64,16 @@ def label(view: ChouetteView, member: int | None) -> str:
     return text
 
 
-async def chouette_choices(console: Console) -> list[frontend.GameChoice]:
-    """The chouettes the acting member sits in, as game choices (waiting: a decision is his now)."""
+async def chouette_choices(console: Console, *, waiting_only: bool = False) -> list[frontend.GameChoice]:
+    """The chouettes the acting member sits in, as game choices (waiting: a decision is his now);
+    ``waiting_only``: only those waiting for him (one query finds them; the others are not loaded)."""
     result = []
-    for view in await open_views(console):
+    if waiting_only:
+        ids = dict.fromkeys(d.session_id for d in await console.chouettes.waiting(console.member))
+        views = [await console.chouettes.state(session_id) for session_id in ids]
+    else:
+        views = await open_views(console)
+    for view in views:
         if console.member in view.members or view.decision_of(console.member):
             waiting = bool(view.decision_of(console.member))
             result.append(frontend.GameChoice(Target("chouette", view.session_id), label(view, console.member),

@@ -11,7 +11,7 @@ import shlex
 import sqlite3
 from pathlib import Path
 
-from backgammon.errors import BackgammonError
+from backgammon.errors import BackgammonError, NotationError
 from storage import StorageError
 
 from .. import frontend
@@ -122,7 +122,7 @@ class Console:
         return text
 
     async def _legal_for(self, error: BaseException) -> list[str] | None:
-        if self.last_match is None or self.member is None:
+        if self.last_match is None or self.member is None or not isinstance(error, NotationError):
             return None
         try:
             return await self.service.legal_plays(self.last_match, self.member)
@@ -146,9 +146,12 @@ class Console:
             raise InvalidRequestError(f"{name[:40]!r} is not a member of this club yet (as {name[:40]} makes him one)")
         return user
 
-    async def choices(self, *, kinds: tuple[str, ...] = ("match", "chouette")) -> list[frontend.GameChoice]:
+    async def choices(
+        self, *, kinds: tuple[str, ...] = ("match", "chouette"), waiting_only: bool = False
+    ) -> list[frontend.GameChoice]:
         """The acting member's open games as :class:`~club.frontend.GameChoice` (key: a :class:`Target`): his
-        matches and sessions, and the chouettes he sits in (waiting = a decision is his to make now)."""
+        matches and sessions, and the chouettes he sits in (waiting = a decision is his to make now;
+        ``waiting_only``: of the chouettes only those, found without loading the others)."""
         result = []
         if "match" in kinds:
             waiting, others = await frontend.open_games(self.service, self.member, self.guild_id)
@@ -159,7 +162,7 @@ class Console:
         if "chouette" in kinds:
             from .chouettes import chouette_choices
 
-            result += await chouette_choices(self)
+            result += await chouette_choices(self, waiting_only=waiting_only)
         return result
 
     async def target(self, given: Target | None, *, for_turn: bool, kinds=("match", "chouette")) -> Target:
@@ -169,7 +172,7 @@ class Console:
             if given.kind not in kinds:
                 raise InvalidRequestError(f"that command is for {' or '.join(kinds)}es, not for {given}")
             return given
-        choices = await self.choices(kinds=kinds)
+        choices = await self.choices(kinds=kinds, waiting_only=for_turn)
         if not choices and not for_turn and "match" in kinds:  # a look at his last game, finished since
             latest = await self.service.history(self.member, guild_id=self.guild_id, limit=1)
             if latest:

@@ -148,7 +148,7 @@ async def as_verb(console: Console, args: list[str]) -> str:
     record = (await console.service.db.get_members([user]))[user]
     console.member, console.name = user, record.display_name
     text = f"You are {record.display_name}."
-    choices = [choice for choice in await console.choices() if choice.waiting]
+    choices = [choice for choice in await console.choices(waiting_only=True) if choice.waiting]
     if choices:
         text += " Waiting for you: " + "; ".join(choice.label for choice in choices)
     return text
