@@ -85,12 +85,13 @@ def you_can(view: TableView, member: int | None) -> str:
     if view.waiting_for is None or not view.legal:
         return ""
     verbs = list(dict.fromkeys(VERB_WORDS.get(action, action.replace("_", "-")) for action in view.legal))
-    if view.pending == "answer_challenge" and member == view.players[0]:
-        verbs = ["withdraw"]
     if view.kind == "money" and view.status == "active":
         verbs.append("stop")
     whom = "you" if member == view.waiting_for else view.names[view.side_of(view.waiting_for)]
-    return f"{whom} can: {', '.join(verbs)}"
+    text = f"{whom} can: {', '.join(verbs)}"
+    if view.pending == "answer_challenge" and member == view.players[0]:
+        text += "; you can: withdraw"
+    return text
 
 
 async def board_text(console: Console, view: TableView, viewer: int | None) -> str:
