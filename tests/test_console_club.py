@@ -178,3 +178,41 @@ async def test_a_chouette_closed_in_its_lobby_reveals_its_seat_roll_seed(tmp_pat
         assert "Chouette #1 · over" in await console.handle("chouette leave")
         report = await verify_chouette(console.service.db, 1)
         assert report.ok, report.problems
+
+
+async def test_chouette_buttons_are_verbs(tmp_path):
+    """Box's buttons typed: ``double NAME`` doubles only that cube, the member answers ``take``; a Team member's
+    ``no-double``; "you can:" lists each decider's verbs after the board (RULES C5, 003 Atlanta 5.6, 5.9)."""
+    async with console_in(tmp_path, seed=4) as console:
+        await console.handle("chouette start stake=1")
+        for name in ("bob", "cy", "di"):
+            await console.handle(f"as {name}")
+            await console.handle("chouette join")
+        out = await console.handle("chouette seat")
+        assert "you can:" in out or "can: move PLAY" in out
+        names = {member_id(n): n for n in ("alice", "bob", "cy", "di")}
+        for _ in range(200):
+            view = await console.chouettes.state(1)
+            decision = view.decisions[0]
+            await console.handle(f"as {names[decision.actor]}")
+            if decision.pending == "roll" and decision.subject == view.box and "double" in decision.actions:
+                break
+            if decision.pending == "play":
+                plays = await console.chouettes.legal_plays(1, decision.actor)
+                out = await console.handle(f"move {plays[0]}")
+            elif decision.pending == "double":
+                assert "no-double" in out and "double" in out
+                out = await console.handle("no-double")
+            else:
+                out = await console.handle("roll")
+            assert not out.startswith("Refused"), out
+        target = next(m for m in view.team if m != view.captain)
+        out = await console.handle(f"double {names[target]}")
+        assert f"doubles {names[target]}" in out, out
+        view = await console.chouettes.state(1)
+        assert [(d.subject, d.pending) for d in view.decisions] == [(target, "answer")]
+        assert f"{names[target]} can: take, drop" in out
+        assert "Refused" in await console.handle("take")  # Box cannot answer his own double
+        await console.handle(f"as {names[target]}")
+        out = await console.handle("take")
+        assert f"{names[target]} takes." in out

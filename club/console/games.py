@@ -275,6 +275,7 @@ async def game_action(console: Console, action: str, args: list[str], *, trailin
 
 def _simple(action: str, usage: str, summary: str, **extra):
     async def run(console: Console, args: list[str]) -> str:
+        """The game action (docstring replaced below by the verb's usage)."""
         return await game_action(console, action, args)
 
     run.__doc__ = f"``{usage}``: {summary}."

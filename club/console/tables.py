@@ -20,6 +20,7 @@ def text_table(table: RecordTable) -> str:
     widths = [max([len(headings[i]), *(len(row[i]) for row in rows if i < len(row))]) for i in range(len(headings))]
 
     def line(cells: list[str]) -> str:
+        """One row, each cell aligned in its column."""
         parts = []
         for index, width in enumerate(widths):
             text = cells[index] if index < len(cells) else ""

@@ -87,6 +87,7 @@ def verb(
     """Decorator: declare ``run`` as the console verb ``name`` (see :class:`Verb`); returns ``run`` unchanged."""
 
     def decorate(run: Handler) -> Handler:
+        """Register ``run`` under ``name``."""
         first = name.split()[0]
         register(Verb(name, usage, summary, run, aliases, bare, anyone,
                       group if group is not None else (first if first in GROUPS else "")))  # fmt: skip
