@@ -216,3 +216,21 @@ async def test_chouette_buttons_are_verbs(tmp_path):
         await console.handle(f"as {names[target]}")
         out = await console.handle("take")
         assert f"{names[target]} takes." in out
+
+
+async def test_wait_lets_time_pass(tmp_path):
+    """``wait``: the club's clock moves deadline by deadline — the reminder fires before the expiry, and at the
+    expiry the club's policy acts (here the late member forfeits the game, RULES A2, M5)."""
+    async with console_in(tmp_path) as console:
+        await console.handle("config move_hours 2 reminders 1 expiry forfeit_game")
+        await console.handle("challenge bob 7")
+        await console.handle("as bob")
+        await console.handle("accept")
+        view = await console.service.state(1)
+        late = "alice" if view.waiting_for == member_id("alice") else "bob"
+        start = console.service.clock.now()
+        assert "Refused" in await console.handle("wait soon")
+        out = await console.handle("wait 3h")
+        assert out.index(f"Reminder: {late}") < out.index(f"Time is up for {late}"), out
+        assert out.count("wins game 1") == 1 and console.service.clock.now() == start + 3 * 3600
+        assert (await console.service.state(1)).game_number == 2

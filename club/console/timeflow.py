@@ -1,13 +1,12 @@
 """``wait 6h`` / ``wait 2d``: time passes on request. The console's club runs on a
-:class:`~club.clock.ManualClock`; ``wait`` moves it forward deadline by deadline and runs the schedulers at each
-(:func:`club.scheduler.run_due` for matches, :func:`club.chouette.run_due` for chouettes), so reminders, expiries,
-proxies and the club's own decisions at a deadline (RULES A2, C9, M5) happen in order, in minutes."""
+:class:`~club.clock.ManualClock`; ``wait`` moves it forward deadline by deadline and runs the one clock at each
+(:func:`club.scheduler.run_due` over the matches and the chouettes), so reminders, expiries, proxies and the club's
+own decisions at a deadline (RULES A2, C9, M5) happen in order, in minutes."""
 
 from __future__ import annotations
 
-from ..chouette import run_due as chouette_due
 from ..errors import InvalidRequestError
-from ..scheduler import run_due as match_due
+from ..scheduler import clocks_of, run_due
 from .core import Console
 from .parse import hours
 from .verbs import verb
@@ -24,19 +23,16 @@ async def next_due(console: Console) -> float | None:
 
 
 async def fire(console: Console) -> list[str]:
-    """Run both schedulers once at the clock's time; the notices in words (and the boards the club moved)."""
+    """Run the one clock once at the clock's time; the notices in words (and the boards the club moved)."""
     from .chouettes import show as show_chouette
     from .games import show as show_match
 
     lines = []
-    for notice in await match_due(console.service):
-        lines.append(notice.text)
-        if notice.outcome is not None:
-            lines.append(await show_match(console, notice.outcome))
-    for notice in await chouette_due(console.chouettes):
-        lines.append(notice.text.split("\n", 1)[0])
-        if notice.outcome is not None:
-            lines.append(await show_chouette(console, notice.outcome))
+    for notice in await run_due(clocks_of(console.service, console.chouettes)):
+        lines.append(notice.text.split("\n", 1)[0] if notice.outcome is not None else notice.text)
+        if notice.outcome is not None:  # what the club did, and the board now
+            show = show_chouette if notice.table == "chouette" else show_match
+            lines.append(await show(console, notice.outcome))
     return lines
 
 
