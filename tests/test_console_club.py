@@ -166,7 +166,7 @@ async def test_defaults_unusable_for_their_kind_are_refused(tmp_path):
 async def test_a_chouette_closed_in_its_lobby_reveals_its_seat_roll_seed(tmp_path):
     """Found by the fuzz test: two members open a chouette and both leave before the seat roll; the session closes
     and ``python -m club verify`` must find its seating seed revealed (RULES A1)."""
-    from club.chouette.verify import verify_chouette
+    from club.verify import verify_chouette
 
     async with console_in(tmp_path) as console:
         await console.handle("chouette start")
