@@ -154,6 +154,19 @@ class Database(DirectMessageChannels):
         block, rolled back if it raises (:meth:`storage.store.Store.transaction`)."""
         return self.store.transaction()
 
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[_Tx]:
+        """``async with db.read() as tx:`` — one read transaction (a deferred ``BEGIN``): every query in the block
+        sees the same snapshot of the file (WAL), however other processes write meanwhile, and no other statement of
+        this connection runs in between. Ended at the end of the block (nothing to write: ``COMMIT`` only releases
+        the snapshot)."""
+        async with self._lock:
+            await self._conn.execute("BEGIN")
+            try:
+                yield _Tx(self._conn)
+            finally:
+                await self._conn.execute("COMMIT")
+
     async def user_version(self) -> int:
         """The schema version of the file (``PRAGMA user_version``)."""
         return (await self._fetchone("PRAGMA user_version"))[0]
@@ -304,20 +317,21 @@ class Database(DirectMessageChannels):
         return None if row is None else GameRecord.from_row(row)
 
     async def load(self, match_id: int) -> tuple[MatchRecord, GameRecord | None, DeadlineRecord | None] | None:
-        """The match, its current game (None before the first) and its deadline, read together; None if unknown."""
-        async with self._lock:
-            rows = await self._conn.execute_fetchall("SELECT * FROM matches WHERE id = ?", (match_id,))
-            if not rows:
+        """The match, its current game (None before the first) and its deadline, read in one read transaction
+        (:meth:`read`); None if unknown."""
+        async with self.read() as tx:  # one snapshot: never a match of one commit with a game of another
+            row = await tx.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
+            if row is None:
                 return None
-            match = MatchRecord.from_row(rows[0])
+            match = MatchRecord.from_row(row)
             game = None
             if match.game_number:
-                rows = await self._conn.execute_fetchall(
+                row = await tx.fetchone(
                     "SELECT * FROM games WHERE match_id = ? AND number = ?", (match_id, match.game_number)
                 )
-                game = GameRecord.from_row(rows[0]) if rows else None
-            rows = await self._conn.execute_fetchall("SELECT * FROM deadlines WHERE match_id = ?", (match_id,))
-            deadline = DeadlineRecord.from_row(rows[0]) if rows else None
+                game = None if row is None else GameRecord.from_row(row)
+            row = await tx.fetchone("SELECT * FROM deadlines WHERE match_id = ?", (match_id,))
+            deadline = None if row is None else DeadlineRecord.from_row(row)
         return match, game, deadline
 
     async def commit(self, commit: Commit) -> int:
