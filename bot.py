@@ -122,6 +122,17 @@ class Settings:
     reminder_seconds: float = 60.0
     shards: int = 0
 
+    def __repr__(self) -> str:
+        """Every setting but the token, which is shown as ``<hidden>`` (or ``<none>``): it would let anyone run the
+        bot."""
+        shown = ", ".join(
+            f"{name}={'<hidden>' if self.token else '<none>'}" if name == "token" else f"{name}={value!r}"
+            for name, value in self.__dict__.items()
+        )
+        return f"Settings({shown})"
+
+    __str__ = __repr__
+
     @classmethod
     def from_config(cls, config: dict, *, base: Path = ROOT, environ: dict | None = None) -> Settings:
         """Settings from the parsed TOML; ``DISCORD_TOKEN`` in ``environ`` wins over ``[discord] token``; relative
@@ -453,12 +464,33 @@ def _write_board(view, path: Path, options: BoardOptions) -> None:
 
 
 # -- command line ----------------------------------------------------------------------------------------------------
-def _setup_logging(level: str) -> None:
+class Redact(logging.Filter):
+    """A handler filter that replaces each of ``secrets`` (the token) in a record's text by ``[redacted]``, so no
+    log line — ours or a library's — shows it."""
+
+    def __init__(self, secrets) -> None:
+        super().__init__()
+        self.secrets = tuple(secret for secret in secrets if secret)
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        text = record.getMessage()
+        if any(secret in text for secret in self.secrets):
+            for secret in self.secrets:
+                text = text.replace(secret, "[redacted]")
+            record.msg, record.args = text, None
+        return True
+
+
+def _setup_logging(level: str, secrets=()) -> None:
+    """Log to standard error at ``level``; every handler redacts ``secrets`` (:class:`Redact`)."""
     logging.basicConfig(
         level=getattr(logging, level, logging.INFO),
         format="%(asctime)s %(levelname)-7s %(name)s: %(message)s",
     )
     logging.getLogger("discord.http").setLevel(logging.WARNING)
+    if secrets:
+        for handler in logging.getLogger().handlers:
+            handler.addFilter(Redact(secrets))
 
 
 CONFIG_HELP = "configuration file (TOML; default: config.toml, else the defaults of config.example.toml)"
@@ -549,7 +581,7 @@ def main(argv: list[str] | None = None) -> int:
             return 0
     if args.db is not None:
         settings = Settings(**{**settings.__dict__, "database": args.db})
-    _setup_logging(settings.log_level)
+    _setup_logging(settings.log_level, secrets=(settings.token,))
     return run_bot(settings, sync=args.sync, guild=args.guild)
 
 

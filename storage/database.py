@@ -21,6 +21,8 @@ and of the machine (power loss), at the price of one fsync per action (well unde
 from __future__ import annotations
 
 import asyncio
+import logging
+import os
 import sqlite3
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -52,6 +54,33 @@ from .records import (
 from .store import Store, Tx
 
 _SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
+OWNER_ONLY = 0o600
+"""The mode of the database file, its -wal/-shm and every backup: they hold the seeds of running games."""
+
+
+class _NoStatements(logging.Filter):
+    """Drops aiosqlite's DEBUG records: they repr every statement with its parameters, seeds of running games
+    included (issue 12 item 5); its INFO and higher records (errors) pass."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno > logging.DEBUG
+
+
+logging.getLogger("aiosqlite").addFilter(_NoStatements())
+
+
+def owner_only(path: str | Path) -> Path:
+    """Create ``path`` if missing, readable and writable by its owner only (0600), or close up an existing file
+    (and its -wal/-shm) to 0600 — whatever the umask. Returns the path. Raises ``OSError`` (e.g. a read-only
+    folder: ``PermissionError``)."""
+    path = Path(path)
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, OWNER_ONLY))
+    for each in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if each.exists() and (each.stat().st_mode & 0o777) != OWNER_ONLY:
+            os.chmod(each, OWNER_ONLY)
+    return path
+
 
 _SUMMARY_COLUMNS = (
     "m.id, m.club_id, m.kind, m.length, m.player0, m.player1, m.stake, m.status, m.version, m.game_number, "
@@ -94,6 +123,7 @@ class Database(DirectMessageChannels):
 
     @classmethod
     async def _connect(cls, path: Path, synchronous: str, busy_timeout_ms: int) -> Database:
+        owner_only(path)  # SQLite gives the -wal and -shm files the mode of the database file
         conn = await aiosqlite.connect(path, isolation_level=None)
         try:
             conn.row_factory = sqlite3.Row
@@ -183,10 +213,10 @@ class Database(DirectMessageChannels):
     async def backup(self, destination: str | Path) -> Path:
         """Copy the whole database to ``destination`` with SQLite's online backup API while it stays in use.
 
-        The copy is a consistent snapshot (a complete, self-contained file, WAL folded in). An existing
-        ``destination`` is overwritten. Returns the destination path.
+        The copy is a consistent snapshot (a complete, self-contained file, WAL folded in), created 0600 (owner
+        only). An existing ``destination`` is overwritten. Returns the destination path.
         """
-        destination = Path(destination)
+        destination = owner_only(destination)  # a backup holds the seeds of running games too
         target = sqlite3.connect(destination, check_same_thread=False)
         try:
             async with self._lock:
