@@ -509,6 +509,20 @@ def _settings(config: Path | None) -> Settings | int:
         return 2
 
 
+def start_up_problem(database: Path) -> str | None:
+    """Why the program cannot start, in one line, or None (issue 12 item 7): the database file is refused by
+    :func:`storage.health.check_before_opening` (read-only folder, foreign or newer file, damaged: restore which
+    backup), or the bundled fonts are missing (:func:`rendering.text.font_problem`)."""
+    from rendering.text import font_problem
+    from storage.health import check_before_opening
+
+    problem = check_before_opening(database)
+    if problem is not None:
+        return f"database: {problem.text}"
+    fonts = font_problem()
+    return None if fonts is None else f"fonts: {fonts}"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments and run the bot, the console or a replay; returns the process exit code."""
     argv = list(sys.argv[1:] if argv is None else argv)
@@ -571,6 +585,10 @@ def main(argv: list[str] | None = None) -> int:
             print(TOKEN_HELP + "\n" + CONSOLE_HINT)
             return 1
         print(TOKEN_HELP + "\nStarting the console mode: the same use-cases in this terminal (quit to leave).\n")
+    refusal = start_up_problem(args.db or settings.database)
+    if refusal is not None:
+        print(refusal, file=sys.stderr)
+        return 2
     if args.console or no_token:
         _setup_logging("WARNING")
         try:

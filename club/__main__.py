@@ -11,10 +11,12 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import sqlite3
 import sys
 from pathlib import Path
 
-from storage import Database, backup_file
+from storage import Database, StorageError, backup_file
+from storage.health import FileProblem, check_before_opening
 
 from .states import upgrade_states
 from .verify import verify_database
@@ -73,9 +75,19 @@ def main(argv: list[str] | None = None) -> int:
     if not path.is_file():
         print(f"no database at {path}", file=sys.stderr)
         return 1
-    if args.command == "upgrade":
-        return asyncio.run(_upgrade(path))
-    return asyncio.run(_verify(path, args.quiet))
+    problem = check_before_opening(path, write=False)
+    if problem is None and path.stat().st_size == 0:
+        problem = FileProblem("foreign", f"{path} is an empty file, not a club database")
+    if problem is not None:
+        print(problem.text)
+        return 1
+    try:
+        if args.command == "upgrade":
+            return asyncio.run(_upgrade(path))
+        return asyncio.run(_verify(path, args.quiet))
+    except (sqlite3.DatabaseError, StorageError, OSError) as error:  # damage quick_check did not see
+        print(f"{path} cannot be read to the end ({error}): it is damaged; restore the last backup")
+        return 1
 
 
 if __name__ == "__main__":

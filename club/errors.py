@@ -10,6 +10,15 @@ from __future__ import annotations
 from backgammon.errors import BackgammonError, WrongPhaseError, WrongTurnError
 
 
+def shown(value: object, limit: int = 60) -> str:
+    """``repr(value)`` for an error message, cut to about ``limit`` characters with the full length said: a refusal
+    never echoes a megabyte of what it refuses."""
+    text = repr(value)
+    if len(text) <= limit:
+        return text
+    return f"{text[: limit - 1]}… ({len(text):,} characters)"
+
+
 class ClubError(BackgammonError):
     """Base class of use-case errors; the message is meant for a person."""
 

@@ -9,6 +9,8 @@ challenge or a resignation (RULES G12) — see :func:`answer_action`.
 
 from __future__ import annotations
 
+import difflib
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -327,24 +329,62 @@ def filter_plays(plays: Sequence[str], typed: str, limit: int = MAX_CHOICES) -> 
 
 
 # -- errors in words -----------------------------------------------------------------------------------------------
-def explain(error: BaseException, legal: Sequence[str] | None = None) -> str:
-    """The message for a refused request: what was wrong and what is possible. An illegal or garbled play lists
-    the legal plays (the error's own list, else ``legal``); an ambiguous one lists the candidates."""
+MAX_MESSAGE = 1900
+"""The longest refusal :func:`explain` returns (Discord cuts a message at 2,000 characters)."""
+
+MAX_PLAYS_SHOWN = 8
+"""An illegal play's message lists all legal plays up to this many, else their count and this many closest ones."""
+
+_LONG_QUOTE = re.compile(r"(['\"])([^'\"]{80})[^'\"]{20,}\1")
+
+
+def closest_plays(legal: Sequence[str], typed: str, limit: int = MAX_PLAYS_SHOWN) -> list[str]:
+    """The ``limit`` legal plays (notation) most like ``typed`` (by their moves, ``bar``/``off`` alike, order
+    ignored; ties keep the given order)."""
+    want = " ".join(sorted(_normal_tokens(typed)))
+
+    def likeness(item: tuple[int, str]) -> tuple[float, int]:
+        index, play = item
+        ratio = difflib.SequenceMatcher(None, want, " ".join(sorted(_normal_tokens(play)))).ratio()
+        return (-ratio, index)
+
+    return [play for _, play in sorted(enumerate(legal), key=likeness)[:limit]]
+
+
+def _short_illegal(text: str, legal: Sequence[str], typed: str | None) -> str:
+    head = text.split("; the legal plays are:")[0].split("\nThe legal plays are:")[0].strip().rstrip(".")
+    if not legal:
+        return head + "."
+    if len(legal) <= MAX_PLAYS_SHOWN:
+        return f"{head}.\nThe legal plays are: {', '.join(legal)}."
+    typed = typed if typed is not None else head.split(" is not")[0]
+    closest = ", ".join(closest_plays(legal, typed))
+    return (
+        f"{head}.\nThere are {len(legal)} legal plays; the closest to yours: {closest}.\n"
+        "All of them are suggested as you type in /bg move (or in the menu of the board)."
+    )
+
+
+def clip(text: str, limit: int = MAX_MESSAGE) -> str:
+    """``text`` with every quoted value over 100 characters cut and at most ``limit`` characters long."""
+    text = _LONG_QUOTE.sub(lambda m: f"{m[1]}{m[2]}…{m[1]} (cut)", text)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def explain(error: BaseException, legal: Sequence[str] | None = None, *, typed: str | None = None) -> str:
+    """The message for a refused request: what was wrong and what is possible, under Discord's 2,000 characters
+    (:func:`clip`). An illegal or garbled play lists the legal plays (the error's own list, else ``legal``) — when
+    there are more than :data:`MAX_PLAYS_SHOWN`, their count and the closest to ``typed`` (what the member wrote);
+    an ambiguous one lists the candidates."""
     text = str(error).strip() or type(error).__name__
     if isinstance(error, IllegalPlayError):
-        return text if "legal plays" in text else _with_plays(text, error.legal or legal)
+        return clip(_short_illegal(text, error.legal or legal or (), typed))
     if isinstance(error, AmbiguousPlayError) and error.candidates and "candidates" not in text:
-        return text + "\nIt could mean: " + ", ".join(error.candidates) + ". Write the whole route (e.g. 24/18/13)."
+        candidates = ", ".join(error.candidates[:MAX_PLAYS_SHOWN])
+        return clip(f"{text}\nIt could mean: {candidates}. Write the whole route (e.g. 24/18/13).")
     if isinstance(error, InvalidPlayError):
-        return _with_plays(text, legal)
-    return text
-
-
-def _with_plays(text: str, legal: Sequence[str] | None) -> str:
-    if not legal:
-        return text
-    shown = ", ".join(legal[:40]) + (f" … ({len(legal)} in all)" if len(legal) > 40 else "")
-    return f"{text}\nThe legal plays are: {shown}."
+        return clip(_short_illegal(text, legal or (), typed))
+    return clip(text)
 
 
 def is_refusal(error: BaseException) -> bool:

@@ -44,6 +44,7 @@ from .errors import (
     NotNowError,
     UnknownGameError,
     UnknownMemberError,
+    shown,
 )
 from .queries import HistoryItem, MatchQueries, WaitingItem  # noqa: F401 (HistoryItem, WaitingItem: re-exported)
 from .refusals import explain_illegal
@@ -181,9 +182,9 @@ class ClubService(MatchQueries):
         if isinstance(stake, bool) or not isinstance(stake, int) or not 0 <= stake <= settings.max_stake:
             raise InvalidRequestError(f"stake is a whole number from 0 to {settings.max_stake}, not {stake!r}")
         if overrides is not None and not isinstance(overrides, dict):
-            raise InvalidRequestError(f"overrides is an object of rule-set options, not {overrides!r}")
-        if rules is not None and not isinstance(rules, str):
-            raise InvalidRequestError(f"rules is the name of a rule-set preset, not {rules!r}")
+            raise InvalidRequestError(f"overrides is an object of rule-set options, not {shown(overrides)}")
+        if rules is not None and (not isinstance(rules, str) or len(rules) > 40):
+            raise InvalidRequestError(f"rules is the name of a rule-set preset, not {shown(rules)}")
         members = await self.db.get_members([challenger, opponent])
         for user in (challenger, opponent):
             if user not in members:

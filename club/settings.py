@@ -13,7 +13,7 @@ from typing import Any
 from backgammon.errors import RuleSetError
 from backgammon.rules import PRESETS, RuleSet
 
-from .errors import InvalidRequestError
+from .errors import InvalidRequestError, shown
 
 EXPIRY_POLICIES = ("nothing", "forfeit_game", "forfeit_match", "claim")
 """What happens when a pending action's deadline passes (RULES A2, M5): nothing (the players are told and play
@@ -25,6 +25,10 @@ automatically (``away_days``)."""
 
 DAY = 86_400.0
 HOUR = 3_600.0
+
+
+MAX_STAKE = 10**12
+"""The largest ``max_stake`` a club may set (well inside SQLite's 64-bit integers, even times a cube of 2^20)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,7 +67,9 @@ class ClubSettings:
         for name in ("match_rules", "money_rules"):
             value = getattr(self, name)
             if value not in PRESETS:
-                raise InvalidRequestError(f"{name} {value!r} is not a rule-set preset; presets: {', '.join(PRESETS)}")
+                raise InvalidRequestError(
+                    f"{name} {shown(value)} is not a rule-set preset; presets: {', '.join(PRESETS)}"
+                )
         if not isinstance(self.rule_overrides, dict):
             raise InvalidRequestError('rule_overrides is an object of rule-set options, e.g. {"cube_cap": 64}')
         try:
@@ -76,16 +82,23 @@ class ClubSettings:
                 raise InvalidRequestError(f"{name} is a number of seconds from 60 to a year, not {value!r}")
         object.__setattr__(self, "reminders", tuple(sorted(set(self.reminders), reverse=True)))
         for value in self.reminders:
-            if isinstance(value, bool) or not isinstance(value, int | float) or value <= 0:
-                raise InvalidRequestError(
-                    f"a reminder is a positive number of seconds before the deadline, not {value!r}"
+            if isinstance(value, bool) or not isinstance(value, int | float) or not 0 < value <= 365 * DAY:
+                raise InvalidRequestError(  # NaN and infinity fail the range test too
+                    f"a reminder is a number of seconds before the deadline, above 0 and at most a year, "
+                    f"not {shown(value)}"
                 )
         if self.expiry_policy not in EXPIRY_POLICIES:
             raise InvalidRequestError(
                 f"expiry_policy {self.expiry_policy!r} is not one of {', '.join(EXPIRY_POLICIES)}"
             )
-        if isinstance(self.max_stake, bool) or not isinstance(self.max_stake, int) or self.max_stake < 0:
-            raise InvalidRequestError(f"max_stake is a whole number ≥ 0, not {self.max_stake!r}")
+        if (
+            isinstance(self.max_stake, bool)
+            or not isinstance(self.max_stake, int)
+            or not 0 <= self.max_stake <= MAX_STAKE
+        ):
+            raise InvalidRequestError(
+                f"max_stake is a whole number from 0 to {MAX_STAKE:,}, not {shown(self.max_stake)}"
+            )
         if isinstance(self.away_days, bool) or not isinstance(self.away_days, int) or not 0 <= self.away_days <= 366:
             raise InvalidRequestError(
                 f"away_days is a whole number of days from 0 to 366 a year, not {self.away_days!r}"

@@ -45,9 +45,15 @@ def _codepoints(path: Path) -> frozenset[int]:
 @lru_cache(maxsize=256)
 def font(path: Path, size: int, shaped: bool = False) -> ImageFont.FreeTypeFont:
     """The font file at ``path`` at ``size`` pixels (em height), cached; basic layout engine, or libraqm's
-    (``shaped``, when installed) for right-to-left runs and emoji sequences."""
+    (``shaped``, when installed) for right-to-left runs and emoji sequences. A font that cannot be loaded falls back
+    to the bundled :data:`REGULAR`, and that to Pillow's own default font, so a missing file never stops a picture."""
     engine = ImageFont.Layout.RAQM if shaped and RAQM else ImageFont.Layout.BASIC
-    return ImageFont.truetype(str(path), size, layout_engine=engine)
+    for candidate in dict.fromkeys((path, REGULAR)):
+        try:
+            return ImageFont.truetype(str(candidate), size, layout_engine=engine)
+        except OSError:
+            continue
+    return ImageFont.load_default(size)
 
 
 def _rtl(ch: str) -> bool:
@@ -75,6 +81,22 @@ def _emoji_tail(ch: str) -> bool:
     """Characters that continue an emoji cluster: variation selectors, skin tones, keycap, tags."""
     code = ord(ch)
     return 0xFE00 <= code <= 0xFE0F or 0x1F3FB <= code <= 0x1F3FF or code == 0x20E3 or 0xE0020 <= code <= 0xE007F
+
+
+
+def font_problem() -> str | None:
+    """What is wrong with the bundled fonts (:data:`REGULAR`, :data:`BOLD`, :data:`FALLBACK`), in one line, or
+    None: a missing or unreadable file names itself and says to restore ``rendering/fonts``."""
+    missing = []
+    for path in (REGULAR, BOLD, FALLBACK):
+        try:
+            ImageFont.truetype(str(path), 12)
+        except OSError:
+            missing.append(path.name)
+    if not missing:
+        return None
+    return (f"the bundled font(s) {', '.join(missing)} are missing or unreadable in {FONT_DIR}: restore the "
+            "rendering/fonts folder from the project (git checkout rendering/fonts)")  # fmt: skip
 
 
 def _invisible(ch: str) -> bool:

@@ -103,6 +103,7 @@ class Database(DirectMessageChannels):
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
+        self._closed = False
         self.path = path
         self.store = Store(conn, self._lock)
         """The one action store (:mod:`storage.store`) on this connection: logs, commits, dice, deadlines, messages."""
@@ -141,9 +142,16 @@ class Database(DirectMessageChannels):
         return database
 
     async def close(self) -> None:
-        """Close the connection (idempotent). Waits for a running statement to finish."""
+        """Close the connection (idempotent) and seal the file (:func:`storage.health.seal`: its digest, to notice
+        bytes that change on the disk). Waits for a running statement to finish."""
         async with self._lock:
+            if self._closed:
+                return
+            self._closed = True
             await self._conn.close()
+        from .health import seal
+
+        await asyncio.to_thread(seal, self.path)  # bytes that change on the disk later are noticed at start-up
 
     async def __aenter__(self) -> Database:
         return self

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import statistics
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, tzinfo
@@ -347,6 +348,8 @@ class ClubRecords:
         if not isinstance(reason, str) or not reason.strip():
             raise InvalidRequestError("a correction needs a reason: say why, for the audit trail")
         reason = " ".join(reason.split())
+        if any(unicodedata.category(ch) in ("Cc", "Cs") for ch in reason):
+            raise InvalidRequestError("a reason is plain text: it may not contain control characters (such as \\x00)")
         if len(reason) > MAX_REASON:
             raise InvalidRequestError(f"a reason is at most {MAX_REASON} characters, not {len(reason)}")
         now = self.service.clock.now()

@@ -1,0 +1,166 @@
+"""Damaged data gets one clear line, never a traceback (issue 12 item 7): ``python -m club verify`` on a corrupt or
+foreign file; start-up refusing a damaged file (naming the backup to restore), a newer schema, a read-only folder
+and missing fonts, each with exit code 2."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+
+import pytest
+from clubkit import club_service, new_table
+
+import bot as botmod
+from club.__main__ import main as club_main
+from storage import SCHEMA_VERSION
+from storage.health import check_before_opening
+
+
+async def _club_file(path):
+    async with club_service(path) as service:
+        await new_table(service, 3)
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    return path
+
+
+def _damage(path) -> None:
+    """Break the b-tree of the actions table: its root page gets an invalid page type."""
+    conn = sqlite3.connect(path)
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    root = conn.execute("SELECT rootpage FROM sqlite_master WHERE name = 'actions'").fetchone()[0]
+    conn.close()
+    with open(path, "r+b") as handle:
+        handle.seek((root - 1) * page_size)
+        handle.write(b"\x07\xff\xff\xff\xff\xff\xff\xff")
+
+
+def _one_line(text: str) -> None:
+    assert "Traceback" not in text
+    assert len([line for line in text.splitlines() if line.strip()]) == 1, text
+
+
+@pytest.mark.parametrize("content", [b"\x00garbage" * 1000, b"SQLite format 3\x00" + os.urandom(4000)])
+def test_verify_reports_a_corrupt_file_in_one_line(tmp_path, capsys, content):
+    path = tmp_path / "bad.sqlite3"
+    path.write_bytes(content)
+    assert club_main(["verify", str(path)]) == 1
+    out = capsys.readouterr()
+    _one_line(out.out + out.err)
+
+
+def test_verify_reports_a_foreign_database_in_one_line(tmp_path, capsys):
+    path = tmp_path / "other.sqlite3"
+    conn = sqlite3.connect(path)
+    conn.execute("CREATE TABLE invoices (id INTEGER PRIMARY KEY, total REAL)")
+    conn.commit()
+    conn.close()
+    assert club_main(["verify", str(path)]) == 1
+    out = capsys.readouterr()
+    _one_line(out.out + out.err)
+    assert "another program" in out.out
+    assert sqlite3.connect(path).execute("SELECT name FROM sqlite_master").fetchall() == [("invoices",)]
+
+
+async def test_verify_and_start_up_refuse_a_damaged_file_naming_the_backup(tmp_path, capsys):
+    path = await _club_file(tmp_path / "club.sqlite3")
+    backups = tmp_path / "backups"
+    backups.mkdir()
+    shutil.copy(path, backups / "club-old.sqlite3")
+    os.utime(backups / "club-old.sqlite3", (1_000_000_000, 1_000_000_000))
+    shutil.copy(path, backups / "club-new.sqlite3")
+    _damage(path)
+    assert club_main(["verify", str(path)]) == 1
+    out = capsys.readouterr()
+    _one_line(out.out + out.err)
+    assert "damaged" in out.out
+    assert botmod.main(["--console", "--db", str(path)]) == 2
+    err = capsys.readouterr().err
+    _one_line(err)
+    assert "damaged" in err and str(backups / "club-new.sqlite3") in err and "cp " in err
+
+
+async def test_start_up_refuses_a_newer_schema(tmp_path, capsys):
+    path = await _club_file(tmp_path / "club.sqlite3")
+    conn = sqlite3.connect(path)
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION + 1}")
+    conn.close()
+    assert botmod.main(["--console", "--db", str(path)]) == 2
+    err = capsys.readouterr().err
+    _one_line(err)
+    assert "newer" in err and "upgrade" in err
+
+
+def test_start_up_refuses_a_read_only_folder(tmp_path, capsys, monkeypatch):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    folder.chmod(0o500)
+    if os.geteuid() == 0:  # root writes anyway: make the folder refuse as a read-only mount would
+        import storage.health as health
+
+        real = health.tempfile.TemporaryFile
+
+        def refuse(*args, dir=None, **kwargs):
+            if dir is not None and os.path.samefile(dir, folder):
+                raise PermissionError(30, "Read-only file system")
+            return real(*args, dir=dir, **kwargs)
+
+        monkeypatch.setattr(health.tempfile, "TemporaryFile", refuse)
+    try:
+        assert botmod.main(["--console", "--db", str(folder / "club.sqlite3")]) == 2
+    finally:
+        folder.chmod(0o700)
+    err = capsys.readouterr().err
+    _one_line(err)
+    assert "read-only" in err and not (folder / "club.sqlite3").exists()
+
+
+def test_start_up_refuses_missing_fonts_and_pictures_fall_back(tmp_path, capsys, monkeypatch):
+    import rendering.text as text
+
+    monkeypatch.setattr(text, "BOLD", tmp_path / "gone.ttf")
+    assert botmod.main(["--console", "--db", str(tmp_path / "club.sqlite3")]) == 2
+    err = capsys.readouterr().err
+    _one_line(err)
+    assert "gone.ttf" in err and "rendering/fonts" in err
+    text.font.cache_clear()
+    try:
+        assert text.font(tmp_path / "gone.ttf", 20).getbbox("A")  # falls back to the bundled regular font
+    finally:
+        text.font.cache_clear()
+
+
+async def test_a_sound_file_passes(tmp_path):
+    path = await _club_file(tmp_path / "club.sqlite3")
+    assert check_before_opening(path) is None
+    assert check_before_opening(tmp_path / "new.sqlite3") is None
+
+
+async def test_bytes_flipped_in_the_last_page_are_noticed(tmp_path, capsys):
+    """One byte flipped in the file's last page (as a failing disk does: neither size nor time change) — which
+    SQLite's own checks do not read — is noticed at start-up and by verify; a file written since is not judged."""
+    path = await _club_file(tmp_path / "club.sqlite3")
+    assert check_before_opening(path) is None
+    stat = path.stat()
+    conn = sqlite3.connect(path)
+    page_size = conn.execute("PRAGMA page_size").fetchone()[0]
+    assert conn.execute("PRAGMA quick_check").fetchone()[0] == "ok"
+    conn.close()
+    data = bytearray(path.read_bytes())
+    data[len(data) - page_size // 3] ^= 0x20
+    path.write_bytes(bytes(data))
+    os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    conn = sqlite3.connect(path)
+    assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok", "SQLite does not notice it"
+    conn.close()
+    problem = check_before_opening(path)
+    assert problem is not None and problem.kind == "damaged" and "changed on the disk" in problem.text
+    assert botmod.main(["--console", "--db", str(path)]) == 2
+    assert club_main(["verify", str(path)]) == 1
+    out = capsys.readouterr()
+    _one_line(out.err)
+    assert "changed on the disk" in out.out
+    os.utime(path)  # written since (another process, a restore): the old seal no longer judges it
+    assert check_before_opening(path) is None
