@@ -332,13 +332,16 @@ def filter_plays(plays: Sequence[str], typed: str, limit: int = MAX_CHOICES) -> 
 MAX_MESSAGE = 1900
 """The longest refusal :func:`explain` returns (Discord cuts a message at 2,000 characters)."""
 
-MAX_PLAYS_SHOWN = 8
-"""An illegal play's message lists all legal plays up to this many, else their count and this many closest ones."""
+MAX_PLAYS_SHOWN = 25
+"""An illegal play's message lists all legal plays up to this many (a menu's worth, well under 2,000 characters),
+else their count and the :data:`MAX_CLOSEST` closest ones."""
+
+MAX_CLOSEST = 10
 
 _LONG_QUOTE = re.compile(r"(['\"])([^'\"]{80})[^'\"]{20,}\1")
 
 
-def closest_plays(legal: Sequence[str], typed: str, limit: int = MAX_PLAYS_SHOWN) -> list[str]:
+def closest_plays(legal: Sequence[str], typed: str, limit: int = MAX_CLOSEST) -> list[str]:
     """The ``limit`` legal plays (notation) most like ``typed`` (by their moves, ``bar``/``off`` alike, order
     ignored; ties keep the given order)."""
     want = " ".join(sorted(_normal_tokens(typed)))
@@ -352,16 +355,16 @@ def closest_plays(legal: Sequence[str], typed: str, limit: int = MAX_PLAYS_SHOWN
 
 
 def _short_illegal(text: str, legal: Sequence[str], typed: str | None) -> str:
-    head = text.split("; the legal plays are:")[0].split("\nThe legal plays are:")[0].strip().rstrip(".")
+    head = text.split("; the legal plays are:")[0].split("\nThe legal plays are:")[0].strip()
     if not legal:
-        return head + "."
+        return head
     if len(legal) <= MAX_PLAYS_SHOWN:
-        return f"{head}.\nThe legal plays are: {', '.join(legal)}."
+        return f"{head}\nThe legal plays are: {', '.join(legal)}."
     typed = typed if typed is not None else head.split(" is not")[0]
-    closest = ", ".join(closest_plays(legal, typed))
+    closest = ", ".join(closest_plays(legal, typed, MAX_CLOSEST))
     return (
-        f"{head}.\nThere are {len(legal)} legal plays; the closest to yours: {closest}.\n"
-        "All of them are suggested as you type in /bg move (or in the menu of the board)."
+        f"{head}\nThe legal plays are: {closest} … ({len(legal)} legal plays in all; these are the closest to yours, "
+        "and all of them are suggested as you type in /bg move or offered in the menu of the board)."
     )
 
 
@@ -374,7 +377,7 @@ def clip(text: str, limit: int = MAX_MESSAGE) -> str:
 def explain(error: BaseException, legal: Sequence[str] | None = None, *, typed: str | None = None) -> str:
     """The message for a refused request: what was wrong and what is possible, under Discord's 2,000 characters
     (:func:`clip`). An illegal or garbled play lists the legal plays (the error's own list, else ``legal``) — when
-    there are more than :data:`MAX_PLAYS_SHOWN`, their count and the closest to ``typed`` (what the member wrote);
+    there are more than :data:`MAX_PLAYS_SHOWN`, their count and the :data:`MAX_CLOSEST` closest to ``typed``;
     an ambiguous one lists the candidates."""
     text = str(error).strip() or type(error).__name__
     if isinstance(error, IllegalPlayError):

@@ -58,7 +58,7 @@ def test_scripted_console_game(tmp_path):
     assert "alice challenges bob to a 1-point match" in out
     assert "Opening roll: alice 2, bob 6 — bob moves first with 6-2." in out
     assert "Refused: 13/8 8/7 is not legal with 6-2: 13/8 is 5 pips, which the dice 6-2 do not give (RULES G4" in out
-    assert "There are 14 legal plays; the closest to yours: " in out
+    assert "The legal plays are: " in out
     assert "7 of 14 legal plays: 24/18 13/11, 24/22 13/7, 13/11 13/7, 13/7 8/6, 13/5, 13/7 6/4, 13/11 8/2" in out
     assert "bob plays 24/18 13/11." in out
     assert " +13-14-15-16-17-18------19-20-21-22-23-24-+" in out and "Position ID:" in out
