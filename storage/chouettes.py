@@ -271,6 +271,18 @@ class ChouetteStore:
         """The whole log of a session, in order."""
         return [ChouetteAction.from_row(row) for row in await self.store.log(("chouette", session_id))]
 
+    async def load(
+        self, session_id: int
+    ) -> tuple[ChouetteRecord, dict[int, DiceSeries], list[ChouetteDeadline]] | None:
+        """The session, all its dice series (by number) and its deadlines, read in one snapshot
+        (:meth:`storage.store.Store.snapshot`: never rows of two different commits); None if there is no such
+        session."""
+        async with self.store.snapshot():
+            record = await self.get(session_id)
+            if record is None:
+                return None
+            return record, await self.dice(session_id), await self.deadlines(session_id)
+
     async def deadlines(self, session_id: int) -> list[ChouetteDeadline]:
         """The deadlines of a session."""
         return [ChouetteDeadline.from_row(row) for row in await self.store.deadlines(("chouette", session_id))]

@@ -24,7 +24,8 @@ import asyncio
 import logging
 import os
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
@@ -193,7 +194,7 @@ class Database(DirectMessageChannels):
         return self.store.transaction()
 
     @asynccontextmanager
-    async def read(self) -> AsyncIterator[_Tx]:
+    async def read(self) -> AsyncIterator[Tx]:
         """``async with db.read() as tx:`` — one read transaction (a deferred ``BEGIN``): every query in the block
         sees the same snapshot of the file (WAL), however other processes write meanwhile, and no other statement of
         this connection runs in between. Ended at the end of the block (nothing to write: ``COMMIT`` only releases
@@ -201,7 +202,7 @@ class Database(DirectMessageChannels):
         async with self._lock:
             await self._conn.execute("BEGIN")
             try:
-                yield _Tx(self._conn)
+                yield Tx(self._conn)
             finally:
                 await self._conn.execute("COMMIT")
 

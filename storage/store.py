@@ -34,6 +34,7 @@ is a write transaction; a backend may run each read below in one read transactio
 from __future__ import annotations
 
 import asyncio
+import contextvars
 import sqlite3
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
 from contextlib import asynccontextmanager
@@ -126,6 +127,9 @@ class Tx:
         return rows[0] if rows else None
 
 
+_IN_SNAPSHOT: contextvars.ContextVar[object | None] = contextvars.ContextVar("in_snapshot", default=None)
+"""The store whose read snapshot the running task holds (its reads then run inside it, without the lock again)."""
+
 Then = Callable[[Tx, int], Awaitable[None]] | None
 """A kind's own writes in a commit's transaction: ``then(tx, subject_id)``."""
 
@@ -152,8 +156,29 @@ class Store:
                 raise
             await self._conn.execute("COMMIT")
 
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[None]:
+        """``async with store.snapshot():`` — every read of this task in the block (:meth:`fetchall`,
+        :meth:`fetchone` and what is built on them) sees one snapshot of the file: one read transaction (a deferred
+        ``BEGIN``), however other processes write meanwhile (issue 12 item 6: no torn load). Holds the connection's
+        lock for the block, so only reads belong in it; nested, it is the outer one."""
+        if _IN_SNAPSHOT.get() is self:
+            yield
+            return
+        async with self._lock:
+            await self._conn.execute("BEGIN")
+            token = _IN_SNAPSHOT.set(self)
+            try:
+                yield
+            finally:
+                _IN_SNAPSHOT.reset(token)
+                await self._conn.execute("COMMIT")
+
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
-        """One query outside a write transaction; all its rows."""
+        """One query outside a write transaction (inside this task's :meth:`snapshot` if it holds one); all its
+        rows."""
+        if _IN_SNAPSHOT.get() is self:
+            return list(await self._conn.execute_fetchall(sql, params))
         async with self._lock:
             return list(await self._conn.execute_fetchall(sql, params))
 

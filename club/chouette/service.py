@@ -479,6 +479,10 @@ class ChouetteService:
         )
 
     async def _load_step(self, session_id: int) -> ChouetteStep:
+        async with self.store.store.snapshot():  # one read snapshot: the session, its dice and deadlines agree
+            return await self._read_step(session_id)
+
+    async def _read_step(self, session_id: int) -> ChouetteStep:
         record = await self.store.get(session_id)
         if record is None:
             raise UnknownGameError(f"There is no chouette {session_id}.")
