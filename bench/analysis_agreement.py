@@ -76,9 +76,14 @@ def main(argv: list[str] | None = None) -> int:
     ys: list[float] = []
     print(f"{'file':26} {'players':22} {'PR ours':>13} {'PR gnubg':>13}  same order")
     for path in files:
-        row = compare(ours[path.name], reference.get(path.name, {}))
+        theirs = reference.get(path.name, {})
+        row = compare(ours[path.name], theirs)
         if row is None:
-            print(f"{path.name:26} (no comparison: {reference.get(path.name, {}).get('error', 'players differ')})")
+            decisions = {n: p["decisions"] for n, p in ours[path.name]["players"].items()}
+            why = theirs.get("error") or (
+                f"no decision to grade ({decisions})" if min(decisions.values()) == 0 else "players differ"
+            )
+            print(f"{path.name:26} (no comparison: {why})")
             continue
         compared += 1
         same += row["same_order"]
