@@ -208,3 +208,19 @@ def test_requirements_and_ci_install_the_engine():
     assert "bgsage" in (ROOT / "requirements-analysis.txt").read_text()
     assert "requirements-analysis.txt" in (ROOT / ".ci" / "run").read_text()
     assert not Path(ROOT / "backgammon").joinpath("analysis").exists()  # the rules engine stays engine-free
+
+
+@needs_engine
+def test_practice_choices_by_strength():
+    """The practice opponent's choices (club/analysis/practice.py): the expert plays the engine's best play and its
+    cube actions; a beginner's noise makes other plays too; an unknown strength is refused naming the choices."""
+    from club.analysis.practice import check_strength, choose_play_task, cube_action_task
+
+    start = Position.initial().position_id()
+    assert choose_play_task(start, (3, 1), CubeState(), "expert", 1) == "8/5 6/5"
+    beginner = {choose_play_task(start, (6, 4), CubeState(), "beginner", seed) for seed in range(12)}
+    assert len(beginner) > 1
+    assert cube_action_task(start, CubeState(), "expert", 1) == "roll"  # no double at the start
+    assert cube_action_task(start, CubeState(), "expert", 1, True) == "take"  # an opening double is a take
+    with pytest.raises(ValueError, match="beginner, casual, intermediate, advanced, expert"):
+        check_strength("godlike")
