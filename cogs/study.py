@@ -26,7 +26,7 @@ from discord.ext import commands
 from club import frontend
 from club.analysis import ENABLE_ANALYSIS, engine_available
 from club.analysis.engine import CubeState
-from club.analysis.hints import hint_task, hint_text, parse_request, refuse_in_play
+from club.analysis.hints import check_hint_allowed, hint_task, hint_text, parse_request, refuse_in_play
 from club.analysis.pool import AnalysisPool
 from club.errors import InvalidRequestError
 from club.results import TableView
@@ -90,14 +90,10 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
             await interaction.followup.send(**self.review_kwargs(review))
 
     async def chouette_review(self, session_id: int) -> str:
-        """The cube review of chouette ``session_id``: every member's cube decisions in its finished games."""
-        from club.analysis.chouette import chouette_review_lines, grade_chouette_task
+        """The cube review of chouette ``session_id`` (:func:`club.analysis.chouette.review_chouette`)."""
+        from club.analysis.chouette import review_chouette
 
-        actions = await self.bot.chouettes.log(session_id)
-        members = await self.pool.run(grade_chouette_task, actions)
-        records = await self.bot.service.db.get_members(list(members))
-        names = {m: records[m].display_name if m in records else str(m) for m in members}
-        return "\n".join(chouette_review_lines(members, names, f"chouette #{session_id}"))[:2000]
+        return await review_chouette(self.bot.chouettes, session_id, pool=self.pool)
 
     async def _view_here(self, interaction: discord.Interaction, match_id: int) -> TableView:
         await frontend.in_club(self.bot.service, match_id, interaction.guild_id)  # club isolation (RULES A2)
@@ -134,26 +130,13 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
             await interaction.followup.send(hint_text(found, rolled, result, HINT_LEVEL).text, ephemeral=True)
 
     async def _check_hint_allowed(self, interaction: discord.Interaction, member: int, position: str | None) -> None:
-        """Raise the refusal when a hint is not allowed here (see :mod:`club.analysis.hints`)."""
-        service = self.bot.service
+        """Raise the refusal when a hint is not allowed here (:func:`club.analysis.hints.check_hint_allowed`)."""
         chouettes = getattr(self.bot, "chouettes", None)
-        if chouettes is not None and await chouettes.session_in(interaction.channel_id) is not None:
-            raise refuse_in_play("the chouette of this channel")
+        chouette_here = None if chouettes is None else await chouettes.session_in(interaction.channel_id)
         here = await self.bot.publisher.here(interaction.channel_id)
-        if position is None:
-            if here is not None and (await service.state(here)).status == "active":
-                raise refuse_in_play(f"match #{here}")
-            raise InvalidRequestError(
-                "Give the position: /study hint position:<Position ID> dice:<roll> (the ID is under every board)."
-            )
-        wanted = position.strip()
-        waiting, others = await frontend.open_games(service, member, interaction.guild_id)
-        for item in [*waiting, *others]:
-            view = await service.state(item.match_id)
-            if view.status == "active" and view.game is not None:
-                ids = {view.game.board.position_id(), view.game.board.swap().position_id()}
-                if wanted in ids:
-                    raise refuse_in_play(f"your match #{item.match_id} (that is its position)")
+        await check_hint_allowed(
+            self.bot.service, member, interaction.guild_id, position, here=here, chouette_here=chouette_here
+        )
 
 
 async def setup(bot: commands.Bot) -> None:

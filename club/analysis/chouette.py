@@ -157,3 +157,13 @@ def chouette_review_lines(members: dict[int, MemberCubes], names: dict[int, str]
         for grade in cubes.errors[:5]:
             lines.append(f"  game {grade.game}: {grade.made}, right was {grade.best} (−{grade.loss:.3f})")
     return lines
+
+
+async def review_chouette(chouettes, session_id: int, *, pool, level: str = "2ply") -> str:
+    """The cube review of chouette ``session_id`` (a :class:`~club.chouette.ChouetteService`'s log, graded in
+    ``pool``): every member's cube decisions in its finished games, as text (at most 2,000 characters)."""
+    actions = await chouettes.log(session_id)
+    members = await pool.run(grade_chouette_task, actions, level)
+    records = await chouettes.club.db.get_members(list(members))
+    names = {m: records[m].display_name if m in records else str(m) for m in members}
+    return "\n".join(chouette_review_lines(members, names, f"chouette #{session_id}"))[:2000]

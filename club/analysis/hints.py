@@ -34,6 +34,42 @@ def refuse_in_play(what: str) -> HintRefusedError:
     )
 
 
+async def check_hint_allowed(
+    service,
+    member: int,
+    guild_id: int | None,
+    position: str | None,
+    *,
+    here: int | None = None,
+    chouette_here: int | None = None,
+) -> None:
+    """Raise the refusal when a hint is not allowed (see the module docstring): in the channel of a chouette being
+    played (``chouette_here``: its id), in the thread of a match being played (``here``: its id) when no position is
+    given, or for the Position ID of one of ``member``'s games in progress in the club of ``guild_id``. Raises
+    :class:`HintRefusedError`, or :class:`~club.errors.InvalidRequestError` when no position is given."""
+    from club import frontend
+
+    if chouette_here is not None:
+        raise refuse_in_play("the chouette of this channel")
+    if position is None:
+        if here is not None and (await service.state(here)).status == "active":
+            raise refuse_in_play(f"match #{here}")
+        raise InvalidRequestError(
+            "Give the position: hint position:<Position ID> dice:<roll> (the ID is under every board)."
+        )
+    wanted = position.strip()
+    waiting, others = await frontend.open_games(service, member, guild_id)
+    for item in [*waiting, *others]:
+        view = await service.state(item.match_id)
+        game = view.game
+        if (
+            view.status == "active"
+            and game is not None
+            and wanted in (game.board.position_id(), game.board.swap().position_id())
+        ):
+            raise refuse_in_play(f"your match #{item.match_id} (that is its position)")
+
+
 def parse_request(position: str, dice: str | None) -> tuple[Position, tuple[int, int] | None]:
     """The position (a gnubg Position ID, seen by the player on roll) and the dice (``"64"``, ``"6-4"``; ``None``
     for cube advice). Raises :class:`~club.errors.InvalidRequestError` saying what was wrong."""
