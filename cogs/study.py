@@ -69,6 +69,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
     @app_commands.command(description="The engine's review of a finished match: PRs, costliest plays, cube errors")
     @app_commands.describe(game="Match number (default: the match of this thread)")
     async def review(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+        """``/study review [game]``: the review of a finished match (a chouette's cube review in its channel)."""
         await interaction.response.defer(thinking=True)
         async with guarded(interaction, "/study review", game=game):
             if not engine_available():
