@@ -69,7 +69,7 @@ def lengthen(path: Path, match_id: int, template: int, games: int) -> int:
     columns = [row[1] for row in conn.execute("PRAGMA table_info(actions)") if row[1] != "id"]
     actions = [dict(r) for r in conn.execute("SELECT * FROM actions WHERE match_id = ? ORDER BY seq", (match_id,))]
     head = [a for a in actions if a["game_number"] is None and a["seq"] < 10]
-    by_game = {n: [a for a in actions if a["game_number"] == n] for n in range(1, template + 1)}
+    by_game = {n: [a for a in actions if a["game_number"] == n] for n in range(1, template + 2)}
     rows = [dict(r) for r in conn.execute("SELECT * FROM games WHERE match_id = ? ORDER BY number", (match_id,))]
     game_rows = {row["number"]: row for row in rows}
     conn.execute("BEGIN")
@@ -81,8 +81,10 @@ def lengthen(path: Path, match_id: int, template: int, games: int) -> int:
     for action in head:
         seq += 1
         log.append({**action, "seq": seq})
-    for number in range(1, games + 1):
-        source = (number - 1) % template + 1
+    for number in range(1, games + 2):  # and the start of the next game, as the last commit of a game writes it
+        source = (number - 1) % template + 1 if number <= games else template + 1
+        if source not in game_rows:
+            break
         row = {**game_rows[source], "number": number}
         del row["id"]
         conn.execute(f"INSERT INTO games ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})", tuple(row.values()))
