@@ -25,7 +25,6 @@ from clubkit import decide  # noqa: E402
 from loop_lag import lengthen, played, store_state  # noqa: E402
 
 from club import ClubService, ManualClock  # noqa: E402
-from club.errors import ClubError  # noqa: E402
 from storage import Database  # noqa: E402
 
 
@@ -40,13 +39,6 @@ async def turns_at(folder: Path, games: int, turns: int) -> list[float]:
             await store_state(db, match_id)
         service = ClubService(db, clock=ManualClock(1_800_000_000.0))
         view = await service.state(match_id)
-        if view.waiting_for is None:  # the copied log ends with a game: any call starts the next one (club's step)
-            for player in view.players:
-                try:
-                    await service.roll(match_id, player)
-                except ClubError:
-                    pass
-            view = await service.state(match_id)
         rng = random.Random(games)
         print(
             f"  (session {games}: {view.status}, waiting for {view.waiting_for}, {view.pending}, game {view.game_number})"
