@@ -141,6 +141,8 @@ def describe(event: Event, names: Sequence[str], *, money: bool, length: int = 0
     if kind == "reveal":
         return (
             f"Game {data['number']} dice seed revealed: {data['seed']} (its SHA-256 is the commitment "
-            f"{data['seed_hash']}); anyone can recompute every roll (python -m club verify)."
+            f"{data['seed_hash']}). Anyone can recompute every roll from the published values alone: save the "
+            "/bg verify text or the /bg export file and run python tools/verify_dice.py FILE, no database needed; "
+            "the operator checks the stored log too (python -m club verify)."
         )
     return f"{who}: {kind.replace('_', ' ')}."

@@ -29,6 +29,16 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 SEED_BYTES = 32
+RECIPE = "bgclub-hmac-sha256-v1"
+"""The name of the recipe below, published with every game's dice (``tools/verify_dice.py`` knows it by name)."""
+
+RECIPE_TEXT = (
+    "roll n (n = 0, 1, 2 … in order, opening rolls and ties included) of a game with server seed S: for block = 0, "
+    '1, 2 … take the 32 bytes of HMAC-SHA256(key = S, message = ASCII "n:block") in order, skip every byte ≥ 252, '
+    "and each other byte b gives the die b mod 6 + 1; the first two dice are the roll (an opening roll: side 0's die, "
+    "then side 1's). The commitment is SHA-256(S) in hex."
+)
+"""The exact recipe in words (shown by ``/bg verify``)."""
 _ACCEPT_BELOW = 252  # 42 * 6: bytes 252..255 are rejected so each face has exactly 42 byte values
 
 

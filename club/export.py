@@ -42,6 +42,7 @@ from backgammon.matfile import (
 )
 from storage import ActionRecord, books
 
+from . import proof
 from .errors import UnknownGameError
 from .service import ClubService
 from .table import Table
@@ -131,17 +132,25 @@ FINAL_STATUSES = ("over", "declined", "cancelled", "expired")
 """Statuses after which a table's log never grows: its match file is written once and kept (``mat_files``)."""
 
 
-def mat_text(actions: Sequence[ActionRecord], names: tuple[str, str], match_id: int) -> str:
-    """The ``.mat`` text of a whole log (:func:`match_record` + :func:`~backgammon.matfile.format_mat`); CPU work,
-    run in a worker thread by :func:`export_mat`."""
-    return format_mat(match_record(actions, names, match_id=match_id))
+def mat_text(
+    actions: Sequence[ActionRecord], names: tuple[str, str], match_id: int, games: Sequence | None = None
+) -> str:
+    """The ``.mat`` text of a whole log (:func:`match_record` + :func:`~backgammon.matfile.format_mat`); with the
+    match's stored ``games`` rows, the published dice of each game as header lines (:func:`club.proof.header_lines`:
+    recipe, commitment, revealed seed and every roll, so that ``tools/verify_dice.py`` recomputes them from the file
+    alone). CPU work, run in a worker thread by :func:`export_mat`."""
+    record = match_record(actions, names, match_id=match_id)
+    if games is not None:
+        record.header.update(proof.header_lines(proof.match_series(games, actions)))
+    return format_mat(record)
 
 
 async def export_mat(service: ClubService, match_id: int) -> tuple[str, str]:
     """``(file name, .mat text)`` of match ``match_id`` — every game so far, the current one as far as it has been
-    played. The replay runs in a worker thread (never on the event loop); a finished table's file is kept in the
-    database (``mat_files``, at its version) and read back by later exports instead of replaying again. Raises
-    :class:`~club.errors.UnknownGameError`."""
+    played — with the published dice of every game as header lines (:mod:`club.proof`; the seed of a game still
+    being played stays ``secret``). The replay runs in a worker thread (never on the event loop); a finished table's
+    file is kept in the database (``mat_files``, at its version) and read back by later exports instead of replaying
+    again. Raises :class:`~club.errors.UnknownGameError`."""
     view = await service.state(match_id)
     what = "money" if view.kind == "money" else f"{view.length}pt"
     safe = ["".join(ch for ch in name if ch.isalnum())[:20] or f"side{side}" for side, name in enumerate(view.names)]
@@ -152,7 +161,8 @@ async def export_mat(service: ClubService, match_id: int) -> tuple[str, str]:
         if kept is not None:
             return name, kept
     actions = await service.log(match_id)
-    text = await asyncio.to_thread(mat_text, actions, view.names, match_id)
+    games = await service.db.games(match_id)
+    text = await asyncio.to_thread(mat_text, actions, view.names, match_id, games)
     if final:
         await books.keep_mat(service.db, match_id, view.version, name, text)
     return name, text

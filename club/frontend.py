@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from backgammon.errors import AmbiguousPlayError, BackgammonError, IllegalPlayError, InvalidPlayError
 from backgammon.moves import Play
 
+from . import proof
 from .describe import shorten
-from .dice import verify_rolls
+from .dice import RECIPE, RECIPE_TEXT, verify_rolls
 from .errors import InvalidRequestError, NotAPlayerError, NotNowError, UnknownGameError
 from .results import Outcome, TableView
 from .service import ClubService, HistoryItem, WaitingItem
@@ -454,16 +455,25 @@ async def dice_proof(
         return DiceProof(match_id, number, head + " The dice were given from outside (a test or a replay): "
                          "there is no seed to check.", None)  # fmt: skip
     commitment = f"Commitment (SHA-256 of the server seed, shown when the game started): {game.seed_hash}"
+    recipe = f"Recipe {RECIPE}: {RECIPE_TEXT}"
+    series = [s for s in proof.match_series([game], actions) if s.key == f"DiceGame{number}"]
+    published = "\n".join(proof.lines(series))
     if not game.seed_revealed:
-        text = (f"{head}\n{commitment}\nThe seed stays secret until the game ends; then /bg verify shows it and "
-                "recomputes every roll (HMAC-SHA256 of the seed and the roll counter).")  # fmt: skip
-        return DiceProof(match_id, number, text, None)
+        text = (f"{head}\n{commitment}\nThe seed stays secret until the game ends; then /bg verify shows it and every "
+                f"roll.\n{recipe}")  # fmt: skip
+        return DiceProof(match_id, number, clip(text), None)
     problems = verify_rolls(game.seed, game.seed_hash, rolls)
-    text = f"{head}\n{commitment}\nRevealed seed: {game.seed}\n"
+    text = f"{head}\n{commitment}\nRevealed seed: {game.seed}\n{recipe}\n"
     if problems:
         text += "PROBLEMS:\n" + "\n".join(problems)
     else:
         text += f"The seed hashes to the commitment and all {len(rolls)} rolls follow from it: the dice were fair."
+    check = ("\nCheck it yourself: save the lines below (or the /bg export file) and run "
+             "python tools/verify_dice.py FILE (standard library only).\n")  # fmt: skip
+    if len(text) + len(check) + len(published) <= MAX_MESSAGE:
+        text += check + published
+    else:
+        text += "\nAll rolls are too many for one message: /bg export has them (run python tools/verify_dice.py on it)."
     return DiceProof(match_id, number, text, not problems)
 
 

@@ -1,0 +1,108 @@
+"""The published dice values of a match, a money session or a chouette (RULES A1, issue 12 item 2): everything a
+member needs to recompute every roll himself with ``tools/verify_dice.py`` (standard library only) — no database,
+no trust in the bot.
+
+Each dice series (a game of a match or session; a chouette's seating series 0 and its game series) is one line::
+
+    ; [DiceRecipe "bgclub-hmac-sha256-v1"]
+    ; [DiceGame2 "commitment=<SHA-256 hex> seed=<seed hex, or secret> rolls=0:52,1:31,2:66"]
+
+``rolls`` lists each logged roll as ``counter:dice`` (the dice as digits in the logged order: an opening roll is side
+0's die then side 1's; a chouette seat throw may be one die). The lines are the ``.mat`` export's header lines
+(:mod:`club.export`), the text of ``/bg verify`` and of :func:`chouette_lines`; the recipe is
+:data:`club.dice.RECIPE_TEXT`. A seed is published only once its game is over (``secret`` before).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from storage import ActionRecord, GameRecord
+
+from .dice import RECIPE
+
+RECIPE_KEY = "DiceRecipe"
+
+
+@dataclass(frozen=True, slots=True)
+class Series:
+    """One dice series as published: ``key`` (``DiceGame2``, ``DiceChouette3Series0`` …), the commitment, the seed
+    (hex; None while secret), and the logged rolls ``(counter, dice)`` in order."""
+
+    key: str
+    commitment: str
+    seed: str | None
+    rolls: tuple[tuple[int, tuple[int, ...]], ...]
+
+    def value(self) -> str:
+        """The header value: ``commitment=… seed=… rolls=…``."""
+        rolls = ",".join(f"{index}:{''.join(str(d) for d in dice)}" for index, dice in self.rolls)
+        return f"commitment={self.commitment} seed={self.seed or 'secret'} rolls={rolls}"
+
+    def line(self) -> str:
+        """The ``; [Key "value"]`` line."""
+        return f'; [{self.key} "{self.value()}"]'
+
+
+def match_series(games: Iterable[GameRecord], actions: Sequence[ActionRecord]) -> list[Series]:
+    """The published series of a match's games with provably fair dice (injected dice have none), game order."""
+    rolls: dict[int, list[tuple[int, tuple[int, ...]]]] = defaultdict(list)
+    for action in actions:
+        if action.dice is not None and action.game_number is not None and action.roll_index is not None:
+            rolls[action.game_number].append((action.roll_index, tuple(action.dice)))
+    out = []
+    for game in sorted(games, key=lambda g: g.number):
+        if game.dice != "fair" or game.seed_hash is None:
+            continue
+        seed = game.seed if game.seed_revealed else None
+        out.append(Series(f"DiceGame{game.number}", game.seed_hash, seed, tuple(rolls.get(game.number, ()))))
+    return out
+
+
+def header_lines(series: Iterable[Series]) -> dict[str, str]:
+    """The ``.mat`` header entries (key → value) of ``series``, the recipe first (empty when there is none)."""
+    entries = {item.key: item.value() for item in series}
+    return {RECIPE_KEY: RECIPE, **entries} if entries else {}
+
+
+def lines(series: Iterable[Series]) -> list[str]:
+    """The published lines of ``series``, the recipe line first."""
+    return [f'; [{key} "{value}"]' for key, value in header_lines(series).items()]
+
+
+async def match_lines(service, match_id: int) -> list[str]:
+    """The published lines of match ``match_id`` (``service``: a :class:`~club.service.ClubService`). Raises
+    :class:`~club.errors.UnknownGameError`."""
+    actions = await service.log(match_id)
+    return lines(match_series(await service.db.games(match_id), actions))
+
+
+async def chouette_series(chouettes, session_id: int) -> list[Series]:
+    """The published series of chouette ``session_id`` (``chouettes``: a
+    :class:`~club.chouette.ChouetteService`): series 0 (seat throws) and one per game."""
+    store = chouettes.store
+    rolls: dict[int, list[tuple[int, tuple[int, ...]]]] = defaultdict(list)
+    for action in await store.actions(session_id):
+        if action.dice is None or action.series is None:
+            continue
+        if action.kind in ("seat", "rethrow"):
+            for offset, (_member, dice) in enumerate(action.dice):
+                dice = dice if isinstance(dice, list | tuple) else [dice]
+                rolls[action.series].append((action.roll_index + offset, tuple(dice)))
+        else:
+            rolls[action.series].append((action.roll_index, tuple(action.dice)))
+    out = []
+    for number, series in sorted((await store.dice(session_id)).items()):
+        if series.dice != "fair" or series.seed_hash is None:
+            continue
+        seed = series.seed if series.seed_revealed else None
+        key = f"DiceChouette{session_id}Series{number}"
+        out.append(Series(key, series.seed_hash, seed, tuple(rolls.get(number, ()))))
+    return out
+
+
+async def chouette_lines(chouettes, session_id: int) -> list[str]:
+    """The published lines of chouette ``session_id`` (see :func:`chouette_series`)."""
+    return lines(await chouette_series(chouettes, session_id))

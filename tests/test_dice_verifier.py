@@ -1,0 +1,115 @@
+"""Members verify the dice without trusting the bot (issue 12 item 2): the standalone ``tools/verify_dice.py``
+(standard library only) recomputes 100 % of the rolls of a finished match, a money session and a chouette from
+their published values alone — a ``.mat`` export, the text of ``/bg verify`` — run as a subprocess, no database."""
+
+from __future__ import annotations
+
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from clubkit import club_service, new_table, play_out
+
+from club import frontend
+from club.dice import RECIPE, RECIPE_TEXT
+from club.export import export_mat
+from club.proof import chouette_lines
+
+ROOT = Path(__file__).resolve().parent.parent
+TOOL = ROOT / "tools" / "verify_dice.py"
+
+
+def _run(*files) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-I", str(TOOL), *map(str, files)], capture_output=True, text=True,
+                          cwd=files[0].parent if files else None, timeout=60)  # fmt: skip
+
+
+def _reproduced(out: str) -> tuple[int, int]:
+    pairs = [tuple(map(int, m)) for m in re.findall(r"(\d+) of (\d+) rolls reproduced", out)]
+    return sum(a for a, _ in pairs), sum(b for _, b in pairs)
+
+
+def test_the_verifier_uses_the_standard_library_only():
+    imports = re.findall(r"^(?:from|import) (\w+)", TOOL.read_text(), re.M)
+    assert set(imports) <= {"__future__", "hashlib", "hmac", "re", "sys"}
+    assert len(TOOL.read_text().splitlines()) < 200
+
+
+async def test_a_finished_match_and_a_money_session_from_their_mat_exports(tmp_path):
+    async with club_service(tmp_path / "c.sqlite3") as service:
+        outcome = await new_table(service, 3)
+        await play_out(service, outcome, random.Random(3))
+        match_id = outcome.match_id
+        money = await new_table(service, 0)
+        await play_out(service, money, random.Random(4), stop=lambda o: o.view.game_number >= 3)
+        files = []
+        for mid in (match_id, money.match_id):
+            name, text = await export_mat(service, mid)
+            assert f'; [DiceRecipe "{RECIPE}"]' in text
+            (tmp_path / name).write_text(text)
+            files.append(tmp_path / name)
+        logged = sum(1 for a in await service.log(match_id) if a.dice is not None)
+    result = _run(files[0])
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert _reproduced(result.stdout) == (logged, logged) and logged > 20
+    money_run = _run(files[1])
+    secret = "seed still secret" in money_run.stdout
+    done, total = _reproduced(money_run.stdout)
+    assert done == total > 10 and "PROBLEMS" not in money_run.stdout
+    assert secret or money_run.returncode == 0
+
+
+async def test_a_changed_roll_or_seed_in_the_file_is_caught(tmp_path):
+    async with club_service(tmp_path / "c.sqlite3") as service:
+        outcome = await new_table(service, 1)
+        await play_out(service, outcome, random.Random(5))
+        name, text = await export_mat(service, outcome.match_id)
+    line = next(line for line in text.splitlines() if line.startswith("; [DiceGame1 "))
+    rolls = re.search(r"rolls=(\S+)\"", line).group(1).split(",")
+    counter, digits = rolls[3].split(":")
+    swapped = f"{counter}:{(int(digits[0]) % 6) + 1}{digits[1]}"
+    forged = text.replace(line, line.replace(f",{rolls[3]},", f",{swapped},"))
+    (tmp_path / "forged.mat").write_text(forged)
+    result = _run(tmp_path / "forged.mat")
+    assert result.returncode == 1 and f"roll {counter}: listed" in result.stdout
+    seed = re.search(r"seed=([0-9a-f]+)", line).group(1)
+    other = text.replace(seed, seed[:-1] + ("0" if seed[-1] != "0" else "1"))
+    (tmp_path / "seed.mat").write_text(other)
+    assert "not the commitment" in _run(tmp_path / "seed.mat").stdout
+
+
+async def test_bg_verify_states_the_recipe_and_every_value_and_its_text_verifies(tmp_path):
+    async with club_service(tmp_path / "c.sqlite3") as service:
+        outcome = await new_table(service, 1)
+        await play_out(service, outcome, random.Random(6))
+        proof = await frontend.dice_proof(service, outcome.match_id, 1)
+    assert RECIPE_TEXT[:60] in proof.text and "tools/verify_dice.py" in proof.text
+    (tmp_path / "verify.txt").write_text(proof.text)
+    result = _run(tmp_path / "verify.txt")
+    assert result.returncode == 0, result.stdout
+    done, total = _reproduced(result.stdout)
+    assert done == total > 5
+
+
+async def test_a_chouette_from_its_published_values(tmp_path):
+    from chouette_clubkit import chouettes, decide_randomly, seated
+
+    async with chouettes(tmp_path / "ch.sqlite3") as service:
+        outcome = await seated(service)
+        rng = random.Random(8)
+        for _ in range(3000):
+            if outcome.view.status == "closed" or not outcome.view.decisions:
+                break
+            if outcome.view.game_number >= 2:
+                break
+            outcome = await decide_randomly(service, outcome, rng, double=0.1)
+        text = "\n".join(await chouette_lines(service, outcome.session_id))
+    (tmp_path / "chouette.txt").write_text(text)
+    result = _run(tmp_path / "chouette.txt")
+    assert "Series0" in result.stdout and "Series1: ok" in result.stdout, result.stdout
+    done, total = _reproduced(result.stdout.replace("cannot be checked yet", ""))
+    assert "PROBLEMS" not in result.stdout
+    checked = [line for line in result.stdout.splitlines() if ": ok" in line]
+    assert checked and done == total

@@ -1,0 +1,132 @@
+#!/usr/bin/env python3
+"""Check a backgammon club's dice yourself, from the published values alone (standard library only, no database).
+
+Usage: ``python tools/verify_dice.py FILE [FILE …]`` (or ``-`` for standard input). FILE is a ``.mat`` export
+(``/bg export``), or the text of ``/bg verify`` pasted into a file: any text holding the lines ::
+
+    ; [DiceRecipe "bgclub-hmac-sha256-v1"]
+    ; [DiceGame1 "commitment=<hex> seed=<hex> rolls=0:52,1:31,2:66,…"]
+
+For each series (a game; a chouette's seat throws or game) it checks that SHA-256 of the seed is the commitment,
+that the counters run 0, 1, 2 … and that each listed roll is the one the recipe makes; in a ``.mat`` file also that
+the dice of the moves, in order, are exactly those rolls (opening ties left out; the winner's last roll may be
+unplayed). Exit status 0 when everything checks, 1 otherwise; a series whose seed is still ``secret`` (game not
+over) is reported and cannot be checked yet.
+
+The recipe ``bgclub-hmac-sha256-v1``: roll n of a game with server seed S: for block = 0, 1, 2 … take the 32 bytes
+of HMAC-SHA256(key=S, msg=ASCII "n:block") in order, skip every byte >= 252 (rejection sampling: 252 = 42 x 6, so
+each face has exactly 42 accepted byte values), each other byte b is the die b % 6 + 1; the roll is the first k dice
+(k = the number of digits listed: 2 for a roll, an opening roll being side 0's die then side 1's).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import sys
+
+RECIPES = ("bgclub-hmac-sha256-v1",)
+HEADER = re.compile(r'^[;#]\s*\[\s*(Dice[A-Za-z0-9]*)\s+"(.*)"\s*\]\s*$')
+GAME = re.compile(r"^\s*Game\s+(\d+)\s*$")
+MOVE_DICE = re.compile(r"(?<![0-9])([1-6])([1-6]):")
+
+
+def dice(seed: bytes, counter: int, count: int) -> tuple[int, ...]:
+    """The ``count`` dice of roll ``counter`` (the recipe above)."""
+    out: list[int] = []
+    block = 0
+    while True:
+        for byte in hmac.new(seed, f"{counter}:{block}".encode("ascii"), hashlib.sha256).digest():
+            if byte < 252:
+                out.append(byte % 6 + 1)
+                if len(out) == count:
+                    return tuple(out)
+        block += 1
+
+
+def parse(text: str):
+    """(recipe, {key: (commitment, seed or None, [(counter, dice)])}, {game number: [move dice]})."""
+    recipe, series, moves, game = None, {}, {}, None
+    for line in text.splitlines():
+        header = HEADER.match(line.strip())
+        if header:
+            key, value = header.groups()
+            if key == "DiceRecipe":
+                recipe = value
+                continue
+            fields = dict(part.split("=", 1) for part in value.split() if "=" in part)
+            rolls = []
+            for item in filter(None, fields.get("rolls", "").split(",")):
+                counter, digits = item.split(":")
+                rolls.append((int(counter), tuple(int(d) for d in digits)))
+            seed = fields.get("seed")
+            series[key] = (fields.get("commitment", ""), None if seed in (None, "secret") else seed, rolls)
+            continue
+        started = GAME.match(line)
+        if started:
+            game = int(started.group(1))
+            moves[game] = []
+        elif game is not None and not line.lstrip().startswith((";", "#")):
+            moves[game].extend((int(a), int(b)) for a, b in MOVE_DICE.findall(line))
+    return recipe, series, moves
+
+
+def check(text: str, out=print) -> int:
+    """Check one file's text; print one line per series; return the number of problems (secret seeds excluded)."""
+    recipe, series, moves = parse(text)
+    if not series:
+        out('no published dice found (lines ; [DiceGame1 "commitment=… seed=… rolls=…"])')
+        return 1
+    if recipe not in RECIPES:
+        out(f"unknown dice recipe {recipe!r}: this verifier knows {', '.join(RECIPES)}")
+        return 1
+    problems = 0
+    for key, (commitment, seed_hex, rolls) in series.items():
+        if seed_hex is None:
+            out(f"{key}: seed still secret (the game is not over): {len(rolls)} rolls cannot be checked yet")
+            continue
+        wrong, reproduced = [], 0
+        seed = bytes.fromhex(seed_hex)
+        if hashlib.sha256(seed).hexdigest() != commitment:
+            wrong.append(f"SHA-256 of the seed is {hashlib.sha256(seed).hexdigest()}, not the commitment")
+        for expected, (counter, logged) in enumerate(rolls):
+            if counter != expected:
+                wrong.append(f"counter {counter} where {expected} was due")
+            made = dice(seed, counter, len(logged))
+            reproduced += made == logged
+            if made != logged:
+                wrong.append(f"roll {counter}: listed {logged}, the recipe gives {made}")
+        number = re.fullmatch(r"DiceGame(\d+)", key)
+        if number and int(number.group(1)) in moves:
+            played = [tuple(sorted(pair)) for pair in moves[int(number.group(1))]]
+            made = [tuple(sorted(d)) for _, d in rolls]
+            while made and made[0][0] == made[0][1]:  # opening ties are not written in a .mat file
+                made.pop(0)
+            if played not in (made, made[:-1]):
+                wrong.append(f"the moves' dice {played[:6]}… are not the listed rolls {made[:6]}…")
+        problems += len(wrong)
+        status = "ok" if not wrong else "PROBLEMS: " + "; ".join(wrong[:5])
+        out(f"{key}: {status} — {reproduced} of {len(rolls)} rolls reproduced")
+    return problems
+
+
+def main(argv: list[str]) -> int:
+    """Check every file named in ``argv``; exit status 0 when all check, 1 otherwise."""
+    if not argv:
+        print(__doc__.split("\n\n")[1], file=sys.stderr)
+        return 2
+    problems = 0
+    for name in argv:
+        if name == "-":
+            text = sys.stdin.read()
+        else:
+            with open(name, encoding="utf-8") as handle:
+                text = handle.read()
+        print(f"== {name}")
+        problems += check(text)
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
