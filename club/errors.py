@@ -9,6 +9,9 @@ from __future__ import annotations
 
 from backgammon.errors import BackgammonError, WrongPhaseError, WrongTurnError
 
+MAX_ID = 2**63
+"""Ids (Discord snowflakes, database rows) are below this: SQLite's integers are 64-bit signed."""
+
 
 def shown(value: object, limit: int = 60) -> str:
     """``repr(value)`` for an error message, cut to about ``limit`` characters with the full length said: a refusal

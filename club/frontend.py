@@ -20,7 +20,7 @@ from backgammon.moves import Play
 from . import proof
 from .describe import shorten
 from .dice import RECIPE, RECIPE_TEXT, verify_rolls
-from .errors import InvalidRequestError, NotAPlayerError, NotNowError, UnknownGameError
+from .errors import MAX_ID, InvalidRequestError, NotAPlayerError, NotNowError, UnknownGameError, shown
 from .results import Outcome, TableView
 from .service import ClubService, HistoryItem, WaitingItem
 
@@ -65,17 +65,21 @@ MAX_CHOICES = 25
 """Discord shows at most 25 autocomplete choices or menu options."""
 
 
+def _is_id(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < MAX_ID
+
+
 async def in_club(service: ClubService, match_id: int, guild_id: int | None) -> int:
     """``match_id`` if that match or session belongs to the club of guild ``guild_id`` (club isolation: a member acts
     only in his own server, RULES A2); ``guild_id`` None (a front end with one club, e.g. the console) accepts any.
 
     Raises :class:`~club.errors.InvalidRequestError` for an id that is not a positive whole number and
     :class:`~club.errors.UnknownGameError` ("no match or session N here") for an unknown id or another server's."""
-    if isinstance(match_id, bool) or not isinstance(match_id, int) or match_id <= 0:
-        raise InvalidRequestError(f"a game is its number, like 12, not {match_id!r}")
+    if not _is_id(match_id):
+        raise InvalidRequestError(f"a game is its number, like 12, not {shown(match_id)}")
     record = await service.db.get_match(match_id)
     if record is not None and guild_id is not None:
-        club = await service.db.get_club(guild_id) if isinstance(guild_id, int) and guild_id > 0 else None
+        club = await service.db.get_club(guild_id) if _is_id(guild_id) else None
         if club is None or club.id != record.club_id:
             record = None
     if record is None:
@@ -88,11 +92,11 @@ async def chouette_in_club(chouettes, session_id: int, guild_id: int | None) -> 
     :class:`~club.chouette.ChouetteService`; None: any club) — :func:`in_club` for chouettes.
 
     Raises :class:`~club.errors.UnknownGameError` ("no chouette N here") otherwise."""
-    if isinstance(session_id, bool) or not isinstance(session_id, int) or session_id <= 0:
-        raise InvalidRequestError(f"a chouette is its number, like 3, not {session_id!r}")
+    if not _is_id(session_id):
+        raise InvalidRequestError(f"a chouette is its number, like 3, not {shown(session_id)}")
     record = await chouettes.store.get(session_id)
     if record is not None and guild_id is not None:
-        club = await chouettes.club.db.get_club(guild_id) if isinstance(guild_id, int) and guild_id > 0 else None
+        club = await chouettes.club.db.get_club(guild_id) if _is_id(guild_id) else None
         if club is None or club.id != record.club_id:
             record = None
     if record is None:
@@ -271,7 +275,7 @@ async def resolve_match(
     :class:`~club.errors.UnknownGameError` for a ``given`` match that is not in this server."""
     if given is not None:
         return await in_club(service, given, guild_id)
-    if here is not None:
+    if here is not None and _is_id(here):
         record = await service.db.get_match(here)  # the row only: who plays there
         if record is not None and member in record.players:
             try:
@@ -442,6 +446,8 @@ async def dice_proof(
     if guild_id is not None:
         await in_club(service, match_id, guild_id)
     view = await service.state(match_id)
+    if game_number is not None and not _is_id(game_number):
+        raise InvalidRequestError(f"a game of a match is its number, 1, 2 …, not {shown(game_number)}")
     number = view.game_number if game_number is None else game_number
     games = {game.number: game for game in await service.db.games(match_id)}
     game = games.get(number)

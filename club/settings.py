@@ -66,7 +66,7 @@ class ClubSettings:
     def __post_init__(self) -> None:
         for name in ("match_rules", "money_rules"):
             value = getattr(self, name)
-            if value not in PRESETS:
+            if not isinstance(value, str) or value not in PRESETS:
                 raise InvalidRequestError(
                     f"{name} {shown(value)} is not a rule-set preset; presets: {', '.join(PRESETS)}"
                 )

@@ -38,13 +38,14 @@ from storage import VersionConflictError
 
 from .admission import Admission
 from .dice import derive_dice, seed_hash
-from .errors import InvalidRequestError, StaleVersionError
+from .errors import MAX_ID, InvalidRequestError, StaleVersionError, shown
 
 
 def check_id(value: Any, what: str) -> int:
-    """``value`` if it is a positive whole number (an id), else :class:`InvalidRequestError` naming ``what``."""
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise InvalidRequestError(f"{what} is a positive whole number, not {value!r}")
+    """``value`` if it is a whole number from 1 to 2^63 - 1 (an id: SQLite's integers are 64-bit), else
+    :class:`InvalidRequestError` naming ``what``."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < MAX_ID:
+        raise InvalidRequestError(f"{what} is a whole number from 1 to 2^63 - 1, not {shown(value)}")
     return value
 
 

@@ -17,7 +17,7 @@ from datetime import UTC, tzinfo
 from storage import books
 from storage.books import CorrectionRecord, SessionSummary
 
-from ..errors import InvalidRequestError, UnknownGameError, UnknownMemberError
+from ..errors import MAX_ID, InvalidRequestError, UnknownGameError, UnknownMemberError, shown
 from ..service import ClubService
 from .leaderboards import LEADERBOARDS, Leaderboard, chouette_board, match_board, money_board
 from .ledger import Ledger, build_ledger
@@ -50,8 +50,8 @@ class Settlement:
 
 
 def _check_id(value, what: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise InvalidRequestError(f"{what} is a positive whole number, not {value!r}")
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < MAX_ID:
+        raise InvalidRequestError(f"{what} is a whole number from 1 to 2^63 - 1, not {shown(value)}")
     return value
 
 
