@@ -29,7 +29,9 @@ from backgammon.errors import BackgammonError
 from club import frontend
 from club.chouette import ChouetteOutcome, ChouetteService
 from club.chouette.images import sheet_png_async
+from club.dice import RECIPE, RECIPE_TEXT
 from club.errors import InvalidRequestError
+from club.proof import chouette_lines
 
 from .chouette_present import chouette_message
 from .errors import report, send_private
@@ -288,6 +290,23 @@ class ChouetteCommands(app_commands.Group):
             await send_private(interaction, text)
         except Exception as error:  # noqa: BLE001 - reported in one place
             await report(interaction, error, context={"what": "/bg chouette rules"})
+
+    @app_commands.command(description="The dice proof: commitments, revealed seeds and every roll")
+    async def verify(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        try:
+            await register(interaction)
+            session_id = await _session(interaction)
+            lines = await chouette_lines(interaction.client.chouettes, session_id)
+            text = (f"Chouette #{session_id} dice, recipe {RECIPE}: {RECIPE_TEXT}\nA game's seed is published when it "
+                    "ends (the seat throws' when the chouette closes). Check every roll yourself: "
+                    "python tools/verify_dice.py on the attached file (standard library only).")  # fmt: skip
+            file = discord.File(
+                io.BytesIO("\n".join(lines).encode("utf-8")), filename=f"chouette-{session_id}-dice.txt"
+            )
+            await interaction.followup.send(text[:2000], file=file, ephemeral=True)
+        except Exception as error:  # noqa: BLE001 - reported in one place
+            await report(interaction, error, context={"what": "/bg chouette verify"})
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
         """Check failures and option errors of every ``/bg chouette`` command end up in :func:`cogs.errors.report`."""

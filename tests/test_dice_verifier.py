@@ -113,3 +113,35 @@ async def test_a_chouette_from_its_published_values(tmp_path):
     assert "PROBLEMS" not in result.stdout
     checked = [line for line in result.stdout.splitlines() if ": ok" in line]
     assert checked and done == total
+
+
+async def test_bg_chouette_verify_publishes_a_file_the_verifier_reproduces(tmp_path):
+    """``/bg chouette verify`` attaches the published lines; after a finished game they verify 100 %."""
+    from chouette_botkit import chouette_bot, command
+    from chouette_clubkit import decide_randomly
+
+    from club import ManualClock
+    from club.chouette import ChouetteOutcome
+
+    async with chouette_bot(tmp_path / "b.sqlite3", clock=ManualClock()) as (bot, fake):
+        ann, bob, cy = fake.member(101, "Ann"), fake.member(202, "Bob"), fake.member(303, "Cy")
+        room = fake.text_channel("night")
+        await command(bot, fake, "start", ann, room)
+        for member in (bob, cy):
+            await command(bot, fake, "join", member, room)
+        await command(bot, fake, "seat", cy, room)
+        sid = await bot.chouettes.session_in(room.id)
+        rng = random.Random(2)
+        outcome = ChouetteOutcome(await bot.chouettes.state(sid), "")
+        for _ in range(3000):
+            if outcome.view.game_number >= 2 or not outcome.view.decisions:
+                break
+            outcome = await decide_randomly(bot.chouettes, outcome, rng)
+        interaction = await command(bot, fake, "verify", ann, room)
+    reply = [r for r in interaction.replies if r.kind != "defer"][-1]
+    assert reply.ephemeral and RECIPE in reply.content and reply.file_bytes
+    (tmp_path / "dice.txt").write_bytes(reply.file_bytes)
+    result = _run(tmp_path / "dice.txt")
+    assert "Series1: ok" in result.stdout and "PROBLEMS" not in result.stdout, result.stdout
+    done, total = _reproduced(result.stdout)
+    assert done == total > 10
