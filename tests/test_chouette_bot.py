@@ -177,7 +177,7 @@ async def test_commands_are_a_subgroup_of_bg(tmp_path):
         sub = next(option for option in payload["options"] if option["name"] == "chouette")
         assert sub["type"] == 2
         names = {option["name"] for option in sub["options"]}
-        assert names == {"start", "join", "leave", "seat", "status", "sheet", "proxy", "rules", "move"}
+        assert names == {"start", "join", "leave", "seat", "status", "sheet", "proxy", "rules", "move", "verify"}
         assert check_option(payload, "") <= 4000
         patterns = {pattern.pattern for pattern in bot._connection._view_store._dynamic_items}
         assert any(p.startswith("ch:") for p in patterns) and any(p.startswith("chs:") for p in patterns)
