@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from clubkit import club_service, new_table, play_out
+from clubkit import club_service, new_table, play_out, seeded
 
 from club import frontend
 from club.dice import RECIPE, RECIPE_TEXT
@@ -81,7 +81,8 @@ async def test_a_changed_roll_or_seed_in_the_file_is_caught(tmp_path):
 
 
 async def test_bg_verify_states_the_recipe_and_every_value_and_its_text_verifies(tmp_path):
-    async with club_service(tmp_path / "c.sqlite3") as service:
+    """The /bg verify text of a finished game (a short one: a long game's rolls are in /bg export) verifies."""
+    async with club_service(tmp_path / "c.sqlite3", seeds=seeded(9)) as service:
         outcome = await new_table(service, 1)
         await play_out(service, outcome, random.Random(6))
         proof = await frontend.dice_proof(service, outcome.match_id, 1)
