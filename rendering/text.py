@@ -83,7 +83,6 @@ def _emoji_tail(ch: str) -> bool:
     return 0xFE00 <= code <= 0xFE0F or 0x1F3FB <= code <= 0x1F3FF or code == 0x20E3 or 0xE0020 <= code <= 0xE007F
 
 
-
 def font_problem() -> str | None:
     """What is wrong with the bundled fonts (:data:`REGULAR`, :data:`BOLD`, :data:`FALLBACK`), in one line, or
     None: a missing or unreadable file names itself and says to restore ``rendering/fonts``."""
