@@ -137,7 +137,9 @@ async def test_console_commands_and_refusals(tmp_path):
         await console.handle("challenge dave 3")
         await console.handle("challenge erin 3")
         out = await console.handle("withdraw")
-        assert "You have 2 games: say which one, e.g. withdraw 2." in out and "#1 vs dave" in out and "#2 vs erin" in out
+        assert (
+            "You have 2 games: say which one, e.g. withdraw 2." in out and "#1 vs dave" in out and "#2 vs erin" in out
+        )
         assert "withdraws the challenge" in await console.handle("withdraw 2")
         assert "resign single, gammon or backgammon" in await console.handle("resign often 1")
 

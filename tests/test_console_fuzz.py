@@ -11,6 +11,7 @@ import random
 import subprocess
 import sys
 
+import pytest
 from clubkit import seeded
 from conftest import ROOT
 
@@ -20,6 +21,9 @@ from club.console.verbs import VERBS
 from storage import Database
 
 LINES = 10_500
+"""Lines of the full fuzz run (issue 11: at least 10,000), marked slow: ``python -m pytest -m slow``."""
+QUICK_LINES = 2_500
+"""Lines of the default run, so that the default suite stays within its few minutes."""
 NAMES = ["alice", "bob", "carol", "dave", "ed", "Zoë", "x" * 101, "", "@bob", "#2", "'", '"q"']
 NUMBERS = ["0", "1", "2", "3", "-1", "9" * 30, str(2**63), str(2**63 - 1), str(2**53), "1e9", "0x10", "½", "٣",
            "#1", "#0", "game=1", "game=2", "game=-3", "game=99999999999999999999", "chouette=1", "chouette=0",
@@ -73,12 +77,16 @@ def script(seed: int, lines: int) -> bytes:
     return "\n".join(setup).encode() + b"\n" + b"".join(hostile_line(rng) for _ in range(lines))
 
 
-async def test_ten_thousand_hostile_lines(tmp_path, monkeypatch):
+@pytest.mark.parametrize(
+    "lines, seed", [(QUICK_LINES, 2025), pytest.param(LINES, 2024, marks=pytest.mark.slow, id="10500-slow")]
+)
+async def test_ten_thousand_hostile_lines(tmp_path, monkeypatch, lines, seed):
     """The bulk, in-process through :func:`run_console` (standard input as bytes): every line answered in words,
-    exit 0 at EOF, and ``python -m club verify`` passes on the database afterwards."""
+    exit 0 at EOF, and ``python -m club verify`` passes on the database afterwards. The default suite feeds 2,500
+    lines; ``-m slow`` feeds the 10,500 the issue asks for."""
     monkeypatch.chdir(tmp_path)  # exports without a folder land here
-    data = script(2024, LINES)
-    assert data.count(b"\n") >= 10_000
+    data = script(seed, lines)
+    assert data.count(b"\n") >= lines
     database_path = tmp_path / "fuzz.sqlite3"
     out = io.StringIO()
     async with Database.open(database_path) as database:
@@ -89,7 +97,7 @@ async def test_ten_thousand_hostile_lines(tmp_path, monkeypatch):
     assert "Traceback" not in text
     internal = [line for line in text.splitlines() if line.startswith("Internal error")]
     assert not internal, internal[:5]
-    assert text.rstrip().endswith("Bye.") and text.count("Refused") > 1_000
+    assert text.rstrip().endswith("Bye.") and text.count("Refused") > lines // 10
     assert "that line is not UTF-8 text" in text and "NUL character" in text
     assert "Chouette #1" in text and "alice challenges bob" in text
     verify = subprocess.run([sys.executable, "-m", "club", "verify", str(database_path)], cwd=ROOT,
