@@ -21,8 +21,6 @@ and of the machine (power loss), at the price of one fsync per action (well unde
 from __future__ import annotations
 
 import asyncio
-import logging
-import os
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -32,8 +30,10 @@ from typing import Any
 import aiosqlite
 
 from . import tallies
+from .deadlines import MatchDeadlines
 from .dm import DirectMessageChannels
 from .errors import SchemaError
+from .files import owner_only
 from .matchrows import deadline_rows, match_columns, write_game
 from .migrations import MIGRATIONS, SCHEMA_VERSION, schema_sql
 from .records import (
@@ -55,34 +55,6 @@ from .records import (
 from .store import Store, Tx
 
 _SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
-OWNER_ONLY = 0o600
-"""The mode of the database file, its -wal/-shm and every backup: they hold the seeds of running games."""
-
-
-class _NoStatements(logging.Filter):
-    """Drops aiosqlite's DEBUG records: they repr every statement with its parameters, seeds of running games
-    included (issue 12 item 5); its INFO and higher records (errors) pass."""
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        return record.levelno > logging.DEBUG
-
-
-logging.getLogger("aiosqlite").addFilter(_NoStatements())
-
-
-def owner_only(path: str | Path) -> Path:
-    """Create ``path`` if missing, readable and writable by its owner only (0600), or close up an existing file
-    (and its -wal/-shm) to 0600 — whatever the umask. Returns the path. Raises ``OSError`` (e.g. a read-only
-    folder: ``PermissionError``)."""
-    path = Path(path)
-    if not path.exists():
-        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, OWNER_ONLY))
-    for each in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
-        if each.exists() and (each.stat().st_mode & 0o777) != OWNER_ONLY:
-            os.chmod(each, OWNER_ONLY)
-    return path
-
-
 _SUMMARY_COLUMNS = (
     "m.id, m.club_id, m.kind, m.length, m.player0, m.player1, m.stake, m.status, m.version, m.game_number, "
     "m.waiting_for, m.pending, m.score0, m.score1, m.winner, m.updated_at, m.ended_at, d.due_at"
@@ -98,7 +70,7 @@ _Tx = Tx
 """The statements of one open transaction (:class:`storage.store.Tx`; the old name kept for callers)."""
 
 
-class Database(DirectMessageChannels):
+class Database(DirectMessageChannels, MatchDeadlines):
     """An open club database (see the module docstring). Create with :meth:`open`; close with :meth:`close`."""
 
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
@@ -478,58 +450,6 @@ class Database(DirectMessageChannels):
         """The stored message ``message_id`` of channel ``channel_id`` (which match it shows), or None."""
         row = await self.store.message("match", channel_id, message_id)
         return None if row is None else MessageRecord.from_row(row)
-
-    # -- deadlines --------------------------------------------------------------------------------------------------
-    async def get_deadline(self, match_id: int) -> DeadlineRecord | None:
-        """The deadline of match ``match_id``'s pending action, or None."""
-        rows = await self.store.deadlines(("match", match_id))
-        return DeadlineRecord.from_row(rows[0]) if rows else None
-
-    async def due_deadlines(self, now: float, limit: int = 500) -> list[DeadlineRecord]:
-        """Deadlines with a reminder or an expiry due at ``now`` (``next_at <= now``), earliest first."""
-        return [DeadlineRecord.from_row(row) for row in await self.store.due_deadlines("match", now, limit)]
-
-    async def next_deadline_at(self) -> float | None:
-        """When the next reminder or expiry is due (for a scheduler's sleep), or None."""
-        return await self.store.next_deadline_at("match")
-
-    async def mark_deadline(
-        self,
-        match_id: int,
-        version: int,
-        *,
-        reminders: Sequence[float],
-        reminders_sent: int,
-        expired_at: float | None,
-        next_at: float | None,
-    ) -> bool:
-        """Record that reminders or the expiry fired, if the deadline still belongs to match version ``version``.
-
-        Returns False (nothing written) when the deadline has been replaced meanwhile (someone acted)."""
-        return await self.store.mark_deadline(
-            ("match", match_id), {"version": version}, reminders=reminders, reminders_sent=reminders_sent,
-            expired_at=expired_at, next_at=next_at,
-        )  # fmt: skip
-
-    async def deadlines_pending(self, pending: str, limit: int = 5000) -> list[DeadlineRecord]:
-        """The deadlines awaiting ``pending`` (e.g. ``roll_or_double``), oldest first: one per waiting match."""
-        rows = await self._fetchall(
-            "SELECT * FROM deadlines WHERE pending = ? ORDER BY set_at, match_id LIMIT ?", (pending, int(limit))
-        )
-        return [DeadlineRecord.from_row(row) for row in rows]
-
-    async def move_deadline(self, match_id: int, version: int, *, due_at: float, reminders: Sequence[float]) -> bool:
-        """Move the deadline of match ``match_id`` (still set at ``version``) to ``due_at`` with the reminder times
-        ``reminders`` (an away period, an away day, more time given): its expiry may fire again. False (nothing
-        written) when the deadline was replaced meanwhile."""
-        left = sorted(at for at in reminders if at < due_at)
-        async with self.transaction() as tx:
-            changed = await tx.execute(
-                "UPDATE deadlines SET due_at = ?, reminders = ?, expired_at = NULL, next_at = ? "
-                "WHERE match_id = ? AND version = ?",
-                (due_at, dumps(left), min([*left, due_at]), match_id, version),
-            )
-        return changed == 1
 
 
 class _Opener:

@@ -1,0 +1,36 @@
+"""File modes and logging of the database file (issue 12 item 5): the file, its -wal/-shm and every backup hold the
+seeds of running games, so they are created readable by their owner only, and aiosqlite's statement logs (which carry
+every parameter) are dropped."""
+
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+OWNER_ONLY = 0o600
+"""The mode of the database file, its -wal/-shm and every backup: they hold the seeds of running games."""
+
+
+class _NoStatements(logging.Filter):
+    """Drops aiosqlite's DEBUG records: they repr every statement with its parameters, seeds of running games
+    included (issue 12 item 5); its INFO and higher records (errors) pass."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return record.levelno > logging.DEBUG
+
+
+logging.getLogger("aiosqlite").addFilter(_NoStatements())
+
+
+def owner_only(path: str | Path) -> Path:
+    """Create ``path`` if missing, readable and writable by its owner only (0600), or close up an existing file
+    (and its -wal/-shm) to 0600 — whatever the umask. Returns the path. Raises ``OSError`` (e.g. a read-only
+    folder: ``PermissionError``)."""
+    path = Path(path)
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, OWNER_ONLY))
+    for each in (path, Path(f"{path}-wal"), Path(f"{path}-shm")):
+        if each.exists() and (each.stat().st_mode & 0o777) != OWNER_ONLY:
+            os.chmod(each, OWNER_ONLY)
+    return path
