@@ -63,3 +63,27 @@ async def decide_randomly(service: ChouetteService, outcome, rng: random.Random,
     options = [a for a in decision.actions if a in weights]
     action = rng.choices(options, [weights[o] for o in options])[0]
     return await service.act(view.session_id, actor, action, subject=subject, mark=view.mark)
+
+
+def seated_table(rules, members, throws):
+    """A :class:`~club.chouette.table.ChouetteTable` (no database) opened by ``members[0]`` under ``rules``, the
+    others seated, and the seat throws ``throws`` (one list of dice per member, in order; RULES C1) thrown."""
+    from club.chouette.table import ChouetteTable
+
+    table = ChouetteTable.open(
+        {
+            "club_id": 1,
+            "channel_id": 1,
+            "creator": members[0],
+            "rules": rules.to_json(),
+            "stake": 0,
+            "decision_time": 60.0,
+            "proxy_time": 60.0,
+            "move_time": 60.0,
+            "no_talk": False,
+        }  # fmt: skip
+    )
+    for member in members[1:]:
+        table.apply("sit", member, {})
+    table.apply("seat", None, {"throws": {str(m): list(d) for m, d in zip(members, throws, strict=False)}})
+    return table

@@ -10,7 +10,7 @@
 from __future__ import annotations
 
 import pytest
-from chouette_clubkit import ANN, BOB, CHANNEL, CY, DI, ED, GUILD, chouettes
+from chouette_clubkit import ANN, BOB, CHANNEL, CY, DI, ED, GUILD, chouettes, seated_table
 
 from backgammon import cube as cube_rules
 from backgammon.chouette import ChouetteRules, ChouetteSession
@@ -86,23 +86,7 @@ async def test_classic_captain_cannot_double_after_rolling(tmp_path):
 
 
 def _table(rules: ChouetteRules, members=(ANN, BOB, CY, DI)) -> ChouetteTable:
-    table = ChouetteTable.open(
-        {
-            "club_id": 1,
-            "channel_id": 1,
-            "creator": members[0],
-            "rules": rules.to_json(),
-            "stake": 0,
-            "decision_time": 60.0,
-            "proxy_time": 60.0,
-            "move_time": 60.0,
-            "no_talk": False,
-        }  # fmt: skip
-    )
-    for member in members[1:]:
-        table.apply("sit", member, {})
-    throws = {str(m): list(d) for m, d in zip(members, SEATING, strict=False)}
-    table.apply("seat", None, {"throws": throws})
+    table = seated_table(rules, members, SEATING)
     _club_steps(table)
     return table
 

@@ -9,6 +9,7 @@ changes nothing.
 
 from __future__ import annotations
 
+from chouette_clubkit import seated_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -23,23 +24,8 @@ DIE = st.integers(1, 6)
 
 
 def _open(rules: ChouetteRules, members) -> ChouetteTable:
-    table = ChouetteTable.open(
-        {
-            "club_id": 1,
-            "channel_id": 1,
-            "creator": members[0],
-            "rules": rules.to_json(),
-            "stake": 0,
-            "decision_time": 60.0,
-            "proxy_time": 60.0,
-            "move_time": 60.0,
-            "no_talk": False,
-        }  # fmt: skip
-    )
-    for member in members[1:]:
-        table.apply("sit", member, {})
-    throws = {str(m): [6 - i, 5 - i][: rules.seating_dice] for i, m in enumerate(members)}  # no tie
-    table.apply("seat", None, {"throws": throws})
+    throws = [[6 - i, 5 - i][: rules.seating_dice] for i in range(len(members))]  # no tie
+    table = seated_table(rules, members, throws)
     return table
 
 
