@@ -15,13 +15,15 @@ Every call returns a :class:`ChouetteOutcome`: the new :class:`ChouetteView`, wh
 exactly the members who must decide now. ``python -m club verify`` also replays every chouette's log
 (:mod:`club.verify`, one module for matches and chouettes).
 
-Modules: ``table`` (the pure state machine over the log), ``service`` (the use-cases), ``views`` (results),
+Modules: ``table`` (the pure state machine over the log), ``service`` (the use-cases), ``expiry`` (its deadline
+hook), ``views`` (results),
 ``describe`` (words), ``images`` (board with the chouette panel, score-sheet image);
 the replay and dice proof are :mod:`club.verify`'s.
 """
 
 from ..scheduler import run_due  # the one clock: run_due(chouettes) fires the chouettes' deadlines
-from .service import ACTIONS, ChouetteService, policy_decision
+from .service import ACTIONS, ChouetteService
+from .step import policy_decision
 from .table import ChouetteTable, Pending
 from .views import ChouetteOutcome, ChouetteView, CubeView, Decision, SheetData, SheetRowData
 

@@ -35,7 +35,7 @@ from collections.abc import Callable
 from typing import Any
 
 from backgammon.chouette import ChouetteRules
-from backgammon.errors import BackgammonError, ChouetteError, IllegalPlayError
+from backgammon.errors import BackgammonError, IllegalPlayError
 from backgammon.moves import Play
 from storage import VersionConflictError
 from storage.chouettes import (
@@ -62,8 +62,9 @@ from ..settings import HOUR, ClubSettings, MemberPreferences
 from ..work import check_id as _check_id
 from ..work import run_unit
 from .describe import describe, humanize
-from .step import ChouetteStep, _Series, policy_decision
-from .table import ChouetteTable, Pending, member_id, name
+from .expiry import ChouetteExpiry
+from .step import ChouetteStep, _Series
+from .table import ChouetteTable, member_id, name
 from .views import ChouetteOutcome, ChouetteView, Decision, SheetData
 
 DEFAULT_DECISION_HOURS = 24.0
@@ -75,8 +76,9 @@ ACTIONS = ("roll", "play", "double", "pass", "take", "drop", "beaver", "raccoon"
 """What a member's buttons do (:meth:`ChouetteService.act`)."""
 
 
-class ChouetteService:
-    """The chouette use-cases over a :class:`~club.service.ClubService` (see the module docstring)."""
+class ChouetteService(ChouetteExpiry):
+    """The chouette use-cases over a :class:`~club.service.ClubService` (see the module docstring); the deadlines'
+    hook :meth:`expire` is :class:`~club.chouette.expiry.ChouetteExpiry`'s."""
 
     def __init__(self, club: ClubService) -> None:
         self.club = club
@@ -343,52 +345,6 @@ class ChouetteService:
     async def messages(self, session_id: int, *, purpose: str | None = None):
         """The remembered messages of a session, oldest first."""
         return await self.store.messages(session_id, purpose=purpose)
-
-    # -- time limits (club.scheduler.ChouetteClock) -------------------------------------------------------------------
-    async def expire(self, deadline: ChouetteDeadline) -> tuple[str, ChouetteOutcome | None] | None:
-        """The club acts at ``deadline`` (expired): marks the member away for his proxy, or decides by the policy
-        (module docstring). Returns ``(what happened in words, outcome or None)``; None when the deadline changed
-        meanwhile (someone acted) or the rules refuse the policy's decision now (5.8 order: tried again later)."""
-        lock = self.club._lock_for(("chouette", deadline.session_id))
-        async with lock:
-            current = {d.subject_id: d for d in await self.store.deadlines(deadline.session_id)}.get(
-                deadline.subject_id
-            )
-            if current != deadline:
-                return None
-            step = await self._load_step(deadline.session_id)
-            table = step.table
-            pending = next((p for p in table.pending() if p.subject == deadline.subject_id), None)
-            if pending is None or pending.actor != deadline.actor_id:
-                return None
-            who = step.names.get(pending.subject, str(pending.subject))
-            if pending.pending in ("roll", "play"):
-                if step.settings.expiry_policy == "nothing":
-                    await self.store.mark_deadline(deadline, reminders=(), reminders_sent=deadline.reminders_sent,
-                                                   expired_at=step.now)  # fmt: skip
-                    return f"Time is up: {who} did not {pending.pending} in time. The chouette waits for him.", None
-                step.log("forfeit", None, {"side": table.board.turn})
-            elif (
-                deadline.stage == "member"
-                and pending.pending != "box_answer"
-                and name(pending.subject) not in table.session.away
-            ):
-                step.log("away", None, {"member": pending.subject})
-                again = next((p for p in table.pending() if p.subject == pending.subject), None)
-                if again is not None and again.actor == pending.subject:
-                    self._decide_by_policy(step, again)
-            else:
-                try:
-                    self._decide_by_policy(step, pending)
-                except ChouetteError:
-                    return None
-            outcome = await self._finish(step, None)
-            return f"Time is up for {who}.", outcome
-
-    @staticmethod
-    def _decide_by_policy(step: ChouetteStep, pending: Pending) -> None:
-        kind, args = policy_decision(step.table, pending)
-        step.log(kind, None, args)
 
     # -- the unit of work ---------------------------------------------------------------------------------------------
     async def _mutate(

@@ -1,0 +1,69 @@
+"""What the club does when a chouette deadline passes (RULES A2, C5, C9): the hook of the one clock
+(:class:`club.scheduler.ChouetteClock`) — mark the late member away for his proxy, or decide by the club's policy
+(:func:`club.chouette.step.policy_decision`); the board's rolls and plays follow the club's ``expiry_policy``.
+
+:class:`ChouetteExpiry` is a mixin of :class:`~club.chouette.service.ChouetteService` (it uses the service's
+``club``, ``store``, ``_load_step`` and ``_finish``).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from backgammon.errors import ChouetteError
+from storage.chouettes import ChouetteDeadline
+
+from .step import ChouetteStep, policy_decision
+from .table import Pending, name
+
+if TYPE_CHECKING:
+    from .views import ChouetteOutcome
+
+
+class ChouetteExpiry:
+    """The deadline hook of the chouette service (see the module docstring)."""
+
+    async def expire(self, deadline: ChouetteDeadline) -> tuple[str, ChouetteOutcome | None] | None:
+        """The club acts at ``deadline`` (expired): marks the member away for his proxy, or decides by the policy
+        (module docstring). Returns ``(what happened in words, outcome or None)``; None when the deadline changed
+        meanwhile (someone acted) or the rules refuse the policy's decision now (5.8 order: tried again later)."""
+        lock = self.club._lock_for(("chouette", deadline.session_id))
+        async with lock:
+            current = {d.subject_id: d for d in await self.store.deadlines(deadline.session_id)}.get(
+                deadline.subject_id
+            )
+            if current != deadline:
+                return None
+            step = await self._load_step(deadline.session_id)
+            table = step.table
+            pending = next((p for p in table.pending() if p.subject == deadline.subject_id), None)
+            if pending is None or pending.actor != deadline.actor_id:
+                return None
+            who = step.names.get(pending.subject, str(pending.subject))
+            if pending.pending in ("roll", "play"):
+                if step.settings.expiry_policy == "nothing":
+                    await self.store.mark_deadline(deadline, reminders=(), reminders_sent=deadline.reminders_sent,
+                                                   expired_at=step.now)  # fmt: skip
+                    return f"Time is up: {who} did not {pending.pending} in time. The chouette waits for him.", None
+                step.log("forfeit", None, {"side": table.board.turn})
+            elif (
+                deadline.stage == "member"
+                and pending.pending != "box_answer"
+                and name(pending.subject) not in table.session.away
+            ):
+                step.log("away", None, {"member": pending.subject})
+                again = next((p for p in table.pending() if p.subject == pending.subject), None)
+                if again is not None and again.actor == pending.subject:
+                    self._decide_by_policy(step, again)
+            else:
+                try:
+                    self._decide_by_policy(step, pending)
+                except ChouetteError:
+                    return None
+            outcome = await self._finish(step, None)
+            return f"Time is up for {who}.", outcome
+
+    @staticmethod
+    def _decide_by_policy(step: ChouetteStep, pending: Pending) -> None:
+        kind, args = policy_decision(step.table, pending)
+        step.log(kind, None, args)
