@@ -356,3 +356,105 @@ async def games_extras(service, member: int, guild_id: int | None, match_ids) ->
     if state.until is not None:
         line += f" You are away until <t:{int(state.until)}:f> (/player back ends it)."
     return due, line
+
+
+@dataclass(frozen=True, slots=True)
+class Rematch:
+    """The terms of a rematch of finished match ``of``: ``challenger`` asks ``opponent`` for the same ``length``,
+    rule set (``rules``: a preset name or None, ``overrides``: its options) and ``stake``."""
+
+    of: int
+    challenger: int
+    opponent: int
+    length: int
+    rules: str | None
+    overrides: dict
+    stake: int
+
+    async def challenge(self, service, guild_id: int):
+        """Make the rematch challenge (:meth:`~club.service.ClubService.challenge`); returns its outcome."""
+        return await service.challenge(guild_id, self.challenger, self.opponent, length=self.length,
+                                       rules=self.rules, overrides=dict(self.overrides), stake=self.stake)  # fmt: skip
+
+
+async def rematch_terms(service, guild_id: int | None, member: int, match_id: int) -> Rematch:
+    """The rematch ``member`` asks for after finished match ``match_id`` (issue 14: same length, rules and
+    stake; the *Rematch* button, the console's ``rematch``). Raises :class:`~club.errors.UnknownGameError` for a
+    match not in this club, :class:`NotAPlayerError` for someone who did not play it, :class:`NotNowError` while
+    it is not over (a money session has no rematch button: it ends when its players stop)."""
+    from backgammon.rules import PRESETS
+
+    from .frontend import in_club
+
+    view = await service.state(await in_club(service, match_id, guild_id))
+    side = view.side_of(member)
+    if side is None:
+        raise NotAPlayerError(f"Only {view.names[0]} and {view.names[1]} can ask for a rematch of match "
+                              f"#{match_id}; challenge someone with /bg challenge.")  # fmt: skip
+    if view.status != "over":
+        raise NotNowError(f"Match #{match_id} is not over yet: a rematch is offered once it is.")
+    rules = dict(view.rules)
+    name = rules.pop("name", None)
+    return Rematch(match_id, member, view.players[1 - side], view.length, name if name in PRESETS else None, rules,
+                   view.stake)  # fmt: skip
+
+
+def autoroll_words(prefs) -> str:
+    """What a member's auto-roll preferences (:class:`~club.settings.MemberPreferences`) mean, in one sentence."""
+    if not prefs.auto_roll:
+        return "Auto-roll is off: you roll yourself, also when you may not double."
+    if prefs.roll_after:
+        return f"Auto-roll is on, and I roll for you when you have not doubled within {prefs.roll_after:g} hours."
+    return "Auto-roll is on: I roll for you when you may not double (opponent's cube, dead, Crawford)."
+
+
+async def their_turn_games(service, member: int, guild_id: int | None, *, lapsed: bool = False) -> list:
+    """The member's open matches waiting for his **opponent** (what a nudge, a claim or more time is about), as
+    :class:`~club.frontend.GameChoice` s (key: the match id, ``waiting`` True); ``lapsed``: only those whose
+    deadline has passed with nothing done (a claim is possible there under the ``claim`` policy)."""
+    from .frontend import GameChoice, describe_item, open_games
+
+    _waiting, others = await open_games(service, member, guild_id)
+    now = service.clock.now()
+    choices = []
+    for item in others:
+        if item.status != "active":
+            continue
+        record = await service.db.get_deadline(item.match_id)
+        if record is None or record.member_id == member or (lapsed and record.expired_at is None):
+            continue
+        choices.append(GameChoice(item.match_id, describe_item(item, False, due_at=record.due_at, now=now), True))
+    return choices
+
+
+async def resolve_their_turn(
+    service, member: int, *, guild_id: int | None, given: int | None = None, here: int | None = None,
+    lapsed: bool = False, how: str = "say which one with game: (its number)", links=None,
+) -> int:  # fmt: skip
+    """The match a nudge (or, ``lapsed``, a claim / more time) means: ``given``; else ``here`` (the game of the
+    thread) if he plays in it; else **the one** game waiting for his opponent (:func:`their_turn_games`) — the
+    game-addressing rule of issue 11, never the last one named. ``links``: an optional ``async (ids) -> {id:
+    url}`` for the list. Raises :class:`InvalidRequestError` with none or several, listing them."""
+    from .frontend import GameChoice, in_club
+
+    if given is not None:
+        return await in_club(service, given, guild_id)
+    if here is not None:
+        record = await service.db.get_match(here)
+        if record is not None and member in record.players:
+            return await in_club(service, here, guild_id)
+    choices = await their_turn_games(service, member, guild_id, lapsed=lapsed)
+    if len(choices) == 1:
+        return choices[0].key
+    if links is not None and choices:
+        found = await links([choice.key for choice in choices])
+        choices = [GameChoice(c.key, f"{c.label} · {found[c.key]}" if found.get(c.key) else c.label, True)
+                   for c in choices]  # fmt: skip
+    shown = "\n".join(choice.label for choice in choices[:10])
+    if len(choices) > 10:
+        shown += f"\n… and {len(choices) - 10} more"
+    if choices:
+        raise InvalidRequestError(f"{len(choices)} of your games wait for your opponents: {how}.\n{shown}")
+    if lapsed:
+        raise InvalidRequestError("No opponent of yours has let his time run out: there is nothing to claim yet.")
+    raise InvalidRequestError("None of your games is waiting for your opponent: there is nobody to nudge.")

@@ -161,30 +161,18 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> Outcome | 
     """The *Rematch* button of finished match ``match_id``: its player who pressed challenges the other to the same
     length, rules and stake — posted like ``/bg challenge`` (in the club's game channel, else the channel of the
     finished match's thread), the permissions checked first. Anyone else, or a match not over, is refused."""
-    from backgammon.rules import PRESETS
-    from club.errors import NotAPlayerError, NotNowError
+    from club.correspondence import rematch_terms
 
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
     try:
         member = await register(interaction)
-        view = await bot.service.state(await frontend.in_club(bot.service, match_id, interaction.guild_id))
-        side = view.side_of(member)
-        if side is None:
-            raise NotAPlayerError(f"Only {view.names[0]} and {view.names[1]} can ask for a rematch of match "
-                                  f"#{match_id}; challenge someone with /bg challenge.")  # fmt: skip
-        if view.status != "over":
-            raise NotNowError(f"Match #{match_id} is not over yet.")
+        terms = await rematch_terms(bot.service, interaction.guild_id, member, match_id)
         origin = interaction.channel
         origin = getattr(origin, "parent", None) or origin if isinstance(origin, discord.Thread) else origin
         where = await bot.publisher.challenge_channel(interaction.guild_id, origin)
         bot.publisher.check_challenge_channel(where)
-        rules = dict(view.rules)
-        name = rules.pop("name", None)
-        outcome = await bot.service.challenge(
-            interaction.guild_id, member, view.players[1 - side], length=view.length,
-            rules=name if name in PRESETS else None, overrides=rules, stake=view.stake,
-        )  # fmt: skip
+        outcome = await terms.challenge(bot.service, interaction.guild_id)
         message = await bot.publisher.post_challenge(outcome, channel=where)
     except Exception as error:  # noqa: BLE001 - reported in one place
         await report(interaction, error, context={"what": "rematch", "match": match_id})

@@ -27,6 +27,8 @@ KEYS = {
     "rule_overrides": "rule_overrides",
     "channel": "game_channel",
     "game_channel": "game_channel",
+    "away_days": "away_days",
+    "nudge_hours": "nudge_hours",
 }
 """The keys ``config`` takes (Discord's option names and the stored setting names) → the stored setting."""
 
@@ -60,7 +62,9 @@ def setting_value(key: str, text: str):
         return hours(text if re.search(r"[a-z]$", text.strip().lower()) else text + "h", key)
     if key in ("move_time", "challenge_time"):
         return number(text, f"{key} (seconds)", low=0, high=10**9)
-    if stored in ("max_stake", "game_channel"):
+    if stored == "nudge_hours":
+        return hours(text, key) / HOUR
+    if stored in ("max_stake", "game_channel", "away_days"):
         return number(text, key, low=0, high=2**53 - 1)
     return text.strip().lower()
 
@@ -97,12 +101,13 @@ def settings_text(settings: ClubSettings, changed: bool) -> str:
         f"• at the deadline: {settings.expiry_policy}",
         f"• largest stake per point: {settings.max_stake}",
         f"• rule options: {settings.rule_overrides or 'none'}",
+        f"• away days per member a year: {settings.away_days}; a nudge after {settings.nudge_hours:g} h of waiting",
     ]
     return "\n".join(lines)
 
 
 @verb("config", "config [KEY VALUE …]", "club settings: match_rules, money_rules, move_hours, reminders 24,4, "
-      "expiry, max_stake, rule_overrides { cube_cap = 64 }")  # fmt: skip
+      "expiry claim, max_stake, away_days, nudge_hours, rule_overrides { cube_cap = 64 }")  # fmt: skip
 async def config(console: Console, args: list[str]) -> str:
     """``config [KEY VALUE …]``: show or change the club's settings (admins)."""
     if not console.admin:

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import errno
 import hashlib
+import re
 import shlex
 import sqlite3
+import time
 from pathlib import Path
 
 from backgammon.errors import BackgammonError, NotationError
@@ -22,6 +24,11 @@ from ..records import ClubRecords
 from ..service import ClubService
 from .parse import Target, split_line, strip_comment
 from .verbs import find, help_text, normal_words
+
+_TIMESTAMP = re.compile(r"<t:(-?[0-9]{1,12})(?::[a-zA-Z])?>")
+"""Discord's timestamp markup (``<t:1700000000:f>``), written out in UTC in the console."""
+_PLAYER = re.compile(r"/player (away|back|ping|nudge|autoroll)\b")
+"""``/player back`` in a club message is ``back`` in the console."""
 
 CONSOLE_GUILD = 1
 """The club id the console plays in (a console is one club)."""
@@ -115,6 +122,9 @@ class Console:
         """``text`` (a club or Discord-layer message) in the console's syntax: ``challenge NAME`` instead of ``/bg
         challenge``, the exact ``python -m club verify`` command for this database."""
         text = text.replace("Start one with /bg challenge.", "Start one with: challenge NAME (e.g. challenge bob 5).")
+        text = text.replace("challenge someone with /bg challenge", "challenge someone with: challenge NAME")
+        text = _TIMESTAMP.sub(lambda m: time.strftime("%a %d %b %Y %H:%M UTC", time.gmtime(int(m[1]))), text)
+        text = _PLAYER.sub(r"\1", text)
         path = getattr(self.service.db, "path", None)
         if path is not None:
             command_line = f"python -m club verify {shlex.quote(str(Path(path).resolve()))}"

@@ -111,6 +111,9 @@ async def board_text(console: Console, view: TableView, viewer: int | None) -> s
                      f"{view.names[1]} {money(view.score[1], view.stake)}.")  # fmt: skip
     lines.append(next_step(view))
     lines.append(you_can(view, console.member))
+    from .player import extra_verbs
+
+    lines.append(await extra_verbs(console, view))
     return "\n".join(line for line in lines if line)
 
 

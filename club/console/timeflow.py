@@ -30,6 +30,11 @@ async def fire(console: Console) -> list[str]:
     lines = []
     for notice in await run_due(clocks_of(console.service, console.chouettes)):
         lines.append(notice.text.split("\n", 1)[0] if notice.outcome is not None else notice.text)
+        if notice.offer and notice.offer_to is not None:  # the claim policy's buttons, as verbs
+            from .player import CLAIM_VERBS
+
+            name = (await console.service._names([notice.offer_to])).get(notice.offer_to, str(notice.offer_to))
+            lines.append(f"{name} can: {CLAIM_VERBS} (as {name.lower()})")
         if notice.outcome is not None:  # what the club did, and the board now
             show = show_chouette if notice.table == "chouette" else show_match
             lines.append(await show(console, notice.outcome))
