@@ -313,12 +313,12 @@ async def sessions(
     where = "s.club_id = ? AND r.at >= ? AND r.at < ?"
     having = ""
     if member is not None:
-        having = " HAVING sum(r.member_id = ?) > 0"
+        having = " HAVING sum(CASE WHEN r.member_id = ? THEN 1 ELSE 0 END) > 0"
         params.append(member)
     rows = await db._fetchall(
         "SELECT r.session_id, group_concat(DISTINCT r.member_id), count(DISTINCT r.game_number), min(r.at), "
         f"max(r.at), s.status FROM chouette_results r JOIN chouette_sessions s ON s.id = r.session_id WHERE {where} "
-        f"GROUP BY r.session_id{having} ORDER BY max(r.at) DESC LIMIT ?",
+        f"GROUP BY r.session_id, s.status{having} ORDER BY max(r.at) DESC LIMIT ?",
         [*params, int(limit)],
     )
     for r in rows:
@@ -392,7 +392,7 @@ async def reply_times(db: Database, club_id: int, member: int) -> list[float]:
     rows = await db._fetchall(
         "SELECT wait FROM (SELECT a.member_id AS who, a.auto AS auto, a.at - lag(a.at) OVER w AS wait, "
         "lag(a.member_id) OVER w AS before FROM actions a JOIN matches m ON m.id = a.match_id "
-        "WHERE m.club_id = ? AND (m.player0 = ? OR m.player1 = ?) WINDOW w AS (PARTITION BY a.match_id ORDER BY a.seq)) "
+        "WHERE m.club_id = ? AND (m.player0 = ? OR m.player1 = ?) WINDOW w AS (PARTITION BY a.match_id ORDER BY a.seq)) AS replies "
         "WHERE who = ? AND auto = 0 AND wait IS NOT NULL AND (before IS NULL OR before <> who)",
         (club_id, member, member, member),
     )
@@ -403,7 +403,7 @@ async def chouette_games(db: Database, club_id: int, member: int) -> tuple[int, 
     """``(games, won, points, money)`` of ``member`` in the chouettes of club ``club_id`` (won = a game with
     positive points)."""
     row = await db._fetchone(
-        "SELECT count(*), coalesce(sum(r.points > 0), 0), coalesce(sum(r.points), 0), "
+        "SELECT count(*), coalesce(sum(CASE WHEN r.points > 0 THEN 1 ELSE 0 END), 0), coalesce(sum(r.points), 0), "
         "coalesce(sum(r.points * r.stake), 0) FROM chouette_results r "
         "JOIN chouette_sessions s ON s.id = r.session_id WHERE s.club_id = ? AND r.member_id = ?",
         (club_id, member),

@@ -73,6 +73,9 @@ _Tx = Tx
 class Database(DirectMessageChannels, MatchDeadlines):
     """An open club database (see the module docstring). Create with :meth:`open`; close with :meth:`close`."""
 
+    dialect = "sqlite"
+    """``"sqlite"``, or ``"postgresql"`` for :class:`storage.pgstore.PgDatabase` (same interface)."""
+
     def __init__(self, conn: aiosqlite.Connection, path: Path) -> None:
         self._conn = conn
         self._lock = asyncio.Lock()
@@ -86,6 +89,9 @@ class Database(DirectMessageChannels, MatchDeadlines):
     def open(cls, path: str | Path, *, synchronous: str = "FULL", busy_timeout_ms: int = 10_000) -> _Opener:
         """Open (creating or upgrading as needed) the database file at ``path``.
 
+        ``path`` may also be a ``postgresql://…`` URL: the same interface on PostgreSQL (:mod:`storage.pgstore`;
+        ``synchronous`` and ``busy_timeout_ms`` are SQLite's and do not apply).
+
         Use as ``async with Database.open(path) as db:`` or ``db = await Database.open(path)``. ``synchronous`` is
         SQLite's setting ("FULL" or "NORMAL", see the module docstring); ``busy_timeout_ms`` how long to wait for
         another process's write lock. Raises :class:`~storage.errors.SchemaError` if the file is not a club database
@@ -93,7 +99,11 @@ class Database(DirectMessageChannels, MatchDeadlines):
         """
         if synchronous.upper() not in _SYNCHRONOUS:
             raise ValueError(f"synchronous must be one of {', '.join(_SYNCHRONOUS)}, not {synchronous!r}")
-        return _Opener(cls, Path(path), synchronous.upper(), busy_timeout_ms)
+        if isinstance(path, str) and path.startswith(("postgresql://", "postgres://")):
+            from .pgstore import PgDatabase  # asyncpg is only loaded for a PostgreSQL database
+
+            return _Opener(PgDatabase.connect, path)
+        return _Opener(cls._connect, Path(path), synchronous.upper(), busy_timeout_ms)
 
     @classmethod
     async def _connect(cls, path: Path, synchronous: str, busy_timeout_ms: int) -> Database:
@@ -261,7 +271,7 @@ class Database(DirectMessageChannels, MatchDeadlines):
             await tx.execute(
                 "INSERT INTO members (user_id, display_name, created_at, updated_at) VALUES (?, ?, ?, ?) "
                 "ON CONFLICT (user_id) DO UPDATE SET display_name = excluded.display_name, "
-                "updated_at = excluded.updated_at WHERE display_name <> excluded.display_name",
+                "updated_at = excluded.updated_at WHERE members.display_name <> excluded.display_name",
                 (user_id, display_name, now, now),
             )
             if club_id is not None:
@@ -455,16 +465,16 @@ class Database(DirectMessageChannels, MatchDeadlines):
 class _Opener:
     """What :meth:`Database.open` returns: awaitable (gives the Database) and an async context manager (closes it)."""
 
-    def __init__(self, cls: type[Database], path: Path, synchronous: str, busy_timeout_ms: int) -> None:
-        self._args = (path, synchronous, busy_timeout_ms)
-        self._cls = cls
+    def __init__(self, connect, *args) -> None:
+        self._connect = connect
+        self._args = args
         self._database: Database | None = None
 
     def __await__(self):
-        return self._cls._connect(*self._args).__await__()
+        return self._connect(*self._args).__await__()
 
     async def __aenter__(self) -> Database:
-        self._database = await self._cls._connect(*self._args)
+        self._database = await self._connect(*self._args)
         return self._database
 
     async def __aexit__(self, *exc_info) -> None:

@@ -53,7 +53,7 @@ async def write_game(tx: Tx, match_id: int, game: GameWrite, now: float) -> None
         return
     changed = await tx.execute(
         "UPDATE games SET state = ?, version = ?, status = ?, seed_revealed = ?, rolls = ?, result = ?, "
-        "ended_at = CASE WHEN ? THEN ? ELSE ended_at END WHERE match_id = ? AND number = ? AND version = ?",
+        "ended_at = CASE WHEN ? = 1 THEN ? ELSE ended_at END WHERE match_id = ? AND number = ? AND version = ?",
         (
             dumps(game.state),
             game.version,

@@ -138,9 +138,18 @@ class Store:
     """The action store on one aiosqlite connection (see the module docstring). ``lock`` serialises the
     connection's statements (shared with :class:`~storage.Database`, which owns the connection)."""
 
+    dialect = "sqlite"
+    """Which SQL the connection speaks: ``"sqlite"`` here, ``"postgresql"`` for :class:`storage.pgstore.PgStore`."""
+
     def __init__(self, conn: aiosqlite.Connection, lock: asyncio.Lock) -> None:
         self._conn = conn
         self._lock = lock
+
+    @staticmethod
+    def json_int(column: str, key: str) -> str:
+        """The SQL expression of the whole number under ``key`` of the JSON text in ``column`` (NULL if absent);
+        ``column`` and ``key`` are names from this package, never input."""
+        return f"json_extract({column}, '$.{key}')"
 
     # -- transactions and reads -------------------------------------------------------------------------------------
     @asynccontextmanager
@@ -229,7 +238,7 @@ class Store:
         async with self.transaction() as tx:
             changed = await tx.execute(
                 f"UPDATE {spec.rows} SET {sets}, version = ?, updated_at = ?, "
-                "ended_at = CASE WHEN ? THEN ? ELSE ended_at END WHERE id = ? AND version = ?",
+                "ended_at = CASE WHEN ? = 1 THEN ? ELSE ended_at END WHERE id = ? AND version = ?",
                 (*row.values(), new_version, now, int(ended), now, subject_id, expected_version),
             )
             if changed != 1:
@@ -277,7 +286,7 @@ class Store:
         """The ids of ``kind``'s subjects whose state is older than ``state_format`` (its ``format`` key, absent in
         format 1). SQLite's ``json_extract``; PostgreSQL's is ``(state::jsonb ->> 'format')::int``."""
         rows = await self.fetchall(
-            f"SELECT id FROM {KINDS[kind].rows} WHERE coalesce(json_extract(state, '$.format'), 1) < ? ORDER BY id",
+            f"SELECT id FROM {KINDS[kind].rows} WHERE coalesce({self.json_int('state', 'format')}, 1) < ? ORDER BY id",
             (state_format,),
         )
         return [row[0] for row in rows]

@@ -131,10 +131,13 @@ async def source_totals(
 
 async def rebuild(db) -> None:
     """Recompute every tally from the games and chouette results (the record), in one transaction."""
+    script = TALLIES_BACKFILL
+    if db.dialect == "postgresql":
+        from .pgdialect import PG_TALLIES_BACKFILL as script
     async with db.transaction() as tx:
         await tx.execute("DELETE FROM tallies")
         await tx.execute("DELETE FROM tally_totals")
-        for statement in _statements(TALLIES_BACKFILL):
+        for statement in _statements(script):
             await tx.execute(statement)
 
 

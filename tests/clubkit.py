@@ -19,7 +19,13 @@ NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol"}
 
 
 def snapshot(path: Path) -> dict[str, list[tuple]]:
-    """Every row of every table, read with a separate plain sqlite3 connection (for byte-for-byte comparisons)."""
+    """Every row of every table, read with a separate plain sqlite3 connection (for byte-for-byte comparisons); in
+    the ``[postgresql]`` copy of a test, of the database that stands for ``path`` (tests/pgkit.py)."""
+    import pgkit
+
+    url = pgkit.ROUTES.get(str(Path(path).resolve()))
+    if url is not None:
+        return pgkit.snapshot_rows(url)
     conn = sqlite3.connect(path)
     try:
         tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]

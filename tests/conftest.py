@@ -40,3 +40,55 @@ async def harness(tmp_path):
 
     async with Harness.start(tmp_path / "club.sqlite3") as h:
         yield h
+
+
+# -- both storage backends (issue 13 item 5; tests/pgkit.py) ------------------------------------------------------
+def pytest_configure(config):
+    """The markers of the two backends."""
+    config.addinivalue_line("markers", "backends: run each test on SQLite and on PostgreSQL ([sqlite], [postgresql])")
+    config.addinivalue_line("markers", "sqlite_only: reads the SQLite file itself; runs on SQLite only")
+
+
+def pytest_generate_tests(metafunc):
+    """Tests of modules marked ``backends`` run on both backends (unless marked ``sqlite_only``)."""
+    import pgkit
+
+    marked = metafunc.definition.get_closest_marker("backends")
+    if marked is None or metafunc.definition.get_closest_marker("sqlite_only") or not pgkit.enabled():
+        return
+    metafunc.parametrize("backend", ["sqlite", "postgresql"], indirect=True)
+
+
+@pytest.fixture(scope="session")
+def pg_cluster():
+    """One throwaway PostgreSQL cluster for the whole test session (tests/pgcluster.py), with the club schema's
+    template database (tests/pgkit.py)."""
+    import os
+
+    import pgkit
+
+    cluster = pgkit.start_cluster()
+    if cluster is None:
+        if os.environ.get("CI"):
+            pytest.fail("PostgreSQL is not installed: .ci/run installs Debian's postgresql package")
+        pytest.skip("PostgreSQL server binaries not found (install Debian's postgresql package)")
+    yield cluster
+    cluster.stop()
+
+
+@pytest.fixture(autouse=True)
+def backend(request):
+    """``"sqlite"`` (every test), or ``"postgresql"`` in the PostgreSQL copy of a test of a ``backends`` module: then
+    ``Database.open`` of a file path opens a fresh database on the session's cluster (tests/pgkit.py)."""
+    name = getattr(request, "param", "sqlite")
+    if name != "postgresql":
+        yield name
+        return
+    import pgkit
+
+    router = pgkit.Router(request.getfixturevalue("pg_cluster"), request.node.nodeid)
+    router.install()
+    try:
+        yield name
+    finally:
+        router.close()

@@ -27,7 +27,7 @@ from club.dice import derive_dice, seed_hash
 from club.verify import verify_database
 from storage import Database
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.backends]
 
 
 async def assert_sound(service):

@@ -7,14 +7,12 @@ installs Debian's postgresql package."""
 from __future__ import annotations
 
 import json
-import os
 import subprocess
 import sys
 import time
 from pathlib import Path
 
 import pytest
-from pgcluster import Cluster, find_bindir
 
 asyncpg = pytest.importorskip("asyncpg")
 
@@ -22,19 +20,6 @@ from storage.errors import VersionConflictError  # noqa: E402
 from storage.postgres import PG_SCHEMA_VERSION, PgLog  # noqa: E402
 
 WORKER = Path(__file__).with_name("pgworker.py")
-
-
-@pytest.fixture(scope="session")
-def pg_cluster():
-    """One throwaway PostgreSQL cluster for the whole test session."""
-    bindir = find_bindir()
-    if bindir is None:
-        if os.environ.get("CI"):
-            pytest.fail("PostgreSQL is not installed: .ci/run installs Debian's postgresql package")
-        pytest.skip("PostgreSQL server binaries not found (install Debian's postgresql package)")
-    cluster = Cluster(bindir).start()
-    yield cluster
-    cluster.stop()
 
 
 @pytest.fixture

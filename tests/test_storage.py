@@ -25,13 +25,19 @@ from storage import (
 )
 from storage.__main__ import main as storage_main
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.backends]
 
 NOW = 1_700_000_000.0
 
 
 def snapshot(path) -> dict[str, list[tuple]]:
-    """Every row of every table, read with a separate plain sqlite3 connection (byte-for-byte comparisons)."""
+    """Every row of every table, read with a separate plain sqlite3 connection (byte-for-byte comparisons); in the
+    ``[postgresql]`` copy, of the database standing for ``path`` (tests/pgkit.py)."""
+    import pgkit
+
+    url = pgkit.ROUTES.get(str(path.resolve()))
+    if url is not None:
+        return pgkit.snapshot_rows(url)
     conn = sqlite3.connect(path)
     try:
         tables = [row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table' ORDER BY name")]
@@ -79,6 +85,7 @@ def commit_for(match_id: int, version: int, *, n: int, game: GameWrite | None = 
     )
 
 
+@pytest.mark.sqlite_only
 async def test_new_file_gets_schema_wal_and_foreign_keys(tmp_path):
     path = tmp_path / "club.sqlite"
     async with Database.open(path) as db:
@@ -120,6 +127,7 @@ async def test_open_is_awaitable_and_reopen_keeps_data(tmp_path):
         assert deadline.due_at == NOW + 100 and deadline.reminders == (NOW + 50,) and deadline.next_at == NOW + 50
 
 
+@pytest.mark.sqlite_only
 async def test_migrations_run_in_order_and_record_user_version(tmp_path, monkeypatch):
     path = tmp_path / "club.sqlite"
     async with Database.open(path) as db:
@@ -146,6 +154,7 @@ async def test_migrations_run_in_order_and_record_user_version(tmp_path, monkeyp
         assert await db.integrity_check() == ["ok"]
 
 
+@pytest.mark.sqlite_only
 async def test_newer_or_foreign_files_are_refused(tmp_path):
     newer = tmp_path / "newer.sqlite"
     conn = sqlite3.connect(newer)
@@ -200,6 +209,7 @@ async def test_commit_appends_and_updates_only_at_the_expected_version(tmp_path)
             await db.commit(Commit(match_id, 3, NOW, [], MatchWrite("active", {}, 1, None, None, 0, 0)))
 
 
+@pytest.mark.sqlite_only
 async def test_action_log_is_append_only(tmp_path):
     path = tmp_path / "club.sqlite"
     async with Database.open(path) as db:
@@ -293,6 +303,7 @@ async def test_deadlines_due_and_marked_only_for_their_version(tmp_path):
         assert deadline.reminders_sent == 1 and deadline.reminders == ()
 
 
+@pytest.mark.sqlite_only
 async def test_online_backup_while_writing_and_cli(tmp_path, capsys):
     path = tmp_path / "club.sqlite"
     copy = tmp_path / "copy.sqlite"
@@ -318,6 +329,7 @@ async def test_online_backup_while_writing_and_cli(tmp_path, capsys):
     assert not (tmp_path / "never.sqlite").exists()
 
 
+@pytest.mark.sqlite_only
 async def test_storage_command_line(tmp_path, capsys):
     path = tmp_path / "club.sqlite"
     async with Database.open(path) as db:

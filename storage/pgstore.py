@@ -1,0 +1,275 @@
+"""The club database on PostgreSQL (asyncpg): the same :class:`~storage.Database` interface, for bots that outgrow
+one process (issue 13 item 5). ``Database.open("postgresql://…")`` returns a :class:`PgDatabase`.
+
+Every statement is the SQLite one translated by :mod:`storage.pgdialect` (``?`` → ``$n`` …); rows come back as
+``asyncpg.Record`` (by index and by column name, like ``sqlite3.Row``). What differs, and how:
+
+- **Connections**: a pool, not one connection; a write transaction (:meth:`PgStore.transaction`) holds one
+  connection and starts with ``pg_advisory_xact_lock`` on :data:`WRITE_LOCK` — one writer at a time in the whole
+  database, across processes, as SQLite's ``BEGIN IMMEDIATE`` gives — so read-then-write steps inside a
+  transaction (the tallies' running sums) stay exact. The versioned commit (``UPDATE … WHERE version = ?``) is what
+  makes two processes acting on the same match safe: exactly one commits, the other gets
+  :class:`~storage.errors.VersionConflictError` with nothing written.
+- **Snapshots** (:meth:`PgStore.snapshot`, :meth:`PgDatabase.read`): a ``REPEATABLE READ READ ONLY`` transaction.
+- **Numbers**: ``sum()`` of a ``BIGINT`` is ``numeric`` in PostgreSQL; it is decoded to ``int`` (``float`` if it
+  has a fraction), as SQLite gives it.
+- **Errors**: a refused write (a check, a unique key, an append-only trigger) raises ``sqlite3.IntegrityError``, the
+  same exception as on SQLite, so that callers see one interface.
+- **Schema**: table ``bgclub_schema`` holds the version (SQLite: ``PRAGMA user_version``); :func:`pg_schema` and
+  :func:`pg_migrations` of :mod:`storage.pgdialect`, under an advisory lock (two processes starting together
+  migrate once).
+"""
+
+from __future__ import annotations
+
+import contextvars
+import sqlite3
+from collections.abc import AsyncIterator, Iterable, Sequence
+from contextlib import asynccontextmanager
+from typing import Any
+
+import asyncpg
+
+from .database import Database
+from .errors import SchemaError, StorageError
+from .migrations import SCHEMA_VERSION
+from .pgdialect import pg_migrations, pg_schema, to_postgres
+from .store import Store
+
+WRITE_LOCK = 0x6267636C7562  # "bgclub"
+"""The advisory lock every write transaction takes (one writer at a time, like SQLite's ``BEGIN IMMEDIATE``)."""
+
+MIGRATE_LOCK = 0x6267636C7563
+"""The advisory lock held while the schema is created or upgraded."""
+
+_REFUSED = (asyncpg.IntegrityConstraintViolationError, asyncpg.RaiseError)
+
+
+def is_url(target: object) -> bool:
+    """Whether ``target`` names a PostgreSQL database (``postgresql://…`` or ``postgres://…``) rather than a file."""
+    return isinstance(target, str) and target.startswith(("postgresql://", "postgres://"))
+
+
+def _numeric(text: str) -> int | float:
+    try:
+        return int(text)
+    except ValueError:
+        return float(text)
+
+
+async def _setup(conn: asyncpg.Connection) -> None:
+    await conn.set_type_codec("numeric", encoder=str, decoder=_numeric, schema="pg_catalog", format="text")
+
+
+def _count(status: str) -> int:
+    """The rows a statement changed, from asyncpg's status text (``UPDATE 1``, ``INSERT 0 3``, ``DELETE 0``)."""
+    last = status.rsplit(" ", 1)[-1]
+    return int(last) if last.isdigit() else 0
+
+
+class PgTx:
+    """The statements of one open transaction (or snapshot) on one pooled connection — :class:`storage.store.Tx`'s
+    interface: SQL written for SQLite, translated (:func:`~storage.pgdialect.to_postgres`)."""
+
+    def __init__(self, conn: asyncpg.Connection) -> None:
+        self._conn = conn
+
+    async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one statement; returns the number of rows it changed. Raises ``sqlite3.IntegrityError`` when the
+        schema refuses it."""
+        try:
+            return _count(await self._conn.execute(to_postgres(sql), *params))
+        except _REFUSED as error:
+            raise sqlite3.IntegrityError(str(error)) from error
+
+    async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
+        """Run one INSERT into a table with an ``id`` column; returns the new id."""
+        try:
+            return await self._conn.fetchval(to_postgres(sql) + " RETURNING id", *params)
+        except _REFUSED as error:
+            raise sqlite3.IntegrityError(str(error)) from error
+
+    async def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> None:
+        """Run one statement for every parameter tuple."""
+        rows = [tuple(each) for each in params]
+        if not rows:
+            return
+        try:
+            await self._conn.executemany(to_postgres(sql), rows)
+        except _REFUSED as error:
+            raise sqlite3.IntegrityError(str(error)) from error
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[asyncpg.Record]:
+        """Run a query; returns all its rows."""
+        return await self._conn.fetch(to_postgres(sql), *params)
+
+    async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> asyncpg.Record | None:
+        """Run a query; returns its first row or None."""
+        rows = await self._conn.fetch(to_postgres(sql), *params)
+        return rows[0] if rows else None
+
+
+_SNAPSHOT: contextvars.ContextVar[tuple[object, PgTx] | None] = contextvars.ContextVar("pg_snapshot", default=None)
+"""The store and snapshot transaction the running task holds (its reads then run inside it)."""
+
+
+class PgStore(Store):
+    """The one action store (:class:`storage.store.Store`) on an asyncpg pool: every operation of the store with
+    the same meaning; only transactions, snapshots and reads are PostgreSQL's (see the module docstring)."""
+
+    dialect = "postgresql"
+
+    def __init__(self, pool: asyncpg.Pool) -> None:
+        self._pool = pool
+
+    @staticmethod
+    def json_int(column: str, key: str) -> str:
+        """PostgreSQL's expression of the whole number under ``key`` of the JSON text in ``column``."""
+        return f"(({column})::jsonb ->> '{key}')::bigint"
+
+    @asynccontextmanager
+    async def transaction(self) -> AsyncIterator[PgTx]:
+        """``async with store.transaction() as tx:`` — one write transaction on a connection of its own, taking the
+        database's write lock first (:data:`WRITE_LOCK`); committed at the end of the block, rolled back if it
+        raises."""
+        async with self._pool.acquire() as conn, conn.transaction():
+            await conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
+            yield PgTx(conn)
+
+    @asynccontextmanager
+    async def snapshot(self) -> AsyncIterator[None]:
+        """``async with store.snapshot():`` — every read of this task in the block sees one snapshot (a
+        ``REPEATABLE READ READ ONLY`` transaction); nested, it is the outer one."""
+        held = _SNAPSHOT.get()
+        if held is not None and held[0] is self:
+            yield
+            return
+        async with self.reading() as tx:
+            token = _SNAPSHOT.set((self, tx))
+            try:
+                yield
+            finally:
+                _SNAPSHOT.reset(token)
+
+    @asynccontextmanager
+    async def reading(self) -> AsyncIterator[PgTx]:
+        """One read-only ``REPEATABLE READ`` transaction on a connection of its own, yielding its statements."""
+        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+            yield PgTx(conn)
+
+    async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[asyncpg.Record]:
+        """One query (inside this task's :meth:`snapshot` if it holds one); all its rows."""
+        held = _SNAPSHOT.get()
+        if held is not None and held[0] is self:
+            return await held[1].fetchall(sql, params)
+        return await self._pool.fetch(to_postgres(sql), *params)
+
+
+class PgDatabase(Database):
+    """An open club database on PostgreSQL: :class:`storage.Database`'s whole interface (see the module
+    docstring). Open with ``Database.open(url)`` (or :meth:`connect`); close with :meth:`close`."""
+
+    dialect = "postgresql"
+
+    def __init__(self, pool: asyncpg.Pool, url: str) -> None:
+        self._pool = pool
+        self._closed = False
+        self.url = url
+        self.path = None
+        self.store = PgStore(pool)
+
+    @classmethod
+    async def connect(cls, url: str, *, min_size: int = 1, max_size: int = 8) -> PgDatabase:
+        """Connect to ``url`` (a pool of ``min_size`` … ``max_size`` connections), creating or upgrading the schema.
+        Raises :class:`~storage.errors.SchemaError` for a database of another program or of a newer schema,
+        ``OSError`` / ``asyncpg.PostgresError`` when the server cannot be reached or refuses the login."""
+        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, init=_setup)
+        database = cls(pool, url)
+        try:
+            await database._migrate()
+        except BaseException:
+            await pool.close()
+            raise
+        return database
+
+    async def close(self) -> None:
+        """Close every connection of the pool (idempotent)."""
+        if self._closed:
+            return
+        self._closed = True
+        await self._pool.close()
+
+    async def _migrate(self) -> None:
+        async with self._pool.acquire() as conn:
+            await conn.execute("SELECT pg_advisory_lock($1)", MIGRATE_LOCK)  # one process migrates at a time
+            try:
+                await conn.execute("CREATE TABLE IF NOT EXISTS bgclub_schema (version INTEGER NOT NULL)")
+                version = await conn.fetchval("SELECT max(version) FROM bgclub_schema") or 0
+                if version > SCHEMA_VERSION:
+                    raise SchemaError(
+                        f"the database has schema version {version}, newer than this code's {SCHEMA_VERSION}; "
+                        "upgrade the bot before opening it"
+                    )
+                if version == 0:
+                    if await conn.fetchval("SELECT to_regclass('matches') IS NOT NULL"):
+                        raise SchemaError("the database has a matches table but no bgclub_schema: not a club database")
+                    async with conn.transaction():
+                        await conn.execute(pg_schema())
+                        await conn.execute("INSERT INTO bgclub_schema (version) VALUES ($1)", SCHEMA_VERSION)
+                    return
+                for target, script in pg_migrations():
+                    if target > version:
+                        async with conn.transaction():
+                            await conn.execute(script)
+                            await conn.execute("INSERT INTO bgclub_schema (version) VALUES ($1)", target)
+            finally:
+                await conn.execute("SELECT pg_advisory_unlock($1)", MIGRATE_LOCK)
+
+    @asynccontextmanager
+    async def read(self) -> AsyncIterator[PgTx]:
+        """``async with db.read() as tx:`` — one read snapshot (``REPEATABLE READ READ ONLY``)."""
+        async with self.store.reading() as tx:
+            yield tx
+
+    async def user_version(self) -> int:
+        """The schema version of the database (table ``bgclub_schema``)."""
+        return (await self._fetchone("SELECT max(version) FROM bgclub_schema"))[0]
+
+    async def integrity_check(self) -> list[str]:
+        """``["ok"]`` when the schema is this code's and every append-only trigger is in place, else the problems.
+        (PostgreSQL checks foreign keys and constraints on every write; there is no file to scan.)"""
+        problems = []
+        version = await self.user_version()
+        if version != SCHEMA_VERSION:
+            problems.append(f"schema version {version}, not {SCHEMA_VERSION}")
+        rows = await self._fetchall("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal")
+        names = {row[0] for row in rows}
+        for table in ("actions", "chouette_actions", "chouette_results", "corrections"):
+            for what in ("update", "delete"):
+                if f"{table}_no_{what}" not in names:
+                    problems.append(f"the trigger {table}_no_{what} is missing: the log is not append-only")
+        return problems or ["ok"]
+
+    async def backup(self, destination) -> Any:
+        """Not for PostgreSQL: raises :class:`~storage.errors.StorageError` saying to use ``pg_dump``."""
+        raise StorageError(
+            "a PostgreSQL database is backed up with the server's tools: pg_dump --format=custom DATABASE > FILE"
+        )
+
+    async def reset_identities(self) -> None:
+        """Set every identity column's next value past the largest id stored (after rows were copied in with their
+        own ids, :mod:`storage.migrate`)."""
+        rows = await self._fetchall(
+            "SELECT table_name FROM information_schema.columns WHERE column_name = 'id' AND is_identity = 'YES' "
+            "AND table_schema = current_schema()"
+        )
+        async with self.transaction() as tx:
+            for row in rows:
+                table = row[0]
+                await tx.fetchone(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), coalesce(max(id), 0) + 1, false) "
+                    f"FROM {table}"
+                )
+
+    def __repr__(self) -> str:
+        return f"PgDatabase({self.url.split('@')[-1]!r})"
