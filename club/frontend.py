@@ -78,6 +78,8 @@ async def in_club(service: ClubService, match_id: int, guild_id: int | None) -> 
     """``match_id`` if that match or session belongs to the club of guild ``guild_id`` (club isolation: a member acts
     only in his own server, RULES A2); ``guild_id`` None (a front end with one club, e.g. the console) accepts any.
 
+    The server's practice games (:mod:`club.practice`, in its practice room) belong to it too.
+
     Raises :class:`~club.errors.InvalidRequestError` for an id that is not a positive whole number and
     :class:`~club.errors.UnknownGameError` ("no match or session N here") for an unknown id or another server's."""
     if not _is_id(match_id):
@@ -85,7 +87,8 @@ async def in_club(service: ClubService, match_id: int, guild_id: int | None) -> 
     record = await service.db.get_match(match_id)
     if record is not None and guild_id is not None:
         club = await service.db.get_club(guild_id) if _is_id(guild_id) else None
-        if club is None or club.id != record.club_id:
+        room = await service.db.get_club(-guild_id) if _is_id(guild_id) else None  # its practice room
+        if club is None or record.club_id not in (club.id, room.id if room is not None else None):
             record = None
     if record is None:
         raise UnknownGameError(f"There is no match or session {match_id} here.")
@@ -214,10 +217,13 @@ async def open_games(
     service: ClubService, member: int, guild_id: int | None
 ) -> tuple[list[WaitingItem], list[HistoryItem]]:
     """The member's matches waiting for him, and his other open ones (active or challenged, waiting for the
-    opponent), newest first."""
+    opponent), newest first — his practice games against the engine (:mod:`club.practice`) included."""
     waiting = await service.waiting(member, guild_id=guild_id)
-    mine = {item.match_id for item in waiting}
     history = await service.history(member, guild_id=guild_id, limit=100)
+    if guild_id is not None:  # the server's practice room (without a guild every club is searched already)
+        waiting += await service.waiting(member, guild_id=guild_id, practice=True)
+        history += await service.history(member, guild_id=guild_id, limit=100, practice=True)
+    mine = {item.match_id for item in waiting}
     others = [item for item in history if item.status in ("active", "challenged") and item.match_id not in mine]
     return waiting, others
 

@@ -72,6 +72,14 @@ class MatchQueries:
             seed=info.seed.hex() if info is not None and info.seed is not None and over else None,
         )
 
+    async def table_state(self, match_id: int):
+        """``(table, version)``: the :class:`~club.table.MatchTable` of match ``match_id`` as stored and its version
+        (for a front end that decides from the whole table, e.g. the practice engine, :mod:`club.practice`). Raises
+        :class:`UnknownGameError`."""
+        _check_id(match_id, "match id")
+        step = await self._load_step(match_id)
+        return step.table, step.record.version
+
     async def game(self, match_id: int, number: int) -> GameView:
         """Game ``number`` (1, 2, …) of a match as it stands or ended (its seed only if revealed). Raises
         :class:`UnknownGameError`."""
@@ -101,10 +109,11 @@ class MatchQueries:
             return []
         return [play.notation() or "pass" for play in table.legal_plays()]
 
-    async def waiting(self, member: int, *, guild_id: int | None = None) -> list[WaitingItem]:
-        """The matches and sessions waiting for ``member`` to act (oldest first), in one club if ``guild_id``."""
+    async def waiting(self, member: int, *, guild_id: int | None = None, practice: bool = False) -> list[WaitingItem]:
+        """The matches and sessions waiting for ``member`` to act (oldest first), in one club if ``guild_id`` (its
+        practice room with ``practice``: the games against the engine, :mod:`club.practice`)."""
         _check_id(member, "member id")
-        club_id = await self._club_id(guild_id)
+        club_id = await self._club_id(guild_id, practice)
         rows = await self.db.waiting_for(member, club_id)
         items = []
         for row, _mine, opponent, name, score in await self._seen_by(member, rows):
@@ -127,13 +136,20 @@ class MatchQueries:
         return items
 
     async def history(
-        self, member: int, *, guild_id: int | None = None, limit: int = 20, before: float | None = None
+        self,
+        member: int,
+        *,
+        guild_id: int | None = None,
+        limit: int = 20,
+        before: float | None = None,
+        practice: bool = False,
     ) -> list[HistoryItem]:
-        """The member's matches and sessions, newest first (``limit`` at most, changed before ``before``)."""
+        """The member's matches and sessions, newest first (``limit`` at most, changed before ``before``; with
+        ``practice`` those of the practice room of ``guild_id``)."""
         _check_id(member, "member id")
         if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 500:
             raise InvalidRequestError(f"limit is 1–500, not {limit!r}")
-        club_id = await self._club_id(guild_id)
+        club_id = await self._club_id(guild_id, practice)
         rows = await self.db.matches_of(member, club_id=club_id, limit=limit, before=before)
         items = []
         for row, mine, opponent, name, score in await self._seen_by(member, rows):
@@ -182,10 +198,11 @@ class MatchQueries:
             seen.append((row, mine, opponent, names.get(opponent, str(opponent)), (score[mine], score[1 - mine])))
         return seen
 
-    async def _club_id(self, guild_id: int | None) -> int | None:
+    async def _club_id(self, guild_id: int | None, practice: bool = False) -> int | None:
         if guild_id is None:
             return None
-        club = await self.db.get_club(_check_id(guild_id, "guild_id"))
+        guild = _check_id(guild_id, "guild_id")
+        club = await self.db.get_club(-guild if practice else guild)  # the practice room: club.practice.room_guild
         return -1 if club is None else club.id
 
     async def _names(self, user_ids) -> dict[int, str]:

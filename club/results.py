@@ -113,6 +113,7 @@ class TableView:
     totals). ``waiting_for``: the member who must act (None when nobody); ``pending``: what is awaited (see
     :meth:`club.table.Table.waiting`), ``pending_text`` the same in words; ``due_at``: its deadline (Unix s).
     ``legal``: the actions ``waiting_for`` may take now (names of the use-cases). ``game``: the current game.
+    ``engine_side``/``strength``: a practice game's engine seat (:mod:`club.practice`), else None.
     """
 
     match_id: int
@@ -136,6 +137,18 @@ class TableView:
     due_at: float | None
     legal: tuple[str, ...]
     game: GameView | None
+    engine_side: int | None = None
+    strength: str | None = None
+
+    @property
+    def practice(self) -> bool:
+        """True for a practice game against the engine (unrated; hints allowed, issue 15)."""
+        return self.engine_side is not None
+
+    @property
+    def engine_to_act(self) -> bool:
+        """True when the engine seat of a practice game is to act (the front ends then run its turn)."""
+        return self.engine_side is not None and self.waiting_for == self.players[self.engine_side]
 
     def side_of(self, member_id: int) -> int | None:
         """The side ``member_id`` plays, or None."""
@@ -187,6 +200,8 @@ class TableView:
             due_at=due_at,
             legal=legal,
             game=None if game is None else GameView.of(game, table.game_number, seed_hash=seed_hash, seed=seed),
+            engine_side=table.engine_side,
+            strength=table.strength,
         )
 
 

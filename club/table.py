@@ -11,7 +11,8 @@ Logged actions (``kind``; ``side`` is who acted, None = the club):
 ========================  =====  ==================================================================================
 kind                      side   meaning
 ========================  =====  ==================================================================================
-``challenge``             0      create the table: ``args`` = kind, length, rules, stake, players, club_id
+``challenge``             0      create the table: ``args`` = kind, length, rules, stake, players, club_id (and
+                                 ``engine``, a practice game's engine seat: ``{"side", "strength"}``)
 ``accept``                1      the challenged member accepts; the first game follows
 ``decline``               1      the challenged member declines (status ``declined``)
 ``cancel``                0      the challenger withdraws before an answer (status ``cancelled``)
@@ -31,6 +32,10 @@ kind                      side   meaning
 ========================  =====  ==================================================================================
 
 Statuses: ``challenged`` → ``active`` → ``over``; or ``declined`` / ``cancelled`` / ``expired``.
+
+A *practice* table (issue 15, :mod:`club.practice`) has an **engine seat**: ``engine_side`` is the side the bot's
+engine plays, at ``strength`` (:data:`club.analysis.practice.STRENGTHS`). It is the same table with the same rules;
+only the front ends and the unit of work treat that seat differently (the engine acts for it; it has no deadline).
 """
 
 from __future__ import annotations
@@ -94,7 +99,7 @@ class MatchTable(TableBase):
     the score keeper (its score and Crawford bookkeeping; the finished games' results are in their own rows, not
     here); ``game``: the current game (None before the first); ``game_number``: 1, 2, … ``games_played``: how many
     games have ended and been scored. ``stop_by``: in a money session, the side that asked to stop after the current
-    game.
+    game. ``engine_side``/``strength``: a practice game's engine seat (None: both seats are members).
     """
 
     kind: str
@@ -109,13 +114,23 @@ class MatchTable(TableBase):
     game_number: int = 0
     stop_by: int | None = None
     games_played: int = 0
+    engine_side: int | None = None
+    strength: str | None = None
 
     # -- construction -----------------------------------------------------------------------------------------------
     @classmethod
     def challenge(
-        cls, *, club_id: int, players: tuple[int, int], length: int, rules: RuleSet, stake: int
+        cls,
+        *,
+        club_id: int,
+        players: tuple[int, int],
+        length: int,
+        rules: RuleSet,
+        stake: int,
+        engine: dict[str, Any] | None = None,
     ) -> tuple[Table, dict[str, Any]]:
-        """A new table in status ``challenged`` and the ``args`` of its ``challenge`` action.
+        """A new table in status ``challenged`` and the ``args`` of its ``challenge`` action. ``engine``: a practice
+        game's engine seat, ``{"side": 0|1, "strength": name}`` (None: a game between members).
 
         Raises :class:`~backgammon.errors.RuleSetError` when ``rules`` do not suit ``length`` (RULES G3, M2, D3, M6).
         """
@@ -127,6 +142,8 @@ class MatchTable(TableBase):
             "rules": rules.to_json(),
             "stake": stake,
         }
+        if engine is not None:
+            args["engine"] = {"side": int(engine["side"]), "strength": str(engine["strength"])}
         return cls.from_challenge(args), args
 
     @classmethod
@@ -134,6 +151,7 @@ class MatchTable(TableBase):
         """The table a logged ``challenge`` action creates."""
         rules = RuleSet.from_json(args["rules"])
         length = args["length"]
+        engine = args.get("engine") or {}
         return cls(
             kind=args["kind"],
             length=length,
@@ -143,6 +161,8 @@ class MatchTable(TableBase):
             club_id=args["club_id"],
             status="challenged",
             match=Match(rules, length),
+            engine_side=engine.get("side"),
+            strength=engine.get("strength"),
         )
 
     @classmethod
@@ -162,6 +182,7 @@ class MatchTable(TableBase):
         that also listed every finished game's result), the current game's ``Game.to_json()`` (or None)."""
         match = Match.from_json(state["match"])
         played = state.get("games_played", len(match.games))
+        engine = state.get("engine") or {}
         match.games = []  # hot state: the history is in the games rows and the log
         return cls(
             kind=kind,
@@ -176,6 +197,8 @@ class MatchTable(TableBase):
             game_number=state["game_number"],
             stop_by=state["stop_by"],
             games_played=played,
+            engine_side=engine.get("side"),
+            strength=engine.get("strength"),
         )
 
     def state_json(self) -> dict[str, Any]:
@@ -184,7 +207,7 @@ class MatchTable(TableBase):
         finished games in theirs)."""
         match = self.match.to_json()
         match["games"] = []
-        return {
+        state = {
             "format": STATE_FORMAT,
             "status": self.status,
             "match": match,
@@ -192,6 +215,9 @@ class MatchTable(TableBase):
             "game_number": self.game_number,
             "stop_by": self.stop_by,
         }
+        if self.engine_side is not None:
+            state["engine"] = {"side": self.engine_side, "strength": self.strength}
+        return state
 
     # -- the hooks of club.work.TableBase, and views -----------------------------------------------------------------
     store_kind = "match"
@@ -209,6 +235,15 @@ class MatchTable(TableBase):
     def to_state(self) -> dict[str, Any]:
         """The hot state to store: :meth:`state_json`."""
         return self.state_json()
+
+    @property
+    def practice(self) -> bool:
+        """True for a practice game (a seat the engine plays: unrated, outside the club's records)."""
+        return self.engine_side is not None
+
+    def engine_to_act(self) -> bool:
+        """True when the table waits for its engine seat (a practice game, the engine's turn or answer)."""
+        return self.engine_side is not None and self.waiting()[0] == self.engine_side
 
     def side_of(self, member_id: int) -> int | None:
         """The side ``member_id`` plays (0 or 1), or None if he does not play here."""

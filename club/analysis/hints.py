@@ -5,6 +5,9 @@ Position ID (from a finished game's review, a book, another site). It is **refus
 rated match or money session, or a chouette while it is being played), with the reason; and a Position ID is
 refused when it is the position of one of the member's own games in progress (or of the chouette of the channel),
 so the rule cannot be walked round by copying the ID.
+
+A practice game against the engine (:mod:`club.practice`) is no match between players: there a hint is allowed, on
+its current position and dice (:func:`practice_request`).
 """
 
 from __future__ import annotations
@@ -52,7 +55,10 @@ async def check_hint_allowed(
     if chouette_here is not None:
         raise refuse_in_play("the chouette of this channel")
     if position is None:
-        if here is not None and (await service.state(here)).status == "active":
+        view = None if here is None else await service.state(here)
+        if view is not None and view.practice and member in view.players:
+            return  # a practice game against the engine: hints allowed (issue 15), on its current position
+        if view is not None and view.status == "active":
             raise refuse_in_play(f"match #{here}")
         raise InvalidRequestError(
             "Give the position: hint position:<Position ID> dice:<roll> (the ID is under every board)."
@@ -64,10 +70,32 @@ async def check_hint_allowed(
         game = view.game
         if (
             view.status == "active"
+            and not view.practice
             and game is not None
             and wanted in (game.board.position_id(), game.board.swap().position_id())
         ):
             raise refuse_in_play(f"your match #{item.match_id} (that is its position)")
+
+
+async def practice_request(service, member: int, here: int | None):
+    """``(position, dice, cube)`` of the practice game ``here`` for a hint, seen by ``member`` (its player): the
+    dice he is to play, or None (cube advice) before he rolls. None when ``here`` is not his practice game being
+    played (then the position must be given)."""
+    from .walk import cube_state
+
+    if here is None:
+        return None
+    view = await service.state(here)
+    if not view.practice or member not in view.players or view.status != "active" or view.game is None:
+        return None
+    table, _version = await service.table_state(here)
+    game = table.game
+    side = table.side_of(member)
+    if game.is_over or game.on_roll is None:
+        return game.board_for(side), None, cube_state(game, side)
+    mover = game.on_roll
+    dice = game.dice if mover == side else None
+    return game.board_for(mover), dice, cube_state(game, mover)
 
 
 def parse_request(position: str, dice: str | None) -> tuple[Position, tuple[int, int] | None]:

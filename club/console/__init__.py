@@ -25,7 +25,9 @@ Modules: :mod:`~club.console.verbs` (the command table: adding a verb is one dec
 :data:`VERB_MODULES`), :mod:`~club.console.parse` (reading words and numbers), :mod:`~club.console.core` (the
 :class:`Console` frame: who acts, which game), :mod:`~club.console.games` (``/bg``), :mod:`~club.console.config`,
 :mod:`~club.console.chouettes` (``/bg chouette`` and its buttons), :mod:`~club.console.books` (``/club``),
-:mod:`~club.console.timeflow` (``wait``), :mod:`~club.console.player` (away, claims, nudges, rematches), :mod:`~club.console.tables` (text tables) and :mod:`~club.console.repl`
+:mod:`~club.console.timeflow` (``wait``), :mod:`~club.console.player` (away, claims, nudges, rematches),
+:mod:`~club.console.study` (``/study``: practice, review, hint), :mod:`~club.console.tables` (text tables) and
+:mod:`~club.console.repl`
 (the loop).
 
 Members are named, not numbered: a name always maps to the same member id (:func:`member_id`), so a console
@@ -47,6 +49,7 @@ VERB_MODULES = (
     "club.console.books",
     "club.console.timeflow",
     "club.console.player",
+    "club.console.study",
 )
 """The modules whose ``@verb`` functions make up the console's commands (add yours here)."""
 

@@ -74,6 +74,7 @@ class Console:
         self.written: list[Path] = []
         self.last_match: int | None = None
         self.typed: list[str] = []
+        self.analysis_pool = None  # the engine's worker pool (club.console.study.pool_of), started on first use
 
     @property
     def prompt(self) -> str:

@@ -118,9 +118,15 @@ async def board_text(console: Console, view: TableView, viewer: int | None) -> s
 
 
 async def show(console: Console, outcome: Outcome) -> str:
-    """What happened, then the board seen by whoever acts next."""
-    view = outcome.view
+    """What happened (in a practice game, the engine's reply too: :func:`club.console.study.engine_reply`), then
+    the board seen by whoever acts next."""
+    from .study import engine_reply
+
     lines = [outcome.message] if outcome.message else []
+    for reply in await engine_reply(console, outcome):  # a practice game: the engine's turn, played at once
+        lines.append(reply.message)
+        outcome = reply
+    view = outcome.view
     lines.append(await board_text(console, view, view.waiting_for or console.member))
     return "\n".join(line for line in lines if line)
 

@@ -84,4 +84,7 @@ async def run_console(service: ClubService, stdin, stdout: TextIO, **options) ->
         stdout.flush()
     except OSError:  # standard output is gone or full: nothing more can be said
         pass
+    finally:
+        if console.analysis_pool is not None:  # the engine's worker processes (club.console.study)
+            console.analysis_pool.shutdown()
     return 0

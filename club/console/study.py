@@ -1,0 +1,150 @@
+"""The ``/study`` verbs of the console (issue 15): ``practice`` (a match against the engine), ``review`` (the
+engine's review of a finished match) and ``hint`` (best plays or cube advice where hints are allowed) — the same
+calls the Discord cog (:mod:`cogs.study`) makes: :mod:`club.practice`, :mod:`club.analysis.review`,
+:mod:`club.analysis.hints`. The engine runs in the console's worker pool (:func:`pool_of`), and after each of the
+member's actions in a practice game the engine's turn is played at once (:func:`engine_reply`).
+
+Without the engine installed each verb says how to enable analysis."""
+
+from __future__ import annotations
+
+from ..analysis import ENABLE_ANALYSIS, engine_available
+from ..errors import InvalidRequestError
+from ..results import Outcome
+from .core import Console
+from .parse import number, options, take_target
+from .verbs import verb
+
+ENGINE_MEMBER = 1
+"""The member id of the console's engine seat (console names map to larger ids: :func:`club.console.member_id`)."""
+
+HINT_LEVEL = "2ply"
+
+
+def pool_of(console: Console):
+    """The console's :class:`~club.analysis.pool.AnalysisPool` (one worker, started on first use)."""
+    pool = getattr(console, "analysis_pool", None)
+    if pool is None:
+        from ..analysis.pool import AnalysisPool
+
+        pool = AnalysisPool(1)
+        console.analysis_pool = pool
+    return pool
+
+
+async def engine_reply(console: Console, outcome: Outcome) -> list[Outcome]:
+    """When ``outcome`` leaves a practice game waiting for its engine seat: the engine's actions, played now
+    (:func:`club.practice.engine_turns`); else ``[]``."""
+    if not outcome.view.engine_to_act:
+        return []
+    from ..practice import engine_turns
+
+    return await engine_turns(console.service, outcome.match_id, pool_of(console))
+
+
+@verb(
+    "study practice",
+    "practice [LENGTH|money] [STRENGTH]",
+    "play the engine, unrated: e.g. practice 3 advanced (beginner … expert)",
+    bare=True,
+)
+async def practice(console: Console, args: list[str]) -> str:
+    """``practice [LENGTH|money] [STRENGTH]``: a practice match (default 3 points, strength intermediate) against
+    the engine; unrated, outside the books (:mod:`club.practice`)."""
+    from ..analysis.practice import STRENGTHS
+    from ..practice import MAX_PRACTICE_LENGTH, start_practice
+
+    if not engine_available():
+        return ENABLE_ANALYSIS
+    named, rest = options(args, ("length", "strength"))
+    length = named.get("length")
+    strength = named.get("strength")
+    for token in rest:
+        word = token.lower()
+        if length is None and (word == "money" or word.isdigit()):
+            length = word
+        elif strength is None and word in STRENGTHS:
+            strength = word
+        else:
+            raise InvalidRequestError(
+                f"{token[:40]!r} is not a length (1–{MAX_PRACTICE_LENGTH}, or money) or a strength "
+                f"({', '.join(STRENGTHS)}); e.g. practice 3 advanced"
+            )
+    points = None
+    if length is not None:
+        points = 0 if str(length).lower() == "money" else number(str(length), "a length", low=1, high=99)
+    outcome = await start_practice(
+        console.service, console.guild_id, console.member, ENGINE_MEMBER, length=points, strength=strength
+    )
+    console.last_match = outcome.match_id
+    from .games import show
+
+    return await show(console, outcome)
+
+
+@verb("study review", "review [game]", "the engine's review of a finished match: PRs, costliest plays", bare=True)
+async def review(console: Console, args: list[str]) -> str:
+    """``review [game]``: both players' PR, the costliest plays (their pictures written as PNGs) and the cube
+    errors of a finished match or session (:func:`club.analysis.review.review_match`)."""
+    from ..analysis.hints import refuse_in_play
+    from ..analysis.review import review_match
+    from .games import _match_for_look
+
+    if not engine_available():
+        return ENABLE_ANALYSIS
+    match_id, rest = await _match_for_look(console, args)
+    if rest:
+        raise InvalidRequestError(f"review takes a game number only, not {' '.join(rest)[:60]!r}")
+    view = await console.service.state(match_id)
+    if view.status != "over":
+        raise refuse_in_play(f"match #{match_id}")
+    found = await review_match(console.service, match_id, pool=pool_of(console), options=console.options)
+    lines = [found.text.replace("**", "")]
+    for name, caption, png in found.images:
+        written = console.write_png(f"match{match_id}-{name}", png)
+        if written:
+            lines.append(f"{caption}: {written.removeprefix('Image: ')}")
+    return "\n".join(lines)
+
+
+@verb("study hint", "hint [POSITION] [DICE]", "best plays / cube advice (practice games, positions by ID)", bare=True)
+async def hint(console: Console, args: list[str]) -> str:
+    """``hint [POSITION] [DICE]``: the engine's best plays of DICE (or its cube advice) for a gnubg Position ID; with
+    no position, in a practice game, for its current position and dice. Refused for a rated game or a chouette
+    being played (RULES 003 1.5: :func:`club.analysis.hints.check_hint_allowed`)."""
+    from ..analysis.hints import check_hint_allowed, hint_task, hint_text, parse_request, practice_request
+
+    target, rest = take_target(args, trailing_number=False)
+    if len(rest) > 2:
+        raise InvalidRequestError(
+            "hint [POSITION] [DICE], e.g. hint 4HPwATDgc/ABMA 64 (no position: your practice game)"
+        )
+    position = rest[0] if rest else None
+    dice = rest[1] if len(rest) > 1 else None
+    here = chouette_here = None
+    if position is None:
+        try:
+            found_target = await console.target(target, for_turn=False)
+        except InvalidRequestError:
+            found_target = None
+        if found_target is not None and found_target.kind == "chouette":
+            chouette_here = found_target.id
+        elif found_target is not None:
+            here = found_target.id
+    await check_hint_allowed(
+        console.service, console.member, console.guild_id, position, here=here, chouette_here=chouette_here
+    )
+    if not engine_available():
+        return ENABLE_ANALYSIS
+    from ..analysis.engine import CubeState
+
+    if position is None:
+        found = await practice_request(console.service, console.member, here)
+        if found is None:
+            raise InvalidRequestError("Give the position: hint POSITION [DICE], e.g. hint 4HPwATDgc/ABMA 64.")
+        board, rolled, cube = found
+    else:
+        board, rolled = parse_request(position, dice)
+        cube = CubeState()
+    result = await pool_of(console).run(hint_task, board.position_id(), rolled, cube, HINT_LEVEL)
+    return hint_text(board, rolled, result, HINT_LEVEL).text.replace("```\n", "").replace("\n```", "")
