@@ -5,9 +5,9 @@ replies privately): ``start`` (a rule set, stake, times, "no cube, no talk"), ``
 seat roll), ``status``, ``sheet`` (the score-sheet image), ``proxy @member`` (RULES C9), ``rules`` and ``move`` (a
 play, with the legal plays suggested). The session of a command is the one running in its channel.
 
-Buttons and menus are :class:`discord.ui.DynamicItem` s whose ``custom_id`` carries the session, the game and board
-turn they were drawn for (``mark``), the member whose decision it is, the cube and the action —
-``ch:12:3.7:<member>:<cube>:take`` — so they work after a restart (registered in :func:`setup`). A member may press
+Buttons and menus are the one scheme of :mod:`cogs.buttons` (kind ``c``): the ``custom_id`` carries the session, the
+game and board turn they were drawn for (``mark``), the action, the member whose decision it is and the cube —
+``t:c:12:3.7:take:<member>:<cube>`` — so they work after a restart (and the old ``ch:``/``chs:`` ones too). A member may press
 only his own buttons, or another's as the proxy acting for him (RULES C9: the rules refuse anyone else); each press
 is answered privately, and a button from an older turn says "already done" and changes nothing. Time limits: the
 one reminder loop (:mod:`cogs.reminders`) fires the chouettes' deadlines too and posts each notice here (pinging
@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import io
 import logging
-import re
 
 import discord
 from discord import app_commands
@@ -42,87 +41,9 @@ log = logging.getLogger("bgclub.discord")
 
 RULE_CHOICES = [app_commands.Choice(name=name, value=name) for name in CHOUETTE_PRESETS]
 STAKE_CHOICES = [app_commands.Choice(name=f"{n}× the base stake", value=n) for n in (1, 2, 4, 8)]
-BUTTON_ACTIONS = {"double_all": "double", "double_order": "double"}
 
 
-# -- components -------------------------------------------------------------------------------------------------------
-class ChouetteButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"ch:(?P<sid>[0-9]{1,10}):(?P<mark>[0-9]{1,6}\.[0-9]{1,6}):(?P<member>[0-9]{1,20}):"
-    r"(?P<cube>[0-9>]{0,41}):(?P<action>[a-z_]{2,14})",
-):
-    """One member's decision on one cube (``cube`` empty: all of his) at one turn of one session."""
-
-    def __init__(self, sid: int, mark: str, member: int, cube: str, action: str, label: str | None = None) -> None:
-        from .chouette_present import LABELS, STYLES
-
-        super().__init__(
-            discord.ui.Button(
-                label=(label or LABELS.get(action, action.replace("_", " ").capitalize()))[:80],
-                style=STYLES.get(action, discord.ButtonStyle.secondary),
-                custom_id=f"ch:{sid}:{mark}:{member}:{cube}:{action}",
-            )
-        )
-        self.sid, self.mark, self.member, self.cube, self.action = sid, mark, member, cube, action
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item: discord.ui.Button, match: re.Match[str], /) -> ChouetteButton:
-        """Rebuild the button from its ``custom_id`` (after a restart too)."""
-        return cls(int(match["sid"]), match["mark"], int(match["member"]), match["cube"], match["action"], item.label)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Make the decision for the member who pressed (his own, or as proxy): see :func:`press`."""
-        action = BUTTON_ACTIONS.get(self.action, self.action)
-        await press(interaction, self.sid, self.mark, self.member, action, cube=self.cube or None,
-                    in_order=self.action == "double_order")  # fmt: skip
-
-
-class ChouetteSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=r"chs:(?P<sid>[0-9]{1,10}):(?P<mark>[0-9]{1,6}\.[0-9]{1,6}):(?P<member>[0-9]{1,20}):"
-    r"(?P<what>play|double|take)",
-):
-    """A menu: the legal plays (``play``), the cubes Box doubles (``double``, 5.6) or takes, dropping the rest
-    (``take``, 5.10/5.11)."""
-
-    def __init__(self, sid: int, mark: str, member: int, what: str, options, placeholder: str = "Choose…") -> None:
-        choices = [discord.SelectOption(label=str(label)[:100], value=str(value)[:100]) for label, value in options]
-        several = what != "play"
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"chs:{sid}:{mark}:{member}:{what}",
-                placeholder=placeholder,
-                options=choices[:25] or [discord.SelectOption(label="pass", value="pass")],
-                min_values=1,
-                max_values=max(1, min(25, len(choices))) if several else 1,
-            )
-        )
-        self.sid, self.mark, self.member, self.what = sid, mark, member, what
-
-    @classmethod
-    def plays(cls, sid: int, mark: str, member: int, plays) -> ChouetteSelect:
-        """The menu of the legal plays."""
-        return cls(sid, mark, member, "play", [(p, p) for p in plays], "Choose your play…")
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item: discord.ui.Select, match: re.Match[str], /) -> ChouetteSelect:
-        """Rebuild the menu from its ``custom_id`` and the message's options."""
-        options = [(option.label, option.value) for option in item.options]
-        return cls(int(match["sid"]), match["mark"], int(match["member"]), match["what"], options)
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Play, double the chosen cubes, or take the chosen cubes and drop the rest."""
-        values = list((interaction.data or {}).get("values") or [])
-        if self.what == "play":
-            await press(interaction, self.sid, self.mark, self.member, "play", value=values[0] if values else None)
-        elif self.what == "double":
-            await press(interaction, self.sid, self.mark, self.member, "double", value=[int(v) for v in values])
-        else:
-            options = [option.value for option in self.item.options]
-            decisions = {key: "take" if key in values else "drop" for key in options}
-            await press(interaction, self.sid, self.mark, self.member, "take", value=decisions)
-
-
+# -- components: the one scheme of cogs.buttons (the old ch:/chs: ids stay registered there) ------------------
 async def press(interaction: discord.Interaction, sid: int, mark: str, member: int, action: str, **options) -> None:
     """A button or menu for ``member``'s decision, pressed by whoever pressed it: the action (his own decision, or
     as the proxy acting for him), answered privately; a refusal says why and changes nothing."""
@@ -331,11 +252,11 @@ class Chouettes(commands.Cog):
 
 
 async def setup(bot: commands.Bot) -> None:
-    """Load the extension: the cog, ``/bg chouette`` under the ``/bg`` group, the persistent buttons and menus."""
+    """Load the extension: the cog and ``/bg chouette`` under the ``/bg`` group (the persistent buttons and menus are
+    :data:`cogs.buttons.ITEMS`, registered by the bot)."""
     cog = Chouettes(bot)
     await bot.add_cog(cog)
     group = bot.tree.get_command("bg")
     if not isinstance(group, app_commands.Group):
         raise RuntimeError("cogs.chouette needs the /bg group: load cogs.bg first")
     group.add_command(cog.commands)
-    bot.add_dynamic_items(ChouetteButton, ChouetteSelect)

@@ -25,6 +25,7 @@ import discord
 from club.chouette import ChouetteView
 from club.chouette.images import board_png_async
 
+from .buttons import TableButton, TableMenu
 from .present import MENTIONS, mention
 
 log = logging.getLogger("bgclub.discord")
@@ -146,34 +147,37 @@ class ChouetteMessage:
 
 def decision_rows(view: ChouetteView) -> list[list[discord.ui.Item]]:
     """A row of components per decision (the member's own buttons; Box's menus get rows of their own)."""
-    from .chouette import ChouetteButton, ChouetteSelect
-
     rows: list[list[discord.ui.Item]] = []
     sid, mark = view.session_id, view.mark
+
+    def button(member: int, cube: str, action: str, label: str) -> TableButton:
+        return TableButton.of("c", sid, mark, action, member, cube, label=label)
+
+    def menu(member: int, what: str, options, placeholder: str) -> TableMenu:
+        return TableMenu.of("c", sid, mark, what, member, options=options, placeholder=placeholder)
+
     for decision in view.decisions:
         who = view.name(decision.subject)
         if decision.pending == "play":
-            rows.append([ChouetteSelect.plays(sid, mark, decision.subject, ())])
+            rows.append([menu(decision.subject, "play", (), "Choose your play…")])
             continue
         if decision.pending == "roll":
-            buttons = [ChouetteButton(sid, mark, decision.subject, "", "roll", f"{who}: Roll")]
+            buttons = [button(decision.subject, "", "roll", f"{who}: Roll")]
             if "double" in decision.actions:
-                buttons.append(ChouetteButton(sid, mark, decision.subject, "", "double", "Double all"))
+                buttons.append(button(decision.subject, "", "double", "Double all"))
                 if len(decision.cubes) > 1 and not view.rules.single_cube:
-                    buttons.append(ChouetteButton(sid, mark, decision.subject, "", "double_order",
-                                                  "Double all, in rotation order (5.8)"))  # fmt: skip
+                    buttons.append(button(decision.subject, "", "double_order", "Double all, in rotation order (5.8)"))
             rows.append(buttons)
             if "double" in decision.actions and len(decision.cubes) > 1 and not view.rules.single_cube:
                 targets = [(view.name(int(k)), k) for k in decision.cubes if k.isdigit()]
-                rows.append([ChouetteSelect(sid, mark, decision.subject, "double", targets, "Double some cubes…")])
+                rows.append([menu(decision.subject, "double", targets, "Double some cubes…")])
             continue
         if decision.pending == "box_answer":
-            rows.append([ChouetteButton(sid, mark, decision.subject, "", action, f"Box: {LABELS[action]} all")
+            rows.append([button(decision.subject, "", action, f"Box: {LABELS[action]} all")
                          for action in decision.actions if action in LABELS])  # fmt: skip
             if len(decision.cubes) > 1:
                 cubes = [(_cube_label(view, key), key) for key in decision.cubes]
-                menu = ChouetteSelect(sid, mark, decision.subject, "take", cubes, "Take these, drop the rest…")
-                rows.append([menu])
+                rows.append([menu(decision.subject, "take", cubes, "Take these, drop the rest…")])
             continue
         actions = ["double", "pass"] if decision.pending == "double" else list(decision.actions)
         actions = [{"no_double": "pass"}.get(a, a) for a in actions]
@@ -188,9 +192,9 @@ def decision_rows(view: ChouetteView) -> list[list[discord.ui.Item]]:
                     label += f" ({_cube_label(view, cube)})"
                 if not row:
                     label = f"{who}: {label}"
-                row.append(ChouetteButton(sid, mark, decision.subject, cube, action, label))
+                row.append(button(decision.subject, cube, action, label))
         if cubes != [""]:
-            row.append(ChouetteButton(sid, mark, decision.subject, "", "pass", LABELS["pass"]))
+            row.append(button(decision.subject, "", "pass", LABELS["pass"]))
         rows.append(row[:5])
     return rows
 
@@ -204,14 +208,13 @@ def _cube_label(view: ChouetteView, key: str) -> str:
 
 async def components_for(view: ChouetteView, plays: list[str] | None) -> list[discord.ui.View]:
     """The component views of the decisions (five rows each); the play menu filled with ``plays`` (2–25 of them)."""
-    from .chouette import ChouetteSelect
-
     rows = []
     for row in decision_rows(view):
-        if isinstance(row[0], ChouetteSelect) and row[0].what == "play":
+        if isinstance(row[0], TableMenu) and row[0].key.action == "play":
             if not plays or len(plays) > 25:
                 continue
-            row = [ChouetteSelect.plays(view.session_id, view.mark, row[0].member, plays)]
+            key = row[0].key
+            row = [TableMenu(key, [(play, play) for play in plays], "Choose your play…")]
         rows.append(row)
     views = []
     for start in range(0, len(rows), MAX_ROWS):

@@ -1,10 +1,12 @@
 """Persistent components: a button per decision and a menu of the legal plays, valid after a restart.
 
-Each is a :class:`discord.ui.DynamicItem` whose ``custom_id`` carries the match id, the version of the table it was
-drawn for, and the action — ``bg:12:34:take``, ``bgplay:12:34`` — so the bot needs no memory of the message: after a
-restart ``bot.add_dynamic_items(GameButton, PlaySelect)`` (in ``setup_hook``) makes every old button work again. A
-button drawn for an older version (the game moved on) is refused by the use-case layer as stale, and only the member
-concerned can act: anyone else gets an ephemeral explanation and nothing changes (:mod:`cogs.flow`).
+The buttons and the menu are the one scheme of :mod:`cogs.buttons` (:class:`~cogs.buttons.TableButton`,
+:class:`~cogs.buttons.TableMenu`) whose ``custom_id`` carries the kind, the match id, the version of the table it was
+drawn for, and the action — ``t:m:12:34:take``, ``tm:m:12:34:play`` — so the bot needs no memory of the message:
+after a restart ``bot.add_dynamic_items(*cogs.buttons.ITEMS)`` (in ``setup_hook``) makes every old button work again,
+the ``bg:``/``bgplay:`` ones of before the scheme too. A button drawn for an older version (the game moved on) is
+refused by the use-case layer as stale, and only the member concerned can act: anyone else gets an ephemeral
+explanation and nothing changes (:mod:`cogs.flow`).
 """
 
 from __future__ import annotations
@@ -13,8 +15,10 @@ import re
 
 import discord
 
-from club.frontend import ACTION_LABELS, MAX_CHOICES
+from club.frontend import MAX_CHOICES
 from club.results import TableView
+
+from .buttons import GameButton, PlaySelect, TableButton, TableMenu  # noqa: F401 (the old names stay importable)
 
 STYLES = {
     "accept": discord.ButtonStyle.success,
@@ -32,73 +36,6 @@ STYLES = {
 }
 BUTTON_ORDER = tuple(STYLES)
 """The actions that are buttons, in the order they are shown (``play`` is a menu, ``resign`` a command)."""
-
-
-class GameButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"bg:(?P<match>[0-9]{1,19}):(?P<version>[0-9]{1,12}):(?P<action>[a-z_]{2,24})",
-):
-    """One decision for one version of one match: ``bg:<match id>:<version>:<action>``."""
-
-    def __init__(self, match_id: int, version: int, action: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=ACTION_LABELS.get(action, action.replace("_", " ").capitalize()),
-                style=STYLES.get(action, discord.ButtonStyle.secondary),
-                custom_id=f"bg:{match_id}:{version}:{action}",
-            )
-        )
-        self.match_id = match_id
-        self.version = version
-        self.action = action
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> GameButton:
-        """Rebuild the button from its ``custom_id`` (after a restart too)."""
-        return cls(int(match["match"]), int(match["version"]), match["action"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Do the action for the member who pressed (see :func:`cogs.flow.component_action`)."""
-        from . import flow
-
-        await flow.component_action(interaction, self.match_id, self.version, self.action)
-
-
-class PlaySelect(
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=r"bgplay:(?P<match>[0-9]{1,19}):(?P<version>[0-9]{1,12})",
-):
-    """The legal plays of the dice as a menu (when there are at most 25): ``bgplay:<match id>:<version>``."""
-
-    def __init__(self, match_id: int, version: int, plays: list[str] | tuple[str, ...] = ()) -> None:
-        options = [discord.SelectOption(label=play[:100], value=play[:100]) for play in plays[:MAX_CHOICES]]
-        super().__init__(
-            discord.ui.Select(
-                custom_id=f"bgplay:{match_id}:{version}",
-                placeholder="Choose your play…",
-                options=options or [discord.SelectOption(label="pass", value="pass")],
-                min_values=1,
-                max_values=1,
-            )
-        )
-        self.match_id = match_id
-        self.version = version
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Select, match: re.Match[str], /
-    ) -> PlaySelect:
-        """Rebuild the menu from its ``custom_id`` and the message's options."""
-        return cls(int(match["match"]), int(match["version"]), [option.value for option in item.options])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Play the chosen play (from the interaction's data, as Discord sends it)."""
-        from . import flow
-
-        values = (interaction.data or {}).get("values") or []
-        await flow.component_action(interaction, self.match_id, self.version, "play", values[0] if values else None)
 
 
 class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bgrematch:(?P<match>[0-9]{1,19})"):
@@ -140,9 +77,11 @@ def table_components(view: TableView, plays: list[str] | None = None) -> discord
     if view.status == "challenged":
         actions.append("cancel")
     if view.pending == "play" and plays and 1 < len(plays) <= MAX_CHOICES:
-        components.add_item(PlaySelect(view.match_id, view.version, plays))
+        options = [(play, play) for play in plays[:MAX_CHOICES]]
+        components.add_item(TableMenu.of("m", view.match_id, view.version, "play", options=options,
+                                          placeholder="Choose your play…"))  # fmt: skip
     for action in actions:
-        components.add_item(GameButton(view.match_id, view.version, action))
+        components.add_item(TableButton.of("m", view.match_id, view.version, action))
     return components if components.children else None
 
 

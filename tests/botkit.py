@@ -25,11 +25,17 @@ from discord.components import _component_factory
 
 import bot as botmod
 from club import ClubService, InjectedDice, ManualClock
-from cogs.components import GameButton, PlaySelect
+from cogs.buttons import ITEMS
 from storage import Database
 
 GUILD = 777
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def menu_type(custom_id: str) -> int:
+    """The Discord component type of ``custom_id``: 3 for a menu (``tm:``, and the old ``bgplay:``/``chs:``), else 2
+    (a button)."""
+    return 3 if custom_id.startswith(("tm:", "bgplay:", "chs:")) else 2
 
 
 @dataclass
@@ -51,26 +57,24 @@ class Post:
         return [item["custom_id"] for row in self.components for item in row["components"] if "custom_id" in item]
 
     def custom_id(self, action: str) -> str:
-        """The custom_id of the button for ``action`` (``bg:<match>:<version>:<action>``) or of the play menu
-        (``action="play"``). Raises AssertionError if the message has none."""
+        """The custom_id of the button for ``action`` (``t:m:<match>:<version>:<action>``) or of the play menu
+        (``action="play"``: ``tm:m:<match>:<version>:play``). Raises AssertionError if the message has none."""
         for custom_id in self.custom_ids:
-            if custom_id.startswith("bgplay:") and action == "play":
-                return custom_id
-            if custom_id.startswith("bg:") and custom_id.rsplit(":", 1)[1] == action:
+            if custom_id.startswith(("t:m:", "tm:m:")) and custom_id.rsplit(":", 1)[1] == action:
                 return custom_id
         raise AssertionError(f"no {action!r} component on message {self.id}: {self.custom_ids}")
 
     @property
     def actions(self) -> list[str]:
         """The actions of the components (``play`` for the menu)."""
-        return ["play" if c.startswith("bgplay:") else c.rsplit(":", 1)[1] for c in self.custom_ids]
+        return [c.rsplit(":", 1)[1] for c in self.custom_ids if c.startswith(("t:m:", "tm:m:"))]
 
     @property
     def menu_options(self) -> list[str]:
         """The options of the play menu, if any."""
         for row in self.components:
             for item in row["components"]:
-                if item.get("custom_id", "").startswith("bgplay:"):
+                if item.get("custom_id", "").startswith("tm:m:"):
                     return [option["value"] for option in item["options"]]
         return []
 
@@ -349,11 +353,11 @@ class FakeDiscord:
         (via :meth:`from_custom_id`), before its callback runs: ``(interaction, item)``."""
         post = seen or self.find(custom_id)
         channel = self.channels[post.channel_id]
-        data = {"custom_id": custom_id, "component_type": 3 if custom_id.startswith("bgplay:") else 2}
+        data = {"custom_id": custom_id, "component_type": menu_type(custom_id)}
         if value is not None:
             data["values"] = [value]
         interaction = self.interaction(user, channel, kind=discord.InteractionType.component, data=data, message=post)
-        for factory in (GameButton, PlaySelect):
+        for factory in ITEMS:
             match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)
             if match:
                 base = discord.ui.View.from_message(interaction.message, timeout=None)
@@ -366,7 +370,7 @@ class FakeDiscord:
         ``bot.add_dynamic_items`` in ``setup_hook``), so it fails if the bot did not register them."""
         post = self.find(custom_id)
         channel = self.channels[post.channel_id]
-        component_type = 3 if custom_id.startswith("bgplay:") else 2
+        component_type = menu_type(custom_id)
         data = {"custom_id": custom_id, "component_type": component_type}
         if value is not None:
             data["values"] = [value]

@@ -7,10 +7,10 @@ from __future__ import annotations
 from contextlib import asynccontextmanager
 
 import discord
-from botkit import running_bot
+from botkit import menu_type, running_bot
 
 import bot as botmod
-from cogs.chouette import ChouetteButton, ChouetteSelect
+from cogs.buttons import ITEMS
 
 
 @asynccontextmanager
@@ -36,16 +36,20 @@ async def command(bot, fake, name: str, user, channel, **options):
 
 def chouette_ids(post) -> list[str]:
     """The chouette component ids of a post."""
-    return [custom_id for custom_id in post.custom_ids if custom_id.startswith(("ch:", "chs:"))]
+    return [custom_id for custom_id in post.custom_ids if custom_id.startswith(("t:c:", "tm:c:"))]
+
+
+def chouette_parts(custom_id: str) -> tuple[int, str]:
+    """``(member, action)`` of a chouette component id (``t:c:<sid>:<mark>:<action>:<member>:<cube>`` or
+    ``tm:c:<sid>:<mark>:<what>:<member>``)."""
+    parts = custom_id.split(":")
+    return int(parts[5]), parts[4]
 
 
 def find_id(post, member: int, action: str) -> str:
     """The custom_id of ``member``'s ``action`` button (or menu: ``play``, ``double``, ``take``) on ``post``."""
     for custom_id in chouette_ids(post):
-        parts = custom_id.split(":")
-        if custom_id.startswith("ch:") and int(parts[3]) == member and parts[5] == action:
-            return custom_id
-        if custom_id.startswith("chs:") and int(parts[3]) == member and parts[4] == action:
+        if chouette_parts(custom_id) == (member, action):
             return custom_id
     raise AssertionError(f"no {action!r} for {member} on message {post.id}: {chouette_ids(post)}")
 
@@ -64,12 +68,11 @@ async def press(fake, user, custom_id: str, values: list[str] | None = None, *, 
     as discord.py would: the item is rebuilt from its custom_id and its callback run. Returns the interaction."""
     post = seen or fake.find(custom_id)
     channel = fake.channels[post.channel_id]
-    kind = 3 if custom_id.startswith("chs:") else 2
-    data = {"custom_id": custom_id, "component_type": kind}
+    data = {"custom_id": custom_id, "component_type": menu_type(custom_id)}
     if values is not None:
         data["values"] = list(values)
     interaction = fake.interaction(user, channel, kind=discord.InteractionType.component, data=data, message=post)
-    for factory in (ChouetteButton, ChouetteSelect):
+    for factory in ITEMS:
         match = factory.__discord_ui_compiled_template__.fullmatch(custom_id)
         if match:
             base = discord.ui.View.from_message(interaction.message, timeout=None)

@@ -662,7 +662,7 @@ async def play_turn(h: Harness, match_id: int, rng, *, cube: float = 0.0, answer
     if pending == "play":
         plays = await h.bot.service.legal_plays(match_id, member.id)
         play = rng.choice(plays)
-        menu = f"bgplay:{match_id}:{view.version}"
+        menu = f"tm:m:{match_id}:{view.version}:play"
         board = _board_of(h, match_id, view.version, required=False)
         if board is not None and menu in board.custom_ids:
             return await h.press(member, board, menu, values=[play])
@@ -671,17 +671,17 @@ async def play_turn(h: Harness, match_id: int, rng, *, cube: float = 0.0, answer
     board = _board_of(h, match_id, view.version)
     if pending in ("roll_or_double", "roll"):
         action = "double" if "double" in view.legal and rng.random() < cube else "roll"
-        return await h.press(member, board, f"bg:{match_id}:{view.version}:{action}")
+        return await h.press(member, board, f"t:m:{match_id}:{view.version}:{action}")
     if pending in ("answer_double", "answer_beaver", "answer_raccoon"):
         action = (answers or {}).get(pending, "take")
-        return await h.press(member, board, f"bg:{match_id}:{view.version}:{action}")
+        return await h.press(member, board, f"t:m:{match_id}:{view.version}:{action}")
     if pending == "answer_resignation":
-        return await h.press(member, board, f"bg:{match_id}:{view.version}:accept_resignation")
+        return await h.press(member, board, f"t:m:{match_id}:{view.version}:accept_resignation")
     raise AssertionError(f"match {match_id}: nothing to do for {pending!r}")
 
 
 def _board_of(h: Harness, match_id: int, version: int, *, required: bool = True) -> Msg | None:
-    prefix = (f"bg:{match_id}:{version}:", f"bgplay:{match_id}:{version}")
+    prefix = (f"t:m:{match_id}:{version}:", f"tm:m:{match_id}:{version}:")
     for message in reversed(list(h.world.messages.values())):
         if any(item.get("custom_id", "").startswith(prefix)
                for row in message.get("components") or [] for item in row.get("components") or []):  # fmt: skip

@@ -113,8 +113,7 @@ async def test_bot_opens_and_closes_its_own_database(tmp_path):
     assert bot.database is not None and (tmp_path / "own.sqlite3").exists()
     assert set(bot.extensions) == set(botmod.EXTENSIONS) and {"cogs.bg", "cogs.reminders"} <= set(bot.extensions)
     patterns = {pattern.pattern for pattern in bot._connection._view_store._dynamic_items}
-    assert any(pattern.startswith("bg:") for pattern in patterns)
-    assert any(pattern.startswith("bgplay:") for pattern in patterns)
+    assert {"t:", "tm:", "bg:", "bgplay:", "ch:", "chs:"} <= {pattern.split("(")[0] for pattern in patterns}
     assert not bot.intents.members and not bot.intents.message_content and not bot.intents.presences
     await bot.close()
     assert bot.database is None

@@ -50,7 +50,7 @@ async def board_matches_state(bot, post) -> None:
             assert sorted(post.menu_options) == sorted(legal)
         else:  # too many for a menu: the board says to type /bg move (suggestions as you type)
             assert "play" not in post.actions and "/bg move" in post.embed.fields[-1].value
-    versions = {int(custom_id.split(":")[2]) for custom_id in post.custom_ids}
+    versions = {int(custom_id.split(":")[3]) for custom_id in post.custom_ids}
     assert versions <= {view.version}, "every component carries the version it was drawn for"
 
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 
 import discord
+from chouette_botkit import chouette_parts
 from discord import app_commands
 from discordkit import Harness, play_turn
 
@@ -87,18 +88,18 @@ async def test_a_money_session_with_double_beaver_redouble_and_drop(tmp_path):
                 and member.id == alice.id
                 and not seen_beaver
             ):
-                await h.press(member, h.with_component(f"bg:1:{view.version}:double"), "Double")
+                await h.press(member, h.with_component(f"t:m:1:{view.version}:double"), "Double")
             elif view.pending == "answer_double" and not seen_beaver:
                 assert "beaver" in view.legal
-                await h.press(member, h.with_component(f"bg:1:{view.version}:beaver"), "Beaver")
+                await h.press(member, h.with_component(f"t:m:1:{view.version}:beaver"), "Beaver")
                 seen_beaver = True
             elif view.pending == "answer_beaver":
-                await h.press(member, h.with_component(f"bg:1:{view.version}:take"), "Take")
+                await h.press(member, h.with_component(f"t:m:1:{view.version}:take"), "Take")
             elif view.pending == "roll_or_double" and "double" in view.legal and member.id == bob.id and seen_beaver:
-                await h.press(member, h.with_component(f"bg:1:{view.version}:double"), "Double")
+                await h.press(member, h.with_component(f"t:m:1:{view.version}:double"), "Double")
                 seen_redouble = True
             elif view.pending == "answer_double" and seen_redouble:
-                await h.press(member, h.with_component(f"bg:1:{view.version}:drop"), "Drop")
+                await h.press(member, h.with_component(f"t:m:1:{view.version}:drop"), "Drop")
                 break
             else:
                 await play_turn(h, 1, random.Random(view.version))
@@ -127,10 +128,7 @@ async def test_a_stale_button_and_another_members_button_change_nothing(harness)
 def _chouette_id(message, member: int, action: str) -> str:
     """The custom_id of ``member``'s ``action`` button (or menu: play, double, take) on ``message``."""
     for custom_id in message.custom_ids:
-        parts = custom_id.split(":")
-        if parts[0] == "ch" and int(parts[3]) == member and parts[5] == action:
-            return custom_id
-        if parts[0] == "chs" and int(parts[3]) == member and parts[4] == action:
+        if custom_id.startswith(("t:c:", "tm:c:")) and chouette_parts(custom_id) == (member, action):
             return custom_id
     raise AssertionError(f"no {action!r} for {member} on {message}: {message.custom_ids}")
 
@@ -168,8 +166,7 @@ async def test_a_chouette_from_start_to_its_score_sheet(tmp_path):
         for _ in range(20):  # the Captain and Box play on until Box may double
             board = h.last(room)
             ids = board.custom_ids
-            box_double = [i for i in ids if i.startswith("ch:") and i.split(":")[5] == "double"
-                          and int(i.split(":")[3]) == ann.id]  # fmt: skip
+            box_double = [i for i in ids if i.startswith("t:c:") and chouette_parts(i) == (ann.id, "double")]
             if box_double:
                 break
             view = await h.bot.chouettes.state(1)

@@ -322,10 +322,10 @@ async def test_a_burst_of_edits_for_one_table_is_coalesced(tmp_path):
             await h.command(member, "bg chouette join", room)
         await h.command(ed, "bg chouette seat", room)
         board = h.last(room)
-        menu = next(i for i in board.custom_ids if i.startswith("chs:"))
+        menu = next(i for i in board.custom_ids if i.startswith("tm:c:"))
         await h.press(ann, board, menu, values=[board.options(menu)[0]])
         window = h.last(room)
-        ids = {int(i.split(":")[3]): i for i in window.custom_ids if i.startswith("ch:") and i.endswith(":pass")}
+        ids = {int(i.split(":")[5]): i for i in window.custom_ids if i.startswith("t:c:") and ":pass:" in i}
         h.rate_limit(f"PATCH /channels/{room}/messages/{window.id}$", 0.5, times=1)
         before = len(h.requests("PATCH", f"/messages/{window.id}"))
         await asyncio.gather(*(h.press(m, window, ids[m.id]) for m in (bob, cy, di)))

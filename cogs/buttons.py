@@ -1,0 +1,297 @@
+"""One button scheme for every table: the persistent buttons and menus of the 1-on-1 (match or money session) and of
+the chouette are one :class:`discord.ui.DynamicItem` family keyed by (kind, table id, staleness stamp, action).
+
+``custom_id``: ``t:<kind>:<id>:<stamp>:<action>[:<arg>…]`` for a button, ``tm:…`` for a menu — ``t:m:12:34:take``
+(match 12 at version 34), ``t:c:5:3.7:take:<member>:<cube>`` (chouette 5 at game 3, board turn 7, that member's
+cube; empty cube = all of his), ``tm:m:12:34:play``, ``tm:c:5:3.7:take:<member>``. Everything is in the id, so the
+bot needs no memory of the message and every posted button works after a restart (``bot.add_dynamic_items(*ITEMS)``).
+
+The per-table differences are hooks of a :class:`TableKind` (:data:`KINDS`), not harmonised away: the **staleness
+stamp** (a match's version, checked by ``StaleVersionError`` on equality; a chouette's mark ``<game>.<turn>``, since
+Team members act concurrently within a turn), how many arguments an id carries, the default label and style of an
+action, and what a press does (:func:`cogs.flow.component_action`, :func:`cogs.chouette.press`). A forged id (an
+unknown kind, a stamp of the wrong shape, the wrong arguments) is refused privately and changes nothing; a stale one
+is refused by the use-case ("Already done").
+
+The templates of before this scheme stay registered (:data:`LEGACY`: ``bg:<match>:<version>:<action>``,
+``bgplay:<match>:<version>``, ``ch:<sid>:<mark>:<member>:<cube>:<action>``, ``chs:<sid>:<mark>:<member>:<what>``):
+a button already posted is rebuilt into this scheme and works as it did.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import discord
+
+from club.errors import InvalidRequestError
+
+NUMBER = r"[0-9]{1,19}"
+VERSION = re.compile(r"[0-9]{1,12}")
+MARK = re.compile(r"[0-9]{1,6}\.[0-9]{1,6}")
+_TAIL = (
+    r"(?P<kind>[a-z]):(?P<id>[0-9]{1,19}):(?P<stamp>[0-9]{1,12}(?:\.[0-9]{1,6})?):(?P<action>[a-z_]{2,24})"
+    r"(?P<args>(?::[0-9>]{0,41}){0,2})"
+)
+BUTTON_TEMPLATE = "t:" + _TAIL
+MENU_TEMPLATE = "tm:" + _TAIL
+
+
+@dataclass(frozen=True, slots=True)
+class Key:
+    """What a component carries: ``kind`` (a key of :data:`KINDS`), ``table_id`` (match or chouette id: they
+    overlap, so the kind is part of the key), ``stamp`` (the table's staleness token: a version or a mark),
+    ``action`` (a button's action; a menu's ``play``/``double``/``take``) and ``args`` (the chouette's member and
+    cube)."""
+
+    kind: str
+    table_id: int
+    stamp: str
+    action: str
+    args: tuple[str, ...] = ()
+
+    def custom_id(self, prefix: str) -> str:
+        """The ``custom_id`` under ``prefix`` (``t`` for a button, ``tm`` for a menu)."""
+        return ":".join((prefix, self.kind, str(self.table_id), self.stamp, self.action, *self.args))
+
+    @classmethod
+    def of(cls, match: re.Match[str]) -> Key:
+        """The key of a ``custom_id`` matched by :data:`BUTTON_TEMPLATE` or :data:`MENU_TEMPLATE`."""
+        args = tuple(match["args"].split(":")[1:]) if match["args"] else ()
+        return cls(match["kind"], int(match["id"]), match["stamp"], match["action"], args)
+
+
+class TableKind:
+    """The hooks of one kind of table (see the module docstring). Subclasses set ``code``, ``stamp`` (the pattern
+    of the staleness token), ``button_args``/``menu_args`` (how many arguments an id carries) and implement
+    :meth:`press`."""
+
+    code = ""
+    stamp: re.Pattern[str] = VERSION
+    button_args = 0
+    menu_args = 0
+    labels: dict[str, str] = {}
+    styles: dict[str, discord.ButtonStyle] = {}
+
+    def check(self, key: Key, menu: bool) -> None:
+        """Raise :class:`InvalidRequestError` unless ``key`` has this kind's shape (a forged or garbled id)."""
+        if not self.stamp.fullmatch(key.stamp) or len(key.args) != (self.menu_args if menu else self.button_args):
+            raise InvalidRequestError("This button is not one the bot drew: use the buttons of the newest board.")
+
+    def look(self, action: str) -> tuple[str, discord.ButtonStyle]:
+        """The default label and style of ``action``'s button."""
+        label = self.labels.get(action) or action.replace("_", " ").capitalize()
+        return label, self.styles.get(action, discord.ButtonStyle.secondary)
+
+    async def press(self, interaction: discord.Interaction, key: Key, values: list[str], item: Any) -> None:
+        """Do what the component ``key`` stands for, pressed in ``interaction`` (``values``: a menu's choice;
+        ``item``: the rebuilt component)."""
+        raise NotImplementedError
+
+
+class MatchKind(TableKind):
+    """A match or money session: the stamp is the table's version (a press drawn for another version is stale)."""
+
+    code = "m"
+    stamp = VERSION
+
+    def look(self, action: str) -> tuple[str, discord.ButtonStyle]:
+        """The label and style of the 1-on-1's buttons (:data:`club.frontend.ACTION_LABELS`)."""
+        from club.frontend import ACTION_LABELS
+
+        from .components import STYLES
+
+        label = ACTION_LABELS.get(action, action.replace("_", " ").capitalize())
+        return label, STYLES.get(action, discord.ButtonStyle.secondary)
+
+    async def press(self, interaction: discord.Interaction, key: Key, values: list[str], item: Any) -> None:
+        """The one game action (:func:`cogs.flow.component_action`); a menu plays the chosen play."""
+        from . import flow
+
+        if isinstance(item, TableMenu):
+            play = values[0] if values else None
+            await flow.component_action(interaction, key.table_id, int(key.stamp), "play", play)
+        else:
+            await flow.component_action(interaction, key.table_id, int(key.stamp), key.action)
+
+
+class ChouetteKind(TableKind):
+    """A chouette: the stamp is the mark ``<game>.<turn>``; a button carries the member whose decision it is and
+    the cube (empty: all of his), a menu the member."""
+
+    code = "c"
+    stamp = MARK
+    button_args = 2
+    menu_args = 1
+    ALIASES = {"double_all": "double", "double_order": "double"}
+
+    def look(self, action: str) -> tuple[str, discord.ButtonStyle]:
+        """The label and style of the chouette's buttons (:mod:`cogs.chouette_present`)."""
+        from .chouette_present import LABELS, STYLES
+
+        label = LABELS.get(action, action.replace("_", " ").capitalize())
+        return label, STYLES.get(action, discord.ButtonStyle.secondary)
+
+    async def press(self, interaction: discord.Interaction, key: Key, values: list[str], item: Any) -> None:
+        """Make the member's decision (his own, or as proxy): :func:`cogs.chouette.press`. Menus: play, double the
+        chosen cubes, or take the chosen cubes and drop the rest (003 Atlanta 5.6, 5.10/5.11)."""
+        from .chouette import press
+
+        sid, mark, member = key.table_id, key.stamp, int(key.args[0])
+        if not isinstance(item, TableMenu):
+            action = self.ALIASES.get(key.action, key.action)
+            await press(interaction, sid, mark, member, action, cube=key.args[1] or None,
+                        in_order=key.action == "double_order")  # fmt: skip
+        elif key.action == "play":
+            await press(interaction, sid, mark, member, "play", value=values[0] if values else None)
+        elif key.action == "double":
+            await press(interaction, sid, mark, member, "double", value=[int(v) for v in values if v.isdigit()])
+        else:
+            decisions = {option.value: "take" if option.value in values else "drop" for option in item.item.options}
+            await press(interaction, sid, mark, member, "take", value=decisions)
+
+
+KINDS: dict[str, TableKind] = {kind.code: kind for kind in (MatchKind(), ChouetteKind())}
+"""The table kinds by their code in the ``custom_id``."""
+
+
+async def _press(interaction: discord.Interaction, item: TableButton | TableMenu, values: list[str]) -> None:
+    from .errors import report
+
+    kind = KINDS.get(item.key.kind)
+    try:
+        if kind is None:
+            raise InvalidRequestError("This button is not one the bot drew: use the buttons of the newest board.")
+        kind.check(item.key, isinstance(item, TableMenu))
+    except InvalidRequestError as error:
+        await interaction.response.defer()
+        await report(interaction, error, context={"what": "button", "custom_id": item.custom_id})
+        return
+    await kind.press(interaction, item.key, values, item)
+
+
+class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEMPLATE):
+    """One decision on one table at one stamp: ``t:<kind>:<id>:<stamp>:<action>[:<arg>…]``."""
+
+    def __init__(self, key: Key, label: str | None = None, style: discord.ButtonStyle | None = None) -> None:
+        kind = KINDS.get(key.kind)
+        default_label, default_style = kind.look(key.action) if kind else (key.action, discord.ButtonStyle.secondary)
+        super().__init__(
+            discord.ui.Button(
+                label=(label or default_label)[:80], style=style or default_style, custom_id=key.custom_id("t")
+            )  # fmt: skip
+        )
+        self.key = key
+
+    @classmethod
+    def of(cls, kind: str, table_id: int, stamp: int | str, action: str, *args: Any, label: str | None = None):
+        """The button for ``action`` on table ``table_id`` of ``kind`` at ``stamp`` (``args``: the kind's)."""
+        return cls(Key(kind, table_id, str(stamp), action, tuple(str(a) for a in args)), label)
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item: discord.ui.Button, match: re.Match[str], /) -> TableButton:
+        """Rebuild the button from its ``custom_id`` (after a restart too), keeping the label it was drawn with."""
+        return cls(Key.of(match), item.label, item.style)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """Check the id against its kind's shape, then the kind's :meth:`TableKind.press`."""
+        await _press(interaction, self, [])
+
+
+class TableMenu(discord.ui.DynamicItem[discord.ui.Select], template=MENU_TEMPLATE):
+    """A menu on one table at one stamp: ``tm:<kind>:<id>:<stamp>:<what>[:<arg>…]`` — the legal plays (``play``),
+    the cubes Box doubles (``double``) or takes, dropping the rest (``take``); ``several``: more than one choice."""
+
+    def __init__(self, key: Key, options: Sequence[tuple[str, str]], placeholder: str = "Choose…",
+                 several: bool = False) -> None:  # fmt: skip
+        choices = [discord.SelectOption(label=str(label)[:100], value=str(value)[:100]) for label, value in options]
+        super().__init__(
+            discord.ui.Select(
+                custom_id=key.custom_id("tm"),
+                placeholder=placeholder,
+                options=choices[:25] or [discord.SelectOption(label="pass", value="pass")],
+                min_values=1,
+                max_values=max(1, min(25, len(choices))) if several else 1,
+            )
+        )
+        self.key = key
+
+    @classmethod
+    def of(cls, kind: str, table_id: int, stamp: int | str, what: str, *args: Any, options=(), placeholder=None):
+        """The menu ``what`` on table ``table_id`` of ``kind`` at ``stamp`` with ``options`` (label, value)."""
+        key = Key(kind, table_id, str(stamp), what, tuple(str(a) for a in args))
+        return cls(key, list(options), placeholder or "Choose…", several=what != "play")
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item: discord.ui.Select, match: re.Match[str], /) -> TableMenu:
+        """Rebuild the menu from its ``custom_id`` and the message's options."""
+        options = [(option.label, option.value) for option in item.options]
+        return cls(Key.of(match), options, item.placeholder or "Choose…", several=item.max_values > 1)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        """The chosen values (as Discord sends them) to the kind's :meth:`TableKind.press`."""
+        await _press(interaction, self, list((interaction.data or {}).get("values") or []))
+
+
+# -- the templates of before this scheme (buttons already posted) -----------------------------------------------------
+class GameButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"bg:(?P<match>[0-9]{1,19}):(?P<version>[0-9]{1,12}):(?P<action>[a-z_]{2,24})",
+):
+    """The old 1-on-1 button ``bg:<match id>:<version>:<action>``, rebuilt as a :class:`TableButton`."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item: discord.ui.Button, match: re.Match[str], /) -> TableButton:
+        """The :class:`TableButton` of the same match, version and action."""
+        return TableButton(Key("m", int(match["match"]), match["version"], match["action"]), item.label, item.style)
+
+
+class PlaySelect(
+    discord.ui.DynamicItem[discord.ui.Select], template=r"bgplay:(?P<match>[0-9]{1,19}):(?P<version>[0-9]{1,12})"
+):
+    """The old play menu ``bgplay:<match id>:<version>``, rebuilt as a :class:`TableMenu`."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item: discord.ui.Select, match: re.Match[str], /) -> TableMenu:
+        """The :class:`TableMenu` of the same match and version with the message's options."""
+        options = [(option.label, option.value) for option in item.options]
+        return TableMenu(Key("m", int(match["match"]), match["version"], "play"), options, item.placeholder or "")
+
+
+class ChouetteButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"ch:(?P<sid>[0-9]{1,10}):(?P<mark>[0-9]{1,6}\.[0-9]{1,6}):(?P<member>[0-9]{1,20}):"
+    r"(?P<cube>[0-9>]{0,41}):(?P<action>[a-z_]{2,14})",
+):
+    """The old chouette button ``ch:<sid>:<mark>:<member>:<cube>:<action>``, rebuilt as a :class:`TableButton`."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item: discord.ui.Button, match: re.Match[str], /) -> TableButton:
+        """The :class:`TableButton` of the same session, mark, member, cube and action."""
+        key = Key("c", int(match["sid"]), match["mark"], match["action"], (match["member"], match["cube"]))
+        return TableButton(key, item.label, item.style)
+
+
+class ChouetteSelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"chs:(?P<sid>[0-9]{1,10}):(?P<mark>[0-9]{1,6}\.[0-9]{1,6}):(?P<member>[0-9]{1,20}):"
+    r"(?P<what>play|double|take)",
+):
+    """The old chouette menu ``chs:<sid>:<mark>:<member>:<what>``, rebuilt as a :class:`TableMenu`."""
+
+    @classmethod
+    async def from_custom_id(cls, interaction, item: discord.ui.Select, match: re.Match[str], /) -> TableMenu:
+        """The :class:`TableMenu` of the same session, mark, member and menu with the message's options."""
+        options = [(option.label, option.value) for option in item.options]
+        key = Key("c", int(match["sid"]), match["mark"], match["what"], (match["member"],))
+        return TableMenu(key, options, item.placeholder or "Choose…", several=item.max_values > 1)
+
+
+LEGACY = (GameButton, PlaySelect, ChouetteButton, ChouetteSelect)
+"""The old templates, still registered so that buttons already posted keep working."""
+
+ITEMS = (TableButton, TableMenu, *LEGACY)
+"""Every dynamic item of the scheme (``bot.add_dynamic_items(*ITEMS)``)."""
