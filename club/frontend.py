@@ -9,7 +9,7 @@ challenge or a resignation (RULES G12) — see :func:`answer_action`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from backgammon.moves import Play
@@ -277,10 +277,13 @@ async def resolve_match(
     given: int | None = None,
     here: int | None = None,
     for_turn: bool = False,
+    links: Callable[[list[int]], Awaitable[dict[int, str]]] | None = None,
 ) -> int:
     """The match ``member`` means: ``given`` if he named one; else ``here`` (the game of the thread he is in) if
-    he plays in it; else by :func:`choose_game` over his open games (``for_turn``: the action needs his turn).
-    Only matches of the club of ``guild_id`` are found (:func:`in_club`; None: any club).
+    he plays in it; else by :func:`choose_game` over his open games (``for_turn``: the action needs his turn) —
+    issue 11's rule: never "the last one named". Only matches of the club of ``guild_id`` are found
+    (:func:`in_club`; None: any club). ``links``: ``async (match ids) -> {id: link}`` (Discord: a jump link to each
+    game's board), asked only for a refusal, whose list then carries them.
 
     Raises :class:`~club.errors.InvalidRequestError` when he has none, or several (listing them),
     :class:`~club.errors.UnknownGameError` for a ``given`` match that is not in this server."""
@@ -296,6 +299,15 @@ async def resolve_match(
     waiting, others = await open_games(service, member, guild_id)
     choices = [GameChoice(item.match_id, describe_item(item, True), True) for item in waiting]
     choices += [GameChoice(item.match_id, describe_item(item, False), False) for item in others]
+    try:
+        return choose_game(choices, for_turn=for_turn)
+    except InvalidRequestError:
+        if links is None or not choices:
+            raise
+    found = await links([choice.key for choice in choices])
+    items = [(item, True) for item in waiting] + [(item, False) for item in others]
+    choices = [GameChoice(item.match_id, describe_item(item, mine, link=found.get(item.match_id)), mine)
+               for item, mine in items]  # fmt: skip
     return choose_game(choices, for_turn=for_turn)
 
 

@@ -58,7 +58,9 @@ else their count and the :data:`MAX_CLOSEST` closest ones."""
 
 MAX_CLOSEST = 10
 
-_LONG_QUOTE = re.compile(r"(['\"])([^'\"]{80})[^'\"]{20,}\1")
+_LONG_QUOTE = re.compile(r"(?<!\w)(['\"])([^'\"\n]{80})[^'\"\n]{20,}\1(?!\w)")
+"""A quoted value (``'…'`` / ``"…"``, as ``repr`` writes it) over 100 characters — not the apostrophes of names
+("Carol's turn … Bob's turn")."""
 
 
 def closest_plays(legal: Sequence[str], typed: str, limit: int = MAX_CLOSEST) -> list[str]:

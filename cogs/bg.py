@@ -186,14 +186,7 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
             member = await flow.register(interaction)
             service = self.bot.service
             waiting, others = await frontend.open_games(service, member, interaction.guild_id)
-            links = {}
-            for item in [*waiting, *others]:  # a jump link to each game's board message
-                boards = await service.messages(item.match_id, purpose="board")
-                if boards:
-                    last = boards[-1]
-                    links[item.match_id] = (
-                        f"https://discord.com/channels/{interaction.guild_id}/{last.channel_id}/{last.message_id}"
-                    )
+            links = await flow.board_links(self.bot, interaction.guild_id)([i.match_id for i in [*waiting, *others]])
             ids = [item.match_id for item in others]
             due, away = await games_extras(service, member, interaction.guild_id, ids)
             text = frontend.games_text(waiting, others, links=links, due=due, now=service.clock.now(), away=away)
@@ -318,8 +311,9 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
     async def _match(self, interaction: discord.Interaction, member: int, game: int | None) -> int:
         here = await self.bot.publisher.here(interaction.channel_id, open_only=False)
         return await frontend.resolve_match(
-            self.bot.service, member, guild_id=interaction.guild_id, given=game, here=here
-        )
+            self.bot.service, member, guild_id=interaction.guild_id, given=game, here=here,
+            links=flow.board_links(self.bot, interaction.guild_id),
+        )  # fmt: skip
 
 
 def _hours_list(text: str) -> list[float]:

@@ -63,11 +63,35 @@ async def _publish(interaction: discord.Interaction, outcome: Outcome, member: i
         return None, True
 
 
+NOT_FOR_TURN = ("decline", "stop")
+"""Slash-command actions that do not need the member's turn (decline also withdraws his own challenge; stop ends a
+money session after the game, RULES G13): outside a game's thread they may go to his only open game."""
+
+
+def board_links(bot, guild_id: int | None):
+    """``async (match ids) -> {match id: jump link}`` — a link to the newest board message of each match (the
+    lists of ``/bg games`` and of a refusal that names the member's games)."""
+
+    async def links(match_ids: list[int]) -> dict[int, str]:
+        """The jump links of ``match_ids`` that have a board message."""
+        found = {}
+        for match_id in match_ids:
+            boards = await bot.service.messages(match_id, purpose="board")
+            if boards and guild_id:
+                last = boards[-1]
+                found[match_id] = f"https://discord.com/channels/{guild_id}/{last.channel_id}/{last.message_id}"
+        return found
+
+    return links
+
+
 async def command_action(
     interaction: discord.Interaction, action: str, *, game: int | None = None, value: Any = None
 ) -> Outcome | None:
     """A slash command's game action (``roll``, ``play`` …, or ``accept``/``decline`` for whatever is offered to
-    the member). Returns the outcome, or None when refused."""
+    the member). Without ``game`` outside a game's thread the action goes to the one game waiting for him (issue
+    11, :func:`club.frontend.choose_game`); none or several: refused privately with the list and jump links.
+    Returns the outcome, or None when refused."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
     match_id = member = None
@@ -75,8 +99,9 @@ async def command_action(
         member = await register(interaction)
         here = await bot.publisher.here(interaction.channel_id)
         match_id = await frontend.resolve_match(
-            bot.service, member, guild_id=interaction.guild_id, given=game, here=here
-        )
+            bot.service, member, guild_id=interaction.guild_id, given=game, here=here,
+            for_turn=action not in NOT_FOR_TURN, links=board_links(bot, interaction.guild_id),
+        )  # fmt: skip
         if action in ("accept", "decline"):
             action = frontend.answer_action(await bot.service.state(match_id), member, action == "accept")
         outcome = await frontend.perform(bot.service, match_id, member, action, value, guild_id=interaction.guild_id)

@@ -20,10 +20,10 @@ from discord import app_commands
 from discord.ext import commands
 
 from club import frontend
-from club.correspondence import Correspondence, away_state
+from club.correspondence import Correspondence, autoroll_words, away_state, resolve_their_turn
 
 from .errors import guarded, report, send_private
-from .flow import register
+from .flow import board_links, register
 
 CLAIM_LABELS = {"claim_game": "Claim the game", "claim_match": "Claim the match", "more_time": "Give 24 h more"}
 CLAIM_STYLES = {
@@ -148,9 +148,10 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
         async with guarded(interaction, "/player nudge"):
             member = await register(interaction)
             here = await self.bot.publisher.here(interaction.channel_id)
-            match_id = await frontend.resolve_match(
-                self.bot.service, member, guild_id=interaction.guild_id, given=game, here=here
-            )
+            match_id = await resolve_their_turn(
+                self.bot.service, member, guild_id=interaction.guild_id, given=game, here=here,
+                links=board_links(self.bot, interaction.guild_id),
+            )  # fmt: skip
             notices = await correspondence(self.bot).nudge(match_id, member)
             await post_notices(self.bot, notices)
             await send_private(interaction, "Nudged.")
@@ -166,14 +167,7 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
             member = await register(interaction)
             after = float(hours) if state == "on" and hours else 0.0
             prefs = await self.bot.service.set_preferences(member, auto_roll=state == "on", roll_after=after)
-            if not prefs.auto_roll:
-                text = "Auto-roll is off: you roll yourself, also when you may not double."
-            elif prefs.roll_after:
-                text = (
-                    f"Auto-roll is on, and I roll for you when you have not doubled within {prefs.roll_after:g} hours."
-                )
-            else:
-                text = "Auto-roll is on: I roll for you when you may not double (opponent's cube, dead, Crawford)."
+            text = autoroll_words(prefs)
             await send_private(interaction, text)
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
