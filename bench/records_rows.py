@@ -23,6 +23,7 @@ from clubkit import decide, seeded  # noqa: E402
 
 from club import ClubService, ManualClock  # noqa: E402
 from club.chouette import ChouetteService  # noqa: E402
+from club.export import mat_name, mat_text  # noqa: E402
 from storage import Database  # noqa: E402
 
 GUILD = 1
@@ -78,6 +79,7 @@ async def play_templates(folder: Path, *, money_games: int = 8, chouette_games: 
         while outcome.view.game_number <= chouette_games:
             clock.advance(rng.uniform(3, 40))
             outcome = await decide_randomly(chouettes, outcome, rng, double=0.1)
+        unfinished = await made_mat_files(service)
     conn = sqlite3.connect(path)
     templates = []
     for row in _rows(conn, "SELECT * FROM matches WHERE status IN ('over', 'active') ORDER BY id"):
@@ -88,6 +90,8 @@ async def play_templates(folder: Path, *, money_games: int = 8, chouette_games: 
         last = max(game["number"] for game in children["games"])
         children["actions"] = [a for a in children["actions"] if (a["game_number"] or 0) <= last]
         row["status"], row["game_number"] = "over", last
+        kept = _rows(conn, "SELECT * FROM mat_files WHERE match_id = ?", (row["id"],))
+        children["mat_files"] = kept or [unfinished[row["id"]]]  # as kept when the table ended
         templates.append(Template(row["kind"], row, children, (row["player0"], row["player1"]),
                                   row["updated_at"] - row["created_at"], len(children["games"])))  # fmt: skip
     for row in _rows(conn, "SELECT * FROM chouette_sessions ORDER BY id"):
@@ -103,6 +107,21 @@ async def play_templates(folder: Path, *, money_games: int = 8, chouette_games: 
         templates.append(Template("chouette", row, children, PLAYERS, row["updated_at"] - row["created_at"], last))
     conn.close()
     return templates
+
+
+async def made_mat_files(service: ClubService) -> dict[int, dict]:
+    """The ``mat_files`` rows the tables still being played would keep if they ended after their last finished game
+    (the finished ones kept theirs when they ended): match id → row."""
+    rows = {}
+    for match_id in await service.db.match_ids(["active"]):
+        view = await service.state(match_id)
+        games = [game for game in await service.db.games(match_id) if game.status == "over"]
+        last = max(game.number for game in games)
+        actions = [a for a in await service.log(match_id) if (a.game_number or 0) <= last]
+        text = mat_text(actions, view.names, match_id, games)
+        name = mat_name(match_id, view.kind, view.length, view.names)
+        rows[match_id] = {"match_id": match_id, "version": view.version, "name": name, "text": text}
+    return rows
 
 
 _TIMES = {"created_at", "updated_at", "ended_at", "started_at", "at"}
@@ -174,6 +193,9 @@ def replicate(path: Path, templates: list[Template], games: int, members: list[i
             _insert(
                 conn, "actions", [_copy(r, None, "match_id", mid, shift, mapping) for r in template.children["actions"]]
             )
+            kept = [dict(r, match_id=mid, name=f"match{mid}_{r['name'].partition('_')[2]}")
+                    for r in template.children["mat_files"]]  # fmt: skip
+            _insert(conn, "mat_files", kept)
         counts[kind] += template.games
         pending += sum(len(rows) for rows in template.children.values())
         if pending > 20_000:

@@ -4,7 +4,9 @@
 ``verify`` replays every stored match's log and checks it against the stored state and the dice commitments
 (:mod:`club.verify`); exit status 0 when everything is sound, 1 otherwise. ``backup`` is the online backup of
 :mod:`storage.backup` (safe while the bot runs). ``upgrade`` rewrites states stored in an older format as the
-state their log replays to (:mod:`club.states`; the bot does it at start); exit status 1 if any was left as it was.
+state their log replays to (:mod:`club.states`; the bot does it at start), and keeps the ``.mat`` file of every
+finished table that has none (an older database: :func:`club.export.fill_mat_files`; exports read these files);
+exit status 1 if any state was left as it was or a file could not be made.
 """
 
 from __future__ import annotations
@@ -18,6 +20,8 @@ from pathlib import Path
 from storage import Database, StorageError, backup_file
 from storage.health import FileProblem, check_before_opening
 
+from .export import fill_mat_files
+from .service import ClubService
 from .states import upgrade_states
 from .verify import verify_database
 
@@ -44,10 +48,12 @@ async def _verify(path: Path, quiet: bool) -> int:
 async def _upgrade(path: Path) -> int:
     async with Database.open(path) as db:
         report = await upgrade_states(db)
-    for problem in report.problems:
+        made, unkept = await fill_mat_files(ClubService(db))
+    for problem in report.problems + unkept:
         print(f"    {problem}")
     print(f"{len(report.upgraded)} states upgraded, {report.current} already current, {len(report.problems)} left")
-    return 1 if report.problems else 0
+    print(f"{made} .mat file(s) of finished tables kept, {len(unkept)} could not be made")
+    return 1 if report.problems or unkept else 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -40,7 +40,7 @@ from backgammon.matfile import (
     MatchRecord,
     format_mat,
 )
-from storage import ActionRecord, books
+from storage import ActionRecord, books, matfiles
 
 from . import proof
 from .errors import UnknownGameError
@@ -145,24 +145,64 @@ def mat_text(
     return format_mat(record)
 
 
+def mat_name(match_id: int, kind: str, length: int, names: Sequence[str]) -> str:
+    """The file name of match ``match_id``'s ``.mat`` file, e.g. ``match12_5pt_Alice_vs_Bob.mat`` (``kind``
+    ``'money'`` gives ``money``; names cut to their first 20 letters and digits)."""
+    what = "money" if kind == "money" else f"{length}pt"
+    safe = ["".join(ch for ch in name if ch.isalnum())[:20] or f"side{side}" for side, name in enumerate(names)]
+    return f"match{match_id}_{what}_{safe[0]}_vs_{safe[1]}.mat"
+
+
+async def _made(service: ClubService, match_id: int, names: tuple[str, str]) -> str:
+    """The ``.mat`` text of match ``match_id`` replayed from its log, in a worker thread (never on the event loop)."""
+    actions = await service.log(match_id)
+    games = await service.db.games(match_id)
+    return await asyncio.to_thread(mat_text, actions, names, match_id, games)
+
+
+async def keep_mat_file(service: ClubService, match_id: int) -> str:
+    """Make and keep (``mat_files``) the ``.mat`` file of match ``match_id``, which has just reached a final status;
+    returns its text. :class:`~club.service.ClubService` calls it once, when a table ends (issue 13: no replay at
+    export time); the replay runs in a worker thread. Raises :class:`~club.errors.UnknownGameError`, or what a
+    corrupt log raises; raises nothing and keeps nothing for a table not in a final status (its log still grows)."""
+    view = await service.state(match_id)
+    if view.status not in FINAL_STATUSES:
+        return ""
+    name = mat_name(match_id, view.kind, view.length, view.names)
+    text = await _made(service, match_id, view.names)
+    await books.keep_mat(service.db, match_id, view.version, name, text)
+    return text
+
+
 async def export_mat(service: ClubService, match_id: int) -> tuple[str, str]:
     """``(file name, .mat text)`` of match ``match_id`` — every game so far, the current one as far as it has been
     played — with the published dice of every game as header lines (:mod:`club.proof`; the seed of a game still
-    being played stays ``secret``). The replay runs in a worker thread (never on the event loop); a finished table's
-    file is kept in the database (``mat_files``, at its version) and read back by later exports instead of replaying
-    again. Raises :class:`~club.errors.UnknownGameError`."""
+    being played stays ``secret``). A finished table's file was kept in the database when it ended (``mat_files``,
+    at its version) and is read back; a table without one (an older database) is replayed in a worker thread (never
+    on the event loop) and its file kept then. Raises :class:`~club.errors.UnknownGameError`."""
     view = await service.state(match_id)
-    what = "money" if view.kind == "money" else f"{view.length}pt"
-    safe = ["".join(ch for ch in name if ch.isalnum())[:20] or f"side{side}" for side, name in enumerate(view.names)]
-    name = f"match{match_id}_{what}_{safe[0]}_vs_{safe[1]}.mat"
+    name = mat_name(match_id, view.kind, view.length, view.names)
     final = view.status in FINAL_STATUSES
     if final:
         kept = await books.kept_mat(service.db, match_id, view.version)
         if kept is not None:
             return name, kept
-    actions = await service.log(match_id)
-    games = await service.db.games(match_id)
-    text = await asyncio.to_thread(mat_text, actions, view.names, match_id, games)
+    text = await _made(service, match_id, view.names)
     if final:
         await books.keep_mat(service.db, match_id, view.version, name, text)
     return name, text
+
+
+async def fill_mat_files(service: ClubService) -> tuple[int, list[str]]:
+    """Keep the ``.mat`` file of every finished table that has none at its version (a database from before the files
+    were kept when a table ends; ``python -m club upgrade``). Returns ``(files made, problems)``: a table whose log
+    cannot be written is named in the problems and left without a file (the export reports it again)."""
+    made, problems = 0, []
+    for match_id in await matfiles.unkept_mats(service.db):
+        try:
+            await keep_mat_file(service, match_id)
+        except Exception as error:  # noqa: BLE001 - one corrupt log must not stop the others
+            problems.append(f"match {match_id}: no .mat file ({type(error).__name__}: {error})")
+            continue
+        made += 1
+    return made, problems

@@ -16,6 +16,7 @@ an action on an older version is refused as "already done".
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
@@ -54,6 +55,8 @@ from .step import MatchStep, _GameInfo
 from .table import Event, Table
 from .work import TableLocks, run_unit
 from .work import check_id as _check_id
+
+log = logging.getLogger(__name__)
 
 DiceInjector = Callable[[int, int, int], tuple[int, int]]
 """``(match_id, game_number, roll counter) -> (d1, d2)``: dice from outside (tests, replays)."""
@@ -365,7 +368,19 @@ class ClubService(MatchQueries):
             "Already done: someone else acted on this game at the same moment. Look at the board again.",
             self.admission,
         )
+        if unit.step.table.status == "over" and unit.step.record.status != "over":
+            await self._keep_mat_file(match_id)
         return self._outcome(unit.step, unit.version, member, unit.commit)
+
+    async def _keep_mat_file(self, match_id: int) -> None:
+        """Keep the ``.mat`` file of a table that has just ended (issue 13: exports read it, never replay); a table
+        whose file cannot be made is logged and left for the export to report."""
+        from .export import keep_mat_file  # club.export builds on this module
+
+        try:
+            await keep_mat_file(self, match_id)
+        except Exception:  # noqa: BLE001 - the game is over and stored; only its kept file is missing
+            log.warning("match %s: its .mat file could not be kept", match_id, exc_info=True)
 
     async def _load_step(self, match_id: int) -> MatchStep:
         loaded = await self.db.load(match_id)

@@ -179,15 +179,16 @@ class RecordCommands(app_commands.Group):
         async with guarded(interaction, "/club export", period=period, session=session):
             await register(interaction)
             books = await export_books(records_of(interaction), interaction.guild_id, period, session=session)
-            if len(books.data) > MAX_UPLOAD:
-                raise InvalidRequestError(
-                    f"The export is {len(books.data) / 1e6:.0f} MB, more than Discord takes: export a shorter period."
-                )
-            text = f"The club's books: {books.filename} ({len(books.names)} files)."
-            if books.left_out:
-                text += f" {books.left_out} older match file(s) left out: export a shorter period for them."
-            file = discord.File(io.BytesIO(books.data), filename=books.filename)
-            await interaction.followup.send(text, file=file, ephemeral=True)
+            with books.file:  # the streamed ZIP (a spooled temporary file), sent as it is
+                if books.size > MAX_UPLOAD:
+                    raise InvalidRequestError(
+                        f"The export is {books.size / 1e6:.0f} MB, more than Discord takes: export a shorter period."
+                    )
+                text = f"The club's books: {books.filename} ({len(books.names)} files)."
+                if books.left_out:
+                    text += f" {books.left_out} older match file(s) left out: export a shorter period for them."
+                file = discord.File(books.file, filename=books.filename)
+                await interaction.followup.send(text, file=file, ephemeral=True)
 
     @app_commands.command(description="Admins: correct the ledger (payer gives payee points/money)")
     @app_commands.describe(

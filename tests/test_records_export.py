@@ -3,6 +3,7 @@ a ZIP whose .mat files re-import (parse + replay) to the stored results, and the
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import random
@@ -18,7 +19,8 @@ from backgammon.matfile import format_mat, parse_mat
 from backgammon.replay import replay
 from backgammon.rules import RuleSet
 from club import InjectedDice, ManualClock, csvexport
-from club.export import export_mat
+from club.__main__ import main as club_main
+from club.export import export_mat, mat_text
 from club.records import ClubRecords, export_books, pictures
 from rendering.records import Cell, Column, RecordTable, RecordTableError, render_record_table
 from storage.books import SheetEntry
@@ -215,22 +217,62 @@ async def test_a_money_session_with_opening_ties_reimports_to_the_same_results(t
     ]
 
 
-async def test_a_finished_tables_match_file_is_kept_and_read_back_without_a_replay(tmp_path, monkeypatch):
-    """Issue 13 (exports at 50,000 games): the first export of a finished table replays its log (in a worker thread)
-    and keeps the file; later exports read the kept file — the same text — without reading the log again; a table
-    still being played is not kept (its log grows)."""
+async def test_a_finished_tables_match_file_is_kept_when_it_ends_and_read_back_without_a_replay(tmp_path, monkeypatch):
+    """Issue 13 (exports at 50,000 games): when a table ends, its match file is made (the log replayed in a worker
+    thread) and kept at the table's version — before any export; exports read the kept file — the same text as a
+    replay of the log — without reading the log again; a table still being played is not kept (its log grows)."""
     async with played_club(tmp_path / "kept.sqlite3") as (service, money_id, match_id):
+        for table_id in (money_id, match_id):
+            kept = await service.db._fetchone("SELECT version, name, text FROM mat_files WHERE match_id = ?",
+                                              (table_id,))  # fmt: skip
+            view = await service.state(table_id)
+            assert kept is not None and kept[0] == view.version and kept[1].startswith(f"match{table_id}_")
+            replayed = mat_text(await service.log(table_id), view.names, table_id, await service.db.games(table_id))
+            assert kept[2] == replayed
         first = await export_mat(service, match_id)
-        kept = await service.db._fetchone("SELECT version, text FROM mat_files WHERE match_id = ?", (match_id,))
-        assert kept is not None and kept[1] == first[1]
-        assert kept[0] == (await service.state(match_id)).version
+        assert first == (kept[1], kept[2])
 
         async def no_log(_match_id):
             raise AssertionError("the log was read again")
 
         monkeypatch.setattr(service, "log", no_log)
         assert await export_mat(service, match_id) == first
+        books = await export_books(ClubRecords(service), GUILD, "all")
+        assert zipfile.ZipFile(books.file).read(f"mat/{first[0]}").decode() == first[1]
         monkeypatch.undo()
         outcome = await new_table(service, 5, players=(ALICE, CAROL))
         await export_mat(service, outcome.match_id)
         assert await service.db._fetchone("SELECT 1 FROM mat_files WHERE match_id = ?", (outcome.match_id,)) is None
+
+
+async def forget_mat_files(db) -> None:
+    """Make ``db`` look like a database from before the match files were kept."""
+    async with db.transaction() as tx:
+        await tx.execute("DELETE FROM mat_files")
+
+
+async def test_tables_without_a_kept_file_still_export_and_upgrade_keeps_their_files(tmp_path, monkeypatch):
+    """An older database has finished tables with no kept match file: the export replays each once (and keeps it),
+    and ``python -m club upgrade`` keeps the files of all of them, so that the next export reads only kept files."""
+    path = tmp_path / "older.sqlite3"
+    async with played_club(path) as (service, money_id, match_id):
+        expected = {table_id: await export_mat(service, table_id) for table_id in (money_id, match_id)}
+        await forget_mat_files(service.db)
+        books = await export_books(ClubRecords(service), GUILD, "all")
+        archive = zipfile.ZipFile(io.BytesIO(books.data))
+        assert {archive.read(f"mat/{name}").decode() for name, _ in expected.values()} == {
+            text for _, text in expected.values()
+        }
+        assert (await service.db._fetchone("SELECT count(*) FROM mat_files"))[0] == 2  # kept by the export
+        await forget_mat_files(service.db)
+    assert await asyncio.to_thread(club_main, ["upgrade", str(path)]) == 0
+    async with club_service(path) as service:
+        rows = await service.db._fetchall("SELECT match_id, name, text FROM mat_files ORDER BY match_id")
+        assert [(row[0], (row[1], row[2])) for row in rows] == sorted(expected.items())
+
+        async def no_log(_match_id):
+            raise AssertionError("the log was read again")
+
+        monkeypatch.setattr(service, "log", no_log)
+        books = await export_books(ClubRecords(service), GUILD, "all")
+        assert sum(name.endswith(".mat") for name in books.names) == 2 and books.failed == ()

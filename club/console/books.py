@@ -5,7 +5,9 @@ shown at the stakes wherever a stake was set."""
 
 from __future__ import annotations
 
+import asyncio
 import re
+import shutil
 from pathlib import Path
 
 from ..errors import InvalidRequestError
@@ -126,7 +128,8 @@ async def export(console: Console, args: list[str]) -> str:
     try:
         path = path.resolve()
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(books.data)
+        with books.file, path.open("wb") as out:  # the streamed ZIP, copied in a worker thread
+            await asyncio.to_thread(shutil.copyfileobj, books.file, out)
     except OSError as error:
         raise InvalidRequestError(file_problem(error, path)) from None
     text = f"Wrote {path}: the club's books, {len(books.names)} files ({', '.join(books.names[:6])}"

@@ -10,9 +10,10 @@ from __future__ import annotations
 import math
 import statistics
 import unicodedata
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, tzinfo
+from functools import partial
 
 from storage import books
 from storage.books import CorrectionRecord, SessionSummary
@@ -224,6 +225,11 @@ class ClubRecords:
     async def sheets(self, guild_id: int, refs: Sequence[SessionRef]) -> list[SessionSheet]:
         """The score sheets of many sessions at once, as :meth:`sheet` gives each (a few queries in all, for an
         export); sessions the club does not have are left out. Raises :class:`InvalidRequestError`."""
+        return [build() for build in await self.sheet_builders(guild_id, refs)]
+
+    async def sheet_builders(self, guild_id: int, refs: Sequence[SessionRef]) -> list[Callable[[], SessionSheet]]:
+        """:meth:`sheets` in two halves: the rows are read now, and each returned callable builds one sheet (CPU work
+        an export runs in a worker thread, not on the event loop). Raises :class:`InvalidRequestError`."""
         club_id = await self._club_id(guild_id)
         found = await books.sessions_entries(self.db, club_id, [ref.key for ref in refs])
         named: dict[tuple[str, int], list[CorrectionRecord]] = {}
@@ -240,7 +246,7 @@ class ClubRecords:
                 continue
             columns, length, entries = found[ref.key]
             title = _sheet_title(ref, columns, length, names)
-            sheets.append(build_sheet(ref, title, entries, named.get(ref.key, []), names, columns))
+            sheets.append(partial(build_sheet, ref, title, entries, named.get(ref.key, []), names, columns))
         return sheets
 
     # -- ratings, statistics, leaderboards -------------------------------------------------------------------------
