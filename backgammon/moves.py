@@ -1,9 +1,12 @@
 """Legal plays: every distinct way the player on roll can play a roll (RULES G4–G9).
 
 A *move* is one checker moved by one die; a *play* is the whole turn's moves. Plays are distinct by their resulting
-position (hits included), as GNU Backgammon lists them. The generator works on a 26-slot list ``b`` where ``b[p]`` is
-the player's count on point ``p`` (1–24), ``b[25]`` the bar and ``b[0]`` the checkers off, so a move's ``from`` and
-``to`` are the notation's numbers (25 = bar, 0 = off).
+position (hits included), as GNU Backgammon lists them. The generator works on a 25-slot list ``b``, the layout of
+``Position.player``: ``b[i]`` is the player's count on point ``i + 1`` (slot 24 the bar; slot -1 stands for off in
+a move), so ``tuple(b)`` is a resulting side as it stands. Speed without leaving pure Python (bench/legal_plays.py,
+issue 16): a play's moves are packed in one integer (14 bits a move) and decoded on first use; non-doublets are
+deduplicated by an exact integer key (the board delta in base 16 plus hit bits) before any position is built;
+doublets need no deduplication; each play allocates only its side tuple, its :class:`Position` and itself.
 """
 
 from __future__ import annotations
@@ -11,7 +14,7 @@ from __future__ import annotations
 from typing import NamedTuple
 
 from .errors import InvalidDiceError
-from .position import BAR, OFF, Position, _trusted
+from .position import Position
 
 
 class Move(NamedTuple):
@@ -32,27 +35,24 @@ class Play:
     ``moves`` is a tuple of :class:`Move`; ``position`` keeps the mover as the player on roll (the ``gnubg_nn.moves``
     convention; call ``position.swap()`` to hand the turn over); ``start`` is the position before the play, when known.
     An empty play (no legal move, RULES G9) has no moves. Two plays are equal when their moves and results are.
-    The resulting position of a generated play is built on first use, so listing many plays stays cheap.
+    A generated play keeps its moves packed in one integer and builds the :class:`Move` tuples on first use, so
+    listing many plays allocates little.
     """
 
-    __slots__ = ("moves", "start", "_position", "_key")
+    __slots__ = ("_moves", "position", "start")
 
-    def __init__(
-        self, moves: tuple[Move, ...], position: Position | None = None, start: Position | None = None, *, key=None
-    ) -> None:
-        if position is None and (key is None or start is None):
-            raise ValueError("a Play needs its resulting position, or its start and generator key")
-        self.moves = tuple(moves)
+    def __init__(self, moves: tuple[Move, ...], position: Position, start: Position | None = None) -> None:
+        self._moves = tuple(moves)
+        self.position = position
         self.start = start
-        self._position = position
-        self._key = key
 
     @property
-    def position(self) -> Position:
-        """The resulting position, the mover still on roll."""
-        if self._position is None:
-            self._position = _result_position(self.start, self._key)
-        return self._position
+    def moves(self) -> tuple[Move, ...]:
+        """The moves in the order played (a tuple of :class:`Move`; empty for no move)."""
+        moves = self._moves
+        if moves.__class__ is int:  # a generated play: the moves packed in one integer until first asked for
+            moves = self._moves = _decode(moves)
+        return moves
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Play):
@@ -109,208 +109,262 @@ def dice_text(dice) -> str:
     return f"{max(d1, d2)}-{min(d1, d2)}"
 
 
-_ONE, _TWO = 1, 2
+_NEW = object.__new__
+_SET_PLAYER = Position.player.__set__
+_SET_OPPONENT = Position.opponent.__set__
+_HIT = 1 << 13  # a move's code: source | target << 5 | die << 10 | hit << 13 (notation numbers, 14 bits a move)
+_W = [1 << (4 * i) for i in range(25)] + [0]  # a checker on slot i weighs 16**i; slot -1 (off) weighs nothing
+_HB = [1 << (104 + i) for i in range(24)]  # hit bits of a dedup key, above any board delta of two moves
 
 
-class _Board:
-    """Mutable working copy for the generator (see module docstring for the layout)."""
-
-    __slots__ = ("b", "blocked", "blot", "outside")
-
-    def __init__(self, position: Position) -> None:
-        player = position.player
-        self.b = [15 - sum(player), *player]
-        # the opponent's point q is our point 25 - q: reversed, the opponent's points 24…1 are our points 1…24
-        mirrored = position.opponent[23::-1]
-        self.blocked = [False, *map(_TWO.__le__, mirrored), False]
-        self.blot = [False, *map(_ONE.__eq__, mirrored), False]
-        self.outside = sum(player[6:25])
+def _decode(code: int) -> tuple[Move, ...]:
+    """The moves a generator code stands for (14 bits a move, the first move lowest)."""
+    moves = []
+    while code:
+        m = code & 0x3FFF
+        moves.append(_MOVE(Move, (m & 31, (m >> 5) & 31, (m >> 10) & 7, m >= _HIT)))
+        code >>= 14
+    return tuple(moves)
 
 
-def _single_moves(board: _Board, die: int, hit_mask: int, max_source: int = BAR) -> list[tuple[int, int, bool]]:
-    """``(source, target, hit)`` for every legal single move of ``die`` (RULES G4, G6, G8), sources ≤ max_source."""
-    b = board.b
-    if b[BAR]:
-        if max_source >= BAR:
-            target = BAR - die
-            if not board.blocked[target]:
-                return [(BAR, target, board.blot[target] and not (hit_mask >> target) & 1)]
-        return []
-    blocked = board.blocked
-    blot = board.blot
-    found = []
-    top = min(max_source, 24)
-    low = die + 1  # sources that land on the board
-    for source in range(top, low - 1, -1):
-        if b[source]:
-            target = source - die
-            if not blocked[target]:
-                found.append((source, target, blot[target] and not (hit_mask >> target) & 1))
-    if board.outside == 0:  # bearing off (RULES G8)
-        if die <= top and b[die]:
-            found.append((die, OFF, False))
-        highest = next((p for p in range(6, 0, -1) if b[p]), 0)
-        if highest and highest < die and highest <= top:
-            # a die larger than the highest occupied point bears off from that point
-            found.append((highest, OFF, False))
+def _opponent(sides: dict[int, tuple[int, ...]], hits: int) -> tuple[int, ...]:
+    """The opponent's side after the hits in the bit mask ``hits`` (bit i = our point i + 1, each blot to the bar).
+
+    ``sides`` is the call's cache: ``sides[0]`` is the side before the play; plays with the same hits share one tuple.
+    """
+    side = sides.get(hits)
+    if side is None:
+        counts = list(sides[0])
+        rest = hits
+        while rest:
+            low = rest & -rest
+            counts[24 - low.bit_length()] -= 1  # bit i (point i + 1) is their point 24 - i
+            counts[24] += 1
+            rest ^= low
+        side = sides[hits] = tuple(counts)
+    return side
+
+
+def _result(b: list[int], sides: dict[int, tuple[int, ...]], hits: int) -> Position:
+    """The resulting position: the working board ``b`` (25 slots, the mover's points then the bar) as the player's
+    side, the opponent's side after the hits in ``hits`` (see :func:`_opponent`)."""
+    position = _NEW(Position)
+    _SET_PLAYER(position, tuple(b))
+    _SET_OPPONENT(position, sides[hits] if hits in sides else _opponent(sides, hits))
+    return position
+
+
+_SET_MOVES = Play._moves.__set__
+_SET_POSITION = Play.position.__set__
+_SET_START = Play.start.__set__
+
+
+def _play(start: Position, code: int, position: Position) -> Play:
+    """A generated :class:`Play` without ``__init__``: its moves packed in ``code`` (see :func:`_decode`)."""
+    play = _NEW(Play)
+    _SET_MOVES(play, code)
+    _SET_POSITION(play, position)
+    _SET_START(play, start)
+    return play
+
+
+def _singles(b, blocked, blot, candidates, outside, die, hits):
+    """``(source, target, hit)`` slots (0–23 the points 1–24, 24 the bar, -1 off) of every legal single move of
+    ``die`` (RULES G4, G6, G8); ``candidates`` are the sources whose landing point is open, highest first."""
+    if b[24]:
+        target = 24 - die
+        if blocked[target]:
+            return ()
+        return ((24, target, blot[target] and not (hits >> target) & 1),)
+    found = [(s, s - die, blot[s - die] and not (hits >> (s - die)) & 1) for s in candidates if b[s]]
+    if not outside:  # bearing off (RULES G8)
+        if b[die - 1]:
+            found.append((die - 1, -1, False))
+        else:
+            highest = 5
+            while highest >= 0 and not b[highest]:
+                highest -= 1
+            if 0 <= highest < die - 1:  # a die larger than the highest occupied point bears off from that point
+                found.append((highest, -1, False))
     return found
 
 
-def _apply(board: _Board, source: int, target: int) -> None:
-    b = board.b
-    b[source] -= 1
-    b[target] += 1
-    if source > 6 and target <= 6:
-        board.outside -= 1
+def single_moves(position: Position, die: int) -> list[tuple[int, int, bool]]:
+    """``(source, target, hit)`` in notation numbers (25 = bar, 0 = off) of every legal single move of ``die`` (1–6)
+    for the player on roll (RULES G4, G6, G8), highest source first. Used to read notation step by step."""
+    b = list(position.player)
+    mirrored = position.opponent[23::-1]
+    blocked = [count > 1 for count in mirrored]
+    candidates = [s for s in range(23, die - 1, -1) if not blocked[s - die]]
+    blot = [count == 1 for count in mirrored]
+    return [(s + 1, t + 1, hit) for s, t, hit in _singles(b, blocked, blot, candidates, sum(b[6:]), die, 0)]
 
 
-def _undo(board: _Board, source: int, target: int) -> None:
-    b = board.b
-    b[source] += 1
-    b[target] -= 1
-    if source > 6 and target <= 6:
-        board.outside += 1
+def _mixed_plays(start: Position, b, blocked, blot, outside, d1, d2, high_die_first: bool) -> list[Play]:
+    """All plays of a non-doublet, one per resulting position, keeping those that use the most dice and, when only
+    one die can be used, the higher one if it can be (RULES G7). With ``high_die_first`` (001 §12) only the higher
+    die may open the play, unless it cannot be played first at all. Plays are deduplicated by an exact integer key:
+    the board delta in base 16 (each slot changes by at most 2) plus a bit per hit point."""
+    high, low = (d1, d2) if d1 > d2 else (d2, d1)
+    sides = {0: start.opponent}
+    new, set_player, set_opponent = _NEW, _SET_PLAYER, _SET_OPPONENT
+    set_moves, set_position, set_start = _SET_MOVES, _SET_POSITION, _SET_START
+    cands = {die: [s for s in range(23, die - 1, -1) if not blocked[s - die]] for die in (high, low)}
+    W = _W
+    HB = _HB
+    two: dict[int, Play] = {}
+    one: dict[int, Play] = {}
+    one_high = False
+    firsts = _singles(b, blocked, blot, cands[high], outside, high, 0)
+    orders = [(high, low, firsts)]
+    if not (high_die_first and firsts):
+        orders.append((low, high, _singles(b, blocked, blot, cands[low], outside, low, 0)))
+    for first, second, moves in orders:
+        second_cands = cands[second]
+        base = first << 10
+        base2 = second << 10
+        for s1, t1, h1 in moves:
+            b[s1] -= 1
+            if t1 >= 0:
+                b[t1] += 1
+            out1 = outside - 1 if s1 > 5 >= t1 else outside
+            hits1 = (1 << t1) if h1 else 0
+            key1 = W[t1] - W[s1] + (HB[t1] if h1 else 0)
+            code1 = (s1 + 1) | (t1 + 1) << 5 | base | (_HIT if h1 else 0)
+            seconds = _singles(b, blocked, blot, second_cands, out1, second, hits1)
+            for s2, t2, h2 in seconds:
+                key = key1 + W[t2] - W[s2] + (HB[t2] if h2 else 0)
+                if key in two:
+                    continue
+                b[s2] -= 1
+                if t2 >= 0:
+                    b[t2] += 1
+                hits = hits1 | (1 << t2) if h2 else hits1
+                position = new(Position)
+                set_player(position, tuple(b))
+                set_opponent(position, sides[hits] if hits in sides else _opponent(sides, hits))
+                play = two[key] = new(Play)
+                set_moves(play, code1 | ((s2 + 1) | (t2 + 1) << 5 | base2 | (_HIT if h2 else 0)) << 14)
+                set_position(play, position)
+                set_start(play, start)
+                b[s2] += 1
+                if t2 >= 0:
+                    b[t2] -= 1
+            if not seconds and not two and key1 not in one:
+                one[key1] = _play(start, code1, _result(b, sides, hits1))
+                one_high = one_high or first == high
+            b[s1] += 1
+            if t1 >= 0:
+                b[t1] -= 1
+    if two:
+        return list(two.values())
+    if one_high:
+        return [play for play in one.values() if play._moves >> 10 & 7 == high]
+    return list(one.values())
 
 
-def _result_position(start: Position, key: tuple) -> Position:
-    """The position a generator key (26 board slots, then the hit mask) stands for, played from ``start``."""
-    hit_mask = key[26]
-    if not hit_mask:
-        return _trusted(key[1:26], start.opponent)
-    opponent = list(start.opponent)
-    point = 1
-    while hit_mask >> point:
-        if (hit_mask >> point) & 1:
-            opponent[24 - point] -= 1
-            opponent[24] += 1
-        point += 1
-    return _trusted(key[1:26], tuple(opponent))
-
-
-def _doublet_plays(board: _Board, die: int) -> dict[tuple, tuple[Move, ...]]:
-    """All plays of a doublet (RULES G5), keyed by resulting board + hit mask, keeping those with the most moves.
+def _doublet_plays(start: Position, b, blocked, blot, outside, die: int) -> list[Play]:
+    """All plays of a doublet (RULES G5), keeping those with the most moves.
 
     Moves are generated with non-increasing source points: a move from a lower point never enables a move from a
     higher one (it cannot open a point, and bearing off depends only on higher points), so every play has such an
-    ordering and each multiset of moves is visited once.
+    ordering and each multiset of moves is visited once. Distinct multisets give distinct results (the highest
+    source whose count differs leaves a different count on that point), so no deduplication is needed.
     """
-    b = board.b
-    blocked = board.blocked
-    blot = board.blot
-    movable = [p for p in range(24, die, -1) if not blocked[p - die]]  # sources whose landing point is open
-    entry = BAR - die
-    can_enter = not blocked[entry]
-    found: dict[tuple, tuple[Move, ...]] = {}
-    best = 0
-    stack: list[Move] = []
+    sides = {0: start.opponent}
+    code = 0
+    shift = 0
+    hits = 0
+    left = 4
+    dcode = die << 10
+    if b[24]:  # bar first (RULES G6): every checker on the bar enters, up to four, before any other move
+        entry = 24 - die
+        if blocked[entry]:
+            return []
+        hit = blot[entry]
+        while b[24] and left:
+            b[24] -= 1
+            b[entry] += 1
+            code |= (25 | (entry + 1) << 5 | dcode | (_HIT if hit else 0)) << shift
+            if hit:
+                hits = 1 << entry
+                hit = False
+            shift += 14
+            left -= 1
+        if not left or b[24]:
+            return [_play(start, code, _result(b, sides, hits))]
+    movable = [s for s in range(23, die - 1, -1) if not blocked[s - die]]  # sources whose landing point is open
+    n = len(movable)
+    # each movable source: (source slot, landing slot, the move's code without the hit bit, a blot on the landing)
+    steps = [(s, s - die, (s + 1) | (s - die + 1) << 5 | dcode, blot[s - die]) for s in movable]
 
-    def search(left: int, max_source: int, hit_mask: int) -> None:
-        nonlocal best
+    full: list[Play] = []  # the plays of four moves
+    short: dict[int, list[Play]] = {}  # plays of fewer moves, by the number of moves (kept only if no play has four)
+    append = full.append
+    new, set_player, set_opponent = _NEW, _SET_PLAYER, _SET_OPPONENT
+    set_moves, set_position, set_start = _SET_MOVES, _SET_POSITION, _SET_START
+
+    def search(left: int, j: int, bmax: int, code: int, shift: int, hits: int, outside: int) -> None:
         moved = False
-        if left:
-            if b[BAR]:
-                if can_enter:
-                    moved = True
-                    hit = blot[entry] and not (hit_mask >> entry) & 1
-                    b[BAR] -= 1
-                    b[entry] += 1
-                    if entry <= 6:
-                        board.outside -= 1
-                    stack.append(_MOVE(Move, (BAR, entry, die, hit)))
-                    search(left - 1, BAR, hit_mask | (1 << entry) if hit else hit_mask)
-                    stack.pop()
-                    b[BAR] += 1
-                    b[entry] -= 1
-                    if entry <= 6:
-                        board.outside += 1
-            else:
-                for source in movable:
-                    if source > max_source or not b[source]:
-                        continue
-                    moved = True
-                    target = source - die
-                    hit = blot[target] and not (hit_mask >> target) & 1
-                    b[source] -= 1
-                    b[target] += 1
-                    crosses = source > 6 >= target
-                    if crosses:
-                        board.outside -= 1
-                    stack.append(_MOVE(Move, (source, target, die, hit)))
-                    search(left - 1, source, hit_mask | (1 << target) if hit else hit_mask)
-                    stack.pop()
-                    b[source] += 1
-                    b[target] -= 1
-                    if crosses:
-                        board.outside += 1
-                if board.outside == 0:
-                    for source in range(min(max_source, 6, die), 0, -1):
-                        if not b[source]:
-                            continue
-                        if source < die and any(b[source + 1 : 7]):
-                            continue  # a higher checker must move first (RULES G8)
-                        moved = True
-                        b[source] -= 1
-                        b[OFF] += 1
-                        stack.append(_MOVE(Move, (source, OFF, die, False)))
-                        search(left - 1, source, hit_mask)
-                        stack.pop()
-                        b[source] += 1
-                        b[OFF] -= 1
-        if not moved:
-            used = len(stack)
-            if used < best:
-                return
-            if used > best:
-                best = used
-                found.clear()
-            key = (*b, hit_mask)
-            if key not in found:
-                found[key] = tuple(stack)
-
-    search(4, BAR, 0)
-    return found
-
-
-def _mixed_plays(board: _Board, d1: int, d2: int, high_die_first: bool = False) -> dict[tuple, tuple[Move, ...]]:
-    """All plays of a non-doublet, keyed by resulting board + hit mask, keeping those that use the most dice and,
-    when only one die can be used, the higher one if it can be (RULES G7). With ``high_die_first`` (001 §12) only the
-    higher die may open the play, unless it cannot be played first at all."""
-    found: dict[tuple, tuple[Move, ...]] = {}
-    best = 0
-
-    def record(moves: tuple[Move, ...], hit_mask: int) -> None:
-        nonlocal best
-        used = len(moves)
-        if used < best:
-            return
-        if used > best:
-            best = used
-            found.clear()
-        key = (*board.b, hit_mask)
-        if key not in found:
-            found[key] = moves
-
-    high, low = max(d1, d2), min(d1, d2)
-    orders = [(high, low)]
-    if not (high_die_first and _single_moves(board, high, 0)):
-        orders.append((low, high))
-    for first, second in orders:
-        for source, target, hit in _single_moves(board, first, 0):
-            _apply(board, source, target)
-            move = _MOVE(Move, (source, target, first, hit))
-            mask = (1 << target) if hit else 0
-            moved = False
-            for source2, target2, hit2 in _single_moves(board, second, mask):
+        if left == 1:  # the last move: build each play here, the hot path
+            for s, t, m, blot_t in steps[j:]:
+                if not b[s]:
+                    continue
                 moved = True
-                _apply(board, source2, target2)
-                record((move, _MOVE(Move, (source2, target2, second, hit2))), mask | (1 << target2) if hit2 else mask)
-                _undo(board, source2, target2)
-            if not moved:
-                record((move,), mask)
-            _undo(board, source, target)
-    if best == 1 and any(moves[0].die == high for moves in found.values()):
-        return {key: moves for key, moves in found.items() if moves[0].die == high}
-    return found
+                new_hits = hits
+                if blot_t and not (hits >> t) & 1:
+                    m |= _HIT
+                    new_hits = hits | 1 << t
+                b[s] -= 1
+                b[t] += 1
+                position = new(Position)
+                set_player(position, tuple(b))
+                b[s] += 1
+                b[t] -= 1
+                set_opponent(position, sides[new_hits] if new_hits in sides else _opponent(sides, new_hits))
+                play = new(Play)
+                set_moves(play, code | m << shift)
+                set_position(play, position)
+                set_start(play, start)
+                append(play)
+        else:
+            for k in range(j, n):
+                s, t, m, blot_t = steps[k]
+                if not b[s]:
+                    continue
+                moved = True
+                new_hits = hits
+                if blot_t and not (hits >> t) & 1:
+                    m |= _HIT
+                    new_hits = hits | 1 << t
+                b[s] -= 1
+                b[t] += 1
+                search(
+                    left - 1, k, bmax, code | m << shift, shift + 14, new_hits, outside - 1 if s > 5 >= t else outside
+                )
+                b[s] += 1
+                b[t] -= 1
+        if not outside:  # bearing off (RULES G8): the die's own point, or the highest checker when it is lower
+            highest = 5
+            while highest >= 0 and not b[highest]:
+                highest -= 1
+            s = die - 1 if highest >= die - 1 else highest
+            if 0 <= s <= bmax and b[s]:
+                moved = True
+                b[s] -= 1
+                m = (s + 1) | dcode
+                if left == 1:
+                    append(_play(start, code | m << shift, _result(b, sides, hits)))
+                else:
+                    search(left - 1, n, s, code | m << shift, shift + 14, hits, 0)
+                b[s] += 1
+        if not moved and left < 4 and not full:
+            short.setdefault(4 - left, []).append(_play(start, code, _result(b, sides, hits)))
+
+    search(left, 0, 5, code, shift, hits, sum(b[6:]))
+    if full or not short:
+        return full
+    return short[max(short)]
 
 
 def legal_plays(position: Position, dice, *, high_die_first_in_bear_off: bool = False) -> list[Play]:
@@ -325,15 +379,23 @@ def legal_plays(position: Position, dice, *, high_die_first_in_bear_off: bool = 
     bearing off at the start of the turn, the higher die must be played first if it can be. Raises
     :class:`InvalidDiceError`.
     """
-    d1, d2 = check_dice(dice)
-    board = _Board(position)
+    try:
+        d1, d2 = dice
+        valid = d1.__class__ is int and d2.__class__ is int and 0 < d1 < 7 and 0 < d2 < 7
+    except (TypeError, ValueError):
+        valid = False
+    if not valid:
+        d1, d2 = check_dice(dice)
+    b = list(position.player)
+    mirrored = position.opponent[23::-1]  # the opponent's point q is our point 25 - q
+    blocked = [count > 1 for count in mirrored]
+    blot = [count == 1 for count in mirrored]
+    outside = sum(b[6:])
     if d1 == d2:
-        found = _doublet_plays(board, d1)
+        plays = _doublet_plays(position, b, blocked, blot, outside, d1)
     else:
-        found = _mixed_plays(board, d1, d2, high_die_first_in_bear_off and board.outside == 0)
-    if not found:
-        return [Play((), position, position)]
-    return [Play(moves, None, position, key=key) for key, moves in found.items()]
+        plays = _mixed_plays(position, b, blocked, blot, outside, d1, d2, high_die_first_in_bear_off and not outside)
+    return plays or [Play((), position, position)]
 
 
 def apply_move(position: Position, source: int, target: int) -> tuple[Position, bool]:

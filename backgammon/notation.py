@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from functools import lru_cache
 
 from .errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
-from .moves import Move, Play, _Board, _single_moves, apply_move, check_dice, dice_text, legal_plays
+from .moves import Move, Play, apply_move, check_dice, dice_text, legal_plays, single_moves
 from .position import BAR, OFF, Position
 
 ROUTE_REJECT = "reject"
@@ -150,8 +150,7 @@ def parse_segments(text: str) -> list[tuple[int, int, bool]]:
 
 
 def _step_targets(board_position: Position, die: int) -> set[tuple[int, int]]:
-    board = _Board(board_position)
-    return {(source, target) for source, target, _ in _single_moves(board, die, 0)}
+    return {(source, target) for source, target, _ in single_moves(board_position, die)}
 
 
 def _routes(source: int, target: int, dice: list[int]):

@@ -186,3 +186,25 @@ def test_rule_sets_carry_the_two_notation_and_bear_off_options():
     bear = next(c for c in MOVE_CASES if c["id"] == "BG10")
     game = Game.from_position(RuleSet.preset("classic-1931"), case_position(bear), on_roll=0, dice=(6, 4))
     assert [p.notation() for p in game.legal_plays()] == ["5/off 4/off"]
+
+
+def test_one_play_per_result_and_the_moves_reach_it():
+    """Each generated play has its own resulting position (the doublet generator does not deduplicate: distinct
+    multisets of moves give distinct results), and its moves, decoded from the packed form, replayed one by one from
+    the start with ``apply_move`` reach that position with the hits they claim."""
+    from backgammon.moves import apply_move
+
+    rng = random.Random(16)
+    for kind in ("contact", "bar", "bearoff", "race"):
+        for _ in range(25):
+            position = random_position(rng, kind)
+            for d1 in range(1, 7):
+                for d2 in range(d1, 7):
+                    plays = legal_plays(position, (d1, d2))
+                    assert len({p.position for p in plays}) == len(plays), (position.position_id(), d1, d2)
+                    for play in plays:
+                        reached = play.start
+                        for move in play.moves:
+                            reached, hit = apply_move(reached, move.source, move.target)
+                            assert hit == move.hit and move.die in (d1, d2)
+                        assert reached == play.position, (position.position_id(), d1, d2, play.notation())
