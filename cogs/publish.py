@@ -148,6 +148,13 @@ class Publisher:
         await self._remember(outcome.match_id, channel.id, message.id, purpose="challenge")
         return message
 
+    async def post_practice(self, outcome: Outcome, *, channel, text: str) -> discord.Message:
+        """Post ``text``, the start of a practice game against the engine (:mod:`club.practice`), in ``channel`` and
+        remember it as the game's first message (its thread opens from it, as a challenge's does)."""
+        message = await channel.send(content=text[:2000], allowed_mentions=MENTIONS)
+        await self._remember(outcome.match_id, channel.id, message.id, purpose="challenge")
+        return message
+
     async def _close_challenge(self, view: TableView, text: str) -> None:
         record = await self._record(view.match_id, "challenge")
         channel = await self.channel(record.channel_id) if record is not None else None
@@ -290,6 +297,8 @@ class Publisher:
         message = await self.post_or_edit(("match", view.match_id), home, board, edit=same_member,
                                           game_number=view.game_number, version=view.version)  # fmt: skip
         await self.notify(outcome, actor, message, home=home)
+        if view.engine_to_act:  # a practice game: the engine's turn (cogs.study plays it, in its worker pool)
+            self.bot.dispatch("practice_turn", view)
         if any(event.kind in ("match_over", "session_over") for event in outcome.events):
             self.bot.dispatch("match_finished", view)  # listeners (the review, cogs.study) run as their own tasks
         return message

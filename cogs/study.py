@@ -6,8 +6,14 @@
   posted in the game's thread when a match or session ends (:meth:`Study.on_match_finished`, dispatched by
   :class:`cogs.publish.Publisher`).
 - ``/study hint [position] [dice]`` — the best plays of a roll, or the cube advice, with equities, for a position
-  given by its gnubg Position ID. Refused for a game being played — a rated match or session, or a chouette — with
-  the reason (RULES 003 1.5: no electronic aids in a match; :mod:`club.analysis.hints`).
+  given by its gnubg Position ID; in a practice game's thread without a position, for its current position and
+  dice. Refused for a game being played — a rated match or session, or a chouette — with the reason (RULES 003 1.5:
+  no electronic aids in a match; :mod:`club.analysis.hints`).
+- ``/study practice [length] [strength]`` — a match (or, length 0, a money session) against the engine in a seat
+  the bot takes (:mod:`club.practice`): unrated, outside the club's books; its own thread, played with the ``/bg``
+  commands and buttons like any game. Whenever the engine is to act (:meth:`Study.on_practice_turn`, dispatched by
+  the publisher) its cube decision, checker play or answer is chosen in the worker pool and applied through the same
+  unit of work; one board then shows what it did. Strengths: :data:`club.analysis.practice.STRENGTHS`.
 
 The engine is optional (``requirements-analysis.txt``): without it every command says how to enable analysis and
 the rest of the bot is unaffected. The engine runs in the cog's worker pool (:class:`club.analysis.pool.AnalysisPool`),
@@ -16,8 +22,10 @@ never on the event loop.
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
+from dataclasses import replace
 
 import discord
 from discord import app_commands
@@ -26,10 +34,19 @@ from discord.ext import commands
 from club import frontend
 from club.analysis import ENABLE_ANALYSIS, engine_available
 from club.analysis.engine import CubeState
-from club.analysis.hints import check_hint_allowed, hint_task, hint_text, parse_request, refuse_in_play
+from club.analysis.hints import (
+    check_hint_allowed,
+    hint_task,
+    hint_text,
+    parse_request,
+    practice_request,
+    refuse_in_play,
+)
 from club.analysis.pool import AnalysisPool
+from club.analysis.practice import DEFAULT_STRENGTH, STRENGTHS
 from club.errors import InvalidRequestError
-from club.results import TableView
+from club.practice import DEFAULT_LENGTH, MAX_PRACTICE_LENGTH, engine_turns, practice_title, start_practice
+from club.results import Outcome, TableView
 
 from . import flow
 from .errors import guarded
@@ -38,6 +55,22 @@ log = logging.getLogger("bgclub.discord")
 
 GameOption = app_commands.Range[int, 1, 2**53 - 1]
 HINT_LEVEL = "2ply"
+STRENGTH_CHOICES = [
+    app_commands.Choice(name=f"{name} ({level}, noise {noise:g})", value=name)
+    for name, (level, noise) in STRENGTHS.items()
+]
+
+
+def merged(outcomes: list[Outcome]) -> Outcome:
+    """The engine's actions of one turn as one outcome (one board: the last view, every event and line)."""
+    last = outcomes[-1]
+    return replace(
+        last,
+        events=tuple(event for outcome in outcomes for event in outcome.events),
+        message="\n".join(outcome.message for outcome in outcomes if outcome.message),
+        image_due=any(outcome.image_due for outcome in outcomes),
+        revealed=tuple(item for outcome in outcomes for item in outcome.revealed),
+    )
 
 
 @app_commands.guild_only()
@@ -47,11 +80,94 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
     def __init__(self, bot: commands.Bot, workers: int = 2) -> None:
         self.bot = bot
         self.pool = AnalysisPool(workers)
+        self._playing: set[int] = set()
+        self._resume: asyncio.Task | None = None
         super().__init__()
+
+    async def cog_load(self) -> None:
+        """Resume the practice games left waiting for the engine (a restart in the middle of its turn)."""
+        if engine_available():
+            self._resume = asyncio.create_task(self.resume_practice())
 
     async def cog_unload(self) -> None:
         """Stop the engine processes."""
         self.pool.shutdown()
+
+    @property
+    def engine_id(self) -> int:
+        """The member id of the engine seat: the bot's own user id."""
+        return self.bot.user.id
+
+    # -- practice ---------------------------------------------------------------------------------------------------
+    @app_commands.command(description="Play the engine: an unrated practice match, hints allowed (/study hint)")
+    @app_commands.describe(
+        length=f"Points (default {DEFAULT_LENGTH}; 0 = a money session)",
+        strength=f"How well the engine plays (default {DEFAULT_STRENGTH})",
+    )
+    @app_commands.choices(strength=STRENGTH_CHOICES)
+    async def practice(
+        self,
+        interaction: discord.Interaction,
+        length: app_commands.Range[int, 0, MAX_PRACTICE_LENGTH] | None = None,
+        strength: str | None = None,
+    ) -> None:
+        """``/study practice [length] [strength]``: start a practice game against the engine (see the module
+        docstring); its thread opens in the club's game channel (or here)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/study practice", length=length, strength=strength):
+            if not engine_available():
+                await interaction.followup.send(ENABLE_ANALYSIS, ephemeral=True)
+                return
+            member = await flow.register(interaction)
+            publisher = self.bot.publisher
+            where = await publisher.challenge_channel(interaction.guild_id, interaction.channel)
+            publisher.check_challenge_channel(where)  # before anything is stored
+            outcome = await start_practice(
+                self.bot.service, interaction.guild_id, member, self.engine_id, length=length, strength=strength
+            )
+            view = outcome.view
+            text = f"<@{member}> — {practice_title(view)}: unrated, hints allowed (/study hint in its thread)."
+            await publisher.post_practice(outcome, channel=where, text=text)
+            await publisher.publish(outcome, actor=member, fallback=where)
+            home = await publisher.home(view.match_id)
+            where_text = f" in <#{home.id}>" if home is not None else ""
+            await interaction.followup.send(
+                f"Your {practice_title(view)} is played{where_text}. Play it with /bg roll, /bg move … or the "
+                "buttons; the engine answers within seconds.",
+                ephemeral=True,
+            )
+
+    @commands.Cog.listener()
+    async def on_practice_turn(self, view: TableView) -> None:
+        """The engine seat of practice game ``view`` is to act: play its turn (:func:`club.practice.engine_turns`,
+        chosen in the worker pool) and show it as one board. One run per game at a time; failures are logged (the
+        game waits, and the next restart or action tries again)."""
+        match_id = view.match_id
+        if match_id in self._playing:
+            return
+        self._playing.add(match_id)
+        try:
+            for _ in range(10):
+                outcomes = await engine_turns(self.bot.service, match_id, self.pool)
+                if not outcomes:
+                    break
+                await self.bot.publisher.publish(merged(outcomes), actor=self.engine_id)
+                if not outcomes[-1].view.engine_to_act:
+                    break
+        except Exception:  # noqa: BLE001 - the engine's turn must not disturb the bot; it is logged
+            log.exception("the engine could not play its turn in practice match %s", match_id)
+        finally:
+            self._playing.discard(match_id)
+
+    async def resume_practice(self) -> None:
+        """Play every practice turn the engine owes (games left waiting for it by a restart)."""
+        try:
+            for row in await self.bot.service.db.waiting_for(self.engine_id):
+                view = await self.bot.service.state(row.id)
+                if view.engine_to_act:
+                    await self.on_practice_turn(view)
+        except Exception:  # noqa: BLE001 - logged; the games wait for the next action
+            log.exception("could not resume the practice games")
 
     # -- review -----------------------------------------------------------------------------------------------------
     async def review_of(self, match_id: int):
@@ -122,22 +238,32 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/study hint", position=position, dice=dice):
             member = await flow.register(interaction)
-            await self._check_hint_allowed(interaction, member, position)
+            here = await self._check_hint_allowed(interaction, member, position)
             if not engine_available():
                 await interaction.followup.send(ENABLE_ANALYSIS, ephemeral=True)
                 return
-            found, rolled = parse_request(position, dice)
-            result = await self.pool.run(hint_task, found.position_id(), rolled, CubeState(), HINT_LEVEL)
+            if position is None:  # allowed only in a practice game's thread: its current position and dice
+                practice = await practice_request(self.bot.service, member, here)
+                if practice is None:
+                    raise InvalidRequestError("Give the position: /study hint position:<Position ID> dice:<roll>.")
+                found, rolled, cube = practice
+            else:
+                (found, rolled), cube = parse_request(position, dice), CubeState()
+            result = await self.pool.run(hint_task, found.position_id(), rolled, cube, HINT_LEVEL)
             await interaction.followup.send(hint_text(found, rolled, result, HINT_LEVEL).text, ephemeral=True)
 
-    async def _check_hint_allowed(self, interaction: discord.Interaction, member: int, position: str | None) -> None:
-        """Raise the refusal when a hint is not allowed here (:func:`club.analysis.hints.check_hint_allowed`)."""
+    async def _check_hint_allowed(
+        self, interaction: discord.Interaction, member: int, position: str | None
+    ) -> int | None:
+        """Raise the refusal when a hint is not allowed here (:func:`club.analysis.hints.check_hint_allowed`);
+        returns the match of this thread (None outside one)."""
         chouettes = getattr(self.bot, "chouettes", None)
         chouette_here = None if chouettes is None else await chouettes.session_in(interaction.channel_id)
         here = await self.bot.publisher.here(interaction.channel_id)
         await check_hint_allowed(
             self.bot.service, member, interaction.guild_id, position, here=here, chouette_here=chouette_here
         )
+        return here
 
 
 async def setup(bot: commands.Bot) -> None:

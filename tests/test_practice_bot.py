@@ -1,0 +1,62 @@
+"""Issue 15 in Discord, through the harness: ``/study practice`` starts a game against the engine in its own thread,
+the engine's turns are played by the bot (its seat: the bot's user), hints are allowed there and still refused in a
+rated game; without the engine the command says how to enable analysis."""
+
+from __future__ import annotations
+
+import random
+import sys
+
+import pytest
+from discordkit import BOT_ID, Harness, play_turn
+
+from club.analysis import ENABLE_ANALYSIS, engine_available
+
+needs_engine = pytest.mark.skipif(not engine_available(), reason="the optional engine (bgsage) is not installed")
+
+
+@needs_engine
+async def test_practice_starts_and_the_engine_plays_its_turns(harness):
+    h = harness
+    alice, bob = h.member("Alice"), h.member("Bob")
+    games = h.channel()
+    answer = await h.command(alice, "study practice", games, length=1, strength="beginner")
+    assert answer.private and "practice: Alice vs Open Sage (beginner), 1-point match" in answer.text, answer.text
+    service = h.bot.service
+    match_id = (await service.history(alice.id, limit=1))[0].match_id
+    thread = h.thread_of(h.messages(games)[0])
+    view = await service.state(match_id)
+    assert view.practice and view.players == (alice.id, BOT_ID) and view.status == "active"
+    assert view.waiting_for == alice.id  # the engine's opening turn, if it had one, is played already
+    # a hint in the practice thread: allowed, for the current position
+    hint = await h.command(alice, "study hint", thread)
+    assert hint.private and ("Best plays of" in hint.text or "Right action" in hint.text), hint.text
+    rng = random.Random(4)
+    engine_plays = 0
+    for _ in range(200):
+        view = await service.state(match_id)
+        if view.status == "over" or engine_plays >= 2:
+            break
+        assert view.waiting_for == alice.id, f"the engine's turn was left: {view.pending}"
+        assert await service.db.get_deadline(match_id) is not None  # Alice's clock runs
+        await play_turn(h, match_id, rng)
+        engine_plays = sum(a.kind == "play" and a.member_id == BOT_ID for a in await service.log(match_id))
+    assert engine_plays >= 1 or view.status == "over"
+    # the engine's boards are posted in the thread like anyone's: the last one names what it played
+    texts = [m.text for m in h.messages(thread)]
+    assert any("Open Sage plays" in text for text in texts), texts[-3:]
+    # a rated match between members: hints refused there (RULES 003 1.5)
+    await h.command(alice, "bg challenge", games, opponent=bob, length="3")
+    await h.press(bob, h.last(games), "Accept")
+    rated = h.thread_of(h.last(games))
+    refused = await h.command(alice, "study hint", rated)
+    assert "No hints in match" in refused.text and "003 1.5" in refused.text
+
+
+async def test_practice_without_the_engine_says_how_to_enable_it(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "bgsage", None)  # `import bgsage` fails, as without the optional install
+    async with Harness.start(tmp_path / "club.sqlite3") as h:
+        alice = h.member("Alice")
+        answer = await h.command(alice, "study practice", h.channel(), length=3)
+        assert answer.private and answer.text == ENABLE_ANALYSIS
+        assert await h.bot.service.history(alice.id) == []
