@@ -92,3 +92,32 @@ def backend(request):
         yield name
     finally:
         router.close()
+COVERAGE_TEST = "test_discord_coverage.py"
+"""The file whose tests read :data:`discordkit.SESSION`: they run last, and only when the session runs every harness
+test (a subset would leave commands uninvoked through no fault of the bot)."""
+
+
+def _harness_files() -> set[str]:
+    """The test files that drive the bot through the harness (they use the ``harness`` fixture or discordkit)."""
+    here = Path(__file__).resolve().parent
+    return {path.name for path in here.glob("test_*.py") if path.name != COVERAGE_TEST
+            and ("discordkit" in (text := path.read_text(encoding="utf-8")) or "(harness" in text)}  # fmt: skip
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_collection_modifyitems(session, config, items):
+    """Put the tests of :data:`COVERAGE_TEST` last; deselect them when ``-k``, ``-m`` or the paths given leave out
+    any (not slow) harness test, since they judge the whole harness suite."""
+    files = _harness_files()
+    wanted = {item.nodeid for item in items if item.path.name in files and not item.get_closest_marker("slow")}
+    present = {item.path.name for item in items}
+    result = yield
+    coverage = [item for item in items if item.path.name == COVERAGE_TEST]
+    if coverage:
+        items[:] = [item for item in items if item.path.name != COVERAGE_TEST]
+        kept = {item.nodeid for item in items}
+        if files <= present and wanted <= kept:
+            items.extend(coverage)
+        else:
+            config.hook.pytest_deselected(items=coverage)
+    return result

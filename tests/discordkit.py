@@ -36,6 +36,9 @@ Use it (the ``harness`` fixture of ``conftest.py`` gives one on a fresh database
   does not know, interaction without exactly one initial response within 3 s, thinking defer never completed, or
   apology (``cogs.errors.APOLOGY``) unless the test allowed it (``h.allow_apology = True``).
 - **Random play.** :func:`play_turn` makes the move the board asks for through its buttons (or ``/bg move``).
+- **The whole run.** :data:`SESSION` keeps, across every harness of the pytest session, which command was invoked
+  by which test, how many interactions were answered, and every problem found (read by
+  ``tests/test_discord_coverage.py``, which runs last).
 """
 
 from __future__ import annotations
@@ -43,11 +46,12 @@ from __future__ import annotations
 import asyncio
 import copy
 import datetime as dt
+import os
 import secrets
 import time
 from collections.abc import Callable
 from contextlib import asynccontextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +75,27 @@ BOT_PERMISSIONS = discord.Permissions(
 """What the bot is invited with (README "Discord set-up")."""
 MEMBER_PERMISSIONS = discord.Permissions(view_channel=True, send_messages=True, use_application_commands=True)
 OPTION = discord.AppCommandOptionType
+
+
+@dataclass
+class SessionRecord:
+    """What every harness of this pytest session did: ``invoked`` maps a command's qualified name (``"bg
+    challenge"``) to the tests that ran it; ``harnesses`` and ``interactions`` count the bots started and the
+    interactions sent; ``problems`` lists what :meth:`Harness.problems` found (``"test id: problem"``)."""
+
+    invoked: dict[str, set[str]] = field(default_factory=dict)
+    harnesses: int = 0
+    interactions: int = 0
+    problems: list[str] = field(default_factory=list)
+
+
+SESSION = SessionRecord()
+"""The record of the whole run (see :class:`SessionRecord`)."""
+
+
+def _current_test() -> str:
+    """The pytest id of the test running now (``"?"`` outside pytest)."""
+    return os.environ.get("PYTEST_CURRENT_TEST", "?").rsplit(" ", 1)[0]
 
 
 @dataclass
@@ -210,6 +235,11 @@ class Exchange:
         return int(self.record.callbacks[0]["type"]) if self.record.callbacks else None
 
     @property
+    def first_response(self) -> float | None:
+        """Seconds from the interaction's arrival to the initial response reaching Discord (None: none came)."""
+        return self.record.callback_delays[0] if self.record.callback_delays else None
+
+    @property
     def thinking(self) -> bool:
         """Answered with a thinking defer (type 5)."""
         return self.initial == 5
@@ -283,7 +313,11 @@ class Harness:
             try:
                 await harness.close()
             finally:
+                SESSION.harnesses += 1
+                SESSION.interactions += len(harness.world.interactions)
                 if not failed:
+                    test = _current_test()
+                    SESSION.problems += [f"{test}: {problem}" for problem in harness.problems()]
                     harness.assert_clean()
 
     async def _open(self) -> None:
@@ -580,7 +614,8 @@ class Harness:
         """``user`` runs the slash command ``path`` (``"bg challenge"``, ``"bg chouette start"``, ``"club
         sheet"``) in ``channel_id`` with ``options`` (a :class:`Member` for a user option, a channel id for a
         channel option). Returns the :class:`Exchange` once every task it started has finished."""
-        data, _ = self._command_data(path, options)
+        data, leaf = self._command_data(path, options)
+        SESSION.invoked.setdefault(leaf.qualified_name, set()).add(_current_test())
         payload, record = self._base(user, channel_id, 2, data, f"/{path}")
         return await self._dispatch(payload, record)
 
