@@ -1,4 +1,5 @@
-"""What the use-cases return: :class:`Outcome` (after an action) and the views it carries.
+"""What the use-cases return: :class:`TableOutcome` (after an action) — the 1-on-1's :class:`Outcome` and the
+chouette's :class:`~club.chouette.views.ChouetteOutcome` are its two variants — and the views they carry.
 
 Everything a front end needs and nothing Discord-specific: the new state (:class:`TableView` with the current
 :class:`GameView`), what happened in words, who must act next (to notify), and whether a new board image is due.
@@ -150,6 +151,11 @@ class TableView:
         """True when the engine seat of a practice game is to act (the front ends then run its turn)."""
         return self.engine_side is not None and self.waiting_for == self.players[self.engine_side]
 
+    @property
+    def table_id(self) -> int:
+        """The match or session id (:attr:`TableOutcome.table_id`)."""
+        return self.match_id
+
     def side_of(self, member_id: int) -> int | None:
         """The side ``member_id`` plays, or None."""
         return self.players.index(member_id) if member_id in self.players else None
@@ -205,33 +211,46 @@ class TableView:
         )
 
 
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """The result of a use-case call that changed something.
+@dataclass(frozen=True)
+class TableOutcome:
+    """What a use-case call on a table did — the base of the 1-on-1's :class:`Outcome` and the chouette's
+    :class:`~club.chouette.views.ChouetteOutcome` (its variants add what only they know).
 
-    ``view``: the new state. ``events``: what happened (auto-rolls, forced plays, a new game … included), and
-    ``message`` the same in words, one sentence a line. ``notify``: members to tell (the member who must act next, if
-    not the caller; both players' opponents when a game or the match ended). ``image_due``: the board changed (a
-    new image should be posted or the old one edited). ``revealed``: ``(game number, seed hex, seed hash)`` of the
-    games whose dice seed this call revealed.
+    ``view``: the table's new state (a :class:`TableView` or a :class:`~club.chouette.views.ChouetteView`).
+    ``message``: what happened in words, one sentence a line. ``notify``: the members to tell now (the 1-on-1: who
+    must act next if not the caller, and both players when a game or the match ended; the chouette: exactly the
+    actors of new decisions, RULES C5, C9). ``image_due``: the board changed (a new image should be posted or the
+    old one edited). ``revealed``: ``(game number, seed hex, seed hash)`` of the dice seeds this call revealed.
     """
 
-    view: TableView
-    events: tuple[Event, ...]
+    view: Any
     message: str
-    notify: tuple[int, ...]
-    image_due: bool
+    notify: tuple[int, ...] = ()
+    image_due: bool = False
     revealed: tuple[tuple[int, str, str], ...] = ()
 
     @property
-    def match_id(self) -> int:
-        """The match or session id."""
-        return self.view.match_id
+    def table_id(self) -> int:
+        """The table's id (a match's, or a chouette's: they overlap, so go with the kind)."""
+        return self.view.table_id
 
     @property
     def version(self) -> int:
         """The version after this call."""
         return self.view.version
+
+
+@dataclass(frozen=True)
+class Outcome(TableOutcome):
+    """The outcome of a match or money session (:class:`TableOutcome`): ``view`` is a :class:`TableView`;
+    ``events``: what happened (auto-rolls, forced plays, a new game … included), ``message`` the same in words."""
+
+    events: tuple[Event, ...] = ()
+
+    @property
+    def match_id(self) -> int:
+        """The match or session id."""
+        return self.view.match_id
 
     @property
     def waiting_for(self) -> int | None:

@@ -224,7 +224,7 @@ class ClubService(MatchQueries):
         view = TableView.of(
             record.id, table, version=record.version, names=names, due_at=due, seed_hash=None, seed=None
         )
-        return Outcome(view, (event,), text, (opponent,), False)
+        return Outcome(view, text, notify=(opponent,), events=(event,))
 
     async def accept(self, match_id: int, member: int, *, version: int | None = None) -> Outcome:
         """The challenged member accepts; game 1 starts (seed committed, opening roll made, RULES G2)."""

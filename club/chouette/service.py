@@ -398,7 +398,7 @@ class ChouetteService(ChouetteExpiry):
         return ChouetteOutcome(
             view=view,
             message="\n".join(step.lines),
-            ping=ping,
+            notify=ping,
             image_due=step.image_due,
             finished=tuple(step.finished),
             revealed=tuple(step.revealed),

@@ -7,12 +7,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from backgammon.chouette import ChouetteRules
 from backgammon.chouette.cubes import TEAM_SIDE
 
-from ..results import GameView
+from ..results import GameView, TableOutcome
 from .table import ChouetteTable, member_id
 
 DECISION_WORDS = {
@@ -155,6 +155,11 @@ class ChouetteView:
     no_talk: bool
     in_game: tuple[int, ...] = ()
     seed_hash: str | None = None
+
+    @property
+    def table_id(self) -> int:
+        """The session's id (:attr:`club.results.TableOutcome.table_id`)."""
+        return self.session_id
 
     def name(self, member: int | None) -> str:
         """The display name of ``member`` (his id if unknown; ``"-"`` for None)."""
@@ -300,18 +305,18 @@ def sheet_data(table: ChouetteTable) -> SheetData:
 
 
 @dataclass(frozen=True)
-class ChouetteOutcome:
-    """What a chouette use-case did: the new ``view``, what happened in words (``message``, one line per step),
-    ``ping`` (the members who must decide because of it: the actors of new decisions, RULES C5, C9), ``image_due``
-    (the board changed), ``finished`` (game numbers that ended in this call: their rows are on the sheet and in
-    ``chouette_results``) and ``revealed`` (dice seeds revealed: ``(series, seed hex, commitment)``)."""
+class ChouetteOutcome(TableOutcome):
+    """What a chouette use-case did (:class:`~club.results.TableOutcome`): ``view`` is a :class:`ChouetteView`,
+    ``notify`` the members who must decide because of it (the actors of new decisions, RULES C5, C9; also
+    :attr:`ping`); ``finished``: game numbers that ended in this call (their rows are on the sheet and in
+    ``chouette_results``)."""
 
-    view: ChouetteView
-    message: str
-    ping: tuple[int, ...] = ()
-    image_due: bool = False
     finished: tuple[int, ...] = ()
-    revealed: tuple[tuple[int, str, str], ...] = field(default_factory=tuple)
+
+    @property
+    def ping(self) -> tuple[int, ...]:
+        """The members to mention: :attr:`notify`."""
+        return self.notify
 
     @property
     def session_id(self) -> int:
