@@ -292,29 +292,3 @@ async def test_money_session_every_answer_as_button_and_command(tmp_path):
         assert view.status == "over" and view.score[view.side_of(ALICE)] == 8
         final = fake.last(thread.id)
         assert "The session is over" in final.content and not final.custom_ids
-
-
-async def test_the_final_position_of_a_game_is_shown_before_the_next_opening(tmp_path):
-    """Found by a user: a game that did not end the match never showed its final position — the deciding action
-    went straight to the next game's opening board. Now the thread gets the last position of game 1 with its result
-    (no buttons), then game 2's opening board."""
-    async with running_bot(tmp_path / "club.sqlite3", dice=InjectedDice(fallback=b"final")) as (bot, fake):
-        cog = cog_of(bot)
-        alice, bob, thread = await challenge_and_accept(bot, fake, length="5")
-        members = {ALICE: alice, BOB: bob}
-        view = await bot.service.state(1)
-        loser = view.waiting_for
-        winner = BOB if loser == ALICE else ALICE
-        await call(cog.resign, cog, fake.interaction(members[loser], thread), level="gammon")
-        before = len(fake.in_channel(thread.id))
-        await fake.press(members[winner], fake.last(thread.id).custom_id("accept_resignation"))
-        posts = fake.in_channel(thread.id)[before:]
-        names = {ALICE: "Alice", BOB: "Bob"}
-        result = f"{names[winner]} wins game 1: gammon, 2 points"
-        finals = [p for p in posts if p.embed is not None and p.embed.description == result]
-        assert len(finals) == 1, [p.embed.description for p in posts if p.embed]
-        final = finals[0]
-        assert final.png is not None and not final.custom_ids and "Game 1" in final.embed.footer.text
-        opening = fake.last(thread.id)
-        assert opening is not final and posts.index(final) < posts.index(opening)
-        assert (await bot.service.state(1)).game_number == 2 and "Game 2" in opening.embed.footer.text
