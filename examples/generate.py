@@ -12,6 +12,7 @@ writing stops the generator: every line of an example is accepted.
 from __future__ import annotations
 
 import asyncio
+import math
 import sys
 import tempfile
 from pathlib import Path
@@ -249,6 +250,63 @@ async def chouette(console: Console) -> str:
     )
 
 
+async def correspondence(console: Console) -> str:
+    """A 5-point match played over days (issue 14): a nudge, an away period and coming back early, a clock that
+    lapses under the club's ``claim`` policy, more time given, the game and then the match claimed, a rematch."""
+    writer = Writer(console)
+    names = {member_id("eve"): "eve", member_id("finn"): "finn"}
+    service = console.service
+    await writer.say("as eve")
+    await writer.say("config move_hours 24 reminders 4 expiry claim away_days 2 nudge_hours 12",
+                     "a day per move; at the deadline the opponent may claim")  # fmt: skip
+    await writer.say("challenge finn 5")
+    await writer.say("as finn")
+    await writer.say("accept")
+    for _ in range(6):
+        await match_policy(writer, 1, names)
+    view = await service.state(1)
+    late, other = names[view.waiting_for], names[view.players[1 - view.side_of(view.waiting_for)]]
+    await writer.say("wait 13h", f"{late} takes a while")
+    await writer.say(f"as {other}")
+    await writer.say("nudge", "after 12 hours of waiting: a message that pings him")
+    await writer.say(f"as {late}")
+    await writer.say("away 2 travelling", "the clocks pause; a notice in each game")
+    await writer.say("wait 1d")
+    await writer.say("back", "back early: the unused whole days come back")
+    await writer.say("games")
+    writer.note(f"{late} does not move: the last away day is used at the deadline, then {other} may claim")
+    for _ in range(5):
+        hours = math.ceil((await service.db.get_deadline(1)).due_at - service.clock.now()) / 3600 + 0.5
+        if "can: claim game" in await writer.say(f"wait {hours:.1f}h"):
+            break
+    await writer.say(f"as {other}")
+    await writer.say("board", "you can: claim game, claim match, more-time")
+    await writer.say("more-time", "24 hours more")
+    await writer.say("wait 25h")
+    await writer.say("claim game", f"{late} forfeits the game (RULES M5)")
+    for _ in range(400):
+        view = await service.state(1)
+        if view.status != "active" or view.waiting_for is None:
+            break
+        if names[view.waiting_for] == late:
+            hours = math.ceil((await service.db.get_deadline(1)).due_at - service.clock.now()) / 3600 + 0.5
+            await writer.say(f"wait {hours:.1f}h", f"{late} lets his time run out again")
+            await writer.say(f"as {other}")
+            await writer.say("claim match", "the match is over")
+            break
+        await match_policy(writer, 1, names)
+    await writer.say(f"as {late}")
+    await writer.say("rematch", "same length, rules and stake")
+    await writer.say(f"as {other}")
+    await writer.say("accept")
+    await writer.say("club sheet match:1")
+    return writer.script(
+        "Correspondence play, eve against finn over days: a nudge, away and back, a lapsed clock,\n"
+        "more time, the game and the match claimed, a rematch. Pipe it into the console:\n"
+        "  python bot.py --console --db /tmp/days.sqlite3 --seed example < examples/correspondence.txt"
+    )
+
+
 async def write(name: str, play) -> None:
     """Play one example on a fresh database and write ``examples/<name>.txt``."""
     with tempfile.TemporaryDirectory() as folder:
@@ -262,8 +320,9 @@ async def write(name: str, play) -> None:
 
 async def main() -> None:
     """Write every example."""
-    wanted = sys.argv[1:] or ["five-point-match", "money-session", "chouette"]
-    plays = {"five-point-match": five_point_match, "money-session": money_session, "chouette": chouette}
+    wanted = sys.argv[1:] or ["five-point-match", "money-session", "chouette", "correspondence"]
+    plays = {"five-point-match": five_point_match, "money-session": money_session, "chouette": chouette,
+             "correspondence": correspondence}  # fmt: skip
     for name in wanted:
         await write(name, plays[name])
 
