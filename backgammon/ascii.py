@@ -24,6 +24,7 @@ counted beside it. Pip counts follow RULES G11's view of the race (bar = 25). Pu
 
 from __future__ import annotations
 
+from .cube import cube_text
 from .ids import MatchState
 from .moves import dice_text
 from .position import Position
@@ -70,6 +71,7 @@ def ascii_board(
     state: MatchState | None = None,
     names: tuple[str, str] | None = None,
     bottom: int | None = None,
+    cube_factor: int = 1,
 ) -> str:
     """The position as a multi-line text board with pip counts and checkers off; ``X`` is the player on roll.
 
@@ -77,8 +79,10 @@ def ascii_board(
     score and match length, the Crawford flag, the dice and a pending double or resignation; ``state.on_roll`` says
     which of gnubg's players 0/1 is ``X``. ``names`` are gnubg's players 0 and 1 (default ``X``/``O`` by who is on
     roll). ``bottom`` (0/1, with ``state``) draws that player as ``X`` at the bottom instead — e.g. a member looking at
-    the board while his opponent is on roll; ``position`` is then seen by him. The Position ID printed is always
-    gnubg's, seen by the player on roll. Never raises for a valid :class:`Position`.
+    the board while his opponent is on roll; ``position`` is then seen by him. ``cube_factor`` (with ``state``) is the
+    add-one automatic-double factor a Match ID cannot carry, shown beside the cube (``cube 1 ×4 (automatic doubles)
+    centred``; RULES D6, G3). The Position ID printed is always gnubg's, seen by the player on roll. Never raises for
+    a valid :class:`Position`.
     """
     x_side = bottom if bottom is not None else (state.on_roll if state is not None else 0)
     on_roll_view = state is None or state.on_roll == x_side
@@ -104,11 +108,12 @@ def ascii_board(
         length = f" of {state.match_length}" if state.match_length else " (money)"
         side_top.append(f"score {o_score}{length}")
         side_bottom.insert(0, f"score {x_score}{length}")
+        cube = cube_text(state.cube, cube_factor)
         if state.cube_owner is None:
-            middle_note = f"cube {state.cube} (centred)"
+            middle_note = f"cube {cube} (centred)" if cube_factor == 1 else f"cube {cube} centred"
         else:
             owner = "X" if state.cube_owner == x_side else "O"
-            middle_note = f"cube {state.cube} owned by {owner}"
+            middle_note = f"cube {cube} owned by {owner}"
         if state.crawford:  # decode_match_id keeps the bit only where gnubg reads it (BG25)
             middle_note += ", Crawford game"
         elif state.post_crawford and state.match_length > 1:  # gnubg: "(Cube: 1)" vs "(Crawford game)", BG25
@@ -117,7 +122,8 @@ def ascii_board(
             roller = "X" if state.on_roll == x_side else "O"
             side_bottom.insert(0, f"{roller} rolled {dice_text(state.dice)}")
         elif state.double_offered:
-            side_bottom.insert(0, f"{'X' if state.turn != x_side else 'O'} doubles to {state.cube * 2}")
+            doubler = "X" if state.turn != x_side else "O"
+            side_bottom.insert(0, f"{doubler} doubles to {cube_text(state.cube * 2, cube_factor)}")
         if state.resignation:
             kind = {1: "single game", 2: "gammon", 3: "backgammon"}[state.resignation]
             resigner = "O" if state.turn == x_side else "X"

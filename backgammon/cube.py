@@ -129,6 +129,13 @@ class Cube:
 
 
 # -- RULES G3: automatic doubles ----------------------------------------------------------------------------------
+def cube_text(face: int, factor: int = 1) -> str:
+    """The cube as players read it, the add-one factor beside the power-of-two face (RULES D6, G3; 000 §20b):
+    ``cube_text(2)`` → ``"2"``, ``cube_text(2, 3)`` → ``"2 ×3 (automatic doubles)"`` (the count is 6). ``face`` is the
+    cube's face (a power of two), ``factor`` the automatic-double factor (≥ 1). Never raises."""
+    return f"{face}" if factor == 1 else f"{face} ×{factor} (automatic doubles)"
+
+
 def automatic_raise(cube: Cube, rules: RuleSet, match_length: int) -> Cube:
     """The cube after one opening tie (RULES G3): raised if the rule set allows another automatic raise, else as is.
 

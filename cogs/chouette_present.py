@@ -81,12 +81,12 @@ def seats_text(view: ChouetteView) -> str:
         if view.board_live and member == view.captain:
             role = "Captain"
         cube = cubes.get(member) if view.board_live or view.phase == "playing" else None
-        cube_text = f" — cube {cube.value} {cube.state}" if cube is not None else ""
+        cube_text = f" — cube {cube.summary()}" if cube is not None else ""
         away = " (away" + (f", proxy {view.name(view.proxies[member])}" if member in view.proxies else "") + ")"
         lines.append(f"{role + ' ' if role else ''}{view.name(member)}{cube_text}{away if member in view.away else ''}")
     for cube in view.cubes:
         if cube.extra:
-            lines.append(f"extra {view.name(cube.box)} → {view.name(cube.team)} — {cube.value} {cube.state}")
+            lines.append(f"extra {view.name(cube.box)} → {view.name(cube.team)} — {cube.summary()}")
     if view.waiting:
         lines.append("Next game: " + ", ".join(view.name(m) for m in view.waiting))
     return "\n".join(lines)

@@ -10,6 +10,7 @@ from typing import Any
 
 import discord
 
+from backgammon.cube import cube_text
 from club.boards import BoardOptions, awaiting_text, render_table_async
 from club.frontend import MAX_CHOICES
 from club.results import TableView
@@ -44,7 +45,8 @@ def title(view: TableView) -> str:
 
 
 def score_line(view: TableView) -> str:
-    """``Game 3 · Alice 2 – Bob 1 · Crawford game``."""
+    """``Game 3 · Alice 2 – Bob 1 · Crawford game``; in a money session with add-one automatic doubles the cube
+    and its factor (``· cube 1 ×4 (automatic doubles)``, RULES D6, G3)."""
     if view.kind == "money":
         score = f"{view.names[0]} {view.score[0]:+d} · {view.names[1]} {view.score[1]:+d}"
     else:
@@ -52,6 +54,8 @@ def score_line(view: TableView) -> str:
     text = f"Game {view.game_number} · {score}" if view.game_number else score
     if view.game is not None and view.game.crawford:
         text += " · Crawford game (no doubling)"
+    if view.game is not None and view.game.cube_factor != 1:  # RULES D6: the add-one factor beside the cube
+        text += f" · cube {cube_text(view.game.cube_value, view.game.cube_factor)}"
     return text
 
 

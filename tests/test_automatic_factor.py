@@ -65,3 +65,61 @@ def test_the_board_draws_every_legal_count():
         for factor in (1, 2, 3, 4, 7, 16):
             images.add(render_board(BoardView(position=Position.initial(), cube_value=face, cube_factor=factor)))
     assert len(images) == 4 * 6 - 1  # face 1 and face 64, both centred without a factor, both show '64'
+
+
+async def test_the_factor_is_shown_on_the_console_board_and_the_discord_embed(tmp_path):
+    """RULES D6: the console's text board shows the add-one factor beside the cube (``cube 1 ×4 (automatic doubles)``)
+    and a pending double as ``doubles to 2 ×4 (…)``; through the real bot the board's embed footer says it too."""
+    from discordkit import GUILD as DISCORD_GUILD
+    from discordkit import Harness
+
+    from club.console.games import ascii_table
+
+    dice = InjectedDice([(3, 3), (5, 5), (1, 1), (5, 2)], fallback=b"factor")
+    async with club_service(tmp_path / "factor.sqlite3", clock=ManualClock(T0), dice=dice) as service:
+        outcome = await new_table(service, 0, rules="money", overrides=ADD)
+        board = ascii_table(outcome.view, ALICE)
+        assert "cube 1 ×4 (automatic doubles) centred" in board
+        await service.play(outcome.match_id, ALICE, "13/11 13/8")
+        offered = await service.double(outcome.match_id, BOB)
+        assert "doubles to 2 ×4 (automatic doubles)" in ascii_table(offered.view, ALICE)
+    plain = InjectedDice([(5, 2)], fallback=b"plain")
+    async with club_service(tmp_path / "plain.sqlite3", clock=ManualClock(T0), dice=plain) as service:
+        outcome = await new_table(service, 0, rules="money", overrides={**ADD, "automatic_doubles": 0})
+        assert "cube 1 (centred)" in ascii_table(outcome.view, ALICE) and "×" not in ascii_table(outcome.view, ALICE)
+
+    dice = InjectedDice([(3, 3), (5, 5), (1, 1), (5, 2)], fallback=b"factor-bot")
+    async with Harness.start(tmp_path / "club.sqlite3", dice=dice) as h:
+        await h.bot.service.configure_club(DISCORD_GUILD, rule_overrides=ADD)
+        alice, bob = h.member("Alice"), h.member("Bob")
+        games = h.channel()
+        await h.command(alice, "bg challenge", games, opponent=bob, length="money", rules="money")
+        await h.press(bob, h.last(games), "Accept")
+        view = await h.bot.service.state(1)
+        assert (view.game.cube_value, view.game.cube_factor) == (1, 4)
+        thread = h.thread_of(h.messages(games)[0])
+        footers = [m.embed.get("footer", {}).get("text", "") for m in h.messages(thread) if m.embed]
+        footers += [m.embed.get("footer", {}).get("text", "") for m in h.messages(games) if m.embed]
+        assert any("cube 1 ×4 (automatic doubles)" in text for text in footers), footers
+
+
+def test_the_chouette_panels_show_each_cubes_factor():
+    """RULES D6 in a chouette (003 Atlanta 5.1 with 000 §20b's add-one): two opening ties raise every cube's factor to
+    3 beside a face of 1; the console's and Discord's seat panels show ``cube 1 ×3 (automatic doubles: 3 points)``."""
+    from chouette_clubkit import ANN, BOB, CY, NAMES, seated_table
+
+    from backgammon.chouette import ChouetteRules
+    from club.chouette.views import ChouetteView
+    from club.console.chouettes import seats_text as console_seats
+    from cogs.chouette_present import seats_text as discord_seats
+
+    rules = ChouetteRules.preset("chouette-atlanta", automatic_doubles=2, automatic_doubles_kind="add")
+    table = seated_table(rules, [ANN, BOB, CY], [(6, 6), (6, 5), (5, 5)])
+    table.apply("start_game", None, {"number": 1, "dice": "injected", "seed_hash": None})
+    for dice in ([4, 4], [2, 2], [2, 1]):
+        table.apply("opening_roll", None, {"dice": dice})
+    view = ChouetteView.of(1, table, version=1, names=NAMES, decisions=())
+    cubes = [cube for cube in view.cubes if not cube.extra]
+    assert cubes and all((cube.count, cube.factor, cube.value) == (1, 3, 3) for cube in cubes)
+    for text in (console_seats(view), discord_seats(view)):
+        assert text.count("cube 1 ×3 (automatic doubles: 3 points) centred") == len(cubes), text

@@ -34,9 +34,10 @@ CUBE_STATES = ("centred", "offered", "beavered", "raccooned", "taken", "dropped"
 class CubeView:
     """One cube of the current game (RULES C5): ``key`` (the member's id as text, or ``"giver>taker"`` for an extra),
     ``member`` whose cube it was, ``team``/``box`` its holders now, ``stake`` (RULES C6), ``count`` and ``value``
-    (points: stake × count), ``owner`` (``"box"``, ``"team"`` or None = centred), ``state`` (one of
+    (points: stake × count × factor), ``owner`` (``"box"``, ``"team"`` or None = centred), ``state`` (one of
     :data:`CUBE_STATES`), ``offered`` (points proposed by a pending offer), ``points`` (what the Team side won once
-    out of play), ``extra`` (003 Atlanta 5.7)."""
+    out of play), ``extra`` (003 Atlanta 5.7), ``factor`` (the add-one automatic-double factor beside the
+    power-of-two face ``count``; RULES D6, G3)."""
 
     key: str
     member: int
@@ -50,6 +51,14 @@ class CubeView:
     offered: int | None
     points: int
     extra: bool
+    factor: int = 1
+
+    def summary(self) -> str:
+        """The cube for a panel, e.g. ``4 centred``, or with an add-one factor (RULES D6)
+        ``2 ×3 (automatic doubles: 6 points) taken`` — the face, the factor and the value in points."""
+        if self.factor == 1:
+            return f"{self.value} {self.state}"
+        return f"{self.count} ×{self.factor} (automatic doubles: {self.value} points) {self.state}"
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,6 +271,7 @@ def _cube(slot) -> CubeView:
         box=member_id(slot.box),
         stake=slot.stake,
         count=cube.value,
+        factor=cube.factor,
         value=slot.value,
         owner=owner,
         state=state,

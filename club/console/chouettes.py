@@ -117,7 +117,7 @@ def seats_text(view: ChouetteView) -> str:
         if view.board_live and member == view.captain:
             role = "Captain"
         cube = cubes.get(member)
-        cube_text = f" — cube {cube.value} {cube.state}" if cube is not None and view.board_live else ""
+        cube_text = f" — cube {cube.summary()}" if cube is not None and view.board_live else ""
         away = ""
         if member in view.away:
             away = " (away" + (f", proxy {view.name(view.proxies[member])}" if member in view.proxies else "") + ")"
@@ -127,7 +127,7 @@ def seats_text(view: ChouetteView) -> str:
         lines.append(f"  {role} {view.name(member)}{cube_text}{away}{leaving}")
     for cube in view.cubes:
         if cube.extra:
-            lines.append(f"  extra {view.name(cube.box)} → {view.name(cube.team)} — {cube.value} {cube.state}")
+            lines.append(f"  extra {view.name(cube.box)} → {view.name(cube.team)} — {cube.summary()}")
     if view.waiting:
         lines.append("  Next game: " + ", ".join(view.name(m) for m in view.waiting))
     return "\n".join(lines)

@@ -43,7 +43,8 @@ VERB_WORDS = {
 
 def ascii_table(view: TableView, viewer: int | None = None) -> str:
     """The board of ``view`` as text (:func:`backgammon.ascii.ascii_board`), ``X`` = the side seen at the bottom
-    (the ``viewer``'s own, else the side to act), with the cube, score and dice when the gnubg Match ID allows."""
+    (the ``viewer``'s own, else the side to act), with the cube, score and dice when the gnubg Match ID allows, and
+    the add-one automatic factor beside the cube (RULES D6)."""
     game = view.game
     if game is None:
         return ""
@@ -53,7 +54,8 @@ def ascii_table(view: TableView, viewer: int | None = None) -> str:
     except BackgammonError:  # an ID gnubg writes but refuses to read (a raw score above the length, case SC19)
         state = None
     names = view.names if state is not None else None
-    return ascii_board(game.board_for(side), state=state, names=names, bottom=side if state is not None else None)
+    bottom = side if state is not None else None
+    return ascii_board(game.board_for(side), state=state, names=names, bottom=bottom, cube_factor=game.cube_factor)
 
 
 def money(points: int, stake: int) -> str:
