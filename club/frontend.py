@@ -311,6 +311,43 @@ async def resolve_match(
     return choose_game(choices, for_turn=for_turn)
 
 
+async def resolve_chouette(
+    chouettes, member: int, *, guild_id: int | None, here: int | None = None, for_turn: bool = False,
+    links: Callable[[list[int]], Awaitable[dict[int, str]]] | None = None,
+) -> int:  # fmt: skip
+    """The chouette ``member`` means (``chouettes``: a :class:`~club.chouette.ChouetteService`): ``here`` (the
+    one played where he is) if given; else — issue 11's rule, as :func:`resolve_match` — the one chouette of the
+    club of ``guild_id`` waiting for his decision (``for_turn``), or the one he sits in. Raises
+    :class:`InvalidRequestError` with none or several, listing them (with ``links``: ``async (ids) -> {id:
+    link}``, a jump link to each board)."""
+    if here is not None:
+        return await chouette_in_club(chouettes, here, guild_id)
+    club = await chouettes.club.db.get_club(guild_id) if _is_id(guild_id) else None
+    if for_turn:
+        ids = list(dict.fromkeys(deadline.session_id for deadline in await chouettes.waiting(member)))
+    else:
+        ids = await chouettes.store.session_ids(("open",))
+    found = []
+    for session_id in ids:
+        record = await chouettes.store.get(session_id)
+        if record is None or (guild_id is not None and (club is None or record.club_id != club.id)):
+            continue
+        view = await chouettes.state(session_id)
+        if view.decision_of(member) or (not for_turn and member in view.members):
+            found.append((session_id, "your decision" if view.decision_of(member) else f"game {view.game_number}"))
+    if len(found) == 1:
+        return found[0][0]
+    if not found:
+        what = "waits for your decision" if for_turn else "has you at the table"
+        raise InvalidRequestError(f"No chouette runs in this channel, and none {what}: use the command in the "
+                                  "chouette's channel, or start one with /bg chouette start.")  # fmt: skip
+    shown = await links([session_id for session_id, _ in found]) if links is not None else {}
+    lines = [f"Chouette #{sid} · {what}" + (f" · {shown[sid]}" if shown.get(sid) else "") for sid, what in found]
+    waiting = " waiting for you" if for_turn else ""
+    raise InvalidRequestError(f"You have {len(found)} chouettes{waiting}: use the command in the chouette's channel."
+                              "\n" + "\n".join(lines[:10]))  # fmt: skip
+
+
 async def game_choices(
     service: ClubService, member: int, guild_id: int | None, typed: str = ""
 ) -> list[tuple[str, int]]:

@@ -72,17 +72,39 @@ async def _publish_and_acknowledge(interaction: discord.Interaction, outcome: Ch
 
 
 # -- commands ----------------------------------------------------------------------------------------------------------
-async def _session(interaction: discord.Interaction) -> int:
-    session_id = await interaction.client.chouettes.session_in(interaction.channel_id)
-    if session_id is None:
+async def _session(interaction: discord.Interaction, member: int | None = None, *, for_turn: bool = False) -> int:
+    """The chouette of the channel; outside one (``member`` given), by issue 11's rule: the one chouette waiting
+    for his decision (``for_turn``) or the one he sits in (:func:`club.frontend.resolve_chouette`); none or several:
+    refused with the list and jump links. Without ``member`` (start, join, seat) only the channel's."""
+    chouettes = interaction.client.chouettes
+    session_id = await chouettes.session_in(interaction.channel_id)
+    if session_id is None and member is None:
         raise InvalidRequestError("No chouette runs in this channel: start one with /bg chouette start.")
-    return await frontend.chouette_in_club(interaction.client.chouettes, session_id, interaction.guild_id)
+    return await frontend.resolve_chouette(chouettes, member, guild_id=interaction.guild_id, here=session_id,
+                                           for_turn=for_turn, links=_board_links(interaction))  # fmt: skip
+
+
+def _board_links(interaction: discord.Interaction):
+    """``async (session ids) -> {id: jump link}`` to each chouette's newest board message."""
+
+    async def links(session_ids: list[int]) -> dict[int, str]:
+        """The jump links of the chouettes that have a board message."""
+        found = {}
+        for session_id in session_ids:
+            boards = await interaction.client.chouettes.messages(session_id, purpose="board")
+            if boards:
+                last = boards[-1]
+                found[session_id] = (f"https://discord.com/channels/{interaction.guild_id}/{last.channel_id}/"
+                                     f"{last.message_id}")  # fmt: skip
+        return found
+
+    return links
 
 
 async def plays_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The legal plays of the member's dice on the chouette's board that match what he typed."""
     try:
-        session_id = await _session(interaction)
+        session_id = await _session(interaction, interaction.user.id, for_turn=True)
         plays = await interaction.client.chouettes.legal_plays(session_id, interaction.user.id)
     except BackgammonError:
         return []
@@ -144,7 +166,7 @@ class ChouetteCommands(app_commands.Group):
     @app_commands.command(description="Leave the chouette (after the game in progress)")
     async def leave(self, interaction: discord.Interaction) -> None:
         async def call(chouettes: ChouetteService, member: int) -> ChouetteOutcome:
-            return await chouettes.leave(await _session(interaction), member)
+            return await chouettes.leave(await _session(interaction, member), member)
 
         await self._run(interaction, "leave", call)
 
@@ -160,7 +182,7 @@ class ChouetteCommands(app_commands.Group):
     async def proxy(self, interaction: discord.Interaction, member: discord.Member) -> None:
         async def call(chouettes: ChouetteService, me: int) -> ChouetteOutcome:
             other = await register(interaction, member)
-            return await chouettes.proxy(await _session(interaction), me, other)
+            return await chouettes.proxy(await _session(interaction, me), me, other)
 
         await self._run(interaction, "proxy", call)
 
@@ -169,7 +191,7 @@ class ChouetteCommands(app_commands.Group):
     @app_commands.autocomplete(play=plays_autocomplete)
     async def move(self, interaction: discord.Interaction, play: str) -> None:
         async def call(chouettes: ChouetteService, member: int) -> ChouetteOutcome:
-            return await chouettes.play(await _session(interaction), member, play)
+            return await chouettes.play(await _session(interaction, member, for_turn=True), member, play)
 
         await self._run(interaction, "move", call)
 
@@ -178,7 +200,7 @@ class ChouetteCommands(app_commands.Group):
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             member = await register(interaction)
-            view = await interaction.client.chouettes.state(await _session(interaction))
+            view = await interaction.client.chouettes.state(await _session(interaction, member))
             message = await chouette_message(interaction.client, view, viewer=member, buttons=False)
             await interaction.followup.send(**message.send_kwargs(ephemeral=True))
         except Exception as error:  # noqa: BLE001 - reported in one place
@@ -188,8 +210,8 @@ class ChouetteCommands(app_commands.Group):
     async def sheet(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            await register(interaction)
-            view = await interaction.client.chouettes.state(await _session(interaction))
+            member = await register(interaction)
+            view = await interaction.client.chouettes.state(await _session(interaction, member))
             png = await sheet_png_async(view, interaction.client.board_options)
             totals = ", ".join(f"{view.name(m)} {t:+d}" for m, t in view.sheet.totals.items())
             file = discord.File(io.BytesIO(png), filename=f"sheet-{view.session_id}.png")
@@ -202,8 +224,8 @@ class ChouetteCommands(app_commands.Group):
     async def rules(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            await register(interaction)
-            view = await interaction.client.chouettes.state(await _session(interaction))
+            member = await register(interaction)
+            view = await interaction.client.chouettes.state(await _session(interaction, member))
             hours = f"{view.decision_time / 3600:g} h per cube decision, {view.proxy_time / 3600:g} h for a proxy"
             text = f"Chouette #{view.session_id}: {view.rules_text}.\nTime: {hours}."
             if view.stake:
@@ -216,8 +238,8 @@ class ChouetteCommands(app_commands.Group):
     async def verify(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            await register(interaction)
-            session_id = await _session(interaction)
+            member = await register(interaction)
+            session_id = await _session(interaction, member)
             lines = await chouette_lines(interaction.client.chouettes, session_id)
             text = (f"Chouette #{session_id} dice, recipe {RECIPE}: {RECIPE_TEXT}\nA game's seed is published when it "
                     "ends (the seat throws' when the chouette closes). Check every roll yourself: "

@@ -71,3 +71,35 @@ def test_apostrophes_of_names_are_not_quotes():
     assert clip(text) == text
     long = "x" * 150
     assert clip(f"not {long!r} here") == f"not '{'x' * 80}…' (cut) here"
+
+
+async def test_chouette_commands_outside_its_channel(tmp_path):
+    """Ann sits in two chouettes (Box of #1, seated; in #2's lobby): in the lobby channel a bare /bg chouette move
+    goes to #1, the one waiting for her decision; /bg chouette status there is refused with both and their board
+    links (she sits in two); Bob, in #1 only, gets its status; Dave, in none, is told so."""
+    seating = [(6, 6), (6, 5), (5, 5)]  # Ann Box, Bob Captain, Cy
+    async with Harness.start(tmp_path / "club.sqlite3", dice=InjectedDice([*seating, (2, 1)], fallback=b"ch")) as h:
+        ann, bob, cy, carol, dave = (h.member(name) for name in ("Ann", "Bob", "Cy", "Carol", "Dave"))
+        first, second, lobby = h.channel("first"), h.channel("second"), h.channel("lobby")
+        await h.command(ann, "bg chouette start", first)
+        for member in (bob, cy):
+            await h.command(member, "bg chouette join", first)
+        assert "Box Ann" in (await h.command(cy, "bg chouette seat", first)).text
+        await h.command(carol, "bg chouette start", second)
+        await h.command(ann, "bg chouette join", second)
+        chouettes = h.bot.chouettes
+        view = await chouettes.state(1)
+        assert [d.actor for d in view.decisions] == [ann.id] and view.decisions[0].pending == "play"
+
+        status = await h.command(ann, "bg chouette status", lobby)
+        assert status.private and "You have 2 chouettes" in status.text, status.text
+        boards = {(await chouettes.messages(i, purpose="board"))[-1].message_id for i in (1, 2)}
+        assert _links(h, status.text) == boards
+        assert "Chouette #1" in (await h.command(bob, "bg chouette status", lobby)).text
+        nobody = await h.command(dave, "bg chouette status", lobby)
+        assert nobody.private and "none has you at the table" in nobody.text, nobody.text
+
+        play = (await chouettes.legal_plays(1, ann.id))[0]
+        moved = await h.command(ann, "bg chouette move", lobby, play=play)
+        assert moved.private and (await chouettes.state(1)).version > view.version, moved.text
+        assert (await chouettes.state(2)).phase == "lobby"
