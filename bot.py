@@ -338,6 +338,19 @@ def seed_source(text: str, used: frozenset[str] | set[str] = frozenset()):
     return next_seed
 
 
+def no_contribution() -> str:
+    """The client seed of a member's action under ``--seed``: empty (it does not count, :data:`club.dice.RECIPE_V2`),
+    so that a script replays the same dice; without ``--seed`` each action contributes a fresh :mod:`secrets` value
+    (issue 12 item 1)."""
+    return ""
+
+
+def reproducible(text: str, used: frozenset[str] | set[str] = frozenset()) -> dict:
+    """The :class:`~club.service.ClubService` options of ``--seed text``: the seeds of :func:`seed_source` and empty
+    client seeds (:func:`no_contribution`) — reproducible dice for scripts and demos, not for play that matters."""
+    return {"seeds": seed_source(text, used), "contributions": no_contribution}
+
+
 async def stored_commitments(database: Database) -> set[str]:
     """The seed commitments (hex) of every stored game and chouette dice series: the seeds ``--seed`` must skip."""
     async with database.transaction() as tx:
@@ -365,7 +378,7 @@ async def _console(settings: Settings, database_path: Path, images: Path | None,
 
     async with settings.open_database(database_path) as database:
         await upgrade_stored_states(database)
-        options = {} if seed is None else {"seeds": seed_source(seed, await stored_commitments(database))}
+        options = {} if seed is None else reproducible(seed, await stored_commitments(database))
         # the console's time passes on request (``wait 6h``): a manual clock starting now
         service = ClubService(database, defaults=settings.defaults(), clock=ManualClock(time.time()), **options)
         # one folder per database, so two databases never overwrite each other's pictures

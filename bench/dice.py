@@ -1,4 +1,6 @@
-"""Are the dice fair? A chi-square test of the club's dice recipe (:func:`club.dice.derive_dice`, RULES A1).
+"""Are the dice fair? A chi-square test of the club's dice recipe (RULES A1): by default the recipe games use now,
+:data:`club.dice.RECIPE_V2` (:func:`club.dice.derive_dice_v2`, issue 12 item 1: each game has two client seeds, the
+second counting from roll 2 as a late first action does), or ``--recipe v1`` (:func:`club.dice.derive_dice`).
 
 Rolls ``--rolls`` (default 1,000,000) rolls — ``--games`` seeds of ``rolls / games`` rolls each, counters 0, 1, 2 …
 as in a game — and prints two goodness-of-fit tests with their p-values:
@@ -8,7 +10,8 @@ as in a game — and prints two goodness-of-fit tests with their p-values:
 
 Target: neither p-value below 0.001 (a fair recipe fails that by chance once in a thousand runs). Run
 ``python bench/dice.py [--rolls N] [--games G] [--seed TEXT]``; with ``--seed`` the server seeds are
-SHA-256(seed:game) (reproducible), else fresh :func:`club.dice.new_seed` seeds.
+SHA-256(seed:game) and the client seeds ``seed:game:0`` / ``seed:game:1`` (reproducible), else fresh
+:func:`club.dice.new_seed` seeds and :func:`club.dice.new_contribution` client seeds.
 """
 
 from __future__ import annotations
@@ -23,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from club.dice import derive_dice, new_seed  # noqa: E402
+from club.dice import RECIPE, RECIPE_V2, derive, new_contribution, new_seed  # noqa: E402
 
 TARGET_P = 0.001
 
@@ -71,16 +74,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--rolls", type=int, default=1_000_000)
     parser.add_argument("--games", type=int, default=10_000)
-    parser.add_argument("--seed", default=None, help="reproducible server seeds")
+    parser.add_argument("--seed", default=None, help="reproducible server and client seeds")
+    parser.add_argument("--recipe", choices=("v1", "v2"), default="v2", help="the dice recipe (default v2)")
     args = parser.parse_args(argv)
     per_game = max(1, args.rolls // args.games)
+    recipe = RECIPE_V2 if args.recipe == "v2" else RECIPE
     faces, rolls = Counter(), Counter()
     started = time.perf_counter()
     total = 0
     for game in range(args.games):
         seed = new_seed() if args.seed is None else hashlib.sha256(f"{args.seed}:{game}".encode()).digest()
+        clients = [(0, new_contribution()), (2, new_contribution())]
+        if args.seed is not None:
+            clients = [(0, f"{args.seed}:{game}:0"), (2, f"{args.seed}:{game}:1")]
         for counter in range(per_game):
-            d1, d2 = derive_dice(seed, counter)
+            d1, d2 = derive(recipe, seed, counter, clients)
             faces[d1] += 1
             faces[d2] += 1
             rolls[(max(d1, d2), min(d1, d2))] += 1
@@ -90,7 +98,7 @@ def main(argv: list[str] | None = None) -> int:
     expected_rolls = {(h, low): total * (1 if h == low else 2) / 36 for h in range(1, 7) for low in range(1, h + 1)}
     roll_stat, roll_dof = chi_square(rolls, expected_rolls)
     face_p, roll_p = chi_square_p(face_stat, face_dof), chi_square_p(roll_stat, roll_dof)
-    print(f"{total:,} rolls ({args.games:,} seeds × {per_game} rolls) in {seconds:.1f} s "
+    print(f"recipe {recipe}: {total:,} rolls ({args.games:,} seeds × {per_game} rolls) in {seconds:.1f} s "
           f"({total / seconds:,.0f} rolls/s)")  # fmt: skip
     print(
         "faces:  " + "  ".join(f"{f}: {faces[f] / (2 * total):.5f}" for f in range(1, 7)) + f"  (expected {1 / 6:.5f})"

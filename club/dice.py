@@ -16,6 +16,26 @@ How a game's dice are made and how anyone can check them:
 Because the seed is fixed before the first roll and committed to in public, the server cannot pick dice during the
 game; because it is secret until the end, nobody can predict the next roll.
 
+That recipe (:data:`RECIPE`, ``bgclub-hmac-sha256-v1``) still lets the bot *choose* the seed it commits to. Games
+started now use :data:`RECIPE_V2` (issue 12 item 1, the standard server-seed / client-seed / nonce scheme): each
+player adds a *client seed* fixed only after the commitment is public, and every roll depends on them all:
+
+4. The commitment to a game's server seed is published before anything a player does could be reacted to: game 1's
+   in the challenge, game n+1's when game n starts (:mod:`club.step`; a chouette's in the action before its series
+   starts, :mod:`club.chouette.step`).
+5. A player's contribution to a game is fixed at his first own action after that commitment: an unpredictable
+   value of that action (the Discord interaction id; a fresh :mod:`secrets` value in the console;
+   :func:`contributing`), after the phrase he set (``/player seed``, console ``seed``) and ``" | "`` if he set one
+   (:func:`club.commitments.contribution_text`). It is logged as a ``client_seed`` action
+   ``{"game", "from_roll", "seed"}`` and counts from roll ``from_roll`` on (the next roll made).
+6. Roll ``n`` (:func:`derive_dice_v2`): the contributions in force are the non-empty ones with ``from_roll <= n``,
+   in the published order; for block = 0, 1, 2 … take ``HMAC-SHA256(key=S, msg=ASCII("{n}:{block}") + for each
+   contribution in force ASCII(":" + hex(UTF-8 of its text)))`` and sample dice from its bytes exactly as in
+   step 2. (With none in force this is the v1 roll: ``python bot.py --console --seed`` — reproducible dice for
+   scripts, not play that matters — contributes empty client seeds, so its scripts replay the same games.)
+
+Old games keep their recipe: a game logged with v1 verifies with v1 (the log is never rewritten).
+
 Tests and replays may inject dice instead (:class:`InjectedDice`); such games are marked ``'injected'`` and have no
 seed to prove.
 """
@@ -26,6 +46,8 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Iterable, Sequence
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass
 
 SEED_BYTES = 32
@@ -39,6 +61,28 @@ RECIPE_TEXT = (
     "then side 1's). The commitment is SHA-256(S) in hex."
 )
 """The exact recipe in words (shown by ``/bg verify``)."""
+RECIPE_V2 = "bgclub-hmac-sha256-v2"
+"""The recipe with client seeds (module docstring, steps 4–6): what every game started now uses."""
+
+RECIPE_V2_TEXT = (
+    "roll n (0, 1, 2 … in order, opening rolls and ties included) with server seed S and client seeds c (in the "
+    "order listed, each from its roll from_roll on): for block = 0, 1, 2 … HMAC-SHA256(key = S, message = ASCII "
+    '"n:block" then ":" + hex(UTF-8 of c) for each non-empty c with from_roll ≤ n); skip bytes ≥ 252, each other '
+    "byte b is the die b mod 6 + 1; the first two dice are the roll (opening: side 0's die, then side 1's). "
+    "Commitment: SHA-256(S) in hex."
+)
+"""The v2 recipe in words (shown by ``/bg verify``)."""
+
+RECIPES = {RECIPE: RECIPE_TEXT, RECIPE_V2: RECIPE_V2_TEXT}
+"""Every recipe a stored game may have been rolled with, by name, and its text."""
+
+MAX_CONTRIBUTION = 160
+"""The longest client seed (characters): a phrase of ``/player seed`` (≤ 100) and an action's value (≤ 40)."""
+
+Contribution = tuple[int, str]
+"""A client seed as the recipe uses it: ``(from_roll, text)``."""
+
+_CONTRIBUTION: ContextVar[str | None] = ContextVar("bgclub_dice_contribution", default=None)
 _ACCEPT_BELOW = 252  # 42 * 6: bytes 252..255 are rejected so each face has exactly 42 byte values
 
 
@@ -76,6 +120,83 @@ def derive_dice(seed: bytes, counter: int, count: int = 2) -> tuple[int, ...]:
         block += 1
 
 
+def _sample(digests: Iterable[bytes], count: int) -> tuple[int, ...]:
+    dice: list[int] = []
+    for digest in digests:
+        for byte in digest:
+            if byte < _ACCEPT_BELOW:
+                dice.append(byte % 6 + 1)
+                if len(dice) == count:
+                    return tuple(dice)
+    raise AssertionError("unreachable: the digests never end")
+
+
+def derive_dice_v2(
+    seed: bytes, counter: int, contributions: Sequence[Contribution] = (), count: int = 2
+) -> tuple[int, ...]:
+    """The ``count`` dice (each 1–6) of roll ``counter`` (≥ 0) by :data:`RECIPE_V2` (module docstring, step 6):
+    server seed ``seed`` and the client seeds ``contributions`` ``[(from_roll, text), …]`` in their published order
+    (those with ``from_roll > counter`` do not count yet, empty ones never). Raises ``ValueError`` like :func:`derive_dice`, and for a
+    contribution that is not ``(whole number ≥ 0, text)``."""
+    if not isinstance(counter, int) or isinstance(counter, bool) or counter < 0:
+        raise ValueError(f"the roll counter is a whole number ≥ 0, not {counter!r}")
+    if not seed:
+        raise ValueError("the server seed is empty")
+    if count < 1:
+        raise ValueError(f"count is the number of dice, at least 1; got {count!r}")
+    tail = ""
+    for item in contributions:
+        start, text = item
+        if isinstance(start, bool) or not isinstance(start, int) or start < 0 or not isinstance(text, str):
+            raise ValueError(f"a client seed is (from_roll ≥ 0, text), not {item!r}")
+        if start <= counter and text:
+            tail += ":" + text.encode("utf-8").hex()
+
+    def digests():
+        block = 0
+        while True:
+            yield hmac.new(seed, f"{counter}:{block}{tail}".encode("ascii"), hashlib.sha256).digest()
+            block += 1
+
+    return _sample(digests(), count)
+
+
+def derive(
+    recipe: str, seed: bytes, counter: int, contributions: Sequence[Contribution] = (), count: int = 2
+) -> tuple[int, ...]:
+    """Roll ``counter`` of a game by its ``recipe`` (:data:`RECIPE`: client seeds ignored, or :data:`RECIPE_V2`).
+    Raises ``ValueError`` for an unknown recipe or bad values."""
+    if recipe == RECIPE_V2:
+        return derive_dice_v2(seed, counter, contributions, count)
+    if recipe == RECIPE:
+        return derive_dice(seed, counter, count)
+    raise ValueError(f"unknown dice recipe {recipe!r}: known are {', '.join(RECIPES)}")
+
+
+@contextmanager
+def contributing(value: str | int | None):
+    """Within this block, a member's action contributes ``value`` (the Discord interaction id, a console line's
+    fresh :mod:`secrets` value; up to 40 characters kept) to his client seed if one is due (module docstring,
+    step 5).
+    Front ends wrap each member's request in it; it follows the asyncio task (a :class:`~contextvars.ContextVar`)."""
+    token = _CONTRIBUTION.set(None if value is None else str(value)[:40])
+    try:
+        yield
+    finally:
+        _CONTRIBUTION.reset(token)
+
+
+def current_contribution() -> str | None:
+    """The value set by the innermost :func:`contributing` block of this task, or None."""
+    return _CONTRIBUTION.get()
+
+
+def new_contribution() -> str:
+    """A fresh unpredictable client seed (32 hex digits from :mod:`secrets`): the console's per-line value, and what
+    a member's action contributes when no front end gave one."""
+    return secrets.token_hex(16)
+
+
 @dataclass(frozen=True, slots=True)
 class RollCheck:
     """The check of one logged roll: ``index`` (the counter), the ``logged`` dice and the ``derived`` ones."""
@@ -90,10 +211,20 @@ class RollCheck:
         return self.logged == self.derived
 
 
-def verify_rolls(seed_hex: str, commitment: str, rolls: Iterable[tuple[int, Sequence[int]]]) -> list[str]:
+def verify_rolls(
+    seed_hex: str,
+    commitment: str,
+    rolls: Iterable[tuple[int, Sequence[int]]],
+    *,
+    recipe: str = RECIPE,
+    contributions: Sequence[Contribution] = (),
+) -> list[str]:
     """Check a finished game's dice: ``seed_hex`` (the revealed seed) must hash to ``commitment`` and every logged
-    roll ``(counter, dice)`` must be :func:`derive_dice` of the seed and its counter; the counters must run 0, 1, 2 …
-    without gaps or repeats. Returns the problems found, in words (empty list = the dice are proven fair)."""
+    roll ``(counter, dice)`` must be :func:`derive` of the ``recipe``, the seed, the client seeds ``contributions``
+    and its counter; the counters must run 0, 1, 2 … without gaps or repeats. Returns the problems found, in words
+    (empty list = the dice are proven fair)."""
+    if recipe not in RECIPES:
+        return [f"unknown dice recipe {recipe!r}"]
     problems: list[str] = []
     try:
         seed = bytes.fromhex(seed_hex)
@@ -106,7 +237,7 @@ def verify_rolls(seed_hex: str, commitment: str, rolls: Iterable[tuple[int, Sequ
         logged = tuple(dice)
         if index != expected_index:
             problems.append(f"roll counter {index} where {expected_index} was due (a roll missing or repeated)")
-        derived = derive_dice(seed, index, len(logged))
+        derived = derive(recipe, seed, index, contributions, len(logged))
         if derived != logged:
             problems.append(f"roll {index}: logged {logged}, but the seed gives {derived}")
         expected_index = index + 1

@@ -16,7 +16,7 @@ from backgammon.moves import Play
 
 from . import proof
 from .describe import shorten
-from .dice import RECIPE, RECIPE_TEXT, verify_rolls
+from .dice import RECIPES, verify_rolls
 from .errors import MAX_ID, InvalidRequestError, NotAPlayerError, NotNowError, UnknownGameError, shown
 from .results import Outcome, TableView
 from .service import ClubService, HistoryItem, WaitingItem
@@ -386,12 +386,14 @@ def rules_text(view: TableView) -> str:
 @dataclass(frozen=True, slots=True)
 class DiceProof:
     """The dice check of one game (RULES A1): ``text`` in words, ``ok`` (None while the seed is still secret or
-    the dice were injected, else whether every roll was recomputed from the revealed seed)."""
+    the dice were injected, else whether every roll was recomputed from the revealed seed); ``published``: the
+    published lines (:mod:`club.proof`) for ``tools/verify_dice.py``, also when they do not fit in ``text``."""
 
     match_id: int
     game_number: int
     text: str
     ok: bool | None
+    published: str = ""
 
 
 async def dice_proof(
@@ -419,16 +421,22 @@ async def dice_proof(
     if game.dice == "injected":
         return DiceProof(match_id, number, head + " The dice were given from outside (a test or a replay): "
                          "there is no seed to check.", None)  # fmt: skip
-    commitment = f"Commitment (SHA-256 of the server seed, shown when the game started): {game.seed_hash}"
-    recipe = f"Recipe {RECIPE}: {RECIPE_TEXT}"
     series = [s for s in proof.match_series([game], actions) if s.key == f"DiceGame{number}"]
+    recipe_name = series[0].recipe if series else proof.RECIPE
+    when = "published before either player's client seed" if series and series[0].clients else "shown when it started"
+    commitment = f"Commitment (SHA-256 of the server seed, {when}): {game.seed_hash}"
+    recipe = f"Recipe {recipe_name}: {RECIPES[recipe_name]}"
+    clients = "".join(
+        f"\nClient seed {i} (counts from roll {start}): {text!r}" for i, (start, text) in enumerate(series[0].clients, 1)
+    ) if series else ""  # fmt: skip
     published = "\n".join(proof.lines(series))
     if not game.seed_revealed:
-        text = (f"{head}\n{commitment}\nThe seed stays secret until the game ends; then /bg verify shows it and every "
-                f"roll.\n{recipe}")  # fmt: skip
+        text = (f"{head}\n{commitment}{clients}\nThe seed stays secret until the game ends; then /bg verify shows it "
+                f"and every roll.\n{recipe}")  # fmt: skip
         return DiceProof(match_id, number, clip(text), None)
-    problems = verify_rolls(game.seed, game.seed_hash, rolls)
-    text = f"{head}\n{commitment}\nRevealed seed: {game.seed}\n{recipe}\n"
+    contributions = series[0].clients if series else ()
+    problems = verify_rolls(game.seed, game.seed_hash, rolls, recipe=recipe_name, contributions=contributions)
+    text = f"{head}\n{commitment}\nRevealed seed: {game.seed}{clients}\n{recipe}\n"
     if problems:
         text += "PROBLEMS:\n" + "\n".join(problems)
     else:
@@ -438,8 +446,8 @@ async def dice_proof(
     if len(text) + len(check) + len(published) <= MAX_MESSAGE:
         text += check + published
     else:
-        text += "\nAll rolls are too many for one message: /bg export has them (run python tools/verify_dice.py on it)."
-    return DiceProof(match_id, number, text, not problems)
+        text += "\nAll rolls are too many for one message: they are in the attached file and in /bg export (run python tools/verify_dice.py FILE on either)."
+    return DiceProof(match_id, number, text, not problems, published + "\n")
 
 
 def games_text(

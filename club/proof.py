@@ -4,8 +4,13 @@ no trust in the bot.
 
 Each dice series (a game of a match or session; a chouette's seating series 0 and its game series) is one line::
 
-    ; [DiceRecipe "bgclub-hmac-sha256-v1"]
-    ; [DiceGame2 "commitment=<SHA-256 hex> seed=<seed hex, or secret> rolls=0:52,1:31,2:66"]
+    ; [DiceRecipe "bgclub-hmac-sha256-v2"]
+    ; [DiceGame2 "recipe=bgclub-hmac-sha256-v2 commitment=<SHA-256 hex> seed=<seed hex, or secret>
+      clients=0:616e6e,2:3132 rolls=0:52,1:31,2:66"]   (one line)
+
+``clients`` lists the client seeds of a :data:`~club.dice.RECIPE_V2` series (issue 12 item 1) in their published
+order as ``from_roll:hex of the UTF-8 text``; a series rolled with the older :data:`~club.dice.RECIPE` has no
+``recipe`` or ``clients`` field (the ``DiceRecipe`` line names the recipe of such series).
 
 ``rolls`` lists each logged roll as ``counter:dice`` (the dice as digits in the logged order: an opening roll is side
 0's die then side 1's; a chouette seat throw may be one die). The lines are the ``.mat`` export's header lines
@@ -21,7 +26,8 @@ from dataclasses import dataclass
 
 from storage import ActionRecord, GameRecord
 
-from .dice import RECIPE
+from .commitments import logged_contributions
+from .dice import RECIPE, RECIPE_V2, Contribution
 
 RECIPE_KEY = "DiceRecipe"
 
@@ -29,17 +35,24 @@ RECIPE_KEY = "DiceRecipe"
 @dataclass(frozen=True, slots=True)
 class Series:
     """One dice series as published: ``key`` (``DiceGame2``, ``DiceChouette3Series0`` …), the commitment, the seed
-    (hex; None while secret), and the logged rolls ``(counter, dice)`` in order."""
+    (hex; None while secret), the logged rolls ``(counter, dice)`` in order, the ``recipe`` and (v2) the client seeds
+    ``clients`` ``[(from_roll, text), …]`` in their published order."""
 
     key: str
     commitment: str
     seed: str | None
     rolls: tuple[tuple[int, tuple[int, ...]], ...]
+    recipe: str = RECIPE
+    clients: tuple[Contribution, ...] = ()
 
     def value(self) -> str:
-        """The header value: ``commitment=… seed=… rolls=…``."""
+        """The header value: ``[recipe=… ]commitment=… seed=… [clients=… ]rolls=…``."""
         rolls = ",".join(f"{index}:{''.join(str(d) for d in dice)}" for index, dice in self.rolls)
-        return f"commitment={self.commitment} seed={self.seed or 'secret'} rolls={rolls}"
+        text = f"commitment={self.commitment} seed={self.seed or 'secret'} "
+        if self.recipe != RECIPE:
+            clients = ",".join(f"{start}:{seed.encode('utf-8').hex()}" for start, seed in self.clients)
+            text = f"recipe={self.recipe} {text}clients={clients} "
+        return f"{text}rolls={rolls}"
 
     def line(self) -> str:
         """The ``; [Key "value"]`` line."""
@@ -52,19 +65,28 @@ def match_series(games: Iterable[GameRecord], actions: Sequence[ActionRecord]) -
     for action in actions:
         if action.dice is not None and action.game_number is not None and action.roll_index is not None:
             rolls[action.game_number].append((action.roll_index, tuple(action.dice)))
+    recipes = {
+        action.args.get("number"): action.args.get("recipe", RECIPE) for action in actions if action.kind == "new_game"
+    }
     out = []
     for game in sorted(games, key=lambda g: g.number):
         if game.dice != "fair" or game.seed_hash is None:
             continue
         seed = game.seed if game.seed_revealed else None
-        out.append(Series(f"DiceGame{game.number}", game.seed_hash, seed, tuple(rolls.get(game.number, ()))))
+        recipe = recipes.get(game.number, RECIPE)
+        clients = tuple(logged_contributions(actions, game.number)) if recipe != RECIPE else ()
+        key = f"DiceGame{game.number}"
+        out.append(Series(key, game.seed_hash, seed, tuple(rolls.get(game.number, ())), recipe, clients))
     return out
 
 
 def header_lines(series: Iterable[Series]) -> dict[str, str]:
-    """The ``.mat`` header entries (key → value) of ``series``, the recipe first (empty when there is none)."""
+    """The ``.mat`` header entries (key → value) of ``series``, the recipe first (empty when there is none): the
+    recipe of the lines without a ``recipe`` field (v1) if there are any, else v2 (each v2 line names it too)."""
+    series = list(series)
     entries = {item.key: item.value() for item in series}
-    return {RECIPE_KEY: RECIPE, **entries} if entries else {}
+    recipe = RECIPE if any(item.recipe == RECIPE for item in series) else RECIPE_V2
+    return {RECIPE_KEY: recipe, **entries} if entries else {}
 
 
 def lines(series: Iterable[Series]) -> list[str]:

@@ -37,8 +37,9 @@ from storage import (
 
 from .admission import Admission
 from .clock import Clock, SystemClock
+from .commitments import Ahead, DiceBook
 from .describe import describe
-from .dice import new_seed
+from .dice import RECIPE, RECIPE_V2, new_contribution, new_seed
 from .errors import (
     InvalidRequestError,
     NotAPlayerError,
@@ -75,14 +76,15 @@ def _check_version(version: Any) -> int | None:
 class ClubService(MatchQueries):
     """The use-case layer over one :class:`~storage.Database` (see the module docstring).
 
-    ``clock``: where "now" comes from (default the system clock). ``defaults``: the settings a new club starts with
-    (from the bot's configuration; default :class:`~club.settings.ClubSettings`). ``dice``: a :data:`DiceInjector`
-    for tests and replays (games are then marked ``'injected'``); by default every game has provably fair dice
-    (:mod:`club.dice`). ``seeds``: the seed source (default :func:`club.dice.new_seed`). ``max_auto_actions``: a
-    bound on automatic steps per call (a position where both sides can only dance never loops forever).
-    ``admission``: the backpressure on actions (:class:`~club.admission.Admission`; default none — every action
-    starts at once; the bot passes the default limit, so a flood of clicks is answered "busy, try again" instead of
-    queueing without bound).
+        ``clock``: where "now" comes from (default the system clock). ``defaults``: the settings a new club starts with
+        (from the bot's configuration; default :class:`~club.settings.ClubSettings`). ``dice``: a :data:`DiceInjector`
+        for tests and replays (games are then marked ``'injected'``); by default every game has provably fair dice
+        (:mod:`club.dice`). ``seeds``: the seed source (default :func:`club.dice.new_seed`); ``contributions``: a member's
+    client seed when neither his phrase nor the front end gives one (default :func:`club.dice.new_contribution`). ``max_auto_actions``: a
+        bound on automatic steps per call (a position where both sides can only dance never loops forever).
+        ``admission``: the backpressure on actions (:class:`~club.admission.Admission`; default none — every action
+        starts at once; the bot passes the default limit, so a flood of clicks is answered "busy, try again" instead of
+        queueing without bound).
     """
 
     def __init__(
@@ -93,6 +95,7 @@ class ClubService(MatchQueries):
         defaults: ClubSettings | None = None,
         dice: DiceInjector | None = None,
         seeds: Callable[[], bytes] = new_seed,
+        contributions: Callable[[], str] = new_contribution,
         max_auto_actions: int = 400,
         admission: Admission | None = None,
     ) -> None:
@@ -102,6 +105,7 @@ class ClubService(MatchQueries):
         self.defaults = defaults or ClubSettings()
         self._dice = dice
         self._seeds = seeds
+        self._contributions = contributions
         self.max_auto_actions = max_auto_actions
         self._locks = TableLocks()
 
@@ -200,6 +204,12 @@ class ClubService(MatchQueries):
         table, args = Table.challenge(
             club_id=club.id, players=(challenger, opponent), length=length, rules=rule_set, stake=stake
         )
+        state = table.state_json()
+        book = None
+        if self._dice is None:  # game 1's server seed, committed now: before anyone's client seed (issue 12 item 1)
+            book = DiceBook(Ahead.draw(1, self._seeds))
+            args["next_seed_hash"] = book.ahead.seed_hash
+            state["dice"] = book.to_json()
         now = self.clock.now()
         due = now + settings.time_limit("answer_challenge")
         deadline = DeadlineWrite(
@@ -212,7 +222,7 @@ class ClubService(MatchQueries):
             players=(challenger, opponent),
             rules=rule_set.to_json(),
             stake=stake,
-            match=MatchWrite(table.status, table.state_json(), 0, opponent, "answer_challenge", 0, 0),
+            match=MatchWrite(table.status, state, 0, opponent, "answer_challenge", 0, 0),
             action=NewAction("challenge", side=0, member_id=challenger, args=args),
             deadline=deadline,
             now=now,
@@ -221,13 +231,17 @@ class ClubService(MatchQueries):
         event = Event("challenge", 0, data={"rules": rule_set.describe(), "stake": stake})
         text = describe(event, names, money=length == 0, length=length)
         text += f" Rules: {rule_set.describe()}." + (f" Stake: {stake} per point." if stake else "")
+        if book is not None:
+            text += (f" Game 1 dice commitment (SHA-256 of its server seed, fixed before either player's client "
+                     f"seed): {book.ahead.seed_hash}.")  # fmt: skip
         view = TableView.of(
             record.id, table, version=record.version, names=names, due_at=due, seed_hash=None, seed=None
         )
         return Outcome(view, text, notify=(opponent,), events=(event,))
 
     async def accept(self, match_id: int, member: int, *, version: int | None = None) -> Outcome:
-        """The challenged member accepts; game 1 starts (seed committed, opening roll made, RULES G2)."""
+        """The challenged member accepts; game 1 starts (its seed committed in the challenge, his client seed fixed
+        now, issue 12 item 1; the opening roll made, RULES G2)."""
         return await self._simple(match_id, member, "accept", version)
 
     async def decline(self, match_id: int, member: int, *, version: int | None = None) -> Outcome:
@@ -300,6 +314,8 @@ class ClubService(MatchQueries):
             if step.table.status == "active" and step.table.waiting()[0] is None:
                 step.autoplay()  # finish what the club had left to do (e.g. an opening roll), then judge the call
             step.require_turn(side, kind)
+            if kind not in ("decline", "cancel"):
+                step.contribute(side)  # his client seed, if one is due (issue 12 item 1)
             try:
                 if kind == "roll":
                     if "roll" not in step.table.game.legal_actions(side):
@@ -395,7 +411,9 @@ class ClubService(MatchQueries):
             MemberPreferences.from_json(members[p].preferences if p in members else {}) for p in record.players
         )
         step = MatchStep(self, record, table, self.clock.now(), ClubSettings.from_json(club.settings), names, prefs)
+        step.book = DiceBook.from_json(record.state.get("dice"))
         if game_record is not None:
+            v2 = step.book.current == game_record.number and game_record.dice == "fair"
             step.games[game_record.number] = _GameInfo(
                 number=game_record.number,
                 dice=game_record.dice,
@@ -405,6 +423,8 @@ class ClubService(MatchQueries):
                 expected_version=game_record.version,
                 version=game_record.version,
                 was_over=game_record.status == "over",
+                recipe=RECIPE_V2 if v2 else RECIPE,
+                contributions=step.book.contributions(game_record.number) if v2 else [],
             )
         return step
 

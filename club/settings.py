@@ -192,6 +192,9 @@ class MemberPreferences:
     - ``away``: his away periods now, by club id (text): ``{"from", "until", "reason", "days"}``; ``away_used``: away
       days used, by ``"<club id>:<year>"``; ``nudged``: when he last nudged, by ``"match:<id>"`` (all written by
       :mod:`club.correspondence`).
+    - ``seed`` (default none): his dice phrase (issue 12 item 1, :mod:`club.commitments`): part of his client seed
+      in every game (with the unpredictable value of his first action after the game's commitment). Up to 100
+      printable characters.
     """
 
     auto_roll: bool = True
@@ -200,8 +203,14 @@ class MemberPreferences:
     away: dict = field(default_factory=dict)
     away_used: dict = field(default_factory=dict)
     nudged: dict = field(default_factory=dict)
+    seed: str = ""
 
     def __post_init__(self) -> None:
+        phrase = self.seed
+        if not isinstance(phrase, str) or len(phrase) > 100 or not (phrase.isprintable() and phrase == phrase.strip()):
+            raise InvalidRequestError(
+                f"a dice phrase is up to 100 printable characters without spaces at its ends, not {shown(phrase)}"
+            )
         if not isinstance(self.auto_roll, bool):
             raise InvalidRequestError(f"auto_roll is true or false, not {self.auto_roll!r}")
         if not isinstance(self.notify, bool):

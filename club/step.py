@@ -11,7 +11,9 @@ from backgammon.game import Phase
 from backgammon.moves import dice_text
 from storage import Commit, DeadlineWrite, GameWrite, MatchRecord, MatchWrite, NewAction
 
+from .commitments import CLIENT_SEED, DiceBook, contribution_text, due
 from .describe import pending_words
+from .dice import RECIPE_V2
 from .errors import GameFinishedError, NotNowError, NotYourTurnError, StaleVersionError
 from .refusals import CUBE_KINDS, cube_reason, roll_reason
 from .settings import MemberPreferences
@@ -72,6 +74,7 @@ class MatchStep(Step):
     actions: list[NewAction] = field(default_factory=list)
     events: list[tuple[Event, int | None]] = field(default_factory=list)
     revealed: list[tuple[int, str, str]] = field(default_factory=list)
+    book: DiceBook = field(default_factory=DiceBook)
 
     # -- the hooks of club.work.Step ---------------------------------------------------------------------------------
     def check_fresh(self, seen: int | None) -> None:
@@ -137,14 +140,44 @@ class MatchStep(Step):
         return (dice[0], dice[1]), index
 
     def start_game(self) -> None:
-        """Start the next game: a fresh seed (or injected dice), then the opening roll (RULES G2, G3)."""
+        """Start the next game (then the opening roll follows, RULES G2, G3). Fair dice (issue 12 item 1): its
+        seed is the one committed ahead (in the challenge, or when the game before started), rolled by
+        :data:`~club.dice.RECIPE_V2` with the client seeds fixed since; the next game's seed is drawn and its
+        commitment published in this ``new_game`` action — before anyone acts in this game."""
         table = self.table
         if table.game is not None:
             self.games[table.game_number].final_state = table.game.to_json()
         number = table.game_number + 1
-        info = _GameInfo(number, **DiceInUse.fresh_seed(self.service._seeds, self.service._dice is not None))
+        if self.service._dice is not None:
+            info = _GameInfo(number, **DiceInUse.fresh_seed(self.service._seeds, True))
+            args = {"number": number, "dice": info.dice, "seed_hash": None}
+        else:
+            seed, commitment, ahead = self.book.start(number, self.service._seeds)
+            info = _GameInfo(number, "fair", seed, commitment, 0, RECIPE_V2, self.book.contributions(number))
+            args = {"number": number, "dice": "fair", "seed_hash": commitment, "recipe": RECIPE_V2,
+                    "next_seed_hash": ahead}  # fmt: skip
         self.games[number] = info
-        self.act("new_game", None, {"number": number, "dice": info.dice, "seed_hash": info.seed_hash})
+        self.act("new_game", None, args)
+
+    def contribute(self, side: int) -> None:
+        """``side`` acts himself: fix his client seed for the game being played and the committed game ahead if he
+        has none there yet (issue 12 item 1, :func:`club.commitments.due`): his ``/player seed`` phrase, else this
+        request's value (:func:`club.dice.contributing`). Logged as ``client_seed`` actions; counts from the
+        next roll. Nothing for injected dice or a finished table."""
+        table = self.table
+        if self.service._dice is not None or table.finished:
+            return
+        info = self.games.get(table.game_number)
+        playing = table.game is not None and not table.game.is_over and info is not None and info.dice == "fair"
+        targets = due(self.book, side, (info.number, info.rolls) if playing else None)
+        if not targets:
+            return
+        text = contribution_text(self.prefs[side].seed, self.service._contributions)
+        for number, start in targets:
+            self.act(CLIENT_SEED, side, {"game": number, "from_roll": start, "seed": text})
+            self.book.clients.append((number, side, start, text))
+            if playing and number == info.number:
+                info.contributions.append((start, text))
 
     def opening(self) -> None:
         """Roll the opening until it is not a tie (RULES G2; ties may raise the cube, G3)."""
@@ -244,9 +277,12 @@ class MatchStep(Step):
             reminders = tuple(due - r for r in self.settings.reminders if due - r > self.now)
             deadline = DeadlineWrite(waiting_member, pending, due, reminders)
         score = table.score
+        state = table.state_json()
+        if self.book.ahead is not None or self.book.current is not None:
+            state["dice"] = self.book.to_json()  # the secret seed ahead and the client seeds (club.commitments)
         match = MatchWrite(
             status=table.status,
-            state=table.state_json(),
+            state=state,
             game_number=table.game_number,
             waiting_for=waiting_member,
             pending=pending if waiting_member is not None else None,

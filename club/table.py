@@ -29,6 +29,8 @@ kind                      side   meaning
 ``forfeit``               s      the late side forfeits the game (club time limit, RULES A2, M5)
 ``forfeit_match``         s      the late side forfeits the match / ends the money session (RULES A2, M5)
 ``stop``                  s      money session: end it when the current game ends
+``client_seed``           s      a player's dice contribution (issue 12 item 1, :mod:`club.commitments`): ``args``
+                                 = game, from_roll, seed; changes nothing at the table
 ========================  =====  ==================================================================================
 
 Statuses: ``challenged`` → ``active`` → ``over``; or ``declined`` / ``cancelled`` / ``expired``.
@@ -56,7 +58,9 @@ from .work import TableBase
 GAME_ACTIONS = ACTIONS
 """Logged actions that go straight to :class:`~backgammon.game.Game` (their ``args`` are its history entries)."""
 
-MATCH_ACTIONS = ("challenge", "accept", "decline", "cancel", "lapse", "new_game", "forfeit_match", "stop")
+MATCH_ACTIONS = (
+    "challenge", "accept", "decline", "cancel", "lapse", "new_game", "forfeit_match", "stop", "client_seed",
+)  # fmt: skip
 """Logged actions the table handles itself."""
 
 STATE_FORMAT = 2
@@ -336,6 +340,8 @@ class MatchTable(TableBase):
                 raise WrongTurnError(f"only {who} can {kind} the challenge")
             self.status = {"accept": "active", "decline": "declined", "cancel": "cancelled"}[kind]
             return [Event(kind, side)]
+        if kind == "client_seed":
+            return []  # the dice's business (club.commitments): nothing changes at the table
         if kind == "lapse":
             if self.status != "challenged":
                 raise WrongPhaseError(f"there is no open challenge to lapse (status {self.status})")

@@ -5,7 +5,9 @@ For each match: the log must start with its challenge, run seq 1, 2, 3 … witho
 :class:`~club.table.Table` code the use-cases use) to exactly the stored match state (read as the current format,
 :func:`club.states.canonical`) and columns, and to every stored game's state, version, status and result. For every
 game with provably fair dice the seed must hash to its commitment and every logged roll must be the roll derived
-from the seed and its counter (:mod:`club.dice`); a finished game's seed must be revealed.
+from the seed and its counter (:mod:`club.dice`); a finished game's seed must be revealed. A game rolled with
+:data:`~club.dice.RECIPE_V2` (issue 12 item 1) is checked with the client seeds its log records, and its commitment
+must have been logged (in the challenge or the game before) before every one of them.
 
 For each chouette: the log runs seq 1, 2, 3 … without gaps and starts with its ``open``; replayed through the same
 :class:`~club.chouette.table.ChouetteTable` code, it rebuilds exactly the stored state, status and game number;
@@ -26,7 +28,8 @@ from storage.chouettes import ChouetteStore
 
 from .chouette.table import member_id
 from .chouette.table import replay as replay_chouette
-from .dice import verify_rolls
+from .commitments import CLIENT_SEED, logged_contributions
+from .dice import RECIPE, verify_rolls
 from .states import canonical
 from .table import replay_log
 
@@ -151,15 +154,36 @@ def _check_game(report: MatchReport, game, state, count: int, actions) -> None:
     if game.seed is None or game.seed_hash is None:
         report.problems.append(f"{label}: fair dice without a seed or commitment")
         return
-    _prove(report, label, game.seed, game.seed_hash, rolls, over and not game.seed_revealed)
+    recipe = starts[0].args.get("recipe", RECIPE) if starts else RECIPE
+    contributions = logged_contributions(actions, game.number)
+    if contributions:
+        report.problems.extend(f"{label}: {p}" for p in commitment_first(actions, game.number, game.seed_hash))
+    _prove(report, label, game.seed, game.seed_hash, rolls, over and not game.seed_revealed, recipe, contributions)
 
 
-def _prove(report: MatchReport, label: str, seed, commitment, rolls, unrevealed: bool) -> None:
+def commitment_first(actions, number: int, commitment: str | None, subject: str = "game") -> list[str]:
+    """The problems with the order of game (or series) ``number``'s commitment and its client seeds in the log
+    (issue 12 item 1): ``commitment`` must appear in an action's args (``seed_hash`` / ``next_seed_hash``) strictly
+    before the first ``client_seed`` action for it."""
+    published = next((a.seq for a in actions if commitment and commitment in (a.args.get("seed_hash"),
+                      a.args.get("next_seed_hash"))), None)  # fmt: skip
+    seeds = [a.seq for a in actions if a.kind == CLIENT_SEED and a.args.get(subject) == number]
+    if published is None:
+        return ["its commitment is nowhere in the log"]
+    if seeds and min(seeds) <= published:
+        return [f"a client seed (seq {min(seeds)}) was fixed before the commitment was published (seq {published})"]
+    return []
+
+
+def _prove(
+    report: MatchReport, label: str, seed, commitment, rolls, unrevealed: bool, recipe: str = RECIPE, contributions=()
+) -> None:
     """Check one fair dice series (a game's, or a chouette's series) against its commitment and count its proven
-    rolls (RULES A1, :func:`club.dice.verify_rolls`); ``unrevealed``: it is over but the seed was not revealed."""
+    rolls (RULES A1, :func:`club.dice.verify_rolls` by ``recipe`` with the client seeds ``contributions``);
+    ``unrevealed``: it is over but the seed was not revealed."""
     if unrevealed:
         report.problems.append(f"{label}: over but its seed was not revealed")
-    problems = verify_rolls(seed, commitment, rolls)
+    problems = verify_rolls(seed, commitment, rolls, recipe=recipe, contributions=contributions)
     report.problems.extend(f"{label}: {problem}" for problem in problems)
     if not problems:
         report.proven_rolls += len(rolls)

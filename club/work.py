@@ -31,13 +31,13 @@ import contextlib
 import inspect
 import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
 from storage import VersionConflictError
 
 from .admission import Admission
-from .dice import derive_dice, seed_hash
+from .dice import RECIPE, Contribution, derive, seed_hash
 from .errors import MAX_ID, InvalidRequestError, StaleVersionError, shown
 
 
@@ -103,28 +103,32 @@ class Step:
 class DiceInUse:
     """A dice series a step rolls from (RULES A1): ``number`` (a match's game number; a chouette's series: 0 = the
     seating throws, n = game n), ``dice`` ``'fair'`` (from ``seed``, committed by ``seed_hash``) or ``'injected'``
-    (from outside: tests, replays), ``rolls`` the next roll counter."""
+    (from outside: tests, replays), ``rolls`` the next roll counter; ``recipe`` the fair dice's recipe
+    (:data:`club.dice.RECIPE` for series started before issue 12 item 1, else :data:`club.dice.RECIPE_V2`) and
+    ``contributions`` its client seeds ``[(from_roll, text), …]`` in their published order."""
 
     number: int
     dice: str
     seed: bytes | None
     seed_hash: str | None
     rolls: int
+    recipe: str = RECIPE
+    contributions: list[Contribution] = field(default_factory=list)
 
     @staticmethod
-    def fresh_seed(seeds: Callable[[], bytes], injected: bool) -> dict[str, Any]:
-        """The fields of a new series: a fresh seed and its commitment, or injected dice."""
+    def fresh_seed(seeds: Callable[[], bytes], injected: bool, recipe: str = RECIPE) -> dict[str, Any]:
+        """The fields of a new series: a fresh seed and its commitment (by ``recipe``), or injected dice."""
         if injected:
             return {"dice": "injected", "seed": None, "seed_hash": None, "rolls": 0}
         seed = seeds()
-        return {"dice": "fair", "seed": seed, "seed_hash": seed_hash(seed), "rolls": 0}
+        return {"dice": "fair", "seed": seed, "seed_hash": seed_hash(seed), "rolls": 0, "recipe": recipe}
 
     def roll(self, injector: Callable[[int, int, int], Any] | None, subject_id: int, count: int = 2):
         """The next ``count`` dice and the counter they came from (``injector(subject_id, number, counter)`` for
         injected dice); advances the counter."""
         index = self.rolls
         if self.dice == "fair":
-            dice = list(derive_dice(self.seed, index, count))
+            dice = list(derive(self.recipe, self.seed, index, self.contributions, count))
         else:
             dice = list(injector(subject_id, self.number, index))[:count]
         self.rolls += 1

@@ -20,7 +20,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bot import seed_source  # noqa: E402
+from bot import reproducible  # noqa: E402
 from club import ClubService, ManualClock  # noqa: E402
 from club.console import Console, member_id  # noqa: E402
 from storage import Database  # noqa: E402
@@ -311,7 +311,7 @@ async def write(name: str, play) -> None:
     """Play one example on a fresh database and write ``examples/<name>.txt``."""
     with tempfile.TemporaryDirectory() as folder:
         async with Database.open(Path(folder) / "example.sqlite3") as database:
-            service = ClubService(database, clock=ManualClock(), seeds=seed_source(SEED))
+            service = ClubService(database, clock=ManualClock(), **reproducible(SEED))
             console = Console(service, images=None)
             text = await play(console)
     (ROOT / "examples" / f"{name}.txt").write_text(text, encoding="utf-8")

@@ -23,7 +23,8 @@ from club import (
     NotYourTurnError,
     UnknownMemberError,
 )
-from club.dice import derive_dice, seed_hash
+from club.commitments import logged_contributions
+from club.dice import derive_dice_v2, seed_hash
 from club.verify import verify_database
 from storage import Database
 
@@ -40,7 +41,7 @@ async def assert_sound(service):
 async def test_whole_match_to_five_points_rules_m1_m3_a1(tmp_path):
     """A 5-point match played to the end through club/ (RULES M1); no one is asked to double in the Crawford game
     (M3); every game's seed is revealed at its end and proves every roll (A1); the log rebuilds the state."""
-    rng = random.Random(5)
+    rng = random.Random(8)  # a match of several games with these seeds and client seeds
     async with club_service(tmp_path / "club.sqlite", seeds=seeded(5)) as service:
         outcome = await new_table(service, 5)
         assert outcome.view.status == "active" and outcome.view.game_number == 1
@@ -240,11 +241,13 @@ async def test_queries_waiting_history_state_log_and_messages(tmp_path):
         state = await service.state(first.match_id)
         assert state.version == first.version and state.names == ("Alice", "Bob") and state.length == 3
         log = await service.log(first.match_id)
-        assert [a.kind for a in log[:3]] == ["challenge", "accept", "new_game"]
-        assert log[1].member_id == BOB and log[0].member_id == ALICE
+        assert [a.kind for a in log[:4]] == ["challenge", "client_seed", "accept", "new_game"]  # issue 12 item 1
+        assert log[2].member_id == BOB and log[0].member_id == ALICE
         openings = [a for a in log if a.kind == "opening_roll"]
         game = await service.db.get_game(first.match_id, 1)
-        assert [a.dice for a in openings] == [derive_dice(bytes.fromhex(game.seed), i) for i in range(len(openings))]
+        clients = logged_contributions(log, 1)
+        derived = [derive_dice_v2(bytes.fromhex(game.seed), i, clients) for i in range(len(openings))]
+        assert [a.dice for a in openings] == derived
         assert all(a.at == log[0].at for a in log)  # the injected clock stamps every action
         message = await service.remember_message(first.match_id, 555, 777, game_number=1)
         assert message.purpose == "board" and await service.match_of_message(555, 777) == first.match_id
@@ -351,8 +354,10 @@ async def test_a_table_left_mid_way_by_the_club_is_finished_by_the_next_call(tmp
         outcome = await capped.accept(challenge.match_id, BOB)
         assert outcome.view.waiting_for is None and outcome.view.game.phase == "opening"
         game = await capped.db.get_game(outcome.match_id, 1)
+        clients = logged_contributions(await capped.log(outcome.match_id), 1)  # Bob's, from his accept
     seed = bytes.fromhex(game.seed)
-    opening = next(derive_dice(seed, i) for i in range(50) if len(set(derive_dice(seed, i))) == 2)
+    rolls = (derive_dice_v2(seed, i, clients) for i in range(50))
+    opening = next(roll for roll in rolls if len(set(roll)) == 2)
     first = ALICE if opening[0] > opening[1] else BOB
     play = legal_plays(Position.initial(), opening)[0].notation()
     async with Database.open(path) as db:

@@ -154,7 +154,7 @@ def readme_console_lines() -> list[str]:
 async def test_readme_console_example_runs_when_pasted(tmp_path):
     """Every line of the README's console example, trailing comments (with apostrophes) included, is read and
     accepted: no refusal, no unreadable line; ``#2`` stays a game number, not a comment."""
-    from bot import seed_source
+    from bot import reproducible
     from club.console import strip_comment
 
     assert strip_comment("/bg challenge bob 5   # or: don't") == "/bg challenge bob 5"
@@ -163,7 +163,7 @@ async def test_readme_console_example_runs_when_pasted(tmp_path):
     lines = readme_console_lines()
     assert any(" # " in line for line in lines), "the example shows trailing comments"
     async with Database.open(tmp_path / "c.sqlite3") as database:
-        console = Console(ClubService(database, clock=ManualClock(), seeds=seed_source("demo")))  # --seed demo
+        console = Console(ClubService(database, clock=ManualClock(), **reproducible("demo")))  # --seed demo
         for line in lines:
             reply = await console.handle(line + "   # and it's commented")
             assert "Refused" not in reply and "Cannot read" not in reply and "Unknown" not in reply, (line, reply)

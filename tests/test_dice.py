@@ -11,7 +11,8 @@ from collections import Counter
 import pytest
 from clubkit import club_service, decide, new_table, seeded
 
-from club.dice import InjectedDice, derive_dice, new_seed, seed_hash, verify_rolls
+from club.commitments import logged_contributions
+from club.dice import RECIPE_V2, InjectedDice, derive_dice, derive_dice_v2, new_seed, seed_hash, verify_rolls
 
 # chi-square critical values at p = 0.001: a fair source fails these about once in a thousand seeds; the sample is
 # seeded, so the test is deterministic
@@ -28,6 +29,35 @@ def reference_dice(seed: bytes, counter: int, count: int = 2) -> tuple[int, ...]
         dice.extend(b % 6 + 1 for b in digest if b < 252)
         block += 1
     return tuple(dice[:count])
+
+
+def reference_dice_v2(seed: bytes, counter: int, clients, count: int = 2) -> tuple[int, ...]:
+    """The v2 recipe (issue 12 item 1) exactly as the club.dice docstring states it, written independently."""
+    tail = "".join(":" + text.encode().hex() for start, text in clients if start <= counter and text)
+    dice = []
+    block = 0
+    while len(dice) < count:
+        digest = hmac.new(seed, f"{counter}:{block}{tail}".encode(), hashlib.sha256).digest()
+        dice.extend(b % 6 + 1 for b in digest if b < 252)
+        block += 1
+    return tuple(dice[:count])
+
+
+def test_v2_follows_its_published_recipe_and_every_client_seed_counts_from_its_roll():
+    rng = random.Random(2)
+    for _ in range(300):
+        seed = rng.randbytes(32)
+        clients = [(rng.randrange(4), rng.choice(["", "ann", "Ünïcode phrase", str(rng.getrandbits(64))]))
+                   for _ in range(rng.randrange(4))]  # fmt: skip
+        counter = rng.randrange(8)
+        assert derive_dice_v2(seed, counter, clients) == reference_dice_v2(seed, counter, clients)
+    seed = bytes(range(32))
+    assert derive_dice_v2(seed, 2, [(3, "late")]) == derive_dice_v2(seed, 2, [])  # not in force before roll 3
+    late = [derive_dice_v2(seed, n, [(3, "late")]) for n in range(3, 13)]
+    assert late != [derive_dice_v2(seed, n, []) for n in range(3, 13)]
+    assert derive_dice_v2(seed, 5, [(0, ""), (1, "")]) == derive_dice(seed, 5)  # none in force: the v1 roll
+    with pytest.raises(ValueError):
+        derive_dice_v2(seed, 0, [(-1, "x")])
 
 
 def chi_square(counts: Counter, cells: list, total: int) -> float:
@@ -164,7 +194,9 @@ async def test_revealed_seeds_recompute_every_logged_roll(tmp_path):
             assert digest == commitments[number] == seed_hash(bytes.fromhex(seed_hex))
             rolls = [(a.roll_index, a.dice) for a in log if a.game_number == number and a.dice is not None]
             assert [i for i, _ in rolls] == list(range(len(rolls)))
-            assert all(dice == derive_dice(bytes.fromhex(seed_hex), i) for i, dice in rolls)
-            assert verify_rolls(seed_hex, digest, rolls) == []
+            clients = logged_contributions(log, number)
+            assert clients and all(dice == reference_dice_v2(bytes.fromhex(seed_hex), i, clients) for i, dice in rolls)
+            assert verify_rolls(seed_hex, digest, rolls, recipe=RECIPE_V2, contributions=clients) == []
+            assert verify_rolls(seed_hex, digest, rolls) != []  # the v1 recipe does not make these rolls
             checked += len(rolls)
         assert checked > 50

@@ -13,7 +13,7 @@ from pathlib import Path
 from clubkit import club_service, new_table, play_out, seeded
 
 from club import frontend
-from club.dice import RECIPE, RECIPE_TEXT
+from club.dice import RECIPE, RECIPE_V2, RECIPE_V2_TEXT
 from club.export import export_mat
 from club.proof import chouette_lines
 
@@ -47,13 +47,14 @@ async def test_a_finished_match_and_a_money_session_from_their_mat_exports(tmp_p
         files = []
         for mid in (match_id, money.match_id):
             name, text = await export_mat(service, mid)
-            assert f'; [DiceRecipe "{RECIPE}"]' in text
+            assert f'; [DiceRecipe "{RECIPE_V2}"]' in text and "clients=" in text
             (tmp_path / name).write_text(text)
             files.append(tmp_path / name)
         logged = sum(1 for a in await service.log(match_id) if a.dice is not None)
     result = _run(files[0])
     assert result.returncode == 0, result.stdout + result.stderr
     assert _reproduced(result.stdout) == (logged, logged) and logged > 20
+    assert "(bgclub-hmac-sha256-v2, 2 client seeds)" in result.stdout
     money_run = _run(files[1])
     secret = "seed still secret" in money_run.stdout
     done, total = _reproduced(money_run.stdout)
@@ -86,8 +87,10 @@ async def test_bg_verify_states_the_recipe_and_every_value_and_its_text_verifies
         outcome = await new_table(service, 1)
         await play_out(service, outcome, random.Random(6))
         proof = await frontend.dice_proof(service, outcome.match_id, 1)
-    assert RECIPE_TEXT[:60] in proof.text and "tools/verify_dice.py" in proof.text
-    (tmp_path / "verify.txt").write_text(proof.text)
+    assert RECIPE_V2_TEXT[:60] in proof.text and "tools/verify_dice.py" in proof.text
+    assert "Client seed 1 (counts from roll 0)" in proof.text and "before either player's client seed" in proof.text
+    (tmp_path / "verify.txt").write_text(proof.text if "DiceGame1" in proof.text else proof.published)
+    assert "DiceGame1" in proof.published  # /bg verify attaches it as a file
     result = _run(tmp_path / "verify.txt")
     assert result.returncode == 0, result.stdout
     done, total = _reproduced(result.stdout)

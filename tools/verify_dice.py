@@ -4,8 +4,8 @@
 Usage: ``python tools/verify_dice.py FILE [FILE …]`` (or ``-`` for standard input). FILE is a ``.mat`` export
 (``/bg export``), or the text of ``/bg verify`` pasted into a file: any text holding the lines ::
 
-    ; [DiceRecipe "bgclub-hmac-sha256-v1"]
-    ; [DiceGame1 "commitment=<hex> seed=<hex> rolls=0:52,1:31,2:66,…"]
+    ; [DiceRecipe "bgclub-hmac-sha256-v2"]
+    ; [DiceGame1 "recipe=bgclub-hmac-sha256-v2 commitment=<hex> seed=<hex> clients=0:616e6e,2:3132 rolls=0:52,…"]
 
 For each series (a game; a chouette's seat throws or game) it checks that SHA-256 of the seed is the commitment,
 that the counters run 0, 1, 2 … and that each listed roll is the one the recipe makes; in a ``.mat`` file also that
@@ -13,10 +13,13 @@ the dice of the moves, in order, are exactly those rolls (opening ties left out;
 unplayed). Exit status 0 when everything checks, 1 otherwise; a series whose seed is still ``secret`` (game not
 over) is reported and cannot be checked yet.
 
-The recipe ``bgclub-hmac-sha256-v1``: roll n of a game with server seed S: for block = 0, 1, 2 … take the 32 bytes
-of HMAC-SHA256(key=S, msg=ASCII "n:block") in order, skip every byte >= 252 (rejection sampling: 252 = 42 x 6, so
-each face has exactly 42 accepted byte values), each other byte b is the die b % 6 + 1; the roll is the first k dice
-(k = the number of digits listed: 2 for a roll, an opening roll being side 0's die then side 1's).
+The recipe of a line is its ``recipe=`` field, else the ``DiceRecipe`` line. ``bgclub-hmac-sha256-v1``: roll n of a
+game with server seed S: for block = 0, 1, 2 … take the 32 bytes of HMAC-SHA256(key=S, msg=ASCII "n:block") in
+order, skip every byte >= 252 (rejection sampling: 252 = 42 x 6, so each face has exactly 42 accepted byte values),
+each other byte b is the die b % 6 + 1; the roll is the first k dice (k = the number of digits listed: 2 for a roll,
+an opening roll being side 0's die then side 1's). ``bgclub-hmac-sha256-v2`` (issue 12 item 1: the players' client
+seeds, ``clients=from_roll:hex,…`` in the listed order, each the hex of its UTF-8 text): the same, with
+msg = ASCII "n:block" followed by ":" + hex for each non-empty client seed whose from_roll <= n.
 """
 
 from __future__ import annotations
@@ -26,18 +29,20 @@ import hmac
 import re
 import sys
 
-RECIPES = ("bgclub-hmac-sha256-v1",)
+V1, V2 = "bgclub-hmac-sha256-v1", "bgclub-hmac-sha256-v2"
+RECIPES = (V1, V2)
 HEADER = re.compile(r'^[;#]\s*\[\s*(Dice[A-Za-z0-9]*)\s+"(.*)"\s*\]\s*$')
 GAME = re.compile(r"^\s*Game\s+(\d+)\s*$")
 MOVE_DICE = re.compile(r"(?<![0-9])([1-6])([1-6]):")
 
 
-def dice(seed: bytes, counter: int, count: int) -> tuple[int, ...]:
-    """The ``count`` dice of roll ``counter`` (the recipe above)."""
+def dice(seed: bytes, counter: int, count: int, recipe: str = V1, clients=()) -> tuple[int, ...]:
+    """The ``count`` dice of roll ``counter`` (the recipes above; ``clients``: [(from_roll, hex), …] for v2)."""
     out: list[int] = []
     block = 0
+    tail = "".join(":" + text for start, text in clients if start <= counter and text) if recipe == V2 else ""
     while True:
-        for byte in hmac.new(seed, f"{counter}:{block}".encode("ascii"), hashlib.sha256).digest():
+        for byte in hmac.new(seed, f"{counter}:{block}{tail}".encode("ascii"), hashlib.sha256).digest():
             if byte < 252:
                 out.append(byte % 6 + 1)
                 if len(out) == count:
@@ -46,7 +51,8 @@ def dice(seed: bytes, counter: int, count: int) -> tuple[int, ...]:
 
 
 def parse(text: str):
-    """(recipe, {key: (commitment, seed or None, [(counter, dice)])}, {game number: [move dice]})."""
+    """(recipe, {key: (commitment, seed or None, [(counter, dice)], recipe or None, [(from_roll, hex)])},
+    {game number: [move dice]})."""
     recipe, series, moves, game = None, {}, {}, None
     for line in text.splitlines():
         header = HEADER.match(line.strip())
@@ -61,7 +67,11 @@ def parse(text: str):
                 counter, digits = item.split(":")
                 rolls.append((int(counter), tuple(int(d) for d in digits)))
             seed = fields.get("seed")
-            series[key] = (fields.get("commitment", ""), None if seed in (None, "secret") else seed, rolls)
+            clients = [
+                (int(a), b) for a, b in (c.split(":") for c in filter(None, fields.get("clients", "").split(",")))
+            ]
+            seed = None if seed in (None, "secret") else seed
+            series[key] = (fields.get("commitment", ""), seed, rolls, fields.get("recipe"), clients)
             continue
         started = GAME.match(line)
         if started:
@@ -78,11 +88,12 @@ def check(text: str, out=print) -> int:
     if not series:
         out('no published dice found (lines ; [DiceGame1 "commitment=… seed=… rolls=…"])')
         return 1
-    if recipe not in RECIPES:
-        out(f"unknown dice recipe {recipe!r}: this verifier knows {', '.join(RECIPES)}")
-        return 1
     problems = 0
-    for key, (commitment, seed_hex, rolls) in series.items():
+    for key, (commitment, seed_hex, rolls, own, clients) in series.items():
+        if (own or recipe) not in RECIPES:
+            out(f"{key}: unknown dice recipe {own or recipe!r}: this verifier knows {', '.join(RECIPES)}")
+            problems += 1
+            continue
         if seed_hex is None:
             out(f"{key}: seed still secret (the game is not over): {len(rolls)} rolls cannot be checked yet")
             continue
@@ -93,7 +104,7 @@ def check(text: str, out=print) -> int:
         for expected, (counter, logged) in enumerate(rolls):
             if counter != expected:
                 wrong.append(f"counter {counter} where {expected} was due")
-            made = dice(seed, counter, len(logged))
+            made = dice(seed, counter, len(logged), own or recipe, clients)
             reproduced += made == logged
             if made != logged:
                 wrong.append(f"roll {counter}: listed {logged}, the recipe gives {made}")
@@ -107,7 +118,8 @@ def check(text: str, out=print) -> int:
                 wrong.append(f"the moves' dice {played[:6]}… are not the listed rolls {made[:6]}…")
         problems += len(wrong)
         status = "ok" if not wrong else "PROBLEMS: " + "; ".join(wrong[:5])
-        out(f"{key}: {status} — {reproduced} of {len(rolls)} rolls reproduced")
+        by = f" ({own or recipe}, {len(clients)} client seeds)" if (own or recipe) == V2 else ""
+        out(f"{key}: {status} — {reproduced} of {len(rolls)} rolls reproduced{by}")
     return problems
 
 

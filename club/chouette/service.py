@@ -450,7 +450,12 @@ class ChouetteService(ChouetteExpiry):
         prefs = {user: MemberPreferences.from_json(m.preferences) for user, m in members.items()}
         series = {
             number: _Series(
-                number, s.dice, None if s.seed is None else bytes.fromhex(s.seed), s.seed_hash, s.rolls, s.seed_revealed
+                number,
+                s.dice,
+                None if s.seed is None else bytes.fromhex(s.seed),
+                s.seed_hash,
+                s.rolls,
+                revealed=s.seed_revealed,
             )  # fmt: skip
             for number, s in (await self.store.dice(session_id, (0, table.game_number))).items()
         }

@@ -1,0 +1,123 @@
+"""Dice the bot cannot choose (issue 12 item 1, :data:`club.dice.RECIPE_V2`): the commitments published ahead of
+each game and the client seeds fixed after them, as one table keeps them between actions.
+
+A :class:`DiceBook` is the part of a table's hot state (``matches.state["dice"]``, ``chouette_sessions.state`` is
+left alone: a chouette keeps its book the same way in its own key) that says
+
+- ``ahead``: the next series' server seed, already committed to in public (its SHA-256 was in the challenge, or in
+  the ``new_game`` action of the game before) and still secret;
+- ``current``: the number of the series being rolled with :data:`~club.dice.RECIPE_V2` (None: an older series,
+  rolled with :data:`~club.dice.RECIPE`, the log says so too);
+- ``clients``: the client seeds fixed so far for the current and the next series, ``(series, who, from_roll,
+  text)`` in the order they were fixed (``who``: a match's side 0/1, a chouette's member id).
+
+Everything in it is also in the append-only log except the secret seed ahead: the commitments are in the ``challenge``
+/ ``new_game`` args (``next_seed_hash``), every client seed is a ``client_seed`` action ``{"game", "from_roll",
+"seed"}`` logged at the contributor's first own action after the commitment (:func:`due`), so
+:func:`logged_contributions` rebuilds a finished game's client seeds from the log alone.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from .dice import MAX_CONTRIBUTION, Contribution, current_contribution, new_contribution, seed_hash
+
+CLIENT_SEED = "client_seed"
+"""The logged action kind of a contribution."""
+
+
+@dataclass
+class Ahead:
+    """A committed series not started yet: its ``number``, secret ``seed`` and public ``seed_hash``."""
+
+    number: int
+    seed: bytes
+    seed_hash: str
+
+    @classmethod
+    def draw(cls, number: int, seeds: Callable[[], bytes]) -> Ahead:
+        """A fresh seed for series ``number`` from ``seeds`` (:func:`club.dice.new_seed`) and its commitment."""
+        seed = seeds()
+        return cls(number, seed, seed_hash(seed))
+
+
+@dataclass
+class DiceBook:
+    """The commitments ahead and the client seeds of a table (module docstring)."""
+
+    ahead: Ahead | None = None
+    current: int | None = None
+    clients: list[tuple[int, int, int, str]] = field(default_factory=list)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any] | None) -> DiceBook:
+        """The book stored as :meth:`to_json` (None or ``{}``: an empty book, e.g. a match stored before issue 12)."""
+        data = data or {}
+        ahead = data.get("ahead")
+        return cls(
+            None if ahead is None else Ahead(ahead["number"], bytes.fromhex(ahead["seed"]), ahead["seed_hash"]),
+            data.get("current"),
+            [tuple(item) for item in data.get("clients", [])],
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        """The book as JSON (the seed ahead as hex: it is stored, 0600, never logged, issue 12 item 5)."""
+        ahead = self.ahead
+        return {
+            "ahead": None if ahead is None else {"number": ahead.number, "seed": ahead.seed.hex(),
+                                                  "seed_hash": ahead.seed_hash},
+            "current": self.current,
+            "clients": [list(item) for item in self.clients],
+        }  # fmt: skip
+
+    def contributions(self, number: int) -> list[Contribution]:
+        """The client seeds of series ``number`` in their published order: ``[(from_roll, text), …]``."""
+        return [(start, text) for series, _who, start, text in self.clients if series == number]
+
+    def has(self, number: int, who: int) -> bool:
+        """Whether ``who`` has contributed to series ``number``."""
+        return any(series == number and each == who for series, each, _, _ in self.clients)
+
+    def start(self, number: int, seeds: Callable[[], bytes]) -> tuple[bytes, str, str]:
+        """Series ``number`` starts: its seed is the one committed ahead (or, for a table stored before issue 12,
+        a fresh one committed now); the next series' seed is drawn and committed. Returns ``(seed, its commitment,
+        the next one's commitment)``; client seeds of older series are dropped (they are in the log)."""
+        ahead = self.ahead if self.ahead is not None and self.ahead.number == number else Ahead.draw(number, seeds)
+        self.ahead = Ahead.draw(number + 1, seeds)
+        self.current = number
+        self.clients = [item for item in self.clients if item[0] >= number]
+        return ahead.seed, ahead.seed_hash, self.ahead.seed_hash
+
+
+def contribution_text(phrase: str | None, fallback: Callable[[], str] = new_contribution) -> str:
+    """What a member's action contributes: the unpredictable value of this request (the front end's,
+    :func:`club.dice.contributing`, else ``fallback()``: a fresh :mod:`secrets` value), after his ``phrase``
+    (``/player seed``) and ``" | "`` when he set one. The value is always in: a phrase alone, set before the
+    commitment, would be known to the bot when it chose the seed (issue 12 item 1: "fixed after the commitment")."""
+    value = (current_contribution() or fallback())[:40]
+    return (f"{phrase} | {value}" if phrase else value)[:MAX_CONTRIBUTION]
+
+
+def due(book: DiceBook, who: int, current: tuple[int, int] | None) -> list[tuple[int, int]]:
+    """The ``(series, from_roll)`` ``who`` contributes to at his action now: the series being played
+    (``current`` = ``(number, next roll counter)``, when rolled with v2) and the committed series ahead — each only
+    if he has not contributed to it yet (issue 12 item 1: a client seed is fixed at the first own action after the
+    commitment, and counts from the next roll)."""
+    out = []
+    if current is not None and book.current == current[0] and not book.has(current[0], who):
+        out.append(current)
+    if book.ahead is not None and not book.has(book.ahead.number, who) and book.ahead.number != (current or (0,))[0]:
+        out.append((book.ahead.number, 0))
+    return out
+
+
+def logged_contributions(actions: Iterable[Any], number: int) -> list[Contribution]:
+    """The client seeds of game/series ``number`` as the log records them (``client_seed`` actions, log order)."""
+    return [
+        (action.args["from_roll"], action.args["seed"])
+        for action in actions
+        if action.kind == CLIENT_SEED and action.args.get("game") == number
+    ]
