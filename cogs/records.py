@@ -133,8 +133,8 @@ class RecordCommands(app_commands.Group):
             pictures.settlement_table, texts.settlement_text, lambda _: "settle-up.png",
         )  # fmt: skip
 
-    @app_commands.command(description="Leaderboard: money, matches (ratings) or chouette")
-    @app_commands.describe(kind="Default: money", period="Money and chouette (default: all time)", share=SHARE_HELP)
+    @app_commands.command(description="Leaderboard: money, matches (ratings), chouette or pr (error rate)")
+    @app_commands.describe(kind="Default: money", period="Money, chouette, pr (default: all time)", share=SHARE_HELP)
     @app_commands.choices(kind=KIND_CHOICES, period=PERIOD_CHOICES[:-1])
     async def leaderboard(
         self, interaction: discord.Interaction, kind: str = "money", period: str = "all", share: bool = False

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 """The schema version this code writes and reads."""
 
 CHOUETTES_V2 = """
@@ -260,11 +260,30 @@ CREATE TABLE IF NOT EXISTS dm_channels (
 """Version 5 (Discord, issue 10): each member's direct-message channel, so a direct message costs one request, not a
 ``GET /users/{id}`` and a ``POST /users/@me/channels`` each time."""
 
+MATCH_PRS_V6 = """CREATE TABLE IF NOT EXISTS match_prs (
+    match_id    INTEGER NOT NULL REFERENCES matches (id),
+    member_id   INTEGER NOT NULL,
+    club_id     INTEGER NOT NULL,
+    decisions   INTEGER NOT NULL CHECK (decisions >= 0),  -- counted (non-forced) decisions
+    equity_lost REAL    NOT NULL CHECK (equity_lost >= 0),
+    pr          REAL,
+    errors      INTEGER NOT NULL DEFAULT 0,
+    blunders    INTEGER NOT NULL DEFAULT 0,
+    cube_errors INTEGER NOT NULL DEFAULT 0,
+    level       TEXT    NOT NULL,                        -- the engine and depth, e.g. 'Open Sage 2ply'
+    at          REAL    NOT NULL,                        -- when the match ended (Unix s)
+    PRIMARY KEY (match_id, member_id)
+) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS match_prs_club ON match_prs (club_id, member_id, at);
+"""
+"""Version 6 (issue 15): each finished rated match's PR per member (its review), kept per club."""
+
 MIGRATIONS: list[tuple[int, str]] = [
     (2, CHOUETTES_V2),
     (3, CORRECTIONS_V3),
     (4, TALLIES_V4 + TALLIES_BACKFILL),
     (5, DM_CHANNELS_V5),
+    (6, MATCH_PRS_V6),
 ]
 """Upgrade steps ``(version reached, SQL script)`` in ascending order; version 1 is ``schema.sql`` itself."""
 

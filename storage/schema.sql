@@ -342,3 +342,23 @@ CREATE TABLE dm_channels (
     channel_id INTEGER NOT NULL CHECK (channel_id >= 0),
     updated_at REAL    NOT NULL
 ) WITHOUT ROWID;
+
+-- Version 6 (issue 15: PRs kept per club): each finished rated match's or money session's error rate per member,
+-- written when its review is computed (club.analysis.review). equity_lost and decisions are the sums the PR is made
+-- of (PR = 500 x equity_lost / decisions), so a member's PR over many matches is 500 x sum(lost) / sum(decisions).
+-- pr NULL: too few counted decisions to say. Practice games (club.practice) never get a row.
+CREATE TABLE match_prs (
+    match_id    INTEGER NOT NULL REFERENCES matches (id),
+    member_id   INTEGER NOT NULL,
+    club_id     INTEGER NOT NULL,
+    decisions   INTEGER NOT NULL CHECK (decisions >= 0),  -- counted (non-forced) decisions
+    equity_lost REAL    NOT NULL CHECK (equity_lost >= 0),
+    pr          REAL,
+    errors      INTEGER NOT NULL DEFAULT 0,
+    blunders    INTEGER NOT NULL DEFAULT 0,
+    cube_errors INTEGER NOT NULL DEFAULT 0,
+    level       TEXT    NOT NULL,                        -- the engine and depth, e.g. 'Open Sage 2ply'
+    at          REAL    NOT NULL,                        -- when the match ended (Unix s)
+    PRIMARY KEY (match_id, member_id)
+) WITHOUT ROWID;
+CREATE INDEX match_prs_club ON match_prs (club_id, member_id, at);

@@ -148,8 +148,36 @@ async def review_games(
     return review
 
 
+async def keep_prs(service, match_id: int, view, analysis: MatchAnalysis) -> bool:
+    """Keep both members' PR of finished rated match ``match_id`` in the club's records (:mod:`storage.prs`;
+    ``view`` its :class:`~club.results.TableView`). Practice games (:mod:`club.practice`) and matches not over are
+    not kept. Returns True when rows were written."""
+    from storage.prs import MatchPr, keep_match_prs
+
+    if view.status != "over" or view.practice:
+        return False
+    record = await service.db.get_match(match_id)
+    rows = [
+        MatchPr(
+            member,
+            player.decisions,
+            player.equity_lost,
+            analysis.pr(side),
+            player.errors,
+            player.blunders,
+            player.cube_errors,
+            f"Open Sage {analysis.level}",
+        )
+        for side, (member, player) in enumerate(zip(view.players, analysis.players, strict=True))
+    ]
+    ended = record.ended_at if record.ended_at is not None else record.updated_at
+    await keep_match_prs(service.db, match_id, record.club_id, ended, rows)
+    return True
+
+
 async def review_match(service, match_id: int, *, pool, level: str = DEFAULT_LEVEL, options=None) -> Review:
-    """The review of club match ``match_id`` (:meth:`~club.service.ClubService.state` for names and status)."""
+    """The review of club match ``match_id`` (:meth:`~club.service.ClubService.state` for names and status). A
+    finished rated match's PRs are kept in the club's records as it is computed (:func:`keep_prs`)."""
     view = await service.state(match_id)
     games = await club_games(service, match_id)
     title = (
@@ -157,7 +185,7 @@ async def review_match(service, match_id: int, *, pool, level: str = DEFAULT_LEV
         + (f"{view.length}-point match" if view.length else "money session")
         + f" (#{match_id})"
     )
-    return await review_games(
+    review = await review_games(
         games,
         view.names,
         title,
@@ -167,3 +195,5 @@ async def review_match(service, match_id: int, *, pool, level: str = DEFAULT_LEV
         level=level,
         options=options,
     )
+    await keep_prs(service, match_id, view, review.analysis)
+    return review

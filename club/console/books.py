@@ -85,7 +85,7 @@ async def settle(console: Console, args: list[str]) -> str:
 
 
 @verb("club leaderboard", f"club leaderboard [{'|'.join(LEADERBOARDS)}] [PERIOD]",
-      "money, matches (ratings) or chouette", bare=True)  # fmt: skip
+      "money, matches (ratings), chouette or pr (error rate)", bare=True)  # fmt: skip
 async def leaderboard(console: Console, args: list[str]) -> str:
     """``club leaderboard [KIND] [PERIOD]`` (default: money, all time)."""
     kind = "money"

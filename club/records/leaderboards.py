@@ -6,6 +6,9 @@
 - ``matches``: the FIBS ratings (all time: a rating is the sum of a member's whole match history), with wins,
   losses and experience.
 - ``chouette``: chouette points in the period, then money.
+- ``pr``: the engine's error rate (issue 15: 500 × equity lost ÷ counted decisions, over every graded decision of
+  the member's finished rated matches and money sessions in the period; lower is better), with the number of
+  decisions and matches behind it. Practice games against the engine never count.
 
 Equal values share a rank ("1, 2, 2, 4").
 """
@@ -20,7 +23,7 @@ from .ledger import Ledger
 from .periods import Period
 from .ratings import Rating
 
-LEADERBOARDS = ("money", "matches", "chouette")
+LEADERBOARDS = ("money", "matches", "chouette", "pr")
 """The kinds of leaderboard."""
 
 
@@ -94,3 +97,17 @@ def match_board(ratings: Iterable[Rating], names: Mapping[int, str], period: Per
     ]
     rows = _ranked(items, lambda values: (-values[0],))
     return Leaderboard("matches", period, "Match ratings (FIBS formula)", ("rating", "won", "lost", "experience"), rows)
+
+
+def pr_board(totals: Iterable, names: Mapping[int, str], period: Period) -> Leaderboard:
+    """The ``pr`` leaderboard: ``totals`` (:class:`storage.prs.PrTotal`) of the members with a graded decision, by
+    PR (lowest first, two decimals), then more decisions first."""
+    items = [
+        (t.member_id, names.get(t.member_id, str(t.member_id)), (round(t.pr, 2), t.decisions, t.matches))
+        for t in totals
+        if t.decisions
+    ]
+    rows = _ranked(items, lambda values: (values[0], -values[1]))
+    return Leaderboard(
+        "pr", period, f"Error rate (PR, Open Sage) — {period.label}", ("PR", "decisions", "matches"), rows
+    )

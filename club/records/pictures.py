@@ -79,7 +79,7 @@ def leaderboard_table(board: Leaderboard, *, limit: int = 25) -> RecordTable:
     for row in board.rows[:limit]:
         cells = []
         for heading, value in zip(board.headings, row.values, strict=True):
-            if heading == "rating":
+            if heading in ("rating", "PR"):
                 cells.append(Cell(f"{value:.2f}", "strong"))
             elif heading in ("money", "points"):
                 cells.append(signed(value))
@@ -93,6 +93,8 @@ def leaderboard_table(board: Leaderboard, *, limit: int = 25) -> RecordTable:
         footer.append("Nobody on this board yet.")
     if board.kind == "matches":
         footer.append("FIBS formula: start 1500; K = max(1, 5 − experience/100).")
+    if board.kind == "pr":
+        footer.append("PR = 500 × equity lost ÷ counted decisions (Open Sage); lower is better. Practice not counted.")
     return RecordTable(board.title, columns, tuple(rows), footer=tuple(footer))
 
 

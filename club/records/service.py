@@ -15,12 +15,12 @@ from dataclasses import dataclass, replace
 from datetime import UTC, tzinfo
 from functools import partial
 
-from storage import books
+from storage import books, prs
 from storage.books import CorrectionRecord, SessionSummary
 
 from ..errors import MAX_ID, InvalidRequestError, UnknownGameError, UnknownMemberError, shown
 from ..service import ClubService
-from .leaderboards import LEADERBOARDS, Leaderboard, chouette_board, match_board, money_board
+from .leaderboards import LEADERBOARDS, Leaderboard, chouette_board, match_board, money_board, pr_board
 from .ledger import Ledger, build_ledger
 from .periods import SOURCE_WORDS, Period, SessionRef, parse_period, period_at, session_period
 from .ratings import Rating, rate
@@ -296,14 +296,17 @@ class ClubRecords:
         stats = member_stats(member, name, games, actions, rating, chouette)
         replies = await books.reply_times(self.db, club_id, member)
         waiting = len(await self.db.waiting_for(member, club_id))
+        graded = (await prs.pr_totals(self.db, club_id, member=member)).get(member)
         return replace(
             stats, replies=len(replies), reply_mean=statistics.fmean(replies) if replies else None,
             reply_median=statistics.median(replies) if replies else None, waiting_on=waiting,
+            pr=None if graded is None else graded.pr, pr_decisions=0 if graded is None else graded.decisions,
+            pr_matches=0 if graded is None else graded.matches,
         )  # fmt: skip
 
     async def leaderboard(self, guild_id: int, kind: str = "money", period: str | Period | None = "all") -> Leaderboard:
-        """The ``money``, ``matches`` or ``chouette`` leaderboard (see :mod:`club.records.leaderboards`); ``period``
-        applies to money and chouettes (ratings are all-time). Raises :class:`InvalidRequestError`."""
+        """The ``money``, ``matches``, ``chouette`` or ``pr`` leaderboard (see :mod:`club.records.leaderboards`);
+        ``period`` applies to money, chouettes and PRs (ratings are all-time). Raises :class:`InvalidRequestError`."""
         if kind not in LEADERBOARDS:
             raise InvalidRequestError(f"a leaderboard is one of {', '.join(LEADERBOARDS)}, not {kind!r}")
         if kind == "matches":
@@ -312,6 +315,10 @@ class ClubRecords:
             return match_board(ratings.values(), names, period_at("all", self.service.clock.now()))
         if kind == "chouette":
             return chouette_board(await self.ledger(guild_id, period, kinds=("chouette",)))
+        if kind == "pr":
+            when = await self.period(guild_id, period)
+            totals = await prs.pr_totals(self.db, await self._club_id(guild_id), low=when.start, high=when.end)
+            return pr_board(totals.values(), await self.names(totals), when)
         return money_board(await self.ledger(guild_id, period))
 
     # -- corrections -------------------------------------------------------------------------------------------------

@@ -25,7 +25,9 @@ class MemberStats:
     ``beavers``, ``raccoons``; ``money_points`` net in money sessions, ``money`` net at the stakes. Matches: ``rating`` (with
     ``experience``, ``wins``, ``losses``). Chouettes: ``chouette_games``, ``chouette_wins``, ``chouette_points``,
     ``chouette_money``. Correspondence: ``replies`` (how many times a game waited for him), ``reply_mean`` and
-    ``reply_median`` (seconds; None before any), ``waiting_on`` (games waiting for him now).
+    ``reply_median`` (seconds; None before any), ``waiting_on`` (games waiting for him now). Analysis (issue 15):
+    ``pr`` his error rate over the ``pr_decisions`` graded decisions of ``pr_matches`` finished rated matches and
+    sessions (None before any; :mod:`storage.prs`).
     """
 
     member: int
@@ -52,6 +54,9 @@ class MemberStats:
     reply_mean: float | None = None
     reply_median: float | None = None
     waiting_on: int = 0
+    pr: float | None = None
+    pr_decisions: int = 0
+    pr_matches: int = 0
 
     @property
     def losses(self) -> int:

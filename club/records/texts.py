@@ -98,6 +98,13 @@ def stats_text(stats: MemberStats) -> str:
             f"Chouettes: {stats.chouette_games} games, {stats.chouette_wins} won, {signed(stats.chouette_points)} pts, "
             f"{signed(stats.chouette_money)} at the stakes"
         )
+    if stats.pr is not None:
+        lines.append(
+            f"PR (Open Sage): {stats.pr:.2f} over {stats.pr_decisions} decisions in {stats.pr_matches} "
+            f"match{'es' if stats.pr_matches != 1 else ''} (lower is better)"
+        )
+    else:
+        lines.append("PR (Open Sage): no analysed match yet (a finished match is analysed when its review is made)")
     if stats.replies:
         lines.append(
             f"Reply time: average {_duration(stats.reply_mean)}, median {_duration(stats.reply_median)} "
@@ -127,8 +134,8 @@ def leaderboard_text(board: Leaderboard, *, limit: int = 10) -> str:
     for row in board.rows[:limit]:
         figures = []
         for heading, value in zip(board.headings, row.values, strict=True):
-            if heading == "rating":
-                figures.append(f"{value:.2f}")
+            if heading in ("rating", "PR"):
+                figures.append(f"{heading} {value:.2f}" if heading == "PR" else f"{value:.2f}")
             elif heading in ("money", "points"):
                 figures.append(f"{signed(value)} {'pts' if heading == 'points' else ''}".strip())
             else:
