@@ -87,6 +87,8 @@ def seats_text(view: ChouetteView) -> str:
     for cube in view.cubes:
         if cube.extra:
             lines.append(f"extra {view.name(cube.box)} → {view.name(cube.team)} — {cube.summary()}")
+    if view.offer_text():
+        lines.append(view.offer_text())
     if view.waiting:
         lines.append("Next game: " + ", ".join(view.name(m) for m in view.waiting))
     return "\n".join(lines)

@@ -89,6 +89,8 @@ def describe(kind: str, member: int | None, args: dict[str, Any], names: Mapping
         return f"Box {parts}."
     if kind == "extra":
         return f"{who(subject)} {'offers' if args['offer'] else 'offers no'} extra (003 Atlanta 5.7){proxy}."
+    if kind == "team_settle":
+        return _team_settlement(args, who)
     if kind == "forfeit":
         return f"The {'Box' if args['side'] == 0 else 'Team'} side ran out of time: the board is forfeited (RULES A2)."
     if kind == "game_over":
@@ -97,6 +99,27 @@ def describe(kind: str, member: int | None, args: dict[str, Any], names: Mapping
     if kind == "close":
         return "The chouette is over."
     return f"{who(member)}: {kind}."
+
+
+def _team_settlement(args: dict[str, Any], who) -> str:
+    """A step of a settlement between Team members (003 Atlanta 4.4) in words."""
+    buyer, seller, points = who(args["buyer"]), who(args["seller"]), args["points"]
+    amount = f"{abs(points)} point{'s' if abs(points) != 1 else ''}"
+    step = args["step"]
+    if step == "offer":
+        terms = f"pays {seller} {amount}" if points >= 0 else f"is paid {amount} by {seller}"
+        return (f"{buyer} offers to buy {seller}'s interest in the game: he {terms} and takes over {seller}'s cube "
+                f"(003 Atlanta 4.4). {seller} accepts or declines; Box may preempt.")  # fmt: skip
+    if step == "preempt":
+        return f"Box preempts {buyer}'s offer: if {seller} accepts, Box pays him instead and settles his cube (4.4)."
+    if step == "accept" and args.get("preempt"):
+        return f"{seller} accepts; Box preempts: Box pays {seller} {amount}, his cube is settled (4.4, RULES C10)."
+    if step == "accept":
+        paid = f"{buyer} pays {seller} {amount}" if points >= 0 else f"{seller} pays {buyer} {amount}"
+        return f"{seller} accepts: {paid} and {buyer} holds {seller}'s cube now (003 Atlanta 4.4)."
+    if args.get("by") == args["buyer"]:
+        return f"{buyer} withdraws his offer to {seller}."
+    return f"{seller} declines {buyer}'s offer."
 
 
 def _throw(value: Any) -> str:

@@ -63,6 +63,7 @@ from ..work import check_id as _check_id
 from ..work import run_unit
 from .describe import describe, humanize
 from .expiry import ChouetteExpiry
+from .settlements import STEPS, check_points
 from .step import ChouetteStep, _Series
 from .table import ChouetteTable, member_id, name
 from .views import ChouetteOutcome, ChouetteView, Decision, SheetData
@@ -270,6 +271,33 @@ class ChouetteService(ChouetteExpiry):
                 step.log("answer", member, {"member": subject, "decision": action, "cube": cube})
 
         return await self._mutate(session_id, member, mark, operation)
+
+    async def team_settle(
+        self, session_id: int, member: int, step: str, *, seller: int | None = None, points: int | None = None
+    ) -> ChouetteOutcome:
+        """A settlement between Team members (RULES C10; 003 Atlanta 4.4), ``step`` by ``member``: ``offer`` (he buys
+        ``seller``'s interest in the game for ``points``, whole points, negative: the seller pays), ``preempt`` (Box:
+        if the seller accepts, Box pays him and settles his cubes), ``accept`` (the seller), ``decline`` (the seller,
+        or the buyer withdrawing). The points are the game's transfers: they enter its row on the score sheet and
+        the club's ledger when it ends (C11, A3). See :mod:`club.chouette.settlements`.
+
+        Raises :class:`InvalidRequestError` (bad step, seller or points), :class:`NotYourTurnError` (the wrong member
+        for the step), :class:`NotNowError` (no game, no offer, one open already) and the rules' ``ChouetteError``
+        (settlements off, a decision pending, a seller or buyer without a cube in play); a refusal changes nothing."""
+        if step not in STEPS:
+            raise InvalidRequestError(f"a Team settlement step is one of {', '.join(STEPS)}, not {step!r}")
+        args: dict[str, Any] = {"step": step}
+        if step == "offer":
+            args.update(seller=_check_id(seller, "seller"), points=check_points(points))
+
+        async def operation(step_: ChouetteStep) -> None:
+            if member not in step_.table.members:
+                raise NotAPlayerError(f"You do not sit in chouette {session_id}: join it with /bg chouette join.")
+            if seller is not None:
+                step_.names.update(await self.club._names([seller]))
+            step_.log("team_settle", member, args)
+
+        return await self._mutate(session_id, member, None, operation)
 
     async def box_answer(
         self, session_id: int, member: int, decisions: dict[str, str], *, mark: str | None = None

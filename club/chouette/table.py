@@ -29,6 +29,8 @@ kind                meaning (args)
 ``answer``          ``member`` answers the offers to him (``decision``, ``cube``, ``by``; RULES D2–D3, C4, C5)
 ``box_answer``      Box answers the Team's doubles (``decisions``: one for all, or cube → decision; 5.10, 5.11)
 ``extra``           a dropper offers the lone taker an extra or not (``offer``, 5.7)
+``team_settle``     a settlement between Team members, by ``step``: offer, preempt (Box), accept, decline (4.4; see
+                    :mod:`club.chouette.settlements`)
 ``forfeit``         the board side ``side`` loses at the club's time limit (RULES A2)
 ``game_over``       the board ended: every cube in play is scored (RULES C3, C8, C11)
 ``close``           the session ends (nobody left)
@@ -48,6 +50,7 @@ from backgammon.game import Game, Phase
 from ..errors import InvalidRequestError, NotNowError, NotYourTurnError
 from ..work import TableBase
 from .seats import SeatActions, member_id, name  # member_id, name: re-exported
+from .settlements import SettlementActions
 
 STATE_FORMAT = 2
 """The format of ``chouette_sessions.state`` written now: 2 = hot state (no event history); 1 (before issue 17) also
@@ -62,7 +65,7 @@ Team's doubles, a classic partner's consent (000 Ch.8), an extra (5.7), the boar
 
 KINDS = (
     "open", "sit", "stand", "seat", "rethrow", "retire", "proxy", "away", "back", "start_game", "opening_roll",
-    "turn", "roll", "play", "double", "pass", "answer", "box_answer", "extra", "forfeit", "game_over", "close",
+    "turn", "roll", "play", "double", "pass", "answer", "box_answer", "extra", "team_settle", "forfeit", "game_over", "close",
 )  # fmt: skip
 """Every logged action kind (see the module docstring)."""
 
@@ -81,14 +84,15 @@ class Pending:
 
 
 @dataclass
-class ChouetteTable(TableBase, SeatActions):
+class ChouetteTable(TableBase, SeatActions, SettlementActions):
     """One chouette session kept by the club (see the module docstring). Build with :meth:`open`.
 
     ``stake``: money per point (0 = none; the engine's sheet base stake is then 1). ``decision_time`` /
     ``proxy_time``: seconds a member, then his proxy, has for a cube decision; ``move_time`` for the board's rolls and
     plays. ``no_talk``: the "no cube, no talk" thread is kept. ``lobby``: members waiting for the seat roll, with
     ``lobby_stakes`` (RULES C6). ``retiring``: members leaving once this game is over. ``turns``: turn events in the
-    current game (a button's ``mark`` names the game and turn it was drawn for).
+    current game (a button's ``mark`` names the game and turn it was drawn for). ``team_offer``: a settlement between
+    Team members on offer (:mod:`club.chouette.settlements`), else None.
     """
 
     club_id: int
@@ -107,6 +111,7 @@ class ChouetteTable(TableBase, SeatActions):
     retiring: list[int] = field(default_factory=list)
     board: Game | None = None
     turns: int = 0
+    team_offer: dict[str, Any] | None = None
 
     # -- construction -----------------------------------------------------------------------------------------------
     @classmethod
@@ -154,6 +159,7 @@ class ChouetteTable(TableBase, SeatActions):
             "session": {key: value for key, value in self.session.to_json().items() if key != "history"},
             "board": None if self.board is None else self.board.to_json(),
             "turns": self.turns,
+            "team_offer": self.team_offer,
             "format": STATE_FORMAT,
         }
 
@@ -177,6 +183,7 @@ class ChouetteTable(TableBase, SeatActions):
             retiring=list(data["retiring"]),
             board=None if data["board"] is None else Game.from_json(data["board"]),
             turns=data["turns"],
+            team_offer=data.get("team_offer"),
         )._dice_from_board()
 
     def _dice_from_board(self) -> ChouetteTable:

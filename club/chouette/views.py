@@ -129,7 +129,8 @@ class ChouetteView:
     ``phase``: ``lobby``, ``seating``, ``playing``, ``between`` or ``closed``. ``order``: Box, Captain, Team in
     rotation order (the current game's, or the next game's between games); ``waiting``: joined during the game;
     ``lobby``: waiting for the seat roll. ``away`` / ``proxies``: RULES C9. ``mark``: the game and turn buttons are
-    drawn for. ``in_game``: Box and the members whose cube is in play ("no cube, no talk").
+    drawn for. ``in_game``: Box and the members whose cube is in play ("no cube, no talk"). ``team_offer``: a
+    settlement between Team members on offer (``buyer``, ``seller``, ``points``, ``preempt``; 003 Atlanta 4.4).
     """
 
     session_id: int
@@ -164,6 +165,21 @@ class ChouetteView:
     no_talk: bool
     in_game: tuple[int, ...] = ()
     seed_hash: str | None = None
+    team_offer: dict | None = None
+
+    def offer_text(self) -> str:
+        """The open settlement between Team members in one line for the seat panels (003 Atlanta 4.4), e.g.
+        ``Offer: Bob buys Cy's interest for 1 point — Cy accepts or declines (chouette team-settle)``; ``""`` if none."""
+        offer = self.team_offer
+        if not offer:
+            return ""
+        points = offer["points"]
+        seller = self.name(offer["seller"])
+        amount = f"{abs(points)} point{'s' if abs(points) != 1 else ''}"
+        amount = f"for {amount}" if points >= 0 else f"with {seller} paying {amount}"
+        preempt = " (Box preempts: Box pays instead)" if offer["preempt"] else ""
+        return (f"Offer: {self.name(offer['buyer'])} buys {seller}'s interest {amount}{preempt} — {seller} accepts "
+                "or declines (chouette team-settle)")  # fmt: skip
 
     @property
     def table_id(self) -> int:
@@ -249,6 +265,7 @@ class ChouetteView:
             no_talk=table.no_talk,
             in_game=in_game,
             seed_hash=seed_hash,
+            team_offer=None if table.open_offer() is None else dict(table.open_offer()),
         )
 
 

@@ -128,6 +128,8 @@ def seats_text(view: ChouetteView) -> str:
     for cube in view.cubes:
         if cube.extra:
             lines.append(f"  extra {view.name(cube.box)} → {view.name(cube.team)} — {cube.summary()}")
+    if view.offer_text():
+        lines.append("  " + view.offer_text())
     if view.waiting:
         lines.append("  Next game: " + ", ".join(view.name(m) for m in view.waiting))
     return "\n".join(lines)
@@ -406,6 +408,29 @@ async def chouette_move(console: Console, args: list[str]) -> str:
     else:
         session_id = target.id
     return await chouette_action(console, session_id, "play", rest)
+
+
+@verb("chouette team-settle", "chouette team-settle offer NAME POINTS | accept | decline | preempt [chouette=N]",
+      "a settlement between Team members (003 Atlanta 4.4)")  # fmt: skip
+async def team_settle(console: Console, args: list[str]) -> str:
+    """``chouette team-settle offer NAME POINTS`` (you buy NAME's interest in the game for POINTS, negative: he pays
+    you), ``accept`` / ``decline`` (NAME, to whom it is offered; ``decline`` by the buyer withdraws it), ``preempt``
+    (Box: if NAME accepts, Box pays him instead). RULES C10; see :mod:`club.chouette.settlements`."""
+    target, rest = take_target(args, trailing_number=False)  # POINTS is a trailing number, not a chouette
+    session_id = target.id if target is not None else (await session_for(console, []))[0]
+    usage = "chouette team-settle offer NAME POINTS | accept | decline | preempt, e.g. team-settle offer carol 1"
+    step = rest[0].lower() if rest else ""
+    if step == "offer" and len(rest) == 3:
+        seller = await console.known(rest[1].lstrip("@"))
+        text = rest[2]
+        points = number(text.lstrip("+-"), "the points (a whole number; negative: he pays you)", low=0, high=10_000)
+        points = -points if text.startswith("-") else points
+        outcome = await console.chouettes.team_settle(session_id, console.member, "offer", seller=seller, points=points)
+    elif step in ("accept", "decline", "preempt") and len(rest) == 1:
+        outcome = await console.chouettes.team_settle(session_id, console.member, step)
+    else:
+        raise InvalidRequestError(usage)
+    return await show(console, outcome)
 
 
 @verb("chouette status", "chouette status [chouette=N]", "seats, cubes, who must decide", bare=True)
