@@ -165,7 +165,7 @@ async def ledger_totals(
             for member, sign in (("payee", ""), ("payer", "-"))
         ]
         corrected = await db._fetchall(
-            "SELECT member, sum(points), sum(money), count(*) FROM (" + " UNION ALL ".join(branches) + ") "
+            "SELECT member, sum(points), sum(money), count(*) FROM (" + " UNION ALL ".join(branches) + ") AS moves "
             "GROUP BY member",
             [*args, *args],
         )

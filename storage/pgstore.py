@@ -42,6 +42,8 @@ WRITE_LOCK = 0x6267636C7562  # "bgclub"
 MIGRATE_LOCK = 0x6267636C7563
 """The advisory lock held while the schema is created or upgraded."""
 
+_BEGIN_WRITE = f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})"
+
 _REFUSED = (asyncpg.IntegrityConstraintViolationError, asyncpg.RaiseError)
 
 
@@ -59,6 +61,14 @@ def _numeric(text: str) -> int | float:
 
 async def _setup(conn: asyncpg.Connection) -> None:
     await conn.set_type_codec("numeric", encoder=str, decoder=_numeric, schema="pg_catalog", format="text")
+
+
+async def _keep(conn: asyncpg.Connection) -> None:
+    """The pool's reset of a connection handed back: only a ``ROLLBACK`` of a transaction left open (a cancelled
+    task); a connection of this store keeps no other session state (transaction locks end with their transaction),
+    and skipping asyncpg's reset query saves a round trip per statement."""
+    if conn.is_in_transaction():
+        await conn.execute("ROLLBACK")
 
 
 def _count(status: str) -> int:
@@ -101,11 +111,14 @@ class PgTx:
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[asyncpg.Record]:
         """Run a query; returns all its rows."""
-        return await self._conn.fetch(to_postgres(sql), *params)
+        try:
+            return await self._conn.fetch(to_postgres(sql), *params)
+        except _REFUSED as error:
+            raise sqlite3.IntegrityError(str(error)) from error
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> asyncpg.Record | None:
         """Run a query; returns its first row or None."""
-        rows = await self._conn.fetch(to_postgres(sql), *params)
+        rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
 
 
@@ -132,9 +145,15 @@ class PgStore(Store):
         """``async with store.transaction() as tx:`` — one write transaction on a connection of its own, taking the
         database's write lock first (:data:`WRITE_LOCK`); committed at the end of the block, rolled back if it
         raises."""
-        async with self._pool.acquire() as conn, conn.transaction():
-            await conn.execute("SELECT pg_advisory_xact_lock($1)", WRITE_LOCK)
-            yield PgTx(conn)
+        async with self._pool.acquire() as conn:
+            await conn.execute(_BEGIN_WRITE)  # one round trip: BEGIN and the write lock
+            try:
+                yield PgTx(conn)
+            except BaseException:
+                if not conn.is_closed():
+                    await conn.execute("ROLLBACK")
+                raise
+            await conn.execute("COMMIT")
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[None]:
@@ -162,7 +181,10 @@ class PgStore(Store):
         held = _SNAPSHOT.get()
         if held is not None and held[0] is self:
             return await held[1].fetchall(sql, params)
-        return await self._pool.fetch(to_postgres(sql), *params)
+        try:
+            return await self._pool.fetch(to_postgres(sql), *params)
+        except _REFUSED as error:
+            raise sqlite3.IntegrityError(str(error)) from error
 
 
 class PgDatabase(Database):
@@ -183,7 +205,7 @@ class PgDatabase(Database):
         """Connect to ``url`` (a pool of ``min_size`` … ``max_size`` connections), creating or upgrading the schema.
         Raises :class:`~storage.errors.SchemaError` for a database of another program or of a newer schema,
         ``OSError`` / ``asyncpg.PostgresError`` when the server cannot be reached or refuses the login."""
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, init=_setup)
+        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, init=_setup, reset=_keep)
         database = cls(pool, url)
         try:
             await database._migrate()

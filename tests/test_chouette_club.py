@@ -20,6 +20,8 @@ from club.verify import verify_chouette
 from storage import SCHEMA_VERSION, Database
 from storage.chouettes import ChouetteStore
 
+pytestmark = pytest.mark.backends
+
 SEATING = [(6, 6), (6, 5), (5, 5), (5, 4), (4, 4)]  # Ann 12, Bob 11, Cy 10, Di 9, Ed 8: Ann Box, Bob Captain
 
 
@@ -299,6 +301,7 @@ async def test_classic_partners_answer_the_captains_double(tmp_path):
         assert cubes == {str(BOB): ("taken", 2), str(CY): ("taken", 2), str(DI): ("dropped", 1)}
 
 
+@pytest.mark.sqlite_only
 async def test_verify_detects_a_tampered_session(tmp_path):
     """RULES A4: a stored state that the log does not rebuild, or results that differ from the sheet, are found."""
     path = tmp_path / "c.sqlite3"
@@ -318,6 +321,7 @@ async def test_verify_detects_a_tampered_session(tmp_path):
     assert any("chouette_results differ" in p for p in report.problems)
 
 
+@pytest.mark.sqlite_only
 async def test_migration_to_version_2_matches_the_schema(tmp_path):
     """storage: a version-1 database is upgraded by the version-2 step to exactly the chouette tables schema.sql
     creates (same SQL), and the append-only triggers refuse changes to the log and the results."""

@@ -24,6 +24,8 @@ from club import ClubService, InvalidRequestError, ManualClock, UnknownGameError
 from club.records import ClubRecords, SessionRef, parse_period, period_at, settle_up
 from storage import SCHEMA_VERSION, Database
 
+pytestmark = pytest.mark.backends
+
 GUILD = 7
 ANN, BEN, CY, DEE, ADMIN = 101, 102, 103, 104, 999
 NAMES = {ANN: "Ann", BEN: "Ben", CY: "Cy", DEE: "Dee", ADMIN: "Admin"}
@@ -280,6 +282,7 @@ async def test_corrections_keep_the_audit_trail_and_refuse_bad_input_without_wri
         assert undo.id == 2 and (await records.ledger(GUILD, "all")).is_zero_sum()
 
 
+@pytest.mark.sqlite_only
 async def test_a_version_2_file_gains_the_corrections_table(tmp_path):
     """Schema version 3 adds only the corrections audit trail on top of version 2 (storage.migrations)."""
     path = tmp_path / "v2.sqlite3"

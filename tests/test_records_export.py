@@ -11,6 +11,7 @@ import re
 import zipfile
 from contextlib import asynccontextmanager
 
+import pytest
 from bookkit import store_table
 from clubkit import ALICE, BOB, CAROL, GUILD, club_service, new_table, play_out, seeded
 from PIL import Image
@@ -24,6 +25,8 @@ from club.export import export_mat, mat_text
 from club.records import ClubRecords, export_books, pictures
 from rendering.records import Cell, Column, RecordTable, RecordTableError, render_record_table
 from storage.books import SheetEntry
+
+pytestmark = [pytest.mark.backends, pytest.mark.pg_slow]  # PostgreSQL copies: -m slow (the suite's minutes)
 
 T0 = 1_709_510_400.0
 

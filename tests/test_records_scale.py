@@ -5,18 +5,21 @@ from __future__ import annotations
 
 import json
 import random
-import sqlite3
 
+import pytest
 from bookkit import store_chouette, store_table
 
 from storage import Database, books, tallies
 
+pytestmark = pytest.mark.backends
+
 MEMBERS = [101, 102, 103, 104, 105, 106]
 
 
-def scanned_ledger(path, club_id: int, low: float, high: float) -> dict[tuple[int, str], tuple[int, int, int]]:
+async def scanned_ledger(
+    db: Database, club_id: int, low: float, high: float
+) -> dict[tuple[int, str], tuple[int, int, int]]:
     """The ledger of ``[low, high)`` by reading every finished game and chouette result (what the tallies replace)."""
-    conn = sqlite3.connect(path)
     totals: dict[tuple[int, str], list[int]] = {}
 
     def add(member, kind, points, money):
@@ -25,7 +28,7 @@ def scanned_ledger(path, club_id: int, low: float, high: float) -> dict[tuple[in
         entry[1] += money
         entry[2] += 1
 
-    rows = conn.execute(
+    rows = await db._fetchall(
         "SELECT m.kind, m.player0, m.player1, m.stake, g.result FROM games g JOIN matches m ON m.id = g.match_id "
         "WHERE m.club_id = ? AND g.status = 'over' AND g.ended_at >= ? AND g.ended_at < ?",
         (club_id, low, high),
@@ -35,14 +38,13 @@ def scanned_ledger(path, club_id: int, low: float, high: float) -> dict[tuple[in
         for side, member in enumerate((player0, player1)):
             points = result["points"] if result["winner"] == side else -result["points"]
             add(member, kind, points, points * stake)
-    rows = conn.execute(
+    rows = await db._fetchall(
         "SELECT r.member_id, r.points, r.stake FROM chouette_results r JOIN chouette_sessions s ON s.id = r.session_id "
         "WHERE s.club_id = ? AND r.at >= ? AND r.at < ?",
         (club_id, low, high),
     )
     for member, points, stake in rows:
         add(member, "chouette", points, points * stake)
-    conn.close()
     return {key: tuple(value) for key, value in totals.items()}
 
 
@@ -85,7 +87,7 @@ async def test_tallies_give_the_scanned_ledger_for_every_period_even_out_of_orde
         ]
         for low, high in periods:
             got = as_dict(await books.ledger_totals(db, club_id, start=low, end=high))
-            assert got == scanned_ledger(path, club_id, low, high), (low, high)
+            assert got == await scanned_ledger(db, club_id, low, high), (low, high)
         before = await db._fetchall("SELECT member_id, kind, source_id, game_number, points_run, money_run, "
                                     "entries_run FROM tallies ORDER BY kind, source_id, game_number, member_id")  # fmt: skip
         totals = await db._fetchall("SELECT * FROM tally_totals ORDER BY 1, 2, 3")

@@ -9,6 +9,8 @@ from hypothesis import strategies as st
 from club.records import settle_up
 from club.records.settle import EXACT_LIMIT
 
+pytestmark = pytest.mark.backends
+
 
 def apply(balances: dict[int, int], payments) -> dict[int, int]:
     """The balances after the payments (a payer's debt shrinks, a payee's credit shrinks)."""
