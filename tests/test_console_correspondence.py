@@ -68,6 +68,13 @@ async def test_away_pauses_through_repeated_pauses_and_the_deadline_still_arrive
         assert refusal(out) and "0 away day" in out, out
         assert (await console.service.state(1)).version == before.version
         assert "You are not away" in await console.handle("back")
+        games = await console.handle("games")
+        assert "your turn: play · " in games and " h left" in games, games
+        assert "Away days this year: 3 used, 0 left of 3." in games, games
+        await console.handle(f"as {waiting}")
+        games = await console.handle("games")
+        assert f"{late}'s turn · " in games and " h left" in games and "Away days this year: 0 used" in games, games
+        await console.handle(f"as {late}")
         out = await console.handle("wait 2d")
         assert f"Time is up for {late}" in out and "forfeits the game" in out, out
         assert (await console.service.state(1)).game_number == 2

@@ -359,17 +359,26 @@ async def board(console: Console, args: list[str]) -> str:
     return await board_text(console, await console.service.state(found.id), console.member)
 
 
-@verb("games", "games", "your games: those waiting for you first")
+@verb("games", "games", "your games: those waiting for you first, whose turn it is and the time left")
 async def games(console: Console, args: list[str]) -> str:
-    """``games``: matches and chouettes."""
-    found = await console.choices()
-    if not found:
+    """``games``: matches (with the time left on each clock, as ``/bg games``) and chouettes, then the member's
+    away days when the club gives some."""
+    from ..correspondence import games_extras
+
+    service = console.service
+    waiting, others = await frontend.open_games(service, console.member, console.guild_id)
+    due, away = await games_extras(service, console.member, console.guild_id, [i.match_id for i in others])
+    now = service.clock.now()
+    mine = [frontend.describe_item(item, True, now=now) for item in waiting]
+    theirs = [frontend.describe_item(item, False, due_at=due.get(item.match_id), now=now) for item in others]
+    for choice in await console.choices(kinds=("chouette",)):
+        (mine if choice.waiting else theirs).append(choice.label)
+    if not mine and not theirs:
         return "You have no game in progress. Start one with: challenge NAME (e.g. challenge bob 5), or chouette start."
-    lines = ["Your turn:", *(f"• {c.label}" for c in found if c.waiting)] if any(c.waiting for c in found) else []
-    others = [f"• {c.label}" for c in found if not c.waiting]
-    if others:
-        lines += ["Waiting for others:", *others]
-    return "\n".join(lines)
+    lines = ["Your turn:", *(f"• {label}" for label in mine)] if mine else []
+    if theirs:
+        lines += ["Waiting for others:", *(f"• {label}" for label in theirs)]
+    return "\n".join([*lines, away] if away else lines)
 
 
 @verb("rules", "rules [game]", "the rules a match is played under")
