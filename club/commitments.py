@@ -121,3 +121,13 @@ def logged_contributions(actions: Iterable[Any], number: int) -> list[Contributi
         for action in actions
         if action.kind == CLIENT_SEED and action.args.get("game") == number
     ]
+
+
+def phrase_text(phrase: str) -> str:
+    """The answer to ``/player seed`` (console ``seed``): what his dice phrase is now and what it does."""
+    if not phrase:
+        return ("Your dice phrase is cleared: in each game your client seed is the id of your first click after the "
+                "game's commitment is shown (it is published with the seed at the game's end).")  # fmt: skip
+    return (f"Your dice phrase is now {phrase!r}. In every game whose commitment is shown from now on, your client "
+            "seed is this phrase and the id of your first click after the commitment; every roll depends on it, and "
+            "/bg verify lists it once the game is over (issue 12).")  # fmt: skip

@@ -186,6 +186,12 @@ def contributing(value: str | int | None):
         _CONTRIBUTION.reset(token)
 
 
+def contribute_from(value: str | int) -> None:
+    """For the rest of this asyncio task (one Discord interaction), a member's action contributes ``value`` (the
+    interaction id): :func:`contributing` without an end, for the front end's one entry point."""
+    _CONTRIBUTION.set(str(value)[:40])
+
+
 def current_contribution() -> str | None:
     """The value set by the innermost :func:`contributing` block of this task, or None."""
     return _CONTRIBUTION.get()

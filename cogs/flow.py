@@ -18,6 +18,7 @@ import discord
 
 from backgammon.errors import BackgammonError, NotationError
 from club import frontend
+from club.dice import contribute_from
 from club.results import Outcome
 
 from .errors import report, send_private
@@ -26,7 +27,10 @@ log = logging.getLogger("bgclub.discord")
 
 
 async def register(interaction: discord.Interaction, user: discord.abc.User | None = None) -> int:
-    """Make ``user`` (default: the member acting) a club member under his current display name; returns his id."""
+    """Make ``user`` (default: the member acting) a club member under his current display name; returns his id.
+    Every interaction passes here first: its id becomes the member's dice contribution for this interaction (issue 12
+    item 1, :func:`club.dice.contribute_from`; Discord makes it, the bot cannot choose it)."""
+    contribute_from(interaction.id)
     return await interaction.client.register_member(interaction.guild_id, user or interaction.user)
 
 

@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from club import frontend
+from club.commitments import phrase_text
 from club.correspondence import Correspondence, autoroll_words, away_state, resolve_their_turn
 
 from .errors import guarded, report, send_private
@@ -169,6 +170,16 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
             prefs = await self.bot.service.set_preferences(member, auto_roll=state == "on", roll_after=after)
             text = autoroll_words(prefs)
             await send_private(interaction, text)
+
+    @app_commands.command(description="Your dice phrase: part of your client seed in every game (empty: clear it)")
+    @app_commands.describe(phrase="Any text up to 100 characters; leave out to clear")
+    async def seed(self, interaction: discord.Interaction, phrase: app_commands.Range[str, 1, 100] | None = None):
+        """``/player seed [phrase]`` (issue 12 item 1, :mod:`club.commitments`)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/player seed"):
+            member = await register(interaction)
+            prefs = await self.bot.service.set_preferences(member, seed=(phrase or "").strip())
+            await send_private(interaction, phrase_text(prefs.seed))
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
         """Check failures and option errors of every ``/player`` command end up here (see :mod:`cogs.errors`)."""

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from clubkit import ALICE, BOB, GUILD, club_service, play_out, seeded
 
+from club import InvalidRequestError
 from club.commitments import CLIENT_SEED, logged_contributions
 from club.dice import RECIPE_V2, contributing, derive_dice, derive_dice_v2, seed_hash, verify_rolls
 from club.verify import verify_database
@@ -93,3 +95,62 @@ def test_a_bot_grinding_seeds_no_longer_picks_who_starts():
         v2_starts += opening(chosen, clients) == 0
     assert v1_starts == 300
     assert abs(v2_starts - 150) < 5 * 8.7, v2_starts
+
+
+async def test_discord_player_seed_and_interaction_ids_are_the_client_seeds(tmp_path):
+    """Through the harness (the real bot, discord.py's parsing): ``/player seed`` sets Bob's phrase; the challenge
+    message shows game 1's commitment; Bob's Accept click fixes his client seed (his phrase, then that click's
+    interaction id) and Alice's first click after it hers (its interaction id); the rolls follow from them."""
+    from discordkit import Harness
+
+    async with Harness.start(tmp_path / "club.sqlite3") as h:
+        alice, bob = h.member("Alice"), h.member("Bob")
+        lobby = h.channel("lobby")
+        answer = await h.command(bob, "player seed", lobby, phrase="bob's lucky phrase")
+        assert answer.private and "'bob's lucky phrase'" in answer.text.replace('"', "'"), answer.text
+        await h.command(alice, "bg challenge", lobby, opponent=bob, length="1")
+        challenge = h.last(lobby)
+        service = h.bot.service
+        log = await service.log(1)
+        assert log[0].args["next_seed_hash"] in challenge.text
+        accept = await h.press(bob, challenge, "Accept")
+        thread = h.thread_of(challenge)
+        view = await service.state(1)
+        mover = alice if view.waiting_for == alice.id else bob
+        plays = await service.legal_plays(1, mover.id)
+        first = await h.command(mover, "bg move", thread, play=plays[0])
+        log = await service.log(1)
+        seeds = {a.side: a.args["seed"] for a in log if a.kind == CLIENT_SEED and a.args["game"] == 1}
+        assert seeds[1] == f"bob's lucky phrase | {accept.record.id}"
+        if mover is alice:
+            assert seeds[0] == str(first.record.id)
+        game = await service.db.get_game(1, 1)
+        rolls = [(a.roll_index, a.dice) for a in log if a.game_number == 1 and a.dice is not None]
+        clients = logged_contributions(log, 1)
+        assert [d for _, d in rolls] == [derive_dice_v2(bytes.fromhex(game.seed), i, clients) for i, _ in rolls]
+
+
+async def test_console_seed_verb_sets_the_phrase(tmp_path):
+    """The console's ``seed PHRASE`` is ``/player seed``: the phrase is in the member's next client seed, after it
+    the console line's fresh value."""
+    from club import ClubService, ManualClock
+    from club.console import Console, member_id
+    from storage import Database
+
+    async with Database.open(tmp_path / "c.sqlite3") as database:
+        console = Console(ClubService(database, clock=ManualClock(), seeds=seeded(3)))
+        await console.handle("as bob")
+        reply = await console.handle("seed my console phrase")
+        assert "'my console phrase'" in reply
+        await console.handle("as alice")
+        await console.handle("challenge bob 1")
+        await console.handle("as bob")
+        assert "Refused" not in await console.handle("accept")
+        log = await console.service.log(1)
+        mine = [a.args["seed"] for a in log if a.kind == CLIENT_SEED and a.side == 1]
+        assert len(mine) == 1 and mine[0].startswith("my console phrase | ") and len(mine[0]) == 20 + 32
+        assert "Your dice phrase is cleared" in await console.handle("seed")
+        bob = member_id("bob")
+        with pytest.raises(InvalidRequestError, match="dice phrase"):
+            await console.service.set_preferences(bob, seed="bad\x00phrase")
+        assert (await console.service.preferences(bob)).seed == ""  # refused: nothing changed

@@ -27,7 +27,7 @@ from .verbs import find, help_text, normal_words
 
 _TIMESTAMP = re.compile(r"<t:(-?[0-9]{1,12})(?::[a-zA-Z])?>")
 """Discord's timestamp markup (``<t:1700000000:f>``), written out in UTC in the console."""
-_PLAYER = re.compile(r"/player (away|back|ping|nudge|autoroll)\b")
+_PLAYER = re.compile(r"/player (away|back|ping|nudge|autoroll|seed)\b")
 """``/player back`` in a club message is ``back`` in the console."""
 
 CONSOLE_GUILD = 1

@@ -7,6 +7,7 @@ posts in each game's thread are printed here, one line each, with the members th
 
 from __future__ import annotations
 
+from ..commitments import phrase_text
 from ..correspondence import Correspondence, autoroll_words, away_state, rematch_terms, resolve_their_turn
 from ..errors import InvalidRequestError
 from ..frontend import GameChoice
@@ -108,6 +109,16 @@ async def autoroll(console: Console, args: list[str]) -> str:
     else:
         raise InvalidRequestError("autoroll on, autoroll off, or autoroll HOURS (e.g. autoroll 6)")
     return autoroll_words(prefs)
+
+
+@verb("player seed", "seed [PHRASE]", "your dice phrase: part of your client seed in every game (none: clear it)",
+      bare=True)  # fmt: skip
+async def seed(console: Console, args: list[str]) -> str:
+    """``seed bob's lucky phrase`` / ``seed`` (clears): ``/player seed`` (issue 12 item 1, :mod:`club.commitments`).
+    Each console line's own value (a fresh :mod:`secrets` value) is added after the phrase at the first action."""
+    phrase = " ".join(args).strip()
+    prefs = await console.service.set_preferences(console.member, seed=phrase)
+    return phrase_text(prefs.seed)
 
 
 # -- the buttons ----------------------------------------------------------------------------------------------------
