@@ -1,11 +1,12 @@
 """Stored state formats and their upgrade (issue 17, issue 13 item 1: hot state without history).
 
-Format 2 (now): a match's ``matches.state`` holds its status, score keeper and counters (:meth:`club.table.Table.
-state_json`) and a chouette's ``chouette_sessions.state`` its seats, current game, board and sheet
-(:meth:`club.chouette.table.ChouetteTable.to_json`) — neither lists what happened before: the finished games are in
-their ``games`` / ``chouette_results`` rows and everything is in the append-only log. Format 1 (before) also held
-every finished game's result (matches) and the whole event history (chouettes), so each action parsed and rewrote a
-state that grew with the session.
+Now: a match's ``matches.state`` (format 2) holds its status, score keeper and counters (:meth:`club.table.Table.
+state_json`) and a chouette's ``chouette_sessions.state`` (format 3) its seats, current game, board and the sheet's
+columns and running totals (:meth:`club.chouette.table.ChouetteTable.to_json`) — neither lists what happened
+before: the finished games are in their ``games`` / ``chouette_results`` and ``chouette_sheet`` rows and everything
+is in the append-only log. Format 1 (before) also held every finished game's result (matches) and the whole event
+history (chouettes), and a chouette's format 2 every sheet row, so each action parsed and rewrote a state that grew
+with the session. Upgrading a chouette writes its sheet rows (from the replayed log) before its new state.
 
 Both formats load. :func:`canonical` reads a stored state as the current code writes it (what :mod:`club.verify`
 compares with the replay); :func:`upgrade_states` rewrites every format-1 state as the state its log replays to, after checking that
@@ -62,6 +63,7 @@ async def upgrade_states(db: Database) -> UpgradeReport:
 
     Each subject is rewritten only if the replay agrees with its stored state and it is still at the version read
     (a concurrent action simply writes format 2 itself). Safe to run again: current states are skipped."""
+    from storage import dumps
     from storage.chouettes import ChouetteStore
 
     report = UpgradeReport()
@@ -87,8 +89,22 @@ async def upgrade_states(db: Database) -> UpgradeReport:
             report.problems.append(f"chouette {session_id}: the log does not replay ({error}); left as it was")
             continue
         stored = canonical("chouette", record.state)
+        rows = [(row.game, row.to_json()) for row in table.session.sheet_rows()]
+        if held_sheet_rows(record.state) not in (None, rows):
+            report.problems.append(f"chouette {session_id}: the stored sheet differs from its log's; left as it was")
+            continue
+        if dumps(stored) == dumps(table.to_json()):  # the rows first: a state without them must find them stored
+            await chouettes.add_sheet_rows(session_id, rows, record.updated_at)
         await _rewrite(db, report, ("chouette", session_id), record.version, stored, table.to_json())
     return report
+
+
+def held_sheet_rows(state: dict[str, Any]) -> list[tuple[int, dict]] | None:
+    """The sheet rows an older chouette state holds (formats 1 and 2), or None when it cannot be read."""
+    try:
+        return [(row.game, row.to_json()) for row in ChouetteTable.from_json(state).session.sheet_rows()]
+    except (BackgammonError, KeyError, TypeError, ValueError):
+        return None
 
 
 async def _rewrite(db: Database, report: UpgradeReport, subject, version: int, stored: dict, replayed: dict) -> None:

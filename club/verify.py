@@ -30,7 +30,7 @@ from .chouette.table import member_id
 from .chouette.table import replay as replay_chouette
 from .commitments import CLIENT_SEED, logged_contributions
 from .dice import RECIPE, verify_rolls
-from .states import canonical
+from .states import canonical, held_sheet_rows
 from .table import replay_log
 
 
@@ -234,12 +234,33 @@ async def verify_chouette(db: Database, session_id: int) -> ChouetteReport:
     stored = {(r.game_number, r.member_id, r.points, r.stake) for r in await store.results(session_id)}
     if stored != expected:
         report.problems.append(f"chouette_results differ from the sheet: {sorted(stored ^ expected)[:6]}")
+    await _check_sheet(store, record, sheet.rows, report)
     sums: dict[int, int] = defaultdict(int)
     for game, _member, points, _stake in stored:
         sums[game] += points
     report.problems.extend(f"game {g} results sum to {s}, not zero (RULES C11)" for g, s in sorted(sums.items()) if s)
     await _check_dice(store, session_id, actions, table, report)
     return report
+
+
+async def _check_sheet(store: ChouetteStore, record, replayed, report: ChouetteReport) -> None:
+    """Every finished game's sheet row is stored (``chouette_sheet``, or still in a state of an older format) and
+    says what the replayed log says (crossing through is derived when shown, so it is not compared)."""
+
+    def bare(row: dict) -> dict:
+        return {key: value for key, value in row.items() if key != "crossed"}
+
+    stored = {row["game"]: bare(row) for row in await store.sheet(record.id)}
+    held = {game for game, _ in held_sheet_rows(record.state) or ()}
+    for row in replayed:
+        if row.game in stored:
+            if stored[row.game] != bare(row.to_json()):
+                report.problems.append(f"game {row.game}: the stored sheet row differs from the log's")
+        elif row.game not in held:
+            report.problems.append(f"game {row.game}: its sheet row is not stored")
+    extra = sorted(set(stored) - {row.game for row in replayed})
+    if extra:
+        report.problems.append(f"sheet rows of games the log does not finish: {extra[:6]}")
 
 
 async def _check_dice(store: ChouetteStore, session_id: int, actions, table, report: ChouetteReport) -> None:

@@ -186,7 +186,8 @@ class DeadlineRow:
 class ChouetteCommit:
     """One transaction on a session: append ``actions``; write ``status``, ``state`` and ``game_number``; upsert the
     dice ``series`` rows; replace all its deadlines by ``deadlines``; insert ``results`` ``(game_number, member_id,
-    points, stake)``. Applied only if the session is still at ``expected_version``."""
+    points, stake)`` and the ``sheet`` rows ``(game_number, row JSON)`` (those already stored are kept as they are).
+    Applied only if the session is still at ``expected_version``."""
 
     session_id: int
     expected_version: int
@@ -198,6 +199,7 @@ class ChouetteCommit:
     dice: Sequence[DiceSeries] = ()
     deadlines: Sequence[DeadlineRow] = ()
     results: Sequence[tuple[int, int, int, int]] = ()
+    sheet: Sequence[tuple[int, dict]] = ()
 
     @property
     def new_version(self) -> int:
@@ -294,6 +296,19 @@ class ChouetteStore:
         )
         return [ChouetteResult.from_row(row) for row in rows]
 
+    async def sheet(self, session_id: int) -> list[dict]:
+        """The stored score-sheet rows of a session's finished games (JSON, RULES C11), by game."""
+        rows = await self.store.fetchall(
+            "SELECT row FROM chouette_sheet WHERE session_id = ? ORDER BY game_number", (session_id,)
+        )
+        return [json.loads(row["row"]) for row in rows]
+
+    async def add_sheet_rows(self, session_id: int, rows: Sequence[tuple[int, dict]], now: float) -> None:
+        """Store sheet rows ``(game_number, row JSON)`` of a session outside a commit (the state upgrade); rows
+        already stored are kept as they are."""
+        async with self.store.transaction() as tx:
+            await write_sheet(tx, session_id, rows, now)
+
     async def commit(self, commit: ChouetteCommit) -> int:
         """Apply ``commit`` in one transaction if the session is still at ``commit.expected_version``
         (:meth:`storage.store.Store.commit`); returns the new version. Raises
@@ -311,6 +326,7 @@ class ChouetteStore:
                 [(sid, game, member, points, stake, now) for game, member, points, stake in commit.results],
             )
             await tallies.record_chouette(tx, sid, commit.results, now)
+            await write_sheet(tx, sid, commit.sheet, now)
 
         row = {"status": commit.status, "state": dumps(commit.state), "game_number": commit.game_number}
         return await self.store.commit(
@@ -381,6 +397,16 @@ class ChouetteStore:
         """The session a remembered message (or thread) shows, or None."""
         row = await self.store.message("chouette", channel_id, message_id)
         return None if row is None else row["session_id"]
+
+
+async def write_sheet(tx: Tx, session_id: int, rows: Sequence[tuple[int, dict]], now: float) -> None:
+    """Insert a session's sheet rows ``(game_number, row JSON)`` in ``tx``; a game already stored keeps its row
+    (the append-only record is never rewritten)."""
+    await tx.executemany(
+        "INSERT INTO chouette_sheet (session_id, game_number, row, at) VALUES (?, ?, ?, ?) "
+        "ON CONFLICT (session_id, game_number) DO NOTHING",
+        [(session_id, game, dumps(row), now) for game, row in rows],
+    )
 
 
 def _dice_row(series: DiceSeries) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from importlib import resources
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 """The schema version this code writes and reads."""
 
 CHOUETTES_V2 = """
@@ -278,12 +278,39 @@ CREATE INDEX IF NOT EXISTS match_prs_club ON match_prs (club_id, member_id, at);
 """
 """Version 6 (issue 15): each finished rated match's PR per member (its review), kept per club."""
 
+CHOUETTE_SHEET_V7 = """
+-- Version 7 (issue 13 item 1, issue 17): one row per finished chouette game — its score-sheet row (RULES C11: box,
+-- captain, partner, points, circles, the next order, how it ended), written in the game's last transaction. The
+-- session's hot state keeps only the sheet's columns and running totals. Append-only, like chouette_results.
+CREATE TABLE chouette_sheet (
+    session_id  INTEGER NOT NULL REFERENCES chouette_sessions (id),
+    game_number INTEGER NOT NULL,
+    row         TEXT    NOT NULL,
+    at          REAL    NOT NULL,
+    PRIMARY KEY (session_id, game_number)
+) WITHOUT ROWID;
+
+CREATE TRIGGER chouette_sheet_no_update BEFORE UPDATE ON chouette_sheet
+BEGIN
+    SELECT RAISE(ABORT, 'chouette sheet rows are a record: they cannot be changed');
+END;
+
+CREATE TRIGGER chouette_sheet_no_delete BEFORE DELETE ON chouette_sheet
+BEGIN
+    SELECT RAISE(ABORT, 'chouette sheet rows are a record: they cannot be deleted');
+END;
+"""
+"""Version 7 (issue 13 item 1, issue 17): each finished chouette game's score-sheet row in a row of its own
+(``chouette_sheet``), out of the session's hot state; the rows of older states are written by ``python -m club
+upgrade`` (:func:`club.states.upgrade_states`) from the replayed logs."""
+
 MIGRATIONS: list[tuple[int, str]] = [
     (2, CHOUETTES_V2),
     (3, CORRECTIONS_V3),
     (4, TALLIES_V4 + TALLIES_BACKFILL),
     (5, DM_CHANNELS_V5),
     (6, MATCH_PRS_V6),
+    (7, CHOUETTE_SHEET_V7),
 ]
 """Upgrade steps ``(version reached, SQL script)`` in ascending order; version 1 is ``schema.sql`` itself."""
 

@@ -362,3 +362,24 @@ CREATE TABLE match_prs (
     PRIMARY KEY (match_id, member_id)
 ) WITHOUT ROWID;
 CREATE INDEX match_prs_club ON match_prs (club_id, member_id, at);
+
+-- Version 7 (issue 13 item 1, issue 17): one row per finished chouette game — its score-sheet row (RULES C11: box,
+-- captain, partner, points, circles, the next order, how it ended), written in the game's last transaction. The
+-- session's hot state keeps only the sheet's columns and running totals. Append-only, like chouette_results.
+CREATE TABLE chouette_sheet (
+    session_id  INTEGER NOT NULL REFERENCES chouette_sessions (id),
+    game_number INTEGER NOT NULL,
+    row         TEXT    NOT NULL,
+    at          REAL    NOT NULL,
+    PRIMARY KEY (session_id, game_number)
+) WITHOUT ROWID;
+
+CREATE TRIGGER chouette_sheet_no_update BEFORE UPDATE ON chouette_sheet
+BEGIN
+    SELECT RAISE(ABORT, 'chouette sheet rows are a record: they cannot be changed');
+END;
+
+CREATE TRIGGER chouette_sheet_no_delete BEFORE DELETE ON chouette_sheet
+BEGIN
+    SELECT RAISE(ABORT, 'chouette sheet rows are a record: they cannot be deleted');
+END;

@@ -1,6 +1,6 @@
 """Hot state without history (issue 13 item 1, issue 17 step 4): the stored state of a money session does not grow
-with the games played, and a chouette's holds no event history — the finished games are in their own rows and the
-log."""
+with the games played, and a chouette's holds no event history and no sheet rows — the finished games are in their
+own rows (``games``, ``chouette_results``, ``chouette_sheet``) and the log."""
 
 from __future__ import annotations
 
@@ -44,7 +44,37 @@ async def test_a_chouettes_state_holds_no_event_history(tmp_path):
             if len(outcome.view.sheet.rows) > games:
                 state = json.loads((await service.club.db.store.row(("chouette", outcome.session_id)))["state"])
                 assert "history" not in state["session"]
+                assert state["session"]["sheet"]["rows"] == [], "the sheet rows are not in the hot state"
                 sizes.append(len(dumps(state)))
         assert len(sizes) == 4
-        # between games only the sheet grows: one row per game (a few hundred bytes), not the game's events
-        assert max(b - a for a, b in zip(sizes, sizes[1:], strict=False)) < 600, sizes
+        # between games nothing grows but the running totals' digits: the sheet rows are rows of their own
+        assert max(b - a for a, b in zip(sizes, sizes[1:], strict=False)) < 40, sizes
+        stored = await service.store.sheet(outcome.session_id)
+        assert [row["game"] for row in stored] == [1, 2, 3, 4]
+        view = await service.state(outcome.session_id)
+        assert [row.game for row in view.sheet.rows] == [1, 2, 3, 4] and view.sheet.zero_sum
+        assert sum(view.sheet.totals.values()) == 0 and view.sheet.totals == outcome.view.sheet.totals
+
+
+async def test_the_chouette_sheet_from_its_rows_is_the_engines(tmp_path):
+    """The sheet shown from the stored rows (``chouette_sheet`` plus the hot state's totals) is the sheet the engine
+    keeps when it replays the whole log: the same rows, points, circles and crossings-through (003 Atlanta 10.1:
+    derived from who was Box later, since a stored row is never rewritten) and the same totals."""
+    from club.chouette.table import member_id, replay
+
+    async with chouettes(tmp_path / "c.sqlite3") as service:
+        rng = random.Random(8)
+        outcome = await seated(service)
+        for _ in range(8000):
+            if len(outcome.view.sheet.rows) >= 8:
+                break
+            outcome = await decide_randomly(service, outcome, rng, double=0.2)
+        view = await service.state(outcome.session_id)
+        engine = replay(await service.store.actions(outcome.session_id)).session.sheet()
+        assert len(engine.rows) == len(view.sheet.rows) == 8
+        for shown, row in zip(view.sheet.rows, engine.rows, strict=True):
+            assert shown.game == row.game and shown.points == {member_id(m): p for m, p in row.points.items()}
+            assert shown.circled == tuple(member_id(m) for m in (row.marks or {}).get("circled", []))
+            assert shown.crossed == tuple(member_id(m) for m in row.crossed), row.game
+        assert view.sheet.totals == {member_id(m): t for m, t in engine.totals().items()}
+        assert any(row.crossed for row in engine.rows), "a circled loser became Box later: his circle is crossed"

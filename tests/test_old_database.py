@@ -17,6 +17,7 @@ from club.chouette import ChouetteService
 from club.states import upgrade_states
 from club.verify import verify_database
 from storage import Database, dumps
+from storage.chouettes import ChouetteStore
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "old_club.sql"
 
@@ -55,7 +56,15 @@ def test_the_old_database_opens_verifies_upgrades_and_plays_on(tmp_path):
                 assert state["format"] == 2 and state["match"]["games"] == []
                 assert len(dumps(state)) < sizes[match_id]
             chouette = json.loads((await db.store.row(("chouette", 2)))["state"])
-            assert chouette["format"] == 2 and "history" not in chouette["session"]
+            assert chouette["format"] == 3 and "history" not in chouette["session"]
+            # the finished games' sheet rows moved out of the hot state into rows of their own (issue 13 item 1)
+            assert chouette["session"]["sheet"]["rows"] == [] and chouette["session"]["sheet"]["earlier"] == 2
+            store = ChouetteStore(db)
+            for session_id in (1, 2):
+                rows = await store.sheet(session_id)
+                results = {r.game_number for r in await store.results(session_id)}
+                assert [row["game"] for row in rows] == sorted(results) and rows, session_id
+                assert all(sum(row["points"].values()) == 0 for row in rows)
             again = await upgrade_states(db)
             assert again.upgraded == [] and again.current == 7 and again.problems == []
             reports = await verify_database(db)
@@ -82,6 +91,7 @@ def test_the_old_database_opens_verifies_upgrades_and_plays_on(tmp_path):
             outcome = None
             view = await chouettes.state(2)
             games_before = len(view.sheet.rows)
+            assert games_before == 2 and view.sheet.zero_sum, "the rows stored apart are on the sheet"
             from club.chouette.views import ChouetteOutcome
 
             outcome = ChouetteOutcome(view, "")

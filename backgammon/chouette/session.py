@@ -135,13 +135,18 @@ class ChouetteSession(DoublingEvents):
 
     @property
     def games_on_sheet(self) -> int:
-        """How many finished games (rows) the score sheet has — without copying it."""
-        return len(self._sheet.rows)
+        """How many finished games the score sheet has — without copying it."""
+        return self._sheet.games
 
     def sheet_rows(self, start: int = 0) -> list[SheetRow]:
-        """Copies of the sheet's rows from index ``start`` on (RULES C11): the games a caller has not seen yet,
-        without copying the whole sheet."""
-        return copy.deepcopy(self._sheet.rows[start:])
+        """Copies of the sheet's rows held, of the games after the first ``start`` (RULES C11): the games a caller
+        has not seen yet, without copying the whole sheet."""
+        return copy.deepcopy(self._sheet.rows[max(0, start - self._sheet.earlier) :])
+
+    def sheet_summary(self) -> dict[str, Any]:
+        """The score sheet as JSON without its rows — columns, how many games, running totals
+        (:meth:`ScoreSheet.compact`): what a club keeps in its hot state when the rows live elsewhere."""
+        return self._sheet.compact().to_json()
 
     @property
     def sheet_members(self) -> list[str]:
@@ -440,7 +445,7 @@ class ChouetteSession(DoublingEvents):
         slots = {
             m: ChouetteCube(key=m, member=m, team=m, box=box, stake=self.stakes.get(m, 1), cube=Cube()) for m in team
         }
-        number = len(self._sheet.rows) + 1
+        number = self._sheet.games + 1
         self.game = ChouetteGame(number, list(self.order), box, partner, team, team[0], team[0], slots)
         self._sheet.cross(box)
         self.new_members = []

@@ -85,11 +85,26 @@ class SheetRow:
 class ScoreSheet:
     """The sheet of one chouette session (RULES C11). ``base_stake``: the money per point, "written at the top of the
     score sheet" (003 Atlanta 2.1); ``members``: columns in order of arrival; ``rows``: one :class:`SheetRow` per game.
+
+    A sheet may hold only its latest rows: ``earlier`` games came before ``rows`` and are summed in
+    ``earlier_totals`` (:meth:`compact`; a club keeps those rows elsewhere). :attr:`games` and :meth:`totals` count
+    them; crossing through (:meth:`cross`) then marks only the rows held.
     """
 
     base_stake: float = 1
     members: list[str] = field(default_factory=list)
     rows: list[SheetRow] = field(default_factory=list)
+    earlier: int = 0
+    earlier_totals: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def games(self) -> int:
+        """How many games the sheet has (held rows and earlier ones)."""
+        return self.earlier + len(self.rows)
+
+    def compact(self) -> ScoreSheet:
+        """The sheet without its rows: their count and totals only (the running totals of RULES C11)."""
+        return ScoreSheet(self.base_stake, list(self.members), [], self.games, self.totals())
 
     def add_member(self, member: str) -> None:
         """Add a column for a new member (no-op if already there)."""
@@ -115,6 +130,8 @@ class ScoreSheet:
     def totals(self) -> dict[str, int]:
         """Each member's running total over all rows (sums to zero, RULES C11)."""
         totals = dict.fromkeys(self.members, 0)
+        for member, points in self.earlier_totals.items():
+            totals[member] = totals.get(member, 0) + points
         for row in self.rows:
             for member, points in row.points.items():
                 totals[member] += points
@@ -159,12 +176,17 @@ class ScoreSheet:
 
     def to_json(self) -> dict[str, Any]:
         """The sheet as a JSON-friendly dict."""
-        return {"base_stake": self.base_stake, "members": list(self.members), "rows": [r.to_json() for r in self.rows]}
+        data = {"base_stake": self.base_stake, "members": list(self.members), "rows": [r.to_json() for r in self.rows]}
+        if self.earlier:
+            data.update(earlier=self.earlier, earlier_totals=dict(self.earlier_totals))
+        return data
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ScoreSheet:
         """Inverse of :meth:`to_json`; raises :class:`ChouetteError` for a malformed sheet."""
         try:
-            return cls(data["base_stake"], list(data["members"]), [SheetRow.from_json(r) for r in data["rows"]])
+            rows = [SheetRow.from_json(r) for r in data["rows"]]
+            earlier = {str(m): int(p) for m, p in data.get("earlier_totals", {}).items()}
+            return cls(data["base_stake"], list(data["members"]), rows, int(data.get("earlier", 0)), earlier)
         except (KeyError, TypeError) as error:
             raise ChouetteError(f"malformed score sheet: {error}") from None

@@ -460,6 +460,7 @@ class ChouetteService(ChouetteExpiry):
             decisions=tuple(decisions),
             seed_hash=None if series is None else series.seed_hash,
             seed=seed,
+            stored_sheet=step.stored_sheet,
         )
 
     async def _load_step(self, session_id: int) -> ChouetteStep:
@@ -488,5 +489,7 @@ class ChouetteService(ChouetteExpiry):
             for number, s in (await self.store.dice(session_id, (0, table.game_number))).items()
         }
         deadlines = {d.subject_id: d for d in await self.store.deadlines(session_id)}
-        return ChouetteStep(self, record, table, self.clock.now(), ClubSettings.from_json(club.settings), names, prefs,
-                     series, deadlines)  # fmt: skip
+        step = ChouetteStep(self, record, table, self.clock.now(), ClubSettings.from_json(club.settings), names, prefs,
+                            series, deadlines)  # fmt: skip
+        step.stored_sheet = await self.store.sheet(session_id)
+        return step

@@ -62,6 +62,7 @@ class ChouetteStep(Step):
     revealed: list[tuple[int, str, str]] = field(default_factory=list)
     acted: set[int] = field(default_factory=set)
     image_due: bool = False
+    stored_sheet: list[dict] = field(default_factory=list)
 
     # -- the hooks of club.work.Step ---------------------------------------------------------------------------------
     def check_fresh(self, seen: str | None) -> None:
@@ -237,6 +238,7 @@ class ChouetteStep(Step):
             dice=[self.series[n].record(self.record.id) for n in sorted(self.touched)],
             deadlines=rows,
             results=self.results,
+            sheet=[(row.game, row.to_json()) for row in table.session.sheet_rows()],
         )
         return commit, rows
 

@@ -44,17 +44,20 @@ from typing import Any
 
 from backgammon.chouette import ChouetteRules, ChouetteSession
 from backgammon.chouette.seating import is_resolved, tied_groups
-from backgammon.errors import ChouetteError, GameError
+from backgammon.errors import GameError
 from backgammon.game import Game, Phase
 
 from ..errors import InvalidRequestError, NotNowError, NotYourTurnError
 from ..work import TableBase
+from .cubes import CubeActions
 from .seats import SeatActions, member_id, name  # member_id, name: re-exported
 from .settlements import SettlementActions
 
-STATE_FORMAT = 2
-"""The format of ``chouette_sessions.state`` written now: 2 = hot state (no event history); 1 (before issue 17) also
-held the session's whole event history. :mod:`club.states` reads both and upgrades 1 to 2 by replaying the log."""
+STATE_FORMAT = 3
+"""The format of ``chouette_sessions.state`` written now: 3 = hot state — seats, the current game and board, the
+sheet's columns and running totals; the finished games' sheet rows are in ``chouette_sheet`` (issue 13 item 1, issue
+17). 2 also held every sheet row, 1 (before issue 17) the session's whole event history too. :mod:`club.states`
+reads them all and upgrades them to 3 by replaying the log."""
 
 SIDES = ("box", "team")
 """Board side 0 is Box, side 1 the Team (played by the Captain)."""
@@ -84,7 +87,7 @@ class Pending:
 
 
 @dataclass
-class ChouetteTable(TableBase, SeatActions, SettlementActions):
+class ChouetteTable(TableBase, SeatActions, CubeActions, SettlementActions):
     """One chouette session kept by the club (see the module docstring). Build with :meth:`open`.
 
     ``stake``: money per point (0 = none; the engine's sheet base stake is then 1). ``decision_time`` /
@@ -140,8 +143,12 @@ class ChouetteTable(TableBase, SeatActions, SettlementActions):
 
     def to_json(self) -> dict[str, Any]:
         """The table's hot state as JSON (stored in ``chouette_sessions.state``, format :data:`STATE_FORMAT`):
-        seats, the current game, board and sheet — not the session's event history, which the log holds (replay
-        it with :func:`replay`); :meth:`from_json` inverts it (and reads format 1, which had the history)."""
+        seats, the current game, board, the sheet's columns and running totals — not the session's event history,
+        which the log holds (replay it with :func:`replay`), nor the finished games' sheet rows
+        (those held go to ``chouette_sheet`` with the commit); :meth:`from_json` inverts it (and reads formats 1 and
+        2, whose rows it then holds)."""
+        session = {key: value for key, value in self.session.to_json().items() if key not in ("history", "sheet")}
+        session["sheet"] = self.session.sheet_summary()
         return {
             "club_id": self.club_id,
             "channel_id": self.channel_id,
@@ -156,7 +163,7 @@ class ChouetteTable(TableBase, SeatActions, SettlementActions):
             "lobby": list(self.lobby),
             "lobby_stakes": dict(self.lobby_stakes),
             "retiring": list(self.retiring),
-            "session": {key: value for key, value in self.session.to_json().items() if key != "history"},
+            "session": session,
             "board": None if self.board is None else self.board.to_json(),
             "turns": self.turns,
             "team_offer": self.team_offer,
@@ -418,58 +425,6 @@ class ChouetteTable(TableBase, SeatActions, SettlementActions):
             raise GameError("the board game is not over")
         self.session.board_over(board.result, 0)
         return {"winner": SIDES[board.result.winner], "result": board.result.kind, "ended_by": board.result.ended_by}
-
-    # the cubes (RULES C4, C5, D1–D3, 003 Atlanta 5.6–5.11)
-    def _double(self, member: int, args: dict[str, Any]) -> dict[str, Any]:
-        self._require_board()
-        if self.board.phase != Phase.ROLL:
-            raise ChouetteError("the dice are thrown: a cube is turned only before the roll (RULES D1)")
-        session, game = self.session, self.session.game
-        subject = args.get("member", member)
-        by = None if member == subject else name(member)
-        if name(subject) == session.box and game.on_roll == "box":
-            if by is not None:
-                raise NotYourTurnError("Box decides for himself: nobody doubles for him (RULES C9).")
-            targets = args.get("targets")
-            self.session.box_double(None if targets is None else [str(t) for t in targets], bool(args.get("in_order")))
-            return {"member": subject, "targets": targets, "in_order": bool(args.get("in_order"))}
-        if game.on_roll == "box":
-            self.session.extra_double(name(subject), args.get("cube"), by)
-        else:
-            self.session.team_double(name(subject), args.get("cube"), by)
-        return {"member": subject, "cube": args.get("cube")}
-
-    def _pass(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
-        self._require_board()
-        subject = args.get("member", member)
-        by = None if member is None or member == subject else name(member)
-        self.session.no_double(name(subject), args.get("cube"), by)
-        return {"member": subject, "cube": args.get("cube")}
-
-    def _answer(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
-        self._require_board()
-        subject = args.get("member", member)
-        by = None if member is None or member == subject else name(member)
-        self.session.answer(name(subject), args["decision"], args.get("cube"), by)
-        return {"member": subject, "decision": args["decision"], "cube": args.get("cube")}
-
-    def _box_answer(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
-        self._require_board()
-        if member is not None and name(member) != self.session.box:
-            raise NotYourTurnError(f"Only Box ({self.session.box}) answers the Team's doubles.")
-        decisions = args["decisions"]
-        self.session.box_answer(decisions)
-        return {"decisions": decisions}
-
-    def _extra(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
-        self._require_board()
-        subject = args.get("member", member)
-        by = None if member is None or member == subject else name(member)
-        if args["offer"]:
-            self.session.offer_extra(name(subject), by)
-        else:
-            self.session.no_extra(name(subject), by)
-        return {"member": subject, "offer": bool(args["offer"])}
 
     # -- checks -----------------------------------------------------------------------------------------------------
     def _require_board(self) -> None:

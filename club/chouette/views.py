@@ -7,10 +7,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from backgammon.chouette import ChouetteRules
 from backgammon.chouette.cubes import TEAM_SIDE
+from backgammon.chouette.sheet import SheetRow
 
 from ..results import GameView, TableOutcome
 from .table import ChouetteTable, member_id
@@ -217,8 +219,10 @@ class ChouetteView:
         decisions: tuple[Decision, ...],
         seed_hash: str | None = None,
         seed: str | None = None,
+        stored_sheet: Sequence[dict] = (),
     ) -> ChouetteView:
-        """The view of ``table`` at ``version`` with display ``names`` and the ``decisions`` (with their deadlines)."""
+        """The view of ``table`` at ``version`` with display ``names`` and the ``decisions`` (with their deadlines);
+        ``stored_sheet``: the finished games' sheet rows as stored (``chouette_sheet``, JSON)."""
         session = table.session
         game = session.game
         playing = session.phase == "playing"
@@ -258,7 +262,7 @@ class ChouetteView:
             on_roll=game.on_roll if playing else None,
             decisions=decisions,
             mark=table.mark,
-            sheet=sheet_data(table),
+            sheet=sheet_data(table, stored_sheet),
             decision_time=table.decision_time,
             proxy_time=table.proxy_time,
             move_time=table.move_time,
@@ -298,11 +302,31 @@ def _cube(slot) -> CubeView:
     )
 
 
-def sheet_data(table: ChouetteTable) -> SheetData:
-    """The score sheet of ``table`` with member ids (RULES C11)."""
+def sheet_rows(table: ChouetteTable, stored: Sequence[dict] = ()) -> list[SheetRow]:
+    """Every finished game's sheet row: the ``stored`` ones (``chouette_sheet``) and those ``table`` holds (finished
+    since it was loaded, or all of them for a table replayed or read from an older state), by game. A circled loser
+    is crossed through once he has been Box in a later game (003 Atlanta 10.1) — derived here, as the rows are
+    never rewritten."""
+    rows = {row["game"]: SheetRow.from_json(row) for row in stored}
+    rows.update((row.game, row) for row in table.session.sheet_rows())
+    ordered = [rows[game] for game in sorted(rows)]
+    game = table.session.game
+    boxes_after: set[str] = {game.box} if game is not None else set()
+    for row in reversed(ordered):
+        if game is not None and game.number <= row.game:
+            boxes_after.discard(game.box)
+        circled = (row.marks or {}).get("circled", [])
+        row.crossed = [m for m in circled if m in boxes_after]
+        boxes_after.add(row.box)
+    return ordered
+
+
+def sheet_data(table: ChouetteTable, stored: Sequence[dict] = ()) -> SheetData:
+    """The score sheet of ``table`` with member ids (RULES C11); ``stored``: the rows kept in ``chouette_sheet``
+    (:func:`sheet_rows`)."""
     sheet = table.session.sheet()
     rows = []
-    for row in sheet.rows:
+    for row in sheet_rows(table, stored):
         marks = row.marks or {}
         rows.append(
             SheetRowData(
