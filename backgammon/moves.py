@@ -206,7 +206,8 @@ def _mixed_plays(start: Position, b, blocked, blot, outside, d1, d2, high_die_fi
     die may open the play, unless it cannot be played first at all. Plays are deduplicated by an exact integer key:
     the board delta in base 16 (each slot changes by at most 2) plus a bit per hit point."""
     high, low = (d1, d2) if d1 > d2 else (d2, d1)
-    sides = {0: start.opponent}
+    opponent = start.opponent
+    sides = {0: opponent}
     new, set_player, set_opponent = _NEW, _SET_PLAYER, _SET_OPPONENT
     set_moves, set_position, set_start = _SET_MOVES, _SET_POSITION, _SET_START
     cands = {die: [s for s in range(23, die - 1, -1) if not blocked[s - die]] for die in (high, low)}
@@ -242,7 +243,7 @@ def _mixed_plays(start: Position, b, blocked, blot, outside, d1, d2, high_die_fi
                 hits = hits1 | (1 << t2) if h2 else hits1
                 position = new(Position)
                 set_player(position, tuple(b))
-                set_opponent(position, sides[hits] if hits in sides else _opponent(sides, hits))
+                set_opponent(position, _opponent(sides, hits) if hits else opponent)
                 play = two[key] = new(Play)
                 set_moves(play, code1 | ((s2 + 1) | (t2 + 1) << 5 | base2 | (_HIT if h2 else 0)) << 14)
                 set_position(play, position)
@@ -271,7 +272,8 @@ def _doublet_plays(start: Position, b, blocked, blot, outside, die: int) -> list
     ordering and each multiset of moves is visited once. Distinct multisets give distinct results (the highest
     source whose count differs leaves a different count on that point), so no deduplication is needed.
     """
-    sides = {0: start.opponent}
+    opponent = start.opponent
+    sides = {0: opponent}
     code = 0
     shift = 0
     hits = 0
@@ -321,7 +323,7 @@ def _doublet_plays(start: Position, b, blocked, blot, outside, die: int) -> list
                 set_player(position, tuple(b))
                 b[s] += 1
                 b[t] -= 1
-                set_opponent(position, sides[new_hits] if new_hits in sides else _opponent(sides, new_hits))
+                set_opponent(position, _opponent(sides, new_hits) if new_hits else opponent)
                 play = new(Play)
                 set_moves(play, code | m << shift)
                 set_position(play, position)
