@@ -265,3 +265,25 @@ async def test_the_final_position_of_a_game_is_shown_before_the_next_opening(tmp
         ids = [post.id for post in posts]
         assert opening.id != final.id and ids.index(final.id) < ids.index(opening.id)
         assert (await h.bot.service.state(1)).game_number == 2 and "Game 2" in opening.embed["footer"]["text"]
+
+
+async def test_club_stats_show_reply_times_and_games_waiting(tmp_path):
+    """/club stats: a member's average and median reply time (from the turn being his to his action) and the games
+    waiting on him now. Bob accepts at once and rolls and plays an hour after his turn came; Alice plays her
+    opening 3 hours after the game started and is on turn again."""
+    async with Harness.start(tmp_path / "club.sqlite3", dice=InjectedDice([(6, 1), (3, 2)], fallback=b"stats")) as h:
+        alice, bob = h.member("Alice"), h.member("Bob")
+        lobby = h.channel("lobby")
+        thread = await open_game(h, lobby, alice, bob)
+        service = h.bot.service
+        h.clock.advance(3 * HOUR)
+        await h.command(alice, "bg move", thread, play="13/7 8/7")
+        h.clock.advance(HOUR)
+        await h.press(bob, h.last(thread), "Roll")
+        await h.command(bob, "bg move", thread, play=(await service.legal_plays(1, bob.id))[0])
+        assert (await service.state(1)).waiting_for == alice.id
+        mine = await h.command(alice, "club stats", lobby)
+        assert mine.private
+        assert "Reply time: average 3.0 h, median 3.0 h over 1 replies; games waiting on Alice now: 1" in mine.text
+        theirs = await h.command(alice, "club stats", lobby, member=bob)
+        assert "median 30 min over 2 replies; games waiting on Bob now: 0" in theirs.text, theirs.text
