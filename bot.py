@@ -112,6 +112,7 @@ class Settings:
     token: str = ""
     dev_guild: int = 0
     database: Path = Path("bgclub.sqlite3")
+    database_url: str = ""
     synchronous: str = "FULL"
     busy_timeout_ms: int = 10_000
     club_defaults: dict = field(default_factory=dict)
@@ -127,7 +128,9 @@ class Settings:
         """Every setting but the token, which is shown as ``<hidden>`` (or ``<none>``): it would let anyone run the
         bot."""
         shown = ", ".join(
-            f"{name}={'<hidden>' if self.token else '<none>'}" if name == "token" else f"{name}={value!r}"
+            f"{name}={'<hidden>' if self.token else '<none>'}"
+            if name == "token"
+            else f"{name}={hide_password(value) if name == 'database_url' else value!r}"
             for name, value in self.__dict__.items()
         )
         return f"Settings({shown})"
@@ -137,7 +140,8 @@ class Settings:
     @classmethod
     def from_config(cls, config: dict, *, base: Path = ROOT, environ: dict | None = None) -> Settings:
         """Settings from the parsed TOML; ``DISCORD_TOKEN`` in ``environ`` wins over ``[discord] token``; relative
-        paths are taken from ``base`` (the project folder). Raises :class:`ConfigError` for a value of the wrong
+        paths are taken from ``base`` (the project folder); ``BGCLUB_DATABASE_URL`` in ``environ`` wins over
+        ``[storage] url`` (a ``postgresql://…`` URL: the PostgreSQL backend instead of the file). Raises :class:`ConfigError` for a value of the wrong
         type (``[discord] token = 5``), saying which key and what it must be."""
         environ = os.environ if environ is None else environ
         storage = _section(config, "storage")
@@ -149,6 +153,7 @@ class Settings:
             dev_guild=_value(config, "discord", "dev_guild", int, 0),
             shards=_value(config, "discord", "shards", int, 0),
             database=database if database.is_absolute() else base / database,
+            database_url=(environ.get("BGCLUB_DATABASE_URL") or _value(config, "storage", "url", str, "")).strip(),
             synchronous=_value(config, "storage", "synchronous", str, "FULL"),
             busy_timeout_ms=_value(config, "storage", "busy_timeout_ms", int, 10_000),
             club_defaults=dict(_section(config, "club.defaults")),
@@ -170,7 +175,10 @@ class Settings:
         return ClubSettings.from_json(self.club_defaults)
 
     def open_database(self, path: Path | None = None):
-        """``Database.open`` of ``path`` (default ``[storage] path``) with ``synchronous`` and ``busy_timeout_ms``."""
+        """``Database.open`` of ``path`` (default: ``[storage] url`` if set, else ``[storage] path``) with
+        ``synchronous`` and ``busy_timeout_ms`` (SQLite's)."""
+        if path is None and self.database_url:
+            return Database.open(self.database_url)
         path = path or self.database
         path.parent.mkdir(parents=True, exist_ok=True)
         return Database.open(path, synchronous=self.synchronous, busy_timeout_ms=self.busy_timeout_ms)
@@ -187,6 +195,8 @@ class Settings:
             return f"[club.defaults]: {error}"
         if self.shards < 0:
             return f"[discord] shards is 0 (as many as Discord recommends) or a number of shards, not {self.shards}"
+        if self.database_url and not self.database_url.startswith(("postgresql://", "postgres://")):
+            return "[storage] url (or BGCLUB_DATABASE_URL) is a postgresql://user:password@host/database URL"
         if self.synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             return f"[storage] synchronous is FULL, NORMAL, EXTRA or OFF, not {self.synchronous!r}"
         return None
@@ -239,7 +249,7 @@ class BgBot(commands.AutoShardedBot):
         command tree if asked (``--sync``)."""
         if self.database is None:
             self.database = await self.settings.open_database()
-            log.info("database %s open", self.settings.database)
+            log.info("database %s open", hide_password(self.settings.database_url) or self.settings.database)
             await upgrade_stored_states(self.database)
         if self.service is None:
             options = {"admission": Admission(), **self.service_options}
@@ -373,7 +383,7 @@ async def upgrade_stored_states(database: Database) -> None:
         log.warning("state upgrade: %s", problem)
 
 
-async def _console(settings: Settings, database_path: Path, images: Path | None, seed: str | None = None) -> int:
+async def _console(settings: Settings, database_path: Path | None, images: Path | None, seed: str | None = None) -> int:
     from club.console import run_console
 
     async with settings.open_database(database_path) as database:
@@ -382,7 +392,8 @@ async def _console(settings: Settings, database_path: Path, images: Path | None,
         # the console's time passes on request (``wait 6h``): a manual clock starting now
         service = ClubService(database, defaults=settings.defaults(), clock=ManualClock(time.time()), **options)
         # one folder per database, so two databases never overwrite each other's pictures
-        folder = None if images is None else images / Path(database_path).stem
+        stem = "postgresql" if database_path is None else Path(database_path).stem
+        folder = None if images is None else images / stem
         return await run_console(service, sys.stdin, sys.stdout, images=folder, options=settings.board_options())
 
 
@@ -510,6 +521,22 @@ def _setup_logging(level: str, secrets=()) -> None:
 CONFIG_HELP = "configuration file (TOML; default: config.toml, else the defaults of config.example.toml)"
 
 
+def url_password(url: str) -> str:
+    """The password in a ``postgresql://user:password@host/…`` URL, or ``""``."""
+    from urllib.parse import urlsplit
+
+    try:
+        return urlsplit(url).password or ""
+    except ValueError:
+        return ""
+
+
+def hide_password(url: str) -> str:
+    """``url`` with its password (if any) shown as ``<hidden>``, for logs and ``repr``."""
+    password = url_password(url)
+    return url.replace(f":{password}@", ":<hidden>@") if password else url
+
+
 def _settings(config: Path | None) -> Settings | int:
     """The :class:`Settings` of ``--config`` (default ``config.toml``), or exit code 2 after a one-line message on
     standard error when the file is missing (named explicitly), not TOML, or has a value of the wrong type."""
@@ -523,14 +550,15 @@ def _settings(config: Path | None) -> Settings | int:
         return 2
 
 
-def start_up_problem(database: Path) -> str | None:
+def start_up_problem(database: Path | None) -> str | None:
     """Why the program cannot start, in one line, or None (issue 12 item 7): the database file is refused by
     :func:`storage.health.check_before_opening` (read-only folder, foreign or newer file, damaged: restore which
-    backup), or the bundled fonts are missing (:func:`rendering.text.font_problem`)."""
+    backup; None = a PostgreSQL database, nothing to check here), or the bundled fonts are missing
+    (:func:`rendering.text.font_problem`)."""
     from rendering.text import font_problem
     from storage.health import check_before_opening
 
-    problem = check_before_opening(database)
+    problem = None if database is None else check_before_opening(database)
     if problem is not None:
         return f"database: {problem.text}"
     fonts = font_problem()
@@ -599,7 +627,8 @@ def main(argv: list[str] | None = None) -> int:
             print(TOKEN_HELP + "\n" + CONSOLE_HINT)
             return 1
         print(TOKEN_HELP + "\nStarting the console mode: the same use-cases in this terminal (quit to leave).\n")
-    refusal = start_up_problem(args.db or settings.database)
+    database = args.db or (None if settings.database_url else settings.database)  # None: [storage] url
+    refusal = start_up_problem(database)
     if refusal is not None:
         print(refusal, file=sys.stderr)
         return 2
@@ -607,13 +636,13 @@ def main(argv: list[str] | None = None) -> int:
         _setup_logging("WARNING")
         try:
             images = None if args.no_images else settings.console_images
-            return asyncio.run(_console(settings, args.db or settings.database, images, args.seed))
+            return asyncio.run(_console(settings, database, images, args.seed))
         except KeyboardInterrupt:  # Ctrl-C while a command ran (at the prompt the console says Bye itself)
             print("\nBye.")
             return 0
     if args.db is not None:
-        settings = Settings(**{**settings.__dict__, "database": args.db})
-    _setup_logging(settings.log_level, secrets=(settings.token,))
+        settings = Settings(**{**settings.__dict__, "database": args.db, "database_url": ""})
+    _setup_logging(settings.log_level, secrets=(settings.token, url_password(settings.database_url)))
     return run_bot(settings, sync=args.sync, guild=args.guild)
 
 

@@ -1,7 +1,7 @@
 """Command line maintenance: ``python -m club verify PATH``, ``python -m club upgrade PATH`` and
 ``python -m club backup SOURCE DEST``.
 
-``verify`` replays every stored match's log and checks it against the stored state and the dice commitments
+``PATH`` may be a ``postgresql://…`` URL (the PostgreSQL backend). ``verify`` replays every stored match's log and checks it against the stored state and the dice commitments
 (:mod:`club.verify`); exit status 0 when everything is sound, 1 otherwise. ``backup`` is the online backup of
 :mod:`storage.backup` (safe while the bot runs). ``upgrade`` rewrites states stored in an older format as the
 state their log replays to (:mod:`club.states`; the bot does it at start), and keeps the ``.mat`` file of every
@@ -26,7 +26,7 @@ from .states import upgrade_states
 from .verify import verify_database
 
 
-async def _verify(path: Path, quiet: bool) -> int:
+async def _verify(path: Path | str, quiet: bool) -> int:
     async with Database.open(path) as db:
         reports = await verify_database(db)
     bad = [report for report in reports if not report.ok]
@@ -45,7 +45,7 @@ async def _verify(path: Path, quiet: bool) -> int:
     return 1 if bad else 0
 
 
-async def _upgrade(path: Path) -> int:
+async def _upgrade(path: Path | str) -> int:
     async with Database.open(path) as db:
         report = await upgrade_states(db)
         made, unkept = await fill_mat_files(ClubService(db))
@@ -77,6 +77,12 @@ def main(argv: list[str] | None = None) -> int:
             return 1
         print(f"backed up {args.source} to {path}")
         return 0
+    if args.path.startswith(("postgresql://", "postgres://")):  # a PostgreSQL database: no file to check first
+        try:
+            return asyncio.run(_upgrade(args.path) if args.command == "upgrade" else _verify(args.path, args.quiet))
+        except (StorageError, OSError) as error:
+            print(f"{args.path.split('@')[-1]} cannot be read: {error}")
+            return 1
     path = Path(args.path)
     if not path.is_file():
         print(f"no database at {path}", file=sys.stderr)

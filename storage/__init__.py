@@ -8,7 +8,10 @@
 - :mod:`storage.chouettes` / :mod:`storage.matchrows` — each kind's own rows on top of the store.
 - :mod:`storage.records` — the rows read and written (frozen dataclasses).
 - :mod:`storage.errors` — :class:`StorageError`, :class:`SchemaError`, :class:`VersionConflictError`.
-- ``python -m storage backup SOURCE DEST`` / ``python -m storage check PATH`` — maintenance entries.
+- :mod:`storage.pgstore` / :mod:`storage.pgdialect` — the same interface on PostgreSQL (asyncpg):
+  ``Database.open("postgresql://…")``; :mod:`storage.migrate` copies a file into it.
+- ``python -m storage backup SOURCE DEST`` / ``python -m storage check PATH`` / ``python -m storage migrate-to URL``
+  — maintenance entries.
 
 No game rules and no Discord types here: ``club/`` decides what to write, this package writes it atomically.
 """

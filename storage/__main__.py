@@ -1,6 +1,9 @@
-"""Command line: ``python -m storage backup SOURCE DEST`` and ``python -m storage check PATH``.
+"""Command line: ``python -m storage backup SOURCE DEST``, ``python -m storage check PATH`` and
+``python -m storage migrate-to URL [--from PATH]`` (copy the SQLite file into PostgreSQL, compare every table, then
+replay every stored table on the copy: ``club verify``; :mod:`storage.migrate`).
 
-Exit status 0 on success, 1 when the check finds problems or the source is missing.
+Exit status 0 on success, 1 when the check finds problems or the source is missing (or the copy differs or does not
+verify), 2 for a refused target.
 """
 
 from __future__ import annotations
@@ -21,7 +24,14 @@ def main(argv: list[str] | None = None) -> int:
     backup.add_argument("destination")
     check = commands.add_parser("check", help="PRAGMA integrity_check and foreign-key check")
     check.add_argument("path")
+    migrate = commands.add_parser("migrate-to", help="copy the SQLite file into an empty PostgreSQL database, verified")
+    migrate.add_argument("url", help="postgresql://user:password@host/database (an empty database)")
+    migrate.add_argument(
+        "--from", dest="source", default="bgclub.sqlite3", help="the SQLite file (default: %(default)s)"
+    )
     args = parser.parse_args(argv)
+    if args.command == "migrate-to":
+        return asyncio.run(_migrate_to(args.source, args.url))
     try:
         if args.command == "backup":
             path = asyncio.run(backup_file(args.source, args.destination))
@@ -34,6 +44,43 @@ def main(argv: list[str] | None = None) -> int:
     for problem in problems:
         print(problem)
     return 0 if problems == ["ok"] else 1
+
+
+async def _migrate_to(source: str, url: str) -> int:
+    """``migrate-to``: the copy and its comparison (:func:`storage.migrate.migrate_to`), then ``club verify`` of the
+    copy (the use-case layer's replay of every stored table; imported here, in the command, not by the package)."""
+    from club.verify import verify_database
+
+    from .database import Database
+    from .errors import StorageError
+    from .migrate import migrate_to
+
+    try:
+        report = await migrate_to(source, url)
+    except FileNotFoundError as error:
+        print(error, file=sys.stderr)
+        return 1
+    except (StorageError, OSError) as error:
+        print(f"not copied: {error}", file=sys.stderr)
+        return 2
+    for table in report.tables:
+        print(f"{table.name}: {table.rows} rows {'same' if table.same else 'DIFFERENT'}")
+    for problem in report.problems:
+        print(problem)
+    if not report.ok:
+        print(f"the copy differs from {source}: do not use it (drop the database and copy again)")
+        return 1
+    async with Database.open(url) as db:
+        reports = await verify_database(db)
+    bad = [each for each in reports if not each.ok]
+    for each in bad:
+        print(f"{getattr(each, 'label', None) or f'match {each.match_id}'}: {'; '.join(each.problems)}")
+    print(f"copied {report.rows} rows of {len(report.tables)} tables; club verify: {len(reports)} tables replayed, "
+          f"{len(bad)} with problems")  # fmt: skip
+    if bad:
+        return 1
+    print("now set [storage] url (or BGCLUB_DATABASE_URL) to the database and start the bot")
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,9 +1,9 @@
 """PostgreSQL groundwork (issue 13, item 5), on asyncpg: the versioned action log of a table and the leader election
 that let two bot processes (two shards) share one database.
 
-This is not yet the second storage backend behind the whole interface of :class:`storage.Database` — that is to be
-built on the one action store keyed by ``(kind, id)`` (issue 17) — but the two mechanisms it rests on, with their
-schema and migrations:
+The second storage backend behind the whole interface of :class:`storage.Database` is :mod:`storage.pgstore`
+(``Database.open("postgresql://…")``); this module keeps the two multi-process mechanisms of the groundwork, with
+their own tables and migrations:
 
 - :class:`PgLog` — a table row (``kind``, ``id``, ``state``, ``version``) and its append-only log (a trigger refuses
   UPDATE and DELETE, as on SQLite). :meth:`PgLog.commit` appends actions and writes the state in one transaction

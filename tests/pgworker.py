@@ -1,6 +1,7 @@
-"""A bot process for tests/test_postgres.py: ``python tests/pgworker.py URL NAME race|remind N START`` — races on one
-table's version (``race``: N trials of load → commit) or runs the reminder loop while leading (``remind``), from the
-Unix time START on; prints one JSON line of what it did."""
+"""A bot process for tests/test_postgres.py: ``python tests/pgworker.py URL NAME race|store|remind N START`` — races
+on one table's version (``race``: N trials of load → commit on the groundwork log; ``store``: the same on the real
+store, :class:`storage.Database` on PostgreSQL, match 1) or runs the reminder loop while leading (``remind``), from
+the Unix time START on; prints one JSON line of what it did."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from storage import Commit, Database, MatchWrite, NewAction  # noqa: E402
 from storage.errors import VersionConflictError  # noqa: E402
 from storage.postgres import PgLog  # noqa: E402
 
@@ -48,7 +50,28 @@ async def remind(log: PgLog, name: str, seconds: float) -> dict:
     return {"sent": sent, "led": led}
 
 
+async def store_race(url: str, name: str, trials: int, start: float) -> dict:
+    """N trials of read the match → commit one action at the version read, through the real store."""
+    applied, conflicts = [], 0
+    async with Database.open(url) as db:
+        await asyncio.sleep(max(0.0, start - time.time()))
+        for trial in range(trials):
+            match = await db.get_match(1)
+            action = NewAction("roll", side=0, member_id=match.player0, args={"by": name, "trial": trial})
+            state = {"n": match.state["n"] + 1}
+            write = MatchWrite("active", state, 0, match.player1, "roll", state["n"], 0)
+            try:
+                await db.commit(Commit(1, match.version, time.time(), [action], write))
+                applied.append(trial)
+            except VersionConflictError:
+                conflicts += 1
+    return {"applied": applied, "conflicts": conflicts}
+
+
 async def main(url: str, name: str, what: str, amount: float, start: float) -> None:
+    if what == "store":
+        print(json.dumps(await store_race(url, name, int(amount), start)))
+        return
     log = await PgLog.open(url)
     try:
         await asyncio.sleep(max(0.0, start - time.time()))

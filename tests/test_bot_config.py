@@ -67,3 +67,30 @@ async def test_shards_setting_makes_an_auto_sharded_bot():
     assert botmod.BgBot(botmod.Settings.from_config({}, environ={})).shard_count is None
     bad = botmod.Settings.from_config({"discord": {"shards": -1}}, environ={})
     assert "shards" in bad.check()
+
+
+async def test_storage_url_opens_postgresql_and_the_environment_wins(pg_cluster):
+    """Issue 13 item 5: ``[storage] url`` (or ``BGCLUB_DATABASE_URL``, which wins) opens the PostgreSQL backend
+    instead of the file; the password never shows in the settings' text; a URL of another kind is refused by the
+    check; without a URL the SQLite file stays the default."""
+    import asyncpg
+    import pgkit
+
+    from storage.pgstore import PgDatabase
+
+    server = await asyncpg.connect(pg_cluster.url())
+    try:
+        await server.execute(f"CREATE DATABASE config_url TEMPLATE {pgkit.TEMPLATE}")
+    finally:
+        await server.close()
+    url = pg_cluster.url("config_url")
+    settings = botmod.Settings.from_config(
+        {"storage": {"url": "postgresql://x/y"}}, environ={"BGCLUB_DATABASE_URL": url}
+    )
+    assert settings.database_url == url and settings.check() is None
+    async with settings.open_database() as db:
+        assert isinstance(db, PgDatabase) and await db.integrity_check() == ["ok"]
+    secret = botmod.Settings.from_config({"storage": {"url": "postgresql://bot:s3cret@db.example/club"}}, environ={})
+    assert "s3cret" not in repr(secret) and "postgresql://bot:<hidden>@db.example/club" in repr(secret)
+    assert "postgresql://" in botmod.Settings.from_config({"storage": {"url": "mysql://a/b"}}, environ={}).check()
+    assert botmod.Settings.from_config({}, environ={}).database_url == ""

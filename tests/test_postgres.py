@@ -16,7 +16,19 @@ import pytest
 
 asyncpg = pytest.importorskip("asyncpg")
 
+import asyncio  # noqa: E402
+import random  # noqa: E402
+import sqlite3  # noqa: E402
+
+from clubkit import ALICE, BOB, GUILD, club_service, new_table, play_out, seeded  # noqa: E402
+
+from club import ClubService, ManualClock  # noqa: E402
+from club.records import ClubRecords  # noqa: E402
+from club.verify import verify_database  # noqa: E402
+from storage import Database, MatchWrite, NewAction, SchemaError  # noqa: E402
+from storage.__main__ import main as storage_main  # noqa: E402
 from storage.errors import VersionConflictError  # noqa: E402
+from storage.pgstore import PgDatabase  # noqa: E402
 from storage.postgres import PG_SCHEMA_VERSION, PgLog  # noqa: E402
 
 WORKER = Path(__file__).with_name("pgworker.py")
@@ -58,8 +70,8 @@ async def test_migrations_the_version_check_and_the_append_only_log(pg_url):
     await again.close()
 
 
-def _run_workers(url: str, what: str, amount: float) -> list[dict]:
-    start = time.time() + 1.5  # both processes start together
+def _run_workers(url: str, what: str, amount: float, lead: float = 1.5) -> list[dict]:
+    start = time.time() + lead  # both processes start together
     procs = [
         subprocess.Popen(
             [sys.executable, str(WORKER), url, name, what, str(amount), str(start)],
@@ -109,3 +121,92 @@ async def test_two_schedulers_send_each_reminder_once_and_lead_one_at_a_time(pg_
     sent = [i for r in results for i in r["sent"]]
     assert sorted(sent) == ids and len(set(sent)) == len(sent)
     assert all(row["sent_by"] in ("shard0", "shard1") for row in rows)
+
+
+# -- the real store on PostgreSQL (storage.pgstore) -------------------------------------------------------------------
+async def test_two_processes_racing_on_the_real_store_never_double_apply_nor_lose_an_action(pg_url):
+    """The race above through the real store (``Database.open(url)``, :meth:`storage.Database.commit`): two bot
+    processes, 600 trials each, every one a read of match 1 → a commit at the version read. Each success is in the
+    log exactly once at its own seq, the version is the number of logged actions, the state counts the successes, and
+    the two processes really raced."""
+    async with Database.open(pg_url) as db:
+        club = await db.ensure_club(1, 0.0)
+        for user in (ALICE, BOB):
+            await db.ensure_member(user, str(user), 0.0, club_id=club.id)
+        await db.create_match(
+            club_id=club.id, kind="money", length=0, players=(ALICE, BOB), rules={}, stake=0,
+            match=MatchWrite("active", {"n": 0}, 0, ALICE, "roll", 0, 0), action=NewAction("challenge", side=0),
+            deadline=None, now=0.0,
+        )  # fmt: skip
+    results = _run_workers(pg_url, "store", 600, lead=3.0)
+    async with Database.open(pg_url) as db:
+        match = await db.get_match(1)
+        log = await db.actions(1)
+    logged = [(a.args["by"], a.args["trial"]) for a in log[1:]]
+    applied = [(name, trial) for name, r in zip(("shard0", "shard1"), results, strict=True) for trial in r["applied"]]
+    assert sorted(logged) == sorted(applied)  # 0 lost
+    assert len(set(logged)) == len(logged)  # 0 double-applied
+    assert [a.seq for a in log] == list(range(1, len(log) + 1))
+    assert match.version == len(log) and match.state == {"n": len(logged)}
+    assert sum(len(r["applied"]) + r["conflicts"] for r in results) == 1200
+    assert sum(r["conflicts"] for r in results) > 0, "the two processes never raced"
+
+
+async def test_the_postgresql_schema_refuses_what_sqlite_refuses(pg_url):
+    """The append-only log and the audit trail refuse changes (``sqlite3.IntegrityError``, as on SQLite); a newer
+    schema is refused; opening again migrates nothing; ``integrity_check`` is ``ok``."""
+    async with Database.open(pg_url) as db:
+        assert isinstance(db, PgDatabase) and await db.user_version() == migrations_version()
+        club = await db.ensure_club(1, 0.0)
+        await db.ensure_member(ALICE, "A", 0.0, club_id=club.id)
+        await db.ensure_member(BOB, "B", 0.0, club_id=club.id)
+        await db.create_match(
+            club_id=club.id, kind="money", length=0, players=(ALICE, BOB), rules={}, stake=0,
+            match=MatchWrite("active", {}, 0, ALICE, "roll", 0, 0), action=NewAction("challenge", side=0),
+            deadline=None, now=0.0,
+        )  # fmt: skip
+        for sql in ("UPDATE actions SET kind = 'forged'", "DELETE FROM actions"):
+            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+                async with db.transaction() as tx:
+                    await tx.execute(sql)
+        assert [a.kind for a in await db.actions(1)] == ["challenge"]
+        assert await db.integrity_check() == ["ok"]
+        async with db.transaction() as tx:
+            await tx.execute("INSERT INTO bgclub_schema (version) VALUES (?)", (migrations_version() + 1,))
+    with pytest.raises(SchemaError, match="newer"):
+        await Database.open(pg_url)
+
+
+def migrations_version() -> int:
+    from storage.migrations import SCHEMA_VERSION
+
+    return SCHEMA_VERSION
+
+
+async def test_migrate_to_copies_a_played_file_and_the_copy_verifies(tmp_path, pg_url, capsys):
+    """``python -m storage migrate-to URL --from FILE``: a file with a money session and a match played through the
+    club is copied whole (every table the same rows), ``club verify`` passes on the copy, the books read the same on
+    both, the bot goes on playing on the copy (new ids after the copied ones); a second copy into the now full
+    database is refused and writes nothing."""
+    path = tmp_path / "club.sqlite3"
+    rng = random.Random(7)
+    async with club_service(path, clock=ManualClock(1_700_000_000.0), seeds=seeded(7)) as service:
+        await play_out(service, await new_table(service, 0, stake=5), rng, stop=lambda o: o.view.game_number > 3)
+        await play_out(service, await new_table(service, 3), rng)
+        ledger = await ClubRecords(service).ledger(GUILD, "all")
+    assert await asyncio.to_thread(storage_main, ["migrate-to", pg_url, "--from", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "DIFFERENT" not in out and "0 with problems" in out and "actions:" in out
+    async with Database.open(pg_url) as db:
+        assert all(report.ok for report in await verify_database(db))
+        service = ClubService(db, clock=ManualClock(1_700_100_000.0), seeds=seeded(9))
+        assert await ClubRecords(service).ledger(GUILD, "all") == ledger
+        copied_ids = await db.match_ids()
+        outcome = await new_table(service, 0)
+        assert outcome.match_id == max(copied_ids) + 1
+        rows = (await db._fetchone("SELECT count(*) FROM actions"))[0]
+    assert await asyncio.to_thread(storage_main, ["migrate-to", pg_url, "--from", str(path)]) == 2
+    assert "already has rows" in capsys.readouterr().err
+    async with Database.open(pg_url) as db:
+        assert (await db._fetchone("SELECT count(*) FROM actions"))[0] == rows
+    assert await asyncio.to_thread(storage_main, ["migrate-to", pg_url, "--from", str(tmp_path / "none")]) == 1
