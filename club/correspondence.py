@@ -393,6 +393,8 @@ async def rematch_terms(service, guild_id: int | None, member: int, match_id: in
                               f"#{match_id}; challenge someone with /bg challenge.")  # fmt: skip
     if view.status != "over":
         raise NotNowError(f"Match #{match_id} is not over yet: a rematch is offered once it is.")
+    if view.practice:
+        raise NotNowError(f"Match #{match_id} was practice against the engine: start another with /study practice.")
     rules = dict(view.rules)
     name = rules.pop("name", None)
     return Rematch(match_id, member, view.players[1 - side], view.length, name if name in PRESETS else None, rules,

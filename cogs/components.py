@@ -66,7 +66,7 @@ def table_components(view: TableView, plays: list[str] | None = None) -> discord
     """The components for exactly the actions possible now: a button per decision of the member who must act (and
     Withdraw for a challenger while the challenge is open), the play menu when ``plays`` (the legal plays) has 2–25
     entries; *Rematch* once the match is over. None when nothing can be done."""
-    if view.status == "over" and view.kind == "match":
+    if view.status == "over" and view.kind == "match" and not view.practice:  # practice: /study practice again
         components = discord.ui.View(timeout=None)
         components.add_item(RematchButton(view.match_id))
         return components

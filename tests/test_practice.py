@@ -209,3 +209,23 @@ async def test_the_console_without_the_engine_says_how_to_enable_it(tmp_path, mo
         assert await console.handle("practice 1") == ENABLE_ANALYSIS
         assert await console.handle("hint 4HPwATDgc/ABMA 31") == ENABLE_ANALYSIS
         assert console.analysis_pool is None
+
+
+async def test_a_finished_practice_match_offers_practice_not_a_rematch(tmp_path, monkeypatch):
+    """A practice game has no rematch (the engine is no member of the club): another practice instead. (No engine
+    call is made here, so the test runs without the engine installed.)"""
+    from club.correspondence import rematch_terms
+    from club.errors import NotNowError
+    from cogs.components import table_components
+
+    monkeypatch.setattr("club.practice.require_engine", lambda: None)
+    async with club_service(tmp_path / "club.db") as service:
+        match_id = (await start_practice(service, GUILD, ALICE, ENGINE, length=1)).match_id
+        await service.resign(match_id, ALICE, 1)
+        table, _ = await service.table_state(match_id)
+        assert table.engine_to_act()  # the engine answers the resignation
+        view = (await service.accept_resignation(match_id, ENGINE)).view
+        assert view.status == "over" and view.practice and view.winner == 1
+        with pytest.raises(NotNowError, match="start another with /study practice"):
+            await rematch_terms(service, GUILD, ALICE, match_id)
+        assert table_components(view) is None

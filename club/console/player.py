@@ -196,7 +196,7 @@ async def extra_verbs(console: Console, view) -> str:
     if member is None or member not in view.players:
         return ""
     if view.kind == "match" and view.status == "over":
-        return "you can: rematch"
+        return "you can: practice" if view.practice else "you can: rematch"
     if view.status != "active" or view.waiting_for in (None, member):
         return ""
     record = await console.service.db.get_deadline(view.match_id)
