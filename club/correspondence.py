@@ -250,7 +250,7 @@ class Correspondence:
         ]
 
     # -- claims and more time (expiry policy "claim") -------------------------------------------------------------
-    async def _expired(self, match_id: int, member: int):
+    async def _expired(self, match_id: int, member: int, what: str = "claim"):
         db = self.service.db
         match = await db.get_match(match_id)
         if match is None:
@@ -259,7 +259,7 @@ class Correspondence:
             raise NotAPlayerError(f"You do not play in match {match_id}.")
         deadline = await db.get_deadline(match_id)
         if deadline is None or deadline.member_id == member:
-            raise NotNowError("There is nothing to claim: your opponent is not the one keeping the game waiting.")
+            raise NotNowError(f"There is nothing to {what}: your opponent is not the one keeping the game waiting.")
         return match, deadline
 
     async def claim(self, match_id: int, member: int, what: str, *, version: int | None = None):
@@ -300,7 +300,7 @@ class Correspondence:
     async def nudge(self, match_id: int, member: int) -> list[Notice]:
         """``member`` nudges the opponent who keeps match ``match_id`` waiting: allowed after the club's
         ``nudge_hours`` of waiting and at most once per ``nudge_hours``; returns a new message that pings him."""
-        _match, record = await self._expired(match_id, member)
+        _match, record = await self._expired(match_id, member, "nudge")
         club = await self.service.db.get_club_by_id(_match.club_id)
         hours = ClubSettings.from_json(club.settings).nudge_hours
         now = self.service.clock.now()

@@ -155,6 +155,8 @@ async def test_nudge_after_the_clubs_hours_at_most_once_per_that_many(tmp_path):
         await console.handle(f"as {late}")
         out = await console.handle("nudge")
         assert refusal(out) and "nobody to nudge" in out, out
+        out = await console.handle("nudge 1")
+        assert refusal(out) and "nothing to nudge: your opponent is not the one keeping the game waiting" in out, out
         out = await console.handle("ping back tonight")
         assert (
             out.startswith("Pinged 1 game(s).") and f"(to {waiting}): {late} pings all his games: back tonight" in out
