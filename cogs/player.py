@@ -4,7 +4,8 @@ Commands (each parses, makes one :class:`club.correspondence.Correspondence` cal
 games are shown and answers privately): ``away days [reason]`` (one notice in each of my games, my clocks paused),
 ``back`` (ends it early), ``ping [text]`` (a message in each of my games, mentioning my opponents), ``nudge [game]``
 (after the club's hours of waiting, at most once per that many hours), ``autoroll on|off [hours]`` (auto-roll when I
-may not double; with hours: also roll for me when I do not double within that many hours).
+may not double; with hours: also roll for me when I do not double within that many hours), ``settle step [member]
+[points]`` (a settlement between Team members in my chouette, 003 Atlanta 4.4: offer, accept, decline, preempt).
 
 Buttons (posted with a deadline notice under the club's ``claim`` expiry policy): **Claim the game**, **Claim the
 match**, **Give 24 h more** — ``bgc:<match>:<version>:<action>`` (persistent: they work after a restart; a button of
@@ -22,7 +23,9 @@ from discord.ext import commands
 from club import frontend
 from club.commitments import phrase_text
 from club.correspondence import Correspondence, autoroll_words, away_state, resolve_their_turn
+from club.errors import InvalidRequestError
 
+from .chouette import _publish_and_acknowledge, _session
 from .errors import guarded, report, send_private
 from .flow import board_links, register
 
@@ -95,6 +98,7 @@ def claim_view(notice) -> discord.ui.View | None:
 
 
 STATE_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
+SETTLE_CHOICES = [app_commands.Choice(name=step, value=step) for step in ("offer", "accept", "decline", "preempt")]
 
 
 @app_commands.guild_only()
@@ -180,6 +184,34 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
             member = await register(interaction)
             prefs = await self.bot.service.set_preferences(member, seed=(phrase or "").strip())
             await send_private(interaction, phrase_text(prefs.seed))
+
+    @app_commands.command(description="Chouette: buy a Team member's interest in the game (003 Atlanta 4.4)")
+    @app_commands.describe(
+        step="offer (you buy), accept or decline (the member offered), preempt (Box pays him instead)",
+        member="For an offer: the Team member whose cube you take over",
+        points="For an offer: whole points you pay him (negative: he pays you)",
+    )
+    @app_commands.choices(step=SETTLE_CHOICES)
+    async def settle(
+        self,
+        interaction: discord.Interaction,
+        step: str,
+        member: discord.Member | None = None,
+        points: app_commands.Range[int, -10_000, 10_000] | None = None,
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/player settle"):
+            me = await register(interaction)
+            if step == "offer" and (member is None or points is None):
+                raise InvalidRequestError("An offer names the member and the points, e.g. member:@Cy points:1.")
+            seller = await register(interaction, member) if step == "offer" else None
+            chouettes = getattr(self.bot, "chouettes", None)
+            if chouettes is None:
+                raise InvalidRequestError("Chouettes are not played in this club's bot.")
+            outcome = await chouettes.team_settle(
+                await _session(interaction, me), me, step, seller=seller, points=points if step == "offer" else None
+            )
+            await _publish_and_acknowledge(interaction, outcome)
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
         """Check failures and option errors of every ``/player`` command end up here (see :mod:`cogs.errors`)."""

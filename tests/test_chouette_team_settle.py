@@ -137,3 +137,34 @@ def test_without_team_settlements_the_offer_is_refused_and_nothing_changes():
     with pytest.raises(ChouetteError):
         table.apply("team_settle", BOB, {"step": "offer", "seller": ANN, "points": 1})
     assert table.open_offer() is None
+
+
+async def test_the_settlement_through_discord_player_settle(tmp_path):
+    """Through the real bot (the harness): in a five-member chouette Bob (Captain) offers Cy 1 point with
+    ``/player settle``; the board's seat panel shows the offer; Cy's ``accept`` is published in the channel and Bob
+    holds Cy's cube; a refused step (Di accepting) is answered privately and changes nothing."""
+    from discordkit import Harness
+
+    from club import InjectedDice
+
+    seating = [(6, 6), (6, 5), (5, 5), (5, 4), (4, 4)]  # Ann Box, Bob Captain, then Cy, Di, Ed
+    dice = InjectedDice([*seating, (2, 1)], fallback=b"team-settle")
+    async with Harness.start(tmp_path / "club.sqlite3", dice=dice) as h:
+        ann, bob, cy, di, ed = (h.member(name) for name in ("Ann", "Bob", "Cy", "Di", "Ed"))
+        room = h.channel("club-night")
+        await h.command(ann, "bg chouette start", room)
+        for member in (bob, cy, di, ed):
+            await h.command(member, "bg chouette join", room)
+        await h.command(ed, "bg chouette seat", room)
+        view = await h.bot.chouettes.state(1)
+        assert (view.box, view.captain) == (ann.id, bob.id) and not [d for d in view.decisions if d.pending != "play"]
+        offered = await h.command(bob, "player settle", room, step="offer", member=cy, points=1)
+        assert offered.private and "offers to buy Cy's interest" in offered.text, offered.text
+        assert "Offer: Bob buys Cy's interest for 1 point" in h.last(room).text
+        before = (await h.bot.chouettes.state(1)).version
+        refused = await h.command(di, "player settle", room, step="accept")
+        assert refused.private and (await h.bot.chouettes.state(1)).version == before
+        accepted = await h.command(cy, "player settle", room, step="accept")
+        assert "Bob pays Cy 1 point" in accepted.text, accepted.text
+        view = await h.bot.chouettes.state(1)
+        assert {c.member: c.team for c in view.cubes if not c.extra}[cy.id] == bob.id and view.team_offer is None
