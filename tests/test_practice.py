@@ -181,7 +181,7 @@ async def test_the_console_plays_a_practice_match_to_the_end(tmp_path):
                     out = await console.handle("take")
                 assert not out.startswith("Refused"), out
             assert view.status == "over", view
-            assert "is over" in out
+            assert "is over" in out and f"review {match_id}" in out
             out = await console.handle(f"review {match_id}")
             assert "Review:" in out and "Open Sage" in out and "PR" in out, out
             # a rated match being played: no hint (RULES 003 1.5)
@@ -229,3 +229,16 @@ async def test_a_finished_practice_match_offers_practice_not_a_rematch(tmp_path,
         with pytest.raises(NotNowError, match="start another with /study practice"):
             await rematch_terms(service, GUILD, ALICE, match_id)
         assert table_components(view) is None
+
+
+async def test_the_console_refuses_a_hint_in_a_chouette_being_played(tmp_path):
+    from club import ClubService, ManualClock
+    from club.console import Console
+    from storage import Database
+
+    async with Database.open(tmp_path / "c.sqlite3") as database:
+        console = Console(ClubService(database, clock=ManualClock()), images=None)
+        await console.handle("as ann")
+        await console.handle("chouette start")
+        out = await console.handle("hint")
+        assert out.startswith("Refused:") and "No hints in the chouette" in out and "003 1.5" in out, out

@@ -130,6 +130,11 @@ async def show(console: Console, outcome: Outcome) -> str:
         outcome = reply
     view = outcome.view
     lines.append(await board_text(console, view, view.waiting_for or console.member))
+    if any(event.kind in ("match_over", "session_over") for event in outcome.events):
+        from ..analysis import engine_available
+
+        if engine_available():  # the review is computed on request in the console (it takes seconds)
+            lines.append(f"The engine's review (PRs, costliest plays, cube errors): review {view.match_id}")
     return "\n".join(line for line in lines if line)
 
 
