@@ -100,24 +100,10 @@ def derive_dice(seed: bytes, counter: int, count: int = 2) -> tuple[int, ...]:
     """The ``count`` dice (each 1–6) of roll number ``counter`` (≥ 0) of the game with server seed ``seed``.
 
     See the module docstring for the exact recipe (HMAC-SHA256 of ``"{counter}:{block}"``, bytes ≥ 252 rejected).
-    Raises ``ValueError`` for a negative counter, an empty seed or ``count`` < 1.
+    Raises ``ValueError`` for a negative counter, an empty seed or ``count`` < 1. (The recipe is
+    :func:`derive_dice_v2`'s without client seeds: the same HMAC messages, the same sampling.)
     """
-    if not isinstance(counter, int) or isinstance(counter, bool) or counter < 0:
-        raise ValueError(f"the roll counter is a whole number ≥ 0, not {counter!r}")
-    if not seed:
-        raise ValueError("the server seed is empty")
-    if count < 1:
-        raise ValueError(f"count is the number of dice, at least 1; got {count!r}")
-    dice: list[int] = []
-    block = 0
-    while True:
-        digest = hmac.new(seed, f"{counter}:{block}".encode("ascii"), hashlib.sha256).digest()
-        for byte in digest:
-            if byte < _ACCEPT_BELOW:
-                dice.append(byte % 6 + 1)
-                if len(dice) == count:
-                    return tuple(dice)
-        block += 1
+    return derive_dice_v2(seed, counter, (), count)
 
 
 def _sample(digests: Iterable[bytes], count: int) -> tuple[int, ...]:

@@ -21,7 +21,8 @@ a button already posted is rebuilt into this scheme and works as it did.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+import types
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -194,7 +195,12 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
     @classmethod
     async def from_custom_id(cls, interaction, item: discord.ui.Button, match: re.Match[str], /) -> TableButton:
         """Rebuild the button from its ``custom_id`` (after a restart too), keeping the label it was drawn with."""
-        return cls(Key.of(match), item.label, item.style)
+        return cls.rebuild(Key.of(match), item)
+
+    @classmethod
+    def rebuild(cls, key: Key, item: discord.ui.Button) -> TableButton:
+        """The button of ``key`` as the message's ``item`` shows it (its label and style)."""
+        return cls(key, item.label, item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Check the id against its kind's shape, then the kind's :meth:`TableKind.press`."""
@@ -228,8 +234,13 @@ class TableMenu(discord.ui.DynamicItem[discord.ui.Select], template=MENU_TEMPLAT
     @classmethod
     async def from_custom_id(cls, interaction, item: discord.ui.Select, match: re.Match[str], /) -> TableMenu:
         """Rebuild the menu from its ``custom_id`` and the message's options."""
+        return cls.rebuild(Key.of(match), item)
+
+    @classmethod
+    def rebuild(cls, key: Key, item: discord.ui.Select) -> TableMenu:
+        """The menu of ``key`` with the options, placeholder and number of choices of the message's ``item``."""
         options = [(option.label, option.value) for option in item.options]
-        return cls(Key.of(match), options, item.placeholder or "Choose…", several=item.max_values > 1)
+        return cls(key, options, item.placeholder or "Choose…", several=item.max_values > 1)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """The chosen values (as Discord sends them) to the kind's :meth:`TableKind.press`."""
@@ -237,59 +248,51 @@ class TableMenu(discord.ui.DynamicItem[discord.ui.Select], template=MENU_TEMPLAT
 
 
 # -- the templates of before this scheme (buttons already posted) -----------------------------------------------------
-class GameButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"bg:(?P<match>[0-9]{1,19}):(?P<version>[0-9]{1,12}):(?P<action>[a-z_]{2,24})",
-):
-    """The old 1-on-1 button ``bg:<match id>:<version>:<action>``, rebuilt as a :class:`TableButton`."""
+def _legacy(name: str, scheme: type, template: str, key_of: Callable[[re.Match[str]], Key], doc: str) -> type:
+    """A DynamicItem class for an old ``template`` whose ``from_custom_id`` rebuilds the component as ``scheme``
+    (:class:`TableButton` or :class:`TableMenu`) with the key ``key_of`` reads from the old id."""
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item: discord.ui.Button, match: re.Match[str], /) -> TableButton:
-        """The :class:`TableButton` of the same match, version and action."""
-        return TableButton(Key("m", int(match["match"]), match["version"], match["action"]), item.label, item.style)
+    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+        return scheme.rebuild(key_of(match), item)
 
+    from_custom_id.__doc__ = f"The {scheme.__name__} of the same component (its key from the old id)."
 
-class PlaySelect(
-    discord.ui.DynamicItem[discord.ui.Select], template=r"bgplay:(?P<match>[0-9]{1,19}):(?P<version>[0-9]{1,12})"
-):
-    """The old play menu ``bgplay:<match id>:<version>``, rebuilt as a :class:`TableMenu`."""
+    def body(namespace: dict[str, Any]) -> None:
+        namespace.update(__doc__=doc, __module__=__name__, from_custom_id=classmethod(from_custom_id))
 
-    @classmethod
-    async def from_custom_id(cls, interaction, item: discord.ui.Select, match: re.Match[str], /) -> TableMenu:
-        """The :class:`TableMenu` of the same match and version with the message's options."""
-        options = [(option.label, option.value) for option in item.options]
-        return TableMenu(Key("m", int(match["match"]), match["version"], "play"), options, item.placeholder or "")
+    base = discord.ui.DynamicItem[discord.ui.Button if scheme is TableButton else discord.ui.Select]
+    return types.new_class(name, (base,), {"template": template}, body)
 
 
-class ChouetteButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"ch:(?P<sid>[0-9]{1,10}):(?P<mark>[0-9]{1,6}\.[0-9]{1,6}):(?P<member>[0-9]{1,20}):"
-    r"(?P<cube>[0-9>]{0,41}):(?P<action>[a-z_]{2,14})",
-):
-    """The old chouette button ``ch:<sid>:<mark>:<member>:<cube>:<action>``, rebuilt as a :class:`TableButton`."""
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item: discord.ui.Button, match: re.Match[str], /) -> TableButton:
-        """The :class:`TableButton` of the same session, mark, member, cube and action."""
-        key = Key("c", int(match["sid"]), match["mark"], match["action"], (match["member"], match["cube"]))
-        return TableButton(key, item.label, item.style)
-
-
-class ChouetteSelect(
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=r"chs:(?P<sid>[0-9]{1,10}):(?P<mark>[0-9]{1,6}\.[0-9]{1,6}):(?P<member>[0-9]{1,20}):"
-    r"(?P<what>play|double|take)",
-):
-    """The old chouette menu ``chs:<sid>:<mark>:<member>:<what>``, rebuilt as a :class:`TableMenu`."""
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item: discord.ui.Select, match: re.Match[str], /) -> TableMenu:
-        """The :class:`TableMenu` of the same session, mark, member and menu with the message's options."""
-        options = [(option.label, option.value) for option in item.options]
-        key = Key("c", int(match["sid"]), match["mark"], match["what"], (match["member"],))
-        return TableMenu(key, options, item.placeholder or "Choose…", several=item.max_values > 1)
-
-
+_SID_MARK_MEMBER = r"(?P<sid>[0-9]{1,10}):(?P<mark>[0-9]{1,6}\.[0-9]{1,6}):(?P<member>[0-9]{1,20}):"
+GameButton = _legacy(
+    "GameButton",
+    TableButton,
+    r"bg:(?P<match>[0-9]{1,19}):(?P<version>[0-9]{1,12}):(?P<action>[a-z_]{2,24})",
+    lambda m: Key("m", int(m["match"]), m["version"], m["action"]),
+    "The old 1-on-1 button ``bg:<match id>:<version>:<action>``, rebuilt as a :class:`TableButton`.",
+)
+PlaySelect = _legacy(
+    "PlaySelect",
+    TableMenu,
+    r"bgplay:(?P<match>[0-9]{1,19}):(?P<version>[0-9]{1,12})",
+    lambda m: Key("m", int(m["match"]), m["version"], "play"),
+    "The old play menu ``bgplay:<match id>:<version>``, rebuilt as a :class:`TableMenu`.",
+)
+ChouetteButton = _legacy(
+    "ChouetteButton",
+    TableButton,
+    "ch:" + _SID_MARK_MEMBER + r"(?P<cube>[0-9>]{0,41}):(?P<action>[a-z_]{2,14})",
+    lambda m: Key("c", int(m["sid"]), m["mark"], m["action"], (m["member"], m["cube"])),
+    "The old chouette button ``ch:<sid>:<mark>:<member>:<cube>:<action>``, rebuilt as a :class:`TableButton`.",
+)
+ChouetteSelect = _legacy(
+    "ChouetteSelect",
+    TableMenu,
+    "chs:" + _SID_MARK_MEMBER + r"(?P<what>play|double|take)",
+    lambda m: Key("c", int(m["sid"]), m["mark"], m["what"], (m["member"],)),
+    "The old chouette menu ``chs:<sid>:<mark>:<member>:<what>``, rebuilt as a :class:`TableMenu`.",
+)
 LEGACY = (GameButton, PlaySelect, ChouetteButton, ChouetteSelect)
 """The old templates, still registered so that buttons already posted keep working."""
 

@@ -15,10 +15,8 @@ still in the game.
 
 from __future__ import annotations
 
-import io
 import logging
 from dataclasses import dataclass
-from typing import Any
 
 import discord
 
@@ -26,7 +24,7 @@ from club.chouette import ChouetteView
 from club.chouette.images import board_png_async
 
 from .buttons import TableButton, TableMenu
-from .present import MENTIONS, mention
+from .present import BoardMessage, mention
 
 log = logging.getLogger("bgclub.discord")
 
@@ -74,24 +72,7 @@ def seats_text(view: ChouetteView) -> str:
     if view.phase == "lobby":
         names = ", ".join(view.name(m) for m in view.lobby)
         return f"At the table: {names}. Join with /bg chouette join; /bg chouette seat throws for the seats."
-    cubes = {cube.member: cube for cube in view.cubes if not cube.extra}
-    lines = []
-    for member in view.order:
-        role = "Box" if member == view.box else "Partner" if member == view.partner else ""
-        if view.board_live and member == view.captain:
-            role = "Captain"
-        cube = cubes.get(member) if view.board_live or view.phase == "playing" else None
-        cube_text = f" — cube {cube.summary()}" if cube is not None else ""
-        away = " (away" + (f", proxy {view.name(view.proxies[member])}" if member in view.proxies else "") + ")"
-        lines.append(f"{role + ' ' if role else ''}{view.name(member)}{cube_text}{away if member in view.away else ''}")
-    for cube in view.cubes:
-        if cube.extra:
-            lines.append(f"extra {view.name(cube.box)} → {view.name(cube.team)} — {cube.summary()}")
-    if view.offer_text():
-        lines.append(view.offer_text())
-    if view.waiting:
-        lines.append("Next game: " + ", ".join(view.name(m) for m in view.waiting))
-    return "\n".join(lines)
+    return "\n".join(view.seat_lines(cubes_between=True))
 
 
 def decisions_text(view: ChouetteView) -> str:
@@ -105,46 +86,22 @@ def decisions_text(view: ChouetteView) -> str:
 
 
 @dataclass
-class ChouetteMessage:
-    """One message ready to send or edit: ``content`` (mentions), ``embed``, the PNG and the component views (the
-    first goes with the message; any others are overflow messages of more deciders)."""
+class ChouetteMessage(BoardMessage):
+    """One message ready to send or edit (:class:`cogs.present.BoardMessage`): ``content`` (mentions), ``embed``, the
+    PNG and the component views (the first goes with the message; any others are overflow messages of more
+    deciders)."""
 
-    content: str
-    embed: discord.Embed
-    png: bytes | None
-    filename: str
     components: list[discord.ui.View]
+
+    @property
+    def shown(self) -> discord.ui.View | None:
+        """The first component view (five rows of deciders)."""
+        return self.components[0] if self.components else None
 
     @property
     def overflow(self) -> list[discord.ui.View]:
         """The component views that go to overflow messages after the board (more than five deciders)."""
         return self.components[1:]
-
-    def file(self) -> discord.File | None:
-        """A fresh file of the image."""
-        return None if self.png is None else discord.File(io.BytesIO(self.png), filename=self.filename)
-
-    def send_kwargs(self, *, ephemeral: bool = False) -> dict[str, Any]:
-        """Keyword arguments for ``channel.send`` / ``followup.send`` (the first components only)."""
-        kwargs: dict[str, Any] = {"content": self.content, "embed": self.embed, "allowed_mentions": MENTIONS}
-        if self.png is not None:
-            kwargs["file"] = self.file()
-        if self.components:
-            kwargs["view"] = self.components[0]
-        if ephemeral:
-            kwargs["ephemeral"] = True
-        return kwargs
-
-    def edit_kwargs(self) -> dict[str, Any]:
-        """Keyword arguments for ``message.edit``."""
-        file = self.file()
-        return {
-            "content": self.content,
-            "embed": self.embed,
-            "attachments": [file] if file is not None else [],
-            "view": self.components[0] if self.components else None,
-            "allowed_mentions": MENTIONS,
-        }
 
 
 def decision_rows(view: ChouetteView) -> list[list[discord.ui.Item]]:

@@ -93,14 +93,20 @@ class BoardMessage:
         """A fresh :class:`discord.File` of the image (a File can be sent only once)."""
         return None if self.png is None else discord.File(io.BytesIO(self.png), filename=self.filename)
 
+    @property
+    def shown(self) -> discord.ui.View | None:
+        """The components that go with this message (the hook of :class:`cogs.chouette_present.ChouetteMessage`,
+        whose further ones go to overflow messages)."""
+        return self.components
+
     def send_kwargs(self, *, ephemeral: bool = False) -> dict[str, Any]:
         """Keyword arguments for ``channel.send`` / ``followup.send``."""
         kwargs: dict[str, Any] = {"content": self.content, "embed": self.embed, "allowed_mentions": MENTIONS}
         file = self.file()
         if file is not None:
             kwargs["file"] = file
-        if self.components is not None:
-            kwargs["view"] = self.components
+        if self.shown is not None:
+            kwargs["view"] = self.shown
         if ephemeral:
             kwargs["ephemeral"] = True
         return kwargs
@@ -112,7 +118,7 @@ class BoardMessage:
             "content": self.content,
             "embed": self.embed,
             "attachments": [file] if file is not None else [],
-            "view": self.components,
+            "view": self.shown,
             "allowed_mentions": MENTIONS,
         }
 

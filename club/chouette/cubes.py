@@ -39,15 +39,13 @@ class CubeActions:
 
     def _pass(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
         self._require_board()
-        subject = args.get("member", member)
-        by = None if member is None or member == subject else name(member)
+        subject, by = _acting_for(member, args)
         self.session.no_double(name(subject), args.get("cube"), by)
         return {"member": subject, "cube": args.get("cube")}
 
     def _answer(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
         self._require_board()
-        subject = args.get("member", member)
-        by = None if member is None or member == subject else name(member)
+        subject, by = _acting_for(member, args)
         self.session.answer(name(subject), args["decision"], args.get("cube"), by)
         return {"member": subject, "decision": args["decision"], "cube": args.get("cube")}
 
@@ -61,10 +59,16 @@ class CubeActions:
 
     def _extra(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
         self._require_board()
-        subject = args.get("member", member)
-        by = None if member is None or member == subject else name(member)
+        subject, by = _acting_for(member, args)
         if args["offer"]:
             self.session.offer_extra(name(subject), by)
         else:
             self.session.no_extra(name(subject), by)
         return {"member": subject, "offer": bool(args["offer"])}
+
+
+def _acting_for(member: int | None, args: dict[str, Any]) -> tuple[int, str | None]:
+    """``(subject, by)``: whose decision it is (``args["member"]``, else the one acting) and the engine name of the
+    one deciding for him (None for himself or for the club; RULES C9)."""
+    subject = args.get("member", member)
+    return subject, None if member is None or member == subject else name(member)

@@ -169,6 +169,34 @@ class ChouetteView:
     seed_hash: str | None = None
     team_offer: dict | None = None
 
+    def seat_lines(self, *, team: str = "", notes: bool = False, cubes_between: bool = False) -> list[str]:
+        """The seats in rotation order, one line each — role (``team``: how a Team member's is written), name, his
+        cube while the board is played (``cubes_between``: also once it ended, until the next game), away and his
+        proxy (``notes``: a proxy named while present, and who leaves after this game) — then the extras, the open
+        settlement offer and who joins for the next game (RULES C3, C5, C9). The seat panel of every front end."""
+        cubes = {cube.member: cube for cube in self.cubes if not cube.extra}
+        lines = []
+        for member in self.order:
+            role = "Box" if member == self.box else "Partner" if member == self.partner else team
+            if self.board_live and member == self.captain:
+                role = "Captain"
+            cube = cubes.get(member) if self.board_live or (cubes_between and self.phase == "playing") else None
+            cube_text = f" — cube {cube.summary()}" if cube is not None else ""
+            proxy = f"proxy {self.name(self.proxies[member])}" if member in self.proxies else ""
+            away = f" (away{', ' + proxy if proxy else ''})" if member in self.away else ""
+            if notes:
+                away = away or (f" ({proxy})" if proxy else "")
+                away += " (leaves after this game)" if member in self.retiring else ""
+            lines.append(f"{role + ' ' if role else ''}{self.name(member)}{cube_text}{away}")
+        for cube in self.cubes:
+            if cube.extra:
+                lines.append(f"extra {self.name(cube.box)} → {self.name(cube.team)} — {cube.summary()}")
+        if self.offer_text():
+            lines.append(self.offer_text())
+        if self.waiting:
+            lines.append("Next game: " + ", ".join(self.name(m) for m in self.waiting))
+        return lines
+
     def offer_text(self) -> str:
         """The open settlement between Team members in one line for the seat panels (003 Atlanta 4.4), e.g.
         ``Offer: Bob buys Cy's interest for 1 point — Cy accepts or declines (chouette team-settle)``; ``""`` if none."""

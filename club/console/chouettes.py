@@ -110,29 +110,7 @@ def seats_text(view: ChouetteView) -> str:
     if view.phase == "lobby":
         return (f"At the table: {', '.join(view.name(m) for m in view.lobby)}. Others join with chouette join; "
                 "chouette seat throws for the seats.")  # fmt: skip
-    cubes = {cube.member: cube for cube in view.cubes if not cube.extra}
-    lines = []
-    for member in view.order:
-        role = "Box" if member == view.box else "Partner" if member == view.partner else "Team"
-        if view.board_live and member == view.captain:
-            role = "Captain"
-        cube = cubes.get(member)
-        cube_text = f" — cube {cube.summary()}" if cube is not None and view.board_live else ""
-        away = ""
-        if member in view.away:
-            away = " (away" + (f", proxy {view.name(view.proxies[member])}" if member in view.proxies else "") + ")"
-        elif member in view.proxies:
-            away = f" (proxy {view.name(view.proxies[member])})"
-        leaving = " (leaves after this game)" if member in view.retiring else ""
-        lines.append(f"  {role} {view.name(member)}{cube_text}{away}{leaving}")
-    for cube in view.cubes:
-        if cube.extra:
-            lines.append(f"  extra {view.name(cube.box)} → {view.name(cube.team)} — {cube.summary()}")
-    if view.offer_text():
-        lines.append("  " + view.offer_text())
-    if view.waiting:
-        lines.append("  Next game: " + ", ".join(view.name(m) for m in view.waiting))
-    return "\n".join(lines)
+    return "\n".join("  " + line for line in view.seat_lines(team="Team", notes=True))
 
 
 def decision_verbs(view: ChouetteView, decision) -> list[str]:
