@@ -23,7 +23,6 @@ gammon conceded under the Jacoby rule when ``jacoby_on_resignations`` is on (it 
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Sequence
 
@@ -41,8 +40,9 @@ from backgammon.matfile import (
     format_mat,
 )
 from storage import ActionRecord, books, matfiles
+from storage.records import GameRecord as StoredGame
 
-from . import proof
+from . import offload, proof
 from .errors import UnknownGameError
 from .service import ClubService
 from .table import Table
@@ -138,7 +138,7 @@ def mat_text(
     """The ``.mat`` text of a whole log (:func:`match_record` + :func:`~backgammon.matfile.format_mat`); with the
     match's stored ``games`` rows, the published dice of each game as header lines (:func:`club.proof.header_lines`:
     recipe, commitment, revealed seed and every roll, so that ``tools/verify_dice.py`` recomputes them from the file
-    alone). CPU work, run in a worker thread by :func:`export_mat`."""
+    alone). CPU work, run in the worker process by :func:`export_mat` (:func:`mat_text_of_rows`)."""
     record = match_record(actions, names, match_id=match_id)
     if games is not None:
         record.header.update(proof.header_lines(proof.match_series(games, actions)))
@@ -154,16 +154,29 @@ def mat_name(match_id: int, kind: str, length: int, names: Sequence[str]) -> str
 
 
 async def _made(service: ClubService, match_id: int, names: tuple[str, str]) -> str:
-    """The ``.mat`` text of match ``match_id`` replayed from its log, in a worker thread (never on the event loop)."""
-    actions = await service.log(match_id)
-    games = await service.db.games(match_id)
-    return await asyncio.to_thread(mat_text, actions, names, match_id, games)
+    """The ``.mat`` text of match ``match_id`` replayed from its log in the worker process (:mod:`club.offload`:
+    never on the event loop). Raises :class:`~club.errors.UnknownGameError`."""
+    found = await offload.source(service.db, {
+        "actions": ("SELECT * FROM actions WHERE match_id = ? ORDER BY seq", (match_id,)),
+        "games": ("SELECT * FROM games WHERE match_id = ? ORDER BY number", (match_id,)),
+    })  # fmt: skip
+    return await offload.run(mat_text_of_rows, found, names, match_id)
+
+
+def mat_text_of_rows(found: tuple, names: tuple[str, str], match_id: int) -> str:
+    """:func:`mat_text` of the log and games :func:`club.offload.source` points to; run in the worker process.
+    Raises :class:`~club.errors.UnknownGameError` for an empty log."""
+    rows = offload.rows(found)
+    if not rows["actions"]:
+        raise UnknownGameError(f"There is no match or session {match_id}.")
+    actions = [ActionRecord.from_row(row) for row in rows["actions"]]
+    return mat_text(actions, names, match_id, [StoredGame.from_row(row) for row in rows["games"]])
 
 
 async def keep_mat_file(service: ClubService, match_id: int) -> str:
     """Make and keep (``mat_files``) the ``.mat`` file of match ``match_id``, which has just reached a final status;
     returns its text. :class:`~club.service.ClubService` calls it once, when a table ends (issue 13: no replay at
-    export time); the replay runs in a worker thread. Raises :class:`~club.errors.UnknownGameError`, or what a
+    export time); the replay runs in the worker process. Raises :class:`~club.errors.UnknownGameError`, or what a
     corrupt log raises; raises nothing and keeps nothing for a table not in a final status (its log still grows)."""
     view = await service.state(match_id)
     if view.status not in FINAL_STATUSES:
@@ -178,8 +191,8 @@ async def export_mat(service: ClubService, match_id: int) -> tuple[str, str]:
     """``(file name, .mat text)`` of match ``match_id`` — every game so far, the current one as far as it has been
     played — with the published dice of every game as header lines (:mod:`club.proof`; the seed of a game still
     being played stays ``secret``). A finished table's file was kept in the database when it ended (``mat_files``,
-    at its version) and is read back; a table without one (an older database) is replayed in a worker thread (never
-    on the event loop) and its file kept then. Raises :class:`~club.errors.UnknownGameError`."""
+    at its version) and is read back; a table without one (an older database) is replayed in the worker process
+    (never on the event loop) and its file kept then. Raises :class:`~club.errors.UnknownGameError`."""
     view = await service.state(match_id)
     name = mat_name(match_id, view.kind, view.length, view.names)
     final = view.status in FINAL_STATUSES

@@ -410,13 +410,12 @@ async def dice_proof(
     if game_number is not None and not _is_id(game_number):
         raise InvalidRequestError(f"a game of a match is its number, 1, 2 …, not {shown(game_number)}")
     number = view.game_number if game_number is None else game_number
-    games = {game.number: game for game in await service.db.games(match_id)}
-    game = games.get(number)
+    game = await service.db.get_game(match_id, number)  # this game's rows only: the cost does not grow with history
     if game is None:
-        have = ", ".join(str(n) for n in sorted(games)) or "none yet"
+        have = "none yet" if view.game_number < 1 else "1" if view.game_number == 1 else f"1–{view.game_number}"
         raise InvalidRequestError(f"match {match_id} has no game {number} (games: {have})")
-    actions = await service.log(match_id)
-    rolls = [(a.roll_index, a.dice) for a in actions if a.game_number == number and a.dice is not None]
+    actions = await service.db.actions(match_id, game_number=number)
+    rolls = [(a.roll_index, a.dice) for a in actions if a.dice is not None]
     head = f"Match #{match_id}, game {number}: {len(rolls)} roll(s) logged."
     if game.dice == "injected":
         return DiceProof(match_id, number, head + " The dice were given from outside (a test or a replay): "

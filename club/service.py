@@ -64,6 +64,10 @@ DiceInjector = Callable[[int, int, int], tuple[int, int]]
 
 MAX_LENGTH = 99
 
+KEEP_INLINE = 2000
+"""A table that ends with at most this many logged actions has its match file made before its last action returns
+(tens of milliseconds); a longer one (a session of hundreds of games: seconds) in the background."""
+
 
 def _check_version(version: Any) -> int | None:
     if version is None:
@@ -108,6 +112,7 @@ class ClubService(MatchQueries):
         self._contributions = contributions
         self.max_auto_actions = max_auto_actions
         self._locks = TableLocks()
+        self._background: set[asyncio.Task] = set()
 
     # -- clubs and members -----------------------------------------------------------------------------------------
     async def register(self, guild_id: int, user_id: int, display_name: str, *, club_name: str = "") -> MemberRecord:
@@ -385,7 +390,12 @@ class ClubService(MatchQueries):
             self.admission,
         )
         if unit.step.table.status == "over" and unit.step.record.status != "over":
-            await self._keep_mat_file(match_id)
+            if unit.version <= KEEP_INLINE:
+                await self._keep_mat_file(match_id)
+            else:  # a long session: its last action does not wait for the replay
+                task = asyncio.create_task(self._keep_mat_file(match_id))
+                self._background.add(task)
+                task.add_done_callback(self._background.discard)
         return self._outcome(unit.step, unit.version, member, unit.commit)
 
     async def _keep_mat_file(self, match_id: int) -> None:
@@ -397,6 +407,11 @@ class ClubService(MatchQueries):
             await keep_mat_file(self, match_id)
         except Exception:  # noqa: BLE001 - the game is over and stored; only its kept file is missing
             log.warning("match %s: its .mat file could not be kept", match_id, exc_info=True)
+
+    async def drain(self) -> None:
+        """Wait for the work started in the background (the match files of long sessions that just ended)."""
+        while self._background:
+            await asyncio.gather(*self._background, return_exceptions=True)
 
     async def _load_step(self, match_id: int) -> MatchStep:
         loaded = await self.db.load(match_id)

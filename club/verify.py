@@ -23,9 +23,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from backgammon.errors import BackgammonError
-from storage import Database, dumps
+from storage import ActionRecord, Database, GameRecord, MatchRecord, dumps
 from storage.chouettes import ChouetteStore
 
+from . import offload
 from .chouette.table import member_id
 from .chouette.table import replay as replay_chouette
 from .commitments import CLIENT_SEED, logged_contributions
@@ -78,13 +79,33 @@ async def _replay(report: MatchReport, record, kind: str, read, replay):
 
 
 async def verify_match(db: Database, match_id: int) -> MatchReport:
-    """Replay match ``match_id``'s log and compare with what is stored (see the module docstring)."""
+    """Replay match ``match_id``'s log and compare with what is stored (see the module docstring). The event loop
+    only reads the rows; the replay and the comparison run in the worker process (:mod:`club.offload`: a 300-game
+    session's log is 30,000 actions)."""
+    found = await offload.source(db, {
+        "match": ("SELECT * FROM matches WHERE id = ?", (match_id,)),
+        "actions": ("SELECT * FROM actions WHERE match_id = ? ORDER BY seq", (match_id,)),
+        "games": ("SELECT * FROM games WHERE match_id = ? ORDER BY number", (match_id,)),
+    })  # fmt: skip
+    return await offload.run(check_match, match_id, found)
+
+
+def check_match(match_id: int, found: tuple) -> MatchReport:
+    """The check of :func:`verify_match` on the rows :func:`club.offload.source` points to (the match, its log and
+    its games). CPU work: run in the worker process."""
     report = MatchReport(match_id)
-    record = await db.get_match(match_id)
-    replayed = await _replay(report, record, "match", lambda: db.actions(match_id), replay_log)
-    if replayed is None:
+    rows = offload.rows(found)
+    if not rows["match"]:
+        report.problems.append("no such match")
         return report
-    actions, (table, game_states, counts) = replayed
+    record = MatchRecord.from_row(rows["match"][0])
+    actions = [ActionRecord.from_row(row) for row in rows["actions"]]
+    check_log(report, record.version, actions)
+    try:
+        table, game_states, counts = replay_log(actions)
+    except (BackgammonError, KeyError, TypeError, ValueError) as error:
+        report.problems.append(f"the log does not replay: {error}")
+        return report
     side, pending = table.waiting()
     waiting_for = None if side is None else table.players[side]
     expected_columns = {
@@ -118,18 +139,24 @@ async def verify_match(db: Database, match_id: int) -> MatchReport:
     for name, expected in expected_columns.items():
         if stored_columns[name] != expected:
             report.problems.append(f"match {name}: stored {stored_columns[name]!r}, the log gives {expected!r}")
-    games = await db.games(match_id)
+    games = [GameRecord.from_row(row) for row in rows["games"]]
     report.games = len(games)
     if sorted(g.number for g in games) != sorted(game_states):
         report.problems.append(
             f"stored games {sorted(g.number for g in games)} but the log has games {sorted(game_states)}"
         )
+    by_game: dict[int, list] = defaultdict(list)  # each game's actions, once (not a scan of the log per game)
+    for action in actions:
+        if action.game_number is not None:
+            by_game[action.game_number].append(action)
     for game in games:
-        _check_game(report, game, game_states.get(game.number), counts.get(game.number, 0), actions)
+        _check_game(report, game, game_states.get(game.number), counts.get(game.number, 0), by_game[game.number])
     return report
 
 
 def _check_game(report: MatchReport, game, state, count: int, actions) -> None:
+    """Check stored ``game`` against the ``state`` the log rebuilds, its ``count`` of logged actions and its own
+    ``actions`` (those of its game number)."""
     label = f"game {game.number}"
     if state is None:
         return
@@ -142,8 +169,8 @@ def _check_game(report: MatchReport, game, state, count: int, actions) -> None:
         report.problems.append(f"{label}: status {game.status!r} but the log says {'over' if over else 'playing'}")
     if dumps(game.result) != dumps(state["result"]):
         report.problems.append(f"{label}: stored result {game.result} but the log gives {state['result']}")
-    rolls = [(a.roll_index, a.dice) for a in actions if a.game_number == game.number and a.dice is not None]
-    starts = [a for a in actions if a.game_number == game.number and a.kind == "new_game"]
+    rolls = [(a.roll_index, a.dice) for a in actions if a.dice is not None]
+    starts = [a for a in actions if a.kind == "new_game"]
     if starts and starts[0].args.get("seed_hash") != game.seed_hash:
         report.problems.append(f"{label}: the commitment in the log differs from the stored one")
     if game.rolls != len(rolls):
