@@ -13,6 +13,7 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from backgammon.moves import Play
+from storage import ActionRecord
 
 from . import proof
 from .describe import shorten
@@ -414,8 +415,14 @@ async def dice_proof(
     if game is None:
         have = "none yet" if view.game_number < 1 else "1" if view.game_number == 1 else f"1–{view.game_number}"
         raise InvalidRequestError(f"match {match_id} has no game {number} (games: {have})")
-    actions = await service.db.actions(match_id, game_number=number)
-    rolls = [(a.roll_index, a.dice) for a in actions if a.dice is not None]
+    # this game's actions and those that may hold its client seeds (the game before, whose players fix the seeds of
+    # the game ahead, and the actions outside any game: the challenge) — not the whole log
+    rows = await service.db._fetchall(
+        "SELECT * FROM actions WHERE match_id = ? AND (game_number IS NULL OR game_number IN (?, ?)) ORDER BY seq",
+        (match_id, number - 1, number),
+    )
+    actions = [ActionRecord.from_row(row) for row in rows]
+    rolls = [(a.roll_index, a.dice) for a in actions if a.game_number == number and a.dice is not None]
     head = f"Match #{match_id}, game {number}: {len(rolls)} roll(s) logged."
     if game.dice == "injected":
         return DiceProof(match_id, number, head + " The dice were given from outside (a test or a replay): "

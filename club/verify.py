@@ -21,6 +21,7 @@ from __future__ import annotations
 import asyncio
 from collections import defaultdict
 from dataclasses import dataclass, field
+from typing import Any
 
 from backgammon.errors import BackgammonError
 from storage import ActionRecord, Database, GameRecord, MatchRecord, dumps
@@ -145,18 +146,31 @@ def check_match(match_id: int, found: tuple) -> MatchReport:
         report.problems.append(
             f"stored games {sorted(g.number for g in games)} but the log has games {sorted(game_states)}"
         )
-    by_game: dict[int, list] = defaultdict(list)  # each game's actions, once (not a scan of the log per game)
+    # the log indexed once (not scanned again per game): each game's actions, its client seeds, and the first
+    # action that published each commitment
+    by_game: dict[int, list] = defaultdict(list)
+    seeds: dict[int, list] = defaultdict(list)
+    published: dict[str, Any] = {}
     for action in actions:
         if action.game_number is not None:
             by_game[action.game_number].append(action)
+        if action.kind == CLIENT_SEED:
+            seeds[action.args.get("game")].append(action)
+        for key in ("seed_hash", "next_seed_hash"):
+            value = action.args.get(key)
+            if isinstance(value, str) and value not in published:
+                published[value] = action
     for game in games:
-        _check_game(report, game, game_states.get(game.number), counts.get(game.number, 0), by_game[game.number])
+        related = ([published[game.seed_hash]] if game.seed_hash in published else []) + seeds[game.number]
+        _check_game(report, game, game_states.get(game.number), counts.get(game.number, 0), by_game[game.number],
+                    related)  # fmt: skip
     return report
 
 
-def _check_game(report: MatchReport, game, state, count: int, actions) -> None:
-    """Check stored ``game`` against the ``state`` the log rebuilds, its ``count`` of logged actions and its own
-    ``actions`` (those of its game number)."""
+def _check_game(report: MatchReport, game, state, count: int, actions, related) -> None:
+    """Check stored ``game`` against the ``state`` the log rebuilds, its ``count`` of logged actions, its own
+    ``actions`` (those of its game number) and the ``related`` ones (the action that published its commitment, then
+    its client seeds, in log order)."""
     label = f"game {game.number}"
     if state is None:
         return
@@ -182,9 +196,9 @@ def _check_game(report: MatchReport, game, state, count: int, actions) -> None:
         report.problems.append(f"{label}: fair dice without a seed or commitment")
         return
     recipe = starts[0].args.get("recipe", RECIPE) if starts else RECIPE
-    contributions = logged_contributions(actions, game.number)
+    contributions = logged_contributions(related, game.number)
     if contributions:
-        report.problems.extend(f"{label}: {p}" for p in commitment_first(actions, game.number, game.seed_hash))
+        report.problems.extend(f"{label}: {p}" for p in commitment_first(related, game.number, game.seed_hash))
     _prove(report, label, game.seed, game.seed_hash, rolls, over and not game.seed_revealed, recipe, contributions)
 
 
