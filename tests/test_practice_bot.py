@@ -60,3 +60,33 @@ async def test_practice_without_the_engine_says_how_to_enable_it(tmp_path, monke
         answer = await h.command(alice, "study practice", h.channel(), length=3)
         assert answer.private and answer.text == ENABLE_ANALYSIS
         assert await h.bot.service.history(alice.id) == []
+
+
+@needs_engine
+async def test_an_engine_turn_left_by_a_failure_is_played_after_a_restart(tmp_path, monkeypatch):
+    """The engine's turn fails (its worker gone, say): the game waits, nothing is stored; after a restart the bot
+    plays the turn it owed (cogs.study resume_practice)."""
+
+    async def broken(*args, **kwargs):
+        raise RuntimeError("the engine's worker is gone")
+
+    async with Harness.start(tmp_path / "club.sqlite3") as h:
+        alice = h.member("Alice")
+        await h.command(alice, "study practice", h.channel(), length=3, strength="advanced")
+        service = h.bot.service
+        match_id = (await service.history(alice.id, limit=1))[0].match_id
+        module = sys.modules[type(h.bot.get_cog("Study")).__module__]  # (load_extension made a module of its own)
+        monkeypatch.setattr(module, "engine_turns", broken)
+        rng = random.Random(8)
+        for _ in range(20):
+            view = await service.state(match_id)
+            if view.engine_to_act:
+                break
+            await play_turn(h, match_id, rng)
+        view = await service.state(match_id)
+        assert view.engine_to_act and await service.db.get_deadline(match_id) is None
+        version = view.version
+        await h.restart()  # a new bot: its cog module loaded again, the real engine_turns
+        await h.settle()
+        view = await h.bot.service.state(match_id)
+        assert view.version > version and not view.engine_to_act and view.waiting_for in (alice.id, None)
