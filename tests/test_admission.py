@@ -13,6 +13,8 @@ from clubkit import club_service, decide, new_table, snapshot
 
 from club.admission import Admission, BusyError
 
+pytestmark = pytest.mark.backends
+
 
 async def test_an_action_that_cannot_start_in_time_is_refused_and_stores_nothing(tmp_path):
     path = tmp_path / "a.sqlite3"

@@ -4,6 +4,7 @@ and on the ledger's score sheet (issue 16)."""
 
 from __future__ import annotations
 
+import pytest
 from clubkit import ALICE, BOB, GUILD, club_service, new_table
 
 from backgammon.matfile import parse_mat
@@ -15,6 +16,8 @@ from club.export import export_mat
 from club.records import ClubRecords
 from rendering.board import render_board
 from rendering.view import BoardView
+
+pytestmark = pytest.mark.backends
 
 T0 = 1_709_510_400.0
 ADD = {"automatic_doubles": 3, "automatic_doubles_kind": "add", "jacoby": False, "beavers": False}

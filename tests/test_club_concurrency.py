@@ -17,7 +17,7 @@ from club import ClubService, ManualClock, NotNowError, NotYourTurnError, StaleV
 from club.verify import verify_database
 from storage import Database
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.backends]
 
 REFUSALS = (StaleVersionError, NotYourTurnError, NotNowError)
 
@@ -57,6 +57,7 @@ def split(results):
     return applied, refused
 
 
+@pytest.mark.pg_slow
 async def test_one_thousand_double_clicks_apply_exactly_once(tmp_path):
     async with club_service(tmp_path / "club.sqlite", seeds=seeded(1000)) as service:
         for member in (ALICE, BOB):

@@ -16,11 +16,14 @@ import sqlite3
 import time
 import traceback
 
+import pytest
 from clubkit import ALICE, BOB, CAROL, GUILD, NAMES, decide
 
 from club import ClubService
 from club.verify import verify_match
 from storage import Database
+
+pytestmark = pytest.mark.backends
 
 KILLS = 100
 PLAYERS = (ALICE, BOB, CAROL)
@@ -84,6 +87,7 @@ async def _check(path, match_ids) -> list[str]:
     return problems
 
 
+@pytest.mark.sqlite_only
 def test_sigkill_at_random_moments_loses_nothing(tmp_path):
     path = tmp_path / "club.sqlite"
     asyncio.run(_setup(path))

@@ -7,11 +7,14 @@ import asyncio
 import random
 import sqlite3
 
+import pytest
 from clubkit import club_service, decide, new_table, seeded
 
 from club.__main__ import main as club_main
 from club.verify import verify_database
 from storage import Database
+
+pytestmark = pytest.mark.backends
 
 
 def build(path, games: int = 2) -> list[int]:
@@ -31,6 +34,7 @@ def build(path, games: int = 2) -> list[int]:
     return asyncio.run(run())
 
 
+@pytest.mark.sqlite_only
 def test_verify_command_accepts_a_sound_database(tmp_path, capsys):
     path = tmp_path / "club.sqlite"
     build(path)
@@ -40,6 +44,7 @@ def test_verify_command_accepts_a_sound_database(tmp_path, capsys):
     assert club_main(["verify", str(tmp_path / "missing.sqlite")]) == 1
 
 
+@pytest.mark.sqlite_only
 def test_verify_catches_a_changed_state_and_a_forged_roll(tmp_path, capsys):
     path = tmp_path / "club.sqlite"
     first, second = build(path)
@@ -64,6 +69,7 @@ def test_verify_catches_a_changed_state_and_a_forged_roll(tmp_path, capsys):
     assert f"logged ({forged[0]}, {forged[1]}), but the seed gives" in out
 
 
+@pytest.mark.sqlite_only
 def test_backup_command_and_function_give_a_verifiable_copy(tmp_path, capsys):
     path = tmp_path / "club.sqlite"
     build(path, games=1)

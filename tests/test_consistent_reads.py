@@ -9,9 +9,12 @@ import multiprocessing
 import sqlite3
 import time
 
+import pytest
 from clubkit import club_service, new_table
 
 from storage import Database
+
+pytestmark = pytest.mark.backends
 
 READS = 1500
 
@@ -45,6 +48,7 @@ async def _wait_for_writer(db) -> None:
         time.sleep(0.01)
 
 
+@pytest.mark.sqlite_only
 async def test_load_never_shows_a_torn_match_game_deadline(tmp_path):
     """The match, game and deadline rows of one load carry the same stamp every time."""
     path = tmp_path / "club.sqlite3"
@@ -73,6 +77,7 @@ async def test_load_never_shows_a_torn_match_game_deadline(tmp_path):
     assert torn == 0, f"{torn} of {READS} loads were torn"
 
 
+@pytest.mark.sqlite_only
 async def test_chouette_load_never_shows_a_torn_session(tmp_path):
     """A chouette's session row, dice series and deadlines of one load carry the same stamp every time."""
     from chouette_clubkit import chouettes, seated

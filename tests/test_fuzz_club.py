@@ -22,6 +22,8 @@ from club.chouette import ChouetteService
 from club.records.service import ClubRecords
 from storage import Database
 
+pytestmark = pytest.mark.backends
+
 CALLS = int(os.environ.get("FUZZ_CALLS", "2000"))
 """Calls of the default run; the Must-show run is :func:`test_ten_thousand_hostile_calls` (``-m slow``)."""
 OTHER_GUILD = 99
@@ -92,6 +94,7 @@ async def _hostile(rng, service, chouettes, records, matches, sessions):
     return await rng.choice([chouettes.join, chouettes.leave, chouettes.seat])(sid, member)
 
 
+@pytest.mark.sqlite_only
 async def test_hostile_calls(tmp_path):
     """:data:`CALLS` hostile calls (the default run, a few seconds)."""
     await _fuzz(tmp_path, CALLS)

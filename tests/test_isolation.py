@@ -10,6 +10,8 @@ from clubkit import ALICE, BOB, GUILD, club_service, new_table, snapshot
 from club import frontend
 from club.errors import UnknownGameError
 
+pytestmark = pytest.mark.backends
+
 OTHER_GUILD = 2
 PLAY_TABLES = ("matches", "games", "actions", "deadlines", "messages")
 

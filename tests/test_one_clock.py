@@ -6,10 +6,13 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import pytest
 from chouette_clubkit import ANN, BOB, CY, DI, ED, GUILD, HOUR, chouettes, seated
 
 from club import InjectedDice, ManualClock
 from club.scheduler import ChouetteClock, Deadline, MatchClock, clocks_of, due, run_due
+
+pytestmark = pytest.mark.backends
 
 ROOT = Path(__file__).resolve().parent.parent
 SEATING = [(6, 6), (6, 5), (5, 5), (5, 4), (4, 4)]  # Ann Box, Bob Captain

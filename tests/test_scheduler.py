@@ -14,7 +14,7 @@ from club.scheduler import due, run_due
 from club.verify import verify_database
 from storage import Database
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.backends]
 
 HOUR = 3600.0
 

@@ -16,6 +16,8 @@ from club.errors import InvalidRequestError
 from club.records.service import ClubRecords
 from club.settings import ClubSettings
 
+pytestmark = pytest.mark.backends
+
 
 @pytest.mark.parametrize("hours", [math.nan, math.inf, -math.inf])
 async def test_nan_or_infinite_reminders_are_refused(tmp_path, hours):
