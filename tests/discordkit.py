@@ -31,6 +31,9 @@ Use it (the ``harness`` fixture of ``conftest.py`` gives one on a fresh database
   unarchived), :meth:`delete_channel` / :meth:`delete_message` (10003 / 10008), :meth:`deny` (50013 and the
   permission overwrite in the bot's cache), :meth:`close_dms` (50007), :meth:`advance_discord` (interaction tokens
   lapse after 15 minutes: 50027), :meth:`on_request` (a hook when a request matches).
+- **Options.** ``Harness.start(path, clock=, dice=, seed=, settings=, reviews=False)``: a ManualClock, injected
+  dice, the seed of the provably fair dice, bot settings, and (``reviews=False``) no engine review posted when a
+  match ends (minutes of analysis in a long play-out that tests something else).
 - **A restart.** :meth:`restart` closes the bot and builds a new one on the same database and the same Discord.
 - **The checks.** Leaving the harness (:meth:`assert_clean`) fails the test on any limit violation, route the fake
   does not know, interaction without exactly one initial response within 3 s, thinking defer never completed, or
@@ -185,6 +188,37 @@ class Msg:
         """The label of every button."""
         return [item.get("label") or "" for item in self.items if item.get("type") == 2]
 
+    @property
+    def actions(self) -> list[str]:
+        """The 1-on-1 actions its components offer, in order (``t:m:<match>:<version>:<action>`` buttons and the
+        ``tm:m:…:play`` menu as ``play``)."""
+        return [c.split(":")[4] for c in self.custom_ids if c.startswith(("t:m:", "tm:m:"))]
+
+    def action_id(self, action: str) -> str:
+        """The custom_id of the 1-on-1 component for ``action`` (``play``: the menu); AssertionError if none."""
+        for custom_id in self.custom_ids:
+            if custom_id.startswith(("t:m:", "tm:m:")) and custom_id.split(":")[4] == action:
+                return custom_id
+        raise AssertionError(f"no {action!r} component on message {self.id}: {self.custom_ids}")
+
+    @property
+    def menu_options(self) -> list[str]:
+        """The options of the 1-on-1 play menu ([] without one)."""
+        menus = [c for c in self.custom_ids if c.startswith("tm:m:")]
+        return self.options(menus[0]) if menus else []
+
+    @property
+    def chouette_ids(self) -> list[str]:
+        """The chouette components' custom_ids (``t:c:…`` buttons, ``tm:c:…`` menus)."""
+        return [c for c in self.custom_ids if c.startswith(("t:c:", "tm:c:"))]
+
+    def chouette_id(self, member: int, action: str) -> str:
+        """The custom_id of ``member``'s chouette ``action`` (a button, or the menu ``play``/``double``/``take``)."""
+        for custom_id in self.chouette_ids:
+            if chouette_parts(custom_id) == (member, action):
+                return custom_id
+        raise AssertionError(f"no {action!r} for {member} on message {self.id}: {self.chouette_ids}")
+
     def component(self, key: str) -> dict:
         """The component whose custom_id is ``key``, or whose label is ``key`` (case-insensitive, or the label's
         text after "Name: "); AssertionError listing the components otherwise."""
@@ -275,8 +309,9 @@ class Harness:
     """A running bot against the fake Discord (see the module docstring). Build with :meth:`start`."""
 
     def __init__(self, path: Path, *, clock: ManualClock | None = None, dice=None, seed: int = 0,
-                 settings: dict | None = None) -> None:  # fmt: skip
+                 settings: dict | None = None, reviews: bool = True) -> None:  # fmt: skip
         self.path = Path(path)
+        self.reviews = reviews
         self.clock = clock or ManualClock()
         self.dice = dice
         self.seed = seed
@@ -337,6 +372,10 @@ class Harness:
         self.bot = botmod.BgBot(settings, service_options=options)
         await self.bot.login("harness-token")  # GET /users/@me, the application, then the real setup_hook
         self.bot._connection.parse_guild_create(self._guild_payload())
+        if not self.reviews:  # the engine's review of every finished match (tests/test_study_bot.py has its own)
+            study = self.bot.get_cog("Study")
+            listeners = self.bot.extra_events.get("on_match_finished", [])
+            listeners[:] = [f for f in listeners if study is None or getattr(f, "__self__", None) is not study]
 
     async def restart(self) -> None:
         """Close the bot and start a new one on the same database file and the same Discord (buttons posted
@@ -679,6 +718,17 @@ def _infrastructure(task: asyncio.Task) -> bool:
     code = getattr(coro, "cr_code", None) or getattr(coro, "gi_code", None)
     filename = getattr(code, "co_filename", "") or ""
     return "aiohttp" in filename or "discord_fake" in filename or "discord_routes" in filename
+
+
+def chouette_parts(custom_id: str) -> tuple[int, str]:
+    """``(member, action)`` of a chouette component id (``t:c:<sid>:<mark>:<action>:<member>:<cube>`` or
+    ``tm:c:<sid>:<mark>:<what>:<member>``)."""
+    parts = custom_id.split(":")
+    return int(parts[5]), parts[4]
+
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+"""The first bytes of a PNG file."""
 
 
 def utc(seconds: float) -> dt.datetime:

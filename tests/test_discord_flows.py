@@ -7,9 +7,8 @@ from __future__ import annotations
 import random
 
 import discord
-from chouette_botkit import chouette_parts
 from discord import app_commands
-from discordkit import Harness, play_turn
+from discordkit import Harness, chouette_parts, play_turn
 
 from club import InjectedDice
 

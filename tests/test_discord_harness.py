@@ -56,7 +56,7 @@ async def test_a_whole_match_through_discord(tmp_path, seed):
     from discordkit import Harness, play_turn
 
     rng = random.Random(seed)
-    async with Harness.start(tmp_path / "club.sqlite3", seed=seed) as h:
+    async with Harness.start(tmp_path / "club.sqlite3", seed=seed, reviews=False) as h:
         alice, bob = h.member("Alice"), h.member("Bob")
         games = h.channel("games")
         answer = await h.command(alice, "bg challenge", games, opponent=bob, length="3")
