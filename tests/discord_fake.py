@@ -29,6 +29,8 @@ from aiohttp import web
 from discord_limits import check_message, check_thread_name, check_tree
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
+SNOWFLAKE_START_MS = 1_764_547_200_000
+"""The timestamp of the first id (2025-12-01 00:00 UTC)."""
 EPHEMERAL = 64
 TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
 THREADS = (PUBLIC_THREAD, PRIVATE_THREAD)
@@ -155,8 +157,12 @@ class World:
         return time.time() + self.offset
 
     def snowflake(self) -> int:
-        """A new id: Discord's clock in its timestamp bits, a counter below."""
-        return (int(self.now() * 1000) - DISCORD_EPOCH_MS) << 22 | (next(self._counter) & 0x3FFFFF)
+        """A new id: a timestamp (a fixed start, plus Discord's clock offset, plus one millisecond per id) in its
+        timestamp bits, the counter below. Not the wall clock: the ids are the same on every run, and so are the dice
+        that take interaction ids as client seeds (:func:`club.dice.contributing`)."""
+        count = next(self._counter)
+        stamp = SNOWFLAKE_START_MS + int(self.offset * 1000) + count
+        return (stamp - DISCORD_EPOCH_MS) << 22 | (count & 0x3FFFFF)
 
     # -- channels ---------------------------------------------------------------------------------------------------
     def add_channel(self, name: str, *, kind: int = TEXT, parent_id: int | None = None, channel_id: int | None = None,

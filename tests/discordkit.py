@@ -49,6 +49,7 @@ from __future__ import annotations
 import asyncio
 import copy
 import datetime as dt
+import itertools
 import os
 import secrets
 import time
@@ -329,6 +330,7 @@ class Harness:
         self._old_base = Route.BASE
         self._baseline: set[asyncio.Task] = set()
         self._waiters: set[asyncio.Task] = set()
+        self._contributions = itertools.count(1)
 
     # -- life cycle ---------------------------------------------------------------------------------------------------
     @classmethod
@@ -366,7 +368,8 @@ class Harness:
         # durability and big pictures cost time and prove nothing here (storage and rendering have their own tests)
         settings = {"synchronous": "OFF", "width": 400, **self.settings}
         settings = botmod.Settings(database=self.path, reminder_seconds=3600.0, **settings)
-        options = {"clock": self.clock, "seeds": seeded(self.seed)}
+        # the members' client seeds reproducible too (issue 12 item 1), counting on across a restart
+        options = {"clock": self.clock, "seeds": seeded(self.seed), "contributions": self._contribution}
         if self.dice is not None:
             options["dice"] = self.dice
         self.bot = botmod.BgBot(settings, service_options=options)
@@ -376,6 +379,10 @@ class Harness:
             study = self.bot.get_cog("Study")
             listeners = self.bot.extra_events.get("on_match_finished", [])
             listeners[:] = [f for f in listeners if study is None or getattr(f, "__self__", None) is not study]
+
+    def _contribution(self) -> str:
+        """A member's client seed when the front end gives none: ``client-1``, ``client-2`` … (reproducible dice)."""
+        return f"client-{next(self._contributions)}"
 
     async def restart(self) -> None:
         """Close the bot and start a new one on the same database file and the same Discord (buttons posted
