@@ -52,7 +52,8 @@ def test_the_limit_checks_catch_what_discord_refuses():
 @pytest.mark.parametrize("seed", [7])
 async def test_a_whole_match_through_discord(tmp_path, seed):
     """Challenge → accept → a 3-point match to its end through buttons, menus and /bg move, its Crawford game
-    included; every interaction answered exactly once, no limit broken."""
+    included whatever the dice (game 1: the first player who may double does, it is taken, and the other resigns a
+    single game at cube 2: 2-away → 1-away); every interaction answered exactly once, no limit broken."""
     from discordkit import Harness, play_turn
 
     rng = random.Random(seed)
@@ -66,15 +67,29 @@ async def test_a_whole_match_through_discord(tmp_path, seed):
         await h.press(bob, challenge, "Accept")
         thread = h.thread_of(challenge)
         match_id = 1
+        service = h.bot.service
+        for _ in range(200):  # game 1 to its first double, taken
+            view = await service.state(match_id)
+            if view.pending == "answer_double":
+                taker = h.members[view.waiting_for]
+                await play_turn(h, match_id, rng)  # take
+                break
+            await play_turn(h, match_id, rng, cube=1.0)
+        else:
+            raise AssertionError("nobody could double in game 1")
+        await h.command(taker, "bg resign", thread, level="single")
+        assert (await service.state(match_id)).pending == "answer_resignation"
+        await play_turn(h, match_id, rng)  # the doubler accepts the resignation: 2-0
+        assert sorted((await service.state(match_id)).score) == [0, 2]
         crawford = False
         for _ in range(2000):
-            view = await h.bot.service.state(match_id)
+            view = await service.state(match_id)
             if view.status == "over":
                 break
             crawford = crawford or bool(view.game is not None and view.game.crawford)
             await play_turn(h, match_id, rng)
         else:
             raise AssertionError("the match did not end")
-        assert crawford, "no Crawford game in this match: pick another seed"
+        assert crawford, "game 2 was the Crawford game"
         assert any("wins the match" in message.text for message in h.messages(thread))
         assert len(h.exchanges) > 20
