@@ -34,6 +34,7 @@ from .errors import InvalidRequestError, StaleVersionError, UnknownMemberError
 from .results import Outcome, TableView
 from .settings import ClubSettings
 from .table import Table
+from .work import check_id
 
 ENGINE_NAME = "Open Sage"
 """The display name of the engine seat."""
@@ -101,7 +102,6 @@ async def start_practice(
     :class:`InvalidRequestError` for a bad length or strength, or a member not in the club,
     :class:`UnknownMemberError`. A refused call stores nothing."""
     from .analysis.practice import check_strength
-    from .work import check_id
 
     check_id(guild_id, "guild_id")
     check_id(member, "member id")
