@@ -26,13 +26,13 @@ import hashlib
 from dataclasses import dataclass
 
 from backgammon.rules import RuleSet
-from storage import MatchWrite, NewAction
 
 from .analysis import require_engine
 from .analysis.engine import CubeState
 from .errors import InvalidRequestError, StaleVersionError, UnknownMemberError
 from .results import Outcome, TableView
 from .settings import ClubSettings
+from .step import store_challenge
 from .table import Table
 from .work import check_id
 
@@ -137,18 +137,7 @@ async def start_practice(
         stake=0,
         engine={"side": 1, "strength": strength},
     )
-    record = await service.db.create_match(
-        club_id=room.id,
-        kind=table.kind,
-        length=length,
-        players=(member, engine_id),
-        rules=rules.to_json(),
-        stake=0,
-        match=MatchWrite(table.status, table.state_json(), 0, engine_id, "answer_challenge", 0, 0),
-        action=NewAction("challenge", side=0, member_id=member, args=args),
-        deadline=None,
-        now=now,
-    )
+    record = await store_challenge(service.db, table, table.state_json(), args, deadline=None, now=now)
     return await service.accept(record.id, engine_id)
 
 

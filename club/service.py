@@ -29,10 +29,8 @@ from storage import (
     DeadlineWrite,
     GameRecord,
     MatchRecord,
-    MatchWrite,
     MemberRecord,
     MessageRecord,
-    NewAction,
 )
 
 from .admission import Admission
@@ -52,7 +50,7 @@ from .queries import HistoryItem, MatchQueries, WaitingItem  # noqa: F401 (Histo
 from .refusals import explain_illegal
 from .results import Outcome, TableView
 from .settings import ClubSettings, MemberPreferences
-from .step import MatchStep, _GameInfo
+from .step import MatchStep, _GameInfo, store_challenge
 from .table import Event, Table
 from .work import TableLocks, run_unit
 from .work import check_id as _check_id
@@ -220,18 +218,7 @@ class ClubService(MatchQueries):
         deadline = DeadlineWrite(
             opponent, "answer_challenge", due, tuple(due - r for r in settings.reminders if due - r > now)
         )
-        record = await self.db.create_match(
-            club_id=club.id,
-            kind=table.kind,
-            length=length,
-            players=(challenger, opponent),
-            rules=rule_set.to_json(),
-            stake=stake,
-            match=MatchWrite(table.status, state, 0, opponent, "answer_challenge", 0, 0),
-            action=NewAction("challenge", side=0, member_id=challenger, args=args),
-            deadline=deadline,
-            now=now,
-        )
+        record = await store_challenge(self.db, table, state, args, deadline=deadline, now=now)
         names = (members[challenger].display_name, members[opponent].display_name)
         event = Event("challenge", 0, data={"rules": rule_set.describe(), "stake": stake})
         text = describe(event, names, money=length == 0, length=length)

@@ -322,3 +322,22 @@ def _auto(event: Event) -> Event:
 
 _Step = MatchStep
 """The former name of :class:`MatchStep`."""
+
+
+async def store_challenge(db, table: Table, state: dict[str, Any], args: dict[str, Any], *,
+                          deadline: DeadlineWrite | None, now: float) -> MatchRecord:  # fmt: skip
+    """Store a challenged ``table`` (RULES G12: side 0 challenges, side 1 must answer): its match row with the hot
+    ``state``, the logged ``challenge`` action (``args``) and the answer's ``deadline`` (None: none, the practice
+    opponent). Returns the new match record (version 1)."""
+    return await db.create_match(
+        club_id=table.club_id,
+        kind=table.kind,
+        length=table.length,
+        players=table.players,
+        rules=table.rules.to_json(),
+        stake=table.stake,
+        match=MatchWrite(table.status, state, 0, table.players[1], "answer_challenge", 0, 0),
+        action=NewAction("challenge", side=0, member_id=table.players[0], args=args),
+        deadline=deadline,
+        now=now,
+    )

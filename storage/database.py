@@ -35,7 +35,7 @@ from .dm import DirectMessageChannels
 from .errors import SchemaError
 from .files import owner_only
 from .matchrows import deadline_rows, match_columns, write_game
-from .migrations import MIGRATIONS, SCHEMA_VERSION, schema_sql
+from .migrations import MIGRATIONS, SCHEMA_VERSION, migrate_or_close, schema_sql
 from .records import (
     ActionRecord,
     ClubRecord,
@@ -117,12 +117,10 @@ class Database(DirectMessageChannels, MatchDeadlines):
                 raise SchemaError(f"{path}: cannot switch to WAL journal mode (got {mode[0][0]})")
             await conn.execute(f"PRAGMA synchronous = {synchronous}")
             await conn.execute("PRAGMA foreign_keys = ON")
-            database = cls(conn, path)
-            await database._migrate()
         except BaseException:
             await conn.close()
             raise
-        return database
+        return await migrate_or_close(cls(conn, path), conn.close)
 
     async def close(self) -> None:
         """Close the connection (idempotent) and seal the file (:func:`storage.health.seal`: its digest, to notice

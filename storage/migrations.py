@@ -11,7 +11,9 @@ To change the schema: edit ``schema.sql``, raise :data:`SCHEMA_VERSION`, and app
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from importlib import resources
+from typing import Any
 
 SCHEMA_VERSION = 7
 """The schema version this code writes and reads."""
@@ -313,6 +315,18 @@ MIGRATIONS: list[tuple[int, str]] = [
     (7, CHOUETTE_SHEET_V7),
 ]
 """Upgrade steps ``(version reached, SQL script)`` in ascending order; version 1 is ``schema.sql`` itself."""
+
+
+async def migrate_or_close(database: Any, close: Callable[[], Awaitable[Any]]) -> Any:
+    """``database`` (SQLite's, PostgreSQL's or the PostgreSQL log) after its ``_migrate()`` brought the schema up to
+    date; if that fails, ``close()`` releases its connections and the error is raised (a database that could not be
+    opened holds none). Raises what ``_migrate`` raises (:class:`~storage.errors.SchemaError` …)."""
+    try:
+        await database._migrate()
+    except BaseException:
+        await close()
+        raise
+    return database
 
 
 def schema_sql() -> str:

@@ -32,7 +32,7 @@ import asyncpg
 
 from .database import Database
 from .errors import SchemaError, StorageError
-from .migrations import SCHEMA_VERSION
+from .migrations import SCHEMA_VERSION, migrate_or_close
 from .pgdialect import pg_migrations, pg_schema, to_postgres
 from .store import Store
 
@@ -206,13 +206,7 @@ class PgDatabase(Database):
         Raises :class:`~storage.errors.SchemaError` for a database of another program or of a newer schema,
         ``OSError`` / ``asyncpg.PostgresError`` when the server cannot be reached or refuses the login."""
         pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, init=_setup, reset=_keep)
-        database = cls(pool, url)
-        try:
-            await database._migrate()
-        except BaseException:
-            await pool.close()
-            raise
-        return database
+        return await migrate_or_close(cls(pool, url), pool.close)
 
     async def close(self) -> None:
         """Close every connection of the pool (idempotent)."""

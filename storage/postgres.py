@@ -28,6 +28,7 @@ from dataclasses import dataclass
 import asyncpg
 
 from .errors import SchemaError, VersionConflictError
+from .migrations import migrate_or_close
 from .records import dumps
 
 PG_SCHEMA_V1 = """
@@ -98,13 +99,7 @@ class PgLog:
         """Connect to ``url`` and bring the schema up to :data:`PG_SCHEMA_VERSION`. Raises
         :class:`~storage.errors.SchemaError` for a database newer than this code."""
         pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size)
-        log = cls(pool)
-        try:
-            await log._migrate()
-        except BaseException:
-            await pool.close()
-            raise
-        return log
+        return await migrate_or_close(cls(pool), pool.close)
 
     async def close(self) -> None:
         """Close every connection."""

@@ -260,11 +260,7 @@ class Store:
     async def log(self, subject: Subject, *, game_number: int | None = None) -> list[sqlite3.Row]:
         """The logged actions of ``subject`` in seq order (only those of game ``game_number`` if given)."""
         spec = kind_of(subject)
-        if game_number is None:
-            return await self.fetchall(f"SELECT * FROM {spec.log} WHERE {spec.key} = ? ORDER BY seq", (subject[1],))
-        return await self.fetchall(
-            f"SELECT * FROM {spec.log} WHERE {spec.key} = ? AND game_number = ? ORDER BY seq", (subject[1], game_number)
-        )
+        return await self._rows_of(spec.log, spec.key, subject[1], "seq", "game_number", game_number)
 
     async def row(self, subject: Subject) -> sqlite3.Row | None:
         """The subject's own row, or None."""
@@ -420,11 +416,15 @@ class Store:
     async def messages(self, subject: Subject, *, purpose: str | None = None) -> list[sqlite3.Row]:
         """The messages that show ``subject`` (of one ``purpose`` if given), oldest first."""
         spec = kind_of(subject)
-        if purpose is None:
-            return await self.fetchall(f"SELECT * FROM {spec.messages} WHERE {spec.key} = ? ORDER BY id", (subject[1],))
-        return await self.fetchall(
-            f"SELECT * FROM {spec.messages} WHERE {spec.key} = ? AND purpose = ? ORDER BY id", (subject[1], purpose)
-        )
+        return await self._rows_of(spec.messages, spec.key, subject[1], "id", "purpose", purpose)
+
+    async def _rows_of(self, table: str, key: str, subject_id: int, order: str, column: str, value: Any) -> list:
+        """The rows of ``table`` whose ``key`` is ``subject_id`` (and ``column`` is ``value`` unless None), by
+        ``order``."""
+        where, params = f"{key} = ?", [subject_id]
+        if value is not None:
+            where, params = f"{where} AND {column} = ?", [subject_id, value]
+        return await self.fetchall(f"SELECT * FROM {table} WHERE {where} ORDER BY {order}", params)
 
     async def message(self, kind: str, channel_id: int, message_id: int) -> sqlite3.Row | None:
         """The stored message ``message_id`` of ``channel_id`` among ``kind``'s, or None."""

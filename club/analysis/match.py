@@ -65,16 +65,20 @@ class MatchAnalysis:
             f"{'match to ' + str(self.length) if self.length else 'money session'}, {self.games} game(s) "
             f"analysed by Open Sage {self.level}"
         ]
-        for side, player in enumerate(self.players):
-            pr = self.pr(side)
-            shown = f"PR {pr:.2f}" if pr is not None else "PR —"
-            out.append(
-                f"{player.name}: {shown} over {player.decisions} decisions ({player.cube_decisions} cube), "
-                f"{player.errors} errors, {player.blunders} blunders, {player.cube_errors} cube errors, "
-                f"luck {player.luck:+.2f}"
-            )
+        out += [self.player_line(side) for side in range(len(self.players))]
         out += [f"note: {note}" for note in self.notes]
         return out
+
+    def player_line(self, side: int, *, markdown: bool = False) -> str:
+        """One player's figures in one line: his PR (``—`` with no counted decision), decisions, errors, blunders,
+        cube errors and luck; ``markdown``: the PR in bold and ``·`` between the figures (the review's)."""
+        player, pr = self.players[side], self.pr(side)
+        shown = "PR —" if pr is None else f"PR **{pr:.2f}**" if markdown else f"PR {pr:.2f}"
+        sep = " · " if markdown else ", "
+        cube = "" if markdown else f" ({player.cube_decisions} cube)"
+        figures = (f"{player.errors} errors", f"{player.blunders} blunders", f"{player.cube_errors} cube errors",
+                   f"luck {player.luck:+.2f}")  # fmt: skip
+        return f"{player.name}: {shown} over {player.decisions} decisions{cube}{sep}" + sep.join(figures)
 
 
 def analyse_games(

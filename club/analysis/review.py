@@ -56,13 +56,7 @@ def review_lines(analysis: MatchAnalysis, title: str) -> list[str]:
     """The review's text: one line per player, the costliest plays and every cube error (see the module docstring)."""
     lines = [f"**Review: {title}** (Open Sage {analysis.level})"]
     names = analysis.names
-    for side, player in enumerate(analysis.players):
-        pr = analysis.pr(side)
-        shown = f"PR **{pr:.2f}**" if pr is not None else "PR —"
-        lines.append(
-            f"{player.name}: {shown} over {player.decisions} decisions · {player.errors} errors · "
-            f"{player.blunders} blunders · {player.cube_errors} cube errors · luck {player.luck:+.2f}"
-        )
+    lines += [analysis.player_line(side, markdown=True) for side in range(len(analysis.players))]
     worst = costliest(analysis)
     if worst:
         lines.append("Costliest plays:")
