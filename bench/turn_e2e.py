@@ -1,16 +1,22 @@
-"""Benchmark of one turn end to end through the Discord layer: from a command or button callback to its reply.
+"""Benchmark: one turn end to end through the Discord layer, at any session length (issue 13, Must show).
 
-Drives the real bot (``bot.BgBot`` with its cogs) with the autospec'd fake interactions of ``tests/botkit.py``:
-every call goes through the cog (or the persistent button), the use-case layer, SQLite on a file, the board PNG
-rendered off the event loop, and the message posted or edited — only Discord's network is missing. Games are
-played with random legal decisions: ``/bg move`` (the play typed, as after autocomplete), the play menu, and the
-Roll / Double / Take / Drop buttons.
+Drives the real bot (``bot.BgBot`` with its cogs) through the harness of ``tests/discordkit.py``: discord.py's own
+parsing of genuine interaction payloads, the cog, the use-cases, SQLite on a file, the board PNG rendered off the
+event loop, and the board posted or edited over HTTP against a fake Discord on 127.0.0.1 (which checks every request
+against Discord's limits). A turn is timed from the interaction's arrival until every task it started has finished
+(the board image rendered and sent included).
 
-Prints the median, p90 and max time from the callback's start to the moment its reply (the board post or edit,
-and for a command its private acknowledgement) has been made, per kind and overall. Target (issue "The Discord
-bot"): a median ≤ 60 ms.
+1. **Money session:** the turn at game 1, 100 and 300 — the session is challenged and accepted by command, three
+   games are played by buttons, then its log is repeated to ``N − 1`` finished games (``bench/loop_lag.py``), and
+   ``--turns`` turns of game ``N`` are played by the board's buttons, its play menu or ``/bg move``.
+2. **Chouette of five members:** a decision at game 1 and at game 50 — started, joined and seated by command, game 1
+   decided by the buttons of the posted boards and windows, games 2–49 decided through the use-cases (untimed), then
+   game 50 by buttons again (the first board posted by ``/bg chouette move``).
 
-Run: ``python bench/turn_e2e.py [--turns 600] [--width 900] [--db PATH]``.
+Targets: game 300 within 10 % of game 1; the chouette's game 50 within 20 % of game 1 (the same mix of decisions:
+each kind's median weighted by game 1's count of that kind). Prints medians and p90 in ms, ratios and verdicts.
+
+Run: ``python bench/turn_e2e.py [--games 1 100 300] [--turns 120] [--chouette-games 50]``.
 """
 
 from __future__ import annotations
@@ -27,96 +33,165 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from botkit import call, cog_of, running_bot  # noqa: E402
+from chouette_botkit import chouette_parts  # noqa: E402
+from chouette_clubkit import decide_randomly  # noqa: E402
+from discordkit import Harness, Msg, play_turn  # noqa: E402
+from loop_lag import lengthen, store_state  # noqa: E402
+
+from club.chouette.views import ChouetteOutcome  # noqa: E402
+
+MONEY_TARGET = 1.10
+CHOUETTE_TARGET = 1.20
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
+def summary(times: list[float]) -> tuple[float, float]:
+    """(median, p90) of ``times``."""
+    ordered = sorted(times)
+    return statistics.median(ordered), ordered[int(0.9 * (len(ordered) - 1))]
 
 
-async def bench(args) -> None:
-    folder = tempfile.TemporaryDirectory()
-    path = Path(args.db) if args.db else Path(folder.name) / "bench.sqlite3"
-    rng = random.Random(1)
-    timings: dict[str, list[float]] = {}
-    async with running_bot(path, width=args.width) as (bot, fake):
-        cog = cog_of(bot)
-        players = [fake.member(1000 + i, f"Player {i}") for i in range(8)]
-        lobby = fake.text_channel("lobby")
-        turns = 0
-        match_id = 0
-        while turns < args.turns:
-            a, b = rng.sample(players, 2)
-            await call(
-                cog.challenge, cog, fake.interaction(a, lobby), opponent=b, length=rng.choice(["3", "5", "money"])
-            )
-            match_id += 1
-            challenge = fake.last(lobby.id)
-            interaction, item = await fake.prepare_press(b, challenge.custom_id("accept"))
-            started = time.perf_counter()
-            await item.callback(interaction)
-            timings.setdefault("button accept", []).append(time.perf_counter() - started)
-            thread = fake.channels[challenge.threads[0]]
-            members = {a.id: a, b.id: b}
-            for _ in range(300):
-                view = await bot.service.state(match_id)
-                if view.status != "active" or turns >= args.turns:
-                    break
-                who = members[view.waiting_for]
-                post = fake.last(thread.id)
-                if view.pending == "play":
-                    plays = await bot.service.legal_plays(match_id, view.waiting_for)
-                    if "play" in post.actions and rng.random() < 0.5:
-                        kind = "menu play"
-                        pressed = await fake.prepare_press(
-                            who, post.custom_id("play"), value=rng.choice(post.menu_options)
-                        )
-                    else:
-                        kind = "/bg move"
-                        interaction = fake.interaction(who, thread)
-                        action = cog.move.callback(cog, interaction, play=rng.choice(plays))
-                        pressed = None
-                elif view.pending in ("roll", "roll_or_double"):
-                    double = "double" in view.legal and rng.random() < 0.08
-                    kind = "button double" if double else "button roll"
-                    pressed = await fake.prepare_press(who, post.custom_id("double" if double else "roll"))
-                elif view.pending in ("answer_double", "answer_beaver", "answer_raccoon"):
-                    choice = rng.choice([x for x in ("take", "drop") if x in view.legal])
-                    kind = f"button {choice}"
-                    pressed = await fake.prepare_press(who, post.custom_id(choice))
-                else:
-                    kind = "button accept_resignation"
-                    pressed = await fake.prepare_press(who, post.custom_id("accept_resignation"))
-                if pressed is not None:
-                    interaction, item = pressed
-                    action = item.callback(interaction)
-                started = time.perf_counter()
-                await action
-                timings.setdefault(kind, []).append(time.perf_counter() - started)
-                turns += 1
-    folder.cleanup()
-    everything = [t for values in timings.values() for t in values]
-    ms = 1000.0
-    print(
-        f"{len(everything)} callbacks (fake Discord; real cogs, SQLite file, PNG {args.width} px rendered in a thread)"
+async def timed(work) -> float:
+    """Milliseconds of ``await work``."""
+    started = time.perf_counter()
+    await work
+    return (time.perf_counter() - started) * 1000
+
+
+async def money_turns(folder: Path, game: int, turns: int) -> list[float]:
+    """Milliseconds of ``turns`` turns of game ``game`` of a money session, through the harness."""
+    path = folder / f"money{game}.sqlite3"
+    rng = random.Random(game)
+    async with Harness.start(path, seed=game) as h:
+        alice, bob = h.member("Alice"), h.member("Bob")
+        games = h.channel()
+        await h.command(alice, "bg challenge", games, opponent=bob, length="money")
+        await h.press(bob, h.last(games), "Accept")
+        service = h.bot.service
+        if game > 1:
+            while (await service.state(1)).game_number < 4:
+                await play_turn(h, 1, rng, cube=0.05)
+            await h.settle()
+            lengthen(path, 1, 3, game - 1)
+            await store_state(service.db, 1)
+            view = await service.state(1)
+            member = h.members[view.waiting_for]
+            homes = await service.messages(1, purpose="home")
+            if view.pending in ("roll", "roll_or_double"):  # no board of this version yet: the command posts one
+                await h.command(member, "bg roll", homes[-1].channel_id)
+            elif view.pending != "play":
+                await h.command(member, "bg take", homes[-1].channel_id)
+        assert (await service.state(1)).game_number == game
+        times = []
+        while len(times) < turns and (await service.state(1)).status == "active":
+            times.append(await timed(play_turn(h, 1, rng, cube=0.05)))
+    return times
+
+
+def _newest_with(h: Harness, session_id: int, member: int, action: str) -> tuple[Msg, str] | None:
+    """The newest message carrying ``member``'s ``action`` component of chouette ``session_id``, and its id."""
+    prefixes = (f"t:c:{session_id}:", f"tm:c:{session_id}:")
+    for data in reversed(list(h.world.messages.values())):
+        for row in data.get("components") or []:
+            for item in row.get("components") or []:
+                custom_id = item.get("custom_id", "")
+                if custom_id.startswith(prefixes) and chouette_parts(custom_id) == (member, action):
+                    return Msg(h.world, int(data["id"])), custom_id
+    return None
+
+
+async def chouette_press(h: Harness, session_id: int, rng: random.Random) -> str:
+    """Make the first decision chouette ``session_id`` waits for by a button or menu of its newest post that has
+    it; returns the kind of decision."""
+    view = await h.bot.chouettes.state(session_id)
+    decision = view.decisions[0]
+    actor, subject = h.members[decision.actor], decision.subject
+    if decision.pending == "play":
+        found = _newest_with(h, session_id, subject, "play")
+        plays = await h.bot.chouettes.legal_plays(session_id, decision.actor)
+        if found is None or len(plays) > 25:
+            await h.command(actor, "bg chouette move", h.room, play=rng.choice(plays))
+        else:
+            message, custom_id = found
+            await h.press(actor, message, custom_id, values=[rng.choice(message.options(custom_id))])
+        return "play"
+    wanted = {"roll": ["roll"], "double": ["pass"], "extra": ["no_extra"]}.get(
+        decision.pending, [a for a in ("take", "drop") if a in decision.actions] or list(decision.actions)
     )
-    print(f"  all                  median {statistics.median(everything) * ms:6.1f} ms  "
-          f"p90 {percentile(everything, 0.9) * ms:6.1f}  max {max(everything) * ms:6.1f}")  # fmt: skip
-    for kind, values in sorted(timings.items(), key=lambda item: -len(item[1])):
-        print(f"  {kind:<20} median {statistics.median(values) * ms:6.1f} ms  "
-              f"p90 {percentile(values, 0.9) * ms:6.1f}  (n={len(values)})")  # fmt: skip
-    verdict = "OK" if statistics.median(everything) * ms <= 60 else "OVER"
-    print(f"target: median ≤ 60 ms — {verdict}")
+    action = rng.choice(wanted)
+    found = _newest_with(h, session_id, subject, action)
+    if found is None:
+        raise AssertionError(f"no {action!r} component for {subject} ({decision.pending})")
+    await h.press(actor, found[0], found[1])
+    return decision.pending
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--turns", type=int, default=600)
-    parser.add_argument("--width", type=int, default=900)
-    parser.add_argument("--db", default=None)
-    asyncio.run(bench(parser.parse_args()))
+async def chouette_decisions(folder: Path, last: int) -> dict[int, dict[str, list[float]]]:
+    """``{game: {kind of decision: [ms, …]}}`` for games 1 and ``last`` of one chouette, through the harness."""
+    path = folder / "chouette.sqlite3"
+    rng = random.Random(11)
+    out: dict[int, dict[str, list[float]]] = {1: {}, last: {}}
+    async with Harness.start(path, seed=11) as h:
+        people = [h.member(name) for name in ("Ann", "Bob", "Cy", "Di", "Ed")]
+        h.room = h.channel("club-night")
+        await h.command(people[0], "bg chouette start", h.room)
+        for member in people[1:]:
+            await h.command(member, "bg chouette join", h.room)
+        await h.command(people[-1], "bg chouette seat", h.room)
+        chouettes = h.bot.chouettes
+        while (view := await chouettes.state(1)).game_number <= last:
+            game = view.game_number
+            if game in out:
+                started = time.perf_counter()
+                kind = await chouette_press(h, 1, rng)
+                out[game].setdefault(kind, []).append((time.perf_counter() - started) * 1000)
+                continue
+            outcome = ChouetteOutcome(view, "")
+            while outcome.view.game_number == game:  # untimed, through the use-cases
+                h.clock.advance(5)
+                outcome = await decide_randomly(chouettes, outcome, rng, double=0.1)
+            if game % 10 == 0:
+                print(f"    (chouette game {game} done)")
+    return out
+
+
+async def main(args) -> int:
+    ok = True
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        print(f"1. money session through the cog, {args.turns} turns of each game (ms per turn, board image included):")
+        medians = {}
+        for game in args.games:
+            times = await money_turns(folder, game, args.turns)
+            medians[game], p90 = summary(times)
+            print(f"   game {game:>3}: median {medians[game]:6.1f} ms, p90 {p90:6.1f} ms ({len(times)} turns)")
+        ratio = medians[args.games[-1]] / medians[args.games[0]]
+        ok &= ratio <= MONEY_TARGET
+        print(f"   game {args.games[-1]} / game {args.games[0]}: {ratio:.2f} "
+              f"({'within' if ratio <= MONEY_TARGET else 'OVER'} the target {MONEY_TARGET:.2f})")  # fmt: skip
+        last = args.chouette_games
+        print("2. chouette of five members through the cog (ms per decision, boards and windows included):")
+        found = await chouette_decisions(folder, last)
+        for game in (1, last):
+            every = [t for times in found[game].values() for t in times]
+            median, p90 = summary(every)
+            kinds = ", ".join(f"{kind} {statistics.median(times):.1f} (n={len(times)})"
+                              for kind, times in sorted(found[game].items()))  # fmt: skip
+            print(f"   game {game:>3}: median {median:6.1f} ms, p90 {p90:6.1f} ms; by kind: {kinds}")
+        common = [kind for kind in found[1] if kind in found[last]]
+        weight = {kind: len(found[1][kind]) for kind in common}
+        ratio = sum(weight[k] * statistics.median(found[last][k]) for k in common) / sum(
+            weight[k] * statistics.median(found[1][k]) for k in common
+        )
+        ok &= ratio <= CHOUETTE_TARGET
+        print(f"   game {last} / game 1, game 1's mix of decisions: {ratio:.2f} "
+              f"({'within' if ratio <= CHOUETTE_TARGET else 'OVER'} the target {CHOUETTE_TARGET:.2f})")  # fmt: skip
+    print("all targets met" if ok else "some targets NOT met")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[1, 100, 300])
+    parser.add_argument("--turns", type=int, default=120)
+    parser.add_argument("--chouette-games", type=int, default=50)
+    sys.exit(asyncio.run(main(parser.parse_args())))

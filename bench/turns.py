@@ -1,16 +1,18 @@
-"""Benchmark of the use-case layer on a file database (no rendering).
+"""Benchmark: the cost of one action at any session length, through ``club/`` (issue 13, Must show).
 
-Prints:
-1. per-turn latency of club/ calls (roll, play, double, take, drop …: load, apply, append to the log, save) while
-   playing whole games with random legal decisions — median, p90, p99, max;
-2. the time of "games waiting for me" (``ClubService.waiting``) with 10,000 stored games;
-3. the process's memory (resident set) with 1,000 games in progress.
+1. **Money session:** the turn at game 1, 100 and 300. Each session is built as ``bench/loop_lag.py`` does it (three
+   games played for real, the log repeated to ``N − 1`` finished games and replayed once to store the state it
+   gives; game 1 is a fresh session), then ``--turns`` turns of game ``N`` are played with random legal decisions
+   through :class:`club.ClubService` (load, check, apply, log, save; the engine's legal plays for a play).
+2. **Chouette of five members:** a decision (roll, play, cube action of the Box, Captain or a Team member) in game 1
+   and in game 50 of one session played for real through :class:`club.chouette.ChouetteService` (random legal
+   decisions, fair dice), with the size of its stored hot state at each game.
 
-Targets (issue "Durable asynchronous games"): ≤ 10 ms median per turn, ≤ 20 ms for the query, < 200 MB.
+Targets: the money turn at game 300 within 10 % of game 1; the chouette decision at game 50 within 20 % of game 1.
+Prints medians and p90 in ms, the ratios and verdicts. The front end's part (the cog and the board image) is
+``bench/turn_e2e.py``.
 
-Run: ``python bench/turns.py [--stored 10000] [--in-progress 1000] [--turns 3000] [--synchronous NORMAL|FULL]
-[--db PATH]``. The database goes to a temporary folder unless ``--db`` is given. A "play" turn is timed as a
-front end does it: list the legal plays, then play one (two calls).
+Run: ``python bench/turns.py [--games 1 100 300] [--turns 150] [--chouette-games 50]``.
 """
 
 from __future__ import annotations
@@ -27,114 +29,117 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from clubkit import decide  # noqa: E402
+from chouette_clubkit import decide_randomly  # noqa: E402
+from clubkit import decide, seeded  # noqa: E402
+from loop_lag import lengthen, played, store_state  # noqa: E402
 
-from club import ClubService  # noqa: E402
+from club import ClubService, ManualClock  # noqa: E402
+from club.chouette import ChouetteService  # noqa: E402
 from storage import Database  # noqa: E402
 
 GUILD = 1
+MONEY_TARGET = 1.10
+CHOUETTE_TARGET = 1.20
+MEMBERS = (21, 22, 23, 24, 25)
 
 
-def rss_mb() -> float:
-    """Current resident set size of this process in MB (Linux /proc), else the peak from getrusage."""
-    try:
-        for line in Path("/proc/self/status").read_text().splitlines():
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    except OSError:
-        pass
-    import resource
-
-    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+def summary(times: list[float]) -> tuple[float, float]:
+    """(median, p90) of ``times``."""
+    ordered = sorted(times)
+    return statistics.median(ordered), ordered[int(0.9 * (len(ordered) - 1))]
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(fraction * len(ordered)))]
-
-
-async def bench(args) -> None:
-    folder = tempfile.TemporaryDirectory()
-    path = Path(args.db) if args.db else Path(folder.name) / "bench.sqlite"
-    rng = random.Random(1)
-    async with Database.open(path, synchronous=args.synchronous) as db:
-        service = ClubService(db)
-        members = list(range(1000, 1000 + args.members))
-        for user in members:
-            await service.register(GUILD, user, f"member {user}")
-
-        # 1. per-turn latency -----------------------------------------------------------------------------------------
-        timings: dict[str, list[float]] = {}
-        turns = 0
-        while turns < args.turns:
-            a, b = rng.sample(members, 2)
-            challenge = await service.challenge(GUILD, a, b, length=rng.choice([0, 3, 5]))
-            outcome = await service.accept(challenge.match_id, b)
-            for _ in range(400):
-                if outcome.view.status != "active" or turns >= args.turns:
-                    break
-                started = time.perf_counter()
-                outcome = await decide(service, outcome.view, rng, cube=0.1)
-                elapsed = (time.perf_counter() - started) * 1000
-                kind = outcome.events[0].kind if outcome.events else "?"
-                timings.setdefault(kind, []).append(elapsed)
-                turns += 1
-        everything = [t for values in timings.values() for t in values]
-        print(f"database: {path} (synchronous={args.synchronous})")
-        print(f"per-turn latency over {len(everything)} calls through club/ (ms):")
-        print(
-            f"  all      median {statistics.median(everything):6.2f}  p90 {percentile(everything, 0.9):6.2f}  "
-            f"p99 {percentile(everything, 0.99):6.2f}  max {max(everything):6.2f}"
-        )
-        for kind, values in sorted(timings.items(), key=lambda item: -len(item[1])):
-            print(
-                f"  {kind:<8} median {statistics.median(values):6.2f}  p90 {percentile(values, 0.9):6.2f}  "
-                f"(n={len(values)})"
-            )
-
-        # 2. stored games and the "waiting for me" query --------------------------------------------------------------
-        started = time.perf_counter()
-        stored = len(await db.match_ids())
-        while stored < args.stored:
-            a, b = rng.sample(members, 2)
-            challenge = await service.challenge(GUILD, a, b, length=rng.choice([0, 1, 3, 5, 7]))
-            if rng.random() < 0.8:
-                await service.accept(challenge.match_id, b)
-            stored += 1
-        print(f"stored {stored} matches/sessions in {time.perf_counter() - started:.1f} s")
-        query_times = []
-        sizes = []
-        for member in rng.sample(members, min(50, len(members))):
+async def money_turns(folder: Path, game: int, turns: int) -> list[float]:
+    """Milliseconds of ``turns`` turns of game ``game`` of one money session (``game − 1`` games finished)."""
+    path = folder / f"money{game}.sqlite3"
+    finished = game - 1
+    match_id = await played(path, min(finished, 3))
+    if finished > 3:
+        lengthen(path, match_id, 3, finished)
+    async with Database.open(path) as db:
+        if finished > 3:
+            await store_state(db, match_id)
+        service = ClubService(db, clock=ManualClock(1_800_000_000.0))
+        view = await service.state(match_id)
+        assert view.game_number == game, (view.game_number, game)
+        rng = random.Random(game)
+        times = []
+        while len(times) < turns and view.status == "active" and view.waiting_for is not None:
             started = time.perf_counter()
-            waiting = await service.waiting(member)
-            query_times.append((time.perf_counter() - started) * 1000)
-            sizes.append(len(waiting))
-        print(
-            f"games waiting for me with {stored} stored: median {statistics.median(query_times):.2f} ms, "
-            f"max {max(query_times):.2f} ms ({statistics.mean(sizes):.0f} games listed on average)"
-        )
-
-        # 3. memory with games in progress ---------------------------------------------------------------------------
-        active = await db.match_ids(["active"])
-        in_progress = rng.sample(active, min(args.in_progress, len(active)))
-        for match_id in in_progress:  # touch every game in progress once more, as a busy club would
-            view = await service.state(match_id)
-            if view.waiting_for is not None:
-                await decide(service, view, rng, cube=0.1)
-        print(f"memory with {len(in_progress)} games in progress (all touched): {rss_mb():.1f} MB resident")
-    folder.cleanup()
+            outcome = await decide(service, view, rng, cube=0.05)
+            times.append((time.perf_counter() - started) * 1000)
+            view = outcome.view
+        return times
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--stored", type=int, default=10_000)
-    parser.add_argument("--in-progress", type=int, default=1_000)
-    parser.add_argument("--turns", type=int, default=3_000)
-    parser.add_argument("--members", type=int, default=200)
-    parser.add_argument("--synchronous", default="FULL")
-    parser.add_argument("--db", default=None)
-    asyncio.run(bench(parser.parse_args()))
+async def chouette_decisions(folder: Path, games: int, per_game: int) -> dict[int, tuple[list[float], int]]:
+    """One chouette of five members played to game ``games``: ``{game: (ms of up to per_game decisions, stored
+    state bytes)}`` for game 1 and game ``games`` (the games between are played as fast as possible, untimed)."""
+    path = folder / "chouette.sqlite3"
+    clock = ManualClock(1_800_000_000.0)
+    rng = random.Random(9)
+    out: dict[int, tuple[list[float], int]] = {}
+    async with Database.open(path, synchronous="NORMAL") as db:
+        service = ClubService(db, clock=clock, seeds=seeded(9))
+        for member in MEMBERS:
+            await service.register(GUILD, member, f"Member {member}")
+        chouettes = ChouetteService(service)
+        outcome = await chouettes.start(GUILD, 777, MEMBERS[0])
+        for member in MEMBERS[1:]:
+            outcome = await chouettes.join(outcome.session_id, member)
+        outcome = await chouettes.seat(outcome.session_id, MEMBERS[-1])
+        session_id = outcome.session_id
+        started_at = time.perf_counter()
+        while outcome.view.game_number <= games:
+            game = outcome.view.game_number
+            timed = game in (1, games) and len(out.get(game, ([], 0))[0]) < per_game
+            clock.advance(rng.uniform(3, 40))
+            started = time.perf_counter()
+            outcome = await decide_randomly(chouettes, outcome, rng, double=0.1)
+            if timed:
+                elapsed = (time.perf_counter() - started) * 1000
+                row = await db.store.row(("chouette", session_id))
+                times, _ = out.setdefault(game, ([], 0))
+                times.append(elapsed)
+                out[game] = (times, len(row["state"]))
+            if game != outcome.view.game_number and game % 10 == 0:
+                print(f"    (chouette game {game} done after {time.perf_counter() - started_at:.0f} s)")
+    return out
+
+
+async def main(args) -> int:
+    ok = True
+    with tempfile.TemporaryDirectory() as name:
+        folder = Path(name)
+        print(f"1. money session, {args.turns} turns of each game (ms per turn through ClubService):")
+        medians = {}
+        for game in args.games:
+            times = await money_turns(folder, game, args.turns)
+            medians[game], p90 = summary(times)
+            print(f"   game {game:>3}: median {medians[game]:6.2f} ms, p90 {p90:6.2f} ms ({len(times)} turns)")
+        ratio = medians[args.games[-1]] / medians[args.games[0]]
+        ok &= ratio <= MONEY_TARGET
+        print(f"   game {args.games[-1]} / game {args.games[0]}: {ratio:.2f} "
+              f"({'within' if ratio <= MONEY_TARGET else 'OVER'} the target {MONEY_TARGET:.2f})")  # fmt: skip
+        last = args.chouette_games
+        print(f"2. chouette of {len(MEMBERS)} members played to game {last} (ms per decision through ChouetteService):")
+        found = await chouette_decisions(folder, last, args.turns)
+        for game in (1, last):
+            times, size = found[game]
+            median, p90 = summary(times)
+            print(f"   game {game:>3}: median {median:6.2f} ms, p90 {p90:6.2f} ms ({len(times)} decisions); "
+                  f"stored state {size / 1000:.1f} KB")  # fmt: skip
+        ratio = summary(found[last][0])[0] / summary(found[1][0])[0]
+        ok &= ratio <= CHOUETTE_TARGET
+        print(f"   game {last} / game 1: {ratio:.2f} "
+              f"({'within' if ratio <= CHOUETTE_TARGET else 'OVER'} the target {CHOUETTE_TARGET:.2f})")  # fmt: skip
+    print("all targets met" if ok else "some targets NOT met")
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
-    main()
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, nargs="+", default=[1, 100, 300])
+    parser.add_argument("--turns", type=int, default=150)
+    parser.add_argument("--chouette-games", type=int, default=50)
+    sys.exit(asyncio.run(main(parser.parse_args())))
