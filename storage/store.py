@@ -378,14 +378,23 @@ class Store:
     ) -> bool:
         """Record that reminders or the expiry of a deadline of ``subject`` fired, if it still has the values
         ``same`` (column → value: the version, or the actor, stage, mark …). False (nothing written) when it was
-        replaced meanwhile (someone acted)."""
+        replaced meanwhile (someone acted) or when what it records has been recorded already: the expiry only if
+        the deadline has not expired yet, a reminder only if fewer than ``reminders_sent`` were sent — so that of two
+        processes (two bots on one database) firing the same deadline at once, exactly one marks it and sends the
+        notice."""
         spec = kind_of(subject)
         where = " AND ".join(f"{column} = ?" for column in (spec.key, *same))
+        params = [dumps(sorted(reminders)), reminders_sent, expired_at, next_at, subject[1], *same.values()]
+        if expired_at is not None:
+            where += " AND expired_at IS NULL"
+        else:
+            where += " AND reminders_sent < ?"
+            params.append(reminders_sent)
         async with self.transaction() as tx:
             changed = await tx.execute(
                 f"UPDATE {spec.deadlines} SET reminders = ?, reminders_sent = ?, expired_at = ?, next_at = ? "
                 f"WHERE {where}",
-                (dumps(sorted(reminders)), reminders_sent, expired_at, next_at, subject[1], *same.values()),
+                params,
             )
         return changed == 1
 

@@ -155,3 +155,22 @@ async def test_two_schedulers_at_once_fire_each_expiry_once(tmp_path):
         for table in tables:
             log = await service.log(table.match_id)
             assert [a.kind for a in log].count("forfeit") == 1
+
+
+async def test_two_bots_on_one_database_send_each_reminder_and_expiry_once(tmp_path):
+    """Issue 13 item 5: two bot processes on one database (two connections, two services, each with its own
+    per-match locks) run the reminder loop at the same moment: every reminder and every expiry notice goes out once
+    in all (the deadline is marked only if nobody marked it first), none is lost."""
+    path = tmp_path / "club.sqlite"
+    clock = ManualClock(3_000_000)
+    async with club_service(path, clock=clock, seeds=seeded(11)) as first:
+        await configure(first, "nothing")
+        tables = [(await new_table(first, 3)).match_id for _ in range(6)]
+        async with Database.open(path) as db:
+            second = ClubService(db, clock=clock, seeds=seeded(12))
+            sent = []
+            for hours in (6, 3, 1):  # the 4-hour reminder, the 1-hour reminder, the expiry
+                clock.advance(hours * HOUR)
+                both = await asyncio.gather(run_due(first), run_due(second))
+                sent += [(n.kind, n.table_id) for notices in both for n in notices]
+    assert sorted(sent) == sorted([(kind, t) for t in tables for kind in ("reminder", "reminder", "expiry")])

@@ -42,8 +42,9 @@ class ChouetteExpiry:
             who = step.names.get(pending.subject, str(pending.subject))
             if pending.pending in ("roll", "play"):
                 if step.settings.expiry_policy == "nothing":
-                    await self.store.mark_deadline(deadline, reminders=(), reminders_sent=deadline.reminders_sent,
-                                                   expired_at=step.now)  # fmt: skip
+                    if not await self.store.mark_deadline(deadline, reminders=(), reminders_sent=deadline.reminders_sent,
+                                                          expired_at=step.now):  # fmt: skip
+                        return None  # another bot on the same database fired it first
                     return f"Time is up: {who} did not {pending.pending} in time. The chouette waits for him.", None
                 step.log("forfeit", None, {"side": table.board.turn})
             elif (
