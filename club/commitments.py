@@ -51,6 +51,8 @@ class DiceBook:
     ahead: Ahead | None = None
     current: int | None = None
     clients: list[tuple[int, int, int, str]] = field(default_factory=list)
+    standing: list[int] = field(default_factory=list)
+    """Series rolled with v2 besides ``current``: a chouette's seating series 0."""
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> DiceBook:
@@ -61,6 +63,7 @@ class DiceBook:
             None if ahead is None else Ahead(ahead["number"], bytes.fromhex(ahead["seed"]), ahead["seed_hash"]),
             data.get("current"),
             [tuple(item) for item in data.get("clients", [])],
+            list(data.get("standing", [])),
         )
 
     def to_json(self) -> dict[str, Any]:
@@ -71,7 +74,12 @@ class DiceBook:
                                                   "seed_hash": ahead.seed_hash},
             "current": self.current,
             "clients": [list(item) for item in self.clients],
+            **({"standing": self.standing} if self.standing else {}),
         }  # fmt: skip
+
+    def v2(self, number: int) -> bool:
+        """Whether series ``number`` is rolled with :data:`~club.dice.RECIPE_V2` (by this book)."""
+        return number == self.current or number in self.standing
 
     def contributions(self, number: int) -> list[Contribution]:
         """The client seeds of series ``number`` in their published order: ``[(from_roll, text), …]``."""
@@ -81,14 +89,15 @@ class DiceBook:
         """Whether ``who`` has contributed to series ``number``."""
         return any(series == number and each == who for series, each, _, _ in self.clients)
 
-    def start(self, number: int, seeds: Callable[[], bytes]) -> tuple[bytes, str, str]:
+    def start(self, number: int, seeds: Callable[[], bytes], keep: tuple[int, ...] = ()) -> tuple[bytes, str, str]:
         """Series ``number`` starts: its seed is the one committed ahead (or, for a table stored before issue 12,
         a fresh one committed now); the next series' seed is drawn and committed. Returns ``(seed, its commitment,
-        the next one's commitment)``; client seeds of older series are dropped (they are in the log)."""
+        the next one's commitment)``; client seeds of older series (but those in ``keep``: a chouette's seating
+        series 0) are dropped (they are in the log)."""
         ahead = self.ahead if self.ahead is not None and self.ahead.number == number else Ahead.draw(number, seeds)
         self.ahead = Ahead.draw(number + 1, seeds)
         self.current = number
-        self.clients = [item for item in self.clients if item[0] >= number]
+        self.clients = [item for item in self.clients if item[0] >= number or item[0] in keep]
         return ahead.seed, ahead.seed_hash, self.ahead.seed_hash
 
 
@@ -101,15 +110,13 @@ def contribution_text(phrase: str | None, fallback: Callable[[], str] = new_cont
     return (f"{phrase} | {value}" if phrase else value)[:MAX_CONTRIBUTION]
 
 
-def due(book: DiceBook, who: int, current: tuple[int, int] | None) -> list[tuple[int, int]]:
-    """The ``(series, from_roll)`` ``who`` contributes to at his action now: the series being played
-    (``current`` = ``(number, next roll counter)``, when rolled with v2) and the committed series ahead — each only
-    if he has not contributed to it yet (issue 12 item 1: a client seed is fixed at the first own action after the
-    commitment, and counts from the next roll)."""
-    out = []
-    if current is not None and book.current == current[0] and not book.has(current[0], who):
-        out.append(current)
-    if book.ahead is not None and not book.has(book.ahead.number, who) and book.ahead.number != (current or (0,))[0]:
+def due(book: DiceBook, who: int, playing: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The ``(series, from_roll)`` ``who`` contributes to at his action now: each series being rolled with v2
+    (``playing``: ``(number, next roll counter)`` pairs) and the committed series ahead — each only if he has not
+    contributed to it yet (issue 12 item 1: a client seed is fixed at the first own action after the commitment, and
+    counts from the next roll)."""
+    out = [(number, rolls) for number, rolls in playing if not book.has(number, who)]
+    if book.ahead is not None and not book.has(book.ahead.number, who) and all(n != book.ahead.number for n, _ in out):
         out.append((book.ahead.number, 0))
     return out
 

@@ -101,12 +101,27 @@ async def match_lines(service, match_id: int) -> list[str]:
     return lines(match_series(await service.db.games(match_id), actions))
 
 
+def chouette_recipes(actions) -> dict[int, str]:
+    """The recipe of each dice series of a chouette's log: series 0's in its ``open``, game n's in its
+    ``start_game`` (:data:`~club.dice.RECIPE` when not named: before issue 12 item 1)."""
+    recipes = {}
+    for action in actions:
+        if action.kind == "open":
+            recipes[0] = action.args.get("recipe", RECIPE)
+        elif action.kind == "start_game":
+            recipes[action.args["number"]] = action.args.get("recipe", RECIPE)
+    return recipes
+
+
 async def chouette_series(chouettes, session_id: int) -> list[Series]:
     """The published series of chouette ``session_id`` (``chouettes``: a
-    :class:`~club.chouette.ChouetteService`): series 0 (seat throws) and one per game."""
+    :class:`~club.chouette.ChouetteService`): series 0 (seat throws) and one per game, with their recipes and
+    client seeds."""
     store = chouettes.store
+    actions = await store.actions(session_id)
+    recipes = chouette_recipes(actions)
     rolls: dict[int, list[tuple[int, tuple[int, ...]]]] = defaultdict(list)
-    for action in await store.actions(session_id):
+    for action in actions:
         if action.dice is None or action.series is None:
             continue
         if action.kind in ("seat", "rethrow"):
@@ -121,7 +136,9 @@ async def chouette_series(chouettes, session_id: int) -> list[Series]:
             continue
         seed = series.seed if series.seed_revealed else None
         key = f"DiceChouette{session_id}Series{number}"
-        out.append(Series(key, series.seed_hash, seed, tuple(rolls.get(number, ()))))
+        recipe = recipes.get(number, RECIPE)
+        clients = tuple(logged_contributions(actions, number)) if recipe != RECIPE else ()
+        out.append(Series(key, series.seed_hash, seed, tuple(rolls.get(number, ())), recipe, clients))
     return out
 
 

@@ -169,7 +169,8 @@ class MatchStep(Step):
             return
         info = self.games.get(table.game_number)
         playing = table.game is not None and not table.game.is_over and info is not None and info.dice == "fair"
-        targets = due(self.book, side, (info.number, info.rolls) if playing else None)
+        v2 = playing and info.recipe == RECIPE_V2
+        targets = due(self.book, side, [(info.number, info.rolls)] if v2 else [])
         if not targets:
             return
         text = contribution_text(self.prefs[side].seed, self.service._contributions)

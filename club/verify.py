@@ -9,7 +9,7 @@ from the seed and its counter (:mod:`club.dice`); a finished game's seed must be
 :data:`~club.dice.RECIPE_V2` (issue 12 item 1) is checked with the client seeds its log records, and its commitment
 must have been logged (in the challenge or the game before) before every one of them.
 
-For each chouette: the log runs seq 1, 2, 3 … without gaps and starts with its ``open``; replayed through the same
+For each chouette (its series' recipes and client seeds likewise): the log runs seq 1, 2, 3 … without gaps and starts with its ``open``; replayed through the same
 :class:`~club.chouette.table.ChouetteTable` code, it rebuilds exactly the stored state, status and game number;
 ``chouette_results`` holds exactly the sheet's rows (each game summing to zero, RULES C11); every dice series with
 fair dice hashes to its commitment, every logged roll and throw is the one derived from its seed and counter, and a
@@ -32,6 +32,7 @@ from .chouette.table import member_id
 from .chouette.table import replay as replay_chouette
 from .commitments import CLIENT_SEED, logged_contributions
 from .dice import RECIPE, verify_rolls
+from .proof import chouette_recipes
 from .states import canonical, held_sheet_rows
 from .table import replay_log
 
@@ -315,6 +316,7 @@ async def _check_dice(store: ChouetteStore, session_id: int, actions, table, rep
         else:
             rolls[action.series].append((action.roll_index, action.dice))
     finished = {row.game for row in table.session.sheet().rows}
+    recipes = chouette_recipes(actions)
     for number, series in (await store.dice(session_id)).items():
         label = "seating dice" if number == 0 else f"game {number} dice"
         logged = rolls.get(number, [])
@@ -324,7 +326,12 @@ async def _check_dice(store: ChouetteStore, session_id: int, actions, table, rep
             report.injected_games += 1
             continue
         due = number in finished if number else table.status == "closed"
-        _prove(report, label, series.seed, series.seed_hash, logged, due and not series.seed_revealed)
+        recipe = recipes.get(number, RECIPE)
+        contributions = logged_contributions(actions, number) if recipe != RECIPE else []
+        if contributions:
+            report.problems.extend(f"{label}: {p}" for p in commitment_first(actions, number, series.seed_hash))
+        _prove(report, label, series.seed, series.seed_hash, logged, due and not series.seed_revealed, recipe,
+               contributions)  # fmt: skip
 
 
 async def verify_chouettes(db: Database) -> list[ChouetteReport]:

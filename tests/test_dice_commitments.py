@@ -154,3 +154,33 @@ async def test_console_seed_verb_sets_the_phrase(tmp_path):
         with pytest.raises(InvalidRequestError, match="dice phrase"):
             await console.service.set_preferences(bob, seed="bad\x00phrase")
         assert (await console.service.preferences(bob)).seed == ""  # refused: nothing changed
+
+
+async def test_a_chouette_commits_each_series_before_its_members_client_seeds(tmp_path):
+    """Chouettes the same (issue 12 item 1): the seat throws' series 0 and game 1 are committed in the ``open``,
+    game n+1 when game n starts; every member who acts contributes to each series, strictly after its commitment;
+    the seat throws and every game roll follow from the server seed and those client seeds (``club verify``)."""
+    from chouette_clubkit import chouettes, decide_randomly, seated
+
+    async with chouettes(tmp_path / "ch.sqlite3") as service:
+        outcome = await seated(service)
+        rng = random.Random(3)
+        for _ in range(3000):
+            if outcome.view.game_number >= 3 or not outcome.view.decisions:
+                break
+            outcome = await decide_randomly(service, outcome, rng, double=0.1)
+        sid = outcome.session_id
+        log = await service.store.actions(sid)
+        dice = await service.store.dice(sid)
+        assert log[0].args["recipe"] == RECIPE_V2 and log[0].args["next_seed_hash"] == dice[1].seed_hash
+        members = {a.member_id for a in log if a.member_id is not None and a.kind != CLIENT_SEED}
+        for number, series in dice.items():
+            published = _first_seq(log, series.seed_hash)
+            seeds = [a for a in log if a.kind == CLIENT_SEED and a.args["game"] == number]
+            assert all(a.seq > published for a in seeds), number
+            if number in (0, 1):
+                assert {a.member_id for a in seeds} == members, f"series {number}: every member contributes"
+        finished = [n for n, s in dice.items() if s.seed_revealed and n]
+        assert finished, "a game ended"
+        reports = await verify_database(service.club.db)
+        assert all(r.ok for r in reports) and sum(r.proven_rolls for r in reports) > 30

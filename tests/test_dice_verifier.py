@@ -113,6 +113,7 @@ async def test_a_chouette_from_its_published_values(tmp_path):
     (tmp_path / "chouette.txt").write_text(text)
     result = _run(tmp_path / "chouette.txt")
     assert "Series0" in result.stdout and "Series1: ok" in result.stdout, result.stdout
+    assert "(bgclub-hmac-sha256-v2, 5 client seeds)" in result.stdout  # every member contributed to game 1
     done, total = _reproduced(result.stdout.replace("cannot be checked yet", ""))
     assert "PROBLEMS" not in result.stdout
     checked = [line for line in result.stdout.splitlines() if ": ok" in line]

@@ -47,7 +47,8 @@ from storage.chouettes import (
     NewChouetteAction,
 )
 
-from ..dice import seed_hash
+from ..commitments import Ahead, DiceBook
+from ..dice import RECIPE, RECIPE_V2, seed_hash
 from ..errors import (
     InvalidRequestError,
     NotAPlayerError,
@@ -149,13 +150,18 @@ class ChouetteService(ChouetteExpiry):
         series = DiceSeries(0, 0, "fair" if seed else "injected", seed and seed_hash(seed), seed and seed.hex(),
                             False, 0)  # fmt: skip
         args["seed_hash"] = series.seed_hash
+        state = table.to_json()
+        if seed:  # the seat throws' series 0 and game 1's seed, committed now (issue 12 item 1)
+            book = DiceBook(Ahead.draw(1, self.club._seeds), standing=[0])
+            args.update(recipe=RECIPE_V2, next_seed_hash=book.ahead.seed_hash)
+            state["dice"] = book.to_json()
         record = await self.store.create(
             club_id=club.id,
             channel_id=channel_id,
             created_by=member,
             rules=rule_set.to_json(),
             stake=stake,
-            state=table.to_json(),
+            state=state,
             action=NewChouetteAction("open", member, None, args),
             dice=series,
             now=now,
@@ -163,7 +169,8 @@ class ChouetteService(ChouetteExpiry):
         names = await self.club._names([member])
         text = describe("open", member, args, names) + f" Rules: {rule_set.describe()}."
         if series.seed_hash:
-            text += f" Seat-roll dice commitment: {series.seed_hash}."
+            text += (f" Seat-roll dice commitment: {series.seed_hash}; game 1's: {args['next_seed_hash']} (each "
+                     "member's client seed is fixed after them, at his first action).")  # fmt: skip
         view = ChouetteView.of(record.id, table, version=record.version, names=names, decisions=())
         return ChouetteOutcome(view, text)
 
@@ -392,6 +399,10 @@ class ChouetteService(ChouetteExpiry):
             try:
                 if member is not None:
                     step.names.update(await self.club._names([member]))
+                    if member not in step.prefs and (record := await self.club.db.get_member(member)) is not None:
+                        step.prefs[member] = MemberPreferences.from_json(record.preferences)
+                    if member in step.prefs:
+                        step.contribute(member)  # his client seeds, if due (issue 12 item 1)
                 result = operation(step)
                 if inspect.isawaitable(result):
                     await result
@@ -477,6 +488,7 @@ class ChouetteService(ChouetteExpiry):
         members = await self.club.db.get_members(ids)
         names = {user: m.display_name for user, m in members.items()}
         prefs = {user: MemberPreferences.from_json(m.preferences) for user, m in members.items()}
+        book = DiceBook.from_json(record.state.get("dice"))
         series = {
             number: _Series(
                 number,
@@ -484,12 +496,14 @@ class ChouetteService(ChouetteExpiry):
                 None if s.seed is None else bytes.fromhex(s.seed),
                 s.seed_hash,
                 s.rolls,
+                RECIPE_V2 if book.v2(number) else RECIPE,
+                book.contributions(number) if book.v2(number) else [],
                 revealed=s.seed_revealed,
-            )  # fmt: skip
+            )
             for number, s in (await self.store.dice(session_id, (0, table.game_number))).items()
         }
         deadlines = {d.subject_id: d for d in await self.store.deadlines(session_id)}
         step = ChouetteStep(self, record, table, self.clock.now(), ClubSettings.from_json(club.settings), names, prefs,
-                            series, deadlines)  # fmt: skip
+                            series, deadlines, book=book)  # fmt: skip
         step.stored_sheet = await self.store.sheet(session_id)
         return step

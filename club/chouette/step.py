@@ -17,6 +17,8 @@ from storage.chouettes import (
     NewChouetteAction,
 )
 
+from ..commitments import CLIENT_SEED, DiceBook, contribution_text, due
+from ..dice import RECIPE_V2
 from ..errors import StaleVersionError
 from ..settings import MemberPreferences
 from ..work import DiceInUse, Step
@@ -63,6 +65,7 @@ class ChouetteStep(Step):
     acted: set[int] = field(default_factory=set)
     image_due: bool = False
     stored_sheet: list[dict] = field(default_factory=list)
+    book: DiceBook = field(default_factory=DiceBook)
 
     # -- the hooks of club.work.Step ---------------------------------------------------------------------------------
     def check_fresh(self, seen: str | None) -> None:
@@ -89,7 +92,7 @@ class ChouetteStep(Step):
         line = describe(kind, member, logged, self.names, auto=auto)
         if line:
             self.lines.append(line)
-        if game_number is not None and kind not in ("sit", "stand", "proxy", "back", "away", "retire"):
+        if game_number is not None and kind not in ("sit", "stand", "proxy", "back", "away", "retire", CLIENT_SEED):
             self.image_due = True
         if table.board_live and captain_before is not None and table.session.captain != captain_before:
             change = table.session.captain_changes[-1]
@@ -124,12 +127,36 @@ class ChouetteStep(Step):
 
     # -- dice -----------------------------------------------------------------------------------------------------
     def new_series(self, number: int) -> _Series:
-        """A fresh seed (or injected dice) for dice series ``number`` (RULES A1)."""
+        """The dice of game ``number`` (RULES A1): the seed committed ahead (when the session opened, or when the
+        game before started), rolled by :data:`~club.dice.RECIPE_V2` with the members' client seeds; the next game's
+        seed is drawn and committed now (issue 12 item 1). Injected dice for tests."""
         service = self.service.club
-        series = _Series(number, **DiceInUse.fresh_seed(service._seeds, service._dice is not None))
+        if service._dice is not None:
+            series = _Series(number, **DiceInUse.fresh_seed(service._seeds, True))
+        else:
+            seed, commitment, _ahead = self.book.start(number, service._seeds, keep=(0,))
+            series = _Series(number, "fair", seed, commitment, 0, RECIPE_V2, self.book.contributions(number))
         self.series[number] = series
         self.touched.add(number)
         return series
+
+    def contribute(self, member: int) -> None:
+        """``member`` acts himself: fix his client seed for each v2 series in play (the seat throws', the game's)
+        and the committed game ahead if he has none there yet (issue 12 item 1, :func:`club.commitments.due`): his
+        ``/player seed`` phrase and this request's value. Logged as ``client_seed`` actions; counts from the next
+        roll of that series. Nothing for injected dice or a closed session."""
+        if self.service.club._dice is not None or self.table.status != "open":
+            return
+        playing = [(n, s.rolls) for n, s in self.series.items() if s.recipe == RECIPE_V2 and not s.revealed]
+        targets = due(self.book, member, playing)
+        if not targets:
+            return
+        text = contribution_text(self.prefs[member].seed, self.service.club._contributions)
+        for number, start in targets:
+            self.log(CLIENT_SEED, member, {"game": number, "from_roll": start, "seed": text})
+            self.book.clients.append((number, member, start, text))
+            if number in self.series and self.series[number].recipe == RECIPE_V2:
+                self.series[number].contributions.append((start, text))
 
     def roll_dice(self, number: int, count: int = 2) -> tuple[list[int], int]:
         """The next ``count`` dice of series ``number`` and the counter they came from."""
@@ -166,7 +193,10 @@ class ChouetteStep(Step):
             elif step == "start_game":
                 number = table.game_number + 1
                 series = self.new_series(number)
-                self.log("start_game", None, {"number": number, "dice": series.dice, "seed_hash": series.seed_hash})
+                args = {"number": number, "dice": series.dice, "seed_hash": series.seed_hash}
+                if series.recipe == RECIPE_V2:
+                    args.update(recipe=RECIPE_V2, next_seed_hash=self.book.ahead.seed_hash)
+                self.log("start_game", None, args)
                 self.lines[-1] = self._game_line(series)
             elif step == "opening_roll":
                 dice, index = self.roll_dice(table.game_number)
@@ -222,6 +252,12 @@ class ChouetteStep(Step):
                                     self.now, due, reminders))  # fmt: skip
         return rows
 
+    def _state(self) -> dict[str, Any]:
+        state = self.table.to_json()
+        if self.book.ahead is not None or self.book.standing:
+            state["dice"] = self.book.to_json()  # the secret seed ahead, the client seeds (club.commitments)
+        return state
+
     def commit(self) -> tuple[ChouetteCommit, list[DeadlineRow]]:
         """The transaction for everything this step did, and the deadlines it writes."""
         table = self.table
@@ -233,7 +269,7 @@ class ChouetteStep(Step):
             now=self.now,
             actions=self.actions,
             status=table.status,
-            state=table.to_json(),
+            state=self._state(),
             game_number=table.game_number,
             dice=[self.series[n].record(self.record.id) for n in sorted(self.touched)],
             deadlines=rows,

@@ -69,6 +69,7 @@ Team's doubles, a classic partner's consent (000 Ch.8), an extra (5.7), the boar
 KINDS = (
     "open", "sit", "stand", "seat", "rethrow", "retire", "proxy", "away", "back", "start_game", "opening_roll",
     "turn", "roll", "play", "double", "pass", "answer", "box_answer", "extra", "team_settle", "forfeit", "game_over", "close",
+    "client_seed",
 )  # fmt: skip
 """Every logged action kind (see the module docstring)."""
 
@@ -370,8 +371,12 @@ class ChouetteTable(TableBase, SeatActions, CubeActions, SettlementActions):
         self.session.start_game(args.get("partner", "auto"))
         self.board = Game(self.rules.game)
         self.turns = 0
+        dice = {k: args[k] for k in ("recipe", "next_seed_hash") if k in args}  # issue 12 item 1
         return {"number": number, "partner": args.get("partner", "auto"), "dice": args["dice"],
-                "seed_hash": args["seed_hash"]}  # fmt: skip
+                "seed_hash": args["seed_hash"], **dice}  # fmt: skip
+
+    def _client_seed(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        return dict(args)  # a member's dice contribution (club.commitments): nothing changes at the table
 
     def _opening_roll(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
         self._require_board()
