@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .dice import MAX_CONTRIBUTION, Contribution, current_contribution, new_contribution, seed_hash
+from .dice import MAX_CONTRIBUTION, RECIPE, RECIPE_V2, Contribution, current_contribution, new_contribution, seed_hash
 
 CLIENT_SEED = "client_seed"
 """The logged action kind of a contribution."""
@@ -80,6 +80,11 @@ class DiceBook:
     def v2(self, number: int) -> bool:
         """Whether series ``number`` is rolled with :data:`~club.dice.RECIPE_V2` (by this book)."""
         return number == self.current or number in self.standing
+
+    def recipe_of(self, number: int) -> tuple[str, list[Contribution]]:
+        """``(recipe, client seeds)`` of series ``number``: v2 with its client seeds, or v1 with none (a series
+        started before issue 12 item 1)."""
+        return (RECIPE_V2, self.contributions(number)) if self.v2(number) else (RECIPE, [])
 
     def contributions(self, number: int) -> list[Contribution]:
         """The client seeds of series ``number`` in their published order: ``[(from_roll, text), …]``."""

@@ -48,7 +48,7 @@ from storage.chouettes import (
 )
 
 from ..commitments import Ahead, DiceBook
-from ..dice import RECIPE, RECIPE_V2, seed_hash
+from ..dice import RECIPE_V2, seed_hash
 from ..errors import (
     InvalidRequestError,
     NotAPlayerError,
@@ -399,10 +399,7 @@ class ChouetteService(ChouetteExpiry):
             try:
                 if member is not None:
                     step.names.update(await self.club._names([member]))
-                    if member not in step.prefs and (record := await self.club.db.get_member(member)) is not None:
-                        step.prefs[member] = MemberPreferences.from_json(record.preferences)
-                    if member in step.prefs:
-                        step.contribute(member)  # his client seeds, if due (issue 12 item 1)
+                    await step.contribute(member)  # his client seeds, if due (issue 12 item 1)
                 result = operation(step)
                 if inspect.isawaitable(result):
                     await result
@@ -489,19 +486,8 @@ class ChouetteService(ChouetteExpiry):
         names = {user: m.display_name for user, m in members.items()}
         prefs = {user: MemberPreferences.from_json(m.preferences) for user, m in members.items()}
         book = DiceBook.from_json(record.state.get("dice"))
-        series = {
-            number: _Series(
-                number,
-                s.dice,
-                None if s.seed is None else bytes.fromhex(s.seed),
-                s.seed_hash,
-                s.rolls,
-                RECIPE_V2 if book.v2(number) else RECIPE,
-                book.contributions(number) if book.v2(number) else [],
-                revealed=s.seed_revealed,
-            )
-            for number, s in (await self.store.dice(session_id, (0, table.game_number))).items()
-        }
+        stored = await self.store.dice(session_id, (0, table.game_number))
+        series = {n: _Series.of(each, book) for n, each in stored.items()}
         deadlines = {d.subject_id: d for d in await self.store.deadlines(session_id)}
         step = ChouetteStep(self, record, table, self.clock.now(), ClubSettings.from_json(club.settings), names, prefs,
                             series, deadlines, book=book)  # fmt: skip

@@ -38,6 +38,13 @@ class _Series(DiceInUse):
 
     revealed: bool = False
 
+    @classmethod
+    def of(cls, stored: DiceSeries, book: DiceBook) -> _Series:
+        """The series as stored, with its recipe and client seeds from the table's ``book`` (issue 12 item 1)."""
+        seed = None if stored.seed is None else bytes.fromhex(stored.seed)
+        return cls(stored.series, stored.dice, seed, stored.seed_hash, stored.rolls, *book.recipe_of(stored.series),
+                   revealed=stored.seed_revealed)  # fmt: skip
+
     def record(self, session_id: int) -> DiceSeries:
         """The series as stored."""
         return DiceSeries(session_id, self.number, self.dice, self.seed_hash,
@@ -140,12 +147,17 @@ class ChouetteStep(Step):
         self.touched.add(number)
         return series
 
-    def contribute(self, member: int) -> None:
+    async def contribute(self, member: int) -> None:
         """``member`` acts himself: fix his client seed for each v2 series in play (the seat throws', the game's)
         and the committed game ahead if he has none there yet (issue 12 item 1, :func:`club.commitments.due`): his
         ``/player seed`` phrase and this request's value. Logged as ``client_seed`` actions; counts from the next
-        roll of that series. Nothing for injected dice or a closed session."""
+        roll of that series. Nothing for injected dice, a closed session or someone not registered (his action is
+        refused anyway)."""
         if self.service.club._dice is not None or self.table.status != "open":
+            return
+        if member not in self.prefs and (record := await self.service.club.db.get_member(member)) is not None:
+            self.prefs[member] = MemberPreferences.from_json(record.preferences)
+        if member not in self.prefs:
             return
         playing = [(n, s.rolls) for n, s in self.series.items() if s.recipe == RECIPE_V2 and not s.revealed]
         targets = due(self.book, member, playing)
