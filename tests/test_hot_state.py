@@ -46,6 +46,8 @@ async def test_a_chouettes_state_holds_no_event_history(tmp_path):
             outcome = await decide_randomly(service, outcome, rng, double=0.2)
             if len(outcome.view.sheet.rows) > games:
                 state = json.loads((await service.club.db.store.row(("chouette", outcome.session_id)))["state"])
+                book = state.pop("dice")  # the dice book (issue 12 item 1): series 0, this game's and the next's
+                assert {c[0] for c in book["clients"]} <= {0, outcome.view.game_number, outcome.view.game_number + 1}
                 assert "history" not in state["session"]
                 assert state["session"]["sheet"]["rows"] == [], "the sheet rows are not in the hot state"
                 sizes.append(len(dumps(state)))
