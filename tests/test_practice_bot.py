@@ -90,3 +90,39 @@ async def test_an_engine_turn_left_by_a_failure_is_played_after_a_restart(tmp_pa
         await h.settle()
         view = await h.bot.service.state(match_id)
         assert view.version > version and not view.engine_to_act and view.waiting_for in (alice.id, None)
+
+
+@needs_engine
+async def test_a_practice_match_to_its_end_in_discord_is_reviewed_but_not_kept(harness):
+    """Played to the end through the buttons: the review is posted in its thread (hints and reviews are the point of
+    practice), but no PR enters the club's records and the PR leaderboard stays empty."""
+    import asyncio
+
+    from storage.prs import match_prs
+
+    h = harness
+    alice = h.member("Alice")
+    games = h.channel()
+    await h.command(alice, "study practice", games, length=1, strength="beginner")
+    service = h.bot.service
+    match_id = (await service.history(alice.id, limit=1))[0].match_id
+    thread = h.thread_of(h.messages(games)[0])
+    rng = random.Random(21)
+    for _ in range(300):
+        view = await service.state(match_id)
+        if view.status == "over":
+            break
+        assert view.waiting_for == alice.id
+        await play_turn(h, match_id, rng)
+    assert view.status == "over"
+    for _ in range(600):
+        reviews = [m for m in h.messages(thread) if m.text.startswith("**Review:")]
+        if reviews:
+            break
+        await asyncio.sleep(0.1)
+    assert reviews and "Open Sage: PR" in reviews[0].text
+    await h.settle()
+    assert await match_prs(service.db, match_id) == []
+    from club.records import ClubRecords
+
+    assert (await ClubRecords(service).leaderboard(h.world.guild_id, "pr")).rows == ()
