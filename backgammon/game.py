@@ -39,7 +39,7 @@ from .errors import (
     RuleSetError,
     WrongPhaseError,
 )
-from .gamerecord import GameRecord, _moves_reach, _plain_copy
+from .gamerecord import GameRecordMixin, _moves_reach, _plain_copy
 from .moves import Play, apply_move, check_dice, dice_text, legal_plays
 from .notation import parse_play
 from .phases import ACTIONS, Phase, PhaseChecks, _check_side
@@ -61,7 +61,7 @@ __all__ = [
 ]
 
 
-class Game(PhaseChecks, ResignationActions, GameRecord):
+class Game(PhaseChecks, ResignationActions, GameRecordMixin):
     """A game between sides 0 and 1 under ``rules`` (:class:`~backgammon.rules.RuleSet`).
 
     ``match_length`` 0 is money play; otherwise ``score`` is the match score before this game (points of sides 0

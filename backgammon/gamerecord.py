@@ -1,7 +1,7 @@
-"""The record of a game of backgammon (DESIGN "storage"): re-applying ``history`` entries (:meth:`GameRecord.apply`,
-:meth:`GameRecord.replay_history`), the gnubg Match ID fields (:meth:`GameRecord.match_state`, RULES M1, M3, D4) and the
-JSON form (:meth:`GameRecord.to_json` / :meth:`GameRecord.from_json`) of :class:`~backgammon.game.Game`. Split out
-of :mod:`backgammon.game`."""
+"""The record of a game of backgammon (DESIGN "storage"): re-applying ``history`` entries
+(:meth:`GameRecordMixin.apply`, :meth:`GameRecordMixin.replay_history`), the gnubg Match ID fields
+(:meth:`GameRecordMixin.match_state`, RULES M1, M3, D4) and the JSON form (:meth:`GameRecordMixin.to_json` /
+:meth:`GameRecordMixin.from_json`) of :class:`~backgammon.game.Game`. Split out of :mod:`backgammon.game`."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .game import Game
 
 
-class GameRecord:
+class GameRecordMixin:
     """Replay, Match ID and JSON of :class:`~backgammon.game.Game` (a mixin: ``cls`` is the game class, and every
     entry re-applied goes through the game's own actions, so a record that breaks a rule raises as play would)."""
 
