@@ -23,11 +23,13 @@ import sqlite3  # noqa: E402
 from clubkit import ALICE, BOB, GUILD, club_service, new_table, play_out, seeded  # noqa: E402
 
 from club import ClubService, ManualClock  # noqa: E402
+from club.__main__ import main as club_main  # noqa: E402
 from club.records import ClubRecords  # noqa: E402
 from club.verify import verify_database  # noqa: E402
 from storage import Database, MatchWrite, NewAction, SchemaError  # noqa: E402
 from storage.__main__ import main as storage_main  # noqa: E402
 from storage.errors import VersionConflictError  # noqa: E402
+from storage.migrate import compare  # noqa: E402
 from storage.pgstore import PgDatabase  # noqa: E402
 from storage.postgres import PG_SCHEMA_VERSION, PgLog  # noqa: E402
 
@@ -187,7 +189,7 @@ async def test_migrate_to_copies_a_played_file_and_the_copy_verifies(tmp_path, p
     """``python -m storage migrate-to URL --from FILE``: a file with a money session and a match played through the
     club is copied whole (every table the same rows), ``club verify`` passes on the copy, the books read the same on
     both, the bot goes on playing on the copy (new ids after the copied ones); a second copy into the now full
-    database is refused and writes nothing."""
+    database is refused and writes nothing; the comparison finds a row more and a value changed."""
     path = tmp_path / "club.sqlite3"
     rng = random.Random(7)
     async with club_service(path, clock=ManualClock(1_700_000_000.0), seeds=seeded(7)) as service:
@@ -197,6 +199,9 @@ async def test_migrate_to_copies_a_played_file_and_the_copy_verifies(tmp_path, p
     assert await asyncio.to_thread(storage_main, ["migrate-to", pg_url, "--from", str(path)]) == 0
     out = capsys.readouterr().out
     assert "DIFFERENT" not in out and "0 with problems" in out and "actions:" in out
+    assert await asyncio.to_thread(club_main, ["verify", pg_url, "--quiet"]) == 0  # python -m club verify URL
+    assert "0 with problems" in capsys.readouterr().out
+    assert (await compare(path, pg_url)).ok
     async with Database.open(pg_url) as db:
         assert all(report.ok for report in await verify_database(db))
         service = ClubService(db, clock=ManualClock(1_700_100_000.0), seeds=seeded(9))
@@ -205,6 +210,12 @@ async def test_migrate_to_copies_a_played_file_and_the_copy_verifies(tmp_path, p
         outcome = await new_table(service, 0)
         assert outcome.match_id == max(copied_ids) + 1
         rows = (await db._fetchone("SELECT count(*) FROM actions"))[0]
+    problems = (await compare(path, pg_url)).problems  # the comparison sees the new table the copy has
+    assert any(p.startswith("matches: ") for p in problems) and any(p.startswith("actions: ") for p in problems)
+    async with Database.open(pg_url) as db, db.transaction() as tx:  # one changed value is found too
+        await tx.execute("UPDATE clubs SET name = 'forged' WHERE id = 1")
+    problems = (await compare(path, pg_url)).problems
+    assert "clubs: the same number of rows but not the same rows" in problems
     assert await asyncio.to_thread(storage_main, ["migrate-to", pg_url, "--from", str(path)]) == 2
     assert "already has rows" in capsys.readouterr().err
     async with Database.open(pg_url) as db:
