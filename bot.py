@@ -44,7 +44,6 @@ from club.admission import Admission  # noqa: E402
 from club.boards import BoardOptions  # noqa: E402
 from cogs import EXTENSIONS  # noqa: E402
 from cogs.buttons import ITEMS  # noqa: E402
-from cogs.components import RematchButton  # noqa: E402
 from cogs.publish import Publisher  # noqa: E402
 from rendering import warm_up  # noqa: E402
 from storage import Database  # noqa: E402
@@ -256,7 +255,7 @@ class BgBot(commands.AutoShardedBot):
             self.service = ClubService(self.database, defaults=self.settings.defaults(), **options)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
-        self.add_dynamic_items(*ITEMS, RematchButton)
+        self.add_dynamic_items(*ITEMS)
         options = self.board_options
         await asyncio.to_thread(warm_up, options.theme, width=options.width, home=options.home)
         if self.sync_on_start:

@@ -14,7 +14,8 @@ unknown kind, a stamp of the wrong shape, the wrong arguments) is refused privat
 is refused by the use-case ("Already done").
 
 The templates of before this scheme stay registered (:data:`LEGACY`: ``bg:<match>:<version>:<action>``,
-``bgplay:<match>:<version>``, ``ch:<sid>:<mark>:<member>:<cube>:<action>``, ``chs:<sid>:<mark>:<member>:<what>``):
+``bgplay:<match>:<version>``, ``ch:<sid>:<mark>:<member>:<cube>:<action>``, ``chs:<sid>:<mark>:<member>:<what>``,
+``bgrematch:<match>``, ``bgc:<match>:<version>:<action>``):
 a button already posted is rebuilt into this scheme and works as it did.
 """
 
@@ -93,6 +94,10 @@ class TableKind:
         raise NotImplementedError
 
 
+CLAIMS = ("claim_game", "claim_match", "more_time")
+"""The claim buttons of a match's deadline notice (issue 14)."""
+
+
 class MatchKind(TableKind):
     """A match or money session: the stamp is the table's version (a press drawn for another version is stale)."""
 
@@ -100,19 +105,32 @@ class MatchKind(TableKind):
     stamp = VERSION
 
     def look(self, action: str) -> tuple[str, discord.ButtonStyle]:
-        """The label and style of the 1-on-1's buttons (:data:`club.frontend.ACTION_LABELS`)."""
+        """The label and style of the 1-on-1's buttons (:data:`club.frontend.ACTION_LABELS`, the claim buttons',
+        *Rematch*)."""
         from club.frontend import ACTION_LABELS
 
         from .components import STYLES
+        from .player import CLAIM_LABELS, CLAIM_STYLES
 
-        label = ACTION_LABELS.get(action, action.replace("_", " ").capitalize())
-        return label, STYLES.get(action, discord.ButtonStyle.secondary)
+        labels = {**ACTION_LABELS, **CLAIM_LABELS, "rematch": "Rematch"}
+        styles = {**STYLES, **CLAIM_STYLES, "rematch": discord.ButtonStyle.primary}
+        return labels.get(action, action.replace("_", " ").capitalize()), styles.get(
+            action, discord.ButtonStyle.secondary
+        )
 
     async def press(self, interaction: discord.Interaction, key: Key, values: list[str], item: Any) -> None:
-        """The one game action (:func:`cogs.flow.component_action`); a menu plays the chosen play."""
+        """The one game action (:func:`cogs.flow.component_action`); a menu plays the chosen play; the claim buttons
+        of a deadline notice (:func:`cogs.player.claim`, staleness by the deadline's version) and *Rematch*
+        (:func:`cogs.flow.rematch`: no staleness, stamp 0 — it stands while the match is over)."""
         from . import flow
 
-        if isinstance(item, TableMenu):
+        if key.action in CLAIMS:
+            from .player import claim
+
+            await claim(interaction, key.table_id, int(key.stamp), key.action)
+        elif key.action == "rematch":
+            await flow.rematch(interaction, key.table_id)
+        elif isinstance(item, TableMenu):
             play = values[0] if values else None
             await flow.component_action(interaction, key.table_id, int(key.stamp), "play", play)
         else:
@@ -293,7 +311,22 @@ ChouetteSelect = _legacy(
     lambda m: Key("c", int(m["sid"]), m["mark"], m["what"], (m["member"],)),
     "The old chouette menu ``chs:<sid>:<mark>:<member>:<what>``, rebuilt as a :class:`TableMenu`.",
 )
-LEGACY = (GameButton, PlaySelect, ChouetteButton, ChouetteSelect)
+RematchButton = _legacy(
+    "RematchButton",
+    TableButton,
+    r"bgrematch:(?P<match>[0-9]{1,19})",
+    lambda m: Key("m", int(m["match"]), "0", "rematch"),
+    "The old *Rematch* button ``bgrematch:<match id>``, rebuilt as a :class:`TableButton`.",
+)
+ClaimButton = _legacy(
+    "ClaimButton",
+    TableButton,
+    r"bgc:(?P<match>[0-9]{1,19}):(?P<version>[0-9]{1,12}):(?P<action>claim_game|claim_match|more_time)",
+    lambda m: Key("m", int(m["match"]), m["version"], m["action"]),
+    "The old claim button ``bgc:<match id>:<version>:<action>``, rebuilt as a :class:`TableButton`.",
+)
+
+LEGACY = (GameButton, PlaySelect, ChouetteButton, ChouetteSelect, RematchButton, ClaimButton)
 """The old templates, still registered so that buttons already posted keep working."""
 
 ITEMS = (TableButton, TableMenu, *LEGACY)

@@ -11,8 +11,6 @@ explanation and nothing changes (:mod:`cogs.flow`).
 
 from __future__ import annotations
 
-import re
-
 import discord
 
 from club.frontend import MAX_CHOICES
@@ -38,37 +36,13 @@ BUTTON_ORDER = tuple(STYLES)
 """The actions that are buttons, in the order they are shown (``play`` is a menu, ``resign`` a command)."""
 
 
-class RematchButton(discord.ui.DynamicItem[discord.ui.Button], template=r"bgrematch:(?P<match>[0-9]{1,19})"):
-    """*Rematch* on a finished match's last board: ``bgrematch:<match id>``. Either player may press it: he
-    challenges the other to the same length, rules and stake; the other accepts as any challenge."""
-
-    def __init__(self, match_id: int) -> None:
-        super().__init__(
-            discord.ui.Button(label="Rematch", style=discord.ButtonStyle.primary, custom_id=f"bgrematch:{match_id}")
-        )
-        self.match_id = match_id
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Button, match: re.Match[str], /
-    ) -> RematchButton:
-        """Rebuild the button from its ``custom_id`` (after a restart too)."""
-        return cls(int(match["match"]))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Challenge the other player again (see :func:`cogs.flow.rematch`)."""
-        from . import flow
-
-        await flow.rematch(interaction, self.match_id)
-
-
 def table_components(view: TableView, plays: list[str] | None = None) -> discord.ui.View | None:
     """The components for exactly the actions possible now: a button per decision of the member who must act (and
     Withdraw for a challenger while the challenge is open), the play menu when ``plays`` (the legal plays) has 2–25
     entries; *Rematch* once the match is over. None when nothing can be done."""
     if view.status == "over" and view.kind == "match" and not view.practice:  # practice: /study practice again
         components = discord.ui.View(timeout=None)
-        components.add_item(RematchButton(view.match_id))
+        components.add_item(TableButton.of("m", view.match_id, 0, "rematch"))
         return components
     if view.status not in ("challenged", "active") or view.waiting_for is None:
         return None

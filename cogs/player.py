@@ -8,13 +8,12 @@ may not double; with hours: also roll for me when I do not double within that ma
 [points]`` (a settlement between Team members in my chouette, 003 Atlanta 4.4: offer, accept, decline, preempt).
 
 Buttons (posted with a deadline notice under the club's ``claim`` expiry policy): **Claim the game**, **Claim the
-match**, **Give 24 h more** — ``bgc:<match>:<version>:<action>`` (persistent: they work after a restart; a button of
-an older deadline is refused as stale). Only the waiting opponent may press them.
+match**, **Give 24 h more** — the one button scheme of :mod:`cogs.buttons`, ``t:m:<match>:<version>:<action>``
+(persistent: they work after a restart, the ``bgc:`` ones of before too; a button of an older deadline is refused as
+stale). Only the waiting opponent may press them (:func:`claim`).
 """
 
 from __future__ import annotations
-
-import re
 
 import discord
 from discord import app_commands
@@ -25,6 +24,7 @@ from club.commitments import phrase_text
 from club.correspondence import Correspondence, autoroll_words, away_state, resolve_their_turn
 from club.errors import InvalidRequestError
 
+from .buttons import TableButton
 from .chouette import _publish_and_acknowledge, _session
 from .errors import guarded, report, send_private
 from .flow import board_links, register
@@ -48,43 +48,24 @@ async def post_notices(bot, notices) -> None:
         await bot.publisher.post_notice(notice)
 
 
-class ClaimButton(
-    discord.ui.DynamicItem[discord.ui.Button],
-    template=r"bgc:(?P<match>[0-9]{1,19}):(?P<version>[0-9]{1,12}):(?P<action>claim_game|claim_match|more_time)",
-):
-    """Claim the game / Claim the match / Give 24 h more, for the deadline set at ``version`` of a match."""
-
-    def __init__(self, match_id: int, version: int, action: str) -> None:
-        super().__init__(
-            discord.ui.Button(
-                label=CLAIM_LABELS[action],
-                style=CLAIM_STYLES[action],
-                custom_id=f"bgc:{match_id}:{version}:{action}",
-            )
-        )
-        self.match_id, self.version, self.action = match_id, version, action
-
-    @classmethod
-    async def from_custom_id(cls, interaction, item: discord.ui.Button, match: re.Match[str], /) -> ClaimButton:
-        """Rebuild the button from its ``custom_id`` (after a restart too)."""
-        return cls(int(match["match"]), int(match["version"]), match["action"])
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        """Claim (the late member forfeits, RULES M5) or give him 24 hours more; answered privately."""
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with guarded(interaction, "claim"):
-            bot = interaction.client
-            member = await register(interaction)
-            await frontend.resolve_match(bot.service, member, guild_id=interaction.guild_id, given=self.match_id)
-            cases = correspondence(bot)
-            if self.action == "more_time":
-                notices = await cases.more_time(self.match_id, member, 24.0)
-                await post_notices(bot, notices)
-                await send_private(interaction, notices[0].text)
-                return
-            outcome = await cases.claim(self.match_id, member, self.action, version=self.version)
-            await bot.publisher.publish(outcome, actor=member)
-            await send_private(interaction, " ".join(outcome.message.splitlines()[:3]) or "Done.")
+async def claim(interaction: discord.Interaction, match_id: int, version: int, action: str) -> None:
+    """The claim buttons of a deadline notice (``claim_game``, ``claim_match``: the late member forfeits, RULES M5;
+    ``more_time``: give him 24 hours more) for the deadline set at ``version`` of match ``match_id``; answered
+    privately. Only the waiting opponent may press them; a button of an older deadline is refused as stale."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    async with guarded(interaction, "claim"):
+        bot = interaction.client
+        member = await register(interaction)
+        await frontend.resolve_match(bot.service, member, guild_id=interaction.guild_id, given=match_id)
+        cases = correspondence(bot)
+        if action == "more_time":
+            notices = await cases.more_time(match_id, member, 24.0)
+            await post_notices(bot, notices)
+            await send_private(interaction, notices[0].text)
+            return
+        outcome = await cases.claim(match_id, member, action, version=version)
+        await bot.publisher.publish(outcome, actor=member)
+        await send_private(interaction, " ".join(outcome.message.splitlines()[:3]) or "Done.")
 
 
 def claim_view(notice) -> discord.ui.View | None:
@@ -93,7 +74,7 @@ def claim_view(notice) -> discord.ui.View | None:
         return None
     view = discord.ui.View(timeout=None)
     for action in notice.offer:
-        view.add_item(ClaimButton(notice.table_id, notice.version, action))
+        view.add_item(TableButton.of("m", notice.table_id, notice.version, action))
     return view
 
 
@@ -222,4 +203,3 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
 async def setup(bot: commands.Bot) -> None:
     """Load the extension: ``/player`` and the claim buttons (persistent)."""
     await bot.add_cog(Player(bot))
-    bot.add_dynamic_items(ClaimButton)

@@ -59,7 +59,7 @@ async def test_whole_game_from_challenge_to_result(tmp_path):
             post = h.last(thread)
             assert post.png is not None and post.png.startswith(PNG_MAGIC)
             pngs.add(post.png)
-            if post.custom_ids in ([], ["bgrematch:1"]) and "wins" in post.content:
+            if post.custom_ids in ([], ["t:m:1:0:rematch"]) and "wins" in post.content:
                 break
             await board_matches_state(h, post)
             view = await h.bot.service.state(1)
@@ -87,7 +87,7 @@ async def test_whole_game_from_challenge_to_result(tmp_path):
         assert all(report.ok for report in reports), [report.problems for report in reports]
         # every board but the last lost its buttons once the next one was posted; the last offers a rematch
         assert all(not post.custom_ids for post in h.messages(thread)[:-1])
-        assert h.messages(thread)[-1].custom_ids == ["bgrematch:1"]
+        assert h.messages(thread)[-1].custom_ids == ["t:m:1:0:rematch"]
 
 
 async def test_match_with_crawford(tmp_path):
@@ -166,7 +166,7 @@ async def test_match_with_crawford(tmp_path):
         final = h.last(thread)
         winner = view.winner
         assert f"wins the match {view.score[winner]}–{view.score[1 - winner]}" in final.content
-        assert final.custom_ids == ["bgrematch:1"]
+        assert final.custom_ids == ["t:m:1:0:rematch"]
 
 
 async def test_autocomplete_returns_legal_plays(tmp_path):

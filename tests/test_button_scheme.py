@@ -135,3 +135,34 @@ async def test_old_chouette_buttons_still_work_and_stale_or_forged_are_refused(t
         assert refused.private and "not one the bot drew" in refused.text
         assert snapshot(path) == before
         h.assert_clean()
+
+
+async def test_old_rematch_and_claim_ids_rebuild_into_the_scheme(harness):
+    """``bgrematch:<match>`` and ``bgc:<match>:<version>:<action>`` (posted before the claim and rematch buttons
+    joined the scheme) rebuild into the same :class:`~cogs.buttons.TableButton` as the new ids; a finished match's
+    old Rematch button, pressed through the harness, challenges again."""
+    import discord
+    from test_discord_platform import _finished
+
+    from cogs.buttons import ClaimButton, RematchButton, TableButton
+
+    for legacy, old, key in (
+        (RematchButton, "bgrematch:7", Key("m", 7, "0", "rematch")),
+        (ClaimButton, "bgc:7:12:claim_match", Key("m", 7, "12", "claim_match")),
+    ):
+        item = discord.ui.Button(label="x", custom_id=old)
+        match = legacy.__discord_ui_compiled_template__.fullmatch(old)
+        rebuilt = await legacy.from_custom_id(None, item, match)
+        assert isinstance(rebuilt, TableButton) and rebuilt.key == key
+
+    h = harness
+    alice, bob = h.member("Alice"), h.member("Bob")
+    games = h.channel()
+    _, thread = await _finished(h, alice, bob, games)
+    last = next(m for m in reversed(h.messages(thread)) if "Rematch" in m.labels)
+    assert last.custom_ids == ["t:m:1:0:rematch"]
+    old = Msg(last.world, last.id, copy.deepcopy(last.data))
+    old.data["components"][0]["components"][0]["custom_id"] = "bgrematch:1"
+    asked = await h.press(bob, old, "bgrematch:1")
+    assert asked.private and "Rematch" in asked.text
+    assert (await h.bot.service.state(2)).status == "challenged"
