@@ -49,16 +49,19 @@ The Crawford rule (RULES M3) is the header's ``; [Crawford "On"/"Off"]`` (gnubg 
 (``--no-crawford``) for a match played without it.
 :attr:`ReplayReport.first_illegal` names the first such move: game number, move (row) number, side and the reason
 (the engine's message, e.g. the :class:`~backgammon.errors.IllegalPlayError` text listing the legal plays).
+
+The code is split along its seams: :mod:`backgammon.replayreport` (what the replay reports),
+:mod:`backgammon.replayrules` (the rules a file is replayed under) and :mod:`backgammon.replaycheck` (the
+comparison with what the file declares); this module is the replay driver and re-exports their public names.
 """
 
 from __future__ import annotations
 
 import contextlib
 import dataclasses
-from dataclasses import dataclass, field
 
 from .errors import BackgammonError, NotationError, RuleSetError
-from .game import Game, GameResult, Phase
+from .game import Game, Phase
 from .match import Match
 from .matfile import (
     BEAVER,
@@ -78,135 +81,20 @@ from .matfile import (
 from .moves import Play, apply_move
 from .notation import ROUTE_NO_HIT, parse_play, parse_segments
 from .position import Position
+from .replaycheck import DeclaredResultChecks
+from .replayreport import Discrepancy, GameReport, IllegalMove, ReplayReport
+from .replayrules import default_rules, opening_ties
 from .rules import RuleSet
 
-
-@dataclass(frozen=True, slots=True)
-class IllegalMove:
-    """An entry of the file the engine refuses: ``game`` (the file's game number), ``move`` (row number), ``side``
-    (0 left / 1 right), ``line`` (1-based), ``text`` as written (``"64: 25/21 25/19"``), ``reason`` (the engine's
-    message: an :class:`~backgammon.errors.IllegalPlayError`'s lists the legal plays, RULES G10)."""
-
-    game: int
-    move: int
-    side: int
-    line: int
-    text: str
-    reason: str
-
-    def describe(self, players: tuple[str, str] | None = None) -> str:
-        """One line for people: ``game 3, move 33 (Bruno, line 77): 64: 25/21 25/19 — <reason>``."""
-        who = players[self.side] if players else f"side {self.side}"
-        return f"game {self.game}, move {self.move} ({who}, line {self.line}): {self.text} — {self.reason}"
-
-
-@dataclass(frozen=True, slots=True)
-class Discrepancy:
-    """A place where the file's own text disagrees with the replay: ``game`` number (``None`` for the match as a
-    whole), ``line`` (1-based, ``None`` if no single line), ``kind`` (``"points"``, ``"winner"``, ``"score"``,
-    ``"cube"``, ``"unfinished"``, ``"extra"``, ``"match"``) and a ``message`` for people."""
-
-    game: int | None
-    line: int | None
-    kind: str
-    message: str
-
-
-@dataclass(slots=True)
-class GameReport:
-    """The replay of one game: ``number`` (the file's), ``score`` the file states at its start (sides 0, 1),
-    ``crawford`` (the Crawford game, RULES M3), ``result`` (derived, or ``None`` when the game has none),
-    ``declared_winner``/``declared_points`` (the file's ``Wins``/``Losses`` text), ``illegal`` (the move that stopped
-    the game), ``skipped`` (not replayed: the match was already over), ``notes`` for people and ``board``, the
-    position where the replay of the game ended (seen by side 0; before the illegal move if there was one); ``game``
-    is the replayed :class:`~backgammon.game.Game` itself (its ``history`` lists every action applied; ``None`` for a
-    skipped game), what an analysis walks."""
-
-    number: int
-    score: tuple[int, int]
-    crawford: bool = False
-    result: GameResult | None = None
-    declared_winner: int | None = None
-    declared_points: int | None = None
-    illegal: IllegalMove | None = None
-    skipped: bool = False
-    notes: list[str] = field(default_factory=list)
-    board: Position | None = None
-    game: Game | None = None
-
-
-@dataclass(slots=True)
-class ReplayReport:
-    """The replay of a whole match file: the ``record``, the ``rules`` used, one :class:`GameReport` per game, the
-    derived ``score`` (capped at the length when ``rules.cap_match_score``, RULES M1) and ``raw_score``, the match
-    ``winner`` (``None`` if the match is not over), every :class:`Discrepancy`, every :class:`IllegalMove`, and in a
-    lenient replay the ``warnings``: each entry our rules refuse that was imported as written (game, move, reason)."""
-
-    record: MatchRecord
-    rules: RuleSet
-    games: list[GameReport] = field(default_factory=list)
-    score: tuple[int, int] = (0, 0)
-    raw_score: tuple[int, int] = (0, 0)
-    winner: int | None = None
-    discrepancies: list[Discrepancy] = field(default_factory=list)
-    illegal_moves: list[IllegalMove] = field(default_factory=list)
-    warnings: list[IllegalMove] = field(default_factory=list)
-
-    @property
-    def first_illegal(self) -> IllegalMove | None:
-        """The first entry the engine refused, or ``None`` when every move replayed."""
-        return self.illegal_moves[0] if self.illegal_moves else None
-
-    @property
-    def ok(self) -> bool:
-        """True when every move replayed (discrepancies in the file's own text do not count)."""
-        return not self.illegal_moves
-
-
-def default_rules(
-    record: MatchRecord,
-    *,
-    jacoby: bool = False,
-    beavers: bool = False,
-    automatic_doubles: int = 0,
-    crawford: bool | None = None,
-) -> RuleSet:
-    """The rule set a file is replayed under when none is given: the ``tournament`` preset (003 match rules) with the
-    Crawford rule as the header says (``; [Crawford "Off"]`` turns it off; GNU Backgammon assumes it on), and for a
-    money session (length 0) the Jacoby rule (D4), beavers and raccoons (D3) and automatic doubles (G3) as asked or as
-    the file's own header says (``; [Jacoby "On"]``, ``; [Beaver "On"]``, ``; [AutomaticDoubles "1"]`` and
-    ``; [AutomaticDoublesKind "add"]`` for raises that add one, 000 §20b, as our exports write them). A file from Backgammon Galaxy (``; [Site "BackgammonGalaxy"]``) scores a forfeited game
-    single, as that site does (``forfeit_valuation="single"``). ``crawford`` (not ``None``) overrides the header's
-    Crawford setting (``--no-crawford``, RULES M3). Raises
-    :class:`~backgammon.errors.RuleSetError` when those options are asked for a match (RULES G3, M2, D3)."""
-    header = {key.lower(): value.strip().lower() for key, value in record.header.items()}
-
-    def on(key: str) -> bool:
-        return header.get(key, "") in ("on", "yes", "true", "1")
-
-    if crawford is None:
-        crawford = header.get("crawford", "on") not in ("off", "no", "false", "0")
-    kind = "double"
-    if not record.length:
-        jacoby = jacoby or on("jacoby")
-        beavers = beavers or on("beaver")
-        stated = header.get("automaticdoubles", "0")
-        automatic_doubles = automatic_doubles or (int(stated) if stated.isdigit() else 0)
-        kind = "add" if header.get("automaticdoubleskind") == "add" else "double"
-    galaxy = "galaxy" in header.get("site", "")
-    rules = RuleSet.preset(
-        "tournament",
-        name="tournament" if record.length else "money",
-        forfeit_valuation="single" if galaxy else "board",
-        crawford=crawford,
-        jacoby=jacoby,
-        beavers=beavers,
-        raccoons=beavers,
-        automatic_doubles=automatic_doubles,
-        automatic_doubles_kind=kind,
-    )
-    rules.validate_for(record.length)
-    return rules
+__all__ = [
+    "Discrepancy",
+    "GameReport",
+    "IllegalMove",
+    "ReplayReport",
+    "default_rules",
+    "opening_ties",
+    "replay",
+]
 
 
 # the immediate redouble a cube entry makes while an offer is pending (RULES D3), by the game's phase
@@ -220,24 +108,6 @@ def _resignation_level(points: int, cube: int) -> int:
     if points <= 2 * cube:
         return 2
     return 3
-
-
-def opening_ties(record: GameRecord, rules: RuleSet) -> int:
-    """Opening ties that raised the game's cube (RULES G3): the file's recorded count
-    (:attr:`~backgammon.matfile.GameRecord.automatic_raises`), else inferred from the game's first double (the count
-    before it is ``N / 2``)."""
-    if not rules.automatic_doubles:
-        return 0
-    if record.automatic_raises is not None:
-        return record.automatic_raises
-    first = next((a for a in record.actions if a.kind == DOUBLE), None)
-    if first is None or not first.value or first.value % 2:
-        return 0
-    before = first.value // 2
-    if rules.automatic_doubles_kind != "double":
-        return 0  # add-one raises leave the cube's face at 1 (RULES D6): the first double cannot show them
-    ties = before.bit_length() - 1 if before & (before - 1) == 0 else 0
-    return ties if 0 < ties <= rules.automatic_doubles else 0
 
 
 def _quick_match(position: Position, dice: tuple[int, int], text: str, legal: list[Play]) -> Play | None:
@@ -285,7 +155,7 @@ class _GameStopped(Exception):
     """Internal: the game cannot go on after an illegal entry."""
 
 
-class _Replayer:
+class _Replayer(DeclaredResultChecks):
     def __init__(self, record: MatchRecord, rules: RuleSet, lenient: bool = False) -> None:
         self.record = record
         self.lenient = lenient
@@ -548,91 +418,6 @@ class _Replayer:
         if chosen is None:  # a NotationError goes to play_entries: illegal, or imposed in a lenient replay
             chosen = parse_play(game.position, (d1, d2), text, route_policy=ROUTE_NO_HIT)
         game.play(side, chosen)
-
-    def check_declared(self, record: GameRecord, report: GameReport, result: GameResult) -> None:
-        action = record.result_action
-        names = self.names
-        if action is None:
-            self.note(
-                record.number,
-                record.line,
-                "winner",
-                f"game {record.number}: the file declares no result; "
-                f"the replay has {names[result.winner]} winning {result.points} ({result.ended_by})",
-            )
-            return
-        declared_winner = record.declared_winner
-        if declared_winner != result.winner:
-            self.note(
-                record.number,
-                action.line,
-                "winner",
-                f"game {record.number}: the file says "
-                f"{names[declared_winner]} won ({action.text!r}); the replay has {names[result.winner]} winning "
-                f"{result.points} ({result.ended_by})",
-            )
-            return
-        for extra in record.actions:
-            if extra.kind == FORFEIT and extra.side == result.winner:
-                self.note(
-                    record.number,
-                    extra.line,
-                    "winner",
-                    f"game {record.number}: {extra.text!r} is written for the winner {names[result.winner]}",
-                )
-        declared = record.declared_points
-        if declared is not None and declared != result.points:
-            length = self.record.length
-            needed = length - record.score[result.winner] if length else None
-            why = ""
-            if needed is not None and declared == needed and result.points > needed:
-                why = " (the file caps it at the points needed)"
-            elif length and declared == length and result.points != length:
-                why = " (the file writes the match length)"
-            self.note(
-                record.number,
-                action.line,
-                "points",
-                f"game {record.number}: the file says {action.text!r}; "
-                f"the replay scores {result.points} for {names[result.winner]} ({result.kind}, {result.ended_by}, "
-                f"cube {result.cube}){why}",
-            )
-
-    def match_forfeit(self, record: GameRecord, report: GameReport, result: GameResult) -> None:
-        """Galaxy's ``Losses N point`` with ``Wins N point and the match``: the loser forfeits the match (RULES M5)."""
-        declared = record.result_action
-        if result.ended_by != "forfeit" or declared is None or not declared.match or self.match.is_over:
-            return
-        if self.record.length:
-            self.match.forfeit(result.loser)
-            report.notes.append(
-                f"{self.who(result.loser)} forfeits the match (RULES M5), as the file's {declared.text!r} says"
-            )
-
-    def finish(self) -> ReplayReport:
-        report = self.report
-        report.score = self.match.score
-        report.raw_score = self.match.points_won
-        report.winner = self.match.winner
-        length = self.record.length
-        claims = [g for g in self.record.games if g.result_action is not None and g.result_action.match]
-        if length and report.winner is None:
-            self.note(
-                None,
-                None,
-                "match",
-                f"the match is not over by the replay: {report.score[0]}-{report.score[1]} in a {length}-point match",
-            )
-        if claims and report.winner is not None and claims[-1].declared_winner != report.winner:
-            last = claims[-1]
-            self.note(
-                last.number,
-                last.result_action.line,
-                "match",
-                f"the file says {self.names[last.declared_winner]} "
-                f"won the match; the replay has {self.names[report.winner]}",
-            )
-        return report
 
 
 def replay(
