@@ -86,6 +86,9 @@ async def test_an_engine_turn_left_by_a_failure_is_played_after_a_restart(tmp_pa
         view = await service.state(match_id)
         assert view.engine_to_act and await service.db.get_deadline(match_id) is None
         version = view.version
+        h.clock.advance(30 * 86400)  # a month: the scheduler neither reminds nor expires the engine seat
+        await h.tick()
+        assert (await service.state(match_id)).version == version
         await h.restart()  # a new bot: its cog module loaded again, the real engine_turns
         await h.settle()
         view = await h.bot.service.state(match_id)
