@@ -23,7 +23,8 @@ A game, in events::
 Decisions are ``"take"``, ``"drop"``, ``"beaver"`` and ``"raccoon"`` (RULES D2–D3 per cube).
 
 The session is split along its seams: :mod:`~backgammon.chouette.membership` (seating, joining, stakes, proxies),
-:mod:`~backgammon.chouette.doubling` (the cube events), :mod:`~backgammon.chouette.settlement` (settlements and the
+:mod:`~backgammon.chouette.doubling`, :mod:`~backgammon.chouette.answers` and :mod:`~backgammon.chouette.extras` (the
+cube events: turns and doubles, answers, extras), :mod:`~backgammon.chouette.settlement` (settlements and the
 end of a game) and :mod:`~backgammon.chouette.record` (JSON and replay); this module keeps the state, the views,
 the start of a game and the bookkeeping after each event.
 """
@@ -36,9 +37,11 @@ from typing import Any
 from .. import cube as cube_rules
 from ..cube import Cube
 from ..errors import ChouetteError
+from .answers import AnswerEvents
 from .cubes import BOX_SIDE, TEAM_SIDE, ChouetteCube, Transfer
 from .doubling import DoublingEvents
 from .events import DECISIONS, Awaiting, event
+from .extras import ExtrasEvents
 from .game import ChouetteGame
 from .membership import MembershipEvents
 from .record import PHASES, SessionRecord
@@ -49,7 +52,7 @@ from .sheet import ScoreSheet, SheetRow
 __all__ = ["DECISIONS", "EVENTS", "PHASES", "Awaiting", "ChouetteSession"]
 
 
-class ChouetteSession(MembershipEvents, DoublingEvents, SettlementEvents, SessionRecord):
+class ChouetteSession(MembershipEvents, DoublingEvents, AnswerEvents, ExtrasEvents, SettlementEvents, SessionRecord):
     """One chouette session under ``rules`` (:class:`~backgammon.chouette.rules.ChouetteRules`); ``base_stake`` is the
     money per point written at the top of the sheet (003 Atlanta 2.1).
 
