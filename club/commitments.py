@@ -1,8 +1,8 @@
 """Dice the bot cannot choose (issue 12 item 1, :data:`club.dice.RECIPE_V2`): the commitments published ahead of
 each game and the client seeds fixed after them, as one table keeps them between actions.
 
-A :class:`DiceBook` is the part of a table's hot state (``matches.state["dice"]``, ``chouette_sessions.state`` is
-left alone: a chouette keeps its book the same way in its own key) that says
+A :class:`DiceBook` is the part of a table's hot state (``matches.state["dice"]``, ``chouette_sessions.state["dice"]``;
+the table itself never reads it, :func:`club.states.canonical` leaves it out) that says
 
 - ``ahead``: the next series' server seed, already committed to in public (its SHA-256 was in the challenge, or in
   the ``new_game`` action of the game before) and still secret;

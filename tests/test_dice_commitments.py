@@ -184,3 +184,22 @@ async def test_a_chouette_commits_each_series_before_its_members_client_seeds(tm
         assert finished, "a game ended"
         reports = await verify_database(service.club.db)
         assert all(r.ok for r in reports) and sum(r.proven_rolls for r in reports) > 30
+
+
+async def test_a_restarted_seeded_console_never_deals_a_seed_committed_ahead(tmp_path):
+    """``--seed``: a restarted console skips the seeds already committed, those committed ahead of a game not yet
+    started included (game 1's in an open challenge), so two games never share a server seed."""
+    from bot import reproducible, stored_commitments
+    from club import ClubService, ManualClock
+    from storage import Database
+
+    async with Database.open(tmp_path / "c.sqlite3") as database:
+        service = ClubService(database, clock=ManualClock(), **reproducible("demo"))
+        for user, name in ((ALICE, "Alice"), (BOB, "Bob")):
+            await service.register(GUILD, user, name)
+        challenge = await service.challenge(GUILD, ALICE, BOB, length=1)
+        ahead = (await service.log(challenge.match_id))[0].args["next_seed_hash"]
+        used = await stored_commitments(database)
+        assert ahead in used and None not in used
+        restarted = reproducible("demo", used)["seeds"]
+        assert seed_hash(restarted()) != ahead
