@@ -7,14 +7,35 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from botkit import PNG_MAGIC, call, last_reply, running_bot
+from botkit import PNG_MAGIC, call, cog_of, last_reply, running_bot
 from chouette_botkit import command as chouette_command
-from test_bot_game import ALICE, challenge_and_accept
 
 from backgammon.position import Position
 from club.analysis import ENABLE_ANALYSIS, engine_available
 
 needs_engine = pytest.mark.skipif(not engine_available(), reason="the optional engine (bgsage) is not installed")
+
+ALICE, BOB = 101, 202
+
+
+async def challenge_and_accept(bot, fake, *, length="1", rules=None):
+    """(kept from the old tests/test_bot_game.py until this module moves onto the harness) Alice challenges Bob (command), Bob presses Accept; returns (alice, bob, thread)."""
+    cog = cog_of(bot)
+    alice, bob = fake.member(ALICE, "Alice"), fake.member(BOB, "Bob")
+    lobby = fake.text_channel("lobby")
+    interaction = await call(
+        cog.challenge, cog, fake.interaction(alice, lobby), opponent=bob, length=length, rules=rules
+    )
+    assert last_reply(interaction).ephemeral and "challenges Bob" in last_reply(interaction).content
+    post = fake.last(lobby.id)
+    assert post.content.startswith(f"<@{BOB}>"), "the challenged member is mentioned"
+    assert post.actions == ["accept", "decline", "cancel"]
+    await fake.press(bob, post.custom_id("accept"))
+    assert post.custom_ids == [], "the answered challenge loses its buttons"
+    assert len(post.threads) == 1, "the game gets its own thread, opened from the challenge"
+    thread = fake.channels[post.threads[0]]
+    assert f"<#{thread.id}>" in post.embed.description
+    return alice, bob, thread
 
 
 def study(bot):
