@@ -279,3 +279,21 @@ async def test_tables_without_a_kept_file_still_export_and_upgrade_keeps_their_f
         monkeypatch.setattr(service, "log", no_log)
         books = await export_books(ClubRecords(service), GUILD, "all")
         assert sum(name.endswith(".mat") for name in books.names) == 2 and books.failed == ()
+
+
+async def test_a_long_tables_file_is_made_in_the_background_and_drain_waits_for_it(tmp_path, monkeypatch):
+    """A table that ends with a long log (over ``KEEP_INLINE`` actions) does not make its last action wait for the
+    replay: the file is made in the background, and ``drain`` waits for it; it is the replay's text."""
+    import club.service
+
+    monkeypatch.setattr(club.service, "KEEP_INLINE", 0)
+    async with club_service(tmp_path / "long.sqlite3", clock=ManualClock(T0), seeds=seeded(6)) as service:
+        outcome = await play_out(service, await new_table(service, 1, players=(BOB, CAROL)), random.Random(4))
+        assert outcome.view.status == "over"
+        await service.drain()
+        kept = await service.db._fetchone("SELECT version, text FROM mat_files WHERE match_id = ?",
+                                          (outcome.match_id,))  # fmt: skip
+        view = await service.state(outcome.match_id)
+        log = await service.log(outcome.match_id)
+        assert kept is not None and kept[0] == view.version
+        assert kept[1] == mat_text(log, view.names, outcome.match_id, await service.db.games(outcome.match_id))
