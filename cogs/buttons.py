@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import re
 import types
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -266,9 +266,15 @@ class TableMenu(discord.ui.DynamicItem[discord.ui.Select], template=MENU_TEMPLAT
 
 
 # -- the templates of before this scheme (buttons already posted) -----------------------------------------------------
-def _legacy(name: str, scheme: type, template: str, key_of: Callable[[re.Match[str]], Key], doc: str) -> type:
+def _legacy(name: str, scheme: type, template: str, doc: str, defaults: dict[str, str]) -> type:
     """A DynamicItem class for an old ``template`` whose ``from_custom_id`` rebuilds the component as ``scheme``
-    (:class:`TableButton` or :class:`TableMenu`) with the key ``key_of`` reads from the old id."""
+    (:class:`TableButton` or :class:`TableMenu`) with the key read from the old id's groups (``id``, ``stamp``,
+    ``action``; a chouette's ``member`` and ``cube``) or ``defaults``."""
+
+    def key_of(match: re.Match[str]) -> Key:
+        found = {**defaults, **match.groupdict()}
+        args = tuple(found[group] for group in ("member", "cube") if group in found)
+        return Key("c" if args else "m", int(found["id"]), found["stamp"], found["action"], args)
 
     async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
         return scheme.rebuild(key_of(match), item)
@@ -282,52 +288,28 @@ def _legacy(name: str, scheme: type, template: str, key_of: Callable[[re.Match[s
     return types.new_class(name, (base,), {"template": template}, body)
 
 
-_SID_MARK_MEMBER = r"(?P<sid>[0-9]{1,10}):(?P<mark>[0-9]{1,6}\.[0-9]{1,6}):(?P<member>[0-9]{1,20}):"
-GameButton = _legacy(
-    "GameButton",
-    TableButton,
-    r"bg:(?P<match>[0-9]{1,19}):(?P<version>[0-9]{1,12}):(?P<action>[a-z_]{2,24})",
-    lambda m: Key("m", int(m["match"]), m["version"], m["action"]),
-    "The old 1-on-1 button ``bg:<match id>:<version>:<action>``, rebuilt as a :class:`TableButton`.",
+_MATCH, _VERSION = r"(?P<id>[0-9]{1,19})", r"(?P<stamp>[0-9]{1,12})"
+_SEAT = r"(?P<id>[0-9]{1,10}):(?P<stamp>[0-9]{1,6}\.[0-9]{1,6}):(?P<member>[0-9]{1,20}):"
+_OLD = {  # name: (rebuilt as, template, what it was, defaults of the groups it lacks)
+    "GameButton": (TableButton, f"bg:{_MATCH}:{_VERSION}:(?P<action>[a-z_]{{2,24}})", "The 1-on-1 button", {}),
+    "PlaySelect": (TableMenu, f"bgplay:{_MATCH}:{_VERSION}", "The play menu", {"action": "play"}),
+    "ChouetteButton": (TableButton, f"ch:{_SEAT}(?P<cube>[0-9>]{{0,41}}):(?P<action>[a-z_]{{2,14}})", "The chouette button", {}),
+    "ChouetteSelect": (TableMenu, f"chs:{_SEAT}(?P<action>play|double|take)", "The chouette menu", {}),
+    "RematchButton": (TableButton, f"bgrematch:{_MATCH}", "The *Rematch* button", {"stamp": "0", "action": "rematch"}),
+    "ClaimButton": (TableButton, f"bgc:{_MATCH}:{_VERSION}:(?P<action>claim_game|claim_match|more_time)", "The claim button", {}),
+}  # fmt: skip
+LEGACY = tuple(
+    _legacy(
+        name,
+        scheme,
+        template,
+        f"{what} of before the scheme, ``{template}``, as a :class:`{scheme.__name__}`.",
+        default,
+    )
+    for name, (scheme, template, what, default) in _OLD.items()
 )
-PlaySelect = _legacy(
-    "PlaySelect",
-    TableMenu,
-    r"bgplay:(?P<match>[0-9]{1,19}):(?P<version>[0-9]{1,12})",
-    lambda m: Key("m", int(m["match"]), m["version"], "play"),
-    "The old play menu ``bgplay:<match id>:<version>``, rebuilt as a :class:`TableMenu`.",
-)
-ChouetteButton = _legacy(
-    "ChouetteButton",
-    TableButton,
-    "ch:" + _SID_MARK_MEMBER + r"(?P<cube>[0-9>]{0,41}):(?P<action>[a-z_]{2,14})",
-    lambda m: Key("c", int(m["sid"]), m["mark"], m["action"], (m["member"], m["cube"])),
-    "The old chouette button ``ch:<sid>:<mark>:<member>:<cube>:<action>``, rebuilt as a :class:`TableButton`.",
-)
-ChouetteSelect = _legacy(
-    "ChouetteSelect",
-    TableMenu,
-    "chs:" + _SID_MARK_MEMBER + r"(?P<what>play|double|take)",
-    lambda m: Key("c", int(m["sid"]), m["mark"], m["what"], (m["member"],)),
-    "The old chouette menu ``chs:<sid>:<mark>:<member>:<what>``, rebuilt as a :class:`TableMenu`.",
-)
-RematchButton = _legacy(
-    "RematchButton",
-    TableButton,
-    r"bgrematch:(?P<match>[0-9]{1,19})",
-    lambda m: Key("m", int(m["match"]), "0", "rematch"),
-    "The old *Rematch* button ``bgrematch:<match id>``, rebuilt as a :class:`TableButton`.",
-)
-ClaimButton = _legacy(
-    "ClaimButton",
-    TableButton,
-    r"bgc:(?P<match>[0-9]{1,19}):(?P<version>[0-9]{1,12}):(?P<action>claim_game|claim_match|more_time)",
-    lambda m: Key("m", int(m["match"]), m["version"], m["action"]),
-    "The old claim button ``bgc:<match id>:<version>:<action>``, rebuilt as a :class:`TableButton`.",
-)
-
-LEGACY = (GameButton, PlaySelect, ChouetteButton, ChouetteSelect, RematchButton, ClaimButton)
 """The old templates, still registered so that buttons already posted keep working."""
+GameButton, PlaySelect, ChouetteButton, ChouetteSelect, RematchButton, ClaimButton = LEGACY
 
 ITEMS = (TableButton, TableMenu, *LEGACY)
 """Every dynamic item of the scheme (``bot.add_dynamic_items(*ITEMS)``)."""
