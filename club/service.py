@@ -143,10 +143,7 @@ class ClubService(MatchQueries, ClubMembers):
         if club is None:
             raise InvalidRequestError("this server has no club yet: register members first")
         settings = ClubSettings.from_json(club.settings)
-        if isinstance(stake, bool) or not isinstance(stake, int) or not 0 <= stake <= settings.max_stake:
-            raise InvalidRequestError(f"stake is a whole number from 0 to {settings.max_stake}, not {stake!r}")
-        if overrides is not None and not isinstance(overrides, dict):
-            raise InvalidRequestError(f"overrides is an object of rule-set options, not {shown(overrides)}")
+        settings.check_terms(stake, overrides)
         if rules is not None and (not isinstance(rules, str) or len(rules) > 40):
             raise InvalidRequestError(f"rules is the name of a rule-set preset, not {shown(rules)}")
         members = await self.db.get_members([challenger, opponent])

@@ -164,6 +164,15 @@ class ClubSettings:
         settings.check_kinds(tuple(name for name in ("match_rules", "money_rules") if name in changes))
         return settings
 
+    def check_terms(self, stake: Any, overrides: Any, what: str = "rule-set") -> None:
+        """Refuse a table's terms outside this club's: ``stake`` a whole number from 0 to ``max_stake`` (money per
+        point, RULES A3), ``overrides`` None or an object of ``what`` options. Raises :class:`InvalidRequestError`
+        saying what would be right."""
+        if isinstance(stake, bool) or not isinstance(stake, int) or not 0 <= stake <= self.max_stake:
+            raise InvalidRequestError(f"stake is a whole number from 0 to {self.max_stake}, not {shown(stake)}")
+        if overrides is not None and not isinstance(overrides, dict):
+            raise InvalidRequestError(f"overrides is an object of {what} options, not {shown(overrides)}")
+
     def time_limit(self, pending: str) -> float:
         """Seconds allowed for the ``pending`` action: ``challenge_time`` for answering a challenge, else
         ``move_time``."""

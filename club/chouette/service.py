@@ -120,10 +120,7 @@ class ChouetteService(ChouetteExpiry):
         if club is None or not await self.club.db.is_club_member(club.id, member):
             raise InvalidRequestError("Register first: use the bot once in this server.")
         settings = ClubSettings.from_json(club.settings)
-        if isinstance(stake, bool) or not isinstance(stake, int) or not 0 <= stake <= settings.max_stake:
-            raise InvalidRequestError(f"stake is a whole number from 0 to {settings.max_stake}, not {stake!r}")
-        if overrides is not None and not isinstance(overrides, dict):
-            raise InvalidRequestError(f"overrides is an object of chouette rule options, not {overrides!r}")
+        settings.check_terms(stake, overrides, "chouette rule")
         times = []
         for value, default in ((decision_hours, DEFAULT_DECISION_HOURS), (proxy_hours, DEFAULT_PROXY_HOURS)):
             hours = default if value is None else value
