@@ -23,6 +23,7 @@ Every statement is the SQLite one translated by :mod:`storage.pgdialect` (``?`` 
 from __future__ import annotations
 
 import contextvars
+import re
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
@@ -252,7 +253,8 @@ class PgDatabase(Database):
         return (await self._fetchone("SELECT max(version) FROM bgclub_schema"))[0]
 
     async def integrity_check(self) -> list[str]:
-        """``["ok"]`` when the schema is this code's and every append-only trigger is in place, else the problems.
+        """``["ok"]`` when the schema is this code's and every trigger of the schema (the append-only logs, results,
+        corrections and sheets) is in place, else the problems.
         (PostgreSQL checks foreign keys and constraints on every write; there is no file to scan.)"""
         problems = []
         version = await self.user_version()
@@ -260,10 +262,8 @@ class PgDatabase(Database):
             problems.append(f"schema version {version}, not {SCHEMA_VERSION}")
         rows = await self._fetchall("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal")
         names = {row[0] for row in rows}
-        for table in ("actions", "chouette_actions", "chouette_results", "corrections"):
-            for what in ("update", "delete"):
-                if f"{table}_no_{what}" not in names:
-                    problems.append(f"the trigger {table}_no_{what} is missing: the log is not append-only")
+        for trigger in sorted(set(re.findall(r"CREATE TRIGGER (\w+)", pg_schema())) - names):
+            problems.append(f"the trigger {trigger} is missing: its table is no longer append-only")
         return problems or ["ok"]
 
     async def backup(self, destination) -> Any:

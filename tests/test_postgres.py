@@ -174,6 +174,11 @@ async def test_the_postgresql_schema_refuses_what_sqlite_refuses(pg_url):
         assert [a.kind for a in await db.actions(1)] == ["challenge"]
         assert await db.integrity_check() == ["ok"]
         async with db.transaction() as tx:
+            await tx.execute("DROP TRIGGER corrections_no_delete ON corrections")
+        assert await db.integrity_check() == [
+            "the trigger corrections_no_delete is missing: its table is no longer append-only"
+        ]
+        async with db.transaction() as tx:
             await tx.execute("INSERT INTO bgclub_schema (version) VALUES (?)", (migrations_version() + 1,))
     with pytest.raises(SchemaError, match="newer"):
         await Database.open(pg_url)
@@ -221,3 +226,23 @@ async def test_migrate_to_copies_a_played_file_and_the_copy_verifies(tmp_path, p
     async with Database.open(pg_url) as db:
         assert (await db._fetchone("SELECT count(*) FROM actions"))[0] == rows
     assert await asyncio.to_thread(storage_main, ["migrate-to", pg_url, "--from", str(tmp_path / "none")]) == 1
+
+
+async def test_a_postgresql_database_of_an_older_schema_is_upgraded_by_the_same_steps(pg_url):
+    """Migrations for both dialects: a PostgreSQL database at schema version 5 (the first PostgreSQL release: no
+    ``match_prs``, no ``chouette_sheet``) is brought to the current version by SQLite's steps 6 and 7 translated
+    (:func:`storage.pgdialect.pg_migrations`), the new tables' append-only triggers included."""
+    from storage.migrations import SCHEMA_VERSION
+    from storage.pgdialect import PG_FIRST_VERSION
+
+    async with Database.open(pg_url) as db, db.transaction() as tx:
+        await tx.execute("DROP TABLE chouette_sheet")
+        await tx.execute("DROP TABLE match_prs")
+        await tx.execute("DELETE FROM bgclub_schema")
+        await tx.execute("INSERT INTO bgclub_schema (version) VALUES (?)", (PG_FIRST_VERSION,))
+    async with Database.open(pg_url) as db:
+        assert await db.user_version() == SCHEMA_VERSION
+        assert await db.integrity_check() == ["ok"]
+        names = {row[0] for row in await db._fetchall("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal")}
+        assert {"chouette_sheet_no_update", "chouette_sheet_no_delete"} <= names
+        assert (await db._fetchone("SELECT count(*) FROM match_prs"))[0] == 0
