@@ -1,0 +1,78 @@
+"""The club in a terminal (``python bot.py --console``): ``_console`` opens the database and runs
+:mod:`club.console` on a manual clock, and ``--seed`` gives reproducible dice for scripts and demos
+(:func:`reproducible`: committed, derived and revealed as always, RULES A1, skipping the seeds of stored games).
+Split out of ``bot.py``, which re-exports these names."""
+
+from __future__ import annotations
+
+import sys
+import time
+from pathlib import Path
+
+from club import ClubService, ManualClock
+from storage import Database
+
+from .settings import Settings
+from .startup import upgrade_stored_states
+
+
+def seed_source(text: str, used: frozenset[str] | set[str] = frozenset()):
+    """A reproducible source of dice seeds (``--seed``): the candidates are SHA-256 of ``"<text>:0"``,
+    ``"<text>:1"``, … and a candidate whose commitment (SHA-256 of the seed, hex) is in ``used`` is skipped, so a
+    restarted console never deals a game the dice of a stored one. The dice stay provably fair (RULES A1:
+    committed, derived, revealed) and a script replays the same games into a fresh database."""
+    import hashlib
+    import itertools
+
+    from club.dice import seed_hash
+
+    counter = itertools.count()
+
+    def next_seed() -> bytes:
+        while True:
+            seed = hashlib.sha256(f"{text}:{next(counter)}".encode()).digest()
+            if seed_hash(seed) not in used:
+                return seed
+
+    return next_seed
+
+
+def no_contribution() -> str:
+    """The client seed of a member's action under ``--seed``: empty (it does not count, :data:`club.dice.RECIPE_V2`),
+    so that a script replays the same dice; without ``--seed`` each action contributes a fresh :mod:`secrets` value
+    (issue 12 item 1)."""
+    return ""
+
+
+def reproducible(text: str, used: frozenset[str] | set[str] = frozenset()) -> dict:
+    """The :class:`~club.service.ClubService` options of ``--seed text``: the seeds of :func:`seed_source` and empty
+    client seeds (:func:`no_contribution`) — reproducible dice for scripts and demos, not for play that matters."""
+    return {"seeds": seed_source(text, used), "contributions": no_contribution}
+
+
+async def stored_commitments(database: Database) -> set[str]:
+    """The seed commitments (hex) of every stored game and chouette dice series, and of the seeds committed ahead:
+    the seeds ``--seed`` must skip."""
+    async with database.transaction() as tx:
+        rows = await tx.fetchall(
+            "SELECT seed_hash FROM games WHERE seed_hash IS NOT NULL"
+            " UNION SELECT seed_hash FROM chouette_dice WHERE seed_hash IS NOT NULL"
+            # the seeds committed ahead of a game not started yet (issue 12 item 1, club.commitments)
+            " UNION SELECT json_extract(state, '$.dice.ahead.seed_hash') FROM matches"
+            " UNION SELECT json_extract(state, '$.dice.ahead.seed_hash') FROM chouette_sessions"
+        )
+    return {row[0] for row in rows if row[0]}
+
+
+async def _console(settings: Settings, database_path: Path | None, images: Path | None, seed: str | None = None) -> int:
+    from club.console import run_console
+
+    async with settings.open_database(database_path) as database:
+        await upgrade_stored_states(database)
+        options = {} if seed is None else reproducible(seed, await stored_commitments(database))
+        # the console's time passes on request (``wait 6h``): a manual clock starting now
+        service = ClubService(database, defaults=settings.defaults(), clock=ManualClock(time.time()), **options)
+        # one folder per database, so two databases never overwrite each other's pictures
+        stem = "postgresql" if database_path is None else Path(database_path).stem
+        folder = None if images is None else images / stem
+        return await run_console(service, sys.stdin, sys.stdout, images=folder, options=settings.board_options())

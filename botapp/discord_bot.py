@@ -1,0 +1,157 @@
+"""The Discord client of the club (DESIGN "bot.py", "cogs"): :class:`BgBot` opens storage, loads the cogs, registers
+the persistent buttons and syncs the command tree only when asked; :func:`run_bot` runs it until stopped and turns
+Discord's refusals into one clear message. Split out of ``bot.py``, which re-exports these names."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import sys
+
+import aiohttp
+import discord
+from discord.ext import commands
+
+from club import ClubService
+from club.admission import Admission
+from cogs import EXTENSIONS
+from cogs.buttons import ITEMS
+from cogs.publish import Publisher
+from rendering import warm_up
+from storage import Database
+
+from .settings import Settings, hide_password
+from .startup import upgrade_stored_states
+
+log = logging.getLogger("bgclub")
+
+TOKEN_HELP = """No Discord token.
+To run the bot in Discord:
+  1. https://discord.com/developers/applications → New Application → Bot → Reset Token (copy it).
+  2. Put it in config.toml ([discord] token = "...") or in the environment: export DISCORD_TOKEN=...
+  3. Invite the bot with the scopes bot and applications.commands (see README "Discord set-up"), then run
+     python bot.py --sync once so the /bg commands appear."""
+CONSOLE_HINT = "Without a token you can play right here: python bot.py --console"
+
+
+class BgBot(commands.AutoShardedBot):
+    """The club's bot: opens the database in ``setup_hook``, loads the cogs, registers the persistent buttons (valid
+    after a restart), syncs the command tree only when asked, and closes the database on shutdown. Needs no
+    privileged intent (slash commands and buttons carry everything it reads).
+
+    Sharded (discord.py's ``AutoShardedBot``): ``[discord] shards`` shards in this process, 0 = as many as Discord
+    recommends (one per 1,000 or so guilds; a small bot gets one).
+
+    ``database``/``service`` may be given (tests); otherwise ``setup_hook`` opens ``settings.database`` and makes
+    the service with ``service_options`` (keyword arguments of :class:`ClubService`: a test's clock and dice)."""
+
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        database: Database | None = None,
+        service: ClubService | None = None,
+        sync: bool = False,
+        sync_guild: int | None = None,
+        service_options: dict | None = None,
+    ) -> None:
+        intents = discord.Intents.none()
+        intents.guilds = True  # channels and threads in the cache; not privileged
+        discord.VoiceClient.warn_nacl = discord.VoiceClient.warn_dave = False  # no voice: no warning about it
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            shard_count=settings.shards or None,
+        )
+        self.settings = settings
+        self.board_options = settings.board_options()
+        self.database = database
+        self.service = service
+        self.sync_on_start = sync
+        self.sync_guild = sync_guild
+        self.publisher = Publisher(self)
+        self._owns_database = database is None
+        self.service_options = dict(service_options or {})
+        self._known: dict[tuple[int, int], str] = {}
+
+    async def setup_hook(self) -> None:
+        """Open storage, load the extensions, register the persistent buttons, warm the renderer, and sync the
+        command tree if asked (``--sync``)."""
+        if self.database is None:
+            self.database = await self.settings.open_database()
+            log.info("database %s open", hide_password(self.settings.database_url) or self.settings.database)
+            await upgrade_stored_states(self.database)
+        if self.service is None:
+            options = {"admission": Admission(), **self.service_options}
+            self.service = ClubService(self.database, defaults=self.settings.defaults(), **options)
+        for extension in EXTENSIONS:
+            await self.load_extension(extension)
+        self.add_dynamic_items(*ITEMS)
+        options = self.board_options
+        await asyncio.to_thread(warm_up, options.theme, width=options.width, home=options.home)
+        if self.sync_on_start:
+            await self.sync_commands(self.sync_guild)
+
+    async def sync_commands(self, guild_id: int | None = None) -> list:
+        """Send the command tree to Discord: to one server (instant, for testing) or globally."""
+        if guild_id:
+            guild = discord.Object(id=guild_id)
+            self.tree.copy_global_to(guild=guild)
+            synced = await self.tree.sync(guild=guild)
+            log.info("synced %d command(s) to guild %s", len(synced), guild_id)
+        else:
+            synced = await self.tree.sync()
+            log.info("synced %d global command(s) (they may take up to an hour to appear)", len(synced))
+        return synced
+
+    async def register_member(self, guild_id: int, user) -> int:
+        """Make ``user`` a member of the club of ``guild_id`` under his display name (once per name change)."""
+        name = getattr(user, "display_name", None) or getattr(user, "name", None) or str(user.id)
+        key = (guild_id, user.id)
+        if self._known.get(key) != name:
+            await self.service.register(guild_id, user.id, name)
+            self._known[key] = name
+        return user.id
+
+    async def on_ready(self) -> None:
+        """Log who we are."""
+        log.info("logged in as %s in %d server(s)", self.user, len(self.guilds))
+
+    async def close(self) -> None:
+        """Disconnect, then close the database (an open aiosqlite connection would keep the process alive)."""
+        try:
+            await super().close()
+        finally:
+            if self.database is not None and self._owns_database:
+                await self.database.close()
+                self.database = None
+
+
+def run_bot(settings: Settings, *, sync: bool, guild: int | None) -> int:
+    """Run the bot until stopped (Ctrl-C). Returns the exit code."""
+    bot = BgBot(settings, sync=sync, sync_guild=guild or (settings.dev_guild if sync else None))
+
+    async def runner() -> None:
+        async with bot:
+            await bot.start(settings.token)
+
+    try:
+        asyncio.run(runner())
+    except discord.LoginFailure:
+        print(
+            "Discord refused the token (LoginFailure): reset it in the developer portal.", TOKEN_HELP, CONSOLE_HINT,
+            sep="\n", file=sys.stderr,
+        )  # fmt: skip
+        return 1
+    except discord.PrivilegedIntentsRequired:  # pragma: no cover - the bot asks for none
+        print("Discord says a privileged intent is needed; this bot should need none.", file=sys.stderr)
+        return 1
+    except (aiohttp.ClientError, OSError, discord.GatewayNotFound, discord.ConnectionClosed,
+            discord.DiscordServerError) as error:  # fmt: skip
+        print(f"Cannot reach Discord ({error}). Check the network, or play in the console: python bot.py --console",
+              file=sys.stderr)  # fmt: skip
+        return 1
+    except KeyboardInterrupt:
+        pass
+    return 0

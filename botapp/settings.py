@@ -1,0 +1,175 @@
+"""The configuration of the program (``config.toml``; every key is optional, see ``config.example.toml`` and the
+README): :func:`load_config` reads the TOML, :class:`Settings` checks each value's type and holds what the program
+uses, :class:`ConfigError` says which key is wrong and what it must be. Split out of ``bot.py``, which re-exports
+these names."""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from club import ClubSettings
+from club.boards import BoardOptions
+from storage import Database
+
+ROOT = Path(__file__).resolve().parent.parent
+"""The project folder: relative paths of the configuration are taken from it."""
+
+
+class ConfigError(ValueError):
+    """The configuration file is missing (when named explicitly), not TOML, or has a value of the wrong type."""
+
+
+def load_config(path: Path, *, explicit: bool = False) -> dict:
+    """Read the TOML file ``path``. When it is missing: ``config.example.toml``'s defaults, unless ``explicit`` (the
+    file was named with ``--config``). Raises :class:`ConfigError` naming the file and the problem (no such file,
+    unreadable, not valid TOML with its line and column)."""
+    source = path if path.exists() or explicit else ROOT / "config.example.toml"
+    try:
+        with source.open("rb") as handle:
+            return tomllib.load(handle)
+    except FileNotFoundError:
+        raise ConfigError(f"{source}: no such file") from None
+    except OSError as error:
+        raise ConfigError(f"{source}: cannot read it ({error.strerror or error})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{source}: not valid TOML: {error}") from None
+
+
+_KINDS = {str: ("a string (in quotes)", (str,)), int: ("a whole number", (int,)), float: ("a number", (int, float))}
+
+
+def _section(config: dict, name: str) -> dict:
+    """The table ``[name]`` of ``config`` (dotted names for nested tables), ``{}`` when absent; ``ConfigError``
+    when it is not a table."""
+    table, parts = config, name.split(".")
+    for depth, part in enumerate(parts, 1):
+        table = table.get(part, {})
+        if not isinstance(table, dict):
+            raise ConfigError(f"[{'.'.join(parts[:depth])}] must be a table, not {table!r}")
+    return table
+
+
+def _value(config: dict, section: str, key: str, kind: type, default):
+    """``[section] key`` of ``config`` checked to be of ``kind`` (str, int or float; never a bool), else
+    ``default``. Raises :class:`ConfigError` saying which key and what it must be."""
+    value = _section(config, section).get(key, default)
+    what, types = _KINDS[kind]
+    if isinstance(value, bool) or not isinstance(value, types):
+        raise ConfigError(f"[{section}] {key} must be {what}, not {value!r}")
+    return kind(value)
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The configuration the program uses (see ``config.example.toml`` and the README for each key)."""
+
+    token: str = ""
+    dev_guild: int = 0
+    database: Path = Path("bgclub.sqlite3")
+    database_url: str = ""
+    synchronous: str = "FULL"
+    busy_timeout_ms: int = 10_000
+    club_defaults: dict = field(default_factory=dict)
+    theme: str = "colourblind"
+    width: int = 900
+    home: str = "right"
+    console_images: Path = Path("images")
+    log_level: str = "INFO"
+    reminder_seconds: float = 60.0
+    shards: int = 0
+
+    def __repr__(self) -> str:
+        """Every setting but the token, which is shown as ``<hidden>`` (or ``<none>``): it would let anyone run the
+        bot."""
+        shown = ", ".join(
+            f"{name}={'<hidden>' if self.token else '<none>'}"
+            if name == "token"
+            else f"{name}={hide_password(value) if name == 'database_url' else value!r}"
+            for name, value in self.__dict__.items()
+        )
+        return f"Settings({shown})"
+
+    __str__ = __repr__
+
+    @classmethod
+    def from_config(cls, config: dict, *, base: Path = ROOT, environ: dict | None = None) -> Settings:
+        """Settings from the parsed TOML; ``DISCORD_TOKEN`` in ``environ`` wins over ``[discord] token``; relative
+        paths are taken from ``base`` (the project folder); ``BGCLUB_DATABASE_URL`` in ``environ`` wins over
+        ``[storage] url`` (a ``postgresql://…`` URL: the PostgreSQL backend instead of the file). Raises :class:`ConfigError` for a value of the wrong
+        type (``[discord] token = 5``), saying which key and what it must be."""
+        environ = os.environ if environ is None else environ
+        storage = _section(config, "storage")
+        legacy = _value(config, "storage", "database", str, "") if "path" not in storage else ""
+        database = Path(_value(config, "storage", "path", str, "") or legacy or "bgclub.sqlite3")
+        images = Path(_value(config, "console", "images", str, "images"))
+        return cls(
+            token=(environ.get("DISCORD_TOKEN") or _value(config, "discord", "token", str, "")).strip(),
+            dev_guild=_value(config, "discord", "dev_guild", int, 0),
+            shards=_value(config, "discord", "shards", int, 0),
+            database=database if database.is_absolute() else base / database,
+            database_url=(environ.get("BGCLUB_DATABASE_URL") or _value(config, "storage", "url", str, "")).strip(),
+            synchronous=_value(config, "storage", "synchronous", str, "FULL"),
+            busy_timeout_ms=_value(config, "storage", "busy_timeout_ms", int, 10_000),
+            club_defaults=dict(_section(config, "club.defaults")),
+            theme=_value(config, "rendering", "theme", str, "colourblind"),
+            width=_value(config, "rendering", "width", int, 900),
+            home=_value(config, "rendering", "home", str, "right"),
+            console_images=images if images.is_absolute() else base / images,
+            log_level=_value(config, "logging", "level", str, "INFO").upper(),
+            reminder_seconds=_value(config, "scheduler", "interval_seconds", float, 60.0),
+        )
+
+    def board_options(self) -> BoardOptions:
+        """The :class:`club.boards.BoardOptions` of ``[rendering]`` (validated; ``ValueError`` says what is wrong)."""
+        return BoardOptions(self.theme, self.width, self.home).checked()
+
+    def defaults(self) -> ClubSettings:
+        """The settings a new club starts with (``[club.defaults]``); raises ``InvalidRequestError`` for a bad key
+        or value, saying which."""
+        return ClubSettings.from_json(self.club_defaults)
+
+    def open_database(self, path: Path | None = None):
+        """``Database.open`` of ``path`` (default: ``[storage] url`` if set, else ``[storage] path``) with
+        ``synchronous`` and ``busy_timeout_ms`` (SQLite's)."""
+        if path is None and self.database_url:
+            return Database.open(self.database_url)
+        path = path or self.database
+        path.parent.mkdir(parents=True, exist_ok=True)
+        return Database.open(path, synchronous=self.synchronous, busy_timeout_ms=self.busy_timeout_ms)
+
+    def check(self) -> str | None:
+        """What is wrong with the configuration, in words, or None."""
+        try:
+            self.board_options()
+        except ValueError as error:
+            return f"[rendering]: {error}"
+        try:
+            self.defaults()
+        except ValueError as error:
+            return f"[club.defaults]: {error}"
+        if self.shards < 0:
+            return f"[discord] shards is 0 (as many as Discord recommends) or a number of shards, not {self.shards}"
+        if self.database_url and not self.database_url.startswith(("postgresql://", "postgres://")):
+            return "[storage] url (or BGCLUB_DATABASE_URL) is a postgresql://user:password@host/database URL"
+        if self.synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
+            return f"[storage] synchronous is FULL, NORMAL, EXTRA or OFF, not {self.synchronous!r}"
+        return None
+
+
+def url_password(url: str) -> str:
+    """The password in a ``postgresql://user:password@host/…`` URL, or ``""``."""
+    from urllib.parse import urlsplit
+
+    try:
+        return urlsplit(url).password or ""
+    except ValueError:
+        return ""
+
+
+def hide_password(url: str) -> str:
+    """``url`` with its password (if any) shown as ``<hidden>``, for logs and ``repr``."""
+    password = url_password(url)
+    return url.replace(f":{password}@", ":<hidden>@") if password else url
