@@ -265,8 +265,9 @@ def choose_game(
     shown = "\n".join(lines[:10]) + (f"\n… and {len(lines) - 10} more" if len(lines) > 10 else "")
     if len(waiting) > 1:
         raise InvalidRequestError(f"You have {len(waiting)} games waiting for you: {how}.\n{shown}")
-    if for_turn:
-        raise InvalidRequestError(f"No game is waiting for you to act: yours wait for your opponents ({how}).\n{shown}")
+    if for_turn:  # naming one would not help: each waits for someone else
+        yours = "it waits" if len(choices) == 1 else "they all wait"
+        raise InvalidRequestError(f"No game is waiting for you to act: {yours} for someone else.\n{shown}")
     raise InvalidRequestError(f"You have {len(choices)} games: {how}.\n{shown}")
 
 

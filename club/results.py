@@ -115,6 +115,7 @@ class TableView:
     :meth:`club.table.Table.waiting`), ``pending_text`` the same in words; ``due_at``: its deadline (Unix s).
     ``legal``: the actions ``waiting_for`` may take now (names of the use-cases). ``game``: the current game.
     ``engine_side``/``strength``: a practice game's engine seat (:mod:`club.practice`), else None.
+    ``stop_by``: in a money session, the side (0/1) that asked to end it when the current game ends, else None.
     """
 
     match_id: int
@@ -140,6 +141,7 @@ class TableView:
     game: GameView | None
     engine_side: int | None = None
     strength: str | None = None
+    stop_by: int | None = None
 
     @property
     def practice(self) -> bool:
@@ -208,6 +210,7 @@ class TableView:
             game=None if game is None else GameView.of(game, table.game_number, seed_hash=seed_hash, seed=seed),
             engine_side=table.engine_side,
             strength=table.strength,
+            stop_by=table.stop_by,
         )
 
 

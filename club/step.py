@@ -258,6 +258,9 @@ class MatchStep(Step):
             reason = reason or (roll_reason(game, side) if kind == "roll" else None)
             if reason:
                 return NotNowError(f"You cannot {VERBS.get(kind, kind)} now: {reason}.")
+        if kind == "stop" and self.table.stop_by is not None:
+            who = "You" if self.table.stop_by == side else self.names[self.table.stop_by]
+            return NotNowError(f"{who} already asked to end the session: it ends when this game ends.")
         waiting_side, pending = self.table.waiting()
         if waiting_side is None:
             return NotNowError(f"You cannot {VERBS.get(kind, kind)} now.")

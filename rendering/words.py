@@ -189,7 +189,8 @@ def _draw_panel(image, draw, theme: Theme, layout: BoardLayout, view: BoardView)
 def _draw_member(image, draw, theme: Theme, member: ChouetteMember, captain: bool, x, y, room, size, cube) -> None:
     state = member.cube_state
     faded = state == "dropped"
-    sprite = cube_sprite(theme, cube, cube_label(member.cube_value, state == "centred"))
+    # the member's cube in points, as the text panel says it: a centred cube at 1 is "1", not the board's 64
+    sprite = cube_sprite(theme, cube, cube_label(member.cube_value, False))
     paste(image, sprite, (x + cube / 2, y))
     if faded:  # a dropped cube is struck through
         draw.line((x - 2, y + cube / 2, x + cube + 2, y - cube / 2), fill=theme.hit_marker, width=max(2, cube // 9))

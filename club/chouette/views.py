@@ -57,10 +57,16 @@ class CubeView:
 
     def summary(self) -> str:
         """The cube for a panel, e.g. ``4 centred``, or with an add-one factor (RULES D6)
-        ``2 ×3 (automatic doubles: 6 points) taken`` — the face, the factor and the value in points."""
+        ``2 ×3 (automatic doubles: 6 points) taken`` — the face, the factor and the value in points. While an offer
+        is pending (offered, beavered, raccooned) the value is the one proposed (``8 beavered``), as the board
+        image shows it."""
+        value, count = self.value, self.count
+        if self.state in ("offered", "beavered", "raccooned") and self.offered:
+            value = self.offered
+            count = self.offered // (self.stake * self.factor) if self.stake * self.factor else count * 2
         if self.factor == 1:
-            return f"{self.value} {self.state}"
-        return f"{self.count} ×{self.factor} (automatic doubles: {self.value} points) {self.state}"
+            return f"{value} {self.state}"
+        return f"{count} ×{self.factor} (automatic doubles: {value} points) {self.state}"
 
 
 @dataclass(frozen=True, slots=True)

@@ -162,9 +162,9 @@ async def chouette_board(console: Console, view: ChouetteView, viewer: int | Non
     board = view.board
     if board is not None and view.board_live:
         side = board.turn if board.turn is not None else 0
-        lines.append(f"X = {'Box ' + view.name(view.box) if side == 0 else 'Captain ' + view.name(view.captain)}"
-                     f"{' to play ' + '-'.join(map(str, board.dice)) if board.dice else ''}")  # fmt: skip
-        lines.append(ascii_board(board.board_for(side)))
+        seats = ("Box " + view.name(view.box), "Captain " + view.name(view.captain))  # board side 0 is Box's
+        lines.append(f"X = {seats[side]}{' to play ' + '-'.join(map(str, board.dice)) if board.dice else ''}")
+        lines.append(ascii_board(board.board_for(side), names=(seats[side], seats[1 - side])))
     lines.append(seats_text(view))
     now = console.service.clock.now()
     for decision in view.decisions:

@@ -184,6 +184,8 @@ class Console:
                 raise InvalidRequestError(f"that command is for {' or '.join(kinds)}es, not for {given}")
             return given
         choices = await self.choices(kinds=kinds, waiting_only=for_turn)
+        if for_turn and not any(choice.waiting for choice in choices):  # none waits for him: list every game he has
+            choices = await self.choices(kinds=kinds)
         if not choices and not for_turn and "match" in kinds:  # a look at his last game, finished since
             latest = await self.service.history(self.member, guild_id=self.guild_id, limit=1)
             if latest:

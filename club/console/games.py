@@ -87,7 +87,7 @@ def you_can(view: TableView, member: int | None) -> str:
     if view.waiting_for is None or not view.legal:
         return ""
     verbs = list(dict.fromkeys(VERB_WORDS.get(action, action.replace("_", "-")) for action in view.legal))
-    if view.kind == "money" and view.status == "active":
+    if view.kind == "money" and view.status == "active" and view.stop_by is None:
         verbs.append("stop")
     whom = "you" if member == view.waiting_for else view.names[view.side_of(view.waiting_for)]
     text = f"{whom} can: {', '.join(verbs)}"
@@ -111,6 +111,8 @@ async def board_text(console: Console, view: TableView, viewer: int | None) -> s
     if view.kind == "money" and view.stake and view.status == "active" and view.game_number > 1:
         lines.append(f"Session #{view.match_id} so far: {view.names[0]} {money(view.score[0], view.stake)}, "
                      f"{view.names[1]} {money(view.score[1], view.stake)}.")  # fmt: skip
+    if view.kind == "money" and view.status == "active" and view.stop_by is not None:
+        lines.append(f"The session ends when this game ends ({view.names[view.stop_by]} asked).")
     lines.append(next_step(view))
     lines.append(you_can(view, console.member))
     from .player import extra_verbs

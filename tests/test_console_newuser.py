@@ -1,0 +1,147 @@
+"""A new user and a club organiser trying the console from the README (a fresh clone, by hand): each test here is a
+message that was wrong, unclear or inconsistent with the README, and failed before its fix."""
+
+from __future__ import annotations
+
+from contextlib import asynccontextmanager
+
+from clubkit import seeded
+
+from club import ClubService, ManualClock
+from club.console import Console, member_id
+from storage import Database
+
+NAMES = ("alice", "bob", "cy", "di")
+
+
+@asynccontextmanager
+async def console_in(tmp_path, seed: int = 7, **options):
+    """A console on a fresh database (fair seeded dice, a manual clock), acting as alice."""
+    async with Database.open(tmp_path / "club.sqlite3") as database:
+        console = Console(ClubService(database, clock=ManualClock(), seeds=seeded(seed)), **options)
+        await console.handle("as alice")
+        yield console
+
+
+async def seated_chouette(console: Console) -> str:
+    """alice opens a chouette at 1 a point, bob, cy and di join, the seat roll is thrown; the seat's reply."""
+    await console.handle("chouette start stake=1")
+    for name in NAMES[1:]:
+        await console.handle(f"as {name}")
+        await console.handle("chouette join")
+    return await console.handle("chouette seat")
+
+
+async def play_until(console: Console, stop) -> str:
+    """Play the chouette on (first legal play, Box rolls, the Team passes) until ``stop(view)``; the last reply."""
+    names = {member_id(n): n for n in NAMES}
+    out = ""
+    for _ in range(300):
+        view = await console.chouettes.state(1)
+        if stop(view):
+            return out
+        decision = view.decisions[0]
+        await console.handle(f"as {names[decision.actor]}")
+        if decision.pending == "play":
+            plays = await console.chouettes.legal_plays(1, decision.actor)
+            out = await console.handle(f"move {plays[0]}")
+        elif decision.pending == "double":
+            out = await console.handle("no-double")
+        elif decision.pending == "answer":
+            out = await console.handle("take")
+        else:
+            out = await console.handle("roll")
+        assert not out.startswith("Refused"), out
+    raise AssertionError("the chouette never reached the state asked for")
+
+
+async def test_chouette_text_board_names_box_and_captain(tmp_path):
+    """The chouette's text board said ``O: O`` and ``X: X`` where a match's says ``O: alice``: now each side is
+    named by its seat and member (``X: Box bob``, ``O: Captain cy``)."""
+    async with console_in(tmp_path) as console:
+        out = await seated_chouette(console)
+        view = await console.chouettes.state(1)
+        box, captain = view.name(view.box), view.name(view.captain)
+        assert "O: O" not in out and "X: X" not in out, out
+        on_roll = f"Box {box}" if view.board.turn == 0 else f"Captain {captain}"
+        off_roll = f"Captain {captain}" if view.board.turn == 0 else f"Box {box}"
+        assert f"X: {on_roll}" in out and f"O: {off_roll}" in out, out
+
+
+async def test_an_action_when_nothing_waits_names_the_games_not_none(tmp_path):
+    """Box typing ``no-double`` while the Team's window was open was told "You have no game in progress. Start one
+    with: challenge NAME" although he sits in the chouette; and a member whose one match waits for his opponent was
+    told to add the game's number, which could not help. Both now say no game waits for him, listing his games."""
+    async with console_in(tmp_path) as console:
+        await seated_chouette(console)
+        view = await play_until(console, lambda v: v.decisions and v.decisions[0].pending == "double")
+        view = await console.chouettes.state(1)
+        await console.handle(f"as {view.name(view.box)}")
+        out = await console.handle("no-double")
+        assert out.startswith("Refused: No game is waiting for you to act"), out
+        assert "no game in progress" not in out and "chouette=1" in out, out
+        await console.handle("as erin")
+        await console.handle("challenge finn 3")
+        out = await console.handle("move 13/8 13/11")
+        assert out.startswith("Refused: No game is waiting for you to act: it waits for someone else."), out
+        assert "game=1" not in out and "#1 vs finn" in out, out
+
+
+async def test_stop_twice_says_the_session_already_ends(tmp_path):
+    """After ``stop`` the console still offered ``stop``, and typing it again was refused with "you must play 3-2"
+    (as if it were a matter of turn). Now the board says the session ends after this game, ``stop`` is no longer
+    offered, and a second ``stop`` (by either player) says it was already asked; nothing is stored."""
+    async with console_in(tmp_path) as console:
+        await console.handle("challenge bob money money 5")
+        await console.handle("as bob")
+        await console.handle("accept")
+        out = await console.handle("stop")
+        assert "bob asks to end the session" in out and "(bob asked)" in out, out
+        assert not any(line.endswith(", stop") for line in out.splitlines() if "can:" in line), out
+        version = (await console.service.state(1)).version
+        again = await console.handle("stop")
+        assert again == "Refused: You already asked to end the session: it ends when this game ends.", again
+        await console.handle("as alice")
+        other = await console.handle("stop 1")
+        assert other == "Refused: bob already asked to end the session: it ends when this game ends.", other
+        assert (await console.service.state(1)).version == version
+
+
+def test_chouette_panel_shows_a_centred_cube_at_its_value(monkeypatch):
+    """The chouette panel under the board drew a Team member's centred cube at 1 point as "64" (the board's custom
+    for its one centred cube), next to "2 taken": it read as a cube at 64. The panel now shows each cube's value,
+    as the text panel does (``cube 1 centred``); the board's own centred cube still shows 64 (RULES D1)."""
+    import rendering.words as words
+    from backgammon import Position
+    from rendering import render_board
+    from rendering.view import BoardView, ChouetteMember, ChouettePanel
+
+    faces: list[str] = []
+    real = words.cube_sprite
+
+    def recording(theme, size, label):
+        faces.append(label)
+        return real(theme, size, label)
+
+    monkeypatch.setattr(words, "cube_sprite", recording)  # the panel's cubes (the board's own cube is drawn apart)
+    panel = ChouettePanel("Carmen", ChouetteMember("Oleg", 2, "taken"), (ChouetteMember("Priya", 1, "centred"),))
+    render_board(BoardView(Position.initial(), chouette=panel))
+    assert faces == ["2", "1"], faces  # Oleg's 2 taken, Priya's 1 centred
+
+
+async def test_an_offered_cube_shows_the_value_offered(tmp_path):
+    """When Box doubled every cube the text panel said ``cube 1 offered`` (the value before the double) while the
+    board image showed the cube at 2; a beaver read ``cube 2 beavered`` for a cube turned to 4. The text now shows
+    the value proposed, as the image does (RULES C5, D1, D3)."""
+    async with console_in(tmp_path) as console:
+        await seated_chouette(console)
+        await play_until(
+            console, lambda v: v.decisions and v.decisions[0].subject == v.box and "double" in v.decisions[0].actions
+        )
+        view = await console.chouettes.state(1)
+        await console.handle(f"as {view.name(view.box)}")
+        out = await console.handle("double all")
+        assert "cube 1 offered" not in out and f"Captain {view.name(view.captain)} — cube 2 offered" in out, out
+        await console.handle(f"as {view.name(view.captain)}")
+        out = await console.handle("beaver")
+        assert f"Captain {view.name(view.captain)} — cube 4 beavered" in out, out
