@@ -141,10 +141,12 @@ def describe(event: Event, names: Sequence[str], *, money: bool, length: int = 0
     if kind == "session_over":
         return f"The money session is over after {data['games']} game(s): {_score(data['score'], names, True)}."
     if kind == "reveal":
+        clients = "".join(f" {i}: {text!r}" for i, text in enumerate(data.get("clients", ()), 1))
         return (
             f"Game {data['number']} dice seed revealed: {data['seed']} (its SHA-256 is the commitment "
-            f"{data['seed_hash']}). Anyone can recompute every roll from the published values alone: save the "
-            "/bg verify text or the /bg export file and run python tools/verify_dice.py FILE, no database needed; "
-            "the operator checks the stored log too (python -m club verify)."
+            f"{data['seed_hash']}){'; the client seeds —' + clients if clients else ''}, recipe "
+            f"{data.get('recipe', 'bgclub-hmac-sha256-v1')}. Anyone can recompute every roll from the published "
+            "values alone: save the /bg verify text or the /bg export file and run python tools/verify_dice.py FILE, "
+            "no database needed; the operator checks the stored log too (python -m club verify)."
         )
     return f"{who}: {kind.replace('_', ' ')}."

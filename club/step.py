@@ -131,7 +131,8 @@ class MatchStep(Step):
             info = self.games[table.game_number]
             if not info.was_over and info.seed is not None and not any(r[0] == info.number for r in self.revealed):
                 self.revealed.append((info.number, info.seed.hex(), info.seed_hash))
-                reveal = {"number": info.number, "seed": info.seed.hex(), "seed_hash": info.seed_hash}
+                reveal = {"number": info.number, "seed": info.seed.hex(), "seed_hash": info.seed_hash,
+                          "recipe": info.recipe, "clients": [text for _, text in info.contributions]}  # fmt: skip
                 self.events.append((Event("reveal", None, data=reveal), info.number))
 
     def roll_dice(self) -> tuple[tuple[int, int], int]:

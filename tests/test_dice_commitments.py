@@ -42,6 +42,8 @@ async def test_each_commitment_is_published_strictly_before_every_client_seed_of
             clients = logged_contributions(log, number)
             assert verify_rolls(game.seed, game.seed_hash, rolls, recipe=RECIPE_V2, contributions=clients) == []
         assert all(r.ok for r in await verify_database(service.db))
+        last = logged_contributions(log, max(games))
+        assert "the client seeds —" in final.message and all(repr(text) in final.message for _, text in last)
 
 
 async def test_a_changed_client_seed_changes_the_rolls(tmp_path):
