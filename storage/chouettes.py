@@ -296,10 +296,12 @@ class ChouetteStore:
         )
         return [ChouetteResult.from_row(row) for row in rows]
 
-    async def sheet(self, session_id: int) -> list[dict]:
-        """The stored score-sheet rows of a session's finished games (JSON, RULES C11), by game."""
+    async def sheet(self, session_id: int, *, after: int = 0) -> list[dict]:
+        """The stored score-sheet rows of a session's finished games (JSON, RULES C11) after game ``after``, by
+        game."""
         rows = await self.store.fetchall(
-            "SELECT row FROM chouette_sheet WHERE session_id = ? ORDER BY game_number", (session_id,)
+            "SELECT row FROM chouette_sheet WHERE session_id = ? AND game_number > ? ORDER BY game_number",
+            (session_id, after),
         )
         return [json.loads(row["row"]) for row in rows]
 

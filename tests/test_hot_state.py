@@ -83,3 +83,9 @@ async def test_the_chouette_sheet_from_its_rows_is_the_engines(tmp_path):
             assert shown.crossed == tuple(member_id(m) for m in row.crossed), row.game
         assert view.sheet.totals == {member_id(m): t for m, t in engine.totals().items()}
         assert any(row.crossed for row in engine.rows), "a circled loser became Box later: his circle is crossed"
+        # the rows an action reads are the new ones only (the others are known): another service, with nothing
+        # read yet, shows the same sheet
+        from club.chouette import ChouetteService
+
+        fresh = await ChouetteService(service.club).state(outcome.session_id)
+        assert fresh.sheet == view.sheet

@@ -85,6 +85,7 @@ class ChouetteService(ChouetteExpiry):
     def __init__(self, club: ClubService) -> None:
         self.club = club
         self.store = ChouetteStore(club.db)
+        self._sheets: dict[int, list[dict]] = {}  # session → its stored sheet rows read so far (append-only rows)
 
     @property
     def clock(self):
@@ -439,22 +440,10 @@ class ChouetteService(ChouetteExpiry):
 
     def _view(self, step: ChouetteStep, version: int, rows: list[DeadlineRow], *, new) -> ChouetteView:
         table = step.table
-        by_subject = {row.subject_id: row for row in rows}
-        decisions = []
-        for pending in table.pending():
-            row = by_subject.get(pending.subject)
-            decisions.append(
-                Decision(
-                    pending.subject,
-                    pending.actor,
-                    pending.pending,
-                    pending.actions,
-                    pending.cubes,
-                    None if row is None else row.due_at,
-                    "proxy" if pending.actor != pending.subject else "member",
-                    pending.subject in new,
-                )  # fmt: skip
-            )
+        due = {row.subject_id: row.due_at for row in rows}
+        decisions = tuple(
+            Decision.of(pending, due.get(pending.subject), pending.subject in new) for pending in table.pending()
+        )
         series = step.series.get(table.game_number)
         seed = series.seed.hex() if series is not None and series.revealed and series.seed is not None else None
         return ChouetteView.of(
@@ -462,7 +451,7 @@ class ChouetteService(ChouetteExpiry):
             table,
             version=version,
             names=step.names,
-            decisions=tuple(decisions),
+            decisions=decisions,
             seed_hash=None if series is None else series.seed_hash,
             seed=seed,
             stored_sheet=step.stored_sheet,
@@ -471,6 +460,14 @@ class ChouetteService(ChouetteExpiry):
     async def _load_step(self, session_id: int) -> ChouetteStep:
         async with self.store.store.snapshot():  # one read snapshot: the session, its dice and deadlines agree
             return await self._read_step(session_id)
+
+    async def _stored_sheet(self, session_id: int) -> list[dict]:
+        """The session's stored sheet rows: those read before (a stored row never changes, RULES C11's record) and
+        any written since — by this process or another one sharing the database — so an action reads only new
+        rows, not the whole sheet (issue 13 item 1)."""
+        known = self._sheets.setdefault(session_id, [])
+        known.extend(await self.store.sheet(session_id, after=known[-1]["game"] if known else 0))
+        return list(known)
 
     async def _read_step(self, session_id: int) -> ChouetteStep:
         record = await self.store.get(session_id)
@@ -488,5 +485,5 @@ class ChouetteService(ChouetteExpiry):
         deadlines = {d.subject_id: d for d in await self.store.deadlines(session_id)}
         step = ChouetteStep(self, record, table, self.clock.now(), ClubSettings.from_json(club.settings), names, prefs,
                             series, deadlines, book=book)  # fmt: skip
-        step.stored_sheet = await self.store.sheet(session_id)
+        step.stored_sheet = await self._stored_sheet(session_id)
         return step

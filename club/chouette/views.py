@@ -15,7 +15,7 @@ from backgammon.chouette.cubes import TEAM_SIDE
 from backgammon.chouette.sheet import SheetRow
 
 from ..results import GameView, TableOutcome
-from .table import ChouetteTable, member_id
+from .table import ChouetteTable, Pending, member_id
 
 DECISION_WORDS = {
     "double": "double or pass (the Team's window, 003 Atlanta 5.9)",
@@ -84,6 +84,13 @@ class Decision:
     due_at: float | None
     stage: str = "member"
     new: bool = False
+
+    @classmethod
+    def of(cls, pending: Pending, due_at: float | None, new: bool) -> Decision:
+        """The decision the table waits for (``pending``), due at ``due_at`` (its deadline), ``new`` with this
+        outcome; the stage is ``proxy`` when another acts for the subject (RULES C9)."""
+        stage = "proxy" if pending.actor != pending.subject else "member"
+        return cls(pending.subject, pending.actor, pending.pending, pending.actions, pending.cubes, due_at, stage, new)
 
     @property
     def words(self) -> str:
