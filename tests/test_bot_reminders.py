@@ -3,9 +3,12 @@ the member who must act, and at the deadline the club's policy (here: he forfeit
 
 from __future__ import annotations
 
+import pytest
 from botkit import GUILD, call, cog_of, running_bot
 
 from club import InjectedDice, ManualClock
+
+pytestmark = pytest.mark.backends
 
 ALICE, BOB = 101, 202
 

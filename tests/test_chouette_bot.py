@@ -5,8 +5,8 @@ sheet and its image; each member's own buttons; "no cube, no talk" (RULES C1–C
 from __future__ import annotations
 
 import io
-import sqlite3
 
+import pytest
 from botkit import PNG_MAGIC, last_reply
 from chouette_botkit import (
     chouette_bot,
@@ -26,6 +26,9 @@ from club import InjectedDice, ManualClock
 from club.chouette.images import sheet_view
 from club.verify import verify_chouette
 from rendering.sheet import ROW, render_sheet_image, sheet_layout
+from storage import Database
+
+pytestmark = [pytest.mark.backends, pytest.mark.pg_slow]  # PostgreSQL copies: -m slow (the suite's minutes)
 
 ANN, BOB, CY, DI, ED = 101, 202, 303, 404, 505
 HOUR = 3600.0
@@ -169,12 +172,11 @@ async def test_five_member_chouette_over_simulated_days(tmp_path):
             assert ink(image.convert("RGB"), (left, layout.header_top, right, layout.header_top + ROW), (240,) * 3) > 20
         report = await verify_chouette(bot.service.db, 1)
         assert report.ok, report.problems
-    conn = sqlite3.connect(path)
-    try:
-        results = conn.execute("SELECT game_number, sum(points), count(*) FROM chouette_results GROUP BY 1").fetchall()
-    finally:
-        conn.close()
-    assert results == [(1, 0, 5), (2, 0, 5)]
+    async with Database.open(path) as db:  # the stored results, read after the bot closed its database
+        rows = await db._fetchall(
+            "SELECT game_number, sum(points), count(*) FROM chouette_results GROUP BY 1 ORDER BY 1"
+        )
+    assert [tuple(row) for row in rows] == [(1, 0, 5), (2, 0, 5)]
 
 
 async def test_commands_are_a_subgroup_of_bg(tmp_path):
