@@ -13,6 +13,9 @@ from dataclasses import dataclass
 
 RGB = tuple[int, int, int]
 
+WHITE = (252, 252, 252)
+BLACK = (0, 0, 0)
+
 
 def snap(colour: RGB) -> RGB:
     """``colour`` with each channel rounded to a multiple of 4 (at most 252).
