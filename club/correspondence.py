@@ -26,6 +26,7 @@ import math
 import time
 from dataclasses import dataclass
 
+from .dice import on_his_behalf
 from .errors import InvalidRequestError, NotAPlayerError, NotNowError, StaleVersionError
 from .scheduler import ChouetteClock, Deadline, MatchClock, Notice
 from .settings import DAY, HOUR, ClubSettings
@@ -124,7 +125,8 @@ async def roll_for_late_doublers(service, now: float) -> list[Notice]:
         if not prefs.roll_after or now < row.set_at + prefs.roll_after * HOUR:
             continue
         try:
-            outcome = await service.roll(row.match_id, row.member_id, version=row.version)
+            with on_his_behalf():  # the club rolls in his name: no client seed of his (issue 12 item 1)
+                outcome = await service.roll(row.match_id, row.member_id, version=row.version)
         except (StaleVersionError, NotNowError, InvalidRequestError):
             continue
         who = (await service._names([row.member_id])).get(row.member_id, str(row.member_id))

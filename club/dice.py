@@ -83,6 +83,7 @@ Contribution = tuple[int, str]
 """A client seed as the recipe uses it: ``(from_roll, text)``."""
 
 _CONTRIBUTION: ContextVar[str | None] = ContextVar("bgclub_dice_contribution", default=None)
+_BEHALF: ContextVar[bool] = ContextVar("bgclub_dice_behalf", default=False)
 _ACCEPT_BELOW = 252  # 42 * 6: bytes 252..255 are rejected so each face has exactly 42 byte values
 
 
@@ -176,6 +177,22 @@ def contribute_from(value: str | int) -> None:
     """For the rest of this asyncio task (one Discord interaction), a member's action contributes ``value`` (the
     interaction id): :func:`contributing` without an end, for the front end's one entry point."""
     _CONTRIBUTION.set(str(value)[:40])
+
+
+@contextmanager
+def on_his_behalf():
+    """Within this block the club acts in a member's name (``roll_after``: "roll for me"): his action contributes
+    nothing — a value the bot made after the commitment is one it could have chosen (issue 12 item 1)."""
+    token = _BEHALF.set(True)
+    try:
+        yield
+    finally:
+        _BEHALF.reset(token)
+
+
+def acting_for_him() -> bool:
+    """Whether this task is inside :func:`on_his_behalf`."""
+    return _BEHALF.get()
 
 
 def current_contribution() -> str | None:

@@ -13,7 +13,7 @@ from storage import Commit, DeadlineWrite, GameWrite, MatchRecord, MatchWrite, N
 
 from .commitments import CLIENT_SEED, DiceBook, contribution_text, due
 from .describe import pending_words
-from .dice import RECIPE_V2
+from .dice import RECIPE_V2, acting_for_him
 from .errors import GameFinishedError, NotNowError, NotYourTurnError, StaleVersionError
 from .refusals import CUBE_KINDS, cube_reason, roll_reason
 from .settings import MemberPreferences
@@ -164,9 +164,10 @@ class MatchStep(Step):
         """``side`` acts himself: fix his client seed for the game being played and the committed game ahead if he
         has none there yet (issue 12 item 1, :func:`club.commitments.due`): his ``/player seed`` phrase, else this
         request's value (:func:`club.dice.contributing`). Logged as ``client_seed`` actions; counts from the
-        next roll. Nothing for injected dice or a finished table."""
+        next roll. Nothing for injected dice, a finished table, or the club acting in his name
+        (:func:`club.dice.on_his_behalf`)."""
         table = self.table
-        if self.service._dice is not None or table.finished:
+        if self.service._dice is not None or table.finished or acting_for_him():
             return
         info = self.games.get(table.game_number)
         playing = table.game is not None and not table.game.is_over and info is not None and info.dice == "fair"

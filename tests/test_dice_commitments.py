@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from clubkit import ALICE, BOB, GUILD, club_service, play_out, seeded
+from clubkit import ALICE, BOB, GUILD, club_service, new_table, play_out, seeded
 
 from club import InvalidRequestError
 from club.commitments import CLIENT_SEED, logged_contributions
@@ -205,3 +205,27 @@ async def test_a_restarted_seeded_console_never_deals_a_seed_committed_ahead(tmp
         assert ahead in used and None not in used
         restarted = reproducible("demo", used)["seeds"]
         assert seed_hash(restarted()) != ahead
+
+
+async def test_the_club_rolling_in_a_members_name_contributes_nothing_of_his(tmp_path):
+    """``roll_after`` ("roll for me when I do not double within N hours"): the club's roll in his name fixes no client
+    seed of his — a value the bot made after the commitment is one it could have chosen (issue 12 item 1)."""
+    from club.correspondence import roll_for_late_doublers
+    from club.settings import HOUR
+
+    async with club_service(tmp_path / "c.sqlite3", seeds=seeded(6)) as service:
+        outcome = await new_table(service, 5)
+        while outcome.view.pending != "roll_or_double":
+            view = outcome.view
+            outcome = await service.play(
+                view.match_id, view.waiting_for, (await service.legal_plays(1, view.waiting_for))[0]
+            )
+        waiting = outcome.view.waiting_for
+        await service.set_preferences(waiting, roll_after=1.0)
+        before = [a for a in await service.log(1) if a.kind == CLIENT_SEED and a.member_id == waiting]
+        deadline = await service.db.get_deadline(1)
+        notices = await roll_for_late_doublers(service, deadline.set_at + HOUR + 1)
+        assert [n.kind for n in notices] == ["auto_roll"]
+        log = await service.log(1)
+        assert any(a.kind == "roll" and a.member_id == waiting for a in log[-3:])
+        assert [a for a in log if a.kind == CLIENT_SEED and a.member_id == waiting] == before

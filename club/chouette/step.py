@@ -18,7 +18,7 @@ from storage.chouettes import (
 )
 
 from ..commitments import CLIENT_SEED, DiceBook, contribution_text, due
-from ..dice import RECIPE_V2
+from ..dice import RECIPE_V2, acting_for_him
 from ..errors import StaleVersionError
 from ..settings import MemberPreferences
 from ..work import DiceInUse, Step
@@ -153,7 +153,7 @@ class ChouetteStep(Step):
         ``/player seed`` phrase and this request's value. Logged as ``client_seed`` actions; counts from the next
         roll of that series. Nothing for injected dice, a closed session or someone not registered (his action is
         refused anyway)."""
-        if self.service.club._dice is not None or self.table.status != "open":
+        if self.service.club._dice is not None or self.table.status != "open" or acting_for_him():
             return
         if member not in self.prefs and (record := await self.service.club.db.get_member(member)) is not None:
             self.prefs[member] = MemberPreferences.from_json(record.preferences)
