@@ -15,8 +15,9 @@ Extensions (loaded by ``bot.py`` in ``setup_hook``):
   ends) and hints where they are allowed (issue 15; the engine is an optional install).
 
 Shared helpers, one place each: :mod:`cogs.present` (an outcome → message content, embed, PNG and buttons),
-:mod:`cogs.components` (the persistent buttons and the play menu: ``DynamicItem``, match id, version and action in
-the ``custom_id``), :mod:`cogs.publish` (where a game's board messages go: its thread, edits with the bot's own
+:mod:`cogs.buttons` (the one button scheme of every table: a ``DynamicItem`` family keyed by kind, id, staleness
+stamp and action, the old ``custom_id`` templates still registered), :mod:`cogs.components` (the 1-on-1's buttons
+and play menu in it), :mod:`cogs.publish` (where a game's board messages go: its thread, edits with the bot's own
 token, direct messages), :mod:`cogs.flow` (parse → one club call → publish, for commands and buttons alike) and
 :mod:`cogs.errors` (refusals as ephemeral messages, everything else logged with an apology).
 """
