@@ -13,8 +13,10 @@ The core, importable from here:
 
 Modules: ``position`` (the board), ``moves`` (legal plays, RULES G4–G9), ``notation`` (standard notation in and out),
 ``ids`` (gnubg Position ID and Match ID), ``rules`` (rule sets), ``cube`` (RULES D1–D6, M3–M4), ``game`` (the state
-machine of one game), ``match`` (matches and money sessions, RULES M1–M6), ``matfile`` and ``replay`` (the
-Jellyfish/gnubg ``.mat`` format), ``errors`` (typed errors).
+machine of one game, with ``result``, ``phases``, ``resignation`` and ``gamerecord`` split out of it), ``match``
+(matches and money sessions, RULES M1–M6), ``matfile`` (the Jellyfish/gnubg ``.mat`` format: ``matrecord``,
+``matread``, ``matwrite``) and ``replay`` (with ``replayreport``, ``replayrules``, ``replaycheck``), ``errors``
+(typed errors).
 """
 
 from .errors import (
