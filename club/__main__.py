@@ -23,7 +23,7 @@ from storage.health import FileProblem, check_before_opening
 from .export import fill_mat_files
 from .service import ClubService
 from .states import upgrade_states
-from .verify import verify_database
+from .verify import ChouetteReport, verify_database
 
 
 async def _verify(path: Path | str, quiet: bool) -> int:
@@ -36,13 +36,23 @@ async def _verify(path: Path | str, quiet: bool) -> int:
         status = "ok" if report.ok else "PROBLEMS"
         label = getattr(report, "label", None) or f"match {report.match_id}"
         print(
-            f"{label}: {status} — {report.actions} actions, {report.games} games, "
+            f"{label}: {status} — {report.actions} actions, {report.games} game{'s' if report.games != 1 else ''}, "
             f"{report.proven_rolls} rolls proven, {report.injected_games} games with injected dice"
         )
         for problem in report.problems:
             print(f"    {problem}")
-    print(f"{len(reports)} matches checked, {len(bad)} with problems")
+    print(f"{checked_words(reports)} checked, {len(bad)} with problems")
     return 1 if bad else 0
+
+
+def checked_words(reports) -> str:
+    """``2 matches and 1 chouette``: what ``reports`` checked (matches and money sessions count as matches; the
+    chouettes, :class:`~club.verify.ChouetteReport`, apart)."""
+    chouettes = sum(isinstance(report, ChouetteReport) for report in reports)
+    matches = len(reports) - chouettes
+    words = [f"{matches} match{'es' if matches != 1 else ''}"] if matches or not chouettes else []
+    words += [f"{chouettes} chouette{'s' if chouettes != 1 else ''}"] if chouettes else []
+    return " and ".join(words)
 
 
 async def _upgrade(path: Path | str) -> int:

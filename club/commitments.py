@@ -140,6 +140,6 @@ def phrase_text(phrase: str) -> str:
     if not phrase:
         return ("Your dice phrase is cleared: in each game your client seed is the id of your first click after the "
                 "game's commitment is shown (it is published with the seed at the game's end).")  # fmt: skip
-    return (f"Your dice phrase is now {phrase!r}. In every game whose commitment is shown from now on, your client "
+    return (f"Your dice phrase is now “{phrase}”. In every game whose commitment is shown from now on, your client "
             "seed is this phrase and the id of your first click after the commitment; every roll depends on it, and "
-            "/bg verify lists it once the game is over (issue 12).")  # fmt: skip
+            "/bg verify lists it once the game is over.")  # fmt: skip

@@ -145,3 +145,86 @@ async def test_an_offered_cube_shows_the_value_offered(tmp_path):
         await console.handle(f"as {view.name(view.captain)}")
         out = await console.handle("beaver")
         assert f"Captain {view.name(view.captain)} — cube 4 beavered" in out, out
+
+
+def test_the_best_play_of_a_hint_loses_nothing_not_minus_nothing():
+    """``hint``'s table showed the best play's loss as ``-0.000`` (a negated 0.0)."""
+    from backgammon import Position
+    from club.analysis.hints import hint_text
+
+    result = {"plays": [("24/18 13/11", 0.014, 0.0), ("24/16", 0.003, 0.011)]}
+    lines = hint_text(Position.initial(), (6, 2), result).lines
+    assert lines[2].endswith("+0.014  +0.000") and lines[3].endswith("+0.003  -0.011"), lines
+    assert "-0.000" not in "\n".join(lines)
+
+
+def test_chouette_rules_name_the_rule_set_once():
+    """``chouette start`` said "Rules: chouette-atlanta, atlanta family, chouette-atlanta, Jacoby, …": the game
+    rules' summary repeated the preset's name."""
+    from backgammon.chouette.rules import CHOUETTE_PRESETS
+
+    for name, rules in CHOUETTE_PRESETS.items():
+        assert rules.describe().count(name) == 1, rules.describe()
+    assert CHOUETTE_PRESETS["chouette-atlanta"].describe().startswith("chouette-atlanta, atlanta family, Jacoby")
+
+
+async def test_the_dice_phrase_answer_has_no_internal_words(tmp_path):
+    """``seed myphrase`` answered with "(issue 12)" — the project's issue number — and the phrase as a Python repr."""
+    async with console_in(tmp_path) as console:
+        out = await console.handle("seed bob's lucky phrase")
+        assert "issue" not in out and "“bob's lucky phrase”" in out, out
+
+
+async def test_wait_ends_with_what_is_left_now(tmp_path):
+    """After ``wait 2d`` the last board printed said "bob must play within 72.0 h" — the time left when the club
+    acted, 12 hours in — while 36 more hours had passed. ``wait`` now ends with who must act and the time left at
+    the end of the wait."""
+    async with console_in(tmp_path) as console:
+        await console.handle("config move_hours 24 reminders 4 expiry forfeit_game")
+        await console.handle("challenge bob 7")
+        await console.handle("as bob")
+        await console.handle("accept")
+        out = await console.handle("wait 30h")
+        assert "wins game 1 (forfeit)" in out, out
+        now = out.split("— now, after 30 h:\n", 1)[1]
+        view = await console.service.state(1)
+        name = view.names[view.side_of(view.waiting_for)]
+        assert now == f"Match #1: {name} must {view.pending_text} within 18.0 h.", now
+        assert "Nothing else happened" in await console.handle("wait 1h")  # nothing fired: no "now" lines
+
+
+def test_club_verify_counts_chouettes_as_chouettes(tmp_path, capsys):
+    """``python -m club verify`` on a database holding one chouette said "1 matches checked" (and "1 games")."""
+    import asyncio
+
+    from club.__main__ import main as club_main
+
+    async def build():
+        async with console_in(tmp_path) as console:
+            await seated_chouette(console)
+            await play_until(console, lambda view: view.game_number >= 2)
+
+    asyncio.run(build())
+    assert club_main(["verify", str(tmp_path / "club.sqlite3")]) == 0
+    out = capsys.readouterr().out
+    assert "chouette 1: ok — " in out and ", 1 game, " in out and "1 chouette checked, 0 with problems" in out, out
+
+
+def test_config_example_has_every_club_default_and_the_true_ranges():
+    """``config.example.toml`` (the file the README says to copy) left out ``away_days`` and ``nudge_hours``, listed
+    the expiry policies without ``claim``, and said the board width starts at 400 px (it starts at 390)."""
+    import dataclasses
+    import tomllib
+
+    from conftest import ROOT
+
+    from club.settings import EXPIRY_POLICIES, ClubSettings
+    from rendering.layout import MIN_WIDTH
+
+    text = (ROOT / "config.example.toml").read_text(encoding="utf-8")
+    defaults = tomllib.loads(text)["club"]["defaults"]
+    assert {field.name for field in dataclasses.fields(ClubSettings)} <= set(defaults), sorted(defaults)
+    assert ClubSettings(**defaults) == ClubSettings()  # the example is the defaults
+    policy_line = next(line for line in text.splitlines() if line.startswith("expiry_policy"))
+    assert all(f'"{policy}"' in policy_line for policy in EXPIRY_POLICIES), policy_line
+    assert f"{MIN_WIDTH}–2000" in text

@@ -226,8 +226,12 @@ class ChouetteRules:
         return self.family == "classic"
 
     def describe(self) -> str:
-        """A one-line human summary, e.g. for ``/chouette rules``."""
-        parts = [self.name, f"{self.family} family", self.game.describe()]
+        """A one-line human summary, e.g. for ``/chouette rules``: the name once (the game rules' own summary begins
+        with the same preset name, left out), the family, the game options and the chouette's own."""
+        game = self.game.describe()
+        if game == self.game.name or game.startswith(self.game.name + ", "):
+            game = game[len(self.game.name) + 2 :]
+        parts = [self.name, f"{self.family} family"] + ([game] if game else [])
         if self.box_partner:
             parts.append(f"Box Partner from {self.box_partner_min_members} players")
         if self.family == "atlanta":

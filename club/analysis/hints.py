@@ -151,7 +151,7 @@ def hint_text(position: Position, dice: tuple[int, int] | None, result: dict, le
     if dice is not None:
         lines.append(f"Best plays of {dice[0]}-{dice[1]} (equity, loss):")
         for number, (text, equity, loss) in enumerate(result["plays"][:HINT_LINES], start=1):
-            lines.append(f"{number}. {text:24} {equity:+.3f}  {-loss:+.3f}")
+            lines.append(f"{number}. {text:24} {equity:+.3f}  {-loss + 0.0:+.3f}")  # + 0.0: the best play's -0.0 is 0
     else:
         no_double, take, drop, action = result["cube"]
         lines += [

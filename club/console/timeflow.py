@@ -22,8 +22,9 @@ async def next_due(console: Console) -> float | None:
     return min(times) if times else None
 
 
-async def fire(console: Console) -> list[str]:
-    """Run the one clock once at the clock's time; the notices in words (and the boards the club moved)."""
+async def fire(console: Console, touched: dict | None = None) -> list[str]:
+    """Run the one clock once at the clock's time; the notices in words (and the boards the club moved). The
+    tables the club moved are added to ``touched`` (keys ``(kind, id)``, kind ``"chouette"`` or ``"match"``)."""
     from .chouettes import show as show_chouette
     from .games import show as show_match
 
@@ -36,6 +37,8 @@ async def fire(console: Console) -> list[str]:
             name = (await console.service._names([notice.offer_to])).get(notice.offer_to, str(notice.offer_to))
             lines.append(f"{name} can: {CLAIM_VERBS} (as {name.lower()})")
         if notice.outcome is not None:  # what the club did, and the board now
+            if touched is not None:
+                touched["chouette" if notice.table == "chouette" else "match", notice.outcome.view.table_id] = None
             show = show_chouette if notice.table == "chouette" else show_match
             lines.append(await show(console, notice.outcome))
     return lines
@@ -55,21 +58,45 @@ async def wait(console: Console, args: list[str]) -> str:
         raise InvalidRequestError("this club runs on the real clock: time passes by itself here")
     start = clock.now()
     end = start + seconds
-    lines = []
+    lines: list[str] = []
+    touched: dict = {}
     for _ in range(10_000):
         due = await next_due(console)
         if due is None or due > end:
             break
         if due > clock.now():
             clock.set(due)
-        fired = await fire(console)
+        fired = await fire(console, touched)
         if fired:
             lines.append(f"— after {(clock.now() - start) / 3600:.1f} h:")
             lines += fired
         elif due <= clock.now():
             break  # due but nothing to fire (a deadline its owner replaced): go on to the end
     clock.set(end)
-    fired = await fire(console)
+    fired = await fire(console, touched)
     if fired:
         lines += [f"— after {seconds / 3600:.1f} h:", *fired]
+    if touched:  # the boards above gave the time left when they were drawn: say what is left now
+        lines += [f"— now, after {seconds / 3600:g} h:", *await _waiting_now(console, touched)]
     return "\n".join([f"{seconds / 3600:g} hours pass.", *lines, "Nothing else happened." if not lines else ""]).strip()
+
+
+async def _waiting_now(console: Console, touched: dict) -> list[str]:
+    """For each table in ``touched``: who must act and the time left at the clock's time now."""
+    now = console.service.clock.now()
+    lines = []
+    for kind, table_id in touched:
+        if kind == "chouette":
+            view = await console.chouettes.state(table_id)
+            for decision in view.decisions:
+                whom = "" if decision.actor == decision.subject else f" for {view.name(decision.subject)}"
+                due = f" within {(decision.due_at - now) / 3600:.1f} h" if decision.due_at else ""
+                lines.append(f"Chouette {table_id}: {view.name(decision.actor)}{whom} must {decision.words}{due}.")
+        else:
+            view = await console.service.state(table_id)
+            if view.waiting_for is None:
+                continue
+            name = view.names[view.side_of(view.waiting_for)]
+            due = f" within {(view.due_at - now) / 3600:.1f} h" if view.due_at else ""
+            lines.append(f"Match #{table_id}: {name} must {view.pending_text}{due}.")
+    return lines or ["Nobody has anything to do in those games now."]
