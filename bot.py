@@ -5,7 +5,8 @@
   command tree is never sent to Discord.
 - ``python bot.py --console`` — the same use-cases in a terminal (``as alice``, ``/bg challenge bob 5``, …), an
   ASCII board after each action and each turn's PNG in ``[console] images``. Scriptable: ``python bot.py --console <
-  script.txt``. ``--db PATH`` overrides ``[storage] path``.
+  script.txt``. ``--db PATH`` overrides ``[storage] path``. When a rated match or money session ends, the engine's
+  review is printed once computed (``--no-review`` or ``[analysis] review_after_match = false``: only on ``review``).
 - ``python bot.py replay FILE.mat [FILE …] --images DIR [--jacoby] [--beavers] [--automatic-doubles N]
   [--no-crawford]`` — play match files through the use-case layer (a temporary database unless ``--db``), a board
   image after every turn, each game's result and the final score; the options and the score semantics (a money
@@ -155,6 +156,9 @@ def main(argv: list[str] | None = None) -> int:
         "--seed", default=None, help="console: reproducible dice seeds (the same script, the same game)"
     )
     parser.add_argument("--no-images", action="store_true", help="console: print the boards only, write no PNGs")
+    parser.add_argument(
+        "--no-review", action="store_true", help="console: no automatic engine review when a match ends"
+    )
     args = parser.parse_args(argv)
     settings = _settings(args.config)
     if isinstance(settings, int):
@@ -178,7 +182,7 @@ def main(argv: list[str] | None = None) -> int:
         _setup_logging("WARNING")
         try:
             images = None if args.no_images else settings.console_images
-            return asyncio.run(_console(settings, database, images, args.seed))
+            return asyncio.run(_console(settings, database, images, args.seed, review=not args.no_review))
         except KeyboardInterrupt:  # Ctrl-C while a command ran (at the prompt the console says Bye itself)
             print("\nBye.")
             return 0

@@ -64,7 +64,9 @@ async def stored_commitments(database: Database) -> set[str]:
     return {row[0] for row in rows if row[0]}
 
 
-async def _console(settings: Settings, database_path: Path | None, images: Path | None, seed: str | None = None) -> int:
+async def _console(
+    settings: Settings, database_path: Path | None, images: Path | None, seed: str | None = None, review: bool = True
+) -> int:
     from club.console import run_console
 
     async with settings.open_database(database_path) as database:
@@ -75,4 +77,7 @@ async def _console(settings: Settings, database_path: Path | None, images: Path 
         # one folder per database, so two databases never overwrite each other's pictures
         stem = "postgresql" if database_path is None else Path(database_path).stem
         folder = None if images is None else images / stem
-        return await run_console(service, sys.stdin, sys.stdout, images=folder, options=settings.board_options())
+        return await run_console(
+            service, sys.stdin, sys.stdout, images=folder, options=settings.board_options(),
+            review_after_match=review and settings.review_after_match,
+        )  # fmt: skip

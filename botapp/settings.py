@@ -38,7 +38,8 @@ def load_config(path: Path, *, explicit: bool = False) -> dict:
         raise ConfigError(f"{source}: not valid TOML: {error}") from None
 
 
-_KINDS = {str: ("a string (in quotes)", (str,)), int: ("a whole number", (int,)), float: ("a number", (int, float))}
+_KINDS = {str: ("a string (in quotes)", (str,)), int: ("a whole number", (int,)), float: ("a number", (int, float)),
+          bool: ("true or false", (bool,))}  # fmt: skip
 
 
 def _section(config: dict, name: str) -> dict:
@@ -53,11 +54,11 @@ def _section(config: dict, name: str) -> dict:
 
 
 def _value(config: dict, section: str, key: str, kind: type, default):
-    """``[section] key`` of ``config`` checked to be of ``kind`` (str, int or float; never a bool), else
+    """``[section] key`` of ``config`` checked to be of ``kind`` (str, int, float — never a bool — or bool), else
     ``default``. Raises :class:`ConfigError` saying which key and what it must be."""
     value = _section(config, section).get(key, default)
     what, types = _KINDS[kind]
-    if isinstance(value, bool) or not isinstance(value, types):
+    if (isinstance(value, bool) and kind is not bool) or not isinstance(value, types):
         raise ConfigError(f"[{section}] {key} must be {what}, not {value!r}")
     return kind(value)
 
@@ -77,6 +78,7 @@ class Settings:
     width: int = 900
     home: str = "right"
     console_images: Path = Path("images")
+    review_after_match: bool = True
     log_level: str = "INFO"
     reminder_seconds: float = 60.0
     shards: int = 0
@@ -118,6 +120,7 @@ class Settings:
             width=_value(config, "rendering", "width", int, 900),
             home=_value(config, "rendering", "home", str, "right"),
             console_images=images if images.is_absolute() else base / images,
+            review_after_match=_value(config, "analysis", "review_after_match", bool, True),
             log_level=_value(config, "logging", "level", str, "INFO").upper(),
             reminder_seconds=_value(config, "scheduler", "interval_seconds", float, 60.0),
         )

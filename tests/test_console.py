@@ -23,7 +23,7 @@ def run_script(tmp_path, script: str, seed: str = "demo") -> str:
     config = tmp_path / "config.toml"
     config.write_text(f'[console]\nimages = "{(tmp_path / "images").as_posix()}"\n', encoding="utf-8")
     result = subprocess.run(
-        [sys.executable, str(ROOT / "bot.py"), "--console", "--config", str(config), "--db",
+        [sys.executable, str(ROOT / "bot.py"), "--console", "--no-review", "--config", str(config), "--db",
          str(tmp_path / "console.sqlite3"), "--seed", seed],
         input=script, capture_output=True, text=True, timeout=120,
     )  # fmt: skip

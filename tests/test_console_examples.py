@@ -16,7 +16,7 @@ def run_example(tmp_path, name: str) -> str:
     """The console's output for ``examples/<name>.txt`` (run in ``tmp_path``: exports land there)."""
     with (EXAMPLES / f"{name}.txt").open("rb") as script:
         result = subprocess.run(
-            [sys.executable, str(ROOT / "bot.py"), "--console", "--no-images", "--db", str(tmp_path / "ex.sqlite3"),
+            [sys.executable, str(ROOT / "bot.py"), "--console", "--no-images", "--no-review", "--db", str(tmp_path / "ex.sqlite3"),
              "--seed", "example"],
             stdin=script, capture_output=True, timeout=300, cwd=tmp_path,
         )  # fmt: skip

@@ -108,7 +108,7 @@ async def test_ten_thousand_hostile_lines(tmp_path, monkeypatch, lines, seed):
 def test_hostile_input_exit_code(tmp_path):
     """``python bot.py --console`` on hostile bytes: no traceback on standard error, exit code 0 at EOF."""
     result = subprocess.run(
-        [sys.executable, str(ROOT / "bot.py"), "--console", "--no-images", "--db", str(tmp_path / "c.sqlite3"),
+        [sys.executable, str(ROOT / "bot.py"), "--console", "--no-images", "--no-review", "--db", str(tmp_path / "c.sqlite3"),
          "--seed", "fuzz"],
         input=script(7, 400), capture_output=True, timeout=300, cwd=tmp_path,
     )  # fmt: skip

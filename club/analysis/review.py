@@ -134,12 +134,35 @@ async def review_games(
     options=None,
 ) -> Review:
     """Analyse ``games`` in ``pool`` (off the event loop) and build the :class:`Review` with its pictures."""
-    analysis = await asyncio.to_thread(
-        analyse_games, games, names, length=length, pool=pool, level=level, finished=finished
+    return await asyncio.to_thread(
+        compute_review, games, names, title, length=length, pool=pool, finished=finished, level=level, options=options
     )
+
+
+def compute_review(
+    games: list[Game],
+    names,
+    title: str,
+    *,
+    length: int,
+    pool,
+    finished: bool = True,
+    level: str = DEFAULT_LEVEL,
+    options=None,
+) -> Review:
+    """The :class:`Review` of ``games`` (grading spread over ``pool``'s worker processes, then the pictures drawn
+    with Pillow here). Blocks until done: call it in a thread (:func:`review_games`, the console's automatic
+    review). Raises :class:`~club.analysis.AnalysisUnavailableError` without the engine."""
+    analysis = analyse_games(games, names, length=length, pool=pool, level=level, finished=finished)
     review = Review(title, review_lines(analysis, title), analysis)
-    review.images = await asyncio.to_thread(error_pictures, analysis, options)
+    review.images = error_pictures(analysis, options)
     return review
+
+
+def match_title(view) -> str:
+    """``alice vs bob, 5-point match (#12)`` (or ``money session``) for a :class:`~club.results.TableView`."""
+    what = f"{view.length}-point match" if view.length else "money session"
+    return f"{view.names[0]} vs {view.names[1]}, {what} (#{view.match_id})"
 
 
 async def keep_prs(service, match_id: int, view, analysis: MatchAnalysis) -> bool:
@@ -174,15 +197,10 @@ async def review_match(service, match_id: int, *, pool, level: str = DEFAULT_LEV
     finished rated match's PRs are kept in the club's records as it is computed (:func:`keep_prs`)."""
     view = await service.state(match_id)
     games = await club_games(service, match_id)
-    title = (
-        f"{view.names[0]} vs {view.names[1]}, "
-        + (f"{view.length}-point match" if view.length else "money session")
-        + f" (#{match_id})"
-    )
     review = await review_games(
         games,
         view.names,
-        title,
+        match_title(view),
         length=view.length,
         pool=pool,
         finished=view.status == "over",

@@ -49,6 +49,9 @@ class Console:
     ``images``: the folder for board and book PNGs (None = no images); ``options``: how they are drawn; ``admin``:
     whether the console user may change club settings and correct the books (a console is its own club, so yes by
     default). ``chouettes`` / ``records``: the chouette and book use-cases (made over ``service`` when not given).
+    ``review_after_match``: when a rated match or money session ends (and the engine is installed), the engine's
+    review is computed in the background and printed when ready (:mod:`club.console.study`; ``bot.py --console``
+    turns it on unless ``--no-review`` or ``[analysis] review_after_match = false``).
     """
 
     def __init__(
@@ -61,6 +64,7 @@ class Console:
         admin: bool = True,
         chouettes: ChouetteService | None = None,
         records: ClubRecords | None = None,
+        review_after_match: bool = False,
     ) -> None:
         self.service = service
         self.chouettes = chouettes or ChouetteService(service)
@@ -75,6 +79,9 @@ class Console:
         self.last_match: int | None = None
         self.typed: list[str] = []
         self.analysis_pool = None  # the engine's worker pool (club.console.study.pool_of), started on first use
+        self.review_after_match = review_after_match
+        self.review_thread = None  # the thread the automatic reviews are driven from (club.console.study)
+        self.pending_reviews: dict = {}  # match id → (its TableView, the review's future)
 
     @property
     def prompt(self) -> str:
@@ -86,7 +93,8 @@ class Console:
         """Run one line; returns the reply (refusals included, in words). Raises ``EOFError`` for ``quit``. Never
         raises anything else: an unexpected error becomes one line saying so."""
         try:
-            return await self._handle(line)
+            reply = await self._handle(line)
+            return "\n".join(text for text in [reply, *await self.finished_reviews()] if text)
         except EOFError:
             raise
         except BackgammonError as error:
@@ -118,6 +126,22 @@ class Console:
         if self.member is None and not entry.anyone:
             return "Say who you are first: as NAME (e.g. as alice)."
         return self.console_words(await entry.run(self, args), entry.name)
+
+    async def finished_reviews(self, *, wait: bool = False) -> list[str]:
+        """The automatic reviews done by now (all, with ``wait``), as text (:func:`club.console.study.ready_reviews`)."""
+        if not self.pending_reviews:
+            return []
+        from .study import ready_reviews
+
+        return [self.console_words(text) for text in await ready_reviews(self, wait=wait)]
+
+    def close(self) -> None:
+        """Stop the engine's worker processes and the review thread (the end of the console)."""
+        if self.review_thread is not None:
+            self.review_thread.shutdown(wait=True, cancel_futures=True)
+            self.review_thread = None
+        if self.analysis_pool is not None:
+            self.analysis_pool.shutdown()
 
     def console_words(self, text: str, command: str = "") -> str:
         """``text`` (a club or Discord-layer message) in the console's syntax: ``challenge NAME`` instead of ``/bg

@@ -135,7 +135,13 @@ async def show(console: Console, outcome: Outcome) -> str:
     if any(event.kind in ("match_over", "session_over") for event in outcome.events):
         from ..analysis import engine_available
 
-        if engine_available():  # the review is computed on request in the console (it takes seconds)
+        if engine_available() and console.review_after_match and not view.practice:
+            from ..analysis.review import club_games
+            from .study import start_review
+
+            # the review is computed in the background and printed when ready (club.console.study.ready_reviews)
+            lines.append(start_review(console, view, await club_games(console.service, view.match_id)))
+        elif engine_available():
             lines.append(f"The engine's review (PRs, costliest plays, cube errors): review {view.match_id}")
     return "\n".join(line for line in lines if line)
 

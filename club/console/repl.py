@@ -80,11 +80,12 @@ async def run_console(service: ClubService, stdin, stdout: TextIO, **options) ->
                 break
             if reply:
                 print(reply, file=stdout)
+        for text in await console.finished_reviews(wait=True):  # a review still being computed: printed before Bye
+            print(text, file=stdout)
         print("Bye.", file=stdout)
         stdout.flush()
     except OSError:  # standard output is gone or full: nothing more can be said
         pass
     finally:
-        if console.analysis_pool is not None:  # the engine's worker processes (club.console.study)
-            console.analysis_pool.shutdown()
+        console.close()  # the engine's worker processes and the review thread (club.console.study)
     return 0

@@ -42,6 +42,62 @@ async def engine_reply(console: Console, outcome: Outcome) -> list[Outcome]:
     return await engine_turns(console.service, outcome.match_id, pool_of(console))
 
 
+def start_review(console: Console, view, games) -> str:
+    """Start the engine's review of finished match or session ``view`` (its stored ``games``) in the background:
+    the grading in the worker pool, driven from a thread of the console's own, so the next line can be typed at
+    once. Returns the line saying so; the review is printed by :func:`ready_reviews` (after the next command, or
+    at the end of the console) and ``review N`` waits for it."""
+    import concurrent.futures
+
+    from ..analysis.review import compute_review, match_title
+
+    if console.review_thread is None:
+        console.review_thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="console-review")
+    future = console.review_thread.submit(
+        compute_review, games, view.names, match_title(view), length=view.length, pool=pool_of(console),
+        options=console.options,
+    )  # fmt: skip
+    console.pending_reviews[view.match_id] = (view, future)
+    return f"The engine is reviewing #{view.match_id} (PRs, costliest plays, cube errors); it is printed when ready."
+
+
+async def review_text(console: Console, view, found) -> str:
+    """The console's text of :class:`~club.analysis.review.Review` ``found`` of match ``view``: its lines, then
+    each error picture written as a PNG (when images are on) with its caption and path. A finished rated match's
+    PRs are kept in the club's records (:func:`club.analysis.review.keep_prs`), as Discord's review keeps them."""
+    from ..analysis.review import keep_prs
+
+    await keep_prs(console.service, view.match_id, view, found.analysis)
+    lines = [found.text.replace("**", "")]
+    for name, caption, png in found.images:
+        written = console.write_png(f"match{view.match_id}-{name}", png)
+        if written:
+            lines.append(f"{caption}: {written.removeprefix('Image: ')}")
+    return "\n".join(lines)
+
+
+async def ready_reviews(console: Console, *, wait: bool = False, only: int | None = None) -> list[str]:
+    """The automatic reviews (:func:`start_review`) that are done — all of them with ``wait`` (awaited without
+    blocking the loop), or only match ``only`` — as text, each removed from the pending ones. A review that failed
+    says so in one line."""
+    import asyncio
+
+    texts = []
+    for match_id, (view, future) in list(console.pending_reviews.items()):
+        if only is not None and match_id != only:
+            continue
+        if not (wait or future.done()):
+            continue
+        del console.pending_reviews[match_id]
+        try:
+            found = await asyncio.wrap_future(future)
+        except Exception as error:  # noqa: BLE001 - the engine failed: say so, the console goes on
+            texts.append(f"The engine's review of #{match_id} failed ({type(error).__name__}: {str(error)[:200]}).")
+            continue
+        texts.append(await review_text(console, view, found))
+    return texts
+
+
 @verb(
     "study practice",
     "practice [LENGTH|money] [STRENGTH]",
@@ -98,13 +154,10 @@ async def review(console: Console, args: list[str]) -> str:
     view = await console.service.state(match_id)
     if view.status != "over":
         raise refuse_in_play(f"match #{match_id}")
+    if match_id in console.pending_reviews:  # the automatic review is under way: wait for it, not a second one
+        return "\n".join(await ready_reviews(console, wait=True, only=match_id))
     found = await review_match(console.service, match_id, pool=pool_of(console), options=console.options)
-    lines = [found.text.replace("**", "")]
-    for name, caption, png in found.images:
-        written = console.write_png(f"match{match_id}-{name}", png)
-        if written:
-            lines.append(f"{caption}: {written.removeprefix('Image: ')}")
-    return "\n".join(lines)
+    return await review_text(console, view, found)
 
 
 @verb("study hint", "hint [POSITION] [DICE]", "best plays / cube advice (practice games, positions by ID)", bare=True)

@@ -1,0 +1,99 @@
+"""Issue 15, Deliver 3 in the console: when a rated match ends the engine's review is computed in the background and
+printed (PRs, costliest plays with their board PNGs, cube errors) and both members' PRs are kept, as Discord's review
+keeps them; ``[analysis] review_after_match`` / ``--no-review`` turn it off."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from bot import ConfigError, Settings
+from club import ClubService, ManualClock
+from club.analysis import engine_available
+from club.console import Console, member_id
+from storage import Database
+from storage.prs import match_prs
+
+needs_engine = pytest.mark.skipif(not engine_available(), reason="the optional engine (bgsage) is not installed")
+
+
+async def play_to_the_end(console: Console, match_id: int, rng: random.Random) -> str:
+    """Play match ``match_id`` through the console (random legal plays, takes, no doubles) until it is over;
+    returns the reply to the last action."""
+    service = console.service
+    names = {member_id("alice"): "alice", member_id("bob"): "bob"}
+    out = ""
+    for _ in range(400):
+        view = await service.state(match_id)
+        if view.status == "over":
+            return out
+        await console.handle(f"as {names[view.waiting_for]}")
+        if view.pending == "play":
+            out = await console.handle(f"move {rng.choice(await service.legal_plays(match_id, view.waiting_for))}")
+        elif view.pending in ("roll", "roll_or_double"):
+            out = await console.handle("roll")
+        elif view.pending == "answer_resignation":
+            out = await console.handle("accept")
+        else:
+            out = await console.handle("take")
+        assert not out.startswith("Refused"), out
+    raise AssertionError("the match did not end")
+
+
+@needs_engine
+async def test_the_review_is_printed_and_the_prs_kept_when_a_console_match_ends(tmp_path):
+    rng = random.Random(5)
+    async with Database.open(tmp_path / "c.sqlite3") as database:
+        console = Console(
+            ClubService(database, clock=ManualClock()), images=tmp_path / "images", review_after_match=True
+        )
+        try:
+            await console.handle("as alice")
+            await console.handle("challenge bob 1")
+            await console.handle("as bob")
+            await console.handle("accept")
+            out = await play_to_the_end(console, 1, rng)
+            assert "Match #1 is over" in out and "The engine is reviewing #1" in out, out
+            assert "review 1" not in out  # no need to ask for it
+            # printed with a later command once done, or (as the console's loop does) before Bye
+            printed = [out] + await console.finished_reviews(wait=True)
+            text = "\n".join(printed)
+            assert "Review: alice vs bob, 1-point match (#1) (Open Sage" in text, text
+            assert "alice: PR" in text and "bob: PR" in text and "Cube errors:" in text
+            pictures = [Path(line.rsplit(": ", 1)[1]) for line in text.splitlines() if "review-" in line]
+            assert pictures and all(path.read_bytes().startswith(b"\x89PNG") for path in pictures)
+            assert any("played" in line for line in text.splitlines() if "review-" in line)
+            kept = await match_prs(database, 1)
+            assert {row.member_id for row in kept} == {member_id("alice"), member_id("bob")}
+            assert all(row.decisions > 0 for row in kept)
+            assert console.pending_reviews == {}
+            # review 1 afterwards shows the same review (no second row of PRs)
+            again = await console.handle("review 1")
+            assert "alice: PR" in again and len(await match_prs(database, 1)) == 2
+        finally:
+            console.close()
+
+
+async def test_without_review_after_match_the_console_only_says_how_to_ask(tmp_path):
+    """The default of a :class:`Console` (and ``--no-review``): no engine work when a match ends."""
+    async with Database.open(tmp_path / "c.sqlite3") as database:
+        console = Console(ClubService(database, clock=ManualClock()), images=None)
+        await console.handle("as alice")
+        await console.handle("challenge bob 1")
+        await console.handle("as bob")
+        await console.handle("accept")
+        out = await play_to_the_end(console, 1, random.Random(2))
+        assert "Match #1 is over" in out and "reviewing" not in out
+        assert console.pending_reviews == {} and console.analysis_pool is None
+        assert await match_prs(database, 1) == []
+
+
+def test_review_after_match_setting():
+    """``[analysis] review_after_match``: true by default, false turns the automatic review off, a non-boolean is
+    refused saying what it must be."""
+    assert Settings.from_config({}).review_after_match is True
+    assert Settings.from_config({"analysis": {"review_after_match": False}}).review_after_match is False
+    with pytest.raises(ConfigError, match=r"\[analysis\] review_after_match must be true or false"):
+        Settings.from_config({"analysis": {"review_after_match": "no"}})
