@@ -22,7 +22,7 @@ def main(argv: list[str] | None = None) -> int:
     backup = commands.add_parser("backup", help="online backup of a database file (safe while the bot runs)")
     backup.add_argument("source")
     backup.add_argument("destination")
-    check = commands.add_parser("check", help="PRAGMA integrity_check and foreign-key check")
+    check = commands.add_parser("check", help="PRAGMA integrity_check and foreign-key check (or a postgresql:// URL)")
     check.add_argument("path")
     migrate = commands.add_parser("migrate-to", help="copy the SQLite file into an empty PostgreSQL database, verified")
     migrate.add_argument("url", help="postgresql://user:password@host/database (an empty database)")

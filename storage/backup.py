@@ -27,7 +27,11 @@ async def backup_file(source: str | Path, destination: str | Path) -> Path:
 async def check_file(path: str | Path) -> list[str]:
     """``PRAGMA integrity_check`` and foreign-key check of the database at ``path``: ``["ok"]`` or the problems.
 
-    Raises ``FileNotFoundError`` if there is no file at ``path``."""
+    ``path`` may be a ``postgresql://…`` URL: then :meth:`storage.pgstore.PgDatabase.integrity_check` (schema
+    version and triggers). Raises ``FileNotFoundError`` if there is no file at ``path``."""
+    if isinstance(path, str) and path.startswith(("postgresql://", "postgres://")):
+        async with Database.open(path) as database:
+            return await database.integrity_check()
     path = Path(path)
     if not path.is_file():
         raise FileNotFoundError(f"no database at {path}")

@@ -22,6 +22,7 @@ Every statement is the SQLite one translated by :mod:`storage.pgdialect` (``?`` 
 
 from __future__ import annotations
 
+import asyncio
 import contextvars
 import re
 import sqlite3
@@ -123,8 +124,11 @@ class PgTx:
         return rows[0] if rows else None
 
 
-_SNAPSHOT: contextvars.ContextVar[tuple[object, PgTx] | None] = contextvars.ContextVar("pg_snapshot", default=None)
-"""The store and snapshot transaction the running task holds (its reads then run inside it)."""
+_SNAPSHOT: contextvars.ContextVar[tuple[object, PgTx, asyncio.Lock] | None] = contextvars.ContextVar(
+    "pg_snapshot", default=None
+)
+"""The store and snapshot transaction the running task holds (its reads then run inside it, one at a time: tasks it
+starts inherit the snapshot, and a connection runs one statement at a time)."""
 
 
 class PgStore(Store):
@@ -165,7 +169,7 @@ class PgStore(Store):
             yield
             return
         async with self.reading() as tx:
-            token = _SNAPSHOT.set((self, tx))
+            token = _SNAPSHOT.set((self, tx, asyncio.Lock()))
             try:
                 yield
             finally:
@@ -181,7 +185,8 @@ class PgStore(Store):
         """One query (inside this task's :meth:`snapshot` if it holds one); all its rows."""
         held = _SNAPSHOT.get()
         if held is not None and held[0] is self:
-            return await held[1].fetchall(sql, params)
+            async with held[2]:
+                return await held[1].fetchall(sql, params)
         try:
             return await self._pool.fetch(to_postgres(sql), *params)
         except _REFUSED as error:

@@ -207,6 +207,8 @@ async def test_migrate_to_copies_a_played_file_and_the_copy_verifies(tmp_path, p
     assert await asyncio.to_thread(club_main, ["verify", pg_url, "--quiet"]) == 0  # python -m club verify URL
     assert "0 with problems" in capsys.readouterr().out
     assert (await compare(path, pg_url)).ok
+    assert await asyncio.to_thread(storage_main, ["check", pg_url]) == 0  # python -m storage check URL
+    assert capsys.readouterr().out.strip() == "ok"
     async with Database.open(pg_url) as db:
         assert all(report.ok for report in await verify_database(db))
         service = ClubService(db, clock=ManualClock(1_700_100_000.0), seeds=seeded(9))
