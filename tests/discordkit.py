@@ -720,10 +720,13 @@ class Harness:
 
 
 def _infrastructure(task: asyncio.Task) -> bool:
-    """The fake Discord's and aiohttp's own tasks (connection handlers), which never finish on their own."""
+    """The fake Discord's and aiohttp's own tasks (connection handlers), which never finish on their own, and
+    discord.py's view timers (an ephemeral message's view gets 15 minutes: ``Webhook.send``)."""
     coro = task.get_coro()
     code = getattr(coro, "cr_code", None) or getattr(coro, "gi_code", None)
     filename = getattr(code, "co_filename", "") or ""
+    if filename.endswith(("discord/ui/view.py", "discord\\ui\\view.py")) and "timeout" in code.co_name:
+        return True
     return "aiohttp" in filename or "discord_fake" in filename or "discord_routes" in filename
 
 
