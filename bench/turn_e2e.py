@@ -93,9 +93,10 @@ async def money_turns(folder: Path, game: int, turns: int) -> dict[str, list[flo
     return times
 
 
-def _newest_with(h: Harness, session_id: int, member: int, action: str) -> tuple[Msg, str] | None:
-    """The newest message carrying ``member``'s ``action`` component of chouette ``session_id``, and its id."""
-    prefixes = (f"t:c:{session_id}:", f"tm:c:{session_id}:")
+def _newest_with(h: Harness, session_id: int, mark: str, member: int, action: str) -> tuple[Msg, str] | None:
+    """The newest message carrying ``member``'s ``action`` component of chouette ``session_id`` at ``mark`` (the
+    session's current mark: an older component is stale), and its id."""
+    prefixes = (f"t:c:{session_id}:{mark}:", f"tm:c:{session_id}:{mark}:")
     for data in reversed(list(h.world.messages.values())):
         for row in data.get("components") or []:
             for item in row.get("components") or []:
@@ -112,7 +113,7 @@ async def chouette_press(h: Harness, session_id: int, rng: random.Random) -> str
     decision = view.decisions[0]
     actor, subject = h.members[decision.actor], decision.subject
     if decision.pending == "play":
-        found = _newest_with(h, session_id, subject, "play")
+        found = _newest_with(h, session_id, view.mark, subject, "play")
         plays = await h.bot.chouettes.legal_plays(session_id, decision.actor)
         if found is None or len(plays) > 25:
             await h.command(actor, "bg chouette move", h.room, play=rng.choice(plays))
@@ -124,7 +125,7 @@ async def chouette_press(h: Harness, session_id: int, rng: random.Random) -> str
         decision.pending, [a for a in ("take", "drop") if a in decision.actions] or list(decision.actions)
     )
     action = rng.choice(wanted)
-    found = _newest_with(h, session_id, subject, action)
+    found = _newest_with(h, session_id, view.mark, subject, action)
     if found is None:
         raise AssertionError(f"no {action!r} component for {subject} ({decision.pending})")
     await h.press(actor, found[0], found[1])
@@ -152,7 +153,9 @@ async def chouette_decisions(folder: Path, last: int) -> dict[int, dict[str, lis
                 out[game].setdefault(kind, []).append((time.perf_counter() - started) * 1000)
                 continue
             outcome = ChouetteOutcome(view, "")
-            while outcome.view.game_number == game:  # untimed, through the use-cases
+            while outcome.view.game_number == game or (  # untimed, through the use-cases, into the timed game up
+                outcome.view.game_number == last and outcome.view.decisions[0].pending != "play"  # to its first play:
+            ):  # /bg chouette move posts its first board (the boards posted before are stale)
                 h.clock.advance(5)
                 outcome = await decide_randomly(chouettes, outcome, rng, double=0.1)
             if game % 10 == 0:
