@@ -26,7 +26,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from clubkit import decide, seeded  # noqa: E402
-from turns import rss_mb  # noqa: E402
 
 from club import ClubService  # noqa: E402
 from club.admission import Admission, BusyError  # noqa: E402
@@ -35,6 +34,19 @@ from storage import Database  # noqa: E402
 GUILD = 1
 MEMORY_MB = 200.0
 WAIT_S = 1.0
+
+
+def rss_mb() -> float:
+    """Current resident set size of this process in MB (Linux /proc), else the peak from getrusage."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    except OSError:
+        pass
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 async def main(args: argparse.Namespace) -> int:
