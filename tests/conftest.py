@@ -97,6 +97,8 @@ def backend(request):
         yield name
     finally:
         router.close()
+
+
 COVERAGE_TEST = "test_discord_coverage.py"
 """The file whose tests read :data:`discordkit.SESSION`: they run last, and only when the session runs every harness
 test (a subset would leave commands uninvoked through no fault of the bot)."""

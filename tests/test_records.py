@@ -284,13 +284,14 @@ async def test_corrections_keep_the_audit_trail_and_refuse_bad_input_without_wri
 
 @pytest.mark.sqlite_only
 async def test_a_version_2_file_gains_the_corrections_table(tmp_path):
-    """Schema version 3 adds only the corrections audit trail on top of version 2 (storage.migrations)."""
+    """A version 2 file (every later table and index dropped) climbs every migration to :data:`SCHEMA_VERSION`; version 3
+    adds the corrections audit trail (storage.migrations)."""
     path = tmp_path / "v2.sqlite3"
     async with Database.open(path):
         pass
     conn = sqlite3.connect(path)
     conn.executescript(
-        "DROP TABLE corrections; DROP TABLE tallies; DROP TABLE tally_totals; DROP TABLE mat_files; "
+        "DROP TABLE chouette_sheet; DROP TABLE match_prs; DROP TABLE dm_channels; DROP TABLE corrections; DROP TABLE tallies; DROP TABLE tally_totals; DROP TABLE mat_files; "
         "DROP INDEX actions_member; DROP INDEX games_ended; DROP INDEX matches_finished; PRAGMA user_version = 2;"
     )
     conn.close()
