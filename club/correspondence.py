@@ -57,7 +57,9 @@ async def away_state(service, club_id: int, member: int, now: float | None = Non
     """The away state of ``member`` in club ``club_id`` at ``now`` (an unknown member: not away, nothing used)."""
     now = service.clock.now() if now is None else now
     club = await service.db.get_club_by_id(club_id)
-    allowance = ClubSettings.from_json(club.settings).away_days if club else 0
+    from .practice import settings_of  # a practice room follows its club's settings
+
+    allowance = (await settings_of(service.db, club)).away_days if club else 0
     try:
         prefs = await _prefs(service, member)
     except Exception:  # noqa: BLE001 - an unregistered member has no state
@@ -304,7 +306,9 @@ class Correspondence:
         ``nudge_hours`` of waiting and at most once per ``nudge_hours``; returns a new message that pings him."""
         _match, record = await self._expired(match_id, member, "nudge")
         club = await self.service.db.get_club_by_id(_match.club_id)
-        hours = ClubSettings.from_json(club.settings).nudge_hours
+        from .practice import settings_of  # a practice room follows its club's settings
+
+        hours = (await settings_of(self.service.db, club)).nudge_hours
         now = self.service.clock.now()
         waited = (now - record.set_at) / HOUR
         if waited < hours:

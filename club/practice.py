@@ -10,8 +10,11 @@ member id. What differs:
   (guild id = minus the server's), so the club's ledger, score sheets, ratings, statistics, leaderboards and PRs —
   every one a query of the club's own id — never see them; the front ends still find them (:func:`room_of`,
   :func:`club.frontend.in_club`, :func:`club.frontend.open_games`);
-- **no clock for the engine**: the unit of work writes no deadline while the engine seat is to act
-  (:meth:`club.step.MatchStep.commit`), so the scheduler never reminds it or expires it;
+- **no clock at all**: nothing is at stake, so the unit of work writes no deadline in a practice game, for the
+  engine seat or the member (:meth:`club.step.MatchStep.commit`): no reminder, no expiry, no claim (the engine would
+  never claim a lapsed game under the ``claim`` policy: it would wait forever); the member comes back when he likes;
+- **the club's settings**: the practice room is no club of its own to configure; its tables follow the club's
+  current settings (:func:`settings_of`);
 - **hints allowed** (:mod:`club.analysis.hints`): no match is being played against a person (RULES 003 1.5 is about
   matches between players).
 
@@ -60,6 +63,17 @@ async def room_of(db, guild_id: int | None) -> int | None:
         return None
     club = await db.get_club(room_guild(guild_id))
     return None if club is None else club.id
+
+
+async def settings_of(db, club) -> ClubSettings:
+    """The settings that govern the tables of club row ``club`` (a :class:`storage.ClubRecord`): its own, or for a
+    practice room (negative guild id, :func:`room_guild`) the current settings of the club of its server — the room
+    copies them when it is made, and follows every later change of the club's."""
+    if club.guild_id < 0:
+        owner = await db.get_club(room_guild(club.guild_id))
+        if owner is not None:
+            return ClubSettings.from_json(owner.settings)
+    return ClubSettings.from_json(club.settings)
 
 
 @dataclass(frozen=True, slots=True)

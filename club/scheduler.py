@@ -279,6 +279,10 @@ class MatchClock:
             who = names.get(deadline.subject, str(deadline.subject))
             what = pending_words(deadline.pending)
             club = await db.get_club_by_id(match.club_id)
+            if club.guild_id < 0:  # a practice game's deadline stored before they had none (issue 15): it ends quietly
+                await db.mark_deadline(deadline.table_id, deadline.version, reminders=(),
+                                       reminders_sent=current.reminders_sent, expired_at=now, next_at=None)  # fmt: skip
+                return None
             settings = ClubSettings.from_json(club.settings)
             policy = "lapse" if deadline.pending == "answer_challenge" else settings.expiry_policy
             if policy in ("nothing", "claim"):

@@ -363,7 +363,9 @@ class ClubService(MatchQueries, ClubMembers):
         prefs = tuple(
             MemberPreferences.from_json(members[p].preferences if p in members else {}) for p in record.players
         )
-        step = MatchStep(self, record, table, self.clock.now(), ClubSettings.from_json(club.settings), names, prefs)
+        from .practice import settings_of  # a practice room follows its club's settings (issue 15)
+
+        step = MatchStep(self, record, table, self.clock.now(), await settings_of(self.db, club), names, prefs)
         step.book = DiceBook.from_json(record.state.get("dice"))
         if game_record is not None:
             v2 = step.book.current == game_record.number and game_record.dice == "fair"

@@ -278,7 +278,7 @@ class MatchStep(Step):
         side, pending = table.waiting()
         waiting_member = None if side is None else table.players[side]
         deadline = None
-        if waiting_member is not None and not table.engine_to_act():  # the engine seat has no clock (issue 15)
+        if waiting_member is not None and not table.practice:  # a practice game has no clock at all (issue 15)
             due = self.now + self.settings.time_limit(pending)
             reminders = tuple(due - r for r in self.settings.reminders if due - r > self.now)
             deadline = DeadlineWrite(waiting_member, pending, due, reminders)

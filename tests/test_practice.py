@@ -242,3 +242,46 @@ async def test_the_console_refuses_a_hint_in_a_chouette_being_played(tmp_path):
         await console.handle("chouette start")
         out = await console.handle("hint")
         assert out.startswith("Refused:") and "No hints in the chouette" in out and "003 1.5" in out, out
+
+
+@needs_engine
+@pytest.mark.parametrize("policy", ["claim", "forfeit_match"])
+async def test_a_practice_game_has_no_clock_at_all(tmp_path, pool, policy):
+    """Nothing is at stake in a practice game, so it has no member clock either: no reminder, no expiry, no claim
+    (the engine would never claim: a lapsed game waited forever) — under every expiry policy the member comes back
+    when he likes and plays on."""
+    from club import ManualClock
+    from club.scheduler import run_due
+    from club.settings import HOUR
+
+    clock = ManualClock()
+    async with club_service(tmp_path / "club.db", clock=clock) as service:
+        await service.configure_club(GUILD, move_time=2 * HOUR, reminders=[HOUR], expiry_policy=policy)
+        view = (await start_practice(service, GUILD, ALICE, ENGINE, length=3)).view
+        if view.engine_to_act:
+            view = (await engine_turns(service, view.match_id, pool))[-1].view
+        assert view.status == "active" and view.waiting_for == ALICE
+        assert await service.db.get_deadline(view.match_id) is None
+        clock.advance(30 * 24 * HOUR)
+        assert await run_due(service) == []
+        later = await service.state(view.match_id)
+        assert later.status == "active" and later.waiting_for == ALICE and later.score == view.score
+        assert (await member_turn(service, later, random.Random(1))).view.status == "active"
+
+
+async def test_the_practice_room_follows_the_clubs_settings(tmp_path, monkeypatch):
+    """The practice room is made with the club's settings; a later change of the club's applies to it too (its
+    tables read the club's current settings: :func:`club.practice.settings_of`)."""
+    from club.practice import room_guild, settings_of
+    from club.settings import HOUR
+
+    monkeypatch.setattr("club.practice.require_engine", lambda: None)
+    async with club_service(tmp_path / "club.db") as service:
+        await start_practice(service, GUILD, ALICE, ENGINE, length=1)
+        changed = await service.configure_club(
+            GUILD, move_time=5 * HOUR, expiry_policy="claim", away_days=3, nudge_hours=6
+        )
+        room = await service.db.get_club(room_guild(GUILD))
+        assert await settings_of(service.db, room) == changed
+        club = await service.db.get_club(GUILD)
+        assert await settings_of(service.db, club) == changed
