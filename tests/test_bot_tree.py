@@ -7,7 +7,6 @@ import re
 import subprocess
 import sys
 
-from botkit import running_bot
 from conftest import ROOT
 
 import bot as botmod
@@ -44,30 +43,31 @@ def check_option(option: dict, where: str) -> int:
     return size
 
 
-async def test_command_tree_payload_is_valid(tmp_path):
+async def test_command_tree_payload_is_valid(harness):
     """Names 1–32 lowercase characters, descriptions 1–100, at most 25 options, subcommands and choices, required
-    options first, at most 4000 characters per command; /bg is guild-only; every documented command is there."""
-    async with running_bot(tmp_path / "club.sqlite3") as (bot, _fake):
-        commands = bot.tree.get_commands()
-        names = [command.name for command in commands]
-        assert sorted(names) == ["bg", "club", "player", "study"], "/bg, /club (books), /player, /study"
-        player = next(command for command in commands if command.name == "player").to_dict(bot.tree)
-        assert player["dm_permission"] is False and check_option(player, "") <= 4000
-        assert {o["name"] for o in player["options"]} >= {"away", "back", "ping", "nudge", "autoroll"}
-        assert len(player["options"]) <= 25
-        payload = next(command for command in commands if command.name == "bg").to_dict(bot.tree)
-        assert payload["type"] == 1 and payload["dm_permission"] is False
-        size = check_option(payload, "")
-        assert size <= 4000, f"/bg has {size} characters; Discord allows 4000"
-        subcommands = {option["name"]: option for option in payload["options"]}
-        assert set(subcommands) >= EXPECTED and len(subcommands) <= 25  # other cogs may add subgroups (type 2)
-        assert all(subcommands[name]["type"] == 1 for name in EXPECTED)
-        move = {option["name"]: option for option in subcommands["move"]["options"]}
-        assert move["play"]["required"] and move["play"]["autocomplete"]
-        resign = {option["name"]: option for option in subcommands["resign"]["options"]}
-        assert [choice["value"] for choice in resign["level"]["choices"]] == ["single", "gammon", "backgammon"]
-        challenge = {option["name"]: option for option in subcommands["challenge"]["options"]}
-        assert challenge["opponent"]["type"] == 6 and challenge["opponent"]["required"]
+    options first, at most 4000 characters per command; /bg is guild-only; every documented command is there (the
+    tree of the bot logged in to the harness's Discord)."""
+    bot = harness.bot
+    commands = bot.tree.get_commands()
+    names = [command.name for command in commands]
+    assert sorted(names) == ["bg", "club", "player", "study"], "/bg, /club (books), /player, /study"
+    player = next(command for command in commands if command.name == "player").to_dict(bot.tree)
+    assert player["dm_permission"] is False and check_option(player, "") <= 4000
+    assert {o["name"] for o in player["options"]} >= {"away", "back", "ping", "nudge", "autoroll"}
+    assert len(player["options"]) <= 25
+    payload = next(command for command in commands if command.name == "bg").to_dict(bot.tree)
+    assert payload["type"] == 1 and payload["dm_permission"] is False
+    size = check_option(payload, "")
+    assert size <= 4000, f"/bg has {size} characters; Discord allows 4000"
+    subcommands = {option["name"]: option for option in payload["options"]}
+    assert set(subcommands) >= EXPECTED and len(subcommands) <= 25  # other cogs may add subgroups (type 2)
+    assert all(subcommands[name]["type"] == 1 for name in EXPECTED)
+    move = {option["name"]: option for option in subcommands["move"]["options"]}
+    assert move["play"]["required"] and move["play"]["autocomplete"]
+    resign = {option["name"]: option for option in subcommands["resign"]["options"]}
+    assert [choice["value"] for choice in resign["level"]["choices"]] == ["single", "gammon", "backgammon"]
+    challenge = {option["name"]: option for option in subcommands["challenge"]["options"]}
+    assert challenge["opponent"]["type"] == 6 and challenge["opponent"]["required"]
 
 
 def test_no_token_says_how_to_get_one_and_starts_the_console(tmp_path, capsys, monkeypatch):

@@ -128,31 +128,32 @@ async def test_a_chouette_from_its_published_values(tmp_path):
 
 
 async def test_bg_chouette_verify_publishes_a_file_the_verifier_reproduces(tmp_path):
-    """``/bg chouette verify`` attaches the published lines; after a finished game they verify 100 %."""
-    from chouette_botkit import chouette_bot, command
+    """``/bg chouette verify`` (through the Discord harness) attaches the published lines; after a finished game
+    they verify 100 %."""
     from chouette_clubkit import decide_randomly
+    from discordkit import Harness
 
     from club import ManualClock
     from club.chouette import ChouetteOutcome
 
-    async with chouette_bot(tmp_path / "b.sqlite3", clock=ManualClock()) as (bot, fake):
-        ann, bob, cy = fake.member(101, "Ann"), fake.member(202, "Bob"), fake.member(303, "Cy")
-        room = fake.text_channel("night")
-        await command(bot, fake, "start", ann, room)
+    async with Harness.start(tmp_path / "b.sqlite3", clock=ManualClock(), reviews=False) as h:
+        ann, bob, cy = h.member("Ann"), h.member("Bob"), h.member("Cy")
+        room = h.channel("night")
+        await h.command(ann, "bg chouette start", room)
         for member in (bob, cy):
-            await command(bot, fake, "join", member, room)
-        await command(bot, fake, "seat", cy, room)
-        sid = await bot.chouettes.session_in(room.id)
+            await h.command(member, "bg chouette join", room)
+        await h.command(cy, "bg chouette seat", room)
+        sid = await h.bot.chouettes.session_in(room)
         rng = random.Random(2)
-        outcome = ChouetteOutcome(await bot.chouettes.state(sid), "")
+        outcome = ChouetteOutcome(await h.bot.chouettes.state(sid), "")
         for _ in range(3000):
             if outcome.view.game_number >= 2 or not outcome.view.decisions:
                 break
-            outcome = await decide_randomly(bot.chouettes, outcome, rng)
-        interaction = await command(bot, fake, "verify", ann, room)
-    reply = [r for r in interaction.replies if r.kind != "defer"][-1]
-    assert reply.ephemeral and RECIPE_V2 in reply.content and reply.file_bytes
-    (tmp_path / "dice.txt").write_bytes(reply.file_bytes)
+            outcome = await decide_randomly(h.bot.chouettes, outcome, rng)
+        answer = await h.command(ann, "bg chouette verify", room)
+    files = answer.messages[-1].files
+    assert answer.private and RECIPE_V2 in answer.text and len(files) == 1
+    (tmp_path / "dice.txt").write_bytes(next(iter(files.values())))
     result = _run(tmp_path / "dice.txt")
     assert "Series1: ok" in result.stdout and "PROBLEMS" not in result.stdout, result.stdout
     done, total = _reproduced(result.stdout)
