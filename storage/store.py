@@ -25,10 +25,11 @@ operation                    what it does (all SQL of these paths is in this mod
 The log is append-only: nothing here updates or deletes an ``actions`` / ``chouette_actions`` row (the schema's
 triggers refuse it too), and replay accepts every kind ever written.
 
-A second backend (PostgreSQL) implements :class:`Store`'s public methods with the same meaning: statements use
-``?`` placeholders (translate to ``$n``), ``ON CONFLICT … DO UPDATE``/``DO NOTHING`` and ``RETURNING id``, which both
-dialects have; column and table names come from :data:`KINDS`, never from input. Transactions: ``transaction()``
-is a write transaction; a backend may run each read below in one read transaction.
+The second backend, :class:`storage.pgstore.PgStore` (PostgreSQL), runs every operation here unchanged: statements
+use ``?`` placeholders (translated to ``$n`` by :mod:`storage.pgdialect`), ``ON CONFLICT … DO UPDATE``/``DO
+NOTHING``, which both dialects have, and :meth:`Store.json_int` where they differ; column and table names come from
+:data:`KINDS`, never from input. It replaces only ``transaction()`` (a write transaction), ``snapshot()`` and the
+reads.
 """
 
 from __future__ import annotations

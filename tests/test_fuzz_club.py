@@ -101,6 +101,7 @@ async def test_hostile_calls(tmp_path):
 
 
 @pytest.mark.slow
+@pytest.mark.sqlite_only
 async def test_ten_thousand_hostile_calls(tmp_path):
     """10,000 hostile calls (about 40 s on one free core)."""
     await _fuzz(tmp_path, 10_000)

@@ -254,6 +254,7 @@ async def forget_mat_files(db) -> None:
         await tx.execute("DELETE FROM mat_files")
 
 
+@pytest.mark.sqlite_only
 async def test_tables_without_a_kept_file_still_export_and_upgrade_keeps_their_files(tmp_path, monkeypatch):
     """An older database has finished tables with no kept match file: the export replays each once (and keeps it),
     and ``python -m club upgrade`` keeps the files of all of them, so that the next export reads only kept files."""
