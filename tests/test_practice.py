@@ -285,3 +285,35 @@ async def test_the_practice_room_follows_the_clubs_settings(tmp_path, monkeypatc
         assert await settings_of(service.db, room) == changed
         club = await service.db.get_club(GUILD)
         assert await settings_of(service.db, club) == changed
+
+
+@needs_engine
+async def test_a_practice_deadline_stored_before_they_had_none_ends_quietly(tmp_path, pool, monkeypatch):
+    """A database from before: a practice game with a member's deadline under the ``claim`` policy. At its expiry
+    nobody is told and no claim is offered (the engine would never take it up); the game goes on."""
+    from club import ManualClock
+    from club.scheduler import run_due
+    from club.settings import HOUR
+    from club.table import MatchTable
+
+    clock = ManualClock()
+    async with club_service(tmp_path / "club.db", clock=clock) as service:
+        await service.configure_club(GUILD, move_time=2 * HOUR, reminders=[], expiry_policy="claim")
+        view = (await start_practice(service, GUILD, ALICE, ENGINE, length=3)).view
+        match_id = view.match_id
+        while view.status == "active":
+            if view.engine_to_act:
+                view = (await engine_turns(service, match_id, pool))[-1].view
+            elif view.pending in ("roll", "roll_or_double"):
+                break
+            else:
+                view = (await member_turn(service, view, random.Random(3))).view
+        assert view.waiting_for == ALICE and view.pending in ("roll", "roll_or_double")
+        with monkeypatch.context() as old_code:  # the unit of work as it was: a clock for the member
+            old_code.setattr(MatchTable, "practice", property(lambda table: False))
+            view = (await service.roll(match_id, ALICE)).view
+        assert view.waiting_for == ALICE and await service.db.get_deadline(match_id) is not None
+        clock.advance(3 * HOUR)
+        assert await run_due(service) == []
+        assert (await service.db.get_deadline(match_id)).expired_at is not None
+        assert (await service.state(match_id)).status == "active"
