@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from storage import ActionRecord, GameRecord
 
 from .commitments import logged_contributions
-from .dice import RECIPE, RECIPE_V2, Contribution
+from .dice import RECIPE, RECIPE_V2, RECIPES, Contribution
 
 RECIPE_KEY = "DiceRecipe"
 
@@ -145,3 +145,14 @@ async def chouette_series(chouettes, session_id: int) -> list[Series]:
 async def chouette_lines(chouettes, session_id: int) -> list[str]:
     """The published lines of chouette ``session_id`` (see :func:`chouette_series`)."""
     return lines(await chouette_series(chouettes, session_id))
+
+
+def chouette_proof_text(session_id: int, series: Sequence[Series], file: str = "the attached file") -> str:
+    """What ``/bg chouette verify`` (console ``chouette verify``) says beside the proof ``file`` of ``series``
+    (:func:`lines`): the recipes used, when each commitment and seed is published, and how to check it."""
+    used = sorted({each.recipe for each in series}, reverse=True) or [RECIPE_V2]
+    recipes = "\n".join(f"Recipe {name}: {RECIPES[name]}" for name in used)
+    return (f"Chouette #{session_id} dice. {recipes}\nEach series' commitment was published before any member's "
+            "client seed (listed per series in the file). A game's seed is published when it ends (the seat "
+            "throws' when the chouette closes). Check every roll yourself: python tools/verify_dice.py on "
+            f"{file} (standard library only).")  # fmt: skip

@@ -28,9 +28,8 @@ from backgammon.errors import BackgammonError
 from club import frontend
 from club.chouette import ChouetteOutcome, ChouetteService
 from club.chouette.images import sheet_png_async
-from club.dice import RECIPE_V2, RECIPES
 from club.errors import InvalidRequestError
-from club.proof import chouette_series
+from club.proof import chouette_proof_text, chouette_series
 from club.proof import lines as proof_lines
 
 from .chouette_present import chouette_message
@@ -243,12 +242,7 @@ class ChouetteCommands(app_commands.Group):
             session_id = await _session(interaction, member)
             series = await chouette_series(interaction.client.chouettes, session_id)
             lines = proof_lines(series)
-            used = sorted({each.recipe for each in series}, reverse=True) or [RECIPE_V2]
-            recipes = "\n".join(f"Recipe {name}: {RECIPES[name]}" for name in used)
-            text = (f"Chouette #{session_id} dice. {recipes}\nEach series' commitment was published before any "
-                    "member's client seed (listed per series in the file). A game's seed is published when it ends "
-                    "(the seat throws' when the chouette closes). Check every roll yourself: "
-                    "python tools/verify_dice.py on the attached file (standard library only).")  # fmt: skip
+            text = chouette_proof_text(session_id, series)
             file = discord.File(
                 io.BytesIO("\n".join(lines).encode("utf-8")), filename=f"chouette-{session_id}-dice.txt"
             )

@@ -228,3 +228,48 @@ def test_config_example_has_every_club_default_and_the_true_ranges():
     policy_line = next(line for line in text.splitlines() if line.startswith("expiry_policy"))
     assert all(f'"{policy}"' in policy_line for policy in EXPIRY_POLICIES), policy_line
     assert f"{MIN_WIDTH}–2000" in text
+
+
+async def test_a_chouettes_dice_proof_and_rules_from_the_console(tmp_path):
+    """The README's ``/bg chouette verify`` had no console verb, and ``verify chouette=1`` / ``rules chouette=1``
+    (the help says [game] may be chouette=N) were refused "that command is for matches". Now ``chouette verify``
+    (and ``verify chouette=1``) writes the proof file, which ``tools/verify_dice.py`` checks, and ``rules
+    chouette=1`` gives the chouette's rules."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    async with console_in(tmp_path) as console:
+        await seated_chouette(console)
+        await play_until(console, lambda view: view.game_number >= 2)
+        proof = tmp_path / "proof.txt"
+        out = await console.handle(f"verify chouette=1 {proof}")
+        assert out.startswith("Chouette #1 dice.") and out.endswith(f"Wrote {proof}."), out
+        assert "Rules: " not in out and "chouette-atlanta, atlanta family" in await console.handle("rules chouette=1")
+        assert "Chouettes: 1 game, " in await console.handle("stats alice")  # was "1 games"
+    checked = subprocess.run([sys.executable, str(ROOT / "tools" / "verify_dice.py"), str(proof)],
+                             capture_output=True, text=True, timeout=60)  # fmt: skip
+    assert checked.returncode == 0 and ": ok — " in checked.stdout, checked.stdout + checked.stderr
+
+
+def test_verify_dice_reads_a_missing_file_and_help_without_a_traceback(tmp_path):
+    """``python tools/verify_dice.py --help`` and a mistyped file name ended in a Python traceback
+    (FileNotFoundError); now --help prints the usage (exit 0) and an unreadable file is one line (exit 1) while the
+    other files are still checked."""
+    import subprocess
+    import sys
+
+    from conftest import ROOT
+
+    tool = [sys.executable, str(ROOT / "tools" / "verify_dice.py")]
+    helped = subprocess.run([*tool, "--help"], capture_output=True, text=True, timeout=60)
+    assert helped.returncode == 0 and helped.stdout.startswith("Usage: python tools/verify_dice.py FILE")
+    assert "Traceback" not in helped.stderr and "``" not in helped.stdout
+    empty = tmp_path / "empty.txt"
+    empty.write_text("no dice lines here\n", encoding="utf-8")
+    missing = subprocess.run([*tool, str(tmp_path / "nope.mat"), str(empty)], capture_output=True, text=True,
+                             timeout=60)  # fmt: skip
+    assert missing.returncode == 1 and "Traceback" not in missing.stderr, missing.stderr
+    assert f"== {tmp_path / 'nope.mat'}: cannot read it (No such file or directory)" in missing.stdout
+    assert f"== {empty}" in missing.stdout, missing.stdout

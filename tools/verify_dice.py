@@ -125,16 +125,23 @@ def check(text: str, out=print) -> int:
 
 def main(argv: list[str]) -> int:
     """Check every file named in ``argv``; exit status 0 when all check, 1 otherwise."""
-    if not argv:
-        print(__doc__.split("\n\n")[1], file=sys.stderr)
-        return 2
+    usage = "\n\n".join(__doc__.split("\n\n")[1:4]).replace("``", "").replace(" ::", ":")
+    if not argv or argv[0] in ("-h", "--help"):
+        print(usage, file=sys.stdout if argv else sys.stderr)
+        return 0 if argv else 2
     problems = 0
     for name in argv:
-        if name == "-":
-            text = sys.stdin.read()
-        else:
-            with open(name, encoding="utf-8") as handle:
-                text = handle.read()
+        try:
+            if name == "-":
+                text = sys.stdin.read()
+            else:
+                with open(name, encoding="utf-8") as handle:
+                    text = handle.read()
+        except (OSError, UnicodeDecodeError) as error:  # one line, not a traceback; the other files still checked
+            reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+            print(f"== {name}: cannot read it ({reason})")
+            problems += 1
+            continue
         print(f"== {name}")
         problems += check(text)
     return 1 if problems else 0

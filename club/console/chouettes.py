@@ -439,3 +439,27 @@ async def chouette_rules(console: Console, args: list[str]) -> str:
     text = (f"Chouette #{view.session_id}: {view.rules_text}.\nTime: {view.decision_time / 3600:g} h per cube "
             f"decision, {view.proxy_time / 3600:g} h for a proxy.")  # fmt: skip
     return text + (f"\nStake: {view.stake} per point." if view.stake else "")
+
+
+@verb("chouette verify", "chouette verify [chouette=N] [FILE]",
+      "the dice proof: each series' commitment, revealed seed and every roll, as a file (RULES A1)")  # fmt: skip
+async def chouette_verify(console: Console, args: list[str]) -> str:
+    """``chouette verify [FILE]``: the proof file of ``/bg chouette verify`` written to FILE (default
+    ``chouette-N-dice.txt`` in this folder), for ``python tools/verify_dice.py``."""
+    from pathlib import Path
+
+    from ..proof import chouette_proof_text, chouette_series, lines
+    from .core import file_problem
+
+    files = [word for word in args if "/" in word or "." in word]
+    session_id, rest = await session_for(console, [word for word in args if word not in files])
+    if rest or len(files) > 1:
+        raise InvalidRequestError("chouette verify [chouette=N] [FILE], e.g. chouette verify dice.txt")
+    series = await chouette_series(console.chouettes, session_id)
+    path = Path(files[0] if files else f"chouette-{session_id}-dice.txt").expanduser()
+    try:
+        path = path.resolve()
+        path.write_text("\n".join(lines(series)) + "\n", encoding="utf-8")
+    except OSError as error:
+        raise InvalidRequestError(file_problem(error, path)) from None
+    return chouette_proof_text(session_id, series, file=str(path)) + f"\nWrote {path}."

@@ -396,14 +396,22 @@ async def games(console: Console, args: list[str]) -> str:
 
 @verb("rules", "rules [game]", "the rules a match is played under")
 async def rules(console: Console, args: list[str]) -> str:
-    """``rules [game]``."""
+    """``rules [game]`` (``rules chouette=N``: the chouette's, as ``chouette rules``)."""
+    if take_target(args)[0] is not None and take_target(args)[0].kind == "chouette":
+        from .chouettes import chouette_rules
+
+        return await chouette_rules(console, args)
     match_id, _ = await _match_for_look(console, args)
     return frontend.rules_text(await console.service.state(match_id))
 
 
 @verb("verify", "verify [game] [number=N]", "the dice proof of a game (RULES A1)")
 async def verify(console: Console, args: list[str]) -> str:
-    """``verify [game] [number=N]``."""
+    """``verify [game] [number=N]`` (``verify chouette=N``: the chouette's proof file, as ``chouette verify``)."""
+    if take_target(args)[0] is not None and take_target(args)[0].kind == "chouette":
+        from .chouettes import chouette_verify
+
+        return await chouette_verify(console, args)
     named, args = options(args, ("number",))
     match_id, _ = await _match_for_look(console, args)
     game_number = number(named["number"], "a game of the match", high=10_000) if "number" in named else None

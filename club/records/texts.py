@@ -95,7 +95,8 @@ def stats_text(stats: MemberStats) -> str:
     )
     if stats.chouette_games:
         lines.append(
-            f"Chouettes: {stats.chouette_games} games, {stats.chouette_wins} won, {signed(stats.chouette_points)} pts, "
+            f"Chouettes: {stats.chouette_games} game{'s' if stats.chouette_games != 1 else ''}, "
+            f"{stats.chouette_wins} won, {signed(stats.chouette_points)} pts, "
             f"{signed(stats.chouette_money)} at the stakes"
         )
     if stats.pr is not None:
