@@ -1,25 +1,15 @@
-"""``/bg chouette`` through the cog with fake interactions (tests/botkit.py): a five-member chouette over simulated
-days — an injected clock, deadlines passing, proxies acting, a restart in the middle — ending with the right score
-sheet and its image; each member's own buttons; "no cube, no talk" (RULES C1–C11, A2)."""
+"""``/bg chouette`` through the harness (tests/discordkit.py: the real bot, discord.py's own parsing, a fake Discord
+checking every request): a five-member chouette over simulated days — an injected clock, deadlines passing, proxies
+acting, a restart in the middle — ending with the right score sheet and its image; each member's own buttons; "no
+cube, no talk" (RULES C1–C11, A2)."""
 
 from __future__ import annotations
 
 import io
 
 import pytest
-from botkit import PNG_MAGIC, last_reply
-from chouette_botkit import (
-    chouette_bot,
-    chouette_ids,
-    chouette_parts,
-    command,
-    find_id,
-    group,
-    options_of,
-    press,
-    private_text,
-)
 from clubkit import snapshot
+from discordkit import GUILD, PNG_MAGIC, Harness, Msg, chouette_parts
 from PIL import Image
 
 from club import InjectedDice, ManualClock
@@ -30,18 +20,42 @@ from storage import Database
 
 pytestmark = [pytest.mark.backends, pytest.mark.pg_slow]  # PostgreSQL copies: -m slow (the suite's minutes)
 
-ANN, BOB, CY, DI, ED = 101, 202, 303, 404, 505
 HOUR = 3600.0
 SEATING = [(6, 6), (6, 5), (5, 5), (5, 4), (4, 4)]  # Ann Box, Bob Captain, then Cy, Di, Ed
-GUILD = 777
 
 
-def members(fake):
-    return [fake.member(user, name) for user, name in ((ANN, "Ann"), (BOB, "Bob"), (CY, "Cy"), (DI, "Di"), (ED, "Ed"))]
+def members(h: Harness):
+    """Ann, Bob, Cy, Di and Ed."""
+    return [h.member(name) for name in ("Ann", "Bob", "Cy", "Di", "Ed")]
 
 
-def mentioned(post) -> set[int]:
+def mentioned(post: Msg) -> set[int]:
     return {int(part[2:-1]) for part in post.content.split() if part.startswith("<@") and part.endswith(">")}
+
+
+def deciders(post: Msg) -> set[int]:
+    """The members whose chouette buttons the message carries."""
+    return {chouette_parts(custom_id)[0] for custom_id in post.chouette_ids}
+
+
+async def chouette(h: Harness, who, what: str, room: int, **options):
+    """``/bg chouette <what>`` by ``who`` in ``room``; its answer is private."""
+    answer = await h.command(who, f"bg chouette {what}", room, **options)
+    assert answer.private, answer
+    return answer
+
+
+async def play_first(h: Harness, member, board: Msg):
+    """``member`` chooses the first play of his menu on ``board``."""
+    menu = board.chouette_id(member.id, "play")
+    return await h.press(member, board, menu, values=[board.options(menu)[0]])
+
+
+async def tick(h: Harness) -> list:
+    """One round of the reminder loop; the notices it handled."""
+    notices = await h.bot.get_cog("Reminders").tick()
+    await h.settle()
+    return notices
 
 
 def ink(image, box, colour, tolerance=40) -> int:
@@ -61,116 +75,110 @@ async def test_five_member_chouette_over_simulated_days(tmp_path):
     clock = ManualClock()
     path = tmp_path / "club.sqlite3"
     dice = InjectedDice([*SEATING, (2, 1), (3, 1), (1, 2)], fallback=b"days")
-    async with chouette_bot(path, clock=clock, dice=dice) as (bot, fake):
-        ann, bob, cy, di, ed = members(fake)
-        room = fake.text_channel("club-night")
-        await bot.service.register(GUILD, ANN, "Ann")
-        await bot.service.configure_club(GUILD, move_time=2 * HOUR, expiry_policy="forfeit_game")
-        started = await command(bot, fake, "start", ann, room, hours=24.0, proxy_hours=12.0)
-        assert "opens a chouette" in private_text(started)
+    async with Harness.start(path, clock=clock, dice=dice) as h:
+        ann, bob, cy, di, ed = members(h)
+        room = h.channel("club-night")
+        await h.bot.service.register(GUILD, ann.id, "Ann")
+        await h.bot.service.configure_club(GUILD, move_time=2 * HOUR, expiry_policy="forfeit_game")
+        started = await chouette(h, ann, "start", room, hours=24.0, proxy_hours=12.0)
+        assert "opens a chouette" in started.text
         for member in (bob, cy, di, ed):
-            await command(bot, fake, "join", member, room)
-        lobby = fake.last(room.id)
-        assert "Ann, Bob, Cy, Di, Ed" in lobby.embed.fields[0].value and lobby.edits == 4
-        early = await command(bot, fake, "proxy", cy, room, member=di)
-        assert "once the members are seated" in private_text(early)
-        seat = await command(bot, fake, "seat", ed, room)
-        assert "Box Ann against Captain Bob" in private_text(seat)
-        board = fake.last(room.id)
-        assert mentioned(board) == {ANN} and board.png.startswith(PNG_MAGIC)
-        named = await command(bot, fake, "proxy", cy, room, member=di)
-        assert "Cy names Di his proxy" in private_text(named)
-        await command(bot, fake, "proxy", ed, room, member=bob)
-        assert fake.last(room.id).id == board.id and board.content == "Waiting for Ann."
-        menu = find_id(board, ANN, "play")
-        await press(fake, ann, menu, [options_of(board, menu)[0]])
+            await chouette(h, member, "join", room)
+        lobby = h.last(room)
+        assert "Ann, Bob, Cy, Di, Ed" in lobby.embed["fields"][0]["value"] and lobby.edits == 4
+        early = await chouette(h, cy, "proxy", room, member=di)
+        assert "once the members are seated" in early.text
+        seat = await chouette(h, ed, "seat", room)
+        assert "Box Ann against Captain Bob" in seat.text
+        board = h.last(room)
+        assert mentioned(board) == {ann.id} and board.png.startswith(PNG_MAGIC)
+        named = await chouette(h, cy, "proxy", room, member=di)
+        assert "Cy names Di his proxy" in named.text
+        await chouette(h, ed, "proxy", room, member=bob)
+        assert h.last(room).id == board.id and board.content == "Waiting for Ann."
+        await play_first(h, ann, board)
 
-        window = fake.last(room.id)
-        assert mentioned(window) == {BOB, CY, DI, ED}, "exactly the members who must decide (5.9)"
-        assert {chouette_parts(i)[0] for i in chouette_ids(window)} == {BOB, CY, DI, ED}
-        seen = fake.as_seen(window)
+        window = h.last(room)
+        assert mentioned(window) == {bob.id, cy.id, di.id, ed.id}, "exactly the members who must decide (5.9)"
+        assert deciders(window) == {bob.id, cy.id, di.id, ed.id}
+        seen = window.seen()
+        edits = window.edits
         clock.advance(HOUR)
-        await press(fake, bob, find_id(window, BOB, "pass"))
-        await press(fake, di, find_id(window, DI, "double"))
+        await h.press(bob, window, window.chouette_id(bob.id, "pass"))
+        await h.press(di, window, window.chouette_id(di.id, "double"))
         before = snapshot(path)
-        refused = await press(fake, di, find_id(seen, CY, "double"), seen=seen)
-        assert "Cy is here and decides himself" in private_text(refused)
+        refused = await h.press(di, seen, seen.chouette_id(cy.id, "double"))
+        assert refused.private and "Cy is here and decides himself" in refused.text
         assert snapshot(path) == before
-        await press(fake, ed, find_id(window, ED, "pass"))
-        assert fake.last(room.id).id == window.id and window.edits == 3, "passes edit the one board message"
+        await h.press(ed, window, window.chouette_id(ed.id, "pass"))
+        assert h.last(room).id == window.id and window.edits == edits + 3, "passes edit the one board message"
 
-        cog = bot.get_cog("Reminders")
         clock.advance(10 * HOUR)  # the night: nothing is due
-        assert await cog.tick() == []
+        assert await tick(h) == []
         clock.advance(10 * HOUR)  # day 2: the reminder 4 hours before Cy's deadline
-        reminders = await cog.tick()
-        assert [(n.kind, n.ping) for n in reminders] == [("reminder", (CY,))]
-        assert "Reminder: Cy" in fake.last(room.id).content and mentioned(fake.last(room.id)) == {CY}
+        reminders = await tick(h)
+        assert [(n.kind, n.ping) for n in reminders] == [("reminder", (cy.id,))]
+        assert "Reminder: Cy" in h.last(room).content and mentioned(h.last(room)) == {cy.id}
         clock.advance(4 * HOUR)
-        expired = await cog.tick()
-        assert [(n.kind, n.subject, n.ping) for n in expired] == [("expiry", CY, (DI,))]
-        proxy_board = fake.last(room.id)
-        assert mentioned(proxy_board) == {DI} and "Di for Cy: double or pass" in proxy_board.content
-        assert "Cy missed his deadline" in proxy_board.embed.description
-        pressed = await press(fake, di, find_id(proxy_board, CY, "double"))
-        assert "Cy doubles (for Cy, by Di)" in private_text(pressed)
+        expired = await tick(h)
+        assert [(n.kind, n.subject, n.ping) for n in expired] == [("expiry", cy.id, (di.id,))]
+        proxy_board = h.last(room)
+        assert mentioned(proxy_board) == {di.id} and "Di for Cy: double or pass" in proxy_board.content
+        assert "Cy missed his deadline" in proxy_board.embed["description"]
+        pressed = await h.press(di, proxy_board, proxy_board.chouette_id(cy.id, "double"))
+        assert pressed.private and "Cy doubles (for Cy, by Di)" in pressed.text
 
-        answer = fake.last(room.id)
-        assert mentioned(answer) == {ANN}
-        await press(fake, ann, find_id(answer, ANN, "drop"))
-        captain = fake.last(room.id)
-        assert mentioned(captain) == {BOB}
-        menu = find_id(captain, BOB, "play")
-        await press(fake, bob, menu, [options_of(captain, menu)[0]])
-        box_turn = fake.last(room.id)
-        assert mentioned(box_turn) == {ANN}
-        await press(fake, ann, find_id(box_turn, ANN, "double"))
-        answers = fake.last(room.id)
-        assert mentioned(answers) == {BOB, ED}
-        drop = find_id(answers, BOB, "drop")
+        answer = h.last(room)
+        assert mentioned(answer) == {ann.id}
+        await h.press(ann, answer, answer.chouette_id(ann.id, "drop"))
+        captain = h.last(room)
+        assert mentioned(captain) == {bob.id}
+        await play_first(h, bob, captain)
+        box_turn = h.last(room)
+        assert mentioned(box_turn) == {ann.id}
+        await h.press(ann, box_turn, box_turn.chouette_id(ann.id, "double"))
+        answers = h.last(room)
+        assert mentioned(answers) == {bob.id, ed.id}
 
-    # the restart: a new bot process on the same database and the same Discord
-    async with chouette_bot(path, clock=clock, dice=dice) as (bot, old_fake):
-        fake.attach(bot)
-        cog = bot.get_cog("Reminders")
-        pressed = await press(fake, bob, drop)
-        assert "Bob drops" in private_text(pressed)
+        await h.restart()  # a new bot process on the same database and the same Discord
+        pressed = await h.press(bob, answers, answers.chouette_id(bob.id, "drop"))
+        assert pressed.private and "Bob drops" in pressed.text
         clock.advance(25 * HOUR)  # day 3: Ed missed his answer; his proxy Bob is pinged
-        expired = await cog.tick()
-        assert [(n.subject, n.ping) for n in expired] == [(ED, (BOB,))]
+        expired = await tick(h)
+        assert [(n.subject, n.ping) for n in expired] == [(ed.id, (bob.id,))]
         clock.advance(13 * HOUR)  # Bob lets Ed's time pass too: Ed drops, as Bob did (003 Atlanta 7.1)
-        expired = await cog.tick()
+        expired = await tick(h)
         assert len(expired) == 1 and "Ed drops (time: the club's policy)" in expired[0].text
         assert expired[0].outcome.finished == (1,)
-        sheet_post, game2 = fake.in_channel(room.id)[-2:]
+        sheet_post, game2 = h.messages(room)[-2:]
         assert sheet_post.content.startswith("Score sheet after game 1: Ann +0, Bob -1, Cy +1, Di +1, Ed -1")
         assert sheet_post.png.startswith(PNG_MAGIC)
-        assert mentioned(game2) == {CY}, "game 2: Captain Cy opens (the Team won the opening roll)"
+        assert mentioned(game2) == {cy.id}, "game 2: Captain Cy opens (the Team won the opening roll)"
         clock.advance(3 * HOUR)  # day 4: Cy does not play within the club's move time: the board is forfeited
-        expired = await cog.tick()
+        expired = await tick(h)
         assert expired[0].outcome.finished == (2,)
 
-        view = await bot.chouettes.state(1)
+        view = await h.bot.chouettes.state(1)
         rows = [row.points for row in view.sheet.rows]
         assert rows == [
-            {ANN: 0, BOB: -1, CY: 1, DI: 1, ED: -1},
-            {ANN: 4, BOB: -1, CY: -1, DI: -1, ED: -1},
+            {ann.id: 0, bob.id: -1, cy.id: 1, di.id: 1, ed.id: -1},
+            {ann.id: 4, bob.id: -1, cy.id: -1, di.id: -1, ed.id: -1},
         ]
-        assert view.sheet.totals == {ANN: 4, BOB: -2, CY: 0, DI: 0, ED: -2} and view.sheet.zero_sum
-        assert view.sheet.rows[0].circled == (BOB,) and view.order[:2] == (ANN, DI)
+        assert view.sheet.totals == {ann.id: 4, bob.id: -2, cy.id: 0, di.id: 0, ed.id: -2} and view.sheet.zero_sum
+        assert view.sheet.rows[0].circled == (bob.id,) and view.order[:2] == (ann.id, di.id)
 
-        asked = await command(bot, fake, "sheet", di, room)
-        reply = last_reply(asked)
-        assert reply.ephemeral and reply.png.startswith(PNG_MAGIC) and "Ann +4" in reply.content
+        asked = await chouette(h, di, "sheet", room)
+        reply = asked.messages[-1]
+        assert reply.png.startswith(PNG_MAGIC) and "Ann +4" in asked.text
         image = Image.open(io.BytesIO(reply.png))
         image.load()
-        expected = render_sheet_image(sheet_view(view), bot.board_options.theme)
+        expected = render_sheet_image(sheet_view(view), h.bot.board_options.theme)
         assert image.size == expected.size
         layout = sheet_layout(sheet_view(view))
         for index in range(5):
             left, right = layout.member_column(index)
             assert ink(image.convert("RGB"), (left, layout.header_top, right, layout.header_top + ROW), (240,) * 3) > 20
-        report = await verify_chouette(bot.service.db, 1)
+        report = await verify_chouette(h.bot.service.db, 1)
         assert report.ok, report.problems
     async with Database.open(path) as db:  # the stored results, read after the bot closed its database
         rows = await db._fetchall(
@@ -179,101 +187,94 @@ async def test_five_member_chouette_over_simulated_days(tmp_path):
     assert [tuple(row) for row in rows] == [(1, 0, 5), (2, 0, 5)]
 
 
-async def test_commands_are_a_subgroup_of_bg(tmp_path):
+async def test_commands_are_a_subgroup_of_bg(harness):
     """``/bg chouette`` sits in the one ``/bg`` group; its commands and options follow Discord's limits and the
     whole ``/bg`` payload stays within 4000 characters."""
     from test_bot_tree import check_option
 
-    async with chouette_bot(tmp_path / "c.sqlite3") as (bot, _fake):
-        payload = bot.tree.get_command("bg").to_dict(bot.tree)
-        sub = next(option for option in payload["options"] if option["name"] == "chouette")
-        assert sub["type"] == 2
-        names = {option["name"] for option in sub["options"]}
-        assert names == {"start", "join", "leave", "seat", "status", "sheet", "proxy", "rules", "move", "verify"}
-        assert check_option(payload, "") <= 4000
-        patterns = {pattern.pattern for pattern in bot._connection._view_store._dynamic_items}
-        assert {"t:", "tm:", "ch:", "chs:"} <= {p.split("(")[0] for p in patterns}, "the one scheme and the old ids"
-        assert group(bot).get_command("proxy").to_dict(bot.tree)["options"][0]["type"] == 6
+    bot = harness.bot
+    payload = bot.tree.get_command("bg").to_dict(bot.tree)
+    sub = next(option for option in payload["options"] if option["name"] == "chouette")
+    assert sub["type"] == 2
+    names = {option["name"] for option in sub["options"]}
+    assert names == {"start", "join", "leave", "seat", "status", "sheet", "proxy", "rules", "move", "verify"}
+    assert check_option(payload, "") <= 4000
+    patterns = {pattern.pattern for pattern in bot._connection._view_store._dynamic_items}
+    assert {"t:", "tm:", "ch:", "chs:"} <= {p.split("(")[0] for p in patterns}, "the one scheme and the old ids"
+    proxy = bot.tree.get_command("bg").get_command("chouette").get_command("proxy")
+    assert proxy.to_dict(bot.tree)["options"][0]["type"] == 6
 
 
 async def test_buttons_work_after_a_restart_through_the_library(tmp_path):
     """The persistent items are registered in setup: a window button posted by one bot process is dispatched by
     discord.py itself in the next one."""
-    path = tmp_path / "c.sqlite3"
     dice = InjectedDice([*SEATING[:3], (2, 1)], fallback=b"lib")
-    async with chouette_bot(path, dice=dice) as (bot, fake):
-        ann, bob, cy, di, ed = members(fake)
-        room = fake.text_channel("club-night")
-        await command(bot, fake, "start", ann, room)
+    async with Harness.start(tmp_path / "c.sqlite3", dice=dice) as h:
+        ann, bob, cy, di, ed = members(h)
+        room = h.channel("club-night")
+        await chouette(h, ann, "start", room)
         for member in (bob, cy):
-            await command(bot, fake, "join", member, room)
-        await command(bot, fake, "seat", ann, room)
-        board = fake.last(room.id)
-        menu = find_id(board, ANN, "play")
-        await press(fake, ann, menu, [options_of(board, menu)[0]])
-        custom_id = find_id(fake.last(room.id), CY, "pass")
-    async with chouette_bot(path, dice=dice) as (bot, _unused):
-        fake.attach(bot)
-        pressed = await fake.press_via_library(fake.members[CY], custom_id)
-        assert "Cy does not double" in private_text(pressed)
-        assert {d.subject for d in (await bot.chouettes.state(1)).decisions} == {BOB}
+            await chouette(h, member, "join", room)
+        await chouette(h, ann, "seat", room)
+        await play_first(h, ann, h.last(room))
+        window = h.last(room)
+        await h.restart()
+        pressed = await h.press(cy, window, window.chouette_id(cy.id, "pass"))
+        assert pressed.private and "Cy does not double" in pressed.text
+        assert {d.subject for d in (await h.bot.chouettes.state(1)).decisions} == {bob.id}
 
 
 async def test_no_cube_no_talk_thread(tmp_path):
     """ "No cube, no talk": a private thread holds Box and the members whose cube is in the game; a member whose cube
     is dropped is taken out of it."""
     dice = InjectedDice([*SEATING[:4], (1, 2)], fallback=b"talk")
-    async with chouette_bot(tmp_path / "c.sqlite3", dice=dice) as (bot, fake):
-        ann, bob, cy, di, ed = members(fake)
-        room = fake.text_channel("club-night")
-        threads = []
-
-        async def create_thread(*, name, type=None, invitable=True, **kwargs):
-            thread = fake._channel(__import__("discord").Thread, name)
-            thread.parent_id = room.id
-            threads.append(thread)
-            return thread
-
-        room.create_thread.side_effect = create_thread
-        await command(bot, fake, "start", ann, room, no_talk=True)
+    async with Harness.start(tmp_path / "c.sqlite3", dice=dice) as h:
+        ann, bob, cy, di, ed = members(h)
+        room = h.channel("club-night")
+        await chouette(h, ann, "start", room, no_talk=True)
         for member in (bob, cy, di):
-            await command(bot, fake, "join", member, room)
-        await command(bot, fake, "seat", ann, room)
-        assert len(threads) == 1
-        thread = threads[0]
-        added = {call.args[0].id for call in thread.add_user.await_args_list}
-        assert added == {ANN, BOB, CY, DI}
-        board = fake.last(room.id)
-        menu = find_id(board, BOB, "play")
-        await press(fake, bob, menu, [options_of(board, menu)[0]])
-        await press(fake, ann, find_id(fake.last(room.id), ANN, "double"))
-        await press(fake, di, find_id(fake.last(room.id), DI, "drop"))
-        removed = {call.args[0].id for call in thread.remove_user.await_args_list}
-        assert removed == {DI}
+            await chouette(h, member, "join", room)
+        await chouette(h, ann, "seat", room)
+        threads = [int(c["id"]) for c in h.world.channels.values()
+                   if c.get("parent_id") == str(room) and c["type"] == 12]  # fmt: skip
+        assert len(threads) == 1, "one private thread"
+
+        def members_of(method: str) -> set[int]:
+            return {
+                int(r.path.rsplit("/", 1)[1]) for r in h.requests(method, f"/channels/{threads[0]}/thread-members/")
+            }
+
+        assert members_of("PUT") == {ann.id, bob.id, cy.id, di.id}
+        await play_first(h, bob, h.last(room))
+        board = h.last(room)
+        await h.press(ann, board, board.chouette_id(ann.id, "double"))
+        board = h.last(room)
+        await h.press(di, board, board.chouette_id(di.id, "drop"))
+        assert members_of("DELETE") == {di.id}
 
 
 async def test_status_rules_and_refusals_are_private(tmp_path):
     """``status`` shows the board with the panel privately; ``rules`` the rule set and times; a command in a channel
     without a chouette explains how to start one; a stranger's press is refused privately."""
     dice = InjectedDice([*SEATING[:3], (2, 1)], fallback=b"st")
-    async with chouette_bot(tmp_path / "c.sqlite3", dice=dice) as (bot, fake):
-        ann, bob, cy, di, ed = members(fake)
-        room = fake.text_channel("club-night")
-        elsewhere = fake.text_channel("lobby")
-        nothing = await command(bot, fake, "status", ann, elsewhere)
-        assert "start one with /bg chouette start" in private_text(nothing)
-        await command(bot, fake, "start", ann, room, rules="chouette-classic", stake=5)
+    async with Harness.start(tmp_path / "c.sqlite3", dice=dice) as h:
+        ann, bob, cy, di, ed = members(h)
+        room, elsewhere = h.channel("club-night"), h.channel("lobby")
+        nothing = await chouette(h, ann, "status", elsewhere)
+        assert "start one with /bg chouette start" in nothing.text
+        await chouette(h, ann, "start", room, rules="chouette-classic", stake=5)
         for member in (bob, cy):
-            await command(bot, fake, "join", member, room)
-        await command(bot, fake, "seat", ann, room)
-        status = await command(bot, fake, "status", cy, room)
-        reply = last_reply(status)
-        assert reply.ephemeral and reply.png.startswith(PNG_MAGIC) and not reply.components
-        rules = await command(bot, fake, "rules", cy, room)
-        assert "classic family" in private_text(rules) and "Stake: 5 per point" in private_text(rules)
-        board = fake.last(room.id)
-        stranger = await press(fake, ed, find_id(board, ANN, "play"), ["24/23 13/11"])
-        assert "You do not sit in chouette 1" in private_text(stranger)
+            await chouette(h, member, "join", room)
+        await chouette(h, ann, "seat", room)
+        status = await chouette(h, cy, "status", room)
+        shown = status.messages[-1]
+        assert shown.png.startswith(PNG_MAGIC) and not shown.custom_ids
+        rules = await chouette(h, cy, "rules", room)
+        assert "classic family" in rules.text and "Stake: 5 per point" in rules.text
+        board = h.last(room)
+        menu = board.chouette_id(ann.id, "play")
+        stranger = await h.press(ed, board, menu, values=[board.options(menu)[0]])
+        assert stranger.private and "You do not sit in chouette 1" in stranger.text
 
 
 async def test_more_than_five_deciders_overflow_into_a_second_message(tmp_path):
@@ -281,24 +282,22 @@ async def test_more_than_five_deciders_overflow_into_a_second_message(tmp_path):
     member's row goes into a second message; presses edit both in place, and the next board strips them."""
     seating = [(6, 6), (6, 5), (5, 5), (5, 4), (4, 4), (4, 3), (3, 3)]
     dice = InjectedDice([*seating, (2, 1)], fallback=b"o")
-    async with chouette_bot(tmp_path / "c.sqlite3", dice=dice) as (bot, fake):
-        people = [*members(fake), fake.member(606, "Flo"), fake.member(707, "Gus")]
-        room = fake.text_channel("club-night")
-        await command(bot, fake, "start", people[0], room)
+    async with Harness.start(tmp_path / "c.sqlite3", dice=dice) as h:
+        people = [*members(h), h.member("Flo"), h.member("Gus")]
+        ids = [member.id for member in people]
+        room = h.channel("club-night")
+        await chouette(h, people[0], "start", room)
         for member in people[1:]:
-            await command(bot, fake, "join", member, room)
-        await command(bot, fake, "seat", people[0], room)
-        board = fake.last(room.id)
-        menu = find_id(board, ANN, "play")
-        await press(fake, people[0], menu, [options_of(board, menu)[0]])
-        board, more = fake.in_channel(room.id)[-2:]
-        assert mentioned(board) == {BOB, CY, DI, ED, 606, 707}
-        assert len(board.components) == 5 and more.content == "More decisions:"
-        assert {chouette_parts(i)[0] for i in chouette_ids(more)} == {707}
-        await press(fake, people[6], find_id(more, 707, "pass"))
-        assert fake.in_channel(room.id)[-2:] == [board, more] and more.components == []
-        assert {chouette_parts(i)[0] for i in chouette_ids(board)} == {BOB, CY, DI, ED, 606}
-        for member, user in zip((BOB, CY, DI, ED), people[1:5], strict=True):
-            await press(fake, user, find_id(board, member, "pass"))
-        await press(fake, people[5], find_id(board, 606, "pass"))
-        assert fake.last(room.id).id != board.id and board.components == [], "the Captain's board replaces it"
+            await chouette(h, member, "join", room)
+        await chouette(h, people[0], "seat", room)
+        await play_first(h, people[0], h.last(room))
+        board, more = h.messages(room)[-2:]
+        assert mentioned(board) == set(ids[1:])
+        assert len(board.data["components"]) == 5 and more.content == "More decisions:"
+        assert deciders(more) == {ids[6]}
+        await h.press(people[6], more, more.chouette_id(ids[6], "pass"))
+        assert [m.id for m in h.messages(room)[-2:]] == [board.id, more.id] and more.custom_ids == []
+        assert deciders(board) == set(ids[1:6])
+        for user in people[1:6]:
+            await h.press(user, board, board.chouette_id(user.id, "pass"))
+        assert h.last(room).id != board.id and board.custom_ids == [], "the Captain's board replaces it"
