@@ -97,3 +97,25 @@ def test_review_after_match_setting():
     assert Settings.from_config({"analysis": {"review_after_match": False}}).review_after_match is False
     with pytest.raises(ConfigError, match=r"\[analysis\] review_after_match must be true or false"):
         Settings.from_config({"analysis": {"review_after_match": "no"}})
+
+
+@needs_engine
+async def test_the_console_loop_prints_a_review_still_computing_before_bye(tmp_path):
+    """A script ends right after the match: the loop waits for the review and prints it before ``Bye.``."""
+    import io
+
+    from bot import reproducible
+    from club.console import run_console
+
+    script = "as alice\nchallenge bob 1\nas bob\naccept\nmove 24/18 13/11\nas alice\nroll\nresign\nas bob\naccept\n"
+    out = io.StringIO()
+    async with Database.open(tmp_path / "c.sqlite3") as database:
+        service = ClubService(database, clock=ManualClock(), **reproducible("demo"))  # bob opens with 6-2
+        stdin = io.BytesIO(script.encode())
+        stdin.isatty = lambda: False
+        assert await run_console(service, stdin, out, images=None, review_after_match=True) == 0
+        text = out.getvalue()
+        assert "Match #1 is over" in text and "The engine is reviewing #1" in text, text[-1500:]
+        assert text.index("Review: alice vs bob, 1-point match (#1)") < text.rindex("Bye.")
+        assert "too few for a meaningful error rate" in text  # a match of two plays says so instead of a PR
+        assert len(await match_prs(database, 1)) == 2
