@@ -54,7 +54,7 @@ import os
 import secrets
 import time
 from collections.abc import Callable
-from contextlib import asynccontextmanager
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -331,6 +331,7 @@ class Harness:
         self._baseline: set[asyncio.Task] = set()
         self._waiters: set[asyncio.Task] = set()
         self._contributions = itertools.count(1)
+        self.guild = GUILD
 
     # -- life cycle ---------------------------------------------------------------------------------------------------
     @classmethod
@@ -568,6 +569,9 @@ class Harness:
     def _base(self, user: Member, channel_id: int, kind: int, data: dict, label: str) -> tuple[dict, InteractionRecord]:
         world = self.world
         channel = world.channel(channel_id)
+        guild = self.guild
+        if guild != GUILD:  # sent from another server (a forged or replayed interaction): its channel is there too
+            channel = {**channel, "guild_id": str(guild)}
         interaction_id = world.snowflake()
         token = "aW50ZXJhY3Rpb246" + secrets.token_urlsafe(24)
         record = InteractionRecord(interaction_id, token, kind, world.now(), 0.0, channel_id, label=label)
@@ -577,11 +581,11 @@ class Harness:
         ).value  # fmt: skip
         payload = {
             "id": str(interaction_id), "application_id": str(world.application_id), "type": kind, "token": token,
-            "version": 1, "guild_id": str(GUILD), "channel_id": str(channel_id), "channel": channel,
+            "version": 1, "guild_id": str(guild), "channel_id": str(channel_id), "channel": channel,
             "member": user.member_payload(), "app_permissions": str(app_permissions), "locale": "en-GB",
             "guild_locale": "en-US", "entitlements": [], "authorizing_integration_owners": {"0": str(GUILD)},
             "context": 0, "attachment_size_limit": 10 * 1024 * 1024,
-            "guild": {"id": str(GUILD), "locale": "en-US", "features": []}, "data": data,
+            "guild": {"id": str(guild), "locale": "en-US", "features": []}, "data": data,
         }  # fmt: skip
         return payload, record
 
@@ -692,6 +696,16 @@ class Harness:
         if key is None:
             key = next(item["custom_id"] for item in message.items if item.get("type") == 3)
         return await self.press(user, message, key, values=[values] if isinstance(values, str) else list(values))
+
+    @contextmanager
+    def from_guild(self, guild_id: int):
+        """``with h.from_guild(888):`` — the interactions sent inside come from another server (``guild_id``): club
+        isolation (RULES A2) is checked against what Discord says of them, not against the channel."""
+        self.guild = guild_id
+        try:
+            yield
+        finally:
+            self.guild = GUILD
 
     # -- the checks -----------------------------------------------------------------------------------------------
     def problems(self) -> list[str]:

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import pytest
-from botkit import call, cog_of, last_reply, running_bot
 from clubkit import ALICE, BOB, GUILD, club_service, new_table, snapshot
 
 from club import frontend
@@ -57,70 +56,55 @@ async def test_another_servers_match_is_no_such_game_here(tmp_path):
 
 
 async def test_forged_custom_id_and_commands_from_another_server(tmp_path):
-    """A board, rules, verify or export with game:1 from another server, and a forged button of match 1, get
-    "no such game here" and change nothing."""
-    async with running_bot(tmp_path / "b.sqlite3") as (bot, fake):
-        cog = cog_of(bot)
-        alice, bob = fake.member(ALICE, "Alice"), fake.member(BOB, "Bob")
-        lobby = fake.text_channel("lobby")
-        await call(cog.challenge, cog, fake.interaction(alice, lobby), opponent=bob, length="3", rules=None)
-        post = fake.last(lobby.id)
-        await fake.press(bob, post.custom_id("accept"))
-        view = await bot.service.state(1)
-        before = _play_rows(tmp_path / "b.sqlite3")
-        elsewhere = fake.text_channel("elsewhere")
-        for command in (cog.board, cog.rules, cog.verify, cog.export):
-            interaction = fake.interaction(alice, elsewhere)
-            interaction.guild_id = 888
-            await call(command, cog, interaction, game=1)
-            reply = last_reply(interaction)
-            assert reply.ephemeral and "no match or session 1 here" in reply.content, reply.content
-            assert reply.file_bytes is None and reply.png is None
-        who = alice if view.waiting_for == ALICE else bob
-        board = fake.last((await bot.service.messages(1))[-1].channel_id)
-        forged = fake.as_seen(board)
-        forged.components = [
-            {
-                "type": 1,
-                "components": [{"type": 2, "style": 1, "label": "Resign", "custom_id": f"bg:1:{view.version}:resign"}],
-            }
-        ]
-        interaction, item = await fake.prepare_press(who, f"bg:1:{view.version}:resign", seen=forged)
-        interaction.guild_id = 888
-        await item.callback(interaction)
-        assert "no match or session 1 here" in last_reply(interaction).content
-        assert _play_rows(tmp_path / "b.sqlite3") == before
+    """Through the Discord harness: a board, rules, verify or export with game:1 sent from another server, and a
+    forged button of match 1 pressed from there, get "no such game here" and change nothing."""
+    from discordkit import Harness, Msg
+
+    path = tmp_path / "b.sqlite3"
+    async with Harness.start(path) as h:
+        alice, bob = h.member("Alice"), h.member("Bob")
+        lobby = h.channel("lobby")
+        await h.command(alice, "bg challenge", lobby, opponent=bob, length="3")
+        await h.press(bob, h.last(lobby), "Accept")
+        view = await h.bot.service.state(1)
+        before = _play_rows(path)
+        elsewhere = h.channel("elsewhere")
+        with h.from_guild(888):
+            for command in ("bg board", "bg rules", "bg verify", "bg export"):
+                answer = await h.command(alice, command, elsewhere, game=1)
+                assert answer.private and "no match or session 1 here" in answer.text, answer.text
+                assert all(not message.files for message in answer.messages)
+        who = h.members[view.waiting_for]
+        board = h.last((await h.bot.service.messages(1))[-1].channel_id).seen()
+        forged = Msg(h.world, board.id, {**board.data, "components": [{"type": 1, "components": [
+            {"type": 2, "style": 1, "label": "Resign", "custom_id": f"t:m:1:{view.version}:resign"}]}]})  # fmt: skip
+        with h.from_guild(888):
+            pressed = await h.press(who, forged, "Resign")
+        assert pressed.private and "no match or session 1 here" in pressed.text
+        assert _play_rows(path) == before
 
 
 async def test_forged_chouette_button_from_another_server(tmp_path):
-    """A chouette's button pressed from another server (a forged ``ch:`` custom_id) is "no such chouette here"."""
-    from chouette_botkit import chouette_bot, command, find_id, private_text
-    from chouette_botkit import press as chouette_press
+    """A chouette's button pressed from another server (through the Discord harness) is "no such chouette here"."""
+    from discordkit import Harness
 
     from club import InjectedDice
 
+    path = tmp_path / "ch.sqlite3"
     dice = InjectedDice([(6, 6), (6, 5), (2, 1)], fallback=b"iso")
-    async with chouette_bot(tmp_path / "ch.sqlite3", dice=dice) as (bot, fake):
-        ann, bob, cy = fake.member(101, "Ann"), fake.member(202, "Bob"), fake.member(303, "Cy")
-        room = fake.text_channel("club-night")
-        await command(bot, fake, "start", ann, room)
+    async with Harness.start(path, dice=dice) as h:
+        ann, bob, cy = h.member("Ann"), h.member("Bob"), h.member("Cy")
+        room = h.channel("club-night")
+        await h.command(ann, "bg chouette start", room)
         for member in (bob, cy):
-            await command(bot, fake, "join", member, room)
-        await command(bot, fake, "seat", cy, room)
-        board = fake.last(room.id)
-        custom_id = find_id(board, 101, "play")
-        before = _play_rows(tmp_path / "ch.sqlite3")
-        chouette_rows = snapshot(tmp_path / "ch.sqlite3")["chouette_sessions"]
-        original = fake.interaction
-
-        def elsewhere(*args, **kwargs):
-            interaction = original(*args, **kwargs)
-            interaction.guild_id = 888
-            return interaction
-
-        fake.interaction = elsewhere
-        pressed = await chouette_press(fake, ann, custom_id, ["pass"])
-        fake.interaction = original
-        assert "no chouette 1 here" in private_text(pressed)
-        assert _play_rows(tmp_path / "ch.sqlite3") == before
-        assert snapshot(tmp_path / "ch.sqlite3")["chouette_sessions"] == chouette_rows
+            await h.command(member, "bg chouette join", room)
+        await h.command(cy, "bg chouette seat", room)
+        board = h.last(room)
+        menu = board.chouette_id(ann.id, "play")
+        before = _play_rows(path)
+        chouette_rows = snapshot(path)["chouette_sessions"]
+        with h.from_guild(888):
+            pressed = await h.press(ann, board, menu, values=[board.options(menu)[0]])
+        assert pressed.private and "no chouette 1 here" in pressed.text
+        assert _play_rows(path) == before
+        assert snapshot(path)["chouette_sessions"] == chouette_rows
