@@ -343,6 +343,13 @@ class Correspondence:
         ]
 
 
+def pinged_words(count: int) -> str:
+    """The answer to a ping of ``count`` games: ``Pinged 2 games.``, or that there was none to ping."""
+    if not count:
+        return "You have no game in progress: there is nobody to ping."
+    return f"Pinged {count} game{'s' if count != 1 else ''}."
+
+
 async def games_extras(service, member: int, guild_id: int | None, match_ids) -> tuple[dict[int, float], str]:
     """For ``/bg games``: the deadlines of ``match_ids`` (by match) and a line on the member's away days in the
     club of ``guild_id`` (``""`` when the club gives none and he is not away)."""

@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from club import frontend
 from club.commitments import phrase_text
-from club.correspondence import Correspondence, autoroll_words, away_state, resolve_their_turn
+from club.correspondence import Correspondence, autoroll_words, away_state, pinged_words, resolve_their_turn
 from club.errors import InvalidRequestError
 
 from .buttons import TableButton
@@ -125,7 +125,7 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
             member = await register(interaction)
             notices = await correspondence(self.bot).ping(interaction.guild_id, member, text or "")
             await post_notices(self.bot, notices)
-            await send_private(interaction, f"Pinged {len(notices)} game(s).")
+            await send_private(interaction, pinged_words(len(notices)))
 
     @app_commands.command(description="Nudge an opponent who has kept you waiting")
     @app_commands.describe(game="Match number, if you have several")

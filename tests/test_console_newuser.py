@@ -273,3 +273,31 @@ def test_verify_dice_reads_a_missing_file_and_help_without_a_traceback(tmp_path)
     assert missing.returncode == 1 and "Traceback" not in missing.stderr, missing.stderr
     assert f"== {tmp_path / 'nope.mat'}: cannot read it (No such file or directory)" in missing.stdout
     assert f"== {empty}" in missing.stdout, missing.stdout
+
+
+def test_a_hint_for_a_bad_position_or_dice_says_it_once():
+    """``hint xyz`` explained twice that a Position ID has 14 characters ("… ; got 'xyz'); it is 14 characters
+    like 4HPwATDgc/ABMA …"), and ``hint ID 7`` said "'7' are not dice (dice '7' are not two digits …)"."""
+    import pytest
+
+    from club.analysis.hints import parse_request
+    from club.errors import InvalidRequestError
+
+    with pytest.raises(InvalidRequestError) as bad_position:
+        parse_request("xyz", None)
+    text = str(bad_position.value)
+    assert text.count("14 characters") == 1 and "is not a Position ID" in text and "gnubg" in text, text
+    with pytest.raises(InvalidRequestError) as bad_dice:
+        parse_request("4HPwATDgc/ABMA", "7")
+    text = str(bad_dice.value)
+    assert text.count("'7'") == 1 and "e.g. '31' or '6-4'" in text, text
+
+
+async def test_ping_without_games_says_there_is_nobody_to_ping(tmp_path):
+    """``ping`` with no game answered "Pinged 0 game(s)."."""
+    async with console_in(tmp_path) as console:
+        assert await console.handle("ping hello") == "You have no game in progress: there is nobody to ping."
+        await console.handle("challenge bob 3")
+        await console.handle("as bob")
+        await console.handle("accept")
+        assert (await console.handle("ping hello")).startswith("Pinged 1 game.")

@@ -190,7 +190,7 @@ async def test_ping_all_my_games_and_the_games_list(tmp_path):
         lobby = h.channel("lobby")
         threads = [await open_game(h, lobby, alice, bob), await open_game(h, lobby, alice, carol)]
         pinged = await h.command(alice, "player ping", lobby, text="back Monday")
-        assert pinged.private and "Pinged 2 game(s)" in pinged.text
+        assert pinged.private and "Pinged 2 games." in pinged.text
         for thread, opponent in zip(threads, (bob, carol), strict=True):
             assert mentioned(h.last(thread), opponent) and "back Monday" in h.last(thread).content
         h.clock.advance(2 * HOUR)

@@ -105,8 +105,7 @@ def parse_request(position: str, dice: str | None) -> tuple[Position, tuple[int,
         found = Position.from_position_id(position.strip())
     except BackgammonError as error:
         raise InvalidRequestError(
-            f"{position!r} is not a Position ID ({error}); it is 14 characters like 4HPwATDgc/ABMA, as the board "
-            "image and gnubg print it."
+            f"That is not a Position ID: {error} — copy it from under the board image or from gnubg."
         ) from None
     if found.is_over():
         raise InvalidRequestError("that position is over: a side has borne off all 15 checkers")
@@ -116,7 +115,7 @@ def parse_request(position: str, dice: str | None) -> tuple[Position, tuple[int,
     try:
         return found, check_dice([int(d) for d in digits] if len(digits) == 2 else dice)
     except BackgammonError as error:
-        raise InvalidRequestError(f"{dice!r} are not dice ({error}); write them like 64 or 6-4") from None
+        raise InvalidRequestError(f"Those are not dice: {error}.") from None
 
 
 def hint_task(position_id: str, dice: tuple[int, int] | None, cube: CubeState, level: str = "2ply") -> dict:

@@ -8,7 +8,14 @@ posts in each game's thread are printed here, one line each, with the members th
 from __future__ import annotations
 
 from ..commitments import phrase_text
-from ..correspondence import Correspondence, autoroll_words, away_state, rematch_terms, resolve_their_turn
+from ..correspondence import (
+    Correspondence,
+    autoroll_words,
+    away_state,
+    pinged_words,
+    rematch_terms,
+    resolve_their_turn,
+)
 from ..errors import InvalidRequestError
 from ..frontend import GameChoice
 from ..settings import ClubSettings
@@ -76,7 +83,7 @@ async def back(console: Console, args: list[str]) -> str:
 async def ping(console: Console, args: list[str]) -> str:
     """``ping [TEXT]`` ("ping all my games")."""
     notices = await cases(console).ping(console.guild_id, console.member, " ".join(args))
-    return "\n".join([f"Pinged {len(notices)} game(s).", *await notice_lines(console, notices)])
+    return "\n".join([pinged_words(len(notices)), *await notice_lines(console, notices)])
 
 
 @verb("player nudge", "nudge [game]", "nudge an opponent who has kept you waiting (once per the club's hours)",
