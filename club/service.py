@@ -32,11 +32,12 @@ from storage import (
     MessageRecord,
 )
 
+from . import dice as _dice
 from .admission import Admission
 from .clock import Clock, SystemClock
 from .commitments import Ahead, DiceBook
 from .describe import describe
-from .dice import RECIPE, RECIPE_V2, new_contribution, new_seed
+from .dice import RECIPE, RECIPE_V2, new_seed
 from .errors import (
     InvalidRequestError,
     NotAPlayerError,
@@ -82,7 +83,8 @@ class ClubService(MatchQueries, ClubMembers):
         (from the bot's configuration; default :class:`~club.settings.ClubSettings`). ``dice``: a :data:`DiceInjector`
         for tests and replays (games are then marked ``'injected'``); by default every game has provably fair dice
         (:mod:`club.dice`). ``seeds``: the seed source (default :func:`club.dice.new_seed`); ``contributions``: a member's
-    client seed when neither his phrase nor the front end gives one (default :func:`club.dice.new_contribution`). ``max_auto_actions``: a
+    client seed when neither his phrase nor the front end gives one (default :func:`club.dice.new_contribution`,
+        looked up at each call). ``max_auto_actions``: a
         bound on automatic steps per call (a position where both sides can only dance never loops forever).
         ``admission``: the backpressure on actions (:class:`~club.admission.Admission`; default none — every action
         starts at once; the bot passes the default limit, so a flood of clicks is answered "busy, try again" instead of
@@ -97,7 +99,7 @@ class ClubService(MatchQueries, ClubMembers):
         defaults: ClubSettings | None = None,
         dice: DiceInjector | None = None,
         seeds: Callable[[], bytes] = new_seed,
-        contributions: Callable[[], str] = new_contribution,
+        contributions: Callable[[], str] | None = None,
         max_auto_actions: int = 400,
         admission: Admission | None = None,
     ) -> None:
@@ -107,7 +109,7 @@ class ClubService(MatchQueries, ClubMembers):
         self.defaults = defaults or ClubSettings()
         self._dice = dice
         self._seeds = seeds
-        self._contributions = contributions
+        self._contributions = contributions or (lambda: _dice.new_contribution())
         self.max_auto_actions = max_auto_actions
         self._locks = TableLocks()
         self._background: set[asyncio.Task] = set()

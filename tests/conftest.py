@@ -82,6 +82,20 @@ def pg_cluster():
 
 
 @pytest.fixture(autouse=True)
+def reproducible_client_seeds(request, monkeypatch):
+    """The client seed a member's action contributes when no front end gives one (``club.dice.new_contribution``,
+    a fresh ``secrets`` value in production) drawn from a generator seeded by the test's id, so that a test's dice
+    are the same on every run (issue 12 item 1 made every roll depend on client seeds). Tests that need other values
+    pass their own ``contributions=``; the Discord harness's interaction ids are deterministic already."""
+    import random
+
+    import club.dice
+
+    rng = random.Random(request.node.nodeid)
+    monkeypatch.setattr(club.dice, "new_contribution", lambda: f"{rng.getrandbits(128):032x}")
+
+
+@pytest.fixture(autouse=True)
 def backend(request):
     """``"sqlite"`` (every test), or ``"postgresql"`` in the PostgreSQL copy of a test of a ``backends`` module: then
     ``Database.open`` of a file path opens a fresh database on the session's cluster (tests/pgkit.py)."""

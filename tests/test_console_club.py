@@ -53,13 +53,16 @@ async def test_stakes_become_money(tmp_path):
         await console.handle(f"as {resigner}")
         await console.handle("resign gammon 1")
         await console.handle("as " + ("alice" if resigner == "bob" else "bob"))
+        game = (await console.service.state(1)).game
+        factor = game.cube_value * game.cube_factor  # automatic doubles on an opening tie (RULES D6)
         out = await console.handle("accept 1")
-        assert "a gammon, 1 point" in out, "the Jacoby rule: a gammon with the cube centred is a single game"
-        assert "(= +10 at 10 a point)" in out and "(= -10 at 10 a point)" in out, out
+        points = f"{factor} point{'s' if factor > 1 else ''}"
+        assert f"a gammon, {points}" in out, "the Jacoby rule: a gammon with the cube centred is a single game"
+        assert f"(= +{10 * factor} at 10 a point)" in out and f"(= -{10 * factor} at 10 a point)" in out, out
         ledger = await console.handle("club ledger all")
-        assert "money at the stakes" in ledger and "+10" in ledger and "−10" in ledger
+        assert "money at the stakes" in ledger and f"+{10 * factor}" in ledger and f"−{10 * factor}" in ledger
         sheet = await console.handle("club sheet money:1")
-        assert "money" in sheet and "+10" in sheet
+        assert "money" in sheet and f"+{10 * factor}" in sheet
 
 
 async def test_inputs_that_ended_the_console(tmp_path, monkeypatch):

@@ -109,7 +109,7 @@ async def test_discord_player_seed_and_interaction_ids_are_the_client_seeds(tmp_
         alice, bob = h.member("Alice"), h.member("Bob")
         lobby = h.channel("lobby")
         answer = await h.command(bob, "player seed", lobby, phrase="bob's lucky phrase")
-        assert answer.private and "'bob's lucky phrase'" in answer.text.replace('"', "'"), answer.text
+        assert answer.private and "“bob's lucky phrase”" in answer.text, answer.text
         await h.command(alice, "bg challenge", lobby, opponent=bob, length="1")
         challenge = h.last(lobby)
         service = h.bot.service
@@ -143,7 +143,7 @@ async def test_console_seed_verb_sets_the_phrase(tmp_path):
         console = Console(ClubService(database, clock=ManualClock(), seeds=seeded(3)))
         await console.handle("as bob")
         reply = await console.handle("seed my console phrase")
-        assert "'my console phrase'" in reply
+        assert "“my console phrase”" in reply
         await console.handle("as alice")
         await console.handle("challenge bob 1")
         await console.handle("as bob")
