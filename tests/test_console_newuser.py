@@ -139,7 +139,8 @@ async def test_an_offered_cube_shows_the_value_offered(tmp_path):
             console, lambda v: v.decisions and v.decisions[0].subject == v.box and "double" in v.decisions[0].actions
         )
         view = await console.chouettes.state(1)
-        await console.handle(f"as {view.name(view.box)}")
+        out = await console.handle(f"as {view.name(view.box)}")
+        assert "you must roll or double" in out, out  # was "you must roll" although Box may double
         out = await console.handle("double all")
         assert "cube 1 offered" not in out and f"Captain {view.name(view.captain)} — cube 2 offered" in out, out
         await console.handle(f"as {view.name(view.captain)}")

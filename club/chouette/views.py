@@ -94,7 +94,9 @@ class Decision:
 
     @property
     def words(self) -> str:
-        """What must be done, in words."""
+        """What must be done, in words (``roll or double`` when Box may double at his roll, as a match says it)."""
+        if self.pending == "roll" and "double" in self.actions:
+            return "roll or double"
         return DECISION_WORDS.get(self.pending, self.pending)
 
 
