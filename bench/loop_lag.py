@@ -195,7 +195,9 @@ async def main(args: argparse.Namespace) -> int:
                       f"{sum(lag > TARGET_MS for lag in lags)} over {TARGET_MS:.0f} ms; the process's own part of the "
                       f"worst stall {mine:5.1f} ms ({len(lags)} ticks)")  # fmt: skip
             report = await verify_match(db, match_id)
-            print(f"  the session verifies: {report.ok} {report.problems[:2]}")
+            print(f"  the session verifies: {report.ok} {report.problems[:2]} (the log repeats games: their client "
+                  "seeds and commitments (dice recipe v2) are copied, not renumbered, so the dice of the copies do "
+                  "not verify; the games, states and results do)")  # fmt: skip
     ok = worst_own <= TARGET_MS
     print(f"worst event-loop stall {worst_all:.1f} ms, of which the process's own (CPU it used meanwhile: its GIL, "
           f"its garbage collector) {worst_own:.1f} ms ({'within' if ok else 'OVER'} the {TARGET_MS:.0f} ms target); "
