@@ -34,9 +34,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from chouette_botkit import chouette_parts  # noqa: E402
 from chouette_clubkit import decide_randomly  # noqa: E402
-from discordkit import Harness, Msg, play_turn  # noqa: E402
+from discordkit import Harness, Msg, chouette_parts, play_turn  # noqa: E402
 from loop_lag import lengthen, store_state  # noqa: E402
 from turns import kinds_text, same_mix  # noqa: E402
 

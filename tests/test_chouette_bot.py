@@ -301,3 +301,23 @@ async def test_more_than_five_deciders_overflow_into_a_second_message(tmp_path):
         for user in people[1:6]:
             await h.press(user, board, board.chouette_id(user.id, "pass"))
         assert h.last(room).id != board.id and board.custom_ids == [], "the Captain's board replaces it"
+
+
+async def test_leave_before_the_seats_and_after_them(harness):
+    """``/bg chouette leave``: before the seat throw the member is out of the list at once; seated, he is told
+    privately with the board's link, and the game in progress goes on."""
+    h = harness
+    ann, bob, cy, di, ed = members(h)
+    room = h.channel("club-night")
+    await chouette(h, ann, "start", room)
+    for member in (bob, cy, di):
+        await chouette(h, member, "join", room)
+    left = await chouette(h, di, "leave", room)
+    assert "Di" in left.text
+    assert "Ann, Bob, Cy" in h.last(room).embed["fields"][0]["value"]
+    assert "Di" not in h.last(room).embed["fields"][0]["value"]
+    await chouette(h, cy, "seat", room)
+    later = await chouette(h, bob, "leave", room)
+    assert later.text.startswith("Bob leaves the chouette.") and "Board: " in later.text
+    view = await h.bot.chouettes.state(1)
+    assert di.id not in view.order and view.game_number == 1, "the game in progress goes on"
