@@ -302,3 +302,10 @@ async def test_ping_without_games_says_there_is_nobody_to_ping(tmp_path):
         await console.handle("as bob")
         await console.handle("accept")
         assert (await console.handle("ping hello")).startswith("Pinged 1 game.")
+
+
+async def test_as_without_a_name_is_a_refusal(tmp_path):
+    """``as`` alone answered "as NAME, e.g. as alice" without the "Refused:" every other refusal starts with."""
+    async with console_in(tmp_path) as console:
+        assert await console.handle("as") == "Refused: as NAME: say who you are, e.g. as alice"
+        assert console.name == "alice"  # still alice

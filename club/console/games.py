@@ -168,7 +168,7 @@ async def as_verb(console: Console, args: list[str]) -> str:
     """``as NAME``: register NAME in the console club (if new) and act as him."""
     name = " ".join(args).strip()
     if not name:
-        return "as NAME, e.g. as alice"
+        raise InvalidRequestError("as NAME: say who you are, e.g. as alice")
     user = await console.someone(name)
     record = (await console.service.db.get_members([user]))[user]
     console.member, console.name = user, record.display_name
