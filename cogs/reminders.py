@@ -3,7 +3,11 @@ due on every table — the 1-on-1 matches (:class:`club.scheduler.MatchClock`) a
 the chouettes (:class:`club.scheduler.ChouetteClock`) — and posts each notice where its table is shown: a match's
 in its thread (:meth:`cogs.publish.Publisher.post_notice`), a chouette's in its channel
 (the same :meth:`~cogs.publish.Publisher.post_notice`). Each notice fires once, even across restarts (the
-scheduler records the firing before returning it)."""
+scheduler records the firing before returning it).
+
+Two bot processes on one PostgreSQL database: only the one holding the scheduler's lease
+(:meth:`storage.Database.scheduler_lease`, an advisory lock) runs a round; the other asks again every round and takes
+over when the leader's process dies (issue 13 item 5). On SQLite the lease is always granted."""
 
 from __future__ import annotations
 
@@ -24,6 +28,7 @@ class Reminders(commands.Cog):
 
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
+        self.lease = None  # the scheduler's lease, taken on the first round
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -33,16 +38,23 @@ class Reminders(commands.Cog):
             self.loop.start()
 
     async def cog_unload(self) -> None:
-        """Stop the loop."""
+        """Stop the loop and give the scheduler's lease up."""
         self.loop.cancel()
+        if self.lease is not None:
+            await self.lease.release()
 
     def clocks(self):
         """The tables' hooks: matches, and chouettes when their cog is loaded."""
         return clocks_of(self.bot.service, getattr(self.bot, "chouettes", None))
 
     async def tick(self) -> list[Notice]:
-        """Fire and post everything due now on every table; returns the notices. A notice that cannot be posted is
-        logged and the others still go out."""
+        """Fire and post everything due now on every table, if this process holds the scheduler's lease (else
+        nothing: another process runs the scheduler); returns the notices. A notice that cannot be posted is logged
+        and the others still go out."""
+        if self.lease is None:
+            self.lease = self.bot.service.db.scheduler_lease()
+        if not await self.lease.hold():
+            return []
         notices = await run_due(self.clocks())
         for notice in notices:
             try:

@@ -10,6 +10,8 @@
 - :mod:`storage.errors` — :class:`StorageError`, :class:`SchemaError`, :class:`VersionConflictError`.
 - :mod:`storage.pgstore` / :mod:`storage.pgdialect` — the same interface on PostgreSQL (asyncpg):
   ``Database.open("postgresql://…")``; :mod:`storage.migrate` copies a file into it.
+- :mod:`storage.lease` — the reminder scheduler's lease (``Database.scheduler_lease()``): one bot process on a
+  database runs the scheduler at a time (PostgreSQL: a session-level advisory lock; SQLite: always granted).
 - ``python -m storage backup SOURCE DEST`` / ``python -m storage check PATH`` / ``python -m storage migrate-to URL``
   — maintenance entries.
 

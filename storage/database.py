@@ -34,6 +34,7 @@ from .deadlines import MatchDeadlines
 from .dm import DirectMessageChannels
 from .errors import SchemaError
 from .files import owner_only
+from .lease import GrantedLease
 from .matchrows import deadline_rows, match_columns, write_game
 from .migrations import MIGRATIONS, SCHEMA_VERSION, migrate_or_close, schema_sql
 from .records import (
@@ -133,6 +134,10 @@ class Database(DirectMessageChannels, MatchDeadlines):
         from .health import seal
 
         await asyncio.to_thread(seal, self.path)  # bytes that change on the disk later are noticed at start-up
+
+    def scheduler_lease(self) -> GrantedLease:
+        """The reminder scheduler's lease (:mod:`storage.lease`; issue 13 item 5): on SQLite always granted."""
+        return GrantedLease()
 
     async def __aenter__(self) -> Database:
         return self

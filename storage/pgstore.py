@@ -18,6 +18,8 @@ Every statement is the SQLite one translated by :mod:`storage.pgdialect` (``?`` 
 - **Schema**: table ``bgclub_schema`` holds the version (SQLite: ``PRAGMA user_version``); :func:`pg_schema` and
   :func:`pg_migrations` of :mod:`storage.pgdialect`, under an advisory lock (two processes starting together
   migrate once).
+- **The scheduler** (:meth:`PgDatabase.scheduler_lease`, :mod:`storage.lease`): a session-level advisory lock on a
+  connection of its own, so that one bot process runs the reminder loop at a time.
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import asyncpg
 
 from .database import Database
 from .errors import SchemaError, StorageError
+from .lease import AdvisoryLease
 from .migrations import SCHEMA_VERSION, migrate_or_close
 from .pgdialect import pg_migrations, pg_schema, to_postgres
 from .store import Store
@@ -205,6 +208,7 @@ class PgDatabase(Database):
         self.url = url
         self.path = None
         self.store = PgStore(pool)
+        self._leases: list[AdvisoryLease] = []
 
     @classmethod
     async def connect(cls, url: str, *, min_size: int = 1, max_size: int = 8) -> PgDatabase:
@@ -219,7 +223,17 @@ class PgDatabase(Database):
         if self._closed:
             return
         self._closed = True
+        for lease in self._leases:
+            await lease.release()
         await self._pool.close()
+
+    def scheduler_lease(self) -> AdvisoryLease:
+        """The reminder scheduler's lease (:mod:`storage.lease`; issue 13 item 5): a session-level advisory lock on
+        a connection of its own, so that one bot process on this database runs the scheduler at a time. Released by
+        :meth:`AdvisoryLease.release`, by :meth:`close`, or by the death of the process."""
+        lease = AdvisoryLease(self.url)
+        self._leases.append(lease)
+        return lease
 
     async def _migrate(self) -> None:
         async with self._pool.acquire() as conn:

@@ -1,7 +1,13 @@
 """A bot process for tests/test_postgres.py: ``python tests/pgworker.py URL NAME race|store|remind N START`` — races
 on one table's version (``race``: N trials of load → commit on the groundwork log; ``store``: the same on the real
 store, :class:`storage.Database` on PostgreSQL, match 1) or runs the reminder loop while leading (``remind``), from
-the Unix time START on; prints one JSON line of what it did."""
+the Unix time START on; prints one JSON line of what it did.
+
+``python tests/pgworker.py URL NAME scheduler SECONDS START LOG BASE SPEED``: the bot's real reminder loop
+(:class:`cogs.reminders.Reminders`, its ``tasks.loop`` every 0.05 s, under the scheduler's lease) for SECONDS from
+START on, on a club clock that reads BASE at START and runs SPEED times faster than real time; every round that ran
+``run_due`` is appended to the file LOG as one JSON line (``by``, ``start``, ``end`` in Unix s, ``fired``: the
+notices as ``[kind, table_id]``), flushed at once (the test kills a process and reads what it logged)."""
 
 from __future__ import annotations
 
@@ -10,6 +16,7 @@ import json
 import sys
 import time
 from pathlib import Path
+from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
@@ -68,7 +75,57 @@ async def store_race(url: str, name: str, trials: int, start: float) -> dict:
     return {"applied": applied, "conflicts": conflicts}
 
 
+class _FastClock:
+    """The club's clock for ``scheduler``: ``base`` at the Unix time ``start``, ``speed`` club seconds a second."""
+
+    def __init__(self, base: float, start: float, speed: float) -> None:
+        self.base, self.start, self.speed = base, start, speed
+
+    def now(self) -> float:
+        return self.base + (time.time() - self.start) * self.speed
+
+
+class _Discord:
+    """What the bot posts (the round's log line already names every notice)."""
+
+    async def post_notice(self, notice) -> None:
+        return None
+
+
+async def scheduler(url: str, name: str, seconds: float, start: float, log: str, base: float, speed: float) -> dict:
+    """The real reminder loop of one bot process (see the module docstring)."""
+    import cogs.reminders as reminders
+    from club import ClubService
+
+    real_run_due = reminders.run_due
+
+    async def logged_run_due(clocks, now=None):
+        began = time.time()
+        notices = await real_run_due(clocks, now)
+        line = {"by": name, "start": began, "end": time.time(), "fired": [[n.kind, n.table_id] for n in notices]}
+        out.write(json.dumps(line) + "\n")
+        out.flush()
+        return notices
+
+    reminders.run_due = logged_run_due
+    with open(log, "a", encoding="utf-8") as out:
+        async with Database.open(url) as db:
+            settings = SimpleNamespace(reminder_seconds=0.05)
+            service = ClubService(db, clock=_FastClock(base, start, speed))
+            bot = SimpleNamespace(service=service, chouettes=None, publisher=_Discord(), settings=settings)
+            cog = reminders.Reminders(bot)
+            await asyncio.sleep(max(0.0, start - time.time()))
+            await cog.on_ready()  # starts the cog's tasks.loop, as the connected bot does
+            await asyncio.sleep(max(0.0, start + seconds - time.time()))
+            await cog.cog_unload()
+    return {"done": True}
+
+
 async def main(url: str, name: str, what: str, amount: float, start: float) -> None:
+    if what == "scheduler":
+        log, base, speed = sys.argv[6], float(sys.argv[7]), float(sys.argv[8])
+        print(json.dumps(await scheduler(url, name, amount, start, log, base, speed)))
+        return
     if what == "store":
         print(json.dumps(await store_race(url, name, int(amount), start)))
         return

@@ -248,3 +248,124 @@ async def test_a_postgresql_database_of_an_older_schema_is_upgraded_by_the_same_
         names = {row[0] for row in await db._fetchall("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal")}
         assert {"chouette_sheet_no_update", "chouette_sheet_no_delete"} <= names
         assert (await db._fetchone("SELECT count(*) FROM match_prs"))[0] == 0
+
+
+# -- the bot's reminder loop under the scheduler's lease (storage.lease) -----------------------------------------------
+HOUR = 3600.0
+SPEED = 6000.0  # club seconds per real second in the workers: 10 hours of deadlines in 6 s
+BATCH = 8  # tables per batch: the first batch fires before the leader is killed, the second after
+
+
+def _rounds(*logs: Path) -> list[dict]:
+    lines = [line for log in logs if log.exists() for line in log.read_text(encoding="utf-8").splitlines()]
+    return sorted((json.loads(line) for line in lines), key=lambda r: r["start"])
+
+
+async def test_two_bot_processes_run_the_reminder_loop_one_at_a_time_and_the_other_takes_over(pg_url, tmp_path):
+    """Issue 13 item 5: two bot processes run the real reminder loop (cogs/reminders.py, every 0.05 s) on one
+    PostgreSQL database with 16 matches waiting (each: a 4-hour and a 1-hour reminder, then the expiry). Only the
+    holder of the scheduler's lease runs ``run_due``: the rounds of the two processes never overlap, and while both
+    live only one of them runs at all. The leader is killed (SIGKILL) once the first 8 matches fired; the other takes
+    over and fires the last 8. Every reminder and expiry is sent exactly once, none is lost."""
+    t0 = 1_000_000.0
+    clock = ManualClock(t0)
+    second_batch = t0 + 4.7 * SPEED  # its first reminder falls 5 s into the workers' run
+    async with club_service(pg_url, clock=clock) as service:
+        await service.configure_club(
+            GUILD, move_time=10 * HOUR, reminders=[4 * HOUR, 1 * HOUR], expiry_policy="nothing"
+        )
+        tables = []
+        for at in [t0 + 60 * k for k in range(BATCH)] + [second_batch + 60 * k for k in range(BATCH)]:
+            clock.set(at)
+            tables.append((await new_table(service)).match_id)
+        lease = service.db.scheduler_lease()
+        assert await lease.hold(), "nobody else holds the lease yet"
+        await lease.release()
+    start = time.time() + 2.5  # both processes start their loops together
+    base = t0 + 6 * HOUR - 0.3 * SPEED  # the first reminder 0.3 s into the run
+    logs = {name: tmp_path / f"{name}.jsonl" for name in ("shard0", "shard1")}
+    procs = {
+        name: subprocess.Popen(
+            [
+                sys.executable,
+                str(WORKER),
+                pg_url,
+                name,
+                "scheduler",
+                "8.5",
+                str(start),
+                str(log),
+                str(base),
+                str(SPEED),
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )  # fmt: skip
+        for name, log in logs.items()
+    }
+    try:
+        first = {(kind, table) for kind in ("expiry",) for table in tables[:BATCH]}
+        while not first <= {tuple(f) for r in _rounds(*logs.values()) for f in r["fired"]}:
+            assert time.time() < start + 4.5, "the first batch did not fire in time"
+            await asyncio.sleep(0.05)
+        async with Database.open(pg_url) as db:
+            assert not await db.scheduler_lease().hold(), "a third process does not get the lease while one leads"
+        leaders = {r["by"] for r in _rounds(*logs.values())}
+        assert len(leaders) == 1, f"both processes ran the scheduler: {leaders}"
+        leader = leaders.pop()
+        survivor = next(name for name in logs if name != leader)
+        procs[leader].kill()
+        procs[leader].wait(timeout=10)
+        killed_at = time.time()
+        out, err = procs[survivor].communicate(timeout=30)
+        assert procs[survivor].returncode == 0, err
+    finally:
+        for proc in procs.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    rounds = _rounds(*logs.values())
+    for before, after in zip(rounds, rounds[1:], strict=False):
+        assert before["end"] <= after["start"], f"two rounds overlapped: {before} {after}"
+    assert all(r["end"] <= killed_at for r in rounds if r["by"] == leader)
+    taken_over = [r["start"] for r in rounds if r["by"] == survivor]
+    assert taken_over and min(taken_over) >= killed_at - 0.5, "the survivor ran while the leader lived"
+    fired = [(kind, table) for r in rounds for kind, table in r["fired"]]
+    expected = [(kind, table) for table in tables for kind in ("reminder", "reminder", "expiry")]
+    assert sorted(fired) == sorted(expected), "each reminder and expiry exactly once"
+    assert {table for r in rounds if r["by"] == survivor for _, table in r["fired"]} == set(tables[BATCH:])
+    async with Database.open(pg_url) as db:
+        lease = db.scheduler_lease()
+        assert await lease.hold(), "the survivor gave the lease up when it stopped"
+
+
+async def test_the_scheduler_lease_is_one_holder_at_a_time_and_is_freed_with_a_lost_session(pg_url):
+    """Two bot processes' leases (two databases opened on one server): the first holds it and keeps it round after
+    round, the second is refused; when the holder's session is lost (its backend terminated) the lock goes with it,
+    the second takes it, and the first, reconnecting, is refused. SQLite's lease is always granted."""
+    async with Database.open(pg_url) as first_db, Database.open(pg_url) as second_db:
+        first, second = first_db.scheduler_lease(), second_db.scheduler_lease()
+        assert await first.hold() and await first.hold()
+        assert not await second.hold()
+        pid = await first._conn.fetchval("SELECT pg_backend_pid()")
+        async with second_db.read() as tx:
+            assert (await tx.fetchone("SELECT pg_terminate_backend(?)", (pid,)))[0]
+        for _ in range(100):  # the server frees the lock once the terminated backend is gone
+            if await second.hold():
+                break
+            await asyncio.sleep(0.02)
+        assert await second.hold(), "the lost session's lock was freed and taken over"
+        assert not await first.hold(), "the old holder reconnects and is refused"
+        await second.release()
+        assert await first.hold()
+    async with Database.open(pg_url) as db:
+        assert await db.scheduler_lease().hold(), "closing the database released its lease"
+
+
+async def test_the_sqlite_scheduler_lease_is_always_granted(tmp_path):
+    """One bot process per SQLite file: the lease is granted every round."""
+    async with Database.open(tmp_path / "club.sqlite3") as db:
+        lease = db.scheduler_lease()
+        assert await lease.hold() and await lease.hold()
+        await lease.release()
