@@ -318,13 +318,47 @@ async def write(name: str, play) -> None:
     print(f"examples/{name}.txt: {text.count(chr(10))} lines")
 
 
+CLICKS = 1312345678901234567
+"""The first of the made-up interaction ids :func:`dice_proof` gives as client seeds (Discord's are such numbers)."""
+
+
+async def dice_proof() -> str:
+    """Play a 1-point match, alice against bob, with client seeds (bob's phrase, then each first click's id, made up
+    and counted up from :data:`CLICKS` so the file is the same on every run) and return its ``.mat`` export: the
+    published dice proof of README "Checking the dice yourself" (RULES A1), written to ``examples/dice-proof.mat``."""
+    from club.export import export_mat
+
+    clicks = iter(range(CLICKS, CLICKS + 10_000))
+    with tempfile.TemporaryDirectory() as folder:
+        async with Database.open(Path(folder) / "example.sqlite3") as database:
+            options = reproducible(SEED) | {"contributions": lambda: str(next(clicks))}
+            console = Console(ClubService(database, clock=ManualClock(), **options), images=None)
+            writer = Writer(console)
+            names = {member_id("alice"): "alice", member_id("bob"): "bob"}
+            await writer.say("as bob")
+            await writer.say("seed bob's lucky phrase")
+            await writer.say("as alice")
+            await writer.say("challenge bob 1")
+            await writer.say("as bob")
+            await writer.say("accept")
+            for _ in range(3000):
+                if not await match_policy(writer, 1, names):
+                    break
+            return (await export_mat(console.service, 1))[1]
+
+
 async def main() -> None:
     """Write every example."""
-    wanted = sys.argv[1:] or ["five-point-match", "money-session", "chouette", "correspondence"]
+    wanted = sys.argv[1:] or ["five-point-match", "money-session", "chouette", "correspondence", "dice-proof"]
     plays = {"five-point-match": five_point_match, "money-session": money_session, "chouette": chouette,
              "correspondence": correspondence}  # fmt: skip
     for name in wanted:
-        await write(name, plays[name])
+        if name == "dice-proof":
+            text = await dice_proof()
+            (ROOT / "examples" / "dice-proof.mat").write_text(text, encoding="utf-8")
+            print(f"examples/dice-proof.mat: {text.count(chr(10))} lines")
+        else:
+            await write(name, plays[name])
 
 
 if __name__ == "__main__":

@@ -158,3 +158,25 @@ async def test_bg_chouette_verify_publishes_a_file_the_verifier_reproduces(tmp_p
     assert "Series1: ok" in result.stdout and "PROBLEMS" not in result.stdout, result.stdout
     done, total = _reproduced(result.stdout)
     assert done == total > 10
+
+
+def test_the_readme_dice_proof_command_gives_the_output_it_shows():
+    """README "Checking the dice yourself": the published file's command and output, as written there."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    block = re.search(r"<!-- dice-proof -->\n```sh\n\$ ([^\n]+)\n(.*?)```", readme, re.S)
+    assert block, "README lacks the dice-proof command block"
+    command, shown = block.group(1).split(), block.group(2)
+    assert command[:2] == ["python", "tools/verify_dice.py"] and (ROOT / command[2]).is_file()
+    run = subprocess.run([sys.executable, "-I", *command[1:]], capture_output=True, text=True, cwd=ROOT, timeout=60)
+    assert run.returncode == 0 and run.stdout == shown, run.stderr
+    assert "ok" in shown and "2 client seeds" in shown
+
+
+async def test_the_published_dice_proof_is_what_the_generator_writes():
+    """``examples/dice-proof.mat`` is deterministic: the generator writes it again byte for byte."""
+    sys.path.insert(0, str(ROOT / "examples"))
+    try:
+        import generate
+    finally:
+        sys.path.remove(str(ROOT / "examples"))
+    assert await generate.dice_proof() == (ROOT / "examples" / "dice-proof.mat").read_text(encoding="utf-8")
