@@ -16,6 +16,7 @@ from backgammon.moves import Play
 from storage import ActionRecord
 
 from . import proof
+from .commitments import CLIENT_SEED
 from .describe import shorten
 from .dice import RECIPES, verify_rolls
 from .errors import MAX_ID, InvalidRequestError, NotAPlayerError, NotNowError, UnknownGameError, shown
@@ -433,9 +434,7 @@ async def dice_proof(
     when = "published before either player's client seed" if series and series[0].clients else "shown when it started"
     commitment = f"Commitment (SHA-256 of the server seed, {when}): {game.seed_hash}"
     recipe = f"Recipe {recipe_name}: {RECIPES[recipe_name]}"
-    clients = "".join(
-        f"\nClient seed {i} (counts from roll {start}): {text!r}" for i, (start, text) in enumerate(series[0].clients, 1)
-    ) if series else ""  # fmt: skip
+    clients = _client_seed_lines(view, actions, number) if series else ""
     published = "\n".join(proof.lines(series))
     if not game.seed_revealed:
         text = (f"{head}\n{commitment}{clients}\nThe seed stays secret until the game ends; then /bg verify shows it "
@@ -455,6 +454,20 @@ async def dice_proof(
     else:
         text += "\nAll rolls are too many for one message: they are in the attached file and in /bg export (run python tools/verify_dice.py FILE on either)."
     return DiceProof(match_id, number, text, not problems, published + "\n")
+
+
+def _client_seed_lines(view, actions: Sequence[ActionRecord], number: int) -> str:
+    """The client seeds of game ``number`` as /bg verify lists them (RULES A1, issue 12 item 1): one line each, in
+    the published order, naming the member and his side and giving the value as plain text in typographic quotes —
+    e.g. ``Client seed of bob (side 1), counting from roll 0: “bob's lucky phrase | 1312…”``."""
+    out = []
+    for action in actions:
+        if action.kind != CLIENT_SEED or action.args.get("game") != number:
+            continue
+        side = action.side if action.side is not None else view.side_of(action.member_id)
+        who = f"{view.names[side]} (side {side})" if side is not None else f"member {action.member_id}"
+        out.append(f"\nClient seed of {who}, counting from roll {action.args['from_roll']}: “{action.args['seed']}”")
+    return "".join(out)
 
 
 def games_text(

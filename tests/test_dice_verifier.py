@@ -87,8 +87,13 @@ async def test_bg_verify_states_the_recipe_and_every_value_and_its_text_verifies
         outcome = await new_table(service, 1)
         await play_out(service, outcome, random.Random(6))
         proof = await frontend.dice_proof(service, outcome.match_id, 1)
+        names = (await service.state(outcome.match_id)).names
     assert RECIPE_V2_TEXT[:60] in proof.text and "tools/verify_dice.py" in proof.text
-    assert "Client seed 1 (counts from roll 0)" in proof.text and "before either player's client seed" in proof.text
+    assert "before either player's client seed" in proof.text
+    # each client seed names its member and side, its value plain text in typographic quotes (not a Python repr)
+    seeds = re.findall(r"^Client seed of (\S+) \(side ([01])\), counting from roll (\d+): “([^”]+)”$", proof.text, re.M)
+    assert [(who, int(side)) for who, side, _, _ in seeds] == [(names[1], 1), (names[0], 0)]
+    assert seeds[0][2] == "0" and "'" not in "".join(line for line in proof.text.splitlines() if "Client" in line)
     (tmp_path / "verify.txt").write_text(proof.text if "DiceGame1" in proof.text else proof.published)
     assert "DiceGame1" in proof.published  # /bg verify attaches it as a file
     result = _run(tmp_path / "verify.txt")
