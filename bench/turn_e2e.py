@@ -6,9 +6,10 @@ event loop, and the board posted or edited over HTTP against a fake Discord on 1
 against Discord's limits). A turn is timed from the interaction's arrival until every task it started has finished
 (the board image rendered and sent included).
 
-1. **Money session:** the turn at game 1, 100 and 300 — the session is challenged and accepted by command, three
-   games are played by buttons, then its log is repeated to ``N − 1`` finished games (``bench/loop_lag.py``), and
-   ``--turns`` turns of game ``N`` are played by the board's buttons, its play menu or ``/bg move``.
+1. **Money session:** the turn at game 1, 100 and 300 — a session is challenged and accepted by command and three
+   games are played by buttons; then its log is repeated to ``N − 1`` finished games (``bench/loop_lag.py``), or for
+   game 1 a second session is challenged (so that the harness and the bot carry the same history in every case),
+   and ``--turns`` turns of game ``N`` are played by the board's buttons, its play menu or ``/bg move``.
 2. **Chouette of five members:** a decision at game 1 and at game 50 — started, joined and seated by command, game 1
    decided by the buttons of the posted boards and windows, games 2–49 decided through the use-cases (untimed), then
    game 50 by buttons again (the first board posted by ``/bg chouette move``).
@@ -69,10 +70,16 @@ async def money_turns(folder: Path, game: int, turns: int) -> dict[str, list[flo
         await h.command(alice, "bg challenge", games, opponent=bob, length="money")
         await h.press(bob, h.last(games), "Accept")
         service = h.bot.service
-        if game > 1:
-            while (await service.state(1)).game_number < 4:
-                await play_turn(h, 1, rng, cube=0.05)
-            await h.settle()
+        while (await service.state(1)).game_number < 4:  # three games by buttons (also for game 1: the harness
+            await play_turn(h, 1, rng, cube=0.05)  # and the bot carry the same history of messages either way)
+        await h.settle()
+        match_id = 1
+        if game == 1:  # a new session between two other members: its game 1
+            carol, dan = h.member("Carol"), h.member("Dan")
+            await h.command(carol, "bg challenge", games, opponent=dan, length="money")
+            await h.press(dan, h.last(games), "Accept")
+            match_id = 2
+        else:
             lengthen(path, 1, 3, game - 1)
             await store_state(service.db, 1)
             view = await service.state(1)
@@ -82,13 +89,13 @@ async def money_turns(folder: Path, game: int, turns: int) -> dict[str, list[flo
                 await h.command(member, "bg roll", homes[-1].channel_id)
             elif view.pending != "play":
                 await h.command(member, "bg take", homes[-1].channel_id)
-        assert (await service.state(1)).game_number == game
+        assert (await service.state(match_id)).game_number == game
         times: dict[str, list[float]] = {}
         for _ in range(turns):
-            view = await service.state(1)
+            view = await service.state(match_id)
             if view.status != "active":
                 break
-            times.setdefault(view.pending, []).append(await timed(play_turn(h, 1, rng, cube=0.05)))
+            times.setdefault(view.pending, []).append(await timed(play_turn(h, match_id, rng, cube=0.05)))
     return times
 
 
