@@ -94,16 +94,19 @@ class DiceBook:
         """Whether ``who`` has contributed to series ``number``."""
         return any(series == number and each == who for series, each, _, _ in self.clients)
 
-    def start(self, number: int, seeds: Callable[[], bytes], keep: tuple[int, ...] = ()) -> tuple[bytes, str, str]:
+    def start(
+        self, number: int, seeds: Callable[[], bytes], keep: tuple[int, ...] = (), *, last: bool = False
+    ) -> tuple[bytes, str, str | None]:
         """Series ``number`` starts: its seed is the one committed ahead (or, for a table stored before issue 12,
-        a fresh one committed now); the next series' seed is drawn and committed. Returns ``(seed, its commitment,
-        the next one's commitment)``; client seeds of older series (but those in ``keep``: a chouette's seating
-        series 0) are dropped (they are in the log)."""
+        a fresh one committed now); the next series' seed is drawn and committed — unless this is certainly the
+        ``last`` series (a 1-point match's only game: there is no next game to commit to). Returns ``(seed, its
+        commitment, the next one's commitment or None)``; client seeds of older series (but those in ``keep``: a
+        chouette's seating series 0) are dropped (they are in the log)."""
         ahead = self.ahead if self.ahead is not None and self.ahead.number == number else Ahead.draw(number, seeds)
-        self.ahead = Ahead.draw(number + 1, seeds)
+        self.ahead = None if last else Ahead.draw(number + 1, seeds)
         self.current = number
         self.clients = [item for item in self.clients if item[0] >= number or item[0] in keep]
-        return ahead.seed, ahead.seed_hash, self.ahead.seed_hash
+        return ahead.seed, ahead.seed_hash, None if self.ahead is None else self.ahead.seed_hash
 
 
 def contribution_text(phrase: str | None, fallback: Callable[[], str] = new_contribution) -> str:

@@ -153,10 +153,12 @@ class MatchStep(Step):
             info = _GameInfo(number, **DiceInUse.fresh_seed(self.service._seeds, True))
             args = {"number": number, "dice": info.dice, "seed_hash": None}
         else:
-            seed, commitment, ahead = self.book.start(number, self.service._seeds)
+            # a 1-point match has no game 2: no commitment for it (any win of game 1 ends the match, RULES M1)
+            seed, commitment, ahead = self.book.start(number, self.service._seeds, last=table.length == 1)
             info = _GameInfo(number, "fair", seed, commitment, 0, RECIPE_V2, self.book.contributions(number))
-            args = {"number": number, "dice": "fair", "seed_hash": commitment, "recipe": RECIPE_V2,
-                    "next_seed_hash": ahead}  # fmt: skip
+            args = {"number": number, "dice": "fair", "seed_hash": commitment, "recipe": RECIPE_V2}
+            if ahead is not None:
+                args["next_seed_hash"] = ahead
         self.games[number] = info
         self.act("new_game", None, args)
 

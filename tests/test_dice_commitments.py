@@ -229,3 +229,28 @@ async def test_the_club_rolling_in_a_members_name_contributes_nothing_of_his(tmp
         log = await service.log(1)
         assert any(a.kind == "roll" and a.member_id == waiting for a in log[-3:])
         assert [a for a in log if a.kind == CLIENT_SEED and a.member_id == waiting] == before
+
+
+async def test_a_one_point_match_announces_no_game_2_commitment_and_still_verifies(tmp_path):
+    """A 1-point match cannot have a game 2 (RULES M1): nothing commits to one, nor announces it; the finished match
+    verifies (club verify, and tools/verify_dice.py on its .mat export)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    from club.export import export_mat
+
+    async with club_service(tmp_path / "c.sqlite3", seeds=seeded(23)) as service:
+        accepted = await new_table(service, 1)
+        assert "Game 2" not in accepted.message
+        final = await play_out(service, accepted, random.Random(5))
+        assert final.view.status == "over"
+        log = await service.log(accepted.view.match_id)
+        starts = [a for a in log if a.kind == "new_game"]
+        assert len(starts) == 1 and "next_seed_hash" not in starts[0].args and starts[0].args["seed_hash"]
+        assert all(r.ok for r in await verify_database(service.db))
+        _, text = await export_mat(service, accepted.view.match_id)
+    (tmp_path / "m.mat").write_text(text)
+    tool = Path(__file__).resolve().parent.parent / "tools" / "verify_dice.py"
+    run = subprocess.run([sys.executable, "-I", str(tool), str(tmp_path / "m.mat")], capture_output=True, text=True)
+    assert run.returncode == 0 and "DiceGame1: ok" in run.stdout and "DiceGame2" not in run.stdout, run.stdout
