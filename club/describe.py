@@ -141,7 +141,12 @@ def describe(event: Event, names: Sequence[str], *, money: bool, length: int = 0
     if kind == "session_over":
         return f"The money session is over after {data['games']} game(s): {_score(data['score'], names, True)}."
     if kind == "reveal":
-        clients = "".join(f" {i}: {text!r}" for i, text in enumerate(data.get("clients", ()), 1))
+        texts = list(data.get("clients", ()))
+        sides = data.get("sides") or [None] * len(texts)
+        labels = [str(i) if side is None else f"{names[side]} (side {side})" for i, side in enumerate(sides, 1)]
+        clients = ",".join(
+            f" {who}: “{text}”" if text else f" {who}: none" for who, text in zip(labels, texts, strict=True)
+        )
         return (
             f"Game {data['number']} dice seed revealed: {data['seed']} (its SHA-256 is the commitment "
             f"{data['seed_hash']}){'; the client seeds —' + clients if clients else ''}, recipe "

@@ -133,6 +133,9 @@ class MatchStep(Step):
                 self.revealed.append((info.number, info.seed.hex(), info.seed_hash))
                 reveal = {"number": info.number, "seed": info.seed.hex(), "seed_hash": info.seed_hash,
                           "recipe": info.recipe, "clients": [text for _, text in info.contributions]}  # fmt: skip
+                sides = [who for series, who, _, _ in self.book.clients if series == info.number]
+                if len(sides) == len(reveal["clients"]):  # whose each client seed is (the reveal names him)
+                    reveal["sides"] = sides
                 self.events.append((Event("reveal", None, data=reveal), info.number))
 
     def roll_dice(self) -> tuple[tuple[int, int], int]:

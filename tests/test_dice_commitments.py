@@ -43,7 +43,13 @@ async def test_each_commitment_is_published_strictly_before_every_client_seed_of
             assert verify_rolls(game.seed, game.seed_hash, rolls, recipe=RECIPE_V2, contributions=clients) == []
         assert all(r.ok for r in await verify_database(service.db))
         last = logged_contributions(log, max(games))
-        assert "the client seeds —" in final.message and all(repr(text) in final.message for _, text in last)
+        assert "the client seeds —" in final.message
+        seeds = [a for a in log if a.kind == CLIENT_SEED and a.args["game"] == max(games)]
+        names = final.view.names
+        # each named with his side, the value as plain text in typographic quotes (was a Python repr)
+        assert [a.args["seed"] for a in seeds] == [text for _, text in last]
+        assert all(f"{names[a.side]} (side {a.side}): “{a.args['seed']}”" in final.message for a in seeds)
+        assert not any(repr(text) in final.message for _, text in last)
 
 
 async def test_a_changed_client_seed_changes_the_rolls(tmp_path):
