@@ -32,6 +32,7 @@ from .wording import (  # noqa: F401 (re-exported: the front ends call frontend.
     explain,
     filter_plays,
     is_refusal,
+    plural,
 )
 
 ACTIONS = (
@@ -425,7 +426,7 @@ async def dice_proof(
     )
     actions = [ActionRecord.from_row(row) for row in rows]
     rolls = [(a.roll_index, a.dice) for a in actions if a.game_number == number and a.dice is not None]
-    head = f"Match #{match_id}, game {number}: {len(rolls)} roll(s) logged."
+    head = f"Match #{match_id}, game {number}: {plural(len(rolls), 'roll')} logged."
     if game.dice == "injected":
         return DiceProof(match_id, number, head + " The dice were given from outside (a test or a replay): "
                          "there is no seed to check.", None)  # fmt: skip
@@ -446,7 +447,8 @@ async def dice_proof(
     if problems:
         text += "PROBLEMS:\n" + "\n".join(problems)
     else:
-        text += f"The seed hashes to the commitment and all {len(rolls)} rolls follow from it: the dice were fair."
+        every = "the only roll follows" if len(rolls) == 1 else f"all {plural(len(rolls), 'roll')} follow"
+        text += f"The seed hashes to the commitment and {every} from it: the dice were fair."
     check = ("\nCheck it yourself: save the lines below (or the /bg export file) and run "
              "python tools/verify_dice.py FILE (standard library only).\n")  # fmt: skip
     if len(text) + len(check) + len(published) <= MAX_MESSAGE:

@@ -15,6 +15,12 @@ MAX_CHOICES = 25
 """Discord shows at most 25 autocomplete choices or menu options."""
 
 
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``count`` and ``word`` in the right number: ``plural(1, "blunder")`` is "1 blunder", ``plural(2, "blunder")``
+    "2 blunders"; ``many`` the plural when it is not ``word + "s"`` (``plural(3, "match", "matches")``)."""
+    return f"{count} {word if count == 1 else many or word + 's'}"
+
+
 # -- plays ---------------------------------------------------------------------------------------------------------------
 def _normal_tokens(text: str) -> list[str]:
     text = text.lower().replace("*", " ").replace(",", " ")

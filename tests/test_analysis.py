@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -224,3 +225,21 @@ def test_practice_choices_by_strength():
     assert cube_action_task(start, CubeState(), "expert", 1, True) == "take"  # an opening double is a take
     with pytest.raises(ValueError, match="beginner, casual, intermediate, advanced, expert"):
         check_strength("godlike")
+
+
+def test_the_review_line_counts_in_the_right_number():
+    """One error is "1 error", not "1 errors" (and so for blunders, cube errors, decisions); two are plural."""
+    from club.analysis.grade import PlayerGrade
+    from club.analysis.match import MatchAnalysis
+
+    one = PlayerGrade("Alice", decisions=1, cube_decisions=1, errors=1, blunders=1, cube_errors=1)
+    two = PlayerGrade("Bob", decisions=2, cube_decisions=0, errors=2, blunders=2, cube_errors=0)
+    analysis = MatchAnalysis(("Alice", "Bob"), 1, [one, two], 1, "1ply")
+    for markdown in (False, True):
+        line = analysis.player_line(0, markdown=markdown)
+        assert "over 1 decision" in line and "1 error" in line and "1 blunder" in line and "1 cube error" in line
+        assert not re.search(r"\b1 (decisions|errors|blunders|cube errors)\b", line), line
+        other = analysis.player_line(1, markdown=markdown)
+        assert (
+            "over 2 decisions" in other and "2 errors" in other and "2 blunders" in other and "0 cube errors" in other
+        )

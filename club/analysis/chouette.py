@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 
 from backgammon.chouette.cubes import ChouetteCube
 
+from ..wording import plural
 from .engine import CubeState
 from .grade import CUBE_EPSILON, Grade, grade_answer, grade_double
 from .walk import ANSWER, DOUBLE, Decision
@@ -152,7 +153,8 @@ def chouette_review_lines(members: dict[int, MemberCubes], names: dict[int, str]
     for member, cubes in sorted(members.items(), key=lambda item: names.get(item[0], str(item[0]))):
         who = names.get(member, str(member))
         lines.append(
-            f"{who}: {cubes.decisions} cube decisions, {len(cubes.errors)} errors, equity lost {cubes.equity_lost:.3f}"
+            f"{who}: {plural(cubes.decisions, 'cube decision')}, {plural(len(cubes.errors), 'error')}, "
+            f"equity lost {cubes.equity_lost:.3f}"
         )
         for grade in cubes.errors[:5]:
             lines.append(f"  game {grade.game}: {grade.made}, right was {grade.best} (−{grade.loss:.3f})")

@@ -16,6 +16,7 @@ from backgammon.game import Game
 from backgammon.matfile import MatchRecord
 from backgammon.replay import replay
 
+from ..wording import plural
 from .grade import MIN_DECISIONS, Grade, PlayerGrade, grade_decisions, summarise
 from .walk import decisions
 
@@ -76,9 +77,9 @@ class MatchAnalysis:
         shown = "PR —" if pr is None else f"PR **{pr:.2f}**" if markdown else f"PR {pr:.2f}"
         sep = " · " if markdown else ", "
         cube = "" if markdown else f" ({player.cube_decisions} cube)"
-        figures = (f"{player.errors} errors", f"{player.blunders} blunders", f"{player.cube_errors} cube errors",
-                   f"luck {player.luck:+.2f}")  # fmt: skip
-        return f"{player.name}: {shown} over {player.decisions} decisions{cube}{sep}" + sep.join(figures)
+        figures = (plural(player.errors, "error"), plural(player.blunders, "blunder"),
+                   plural(player.cube_errors, "cube error"), f"luck {player.luck:+.2f}")  # fmt: skip
+        return f"{player.name}: {shown} over {plural(player.decisions, 'decision')}{cube}{sep}" + sep.join(figures)
 
 
 def analyse_games(

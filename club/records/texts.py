@@ -7,6 +7,7 @@ from datetime import UTC, datetime
 
 from storage.books import CorrectionRecord
 
+from ..wording import plural
 from .leaderboards import Leaderboard
 from .ledger import Ledger
 from .ratings import Rating
@@ -101,8 +102,8 @@ def stats_text(stats: MemberStats) -> str:
         )
     if stats.pr is not None:
         lines.append(
-            f"PR (Open Sage): {stats.pr:.2f} over {stats.pr_decisions} decisions in {stats.pr_matches} "
-            f"match{'es' if stats.pr_matches != 1 else ''} (lower is better)"
+            f"PR (Open Sage): {stats.pr:.2f} over {plural(stats.pr_decisions, 'decision')} in "
+            f"{plural(stats.pr_matches, 'match', 'matches')} (lower is better)"
         )
     else:
         lines.append("PR (Open Sage): no analysed match yet (a finished match is analysed when its review is made)")
