@@ -125,7 +125,7 @@ class MatchQueries:
                     opponent,
                     name,
                     row.pending,
-                    pending_words(row.pending),
+                    await self._answer_words(row.id, row.pending),
                     score,
                     row.game_number,
                     row.version,
@@ -134,6 +134,19 @@ class MatchQueries:
                 )
             )
         return items
+
+    async def _answer_words(self, match_id: int, pending: str | None) -> str:
+        """``pending`` in words as the board says it: for a double or beaver offered, the answers the rule set
+        allows now (:meth:`backgammon.game.Game.legal_actions`: "take, drop or beaver the double" only where beavers
+        are allowed, RULES D3). Loads the table only for those two (the rest need no state)."""
+        if pending not in ("answer_double", "answer_beaver"):
+            return pending_words(pending)
+        table = (await self._load_step(match_id)).table
+        side, now = table.waiting()
+        if table.game is None or side is None or now != pending:
+            return pending_words(pending)
+        legal = table.game.legal_actions(side)
+        return pending_words(pending, beaver="beaver" in legal, raccoon="raccoon" in legal)
 
     async def history(
         self,

@@ -367,3 +367,18 @@ async def test_a_table_left_mid_way_by_the_club_is_finished_by_the_next_call(tmp
         assert "Opening roll" in outcome.message and f"plays {play}" in outcome.message
         assert outcome.view.waiting_for == (BOB if first == ALICE else ALICE)
         await assert_sound(service)
+
+
+async def test_the_waiting_summary_names_the_answers_the_rules_allow_d3(tmp_path):
+    """ "Waiting for you" says what the board says (RULES D3): "take, drop or beaver" where beavers are allowed, "take
+    or drop" where not (a match, tournament rules)."""
+    for length, words in ((0, "take, drop or beaver the double"), (5, "take or drop the double")):
+        dice = InjectedDice([(5, 2)], fallback=b"wait")
+        async with club_service(tmp_path / f"w{length}.sqlite", dice=dice) as service:
+            challenge = await service.challenge(GUILD, ALICE, BOB, length=length)
+            outcome = await service.accept(challenge.match_id, BOB)
+            outcome = await service.play(outcome.match_id, ALICE, "13/8 13/11")
+            outcome = await service.double(outcome.match_id, BOB)
+            assert outcome.view.pending_text == words
+            waiting = await service.waiting(ALICE)
+            assert [item.pending_text for item in waiting] == [words]
