@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from backgammon.moves import dice_text
 
 from .table import Event
+from .wording import plural
 
 LEVELS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
 
@@ -139,7 +140,7 @@ def describe(event: Event, names: Sequence[str], *, money: bool, length: int = 0
     if kind == "match_over":
         return f"{who} wins the match {data['score'][side]}–{data['score'][1 - side]}."
     if kind == "session_over":
-        return f"The money session is over after {data['games']} game(s): {_score(data['score'], names, True)}."
+        return f"The money session is over after {plural(data['games'], 'game')}: {_score(data['score'], names, True)}."
     if kind == "reveal":
         texts = list(data.get("clients", ()))
         sides = data.get("sides") or [None] * len(texts)

@@ -23,6 +23,7 @@ from club import frontend
 from club.commitments import phrase_text
 from club.correspondence import Correspondence, autoroll_words, away_state, pinged_words, resolve_their_turn
 from club.errors import InvalidRequestError
+from club.wording import plural
 
 from .buttons import TableButton
 from .chouette import _publish_and_acknowledge, _session
@@ -104,8 +105,8 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
             state = await away_state(self.bot.service, club.id, member)
             await send_private(
                 interaction,
-                f"You are away until <t:{int(state.until)}:f>; {len(notices)} game(s) told. "
-                f"{state.left} away day(s) left this year. /player back ends it early.",
+                f"You are away until <t:{int(state.until)}:f>; {plural(len(notices), 'game')} told. "
+                f"{plural(state.left, 'away day')} left this year. /player back ends it early.",
             )
 
     @app_commands.command(description="Back early: your clocks run again, unused whole days come back")
@@ -115,7 +116,9 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
             member = await register(interaction)
             notices = await correspondence(self.bot).back(interaction.guild_id, member)
             await post_notices(self.bot, notices)
-            await send_private(interaction, f"Welcome back: {len(notices)} game(s) told, your clocks run again.")
+            await send_private(
+                interaction, f"Welcome back: {plural(len(notices), 'game')} told, your clocks run again."
+            )
 
     @app_commands.command(description="A message in each of your games, mentioning your opponents")
     @app_commands.describe(text="What to tell them (optional)")

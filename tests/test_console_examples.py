@@ -4,6 +4,7 @@ out by hand below from the games' results (every game's row sums to zero; the se
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 
@@ -36,7 +37,6 @@ def figure(text: str) -> int:
 def table(out: str, title: str) -> tuple[list[str], list[list[str]]]:
     """The headings and rows of the last text table printed whose title line starts with ``title``, each row cut
     into cells at the columns of the rule under the headings (so empty cells stay in place)."""
-    import re
 
     lines = out.splitlines()
     starts = [i for i, line in enumerate(lines) if line.startswith(title)]
@@ -61,7 +61,7 @@ def table(out: str, title: str) -> tuple[list[str], list[list[str]]]:
             or line.startswith(("Every", "every", "at ", "points (", "WARNING"))
         ):
             break
-        if "payment(s)" in line:
+        if re.match(r"\d+ payments? clears? ", line):
             break
         rows.append(cells(line))
     return headings, rows

@@ -50,7 +50,7 @@ async def test_away_pauses_each_game_and_back_ends_it_early(tmp_path):
         before = [await due(h, 1), await due(h, 2)]
         counts = [len(h.messages(t)) for t in threads]
         asked = await h.command(alice, "player away", lobby, days=2, reason="holiday")
-        assert asked.private and "2 game(s) told" in asked.text and "8 away day(s) left" in asked.text, asked.text
+        assert asked.private and "2 games told" in asked.text and "8 away days left" in asked.text, asked.text
         for thread, count, opponent in zip(threads, counts, (bob, carol), strict=True):
             posts = h.messages(thread)[count:]
             assert len(posts) == 1, [p.content for p in posts]
@@ -61,7 +61,7 @@ async def test_away_pauses_each_game_and_back_ends_it_early(tmp_path):
         assert again.private and "away already" in again.text and await due(h, 1) == before[0] + 2 * DAY
         h.clock.advance(HOUR)
         back = await h.command(alice, "player back", threads[0])
-        assert back.private and "2 game(s) told" in back.text
+        assert back.private and "2 games told" in back.text
         assert all("Alice is back" in h.last(t).content for t in threads)
         assert before[0] <= await due(h, 1) <= before[0] + HOUR + 1 and await due(h, 2) == before[1]
         games = await h.command(alice, "bg games", lobby)

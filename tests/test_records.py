@@ -356,7 +356,7 @@ async def test_the_books_in_words(tmp_path):
         records, ids = await books(db, clock)
         clock.set(T0 + 9 * DAY)
         week1 = await records.settle(GUILD, "last week")
-        assert texts.settlement_text(week1).splitlines()[1:] == ["Ben pays Ann 5", "1 payment(s) clear 2 balance(s)."]
+        assert texts.settlement_text(week1).splitlines()[1:] == ["Ben pays Ann 5", "1 payment clears 2 balances."]
         assert "Everybody is square" in texts.settlement_text(await records.settle(GUILD, "last month"))
         ledger = texts.ledger_text(await records.ledger(GUILD, "last week"))
         assert "Ann: 0 pts, +5 (3 games)" in ledger and "Ben: −2 pts, −5 (6 games)" in ledger

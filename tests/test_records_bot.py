@@ -77,7 +77,7 @@ async def test_rating_stats_and_the_session_menu(tmp_path):
         assert "No finished money or match game yet." in fresh.text
         menu = await h.autocomplete(ann, "club sheet", "session", "", lobby)
         assert [choice["value"] for choice in menu] == ["chouette:1", "money:1"]
-        assert menu[1]["name"] == "money:1 — money session: Ann v Ben, 2 game(s)"
+        assert menu[1]["name"] == "money:1 — money session: Ann v Ben, 2 games"
         typed = await h.autocomplete(ann, "club export", "session", "chou", lobby)
         assert [choice["value"] for choice in typed] == ["chouette:1"]
 

@@ -63,7 +63,7 @@ class MatchAnalysis:
     def lines(self) -> list[str]:
         """The analysis for people, a few lines (one per player, then the notes)."""
         out = [
-            f"{'match to ' + str(self.length) if self.length else 'money session'}, {self.games} game(s) "
+            f"{'match to ' + str(self.length) if self.length else 'money session'}, {plural(self.games, 'game')} "
             f"analysed by Open Sage {self.level}"
         ]
         out += [self.player_line(side) for side in range(len(self.players))]

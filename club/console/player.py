@@ -19,6 +19,7 @@ from ..correspondence import (
 from ..errors import InvalidRequestError
 from ..frontend import GameChoice
 from ..settings import ClubSettings
+from ..wording import plural
 from .core import Console
 from .parse import Target, number, take_target
 from .verbs import verb
@@ -64,8 +65,8 @@ async def away(console: Console, args: list[str]) -> str:
     notices = await cases(console).away(console.guild_id, console.member, days, " ".join(args[1:]))
     club = await console.service.db.get_club(console.guild_id)
     state = await away_state(console.service, club.id, console.member)
-    lines = [f"You are away until <t:{int(state.until)}:f>; {len(notices)} game(s) told. {state.left} away "
-             "day(s) left this year. back ends it early."]  # fmt: skip
+    lines = [f"You are away until <t:{int(state.until)}:f>; {plural(len(notices), 'game')} told. "
+             f"{plural(state.left, 'away day')} left this year. back ends it early."]  # fmt: skip
     return "\n".join(lines + await notice_lines(console, notices))
 
 
@@ -75,7 +76,7 @@ async def back(console: Console, args: list[str]) -> str:
     if args:
         raise InvalidRequestError("back takes nothing more: just back")
     notices = await cases(console).back(console.guild_id, console.member)
-    lines = [f"Welcome back: {len(notices)} game(s) told, your clocks run again."]
+    lines = [f"Welcome back: {plural(len(notices), 'game')} told, your clocks run again."]
     return "\n".join(lines + await notice_lines(console, notices))
 
 

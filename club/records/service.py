@@ -20,6 +20,7 @@ from storage.books import CorrectionRecord, SessionSummary
 
 from ..errors import MAX_ID, InvalidRequestError, UnknownGameError, UnknownMemberError, shown
 from ..service import ClubService
+from ..wording import plural
 from .leaderboards import LEADERBOARDS, Leaderboard, chouette_board, match_board, money_board, pr_board
 from .ledger import Ledger, build_ledger
 from .periods import SOURCE_WORDS, Period, SessionRef, parse_period, period_at, session_period
@@ -203,7 +204,7 @@ class ClubRecords:
         names = await self.names(summary.members)
         who = " v ".join(names.get(m, str(m)) for m in summary.members[:4]) + ("…" if len(summary.members) > 4 else "")
         what = f"{summary.length}-point match" if summary.source == "match" else SOURCE_WORDS[summary.source]
-        return f"{SessionRef(summary.source, summary.id)} — {what}: {who}, {summary.games} game(s)"
+        return f"{SessionRef(summary.source, summary.id)} — {what}: {who}, {plural(summary.games, 'game')}"
 
     async def sheet(
         self, guild_id: int, session: str | SessionRef | None = None, *, member: int | None = None

@@ -47,7 +47,8 @@ def settlement_text(settlement: Settlement) -> str:
     for payment in settlement.payments:
         lines.append(f"{settlement.name(payment.payer)} pays {settlement.name(payment.payee)} {payment.amount:,}")
     balances = sum(1 for value in settlement.ledger.balances(settlement.unit).values() if value)
-    lines.append(f"{len(settlement.payments)} payment(s) clear {balances} balance(s).")
+    clear = "clears" if len(settlement.payments) == 1 else "clear"
+    lines.append(f"{plural(len(settlement.payments), 'payment')} {clear} {plural(balances, 'balance')}.")
     return "\n".join(lines)
 
 
