@@ -13,14 +13,12 @@ from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 
 from backgammon.moves import Play
-from storage import ActionRecord
 
-from . import proof
-from .commitments import CLIENT_SEED
 from .describe import shorten
-from .dice import RECIPES, verify_rolls
-from .errors import MAX_ID, InvalidRequestError, NotAPlayerError, NotNowError, UnknownGameError, shown
+from .dice_check import DiceProof, dice_proof  # noqa: F401 (re-exported: /bg verify, the console's verify)
+from .errors import InvalidRequestError, NotAPlayerError, NotNowError, UnknownGameError
 from .results import Outcome, TableView
+from .scope import _is_id, chouette_in_club, in_club  # noqa: F401 (re-exported: every front end's club isolation)
 from .service import ClubService, HistoryItem, WaitingItem
 from .wording import (  # noqa: F401 (re-exported: the front ends call frontend.explain, frontend.filter_plays)
     MAX_CHOICES,
@@ -71,48 +69,6 @@ ACTION_LABELS = {
     "stop": "Stop after this game",
 }
 """Button labels of the actions (``play`` and ``resign`` need an argument: a menu or a command)."""
-
-
-def _is_id(value: object) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < MAX_ID
-
-
-async def in_club(service: ClubService, match_id: int, guild_id: int | None) -> int:
-    """``match_id`` if that match or session belongs to the club of guild ``guild_id`` (club isolation: a member acts
-    only in his own server, RULES A2); ``guild_id`` None (a front end with one club, e.g. the console) accepts any.
-
-    The server's practice games (:mod:`club.practice`, in its practice room) belong to it too.
-
-    Raises :class:`~club.errors.InvalidRequestError` for an id that is not a positive whole number and
-    :class:`~club.errors.UnknownGameError` ("no match or session N here") for an unknown id or another server's."""
-    if not _is_id(match_id):
-        raise InvalidRequestError(f"a game is its number, like 12, not {shown(match_id)}")
-    record = await service.db.get_match(match_id)
-    if record is not None and guild_id is not None:
-        club = await service.db.get_club(guild_id) if _is_id(guild_id) else None
-        room = await service.db.get_club(-guild_id) if _is_id(guild_id) else None  # its practice room
-        if club is None or record.club_id not in (club.id, room.id if room is not None else None):
-            record = None
-    if record is None:
-        raise UnknownGameError(f"There is no match or session {match_id} here.")
-    return match_id
-
-
-async def chouette_in_club(chouettes, session_id: int, guild_id: int | None) -> int:
-    """``session_id`` if that chouette belongs to the club of guild ``guild_id`` (``chouettes``: a
-    :class:`~club.chouette.ChouetteService`; None: any club) — :func:`in_club` for chouettes.
-
-    Raises :class:`~club.errors.UnknownGameError` ("no chouette N here") otherwise."""
-    if not _is_id(session_id):
-        raise InvalidRequestError(f"a chouette is its number, like 3, not {shown(session_id)}")
-    record = await chouettes.store.get(session_id)
-    if record is not None and guild_id is not None:
-        club = await chouettes.club.db.get_club(guild_id) if _is_id(guild_id) else None
-        if club is None or club.id != record.club_id:
-            record = None
-    if record is None:
-        raise UnknownGameError(f"There is no chouette {session_id} here.")
-    return session_id
 
 
 async def perform(
@@ -385,91 +341,6 @@ def rules_text(view: TableView) -> str:
     if view.stake:
         lines.append(f"Stake: {view.stake} per point.")
     return "\n".join(lines)
-
-
-@dataclass(frozen=True, slots=True)
-class DiceProof:
-    """The dice check of one game (RULES A1): ``text`` in words, ``ok`` (None while the seed is still secret or
-    the dice were injected, else whether every roll was recomputed from the revealed seed); ``published``: the
-    published lines (:mod:`club.proof`) for ``tools/verify_dice.py``, also when they do not fit in ``text``."""
-
-    match_id: int
-    game_number: int
-    text: str
-    ok: bool | None
-    published: str = ""
-
-
-async def dice_proof(
-    service: ClubService, match_id: int, game_number: int | None = None, *, guild_id: int | None = None
-) -> DiceProof:
-    """Check the dice of game ``game_number`` (default: the current or last game) of match ``match_id`` (RULES A1,
-    :mod:`club.dice`): while it is played, the commitment; once over, the revealed seed, its SHA-256 against the
-    commitment and every logged roll recomputed. Raises :class:`~club.errors.UnknownGameError`,
-    :class:`~club.errors.InvalidRequestError` for a game that does not exist; with ``guild_id``, another server's
-    match is unknown (:func:`in_club`)."""
-    if guild_id is not None:
-        await in_club(service, match_id, guild_id)
-    view = await service.state(match_id)
-    if game_number is not None and not _is_id(game_number):
-        raise InvalidRequestError(f"a game of a match is its number, 1, 2 …, not {shown(game_number)}")
-    number = view.game_number if game_number is None else game_number
-    game = await service.db.get_game(match_id, number)  # this game's rows only: the cost does not grow with history
-    if game is None:
-        have = "none yet" if view.game_number < 1 else "1" if view.game_number == 1 else f"1–{view.game_number}"
-        raise InvalidRequestError(f"match {match_id} has no game {number} (games: {have})")
-    # this game's actions and those that may hold its client seeds (the game before, whose players fix the seeds of
-    # the game ahead, and the actions outside any game: the challenge) — not the whole log
-    rows = await service.db._fetchall(
-        "SELECT * FROM actions WHERE match_id = ? AND (game_number IS NULL OR game_number IN (?, ?)) ORDER BY seq",
-        (match_id, number - 1, number),
-    )
-    actions = [ActionRecord.from_row(row) for row in rows]
-    rolls = [(a.roll_index, a.dice) for a in actions if a.game_number == number and a.dice is not None]
-    head = f"Match #{match_id}, game {number}: {plural(len(rolls), 'roll')} logged."
-    if game.dice == "injected":
-        return DiceProof(match_id, number, head + " The dice were given from outside (a test or a replay): "
-                         "there is no seed to check.", None)  # fmt: skip
-    series = [s for s in proof.match_series([game], actions) if s.key == f"DiceGame{number}"]
-    recipe_name = series[0].recipe if series else proof.RECIPE
-    when = "published before either player's client seed" if series and series[0].clients else "shown when it started"
-    commitment = f"Commitment (SHA-256 of the server seed, {when}): {game.seed_hash}"
-    recipe = f"Recipe {recipe_name}: {RECIPES[recipe_name]}"
-    clients = _client_seed_lines(view, actions, number) if series else ""
-    published = "\n".join(proof.lines(series))
-    if not game.seed_revealed:
-        text = (f"{head}\n{commitment}{clients}\nThe seed stays secret until the game ends; then /bg verify shows it "
-                f"and every roll.\n{recipe}")  # fmt: skip
-        return DiceProof(match_id, number, clip(text), None)
-    contributions = series[0].clients if series else ()
-    problems = verify_rolls(game.seed, game.seed_hash, rolls, recipe=recipe_name, contributions=contributions)
-    text = f"{head}\n{commitment}\nRevealed seed: {game.seed}{clients}\n{recipe}\n"
-    if problems:
-        text += "PROBLEMS:\n" + "\n".join(problems)
-    else:
-        every = "the only roll follows" if len(rolls) == 1 else f"all {plural(len(rolls), 'roll')} follow"
-        text += f"The seed hashes to the commitment and {every} from it: the dice were fair."
-    check = ("\nCheck it yourself: save the lines below (or the /bg export file) and run "
-             "python tools/verify_dice.py FILE (standard library only).\n")  # fmt: skip
-    if len(text) + len(check) + len(published) <= MAX_MESSAGE:
-        text += check + published
-    else:
-        text += "\nAll rolls are too many for one message: they are in the attached file and in /bg export (run python tools/verify_dice.py FILE on either)."
-    return DiceProof(match_id, number, text, not problems, published + "\n")
-
-
-def _client_seed_lines(view, actions: Sequence[ActionRecord], number: int) -> str:
-    """The client seeds of game ``number`` as /bg verify lists them (RULES A1, issue 12 item 1): one line each, in
-    the published order, naming the member and his side and giving the value as plain text in typographic quotes —
-    e.g. ``Client seed of bob (side 1), counting from roll 0: “bob's lucky phrase | 1312…”``."""
-    out = []
-    for action in actions:
-        if action.kind != CLIENT_SEED or action.args.get("game") != number:
-            continue
-        side = action.side if action.side is not None else view.side_of(action.member_id)
-        who = f"{view.names[side]} (side {side})" if side is not None else f"member {action.member_id}"
-        out.append(f"\nClient seed of {who}, counting from roll {action.args['from_roll']}: “{action.args['seed']}”")
-    return "".join(out)
 
 
 def games_text(

@@ -1,0 +1,51 @@
+"""Club isolation (RULES A2, issue 12 item 3): a match, money session or chouette id is accepted only in the server
+whose club it belongs to (and the server's practice room, :mod:`club.practice`); another server's id is "no such game
+here", in commands, autocomplete and forged ``custom_id``s alike. Re-exported by :mod:`club.frontend`."""
+
+from __future__ import annotations
+
+from .errors import MAX_ID, InvalidRequestError, UnknownGameError, shown
+from .service import ClubService
+
+
+def _is_id(value: object) -> bool:
+    """Whether ``value`` is a usable id: a whole number (not a bool) from 1 to below :data:`~club.errors.MAX_ID`."""
+    return isinstance(value, int) and not isinstance(value, bool) and 0 < value < MAX_ID
+
+
+async def in_club(service: ClubService, match_id: int, guild_id: int | None) -> int:
+    """``match_id`` if that match or session belongs to the club of guild ``guild_id`` (club isolation: a member acts
+    only in his own server, RULES A2); ``guild_id`` None (a front end with one club, e.g. the console) accepts any.
+
+    The server's practice games (:mod:`club.practice`, in its practice room) belong to it too.
+
+    Raises :class:`~club.errors.InvalidRequestError` for an id that is not a positive whole number and
+    :class:`~club.errors.UnknownGameError` ("no match or session N here") for an unknown id or another server's."""
+    if not _is_id(match_id):
+        raise InvalidRequestError(f"a game is its number, like 12, not {shown(match_id)}")
+    record = await service.db.get_match(match_id)
+    if record is not None and guild_id is not None:
+        club = await service.db.get_club(guild_id) if _is_id(guild_id) else None
+        room = await service.db.get_club(-guild_id) if _is_id(guild_id) else None  # its practice room
+        if club is None or record.club_id not in (club.id, room.id if room is not None else None):
+            record = None
+    if record is None:
+        raise UnknownGameError(f"There is no match or session {match_id} here.")
+    return match_id
+
+
+async def chouette_in_club(chouettes, session_id: int, guild_id: int | None) -> int:
+    """``session_id`` if that chouette belongs to the club of guild ``guild_id`` (``chouettes``: a
+    :class:`~club.chouette.ChouetteService`; None: any club) — :func:`in_club` for chouettes.
+
+    Raises :class:`~club.errors.UnknownGameError` ("no chouette N here") otherwise."""
+    if not _is_id(session_id):
+        raise InvalidRequestError(f"a chouette is its number, like 3, not {shown(session_id)}")
+    record = await chouettes.store.get(session_id)
+    if record is not None and guild_id is not None:
+        club = await chouettes.club.db.get_club(guild_id) if _is_id(guild_id) else None
+        if club is None or club.id != record.club_id:
+            record = None
+    if record is None:
+        raise UnknownGameError(f"There is no chouette {session_id} here.")
+    return session_id
