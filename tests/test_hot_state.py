@@ -89,3 +89,42 @@ async def test_the_chouette_sheet_from_its_rows_is_the_engines(tmp_path):
 
         fresh = await ChouetteService(service.club).state(outcome.session_id)
         assert fresh.sheet == view.sheet
+
+
+async def test_a_chouette_decision_that_ends_no_game_neither_reads_nor_builds_the_sheet(tmp_path):
+    """Issue 13 item 1: the cost of a decision does not grow with the games played. A decision that ends no game
+    reads no stored sheet row and builds no sheet; one that ends a game reads that game's row only, and the sheet
+    it shows then (and ``state``'s) is the whole sheet, as the engine keeps it."""
+    async with chouettes(tmp_path / "c.sqlite3") as service:
+        rng = random.Random(6)
+        outcome = await seated(service)
+        reads: list[int] = []
+        sheet = service.store.sheet
+
+        async def counted(session_id, *, after=0):
+            rows = await sheet(session_id, after=after)
+            reads.append(len(rows))
+            return rows
+
+        service.store.sheet = counted
+        games, checked = 0, 0
+        for _ in range(4000):
+            if games >= 3:
+                break
+            outcome = await decide_randomly(service, outcome, rng, double=0.2)
+            if outcome.finished:
+                games = len(outcome.view.sheet.rows)
+                assert [row.game for row in outcome.view.sheet.rows] == list(range(1, games + 1))
+            elif games and outcome.view.board_live:
+                assert "sheet" not in outcome.view.__dict__, "the sheet was built for a decision that ended no game"
+                checked += 1
+        assert games == 3 and checked > 10
+        assert sum(reads) == 2 and len(reads) == 2, reads  # games 1 and 2's rows, each once (3's is not read yet)
+        reads.clear()
+        await service.state(outcome.session_id)
+        assert reads == [1], "game 3's row only: the rows read before are not read again"
+        reads.clear()
+        await service.state(outcome.session_id)
+        assert reads == [], "every stored row was read before: none is read again"
+        view = await service.state(outcome.session_id)
+        assert [row.game for row in view.sheet.rows] == [1, 2, 3] and view.sheet.zero_sum

@@ -461,13 +461,16 @@ class ChouetteService(ChouetteExpiry):
         async with self.store.store.snapshot():  # one read snapshot: the session, its dice and deadlines agree
             return await self._read_step(session_id)
 
-    async def _stored_sheet(self, session_id: int) -> list[dict]:
+    async def _stored_sheet(self, session_id: int, table: ChouetteTable) -> list[dict]:
         """The session's stored sheet rows: those read before (a stored row never changes, RULES C11's record) and
         any written since — by this process or another one sharing the database — so an action reads only new
-        rows, not the whole sheet (issue 13 item 1)."""
+        rows, and none at all while no game ended since it last looked (issue 13 item 1): ``table`` (as loaded)
+        says how many games it does not hold itself."""
         known = self._sheets.setdefault(session_id, [])
-        known.extend(await self.store.sheet(session_id, after=known[-1]["game"] if known else 0))
-        return list(known)
+        stored = table.session.games_on_sheet - len(table.session.sheet_rows())
+        if len(known) < stored:
+            known.extend(await self.store.sheet(session_id, after=known[-1]["game"] if known else 0))
+        return known[:stored] if len(known) >= stored else list(known)
 
     async def _read_step(self, session_id: int) -> ChouetteStep:
         record = await self.store.get(session_id)
@@ -485,5 +488,5 @@ class ChouetteService(ChouetteExpiry):
         deadlines = {d.subject_id: d for d in await self.store.deadlines(session_id)}
         step = ChouetteStep(self, record, table, self.clock.now(), ClubSettings.from_json(club.settings), names, prefs,
                             series, deadlines, book=book)  # fmt: skip
-        step.stored_sheet = await self._stored_sheet(session_id)
+        step.stored_sheet = await self._stored_sheet(session_id, table)
         return step

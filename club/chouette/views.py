@@ -7,8 +7,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from functools import cached_property
 
 from backgammon.chouette import ChouetteRules
 from backgammon.chouette.cubes import TEAM_SIDE
@@ -175,7 +176,7 @@ class ChouetteView:
     on_roll: str | None
     decisions: tuple[Decision, ...]
     mark: str
-    sheet: SheetData
+    sheet_source: Callable[[], SheetData] = field(repr=False, compare=False)
     decision_time: float
     proxy_time: float
     move_time: float
@@ -183,6 +184,13 @@ class ChouetteView:
     in_game: tuple[int, ...] = ()
     seed_hash: str | None = None
     team_offer: dict | None = None
+
+    @cached_property
+    def sheet(self) -> SheetData:
+        """The score sheet (RULES C11), built the first time it is asked for: a decision that does not end a game
+        and is not shown with the sheet never builds it, so its cost does not grow with the games played (issue 13
+        item 1)."""
+        return self.sheet_source()
 
     def seat_lines(self, *, team: str = "", notes: bool = False, cubes_between: bool = False) -> list[str]:
         """The seats in rotation order, one line each — role (``team``: how a Team member's is written), name, his
@@ -305,7 +313,7 @@ class ChouetteView:
             on_roll=game.on_roll if playing else None,
             decisions=decisions,
             mark=table.mark,
-            sheet=sheet_data(table, stored_sheet),
+            sheet_source=_sheet_source(table, stored_sheet),
             decision_time=table.decision_time,
             proxy_time=table.proxy_time,
             move_time=table.move_time,
@@ -350,14 +358,18 @@ def sheet_rows(table: ChouetteTable, stored: Sequence[dict] = ()) -> list[SheetR
     since it was loaded, or all of them for a table replayed or read from an older state), by game. A circled loser
     is crossed through once he has been Box in a later game (003 Atlanta 10.1) — derived here, as the rows are
     never rewritten."""
-    rows = {row["game"]: SheetRow.from_json(row) for row in stored}
-    rows.update((row.game, row) for row in table.session.sheet_rows())
-    ordered = [rows[game] for game in sorted(rows)]
     game = table.session.game
-    boxes_after: set[str] = {game.box} if game is not None else set()
+    return _rows(table.session.sheet_rows(), stored, None if game is None else (game.number, game.box))
+
+
+def _rows(held: list[SheetRow], stored: Sequence[dict], game: tuple[int, str] | None) -> list[SheetRow]:
+    rows = {row["game"]: SheetRow.from_json(row) for row in stored}
+    rows.update((row.game, row) for row in held)
+    ordered = [rows[number] for number in sorted(rows)]
+    boxes_after: set[str] = {game[1]} if game is not None else set()
     for row in reversed(ordered):
-        if game is not None and game.number <= row.game:
-            boxes_after.discard(game.box)
+        if game is not None and game[0] <= row.game:
+            boxes_after.discard(game[1])
         circled = (row.marks or {}).get("circled", [])
         row.crossed = [m for m in circled if m in boxes_after]
         boxes_after.add(row.box)
@@ -367,35 +379,45 @@ def sheet_rows(table: ChouetteTable, stored: Sequence[dict] = ()) -> list[SheetR
 def sheet_data(table: ChouetteTable, stored: Sequence[dict] = ()) -> SheetData:
     """The score sheet of ``table`` with member ids (RULES C11); ``stored``: the rows kept in ``chouette_sheet``
     (:func:`sheet_rows`)."""
-    sheet = table.session.sheet()
-    rows = []
-    for row in sheet_rows(table, stored):
-        marks = row.marks or {}
-        rows.append(
-            SheetRowData(
-                game=row.game,
-                box=member_id(row.box),
-                captain=member_id(row.captain),
-                partner=None if row.partner is None else member_id(row.partner),
-                points={member_id(m): p for m, p in row.points.items()},
-                circled=tuple(member_id(m) for m in marks.get("circled", [])),
-                crossed=tuple(member_id(m) for m in row.crossed),
-                b=None if marks.get("b") is None else member_id(marks["b"]),
-                next_captain=member_id(row.next_captain),
-                ended_by=row.ended_by,
-            )
-        )
+    return _sheet_source(table, stored)()
+
+
+def _sheet_source(table: ChouetteTable, stored: Sequence[dict]) -> Callable[[], SheetData]:
+    """A function building :func:`sheet_data` of ``table`` as it is now: what it needs of the table is copied at once
+    — the sheet's columns and totals and the rows the table holds, a few games at most (the table may change
+    afterwards) — and the rows from ``stored`` (never rewritten) are read only when it is called (issue 13 item 1)."""
     session = table.session
+    sheet = session.sheet()
+    held = session.sheet_rows()
+    game = None if session.game is None else (session.game.number, session.game.box)
     next_captain = None
-    if session.phase != "seating" and session.captain is not None:
-        next_captain = member_id(session.captain) if session.phase != "playing" else None
-    return SheetData(
-        members=tuple(member_id(m) for m in sheet.members),
-        rows=tuple(rows),
-        totals={member_id(m): t for m, t in sheet.totals().items()},
-        stake=table.stake,
-        next_captain=next_captain,
-    )
+    if session.phase not in ("seating", "playing") and session.captain is not None:
+        next_captain = member_id(session.captain)
+    members = tuple(member_id(m) for m in sheet.members)
+    totals = {member_id(m): t for m, t in sheet.totals().items()}
+    stake = table.stake
+
+    def build() -> SheetData:
+        rows = []
+        for row in _rows(held, stored, game):
+            marks = row.marks or {}
+            rows.append(
+                SheetRowData(
+                    game=row.game,
+                    box=member_id(row.box),
+                    captain=member_id(row.captain),
+                    partner=None if row.partner is None else member_id(row.partner),
+                    points={member_id(m): p for m, p in row.points.items()},
+                    circled=tuple(member_id(m) for m in marks.get("circled", [])),
+                    crossed=tuple(member_id(m) for m in row.crossed),
+                    b=None if marks.get("b") is None else member_id(marks["b"]),
+                    next_captain=member_id(row.next_captain),
+                    ended_by=row.ended_by,
+                )
+            )
+        return SheetData(members=members, rows=tuple(rows), totals=dict(totals), stake=stake, next_captain=next_captain)
+
+    return build
 
 
 @dataclass(frozen=True)
