@@ -26,7 +26,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import random
-import statistics
 import sys
 import tempfile
 import time
@@ -38,18 +37,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 from chouette_clubkit import decide_randomly  # noqa: E402
 from discordkit import Harness, Msg, chouette_parts, play_turn  # noqa: E402
 from loop_lag import lengthen, store_state  # noqa: E402
-from turns import kinds_text, same_mix  # noqa: E402
+from turns import CHOUETTE_TARGET, MONEY_TARGET, game_line, ratio_line, same_mix  # noqa: E402
 
 from club.chouette.views import ChouetteOutcome  # noqa: E402
-
-MONEY_TARGET = 1.10
-CHOUETTE_TARGET = 1.20
-
-
-def summary(times: list[float]) -> tuple[float, float]:
-    """(median, p90) of ``times``."""
-    ordered = sorted(times)
-    return statistics.median(ordered), ordered[int(0.9 * (len(ordered) - 1))]
 
 
 async def timed(work) -> float:
@@ -177,25 +167,18 @@ async def main(args) -> int:
         money = {}
         for game in args.games:
             money[game] = await money_turns(folder, game, args.turns)
-            every = [t for times in money[game].values() for t in times]
-            median, p90 = summary(every)
-            print(f"   game {game:>3}: median {median:6.1f} ms, p90 {p90:6.1f} ms ({len(every)} turns); by kind: "
-                  f"{kinds_text(money[game])}")  # fmt: skip
+            print(game_line(game, money[game], "turns", digits=1))
         ratio = same_mix(money[args.games[0]], money[args.games[-1]])
         ok &= ratio <= MONEY_TARGET
-        print(f"   game {args.games[-1]} / game {args.games[0]} at game {args.games[0]}'s mix of turns: {ratio:.2f} "
-              f"({'within' if ratio <= MONEY_TARGET else 'OVER'} the target {MONEY_TARGET:.2f})")  # fmt: skip
+        print(ratio_line(args.games[0], args.games[-1], ratio, MONEY_TARGET, "turns"))
         last = args.chouette_games
         print("2. chouette of five members through the cog (ms per decision, boards and windows included):")
         found = await chouette_decisions(folder, last)
         for game in (1, last):
-            every = [t for times in found[game].values() for t in times]
-            median, p90 = summary(every)
-            print(f"   game {game:>3}: median {median:6.1f} ms, p90 {p90:6.1f} ms; by kind: {kinds_text(found[game])}")
+            print(game_line(game, found[game], "decisions", digits=1))
         ratio = same_mix(found[1], found[last])
         ok &= ratio <= CHOUETTE_TARGET
-        print(f"   game {last} / game 1, game 1's mix of decisions: {ratio:.2f} "
-              f"({'within' if ratio <= CHOUETTE_TARGET else 'OVER'} the target {CHOUETTE_TARGET:.2f})")  # fmt: skip
+        print(ratio_line(1, last, ratio, CHOUETTE_TARGET, "decisions"))
     print("all targets met" if ok else "some targets NOT met")
     return 0 if ok else 1
 

@@ -66,6 +66,21 @@ def kinds_text(by_kind: dict[str, list[float]]) -> str:
     return ", ".join(f"{kind} {statistics.median(t):.1f} (n={len(t)})" for kind, t in sorted(by_kind.items()))
 
 
+def game_line(game: int, by_kind: dict[str, list[float]], what: str, digits: int = 2, extra: str = "") -> str:
+    """One game's line of a report: median and p90 in ms of all its ``what`` (turns, decisions), ``extra`` (e.g. the
+    stored state's size), then :func:`kinds_text`."""
+    every = [t for times in by_kind.values() for t in times]
+    median, p90 = summary(every)
+    return (f"   game {game:>3}: median {median:6.{digits}f} ms, p90 {p90:6.{digits}f} ms ({len(every)} {what}); "
+            f"{extra}by kind: {kinds_text(by_kind)}")  # fmt: skip
+
+
+def ratio_line(first: int, last: int, ratio: float, target: float, what: str) -> str:
+    """The verdict line: game ``last`` over game ``first`` at game ``first``'s mix of ``what``, against ``target``."""
+    verdict = "within" if ratio <= target else "OVER"
+    return f"   game {last} / game {first} at game {first}'s mix of {what}: {ratio:.2f} ({verdict} the target {target:.2f})"
+
+
 async def money_turns(folder: Path, game: int, turns: int) -> dict[str, list[float]]:
     """Milliseconds of ``turns`` turns of game ``game`` of one money session (``game − 1`` games finished), by what
     the turn was (the pending decision: ``roll_or_double``, ``play``, ``answer_double`` …)."""
@@ -136,28 +151,20 @@ async def main(args) -> int:
         found = {}
         for game in args.games:
             found[game] = await money_turns(folder, game, args.turns)
-            every = [t for times in found[game].values() for t in times]
-            median, p90 = summary(every)
-            print(f"   game {game:>3}: median {median:6.2f} ms, p90 {p90:6.2f} ms ({len(every)} turns); by kind: "
-                  f"{kinds_text(found[game])}")  # fmt: skip
+            print(game_line(game, found[game], "turns"))
         first, last = args.games[0], args.games[-1]
         ratio = same_mix(found[first], found[last])
         ok &= ratio <= MONEY_TARGET
-        print(f"   game {last} / game {first} at game {first}'s mix of turns: {ratio:.2f} "
-              f"({'within' if ratio <= MONEY_TARGET else 'OVER'} the target {MONEY_TARGET:.2f})")  # fmt: skip
+        print(ratio_line(first, last, ratio, MONEY_TARGET, "turns"))
         last = args.chouette_games
         print(f"2. chouette of {len(MEMBERS)} members played to game {last} (ms per decision through ChouetteService):")
         found = await chouette_decisions(folder, last, args.turns)
         for game in (1, last):
             times, size = found[game]
-            every = [t for kind in times.values() for t in kind]
-            median, p90 = summary(every)
-            print(f"   game {game:>3}: median {median:6.2f} ms, p90 {p90:6.2f} ms ({len(every)} decisions); "
-                  f"stored state {size / 1000:.1f} KB; by kind: {kinds_text(times)}")  # fmt: skip
+            print(game_line(game, times, "decisions", extra=f"stored state {size / 1000:.1f} KB; "))
         ratio = same_mix(found[1][0], found[last][0])
         ok &= ratio <= CHOUETTE_TARGET
-        print(f"   game {last} / game 1 at game 1's mix of decisions: {ratio:.2f} "
-              f"({'within' if ratio <= CHOUETTE_TARGET else 'OVER'} the target {CHOUETTE_TARGET:.2f})")  # fmt: skip
+        print(ratio_line(1, last, ratio, CHOUETTE_TARGET, "decisions"))
     print("all targets met" if ok else "some targets NOT met")
     return 0 if ok else 1
 
