@@ -385,22 +385,6 @@ async def cube_actions(db: Database, club_id: int, member: int) -> dict[str, int
     return {row[0]: row[1] for row in rows}
 
 
-async def reply_times(db: Database, club_id: int, member: int) -> list[float]:
-    """How long ``member`` took to reply (seconds) each time a two-player game of club ``club_id`` waited for him:
-    from the action that handed him the turn (his opponent's, or the club's) to his own next action, over the action
-    log (actions the club made for him — auto-rolls, forced plays, time limits — are not replies)."""
-    # his own actions (index actions_member), each with the action just before it (seq − 1: a log has no gaps) —
-    # not a window over every action of his matches (issue 13: half the time at 10,000 games)
-    rows = await db._fetchall(
-        "SELECT a.at - b.at FROM actions a JOIN matches m ON m.id = a.match_id "
-        "JOIN actions b ON b.match_id = a.match_id AND b.seq = a.seq - 1 "
-        "WHERE a.member_id = ? AND a.auto = 0 AND m.club_id = ? AND (m.player0 = ? OR m.player1 = ?) "
-        "AND (b.member_id IS NULL OR b.member_id <> a.member_id)",
-        (member, club_id, member, member),
-    )
-    return [float(row[0]) for row in rows]
-
-
 async def chouette_games(db: Database, club_id: int, member: int) -> tuple[int, int, int, int]:
     """``(games, won, points, money)`` of ``member`` in the chouettes of club ``club_id`` (won = a game with
     positive points)."""

@@ -29,7 +29,7 @@ from typing import Any
 
 import aiosqlite
 
-from . import tallies
+from . import replies, tallies
 from .deadlines import MatchDeadlines
 from .dm import DirectMessageChannels
 from .errors import SchemaError
@@ -369,6 +369,7 @@ class Database(DirectMessageChannels, MatchDeadlines):
         match_id, now = commit.match_id, commit.now
 
         async def then(tx: Tx, _id: int) -> None:
+            await replies.record(tx, match_id, commit.expected_version, commit.actions, now)
             for game in commit.games:
                 await write_game(tx, match_id, game, now)
                 if game.status == "over":

@@ -15,7 +15,9 @@ from collections.abc import Awaitable, Callable
 from importlib import resources
 from typing import Any
 
-SCHEMA_VERSION = 7
+from .replies import REPLIES_V8
+
+SCHEMA_VERSION = 8
 """The schema version this code writes and reads."""
 
 CHOUETTES_V2 = """
@@ -313,6 +315,7 @@ MIGRATIONS: list[tuple[int, str]] = [
     (5, DM_CHANNELS_V5),
     (6, MATCH_PRS_V6),
     (7, CHOUETTE_SHEET_V7),
+    (8, REPLIES_V8),
 ]
 """Upgrade steps ``(version reached, SQL script)`` in ascending order; version 1 is ``schema.sql`` itself."""
 

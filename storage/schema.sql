@@ -383,3 +383,14 @@ CREATE TRIGGER chouette_sheet_no_delete BEFORE DELETE ON chouette_sheet
 BEGIN
     SELECT RAISE(ABORT, 'chouette sheet rows are a record: they cannot be deleted');
 END;
+
+-- Version 8 (issue 13 item 3): each member's reply times in his two-player games as a histogram (storage/replies.py),
+-- added to by every commit, so that /club stats reads at most a thousand rows instead of joining his every action.
+CREATE TABLE reply_tallies (
+    club_id   INTEGER NOT NULL,
+    member_id INTEGER NOT NULL,
+    bucket    INTEGER NOT NULL,                          -- lower bound, whole seconds (storage.replies.bucket)
+    replies   INTEGER NOT NULL CHECK (replies >= 1),
+    seconds   REAL    NOT NULL,                          -- the sum of their lengths
+    PRIMARY KEY (club_id, member_id, bucket)
+) WITHOUT ROWID;

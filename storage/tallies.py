@@ -18,6 +18,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable, Sequence
 
+from . import replies
 from .migrations import TALLIES_BACKFILL
 
 _LAST_BEFORE = (
@@ -130,7 +131,8 @@ async def source_totals(
 
 
 async def rebuild(db) -> None:
-    """Recompute every tally from the games and chouette results (the record), in one transaction."""
+    """Recompute every tally from the games and chouette results (the record), and the reply-time histogram from the
+    action log (:func:`storage.replies.rebuild`), in one transaction."""
     script = TALLIES_BACKFILL
     if db.dialect == "postgresql":
         from .pgdialect import PG_TALLIES_BACKFILL as script
@@ -139,6 +141,7 @@ async def rebuild(db) -> None:
         await tx.execute("DELETE FROM tally_totals")
         for statement in _statements(script):
             await tx.execute(statement)
+        await replies.rebuild(tx, db.dialect)
 
 
 def _statements(script: str) -> list[str]:

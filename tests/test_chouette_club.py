@@ -334,7 +334,7 @@ async def test_migration_to_version_2_matches_the_schema(tmp_path):
     conn = sqlite3.connect(old)
     objects = conn.execute(
         "SELECT type, name FROM sqlite_master WHERE name LIKE 'chouette%' OR name LIKE 'correction%' "
-        "OR name LIKE 'tall%' OR name IN ('mat_files', 'actions_member', 'games_ended', 'matches_finished')"
+        "OR name LIKE 'tall%' OR name LIKE 'reply%' OR name IN ('mat_files', 'actions_member', 'games_ended', 'matches_finished')"
     ).fetchall()
     for kind, name in objects:
         if kind in ("table", "trigger", "index") and not name.startswith("sqlite_"):

@@ -32,6 +32,7 @@ from storage.errors import VersionConflictError  # noqa: E402
 from storage.migrate import compare  # noqa: E402
 from storage.pgstore import PgDatabase  # noqa: E402
 from storage.postgres import PG_SCHEMA_VERSION, PgLog  # noqa: E402
+from storage.records import Commit  # noqa: E402
 
 WORKER = Path(__file__).with_name("pgworker.py")
 
@@ -232,12 +233,31 @@ async def test_migrate_to_copies_a_played_file_and_the_copy_verifies(tmp_path, p
 
 async def test_a_postgresql_database_of_an_older_schema_is_upgraded_by_the_same_steps(pg_url):
     """Migrations for both dialects: a PostgreSQL database at schema version 5 (the first PostgreSQL release: no
-    ``match_prs``, no ``chouette_sheet``) is brought to the current version by SQLite's steps 6 and 7 translated
-    (:func:`storage.pgdialect.pg_migrations`), the new tables' append-only triggers included."""
+    ``match_prs``, no ``chouette_sheet``, no ``reply_tallies``) is brought to the current version by SQLite's steps 6
+    and 7 translated and step 8's PostgreSQL text (:func:`storage.pgdialect.pg_migrations`), the new tables'
+    append-only triggers included, and step 8's backfill buckets the replies already logged as the commits do."""
     from storage.migrations import SCHEMA_VERSION
     from storage.pgdialect import PG_FIRST_VERSION
 
+    async with Database.open(pg_url) as db:
+        club = await db.ensure_club(1, 0.0)
+        for member in (11, 12):
+            await db.ensure_member(member, f"M{member}", 0.0, club_id=club.id)
+        record = await db.create_match(
+            club_id=club.id, kind="money", length=0, players=(11, 12), rules={}, stake=0,
+            match=MatchWrite("active", {}, 0, None, None, 0, 0),
+            action=NewAction("challenge", side=0, member_id=11), deadline=None, now=100.0,
+        )  # fmt: skip
+        version = record.version
+        for at, member in ((164.5, 12), (4000.25, 11), (4001.0, 12)):
+            entry = NewAction("note", member_id=member)
+            version = await db.commit(
+                Commit(record.id, version, at, [entry], MatchWrite("active", {}, 0, None, None, 0, 0), [])
+            )
+        kept = [tuple(row) for row in await db._fetchall("SELECT * FROM reply_tallies ORDER BY 1, 2, 3")]
+    assert kept == [(club.id, 11, 3808, 1, 3835.75), (club.id, 12, 0, 1, 0.75), (club.id, 12, 64, 1, 64.5)]
     async with Database.open(pg_url) as db, db.transaction() as tx:
+        await tx.execute("DROP TABLE reply_tallies")
         await tx.execute("DROP TABLE chouette_sheet")
         await tx.execute("DROP TABLE match_prs")
         await tx.execute("DELETE FROM bgclub_schema")
@@ -248,6 +268,7 @@ async def test_a_postgresql_database_of_an_older_schema_is_upgraded_by_the_same_
         names = {row[0] for row in await db._fetchall("SELECT tgname FROM pg_trigger WHERE NOT tgisinternal")}
         assert {"chouette_sheet_no_update", "chouette_sheet_no_delete"} <= names
         assert (await db._fetchone("SELECT count(*) FROM match_prs"))[0] == 0
+        assert [tuple(row) for row in await db._fetchall("SELECT * FROM reply_tallies ORDER BY 1, 2, 3")] == kept
 
 
 # -- the bot's reminder loop under the scheduler's lease (storage.lease) -----------------------------------------------

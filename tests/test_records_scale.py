@@ -9,7 +9,7 @@ import random
 import pytest
 from bookkit import store_chouette, store_table
 
-from storage import Database, books, tallies
+from storage import Database, MatchWrite, NewAction, books, tallies
 
 pytestmark = pytest.mark.backends
 
@@ -164,3 +164,84 @@ async def test_the_batched_sheets_of_an_export_equal_the_sheets_one_by_one(tmp_p
         batched = await records.sheets(1, [*refs, SessionRef("match", 999)])
         assert batched == [await records.sheet(1, ref) for ref in refs]
         assert any(sheet.rows and len(sheet.rows[-1].points) for sheet in batched)
+
+
+async def logged_replies(db: Database, club_id: int, member: int) -> list[float]:
+    """``member``'s reply times read from the action log itself (what ``reply_tallies`` replaces, issue 13 item 3):
+    each of his own actions after somebody else's, or the club's, in a match of his."""
+    rows = await db._fetchall(
+        "SELECT a.at - b.at FROM actions a JOIN matches m ON m.id = a.match_id "
+        "JOIN actions b ON b.match_id = a.match_id AND b.seq = a.seq - 1 "
+        "WHERE a.member_id = ? AND a.auto = 0 AND m.club_id = ? AND (m.player0 = ? OR m.player1 = ?) "
+        "AND (b.member_id IS NULL OR b.member_id <> a.member_id)",
+        (member, club_id, member, member),
+    )
+    return [max(0.0, float(row[0])) for row in rows]  # a clock set back: no negative reply
+
+
+async def test_reply_times_kept_per_commit_equal_the_log_and_a_rebuild(tmp_path):
+    """Matches whose players, the club and auto-steps act at random moments (seconds to days apart, a clock set
+    back once): each member's reply count and mean from the histogram equal the log's, the median is within 1/64
+    of it, a rebuild from the log writes the same rows, and SQL buckets every value as Python does."""
+    import statistics
+
+    from storage import replies
+    from storage.records import Commit
+
+    rng = random.Random(8)
+    async with Database.open(tmp_path / "r.sqlite3") as db:
+        club = await db.ensure_club(1, 0.0)
+        for member in MEMBERS:
+            await db.ensure_member(member, f"M{member}", 0.0, club_id=club.id)
+        now = 1000.0
+        for _ in range(6):
+            players = tuple(rng.sample(MEMBERS, 2))
+            record = await db.create_match(
+                club_id=club.id, kind="money", length=0, players=players, rules={}, stake=0,
+                match=MatchWrite("active", {}, 0, None, None, 0, 0),
+                action=NewAction("challenge", side=0, member_id=players[0]), deadline=None, now=now,
+            )  # fmt: skip
+            version = record.version
+            for _ in range(40):
+                now += rng.choice([0.0, 0.4, 7.0, 63.9, 64.0, 1800.0, rng.uniform(1, 400_000), -30.0])
+                entries = []
+                for _ in range(rng.randint(1, 3)):
+                    who = rng.choice([players[0], players[1], None, MEMBERS[-1]])
+                    entries.append(NewAction("note", member_id=who, auto=who is not None and rng.random() < 0.2))
+                match = MatchWrite("active", {}, 0, None, None, 0, 0)
+                version = await db.commit(Commit(record.id, version, now, entries, match, []))
+        kept = await db._fetchall("SELECT * FROM reply_tallies ORDER BY 1, 2, 3")
+        for member in MEMBERS:
+            waits = await logged_replies(db, club.id, member)
+            count, mean, median = await replies.summary(db, club.id, member)
+            assert count == len(waits)
+            if waits:
+                assert mean == pytest.approx(statistics.fmean(waits))
+                assert abs(median - statistics.median(waits)) <= max(1.0, abs(statistics.median(waits)) / 64)
+        assert sum(row[3] for row in kept) > 100
+        await tallies.rebuild(db)
+        rebuilt = await db._fetchall("SELECT * FROM reply_tallies ORDER BY 1, 2, 3")
+        assert [tuple(r[:4]) for r in rebuilt] == [tuple(r[:4]) for r in kept]
+        assert [r[4] for r in rebuilt] == pytest.approx([r[4] for r in kept])
+        values = [0.0, 0.99, 1.0, 63.999, 64.0, 127.5, 128.0, 3600.0, 3599.9999, 2.0**26, 1e9] + [
+            rng.uniform(0, 10 ** rng.randint(1, 8)) for _ in range(300)
+        ]
+        for value in values:
+            sql = replies.bucket_sql("CAST(? AS DOUBLE PRECISION)", db.dialect)
+            got = await db._fetchone(f"SELECT {sql}", [value] * sql.count("?"))
+            assert got[0] == replies.bucket(value), value
+
+
+def test_reply_buckets_are_at_most_one_64th_wide_and_bounded():
+    """Whole seconds below 64 s, then 1/64 of an octave; at most MAX_BUCKETS of them (storage.replies)."""
+    from storage import replies
+
+    assert [replies.bucket(v) for v in (-5.0, 0.0, 0.5, 1.0, 63.9, 64.0, 65.9, 66.0, 128.0, 130.1)] == [
+        0, 0, 0, 1, 63, 64, 65, 66, 128, 130,
+    ]  # fmt: skip
+    rng = random.Random(1)
+    for _ in range(2000):
+        value = rng.uniform(64, 2.0**26)
+        low = replies.bucket(value)
+        assert low <= value < low + max(1, low / 64) + 1e-9
+    assert len({replies.bucket(2.0 ** (e / 50)) for e in range(0, 2000)}) <= replies.MAX_BUCKETS

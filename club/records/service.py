@@ -8,14 +8,13 @@ which an admin makes with a reason and which is kept forever (the audit trail).
 from __future__ import annotations
 
 import math
-import statistics
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, tzinfo
 from functools import partial
 
-from storage import books, prs
+from storage import books, prs, replies
 from storage.books import CorrectionRecord, SessionSummary
 
 from ..errors import MAX_ID, InvalidRequestError, UnknownGameError, UnknownMemberError, shown
@@ -295,12 +294,11 @@ class ClubRecords:
         chouette = await books.chouette_games(self.db, club_id, member)
         name = (await self.names([member])).get(member, str(member))
         stats = member_stats(member, name, games, actions, rating, chouette)
-        replies = await books.reply_times(self.db, club_id, member)
+        count, mean, median = await replies.summary(self.db, club_id, member)
         waiting = len(await self.db.waiting_for(member, club_id))
         graded = (await prs.pr_totals(self.db, club_id, member=member)).get(member)
         return replace(
-            stats, replies=len(replies), reply_mean=statistics.fmean(replies) if replies else None,
-            reply_median=statistics.median(replies) if replies else None, waiting_on=waiting,
+            stats, replies=count, reply_mean=mean, reply_median=median, waiting_on=waiting,
             pr=None if graded is None else graded.pr, pr_decisions=0 if graded is None else graded.decisions,
             pr_matches=0 if graded is None else graded.matches,
         )  # fmt: skip
