@@ -12,6 +12,7 @@ from pathlib import Path
 from club import ClubService, ManualClock
 from storage import Database
 
+from .heap import settle_heap
 from .settings import Settings
 from .startup import upgrade_stored_states
 
@@ -77,6 +78,7 @@ async def _console(
         # one folder per database, so two databases never overwrite each other's pictures
         stem = "postgresql" if database_path is None else Path(database_path).stem
         folder = None if images is None else images / stem
+        settle_heap()  # started: later collections leave the start-up heap alone (botapp.heap)
         return await run_console(
             service, sys.stdin, sys.stdout, images=folder, options=settings.board_options(),
             review_after_match=review and settings.review_after_match,

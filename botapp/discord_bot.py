@@ -20,6 +20,7 @@ from cogs.publish import Publisher
 from rendering import warm_up
 from storage import Database
 
+from .heap import settle_heap
 from .settings import Settings, hide_password
 from .startup import upgrade_stored_states
 
@@ -133,8 +134,10 @@ def run_bot(settings: Settings, *, sync: bool, guild: int | None) -> int:
     bot = BgBot(settings, sync=sync, sync_guild=guild or (settings.dev_guild if sync else None))
 
     async def runner() -> None:
-        async with bot:
-            await bot.start(settings.token)
+        async with bot:  # bot.start(token), with the start-up heap settled between its two steps
+            await bot.login(settings.token)  # setup_hook: storage, cogs, buttons, the renderer
+            settle_heap()
+            await bot.connect()
 
     try:
         asyncio.run(runner())

@@ -125,10 +125,27 @@ def _harness_files() -> set[str]:
             and ("discordkit" in (text := path.read_text(encoding="utf-8")) or "(harness" in text)}  # fmt: skip
 
 
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    """A parallel run (``-n``, pytest-xdist): every other test goes to whichever worker is free, one at a time; the
+    harness tests and :data:`COVERAGE_TEST` all go to one worker, in collection order (the coverage tests last), so
+    that :data:`discordkit.SESSION` there sees the whole harness suite, as in a run of one process."""
+    from xdist.scheduler import LoadScopeScheduling
+
+    together = _harness_files() | {COVERAGE_TEST}
+
+    class HarnessOnOneWorker(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return "the Discord harness" if nodeid.split("::", 1)[0].rsplit("/", 1)[-1] in together else nodeid
+
+    return HarnessOnOneWorker(config, log)
+
+
 @pytest.hookimpl(wrapper=True)
 def pytest_collection_modifyitems(session, config, items):
     """Put the tests of :data:`COVERAGE_TEST` last; deselect them when ``-k``, ``-m`` or the paths given leave out
-    any (not slow) harness test, since they judge the whole harness suite."""
+    any (not slow) harness test, since they judge the whole harness suite (in a parallel run, one worker runs them
+    all: :func:`pytest_xdist_make_scheduler`)."""
     files = _harness_files()
     wanted = {item.nodeid for item in items if item.path.name in files and not item.get_closest_marker("slow")}
     present = {item.path.name for item in items}

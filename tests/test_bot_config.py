@@ -46,13 +46,45 @@ def test_missing_config():
 
 
 def test_cannot_reach_discord_exits_non_zero(monkeypatch, capsys):
-    async def unreachable(self, token, *, reconnect=True):
+    async def unreachable(self, token):
         raise discord.GatewayNotFound()
 
-    monkeypatch.setattr(botmod.BgBot, "start", unreachable)
+    monkeypatch.setattr(botmod.BgBot, "login", unreachable)
     settings = botmod.Settings.from_config({}, environ={"DISCORD_TOKEN": "x"})
     assert botmod.run_bot(settings, sync=False, guild=None) == 1
     assert "Cannot reach Discord" in capsys.readouterr().err
+
+
+def test_the_start_up_heap_is_frozen_between_login_and_the_gateway(monkeypatch):
+    """Issue 16 (single calls of 11–20 ms when the collector runs): run_bot logs in (setup_hook: storage, cogs), then
+    freezes the start-up heap (botapp.heap.settle_heap), then connects to the gateway; after it, a full collection
+    leaves the frozen objects alone."""
+    import gc
+
+    from botapp import discord_bot
+
+    steps = []
+
+    async def login(self, token):
+        steps.append(("login", token))
+
+    async def connect(self, *, reconnect=True):
+        steps.append(("connect", gc.get_freeze_count()))
+
+    monkeypatch.setattr(botmod.BgBot, "login", login)
+    monkeypatch.setattr(botmod.BgBot, "connect", connect)
+    monkeypatch.setattr(discord_bot, "settle_heap", lambda: steps.append(("settle", None)) or 0)
+    settings = botmod.Settings.from_config({}, environ={"DISCORD_TOKEN": "x"})
+    assert botmod.run_bot(settings, sync=False, guild=None) == 0
+    assert [step for step, _ in steps] == ["login", "settle", "connect"]
+    from botapp.heap import settle_heap
+
+    try:
+        frozen = settle_heap()
+        assert frozen == gc.get_freeze_count() > 10_000  # pytest, discord.py, Pillow, the bot's modules
+        assert gc.get_count()[0] < 50  # collected just before freezing: nothing young is left behind
+    finally:
+        gc.unfreeze()  # the rest of the test session collects as before
 
 
 async def test_shards_setting_makes_an_auto_sharded_bot():
