@@ -148,6 +148,11 @@ class PgStore(Store):
         """PostgreSQL's expression of the whole number under ``key`` of the JSON text in ``column``."""
         return f"(({column})::jsonb ->> '{key}')::bigint"
 
+    @staticmethod
+    def json_text(column: str, path: str) -> str:
+        """PostgreSQL's expression of the text under the dotted ``path`` of the JSON text in ``column``."""
+        return f"(({column})::jsonb #>> '{{{','.join(path.split('.'))}}}')"
+
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[PgTx]:
         """``async with store.transaction() as tx:`` — one write transaction on a connection of its own, taking the

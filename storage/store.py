@@ -152,6 +152,12 @@ class Store:
         ``column`` and ``key`` are names from this package, never input."""
         return f"json_extract({column}, '$.{key}')"
 
+    @staticmethod
+    def json_text(column: str, path: str) -> str:
+        """The SQL expression of the text under the dotted ``path`` (``"dice.ahead.seed_hash"``) of the JSON text in
+        ``column`` (NULL if absent); names from this package, never input."""
+        return f"json_extract({column}, '$.{path}')"
+
     # -- transactions and reads -------------------------------------------------------------------------------------
     @asynccontextmanager
     async def transaction(self) -> AsyncIterator[Tx]:

@@ -47,21 +47,16 @@ def pytest_configure(config):
     """The markers of the two backends."""
     config.addinivalue_line("markers", "backends: run each test on SQLite and on PostgreSQL ([sqlite], [postgresql])")
     config.addinivalue_line("markers", "sqlite_only: reads the SQLite file itself; runs on SQLite only")
-    config.addinivalue_line("markers", "pg_slow: the [postgresql] copy is long; it runs under -m slow")
 
 
 def pytest_generate_tests(metafunc):
-    """Tests of modules marked ``backends`` run on both backends (unless marked ``sqlite_only``); the PostgreSQL
-    copy of a test marked ``pg_slow`` only under ``-m slow``."""
+    """Tests of modules marked ``backends`` run on both backends (unless marked ``sqlite_only``)."""
     import pgkit
 
     marked = metafunc.definition.get_closest_marker("backends")
     if marked is None or metafunc.definition.get_closest_marker("sqlite_only") or not pgkit.enabled():
         return
-    postgresql = "postgresql"
-    if metafunc.definition.get_closest_marker("pg_slow"):  # the suite's minutes: these copies run under -m slow
-        postgresql = pytest.param("postgresql", marks=pytest.mark.slow)
-    metafunc.parametrize("backend", ["sqlite", postgresql], indirect=True)
+    metafunc.parametrize("backend", ["sqlite", "postgresql"], indirect=True)
 
 
 @pytest.fixture(scope="session")

@@ -13,7 +13,7 @@ from clubkit import club_service, decide, new_table, snapshot
 
 from club.admission import Admission, BusyError
 
-pytestmark = [pytest.mark.backends, pytest.mark.pg_slow]  # PostgreSQL copies: -m slow (the suite's minutes)
+pytestmark = pytest.mark.backends
 
 
 async def test_an_action_that_cannot_start_in_time_is_refused_and_stores_nothing(tmp_path):

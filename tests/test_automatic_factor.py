@@ -17,7 +17,7 @@ from club.records import ClubRecords
 from rendering.board import render_board
 from rendering.view import BoardView
 
-pytestmark = [pytest.mark.backends, pytest.mark.pg_slow]  # PostgreSQL copies: -m slow (the suite's minutes)
+pytestmark = pytest.mark.backends
 
 T0 = 1_709_510_400.0
 ADD = {"automatic_doubles": 3, "automatic_doubles_kind": "add", "jacoby": False, "beavers": False}

@@ -18,7 +18,7 @@ from club.verify import verify_chouette
 from rendering.sheet import ROW, render_sheet_image, sheet_layout
 from storage import Database
 
-pytestmark = [pytest.mark.backends, pytest.mark.pg_slow]  # PostgreSQL copies: -m slow (the suite's minutes)
+pytestmark = pytest.mark.backends
 
 HOUR = 3600.0
 SEATING = [(6, 6), (6, 5), (5, 5), (5, 4), (4, 4)]  # Ann Box, Bob Captain, then Cy, Di, Ed

@@ -175,7 +175,6 @@ async def test_close_and_reopen_mid_game_then_finish(tmp_path):
         await assert_sound(service)
 
 
-@pytest.mark.pg_slow
 async def test_auto_roll_forced_play_and_no_legal_play_g7_g9_d1(tmp_path):
     """With auto-roll on (the default) nobody is asked to roll when he cannot double (RULES D1: the opponent owns
     the cube); a forced play is played for him (G7) and no legal play passes the turn with a message (G9). With

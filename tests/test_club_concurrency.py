@@ -57,7 +57,6 @@ def split(results):
     return applied, refused
 
 
-@pytest.mark.pg_slow
 async def test_one_thousand_double_clicks_apply_exactly_once(tmp_path):
     async with club_service(tmp_path / "club.sqlite", seeds=seeded(1000)) as service:
         for member in (ALICE, BOB):

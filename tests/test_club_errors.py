@@ -22,7 +22,7 @@ from club import (
     UnknownMemberError,
 )
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.backends, pytest.mark.pg_slow]  # PostgreSQL copies: -m slow
+pytestmark = [pytest.mark.asyncio, pytest.mark.backends]
 
 
 async def test_every_refusal_is_typed_and_changes_nothing(tmp_path):

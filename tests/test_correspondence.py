@@ -14,7 +14,7 @@ from club.errors import InvalidRequestError, NotAPlayerError, NotNowError
 from club.scheduler import run_due
 from club.settings import DAY, HOUR
 
-pytestmark = pytest.mark.asyncio
+pytestmark = [pytest.mark.asyncio, pytest.mark.backends]  # and on PostgreSQL (issue 13 item 5)
 
 
 async def setup_club(service, **settings):

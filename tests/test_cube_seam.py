@@ -23,7 +23,7 @@ from club import InjectedDice
 from club.chouette.table import SIDES, ChouetteTable
 from club.errors import ClubError, StaleVersionError
 
-pytestmark = [pytest.mark.backends, pytest.mark.pg_slow]  # PostgreSQL copies: -m slow (the suite's minutes)
+pytestmark = pytest.mark.backends
 
 SEATING = [(6, 6), (6, 5), (5, 5), (5, 4), (4, 4)]  # Ann Box, Bob Captain, Cy, Di, Ed
 

@@ -14,6 +14,8 @@ from clubkit import club_service, decide, new_table, seeded
 from club.commitments import logged_contributions
 from club.dice import RECIPE_V2, InjectedDice, derive_dice, derive_dice_v2, new_seed, seed_hash, verify_rolls
 
+pytestmark = pytest.mark.backends  # and on PostgreSQL (issue 13 item 5)
+
 # chi-square critical values at p = 0.001: a fair source fails these about once in a thousand seeds; the sample is
 # seeded, so the test is deterministic
 CHI2_DF5_P001 = 20.515

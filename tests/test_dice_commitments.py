@@ -15,6 +15,8 @@ from club.commitments import CLIENT_SEED, logged_contributions
 from club.dice import RECIPE_V2, contributing, derive_dice, derive_dice_v2, seed_hash, verify_rolls
 from club.verify import verify_database
 
+pytestmark = pytest.mark.backends  # and on PostgreSQL (issue 13 item 5)
+
 
 def _first_seq(log, commitment):
     return min(a.seq for a in log if commitment in (a.args.get("seed_hash"), a.args.get("next_seed_hash")))

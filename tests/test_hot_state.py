@@ -13,7 +13,7 @@ from clubkit import club_service, decide, new_table
 
 from storage import dumps
 
-pytestmark = [pytest.mark.backends, pytest.mark.pg_slow]  # PostgreSQL copies: -m slow (the suite's minutes)
+pytestmark = pytest.mark.backends
 
 
 async def test_a_money_sessions_state_does_not_grow_with_its_games(tmp_path):

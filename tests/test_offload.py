@@ -16,6 +16,8 @@ from club.errors import UnknownGameError
 from club.export import export_mat, mat_text_of_rows
 from club.verify import verify_match
 
+pytestmark = pytest.mark.backends  # and on PostgreSQL (issue 13 item 5)
+
 
 def _pid() -> int:
     return os.getpid()
@@ -27,6 +29,7 @@ async def test_work_runs_in_another_process_and_its_errors_are_raised_here():
         await offload.run(mat_text_of_rows, ("rows", {"actions": ((), []), "games": ((), [])}), ("A", "B"), 5)
 
 
+@pytest.mark.sqlite_only  # the file route (the PostgreSQL one is the rows', forced below)
 async def test_the_worker_reads_the_file_or_is_handed_the_rows_with_the_same_answer(tmp_path, monkeypatch):
     path = tmp_path / "offload.sqlite3"
     async with club_service(path, clock=ManualClock(1_700_000_000.0), seeds=seeded(4)) as service:

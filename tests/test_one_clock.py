@@ -12,7 +12,7 @@ from chouette_clubkit import ANN, BOB, CY, DI, ED, GUILD, HOUR, chouettes, seate
 from club import InjectedDice, ManualClock
 from club.scheduler import ChouetteClock, Deadline, MatchClock, clocks_of, due, run_due
 
-pytestmark = [pytest.mark.backends, pytest.mark.pg_slow]  # PostgreSQL copies: -m slow (the suite's minutes)
+pytestmark = pytest.mark.backends
 
 ROOT = Path(__file__).resolve().parent.parent
 SEATING = [(6, 6), (6, 5), (5, 5), (5, 4), (4, 4)]  # Ann Box, Bob Captain

@@ -13,6 +13,8 @@ from club.records import ClubRecords
 from club.records.texts import leaderboard_text, stats_text
 from storage.prs import MatchPr, keep_match_prs, match_prs, pr_totals
 
+pytestmark = pytest.mark.backends  # and on PostgreSQL (issue 13 item 5)
+
 needs_engine = pytest.mark.skipif(not engine_available(), reason="the optional engine (bgsage) is not installed")
 
 

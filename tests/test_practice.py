@@ -15,6 +15,8 @@ from club.errors import InvalidRequestError
 from club.practice import ENGINE_NAME, engine_turns, room_of, start_practice
 from club.records import ClubRecords
 
+pytestmark = pytest.mark.backends  # and on PostgreSQL (issue 13 item 5)
+
 needs_engine = pytest.mark.skipif(not engine_available(), reason="the optional engine (bgsage) is not installed")
 ENGINE = 990_001
 

@@ -26,7 +26,7 @@ from club.records import ClubRecords, export_books, pictures
 from rendering.records import Cell, Column, RecordTable, RecordTableError, render_record_table
 from storage.books import SheetEntry
 
-pytestmark = [pytest.mark.backends, pytest.mark.pg_slow]  # PostgreSQL copies: -m slow (the suite's minutes)
+pytestmark = pytest.mark.backends
 
 T0 = 1_709_510_400.0
 

@@ -14,7 +14,7 @@ from club.errors import NotNowError
 from club.frontend import explain
 from club.refusals import illegal_play_reason
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.backends, pytest.mark.pg_slow]  # PostgreSQL copies: -m slow
+pytestmark = [pytest.mark.asyncio, pytest.mark.backends]
 
 
 def reason(points: dict, dice, text, bar=(0, 0)) -> str | None:

@@ -16,7 +16,7 @@ from club.errors import InvalidRequestError
 from club.records.service import ClubRecords
 from club.settings import ClubSettings
 
-pytestmark = [pytest.mark.backends, pytest.mark.pg_slow]  # PostgreSQL copies: -m slow (the suite's minutes)
+pytestmark = pytest.mark.backends
 
 
 @pytest.mark.parametrize("hours", [math.nan, math.inf, -math.inf])
