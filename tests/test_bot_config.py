@@ -79,12 +79,15 @@ def test_the_start_up_heap_is_frozen_between_login_and_the_gateway(monkeypatch):
     assert [step for step, _ in steps] == ["login", "settle", "connect"]
     from botapp.heap import settle_heap
 
+    thresholds = gc.get_threshold()
     try:
         frozen = settle_heap()
         assert frozen == gc.get_freeze_count() > 10_000  # pytest, discord.py, Pillow, the bot's modules
         assert gc.get_count()[0] < 50  # collected just before freezing: nothing young is left behind
+        assert gc.get_threshold() == (2_000, *thresholds[1:])
     finally:
         gc.unfreeze()  # the rest of the test session collects as before
+        gc.set_threshold(*thresholds)
 
 
 async def test_shards_setting_makes_an_auto_sharded_bot():
