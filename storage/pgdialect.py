@@ -21,7 +21,7 @@ import re
 from functools import lru_cache
 
 from .migrations import MIGRATIONS, SCHEMA_VERSION, schema_sql
-from .replies import PG_REPLIES_V8
+from .replies import REPLIES_TABLE, backfill_sql
 
 REFUSE_FUNCTION = """
 CREATE OR REPLACE FUNCTION bgclub_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -98,7 +98,7 @@ PG_FIRST_VERSION = 5
 """The schema version of the first PostgreSQL release: a new PostgreSQL database starts at ``schema.sql``'s version,
 and only SQLite steps after this one have a PostgreSQL counterpart."""
 
-PG_OVERRIDES: dict[int, str] = {8: PG_REPLIES_V8}
+PG_OVERRIDES: dict[int, str] = {8: postgres_schema(REPLIES_TABLE) + backfill_sql("postgresql")}
 """Migration steps whose PostgreSQL text is written by hand (version → DDL), for steps :func:`postgres_schema`
 cannot translate (a JSON backfill, say); every other step is translated from :data:`storage.migrations.MIGRATIONS`."""
 

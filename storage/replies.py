@@ -66,14 +66,14 @@ def _replies_select(dialect: str) -> str:
     """The SELECT of every reply of the log, bucketed: ``(club_id, member_id, bucket, replies, seconds)``."""
     return (
         f"SELECT club_id, member_id, {bucket_sql('wait', dialect)} AS bucket, count(*), sum(wait) FROM ("
-        "SELECT m.club_id, a.member_id, CASE WHEN a.at < b.at THEN 0 ELSE a.at - b.at END AS wait FROM actions a JOIN matches m ON m.id = a.match_id "
-        "JOIN actions b ON b.match_id = a.match_id AND b.seq = a.seq - 1 "
+        "SELECT m.club_id, a.member_id, CASE WHEN a.at < b.at THEN 0 ELSE a.at - b.at END AS wait "
+        "FROM actions a JOIN matches m ON m.id = a.match_id JOIN actions b ON b.match_id = a.match_id AND b.seq = a.seq - 1 "
         "WHERE a.member_id IS NOT NULL AND a.auto = 0 AND (m.player0 = a.member_id OR m.player1 = a.member_id) "
         "AND (b.member_id IS NULL OR b.member_id <> a.member_id)) AS waits GROUP BY club_id, member_id, 3"
     )
 
 
-REPLIES_V8 = f"""
+REPLIES_TABLE = """
 -- Version 8 (issue 13 item 3): each member's reply times in his two-player games as a histogram (storage/replies.py),
 -- added to by every commit, so that /club stats reads at most a thousand rows instead of joining his every action.
 CREATE TABLE reply_tallies (
@@ -84,24 +84,17 @@ CREATE TABLE reply_tallies (
     seconds   REAL    NOT NULL,                          -- the sum of their lengths
     PRIMARY KEY (club_id, member_id, bucket)
 ) WITHOUT ROWID;
-INSERT INTO reply_tallies (club_id, member_id, bucket, replies, seconds)
-{_replies_select("sqlite")};
 """
-"""Version 8's SQLite step: the table and its backfill from the log."""
+"""The table (SQLite's text, as in ``schema.sql``; :func:`storage.pgdialect.postgres_schema` translates it)."""
 
-PG_REPLIES_V8 = f"""
-CREATE TABLE reply_tallies (
-    club_id   BIGINT NOT NULL,
-    member_id BIGINT NOT NULL,
-    bucket    BIGINT NOT NULL,
-    replies   BIGINT NOT NULL CHECK (replies >= 1),
-    seconds   DOUBLE PRECISION NOT NULL,
-    PRIMARY KEY (club_id, member_id, bucket)
-);
-INSERT INTO reply_tallies (club_id, member_id, bucket, replies, seconds)
-{_replies_select("postgresql")};
-"""
-"""Version 8's PostgreSQL step (``floor``: PostgreSQL's cast rounds, SQLite's truncates)."""
+
+def backfill_sql(dialect: str) -> str:
+    """The statement that fills the histogram from the whole log, in ``dialect``."""
+    return f"INSERT INTO reply_tallies (club_id, member_id, bucket, replies, seconds) {_replies_select(dialect)};\n"
+
+
+REPLIES_V8 = REPLIES_TABLE + backfill_sql("sqlite")
+"""Version 8's SQLite step: the table and its backfill from the log (PostgreSQL's: ``storage.pgdialect``)."""
 
 
 async def record(tx, match_id: int, expected_version: int, entries: Sequence, now: float) -> None:
@@ -154,6 +147,4 @@ async def rebuild(tx, dialect: str) -> None:
     """Inside a transaction: recompute the whole histogram from the action log (``dialect``: ``"sqlite"`` or
     ``"postgresql"``)."""
     await tx.execute("DELETE FROM reply_tallies")
-    await tx.execute(
-        f"INSERT INTO reply_tallies (club_id, member_id, bucket, replies, seconds) {_replies_select(dialect)}"
-    )
+    await tx.execute(backfill_sql(dialect))
