@@ -39,6 +39,7 @@ from botapp.replays import replay_files  # noqa: E402
 from botapp.settings import ConfigError, Settings, hide_password, load_config, url_password  # noqa: E402
 from botapp.startup import start_up_problem, upgrade_stored_states  # noqa: E402
 from cogs import EXTENSIONS  # noqa: E402
+from storage import DatabaseUnavailableError  # noqa: E402
 
 __all__ = [
     "CONSOLE_HINT",
@@ -183,6 +184,9 @@ def main(argv: list[str] | None = None) -> int:
         try:
             images = None if args.no_images else settings.console_images
             return asyncio.run(_console(settings, database, images, args.seed, review=not args.no_review))
+        except DatabaseUnavailableError as error:  # [storage] url: one line, what is wrong and what to do
+            print(f"database: {error}", file=sys.stderr)
+            return 2
         except KeyboardInterrupt:  # Ctrl-C while a command ran (at the prompt the console says Bye itself)
             print("\nBye.")
             return 0

@@ -18,7 +18,7 @@ from cogs import EXTENSIONS
 from cogs.buttons import ITEMS
 from cogs.publish import Publisher
 from rendering import warm_up
-from storage import Database
+from storage import Database, DatabaseUnavailableError
 
 from .heap import settle_heap
 from .settings import Settings, hide_password
@@ -141,6 +141,9 @@ def run_bot(settings: Settings, *, sync: bool, guild: int | None) -> int:
 
     try:
         asyncio.run(runner())
+    except DatabaseUnavailableError as error:  # setup_hook opens storage: [storage] url cannot be used
+        print(f"database: {error}", file=sys.stderr)
+        return 2
     except discord.LoginFailure:
         print(
             "Discord refused the token (LoginFailure): reset it in the developer portal.", TOKEN_HELP, CONSOLE_HINT,

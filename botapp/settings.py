@@ -13,6 +13,7 @@ from pathlib import Path
 from club import ClubSettings
 from club.boards import BoardOptions
 from storage import Database
+from storage.pgerrors import hide_password, url_password  # noqa: F401  (re-exported: bot.py, discord_bot)
 
 ROOT = Path(__file__).resolve().parent.parent
 """The project folder: relative paths of the configuration are taken from it."""
@@ -160,19 +161,3 @@ class Settings:
         if self.synchronous.upper() not in ("OFF", "NORMAL", "FULL", "EXTRA"):
             return f"[storage] synchronous is FULL, NORMAL, EXTRA or OFF, not {self.synchronous!r}"
         return None
-
-
-def url_password(url: str) -> str:
-    """The password in a ``postgresql://user:password@host/…`` URL, or ``""``."""
-    from urllib.parse import urlsplit
-
-    try:
-        return urlsplit(url).password or ""
-    except ValueError:
-        return ""
-
-
-def hide_password(url: str) -> str:
-    """``url`` with its password (if any) shown as ``<hidden>``, for logs and ``repr``."""
-    password = url_password(url)
-    return url.replace(f":{password}@", ":<hidden>@") if password else url

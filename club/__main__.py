@@ -18,7 +18,9 @@ import sys
 from pathlib import Path
 
 from storage import Database, StorageError, backup_file
+from storage.errors import DatabaseUnavailableError
 from storage.health import FileProblem, check_before_opening
+from storage.pgerrors import hide_password
 
 from .export import fill_mat_files
 from .service import ClubService
@@ -90,8 +92,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.path.startswith(("postgresql://", "postgres://")):  # a PostgreSQL database: no file to check first
         try:
             return asyncio.run(_upgrade(args.path) if args.command == "upgrade" else _verify(args.path, args.quiet))
+        except DatabaseUnavailableError as error:
+            print(error, file=sys.stderr)
+            return 1
         except (StorageError, OSError) as error:
-            print(f"{args.path.split('@')[-1]} cannot be read: {error}")
+            print(f"{hide_password(args.path)} cannot be read: {error}", file=sys.stderr)
             return 1
     path = Path(args.path)
     if not path.is_file():

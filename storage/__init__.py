@@ -7,7 +7,8 @@
   messages, keyed by ``(kind, id)`` (``"match"`` or ``"chouette"``); the interface a second backend implements.
 - :mod:`storage.chouettes` / :mod:`storage.matchrows` — each kind's own rows on top of the store.
 - :mod:`storage.records` — the rows read and written (frozen dataclasses).
-- :mod:`storage.errors` — :class:`StorageError`, :class:`SchemaError`, :class:`VersionConflictError`.
+- :mod:`storage.errors` — :class:`StorageError`, :class:`SchemaError`, :class:`VersionConflictError`,
+  :class:`DatabaseUnavailableError`.
 - :mod:`storage.pgstore` / :mod:`storage.pgdialect` — the same interface on PostgreSQL (asyncpg):
   ``Database.open("postgresql://…")``; :mod:`storage.migrate` copies a file into it.
 - :mod:`storage.lease` — the reminder scheduler's lease (``Database.scheduler_lease()``): one bot process on a
@@ -20,7 +21,7 @@ No game rules and no Discord types here: ``club/`` decides what to write, this p
 
 from .backup import backup_file, check_file
 from .database import Database
-from .errors import SchemaError, StorageError, VersionConflictError
+from .errors import DatabaseUnavailableError, SchemaError, StorageError, VersionConflictError
 from .migrations import SCHEMA_VERSION
 from .records import (
     ActionRecord,
@@ -59,6 +60,7 @@ __all__ = [
     "NewAction",
     "SchemaError",
     "StorageError",
+    "DatabaseUnavailableError",
     "Store",
     "Subject",
     "VersionConflictError",

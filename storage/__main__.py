@@ -13,6 +13,7 @@ import asyncio
 import sys
 
 from .backup import backup_file, check_file
+from .errors import DatabaseUnavailableError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -38,7 +39,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"backed up {args.source} to {path}")
             return 0
         problems = asyncio.run(check_file(args.path))
-    except FileNotFoundError as error:
+    except (FileNotFoundError, DatabaseUnavailableError) as error:
         print(error, file=sys.stderr)
         return 1
     for problem in problems:
@@ -58,7 +59,7 @@ async def _migrate_to(source: str, url: str) -> int:
     try:
         report = await migrate_to(source, url)
     except FileNotFoundError as error:
-        print(error, file=sys.stderr)
+        print(f"{error} (name the SQLite file with --from PATH)", file=sys.stderr)
         return 1
     except (StorageError, OSError) as error:
         print(f"not copied: {error}", file=sys.stderr)
@@ -75,8 +76,8 @@ async def _migrate_to(source: str, url: str) -> int:
     bad = [each for each in reports if not each.ok]
     for each in bad:
         print(f"{getattr(each, 'label', None) or f'match {each.match_id}'}: {'; '.join(each.problems)}")
-    print(f"copied {report.rows} rows of {len(report.tables)} tables; club verify: {len(reports)} tables replayed, "
-          f"{len(bad)} with problems")  # fmt: skip
+    print(f"copied {report.rows} rows of {len(report.tables)} database tables; club verify: {len(reports)} "
+          f"matches, money sessions and chouettes replayed, {len(bad)} with problems")  # fmt: skip
     if bad:
         return 1
     print("now set [storage] url (or BGCLUB_DATABASE_URL) to the database and start the bot")

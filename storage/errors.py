@@ -11,6 +11,12 @@ class SchemaError(StorageError):
     """The file is not a club database, or was written by a newer schema than this code knows."""
 
 
+class DatabaseUnavailableError(StorageError):
+    """A PostgreSQL database cannot be used: the server cannot be reached, refuses the login, or the role may not
+    create the club's tables. ``str()`` is one line for the operator: which database (never the password), what went
+    wrong, what to do (:mod:`storage.pgerrors`)."""
+
+
 class VersionConflictError(StorageError):
     """A conditional write found a different version than expected: someone else changed the match first.
 

@@ -79,11 +79,12 @@ async def migrate_to(source: str | Path, url: str) -> MigrationReport:
     module docstring). Raises ``FileNotFoundError`` without a file, :class:`~storage.errors.StorageError` for a
     file that cannot be opened or a target that already holds club rows (nothing is written then),
     :class:`~storage.errors.SchemaError` for either side of another program or a newer schema."""
+    from .pgerrors import hide_password
     from .pgstore import PgDatabase, is_url
 
     source = Path(source)
     if not is_url(url):
-        raise StorageError(f"the target is a postgresql://… URL, not {url!r}")
+        raise StorageError(f"the target is a postgresql://… URL, not {hide_password(url)!r}")
     if not source.is_file():
         raise FileNotFoundError(f"no database at {source}")
     problem = check_before_opening(source, write=False)
@@ -101,7 +102,10 @@ async def migrate_to(source: str | Path, url: str) -> MigrationReport:
             conn.close()
         for name, _columns in tables:
             if (await target._fetchone(f"SELECT count(*) FROM {name}"))[0]:
-                raise StorageError(f"the target database already has rows in {name}: copy into an empty database")
+                raise StorageError(
+                    f"the target database already has rows in {name}: copy into an empty database (for example "
+                    "dropdb NAME, then createdb -O USER NAME)"
+                )
         async with target._pool.acquire() as pg, pg.transaction():
             for name, columns in tables:
                 copied = TableCopy(name, 0)

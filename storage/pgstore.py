@@ -39,6 +39,7 @@ from .errors import SchemaError, StorageError
 from .lease import AdvisoryLease
 from .migrations import SCHEMA_VERSION, migrate_or_close
 from .pgdialect import pg_migrations, pg_schema, to_postgres
+from .pgerrors import unavailable
 from .store import Store
 
 WRITE_LOCK = 0x6267636C7562  # "bgclub"
@@ -219,9 +220,13 @@ class PgDatabase(Database):
     async def connect(cls, url: str, *, min_size: int = 1, max_size: int = 8) -> PgDatabase:
         """Connect to ``url`` (a pool of ``min_size`` … ``max_size`` connections), creating or upgrading the schema.
         Raises :class:`~storage.errors.SchemaError` for a database of another program or of a newer schema,
-        ``OSError`` / ``asyncpg.PostgresError`` when the server cannot be reached or refuses the login."""
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, init=_setup, reset=_keep)
-        return await migrate_or_close(cls(pool, url), pool.close)
+        :class:`~storage.errors.DatabaseUnavailableError` (one line, :mod:`storage.pgerrors`) when the server cannot
+        be reached, refuses the login or the role may not create the tables."""
+        try:
+            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, init=_setup, reset=_keep)
+            return await migrate_or_close(cls(pool, url), pool.close)
+        except (OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as error:
+            raise unavailable(error, url) or error from error
 
     async def close(self) -> None:
         """Close every connection of the pool (idempotent)."""

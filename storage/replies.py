@@ -1,11 +1,12 @@
 """Reply times of the two-player games (schema version 8, issue 13 item 3): a histogram per member, kept per action.
 
 A *reply* is a member's own action (not one the club made for him: auto-roll, forced play, time limit) that follows,
-in his match's log, an action of somebody else or of the club; its length is the time between the two actions
-(seconds; 0 when a clock was set back in between). ``/club stats`` shows a member's count, mean and median of them. Reading them back from the action log
-joins every action the member ever made (56 ms at 50,000 games, ``bench/records.py``), so each commit adds its replies
-to ``reply_tallies`` instead — one row per ``(club, member, bucket)`` with the count and the sum of the seconds in it
-— and the statistics read at most :data:`MAX_BUCKETS` rows, whatever the history.
+in his match's log, an action of somebody else or of the club — one the club made for him included (his play after
+the club rolled for him is a reply); its length is the time between the two actions (seconds; 0 when a clock was set
+back in between). ``/club stats`` shows a member's count, mean and median of them. Reading them back from the action
+log joins every action the member ever made (56 ms at 50,000 games, ``bench/records.py``), so each commit adds its
+replies to ``reply_tallies`` instead — one row per ``(club, member, bucket)`` with the count and the sum of the
+seconds in it — and the statistics read at most :data:`MAX_BUCKETS` rows, whatever the history.
 
 Buckets (:func:`bucket`, and the same arithmetic in SQL, :func:`bucket_sql`): whole seconds below 64 s; above, each
 octave ``[2^k, 2^(k+1))`` is cut into 64 equal parts (a bucket is ``2^(k−6)`` seconds wide, 1/64 of its lower
@@ -69,7 +70,7 @@ def _replies_select(dialect: str) -> str:
         "SELECT m.club_id, a.member_id, CASE WHEN a.at < b.at THEN 0 ELSE a.at - b.at END AS wait "
         "FROM actions a JOIN matches m ON m.id = a.match_id JOIN actions b ON b.match_id = a.match_id AND b.seq = a.seq - 1 "
         "WHERE a.member_id IS NOT NULL AND a.auto = 0 AND (m.player0 = a.member_id OR m.player1 = a.member_id) "
-        "AND (b.member_id IS NULL OR b.member_id <> a.member_id)) AS waits GROUP BY club_id, member_id, 3"
+        "AND (b.member_id IS NULL OR b.member_id <> a.member_id OR b.auto = 1)) AS waits GROUP BY club_id, member_id, 3"
     )
 
 
@@ -104,14 +105,15 @@ async def record(tx, match_id: int, expected_version: int, entries: Sequence, no
     if not any(entry.member_id is not None and not entry.auto for entry in entries):
         return
     match = await tx.fetchone("SELECT club_id, player0, player1 FROM matches WHERE id = ?", (match_id,))
-    before = await tx.fetchone("SELECT member_id, at FROM actions WHERE match_id = ? AND seq = ?",
+    before = await tx.fetchone("SELECT member_id, auto, at FROM actions WHERE match_id = ? AND seq = ?",
                                (match_id, expected_version))  # fmt: skip
     if match is None or before is None:
         return
-    previous, at = before[0], before[1]
+    previous, previous_auto, at = before[0], bool(before[1]), before[2]
     for entry in entries:
         member = entry.member_id
-        if member is not None and not entry.auto and member in (match[1], match[2]) and previous != member:
+        handed = previous != member or previous_auto  # somebody else's action, or the club's (even for him)
+        if member is not None and not entry.auto and member in (match[1], match[2]) and handed:
             wait = max(0.0, now - at)  # a clock set back: no negative reply
             await tx.execute(
                 "INSERT INTO reply_tallies (club_id, member_id, bucket, replies, seconds) VALUES (?, ?, ?, 1, ?) "
@@ -119,7 +121,7 @@ async def record(tx, match_id: int, expected_version: int, entries: Sequence, no
                 "seconds = reply_tallies.seconds + excluded.seconds",
                 (match[0], member, bucket(wait), wait),
             )
-        previous, at = member, now
+        previous, previous_auto, at = member, entry.auto, now
 
 
 async def summary(db, club_id: int, member: int) -> tuple[int, float | None, float | None]:

@@ -129,3 +129,19 @@ async def test_storage_url_opens_postgresql_and_the_environment_wins(pg_cluster)
     assert "s3cret" not in repr(secret) and "postgresql://bot:<hidden>@db.example/club" in repr(secret)
     assert "postgresql://" in botmod.Settings.from_config({"storage": {"url": "mysql://a/b"}}, environ={}).check()
     assert botmod.Settings.from_config({}, environ={}).database_url == ""
+
+
+def test_a_database_the_bot_cannot_reach_is_named_as_the_database_not_discord(monkeypatch, capsys, tmp_path):
+    """Issue 13 item 5: ``[storage] url`` naming no server — the bot's start-up (setup_hook, inside login) says it
+    in one line about the database (exit 2), not "Cannot reach Discord", and never shows the password."""
+
+    async def login(self, token):
+        await self.setup_hook()  # what discord.py's login does once Discord accepted the token
+
+    monkeypatch.setattr(botmod.BgBot, "login", login)
+    url = f"postgresql://bot:s3cret@/club?host={tmp_path}/no-server&port=5432"
+    settings = botmod.Settings.from_config({}, environ={"DISCORD_TOKEN": "x", "BGCLUB_DATABASE_URL": url})
+    assert botmod.run_bot(settings, sync=False, guild=None) == 2
+    err = capsys.readouterr().err
+    assert err.startswith('database: cannot reach the PostgreSQL server for database "club"') and "s3cret" not in err
+    assert "Discord" not in err and len(err.strip().splitlines()) == 1

@@ -226,6 +226,33 @@ async def test_roll_for_me_when_i_do_not_double_within_n_hours(tmp_path):
         assert after.version > view.version and (after.pending != "roll_or_double" or after.waiting_for != member)
 
 
+async def test_a_play_after_the_clubs_roll_for_him_is_a_reply(tmp_path):
+    """A 1-point match (the cube is dead, RULES M2): the club rolls for each member, and each of his plays is a
+    reply timed from that roll — not left out because the roll is logged under his own id (auto)."""
+    from club.records.service import ClubRecords
+
+    async with club_service(tmp_path / "c.sqlite", seeds=seeded(4)) as service:
+        await setup_club(service, move_time=7 * DAY)
+        for member, name in ((ALICE, "Alice"), (BOB, "Bob")):
+            await service.register(GUILD, member, name)
+        view = (await new_table(service, 1)).view
+        waits = {ALICE: [], BOB: [0.0]}  # Bob answered the challenge at once
+        for hours in (2, 5, 1, 3, 4, 6):
+            if view.status != "active" or view.pending != "play":
+                break
+            service.clock.advance(hours * HOUR)
+            member = view.waiting_for
+            waits[member].append(hours * HOUR)
+            plays = await service.legal_plays(view.match_id, member)
+            view = (await service.play(view.match_id, member, plays[0])).view
+        assert len(waits[ALICE]) + len(waits[BOB]) >= 5
+        records = ClubRecords(service)
+        for member in (ALICE, BOB):
+            stats = await records.stats(GUILD, member)
+            assert stats.replies == len(waits[member])
+            assert stats.reply_mean == pytest.approx(sum(waits[member]) / len(waits[member]))
+
+
 async def test_club_stats_show_reply_times_and_games_waiting(tmp_path):
     """/club stats: each member's average and median reply time (from the turn being his to his action; the club's
     automatic steps are not replies) and the games waiting on him now."""

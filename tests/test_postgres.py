@@ -7,6 +7,7 @@ installs Debian's postgresql package."""
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -21,6 +22,7 @@ import random  # noqa: E402
 import sqlite3  # noqa: E402
 
 from clubkit import ALICE, BOB, GUILD, club_service, new_table, play_out, seeded  # noqa: E402
+from conftest import ROOT  # noqa: E402
 
 from club import ClubService, ManualClock  # noqa: E402
 from club.__main__ import main as club_main  # noqa: E402
@@ -390,3 +392,52 @@ async def test_the_sqlite_scheduler_lease_is_always_granted(tmp_path):
         lease = db.scheduler_lease()
         assert await lease.hold() and await lease.hold()
         await lease.release()
+
+
+async def test_a_database_that_cannot_be_used_is_one_line_in_every_tool(pg_cluster, tmp_path, capsys):
+    """What an operator gets wrong (issue 13 item 5; storage.pgerrors): a database that does not exist, a role that
+    does not exist, no server at the socket folder, a bad URL parameter, a role that may not create the club's tables
+    — ``python -m storage check``, ``migrate-to``, ``python -m club verify`` and the console each say it in one line
+    naming the database, with what to do, never a traceback and never the password."""
+    conn = await asyncpg.connect(pg_cluster.url())
+    try:
+        await conn.execute("DROP ROLE IF EXISTS plain")
+        await conn.execute("CREATE ROLE plain LOGIN")
+        await conn.execute("DROP DATABASE IF EXISTS not_his")
+        await conn.execute("CREATE DATABASE not_his TEMPLATE template0")  # owned by the superuser
+    finally:
+        await conn.close()
+    host = f"host={pg_cluster.socket_dir}&port={pg_cluster.port}"
+    cases = {
+        f"postgresql://{pg_cluster.user}:s3cret@/no_such_db?{host}": ('database "no_such_db"', "createdb -O"),
+        f"postgresql://nobody:s3cret@/postgres?{host}": ('"nobody"', "createuser"),
+        f"postgresql://{pg_cluster.user}:s3cret@/postgres?host={tmp_path}/none&port=1": (
+            "cannot reach",
+            "is it running",
+        ),
+        f"postgresql://{pg_cluster.user}:s3cret@/postgres?{host}&sslmode=bogus": ("the URL is not right", "sslmode"),
+        f"postgresql://plain:s3cret@/not_his?{host}": ("permission denied", "must own the database"),
+    }
+    source = tmp_path / "club.sqlite3"
+    async with Database.open(source):
+        pass
+    for url, (what, hint) in cases.items():
+        outputs = []
+        assert await asyncio.to_thread(storage_main, ["check", url]) == 1
+        outputs.append(capsys.readouterr())
+        assert await asyncio.to_thread(storage_main, ["migrate-to", url, "--from", str(source)]) == 2
+        outputs.append(capsys.readouterr())
+        assert await asyncio.to_thread(club_main, ["verify", url]) == 1
+        outputs.append(capsys.readouterr())
+        console = subprocess.run(
+            [sys.executable, str(ROOT / "bot.py"), "--console", "--no-images", "--no-review"], input="quit\n",
+            capture_output=True, text=True, timeout=60, env={**os.environ, "BGCLUB_DATABASE_URL": url},
+        )  # fmt: skip
+        assert console.returncode == 2, console.stderr
+        outputs.append(console)
+        for output in outputs:
+            text = output.out if hasattr(output, "out") else output.stdout
+            text += output.err if hasattr(output, "err") else output.stderr
+            lines = [line for line in text.splitlines() if line.strip()]
+            assert len(lines) == 1 and what in lines[0] and hint in lines[0], (url, text)
+            assert "Traceback" not in text and "s3cret" not in text, (url, text)

@@ -173,7 +173,7 @@ async def logged_replies(db: Database, club_id: int, member: int) -> list[float]
         "SELECT a.at - b.at FROM actions a JOIN matches m ON m.id = a.match_id "
         "JOIN actions b ON b.match_id = a.match_id AND b.seq = a.seq - 1 "
         "WHERE a.member_id = ? AND a.auto = 0 AND m.club_id = ? AND (m.player0 = ? OR m.player1 = ?) "
-        "AND (b.member_id IS NULL OR b.member_id <> a.member_id)",
+        "AND (b.member_id IS NULL OR b.member_id <> a.member_id OR b.auto = 1)",
         (member, club_id, member, member),
     )
     return [max(0.0, float(row[0])) for row in rows]  # a clock set back: no negative reply

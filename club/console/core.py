@@ -15,6 +15,7 @@ from pathlib import Path
 
 from backgammon.errors import BackgammonError, NotationError
 from storage import StorageError
+from storage.pgerrors import hide_password
 
 from .. import frontend
 from ..boards import BoardOptions
@@ -151,9 +152,15 @@ class Console:
         text = _TIMESTAMP.sub(lambda m: time.strftime("%a %d %b %Y %H:%M UTC", time.gmtime(int(m[1]))), text)
         text = _PLAYER.sub(r"\1", text)
         path = getattr(self.service.db, "path", None)
+        url = getattr(self.service.db, "url", None)
         if path is not None:
             command_line = f"python -m club verify {shlex.quote(str(Path(path).resolve()))}"
             text = text.replace("(python -m club verify)", f"(in the project folder: {command_line})")
+        elif url:  # PostgreSQL: the URL, its password never printed
+            shown = hide_password(url)
+            command_line = f"python -m club verify {shlex.quote(shown)}"
+            where = ", with the password in place of <hidden>" if shown != url else ""
+            text = text.replace("(python -m club verify)", f"(in the project folder{where}: {command_line})")
         return text
 
     async def _legal_for(self, error: BaseException) -> list[str] | None:
