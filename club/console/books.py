@@ -101,7 +101,7 @@ async def leaderboard(console: Console, args: list[str]) -> str:
 @verb("club rating", "club rating [NAME]", "a member's match rating (FIBS formula)", bare=True)
 async def rating(console: Console, args: list[str]) -> str:
     """``club rating [NAME]``."""
-    who = await console.known(args[0].lstrip("@")) if args else console.member
+    who = await console.known(args[0]) if args else console.member
     found, rank, rated = await console.records.rating(console.guild_id, who)
     name = (await console.records.names([who])).get(who, args[0] if args else console.name)
     return texts.rating_text(name, found, rank, rated).replace("**", "")
@@ -110,7 +110,7 @@ async def rating(console: Console, args: list[str]) -> str:
 @verb("club stats", "club stats [NAME]", "a member's statistics: games, gammons, cubes, money", bare=True)
 async def stats(console: Console, args: list[str]) -> str:
     """``club stats [NAME]``."""
-    who = await console.known(args[0].lstrip("@")) if args else console.member
+    who = await console.known(args[0]) if args else console.member
     return texts.stats_text(await console.records.stats(console.guild_id, who)).replace("**", "")
 
 
@@ -152,7 +152,7 @@ async def correct(console: Console, args: list[str]) -> str:
     if len(rest) < 2 + ("reason" not in named):
         raise InvalidRequestError("club correct PAYER PAYEE REASON [points=N] [money=N], e.g. correct bob ann "
                                   "'paid in cash' money=20")  # fmt: skip
-    payer, payee = await console.known(rest[0].lstrip("@")), await console.known(rest[1].lstrip("@"))
+    payer, payee = await console.known(rest[0]), await console.known(rest[1])
     reason = named.get("reason") or " ".join(rest[2:])
     points = number(named["points"], "points", low=0, high=10**9) if "points" in named else 0
     amount = number(named["money"], "money", low=0, high=10**9) if "money" in named else 0

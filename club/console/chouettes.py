@@ -20,7 +20,7 @@ from ..chouette import ChouetteOutcome, ChouetteView
 from ..chouette.images import board_png_async, sheet_png_async
 from ..errors import InvalidRequestError, NotNowError
 from .core import CHOUETTE_CHANNELS, Console, member_id
-from .parse import Target, hours, number, options, take_target
+from .parse import Target, hours, member_name, number, options, take_target
 from .tables import Column, RecordTable, signed, text_table
 from .verbs import verb
 
@@ -286,7 +286,7 @@ def _cube_keys(view: ChouetteView, decision, words: list[str]) -> list[str]:
     for word in words:
         if word.lower() in ("all", "cubes", "every"):
             continue
-        key = str(member_id(word))
+        key = str(member_id(member_name(word)))
         if key not in decision.cubes:
             names = ", ".join(view.name(int(k)) for k in decision.cubes if k.isdigit())
             raise InvalidRequestError(f"{word[:40]!r} has no cube in this decision; the cubes are: {names or 'none'}")
@@ -373,7 +373,7 @@ async def proxy(console: Console, args: list[str]) -> str:
     session_id, rest = await session_for(console, args)
     if len(rest) != 1:
         raise InvalidRequestError("chouette proxy NAME, e.g. proxy carol")
-    other = await console.known(rest[0].lstrip("@"))
+    other = await console.known(rest[0])
     return await show(console, await console.chouettes.proxy(session_id, console.member, other))
 
 
@@ -399,7 +399,7 @@ async def team_settle(console: Console, args: list[str]) -> str:
     usage = "chouette team-settle offer NAME POINTS | accept | decline | preempt, e.g. team-settle offer carol 1"
     step = rest[0].lower() if rest else ""
     if step == "offer" and len(rest) == 3:
-        seller = await console.known(rest[1].lstrip("@"))
+        seller = await console.known(rest[1])
         text = rest[2]
         points = number(text.lstrip("+-"), "the points (a whole number; negative: he pays you)", low=0, high=10_000)
         points = -points if text.startswith("-") else points

@@ -23,7 +23,7 @@ from ..chouette import ChouetteService
 from ..errors import InvalidRequestError
 from ..records import ClubRecords
 from ..service import ClubService
-from .parse import Target, split_line, strip_comment
+from .parse import Target, member_name, split_line, strip_comment
 from .verbs import find, help_text, normal_words
 
 _TIMESTAMP = re.compile(r"<t:(-?[0-9]{1,12})(?::[a-zA-Z])?>")
@@ -173,15 +173,16 @@ class Console:
 
     # -- who and which game -----------------------------------------------------------------------------------------
     async def someone(self, name: str) -> int:
-        """The member called ``name`` (registered in the console club if new); returns his id."""
-        name = name.strip()
-        if not name or len(name) > 100 or not name.isprintable():
-            raise InvalidRequestError(f"a member is a name of 1–100 printable characters, like bob — not {name[:40]!r}")
+        """The member called ``name`` (``@name`` alike; registered in the console club if new); returns his id.
+        Raises :class:`InvalidRequestError` for a name that is not one printable word (:func:`member_name`)."""
+        name = member_name(name)
         record = await self.service.register(self.guild_id, member_id(name), name)
         return record.user_id
 
     async def known(self, name: str) -> int:
-        """The member called ``name``, who must already be in the club. Raises :class:`InvalidRequestError`."""
+        """The member called ``name`` (``@name`` alike), who must already be in the club. Raises
+        :class:`InvalidRequestError` (not one word, or not a member yet)."""
+        name = member_name(name)
         user = member_id(name)
         members = await self.service.db.get_members([user])
         if user not in members:

@@ -19,7 +19,7 @@ from ..errors import InvalidRequestError
 from ..export import export_mat
 from ..results import Outcome, TableView
 from .core import Console, file_problem
-from .parse import number, options, take_target
+from .parse import member_name, number, options, take_target
 from .verbs import help_text, verb
 
 MAX_LENGTH = 99
@@ -165,7 +165,8 @@ async def quit_verb(console: Console, args: list[str]) -> str:
 
 @verb("as", "as NAME", "act as member NAME (registered on first use)", anyone=True, group="console")
 async def as_verb(console: Console, args: list[str]) -> str:
-    """``as NAME``: register NAME in the console club (if new) and act as him."""
+    """``as NAME``: register NAME in the console club (if new) and act as him. ``@NAME`` is NAME, as in every
+    command; a name of several words is refused (:func:`~club.console.parse.member_name`)."""
     name = " ".join(args).strip()
     if not name:
         raise InvalidRequestError("as NAME: say who you are, e.g. as alice")
@@ -188,7 +189,7 @@ async def challenge(console: Console, args: list[str]) -> str:
     challenge changes nothing: everything is checked before the opponent is registered."""
     if not args:
         return "challenge NAME [LENGTH|money] [RULES] [STAKE], e.g. challenge bob 5"
-    opponent_name = args[0].lstrip("@")
+    opponent_name = member_name(args[0])
     named, rest = options(args[1:], ("length", "rules", "stake", "opponent"))
     length = (
         0

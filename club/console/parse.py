@@ -53,6 +53,20 @@ def number(text: str, what: str = "a game", *, low: int = 1, high: int = MAX_ID)
     return int(cleaned)
 
 
+def member_name(text: str) -> str:
+    """A typed member name as the club knows it: spaces around and a leading ``@`` (Discord's mention, ``@bob``)
+    dropped. Raises :class:`InvalidRequestError` for an empty name, one over 100 characters, one with a character
+    that cannot be printed, or one of several words (a name is one word, so every command can name him again)."""
+    name = text.strip().lstrip("@").strip()
+    if not name or len(name) > 100 or not name.isprintable():
+        raise InvalidRequestError(f"a member is a name of 1–100 printable characters, like bob — not {text[:40]!r}")
+    if len(name.split()) > 1:
+        example = "_".join(name.split())[:40]
+        raise InvalidRequestError(f"a member's name is one word (commands read the next word as something else), "
+                                  f"like {example} — not {name[:40]!r}")  # fmt: skip
+    return name
+
+
 def hours(text: str, what: str = "a time") -> float:
     """``6h``, ``2d``, ``90m``, ``1.5`` (hours), ``30s`` → seconds. Raises :class:`InvalidRequestError`."""
     match = re.fullmatch(
