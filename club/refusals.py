@@ -7,8 +7,9 @@ use-cases put their words into the refusal next to what is possible ("you must p
   cube (D1), the limit (D5), the dead cube (M4) — and only then the phase: "you already rolled: play 2-1 (RULES
   D1: a double comes before the roll)".
 - :func:`illegal_play_reason`: for a play written in notation that is not one of the legal plays, what broke:
-  a checker on the bar must enter first (G6), a closed point (G4), bearing off with checkers outside (G8), a
-  distance no die gives (G4), too few dice used (G5, G7), the higher die (G7).
+  a checker on the bar must enter first (G6), no checker on the source point, a hit where there is no blot, a
+  closed point (G4), bearing off with checkers outside (G8), a distance no die gives (G4), more moves than the dice
+  give (G5), too few dice used (G5, G7), the higher die (G7).
 """
 
 from __future__ import annotations
@@ -93,10 +94,29 @@ def illegal_play_reason(position: Position, dice: Sequence[int], text: str, lega
         if source != BAR and on_bar > sum(1 for s, _t, _h in segments[:index] if s == BAR):
             return "a checker on the bar must enter first (RULES G6)"
     outside = sum(position.player[point - 1] for point in range(7, 26))
+    given = 4 if dice[0] == dice[1] else 2
+    if len(segments) > given:
+        return (
+            f"that is {len(segments)} moves, and {dice_text(dice)} gives {given} (RULES G5: only a doublet gives four)"
+        )
+    mine, theirs = list(position.player), list(position.opponent)  # the board as the written moves leave it
     steps = 0
-    for source, target, _hit in segments:
+    for source, target, hit in segments:
         if not 1 <= source <= BAR or not 0 <= target < source:
             return None
+        if not mine[source - 1]:
+            where = "on the bar" if source == BAR else f"on the {source}-point"
+            return f"you have no checker {where} to move (RULES G4)"
+        if hit and target > 0 and theirs[24 - target] != 1:
+            return (
+                f"there is no blot of your opponent's to hit on the {target}-point "
+                "(RULES G4: a hit takes a lone checker)"
+            )
+        mine[source - 1] -= 1
+        if target > 0:
+            mine[target - 1] += 1
+            if theirs[24 - target] == 1:
+                theirs[24 - target] = 0
         if target == 0 and outside - from_bar > 0:
             return "you may bear off only with all 15 checkers in your home board (RULES G8)"
         if target > 0 and position.opponent[24 - target] >= 2:
@@ -108,6 +128,8 @@ def illegal_play_reason(position: Position, dice: Sequence[int], text: str, lega
                 "do not give (RULES G4: each die moves one checker its number)"
             )
         steps += used
+    if steps > given:
+        return f"that is {steps} moves, and {dice_text(dice)} gives {given} (RULES G5: only a doublet gives four)"
     most = max((len(play.moves) for play in legal), default=0)
     if steps < most:
         if dice[0] == dice[1]:

@@ -34,6 +34,18 @@ async def test_illegal_plays_say_what_made_them_illegal():
     outside = reason({8: 1, 6: 5, 5: 5, 4: 4, 19: -15}, (6, 5), "6/off 5/off")
     assert outside == "you may bear off only with all 15 checkers in your home board (RULES G8)"
     assert reason(opening, (5, 5), "13/8 13/8") == "you must play 4 moves of 5 when you can (RULES G5, G7)"
+    # found by a new user: these were refused with the legal plays only
+    assert reason(opening, (6, 5), "25/18 13/8") == "you have no checker on the bar to move (RULES G4)"
+    assert reason(opening, (6, 5), "7/1 13/8") == "you have no checker on the 7-point to move (RULES G4)"
+    assert reason(opening, (6, 5), "24/18* 18/13") == (
+        "there is no blot of your opponent's to hit on the 18-point (RULES G4: a hit takes a lone checker)"
+    )
+    assert (
+        reason(opening, (6, 5), "24/18 24/18 13/7")
+        == "that is 3 moves, and 6-5 gives 2 (RULES G5: only a doublet gives four)"
+    )
+    blot = {24: 2, 13: 5, 8: 3, 6: 5, 1: -2, 12: -5, 17: -2, 18: -1, 19: -5}
+    assert reason(blot, (6, 5), "24/18* 18/13") is None  # the hit is there: that play is legal, nothing to explain
 
 
 async def test_crawford_double_and_already_rolled_name_the_rule(tmp_path):
