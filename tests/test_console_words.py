@@ -39,3 +39,16 @@ async def test_as_at_name_is_the_member_every_command_means(tmp_path):
         assert await console.handle("as @bob") == "You are bob."
         assert console.member == member_id("bob")
         assert member_id("@bob") not in await console.service.db.get_members([member_id("@bob")])
+
+
+async def test_an_unknown_command_in_a_group_names_the_unknown_word(tmp_path):
+    """``/club frobnicate`` answered "Unknown command 'club'", naming the group, while ``/bg frobnicate`` named
+    ``frobnicate``; now every group names the unknown word and the group's help."""
+    async with console_in(tmp_path) as console:
+        for group in ("club", "chouette", "player", "study"):
+            for line in (f"/{group} frobnicate", f"{group} frobnicate"):
+                out = await console.handle(line)
+                assert out == f"Unknown command 'frobnicate' in /{group}: type help {group} for the list.", out
+            assert f"help {group}" in await console.handle(f"/{group}")
+        assert "Unknown command 'frobnicate':" in await console.handle("/bg frobnicate")
+        assert "club ledger" in await console.handle("help club")

@@ -24,7 +24,7 @@ from ..errors import InvalidRequestError
 from ..records import ClubRecords
 from ..service import ClubService
 from .parse import Target, member_name, split_line, strip_comment
-from .verbs import find, help_text, normal_words
+from .verbs import find, help_text, normal_words, unknown_command
 
 _TIMESTAMP = re.compile(r"<t:(-?[0-9]{1,12})(?::[a-zA-Z])?>")
 """Discord's timestamp markup (``<t:1700000000:f>``), written out in UTC in the console."""
@@ -123,7 +123,7 @@ class Console:
         entry, args = find(words)
         self.typed = [entry.name.split()[-1] if entry else "", *args][:8]
         if entry is None:
-            return f"Unknown command {words[0][:40]!r}: type help for the list (e.g. challenge bob 5, chouette start)."
+            return unknown_command(words)
         if self.member is None and not entry.anyone:
             return "Say who you are first: as NAME (e.g. as alice)."
         return self.console_words(await entry.run(self, args), entry.name)

@@ -123,6 +123,17 @@ def find(words: list[str]) -> tuple[Verb | None, list[str]]:
     return None, list(words)
 
 
+def unknown_command(words: list[str]) -> str:
+    """The answer to ``words`` (Discord's spelling removed) that name no verb: the unknown word itself — the one
+    after the group for ``club frobnicate`` / ``/chouette frobnicate`` — and where the list is."""
+    group = words[0].lower() if words[0].lower() in GROUPS else None
+    if group is None:
+        return f"Unknown command {words[0][:40]!r}: type help for the list (e.g. challenge bob 5, chouette start)."
+    if len(words) == 1:
+        return f"{group} is a group of commands: type one of them after it (help {group} lists them)."
+    return f"Unknown command {words[1][:40]!r} in /{group}: type help {group} for the list."
+
+
 def help_text(group: str | None = None) -> str:
     """The help: every verb by group (only ``group``'s when given)."""
     lines = ["Commands (the /bg, /club … prefixes are optional; names stand for members: as alice, challenge bob):"]
