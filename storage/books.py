@@ -97,7 +97,8 @@ class FinishedMatch:
 @dataclass(frozen=True, slots=True)
 class PlayedGame:
     """A finished two-player game as one member played it: ``kind`` of table, its ``stake`` per point, the member's
-    ``side``, the result (``winner`` side, ``points``, ``result_kind``, ``cube``)."""
+    ``side``, the result (``winner`` side, ``points``, ``result_kind``, ``cube``, ``ended_by``: ``play``, ``drop``,
+    ``resignation`` or ``forfeit``)."""
 
     match_id: int
     kind: str
@@ -107,6 +108,7 @@ class PlayedGame:
     points: int
     result_kind: str
     cube: int
+    ended_by: str = "play"
 
 
 @dataclass(frozen=True, slots=True)
@@ -369,7 +371,17 @@ async def played_games(db: Database, club_id: int, member: int) -> list[PlayedGa
     for match_id, kind, stake, side, text, _at, _id in rows:
         result = json.loads(text)
         games.append(
-            PlayedGame(match_id, kind, stake, side, result["winner"], result["points"], result["kind"], result["cube"])
+            PlayedGame(
+                match_id,
+                kind,
+                stake,
+                side,
+                result["winner"],
+                result["points"],
+                result["kind"],
+                result["cube"],
+                result.get("ended_by", "play"),
+            )  # fmt: skip
         )
     return games
 

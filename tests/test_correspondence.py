@@ -164,6 +164,11 @@ async def test_claims_and_more_time_at_the_deadline(tmp_path):
         assert [n.offer_to for n in again] == [waiting], "the deadline fired again after the time given"
         result = await cases.claim(outcome.match_id, waiting, "claim_game", version=again[0].version)
         assert result.view.game_number == 2 and "forfeits the game" in result.message
+        from club.records.service import ClubRecords
+
+        stats = await ClubRecords(service).stats(GUILD, waiting)  # the forfeit is a win, not a gammon played
+        assert (stats.games, stats.wins) == (1, 1) and (stats.gammons, stats.backgammons) == (0, 0)
+        assert (await ClubRecords(service).stats(GUILD, late)).gammons_lost == 0
 
 
 async def test_nudge_after_n_hours_at_most_once_per_n_hours(tmp_path):

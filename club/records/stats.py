@@ -19,8 +19,9 @@ from .ratings import Rating
 class MemberStats:
     """A member's statistics in one club.
 
-    Two-player games: ``games``, ``wins``, ``gammons`` (games won with a gammon or backgammon), ``backgammons``
-    (won), ``gammons_lost`` (gammons and backgammons lost), ``average_cube`` (mean cube value the games ended at,
+    Two-player games: ``games``, ``wins``, ``gammons`` (games won with a gammon or backgammon, a forfeit's not
+    counted: that is the rule set's valuation of a claim, RULES A2), ``backgammons`` (won, likewise),
+    ``gammons_lost`` (gammons and backgammons lost, likewise), ``average_cube`` (mean cube value the games ended at,
     None before any game), ``doubles`` (cubes offered), ``takes`` (including beavers, which take), ``drops``,
     ``beavers``, ``raccoons``; ``money_points`` net in money sessions, ``money`` net at the stakes. Matches: ``rating`` (with
     ``experience``, ``wins``, ``losses``). Chouettes: ``chouette_games``, ``chouette_wins``, ``chouette_points``,
@@ -84,9 +85,10 @@ def member_stats(
     for game in games:
         won = game.winner == game.side
         wins += won
-        big = game.result_kind in ("gammon", "backgammon")
+        # a forfeit's gammon or backgammon is the rule set's valuation of a claim (RULES A2), not one played
+        big = game.result_kind in ("gammon", "backgammon") and game.ended_by != "forfeit"
         gammons += won and big
-        backgammons += won and game.result_kind == "backgammon"
+        backgammons += won and big and game.result_kind == "backgammon"
         gammons_lost += (not won) and big
         cube_sum += game.cube
         signed = game.points if won else -game.points
