@@ -23,6 +23,8 @@ from backgammon.moves import dice_text
 from backgammon.notation import parse_segments
 from backgammon.position import Position
 
+from .wording import plural
+
 CUBE_KINDS = ("double", "beaver", "raccoon")
 BAR = 25
 
@@ -124,7 +126,7 @@ def illegal_play_reason(position: Position, dice: Sequence[int], text: str, lega
         used = _dice_steps(source - target, dice, target == 0)
         if used is None:
             return (
-                f"{_point(source)}/{_point(target)} is {source - target} pips, which the dice {dice_text(dice)} "
+                f"{_point(source)}/{_point(target)} is {plural(source - target, 'pip')}, which the dice {dice_text(dice)} "
                 "do not give (RULES G4: each die moves one checker its number)"
             )
         steps += used

@@ -63,7 +63,7 @@ async def test_away_pauses_through_repeated_pauses_and_the_deadline_still_arrive
             ), out
             assert "is away until" in out and "UTC (travelling)" in out and "<t:" not in out
             assert (await console.service.db.get_deadline(1)).due_at > due, "the clock is paused"
-            assert "1 hours pass." in await console.handle("wait 1h")
+            assert "1 hour passes." in await console.handle("wait 1h")
             out = await console.handle("back")
             assert "Welcome back: 1 game told" in out and f"{late} is back" in out
         before = await console.service.state(1)

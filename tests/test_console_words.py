@@ -52,3 +52,43 @@ async def test_an_unknown_command_in_a_group_names_the_unknown_word(tmp_path):
             assert f"help {group}" in await console.handle(f"/{group}")
         assert "Unknown command 'frobnicate':" in await console.handle("/bg frobnicate")
         assert "club ledger" in await console.handle("help club")
+
+
+async def test_wording_slips_counts_in_the_right_number(tmp_path):
+    """``wait 1h`` said "1 hours pass."; a refused 6/5 said "6/5 is 1 pips" (club.wording.plural now)."""
+    from backgammon.moves import legal_plays
+    from backgammon.position import Position
+    from club.refusals import illegal_play_reason
+
+    async with console_in(tmp_path) as console:
+        assert (await console.handle("wait 1h")).startswith("1 hour passes.")
+        assert (await console.handle("wait 2h")).startswith("2 hours pass.")
+        assert (await console.handle("wait 90m")).startswith("1.5 hours pass.")
+    opening = Position.from_points({24: 2, 13: 5, 8: 3, 6: 5, 1: -2, 12: -5, 17: -3, 19: -5})
+    reason = illegal_play_reason(opening, (6, 4), "6/5 13/7", legal_plays(opening, (6, 4)))
+    assert reason is not None and "6/5 is 1 pip," in reason, reason
+
+
+async def test_a_bad_game_number_says_what_the_number_is(tmp_path):
+    """``roll game=abc`` said "a whole number from 1 to 9,007,199,254,740,991"; now it says a game is named by the
+    number ``games`` lists."""
+    async with console_in(tmp_path) as console:
+        out = await console.handle("roll game=abc")
+        assert out == "Refused: a game is named by its number as games lists them (e.g. #2 or game=2), not 'abc'", out
+        out = await console.handle("roll chouette=x")
+        assert "a chouette is named by its number as games lists them (e.g. chouette=1)" in out, out
+        assert "9,007" not in await console.handle("roll 99999999999999999999")
+
+
+async def test_config_hours_is_answered_in_hours(tmp_path):
+    """``config move_hours 0`` was answered in seconds ("move_time … from 60"); now in hours, the unit typed, and
+    nothing is stored."""
+    async with console_in(tmp_path) as console:
+        before = await console.service.club_settings(console.guild_id)
+        for key in ("move_hours", "challenge_hours"):
+            out = await console.handle(f"config {key} 0")
+            assert out == (f"Refused: {key} is a number of hours from a minute (1m) to a year (8760), like 24 or "
+                           "90m — not '0'"), out  # fmt: skip
+        assert "seconds" in await console.handle("config move_time 0")  # typed in seconds: answered in seconds
+        assert await console.service.club_settings(console.guild_id) == before
+        assert "time per action: 2 h" in await console.handle("config move_hours 2")

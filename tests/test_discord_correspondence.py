@@ -284,6 +284,6 @@ async def test_club_stats_show_reply_times_and_games_waiting(tmp_path):
         assert (await service.state(1)).waiting_for == alice.id
         mine = await h.command(alice, "club stats", lobby)
         assert mine.private
-        assert "Reply time: average 3.0 h, median 3.0 h over 1 replies; games waiting on Alice now: 1" in mine.text
+        assert "Reply time: average 3.0 h, median 3.0 h over 1 reply; games waiting on Alice now: 1" in mine.text
         theirs = await h.command(alice, "club stats", lobby, member=bob)
         assert "median 30 min over 2 replies; games waiting on Bob now: 0" in theirs.text, theirs.text

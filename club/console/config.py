@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from ..errors import InvalidRequestError
-from ..settings import HOUR, ClubSettings
+from ..settings import DAY, HOUR, ClubSettings
 from .core import Console
 from .parse import hours, number, split_line, toml_table
 from .verbs import verb
@@ -31,6 +31,10 @@ KEYS = {
     "nudge_hours": "nudge_hours",
 }
 """The keys ``config`` takes (Discord's option names and the stored setting names) → the stored setting."""
+
+
+MIN_TIME, MAX_TIME = 60, 365 * DAY
+"""The time per action or for a challenge, in seconds (:class:`~club.settings.ClubSettings` checks the same)."""
 
 
 def reminder_hours(text: str) -> list[float]:
@@ -59,7 +63,11 @@ def setting_value(key: str, text: str):
     if stored == "reminders":
         return reminder_hours(text)
     if key in ("move_hours", "challenge_hours"):
-        return hours(text if re.search(r"[a-z]$", text.strip().lower()) else text + "h", key)
+        seconds = hours(text if re.search(r"[a-z]$", text.strip().lower()) else text + "h", key)
+        if not MIN_TIME <= seconds <= MAX_TIME:  # said in hours, as typed (ClubSettings says it in seconds)
+            raise InvalidRequestError(f"{key} is a number of hours from a minute (1m) to a year (8760), like 24 "
+                                      f"or 90m — not {text[:40]!r}")  # fmt: skip
+        return seconds
     if key in ("move_time", "challenge_time"):
         return number(text, f"{key} (seconds)", low=0, high=10**9)
     if stored == "nudge_hours":

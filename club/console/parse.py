@@ -67,6 +67,17 @@ def member_name(text: str) -> str:
     return name
 
 
+def game_number(text: str, kind: str = "match") -> int:
+    """``text`` (``2``, ``#2``) as the number of a game (``kind`` ``match``) or a chouette, 1 to :data:`MAX_ID`.
+    Raises :class:`InvalidRequestError` saying what the number is (the one ``games`` lists), not its bounds."""
+    try:
+        return number(text)
+    except InvalidRequestError:
+        example = "chouette=1" if kind == "chouette" else "#2 or game=2"
+        raise InvalidRequestError(f"a {'chouette' if kind == 'chouette' else 'game'} is named by its number as games "
+                                  f"lists them (e.g. {example}), not {text[:40]!r}") from None  # fmt: skip
+
+
 def hours(text: str, what: str = "a time") -> float:
     """``6h``, ``2d``, ``90m``, ``1.5`` (hours), ``30s`` → seconds. Raises :class:`InvalidRequestError`."""
     match = re.fullmatch(
@@ -103,12 +114,12 @@ def take_target(args: list[str], *, trailing_number: bool = True) -> tuple[Targe
             rest.append(token)
             continue
         kind = "chouette" if (match.group(1) or "").lower() in ("chouette", "ch") else "match"
-        target = Target(kind, number(match.group(2), "a chouette" if kind == "chouette" else "a game"))
+        target = Target(kind, game_number(match.group(2), kind))
         if found is not None and found != target:
             raise InvalidRequestError(f"name one game, not {found} and {target}")
         found = target
     if found is None and trailing_number and rest and re.fullmatch(r"[0-9_]+", rest[-1]):
-        found = Target("match", number(rest.pop()))
+        found = Target("match", game_number(rest.pop()))
     return found, rest
 
 

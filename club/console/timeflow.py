@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from ..errors import InvalidRequestError
 from ..scheduler import clocks_of, run_due
+from ..wording import plural
 from .core import Console
 from .parse import hours
 from .verbs import verb
@@ -78,7 +79,15 @@ async def wait(console: Console, args: list[str]) -> str:
         lines += [f"— after {seconds / 3600:.1f} h:", *fired]
     if touched:  # the boards above gave the time left when they were drawn: say what is left now
         lines += [f"— now, after {seconds / 3600:g} h:", *await _waiting_now(console, touched)]
-    return "\n".join([f"{seconds / 3600:g} hours pass.", *lines, "Nothing else happened." if not lines else ""]).strip()
+    return "\n".join([passed(seconds), *lines, "Nothing else happened." if not lines else ""]).strip()
+
+
+def passed(seconds: float) -> str:
+    """``seconds`` of waiting in words: "1 hour passes.", "2 hours pass.", "1.5 hours pass."."""
+    amount = seconds / 3600
+    if amount.is_integer():
+        return f"{plural(int(amount), 'hour')} {'passes' if amount == 1 else 'pass'}."
+    return f"{amount:g} hours pass."
 
 
 async def _waiting_now(console: Console, touched: dict) -> list[str]:

@@ -111,7 +111,7 @@ def stats_text(stats: MemberStats) -> str:
     if stats.replies:
         lines.append(
             f"Reply time: average {_duration(stats.reply_mean)}, median {_duration(stats.reply_median)} "
-            f"over {stats.replies} replies; games waiting on {stats.name} now: {stats.waiting_on}"
+            f"over {plural(stats.replies, 'reply', 'replies')}; games waiting on {stats.name} now: {stats.waiting_on}"
         )
     else:
         lines.append(f"Reply time: no reply yet; games waiting on {stats.name} now: {stats.waiting_on}")
