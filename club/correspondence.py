@@ -53,6 +53,14 @@ async def _prefs(service, member: int):
     return await service.preferences(member)
 
 
+AWAY_DAYS_OFF = (
+    "Away days are not enabled in this club: an admin sets how many each member may take a year with "
+    "/bg config away_days:14 (any number of days up to 366)."
+)
+"""The refusal of an away request in a club whose yearly allowance (``ClubSettings.away_days``) is 0, in Discord's
+words (the console says ``config away_days 14``)."""
+
+
 async def away_state(service, club_id: int, member: int, now: float | None = None) -> AwayState:
     """The away state of ``member`` in club ``club_id`` at ``now`` (an unknown member: not away, nothing used)."""
     now = service.clock.now() if now is None else now
@@ -186,13 +194,18 @@ class Correspondence:
     async def away(self, guild_id: int, member: int, days: int, reason: str = "") -> list[Notice]:
         """``member`` is away for ``days`` (whole days, 1 to what he has left this year) in the club of
         ``guild_id``: his clocks there are paused and one notice goes to each of his games. Raises
-        :class:`InvalidRequestError` for bad days, no allowance left, or when he is away already."""
+        :class:`InvalidRequestError` for bad days, a club that gives no away days (:data:`AWAY_DAYS_OFF`), no
+        allowance left, or when he is away already."""
         if isinstance(days, bool) or not isinstance(days, int) or days < 1:
             raise InvalidRequestError(f"away is a whole number of days, 1 or more, not {days!r}")
         reason = " ".join(str(reason or "").split())[:200]
         club = await self._club(guild_id)
         service = self.service
         now = service.clock.now()
+        from .practice import settings_of  # a practice room follows its club's settings
+
+        if (await settings_of(service.db, club)).away_days == 0:
+            raise InvalidRequestError(AWAY_DAYS_OFF)
         state = await away_state(service, club.id, member, now)
         if state.until is not None:
             raise InvalidRequestError(

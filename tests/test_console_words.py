@@ -92,3 +92,14 @@ async def test_config_hours_is_answered_in_hours(tmp_path):
         assert "seconds" in await console.handle("config move_time 0")  # typed in seconds: answered in seconds
         assert await console.service.club_settings(console.guild_id) == before
         assert "time per action: 2 h" in await console.handle("config move_hours 2")
+
+
+async def test_away_in_a_club_without_away_days_says_they_are_not_enabled(tmp_path):
+    """``away 2 holiday`` in a fresh club said "You have 0 away days left … ask for 0 or fewer." (while ``away 0``
+    is refused); now it says away days are not enabled and names the setting, in the console's words."""
+    async with console_in(tmp_path) as console:
+        out = await console.handle("away 2 holiday")
+        assert out == ("Refused: Away days are not enabled in this club: an admin sets how many each member may take "
+                       "a year with config away_days 14 (any number of days up to 366)."), out  # fmt: skip
+        await console.handle("config away_days 3")
+        assert "2 away days left this year" in await console.handle("away 1")

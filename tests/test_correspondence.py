@@ -77,6 +77,11 @@ async def test_bad_away_requests_change_nothing(tmp_path):
         with pytest.raises(NotNowError, match="not away"):
             await cases.back(GUILD, outcome.view.waiting_for)
         assert snapshot(path) == before
+        await setup_club(service, away_days=0)  # a club that gives none: not "0 left, ask for 0 or fewer"
+        before = snapshot(path)
+        with pytest.raises(InvalidRequestError, match="Away days are not enabled in this club.*away_days:14"):
+            await cases.away(GUILD, outcome.view.waiting_for, 1)
+        assert snapshot(path) == before
 
 
 async def test_clocks_always_end_through_repeated_pauses(tmp_path):

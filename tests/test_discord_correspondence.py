@@ -68,6 +68,15 @@ async def test_away_pauses_each_game_and_back_ends_it_early(tmp_path):
         assert "Away days this year: 1 used, 9 left of 10." in games.text, games.text
 
 
+async def test_away_in_a_club_without_away_days_names_the_setting(tmp_path):
+    """/player away in a club that gives no away days said "You have 0 away days left … ask for 0 or fewer."; now
+    that away days are not enabled and the /bg config option an admin sets them with."""
+    async with Harness.start(tmp_path / "club.sqlite3", dice=InjectedDice(fallback=b"off")) as h:
+        asked = await h.command(h.member("Alice"), "player away", h.channel("lobby"), days=2)
+        assert asked.private and "Away days are not enabled in this club" in asked.text, asked.text
+        assert "/bg config away_days:14" in asked.text and "or fewer" not in asked.text, asked.text
+
+
 async def test_repeated_pauses_and_the_deadline_still_arrives(tmp_path):
     """The OGS bug through the bot: away 1 and back, again and again, until the allowance (2) is spent and the next
     away is refused; then the reminder loop: the clock lapses, one away day would be used but none is left, and the

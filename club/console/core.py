@@ -28,6 +28,8 @@ from .verbs import find, help_text, normal_words, unknown_command
 
 _TIMESTAMP = re.compile(r"<t:(-?[0-9]{1,12})(?::[a-zA-Z])?>")
 """Discord's timestamp markup (``<t:1700000000:f>``), written out in UTC in the console."""
+_CONFIG = re.compile(r"/bg config (\w+):(\S+)")
+"""``/bg config away_days:14`` in a club message is ``config away_days 14`` in the console."""
 _PLAYER = re.compile(r"/player (away|back|ping|nudge|autoroll|seed)\b")
 """``/player back`` in a club message is ``back`` in the console."""
 
@@ -151,6 +153,7 @@ class Console:
         text = text.replace("challenge someone with /bg challenge", "challenge someone with: challenge NAME")
         text = _TIMESTAMP.sub(lambda m: time.strftime("%a %d %b %Y %H:%M UTC", time.gmtime(int(m[1]))), text)
         text = _PLAYER.sub(r"\1", text)
+        text = _CONFIG.sub(r"config \1 \2", text)
         path = getattr(self.service.db, "path", None)
         url = getattr(self.service.db, "url", None)
         if path is not None:
