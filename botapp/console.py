@@ -1,5 +1,5 @@
 """The club in a terminal (``python bot.py --console``): ``_console`` opens the database and runs
-:mod:`club.console` on a manual clock, and ``--seed`` gives reproducible dice for scripts and demos
+:mod:`club.console` on a manual clock (starting no earlier than the database's latest stored time), and ``--seed`` gives reproducible dice for scripts and demos
 (:func:`reproducible`: committed, derived and revealed as always, RULES A1, skipping the seeds of stored games).
 Split out of ``bot.py``, which re-exports these names."""
 
@@ -73,8 +73,10 @@ async def _console(
     async with settings.open_database(database_path) as database:
         await upgrade_stored_states(database)
         options = {} if seed is None else reproducible(seed, await stored_commitments(database))
-        # the console's time passes on request (``wait 6h``): a manual clock starting now
-        service = ClubService(database, defaults=settings.defaults(), clock=ManualClock(time.time()), **options)
+        # the console's time passes on request (``wait 6h``): a manual clock starting now, or where the last session
+        # on this database left it if that is later (time never runs backwards between two sessions)
+        start = max(time.time(), await database.store.latest_time() or 0.0)
+        service = ClubService(database, defaults=settings.defaults(), clock=ManualClock(start), **options)
         # one folder per database, so two databases never overwrite each other's pictures
         stem = "postgresql" if database_path is None else Path(database_path).stem
         folder = None if images is None else images / stem

@@ -256,7 +256,7 @@ class MatchClock:
             left = _left(current, now)
             return await self.service.db.mark_deadline(
                 deadline.table_id, deadline.version, reminders=left, reminders_sent=current.reminders_sent + 1,
-                expired_at=None, next_at=min([*left, current.due_at]),
+                expired_at=None, next_at=min([*left, current.due_at]), at=now,
             )  # fmt: skip
 
     async def names(self, members: Sequence[int]) -> dict[int, str]:
@@ -357,7 +357,7 @@ class ChouetteClock:
         """Mark the reminders sent if the stored deadline is still the same one."""
         stored = deadline.stored
         return await self.chouettes.store.mark_deadline(
-            stored, reminders=_left(deadline, now), reminders_sent=stored.reminders_sent + 1, expired_at=None
+            stored, reminders=_left(deadline, now), reminders_sent=stored.reminders_sent + 1, expired_at=None, at=now
         )
 
     async def names(self, members: Sequence[int]) -> dict[int, str]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from .replies import REPLIES_V8
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 """The schema version this code writes and reads."""
 
 CHOUETTES_V2 = """
@@ -308,6 +308,14 @@ END;
 (``chouette_sheet``), out of the session's hot state; the rows of older states are written by ``python -m club
 upgrade`` (:func:`club.states.upgrade_states`) from the replayed logs."""
 
+DEADLINE_MARKS_V9 = """
+ALTER TABLE deadlines ADD COLUMN marked_at REAL;
+ALTER TABLE chouette_deadlines ADD COLUMN marked_at REAL;
+"""
+"""Version 9: ``marked_at``, when a deadline's reminder or expiry was last recorded (the club's clock then), so that
+:meth:`storage.store.Store.latest_time` knows how far a clock got that sent a reminder and logged nothing (the
+console's ``wait``)."""
+
 MIGRATIONS: list[tuple[int, str]] = [
     (2, CHOUETTES_V2),
     (3, CORRECTIONS_V3),
@@ -316,6 +324,7 @@ MIGRATIONS: list[tuple[int, str]] = [
     (6, MATCH_PRS_V6),
     (7, CHOUETTE_SHEET_V7),
     (8, REPLIES_V8),
+    (9, DEADLINE_MARKS_V9),
 ]
 """Upgrade steps ``(version reached, SQL script)`` in ascending order; version 1 is ``schema.sql`` itself."""
 

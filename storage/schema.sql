@@ -134,7 +134,8 @@ CREATE TABLE deadlines (
     reminders      TEXT    NOT NULL DEFAULT '[]' CHECK (json_valid(reminders)),
     reminders_sent INTEGER NOT NULL DEFAULT 0,
     expired_at     REAL,
-    next_at        REAL
+    next_at        REAL,
+    marked_at      REAL                                  -- when a reminder or the expiry was last recorded (v9)
 );
 CREATE INDEX deadlines_next_at ON deadlines (next_at) WHERE next_at IS NOT NULL;
 
@@ -202,7 +203,8 @@ END;
 -- A deadline per member whose decision the chouette awaits (RULES A2, C5, C9): his cube decision, Box's answer, the
 -- roll or play of the board. actor_id is who must act now (the member, or his proxy / the Captain once he missed it,
 -- stage 'proxy'). Rewritten in the same transaction as every action; a deadline whose decision is still awaited
--- keeps its time.
+-- keeps its time. marked_at (version 9, written as SQLite's ALTER TABLE writes it): when a reminder or the expiry was
+-- last recorded.
 CREATE TABLE chouette_deadlines (
     session_id     INTEGER NOT NULL REFERENCES chouette_sessions (id),
     subject_id     INTEGER NOT NULL,                     -- whose decision it is
@@ -216,7 +218,7 @@ CREATE TABLE chouette_deadlines (
     reminders      TEXT    NOT NULL DEFAULT '[]' CHECK (json_valid(reminders)),
     reminders_sent INTEGER NOT NULL DEFAULT 0,
     expired_at     REAL,
-    next_at        REAL,
+    next_at        REAL, marked_at REAL,
     PRIMARY KEY (session_id, subject_id)
 ) WITHOUT ROWID;
 CREATE INDEX chouette_deadlines_next_at ON chouette_deadlines (next_at) WHERE next_at IS NOT NULL;

@@ -18,6 +18,7 @@ operation                    what it does (all SQL of these paths is in this mod
                              its ``games`` rows (series = game number), read through the same ``dice``
 ``replace_deadlines``        a subject's deadlines, replaced in the commit's transaction (RULES A2)
 ``deadlines`` / ``due`` …    read them; ``mark_deadline`` records reminders and expiries only while unchanged
+``latest_time()``            the latest time a club's clock stored (where a restarted manual clock starts)
 ``add_message`` …            the Discord messages that show a subject (ids only), and which subject a message
                              shows
 ===========================  ===================================================================================
@@ -382,16 +383,19 @@ class Store:
         reminders_sent: int,
         expired_at: float | None,
         next_at: float | None,
+        at: float | None = None,
     ) -> bool:
         """Record that reminders or the expiry of a deadline of ``subject`` fired, if it still has the values
         ``same`` (column → value: the version, or the actor, stage, mark …). False (nothing written) when it was
         replaced meanwhile (someone acted) or when what it records has been recorded already: the expiry only if
         the deadline has not expired yet, a reminder only if fewer than ``reminders_sent`` were sent — so that of two
         processes (two bots on one database) firing the same deadline at once, exactly one marks it and sends the
-        notice."""
+        notice. ``at`` (Unix s; default ``expired_at``) is the club's clock when it fired, kept as ``marked_at``
+        (:meth:`latest_time`)."""
         spec = kind_of(subject)
         where = " AND ".join(f"{column} = ?" for column in (spec.key, *same))
-        params = [dumps(sorted(reminders)), reminders_sent, expired_at, next_at, subject[1], *same.values()]
+        marked = expired_at if at is None else at
+        params = [dumps(sorted(reminders)), reminders_sent, expired_at, next_at, marked, subject[1], *same.values()]
         if expired_at is not None:
             where += " AND expired_at IS NULL"
         else:
@@ -399,11 +403,31 @@ class Store:
             params.append(reminders_sent)
         async with self.transaction() as tx:
             changed = await tx.execute(
-                f"UPDATE {spec.deadlines} SET reminders = ?, reminders_sent = ?, expired_at = ?, next_at = ? "
+                f"UPDATE {spec.deadlines} SET reminders = ?, reminders_sent = ?, expired_at = ?, next_at = ?, marked_at = ? "
                 f"WHERE {where}",
                 params,
             )
         return changed == 1
+
+    async def latest_time(self) -> float | None:
+        """The latest time (Unix s) the database holds that a club's clock wrote, or None for an empty database:
+        the newest logged action of the matches and of the chouettes (the log's last row by id: a clock that never
+        goes back logs in time order), the last reminder or expiry recorded on a deadline (``marked_at``, a deadline
+        table holds only the open tables' deadlines), and the clubs' and members' ``updated_at``. A clock that
+        restarts on this database (the console's :class:`~club.clock.ManualClock`) starts no earlier, so that time
+        never runs backwards between two sessions. Index lookups and scans of small tables only, in SQL both
+        dialects share."""
+        row = await self.fetchone(
+            "SELECT max(t) FROM ("
+            " SELECT (SELECT at FROM actions ORDER BY id DESC LIMIT 1) AS t"
+            " UNION ALL SELECT (SELECT at FROM chouette_actions ORDER BY id DESC LIMIT 1)"
+            " UNION ALL SELECT max(marked_at) FROM deadlines"
+            " UNION ALL SELECT max(marked_at) FROM chouette_deadlines"
+            " UNION ALL SELECT max(updated_at) FROM clubs"
+            " UNION ALL SELECT max(updated_at) FROM members"
+            ") AS times"
+        )
+        return None if row is None or row[0] is None else float(row[0])
 
     # -- Discord messages (ids only) --------------------------------------------------------------------------------
     async def add_message(

@@ -31,6 +31,12 @@ def run_script(tmp_path, script: str, seed: str = "demo") -> str:
     return result.stdout
 
 
+def line_of(text: str, start: str) -> str:
+    """The one line of ``text`` starting with ``start``."""
+    (line,) = [line for line in text.splitlines() if line.startswith(start)]
+    return line
+
+
 def test_scripted_console_game(tmp_path):
     """``python bot.py --console < script``: pick the member (as alice), type the Discord commands; an illegal
     play is refused with the legal plays (RULES G10); a resignation ends the 1-point match (RULES G12, M1); each
@@ -238,3 +244,26 @@ def test_seed_mode_never_reuses_a_stored_seed(tmp_path):
     fresh.mkdir()
     out = run_script(fresh, "as alice\nchallenge bob 1\nas bob\naccept\n")
     assert commitments[0] in out
+
+
+def test_a_restarted_console_goes_on_from_the_time_the_last_session_reached(tmp_path):
+    """A console session that let time pass (``wait 2d``: a reminder, nothing logged) and ended; the console
+    started again on the same database starts its clock where that session left it, not at the wall clock: the
+    clock shows the time left as the first session left it (24 h of 72, not 72 again), and what the second
+    session logs comes after everything the first one logged (the log in time order)."""
+    import sqlite3
+
+    first = run_script(tmp_path, "as alice\nchallenge bob 3\nas bob\naccept\nwait 2d\ngames\n")
+    match_line = "• #1 vs alice · 3-point match 0–0 · "
+    assert "24.0 hours left" in first and line_of(first, match_line).endswith(" · 24.0 h left"), first
+    second = run_script(tmp_path, "as bob\ngames\nchallenge alice 1\n", seed="again")
+    assert line_of(second, match_line).endswith(" · 24.0 h left"), second
+    conn = sqlite3.connect(tmp_path / "console.sqlite3")
+    try:
+        times = [at for (at,) in conn.execute("SELECT at FROM actions ORDER BY id")]
+        (started,) = conn.execute("SELECT at FROM actions WHERE match_id = 1 AND seq = 1").fetchone()
+        (challenged,) = conn.execute("SELECT at FROM actions WHERE match_id = 2 AND seq = 1").fetchone()
+    finally:
+        conn.close()
+    assert times == sorted(times), times
+    assert challenged >= started + 48 * 3600, (started, challenged)

@@ -236,7 +236,8 @@ async def test_migrate_to_copies_a_played_file_and_the_copy_verifies(tmp_path, p
 async def test_a_postgresql_database_of_an_older_schema_is_upgraded_by_the_same_steps(pg_url):
     """Migrations for both dialects: a PostgreSQL database at schema version 5 (the first PostgreSQL release: no
     ``match_prs``, no ``chouette_sheet``, no ``reply_tallies``) is brought to the current version by SQLite's steps 6
-    and 7 translated and step 8's PostgreSQL text (:func:`storage.pgdialect.pg_migrations`), the new tables'
+    and 7 translated, step 8's PostgreSQL text and step 9 (the deadlines' ``marked_at``) translated
+    (:func:`storage.pgdialect.pg_migrations`), the new tables'
     append-only triggers included, and step 8's backfill buckets the replies already logged as the commits do."""
     from storage.migrations import SCHEMA_VERSION
     from storage.pgdialect import PG_FIRST_VERSION
@@ -262,6 +263,8 @@ async def test_a_postgresql_database_of_an_older_schema_is_upgraded_by_the_same_
         await tx.execute("DROP TABLE reply_tallies")
         await tx.execute("DROP TABLE chouette_sheet")
         await tx.execute("DROP TABLE match_prs")
+        for table in ("deadlines", "chouette_deadlines"):  # step 9's column
+            await tx.execute(f"ALTER TABLE {table} DROP COLUMN marked_at")
         await tx.execute("DELETE FROM bgclub_schema")
         await tx.execute("INSERT INTO bgclub_schema (version) VALUES (?)", (PG_FIRST_VERSION,))
     async with Database.open(pg_url) as db:

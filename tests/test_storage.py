@@ -340,3 +340,48 @@ async def test_storage_command_line(tmp_path, capsys):
     assert capsys.readouterr().out.strip().endswith("ok")
     assert snapshot(third)["matches"] == snapshot(path)["matches"]
     assert await asyncio.to_thread(storage_main, ["check", str(tmp_path / "nothing.sqlite")]) == 1
+
+
+async def test_latest_time_is_the_newest_time_a_clock_stored(tmp_path):
+    """Store.latest_time (where a restarted console clock starts): None for an empty database; then the newest of
+    the matches' and the chouettes' logged actions, a deadline's recorded reminder or expiry (``marked_at``, which
+    logs nothing), and the clubs' and members' updated_at."""
+    from bookkit import store_chouette
+
+    from storage.chouettes import ChouetteCommit, ChouetteStore, DeadlineRow, NewChouetteAction
+
+    async with Database.open(tmp_path / "club.sqlite") as db:
+        assert await db.store.latest_time() is None
+        match_id = await make_match(db)
+        assert await db.store.latest_time() == NOW
+        await start_game(db, match_id)
+        await db.commit(commit_for(match_id, 2, n=30))
+        assert await db.store.latest_time() == NOW + 30
+        # a reminder sent at NOW + 40 logs no action: its time is kept on the deadline
+        assert await db.mark_deadline(match_id, 3, reminders=(), reminders_sent=1, expired_at=None, next_at=NOW + 1030,
+                                      at=NOW + 40)  # fmt: skip
+        assert await db.store.latest_time() == NOW + 40
+        # an expiry under the "nothing" policy: its time is the deadline's expired_at
+        assert await db.mark_deadline(match_id, 3, reminders=(), reminders_sent=1, expired_at=NOW + 1030, next_at=None)
+        assert await db.store.latest_time() == NOW + 1030
+        club = await db.get_club(99)
+        session = await store_chouette(db, club.id, 1, [({1: 2, 2: -2}, NOW + 2000)], close=False)
+        assert await db.store.latest_time() == NOW + 2000
+        chouettes = ChouetteStore(db)
+        version = (await chouettes.get(session)).version
+        row = DeadlineRow(1, 1, "roll", "member", "2.1", version + 1, NOW + 2100, NOW + 9000, (NOW + 5000,))
+        await chouettes.commit(
+            ChouetteCommit(
+                session, version, NOW + 2100, [NewChouetteAction("roll", member_id=1)], "open", {}, 1, deadlines=[row]
+            )  # fmt: skip
+        )
+        assert await db.store.latest_time() == NOW + 2100
+        (deadline,) = await chouettes.deadlines(session)
+        assert await chouettes.mark_deadline(deadline, reminders=(), reminders_sent=1, expired_at=None, at=NOW + 5000)
+        assert await db.store.latest_time() == NOW + 5000
+        assert await db.set_preferences(1, {"autoroll": 0}, NOW + 6000)
+        assert await db.store.latest_time() == NOW + 6000
+        assert await db.set_club_settings(99, {"move_time": 3600}, NOW + 7000)
+        assert await db.store.latest_time() == NOW + 7000
+        await db.commit(commit_for(match_id, 3, n=10))  # the newest action is older than the club's settings
+        assert await db.store.latest_time() == NOW + 7000
