@@ -95,6 +95,7 @@ async def five_point_match(console: Console) -> str:
     """A 5-point match between alice and bob, played to the end."""
     writer = Writer(console)
     names = {member_id("alice"): "alice", member_id("bob"): "bob"}
+    await writer.say("as bob", "a member joins by acting once; challenge names a member")
     await writer.say("as alice", "who types the next lines")
     await writer.say("challenge bob 5", "a 5-point match (tournament rules: Crawford, no beavers)")
     await writer.say("as bob")
@@ -117,6 +118,7 @@ async def money_session(console: Console) -> str:
     """A money session at 5 a point with beavers, three games, then the books."""
     writer = Writer(console)
     names = {member_id("carol"): "carol", member_id("dave"): "dave"}
+    await writer.say("as dave", "a member joins by acting once; challenge names a member")
     await writer.say("as carol")
     await writer.say("challenge dave money money 5", "money play (Jacoby, beavers), 5 a point")
     await writer.say("as dave")
@@ -256,6 +258,7 @@ async def correspondence(console: Console) -> str:
     writer = Writer(console)
     names = {member_id("eve"): "eve", member_id("finn"): "finn"}
     service = console.service
+    await writer.say("as finn", "a member joins by acting once; challenge names a member")
     await writer.say("as eve")
     await writer.say("config move_hours 24 reminders 4 expiry claim away_days 2 nudge_hours 12",
                      "a day per move; at the deadline the opponent may claim")  # fmt: skip

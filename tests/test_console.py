@@ -43,6 +43,7 @@ def test_scripted_console_game(tmp_path):
     turn's board is a PNG in [console] images/<database stem>, named by the side it is seen from; the match exports to a .mat file (RULES A4)."""
     script = "\n".join([
         "# a scripted game (comments and blank lines are skipped)",
+        "as bob",
         "as alice",
         "/bg challenge bob 1",
         "as bob",
@@ -89,6 +90,7 @@ async def test_console_plays_a_whole_money_session(tmp_path):
         service = ClubService(database, clock=ManualClock(), seeds=seeded(3))
         console = Console(service, images=tmp_path / "images")
         assert "Say who you are first" in await console.handle("/bg roll")
+        await console.handle("as Bob")
         await console.handle("as Alice")
         out = await console.handle("challenge Bob money money 2")
         assert "Alice challenges Bob to a money session" in out and "Stake: 2 per point" in out
@@ -140,6 +142,8 @@ async def test_console_commands_and_refusals(tmp_path):
         assert "move_time = 7200" in await console.handle("config move_time 7200")
         assert "Refused:" in await console.handle("config move_time 5")
         assert (await service.club_settings(1)).move_time == 7200
+        for name in ("dave", "erin", "carol"):
+            await console.handle(f"as {name}")
         await console.handle("challenge dave 3")
         await console.handle("challenge erin 3")
         out = await console.handle("withdraw")
@@ -184,7 +188,8 @@ async def test_console_speaks_console(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     async with Database.open(tmp_path / "c.sqlite3") as database:
         console = Console(ClubService(database, clock=ManualClock(), seeds=seeded(2)))
-        await console.handle("as alice")
+        for name in ("bob", "carol", "alice"):
+            await console.handle(f"as {name}")
         assert "Start one with: challenge NAME" in await console.handle("roll")
         await console.handle("challenge bob 1")
         await console.handle("challenge carol 1")
@@ -237,12 +242,12 @@ def test_seed_mode_never_reuses_a_stored_seed(tmp_path):
 
     commitments = []
     for opponent in ("bob", "carol", "dave"):
-        out = run_script(tmp_path, f"as alice\nchallenge {opponent} 1\nas {opponent}\naccept\n")
+        out = run_script(tmp_path, f"as {opponent}\nas alice\nchallenge {opponent} 1\nas {opponent}\naccept\n")
         commitments += re.findall(r"Dice commitment \(SHA-256 of the server seed\): ([0-9a-f]{64})", out)
     assert len(commitments) == 3 and len(set(commitments)) == 3
     fresh = tmp_path / "fresh"
     fresh.mkdir()
-    out = run_script(fresh, "as alice\nchallenge bob 1\nas bob\naccept\n")
+    out = run_script(fresh, "as bob\nas alice\nchallenge bob 1\nas bob\naccept\n")
     assert commitments[0] in out
 
 

@@ -16,12 +16,18 @@ from club import ClubService, ManualClock
 from club.console import Console, member_id
 from storage import Database
 
+CAST = ("bob", "carol", "erin", "finn")
+"""Members made (``as NAME``) before alice acts: the tests challenge them."""
+
 
 @asynccontextmanager
 async def console_in(tmp_path, seed: int = 7, **options):
-    """A console on a fresh database (fair seeded dice, a manual clock), acting as alice."""
+    """A console on a fresh database (fair seeded dice, a manual clock) where the :data:`CAST` are members, acting
+    as alice."""
     async with Database.open(tmp_path / "club.sqlite3") as database:
         console = Console(ClubService(database, clock=ManualClock(), seeds=seeded(seed)), **options)
+        for name in CAST:  # the members the tests challenge (challenge names members only)
+            await console.handle(f"as {name}")
         await console.handle("as alice")
         yield console
 
@@ -103,7 +109,7 @@ async def test_inputs_that_ended_the_console(tmp_path, monkeypatch):
 
 def test_bytes_that_are_not_utf8(tmp_path):
     """Invalid UTF-8 on standard input is one refused line; the console reads on and exits 0."""
-    script = b"as alice\n\xff\xfe roll \xc3\x28\nchallenge bob 1\n\x00\x00\nquit\n"
+    script = b"as bob\nas alice\n\xff\xfe roll \xc3\x28\nchallenge bob 1\n\x00\x00\nquit\n"
     result = subprocess.run(
         [sys.executable, str(ROOT / "bot.py"), "--console", "--db", str(tmp_path / "c.sqlite3"), "--seed", "x"],
         input=script, capture_output=True, timeout=120,

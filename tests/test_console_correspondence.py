@@ -21,7 +21,8 @@ async def club_console(tmp_path, config: str, seed: int = 7, length: int = 3):
     accepted; yields ``(console, late, waiting)``: the names of the member on roll and of his opponent."""
     async with Database.open(tmp_path / "club.sqlite3") as database:
         console = Console(ClubService(database, clock=ManualClock(), seeds=seeded(seed)))
-        await console.handle("as alice")
+        for name in ("bob", "carol", "alice"):  # the members (challenge names members only)
+            await console.handle(f"as {name}")
         assert "Club settings updated" in await console.handle(f"config {config}")
         await console.handle(f"challenge bob {length}")
         await console.handle("as bob")

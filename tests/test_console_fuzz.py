@@ -70,7 +70,7 @@ def hostile_line(rng: random.Random) -> bytes:
 def script(seed: int, lines: int) -> bytes:
     """A session worth fuzzing: real games open first (a match, a money session, a seated chouette), then
     ``lines`` hostile lines."""
-    setup = ["as alice", "challenge bob 3", "challenge carol money money 5", "as bob", "accept 1", "as carol",
+    setup = ["as bob", "as carol", "as alice", "challenge bob 3", "challenge carol money money 5", "as bob", "accept 1", "as carol",
              "accept 2", "as alice", "chouette start stake=2", "as bob", "chouette join", "as carol",
              "chouette join", "as dave", "chouette join", "chouette seat"]  # fmt: skip
     rng = random.Random(seed)

@@ -14,11 +14,18 @@ from storage import Database
 NAMES = ("alice", "bob", "cy", "di")
 
 
+CAST = ("bob", "carol", "erin", "finn")
+"""Members made (``as NAME``) before alice acts: the tests challenge them."""
+
+
 @asynccontextmanager
 async def console_in(tmp_path, seed: int = 7, **options):
-    """A console on a fresh database (fair seeded dice, a manual clock), acting as alice."""
+    """A console on a fresh database (fair seeded dice, a manual clock) where the :data:`CAST` are members, acting
+    as alice."""
     async with Database.open(tmp_path / "club.sqlite3") as database:
         console = Console(ClubService(database, clock=ManualClock(), seeds=seeded(seed)), **options)
+        for name in CAST:  # the members the tests challenge (challenge names members only)
+            await console.handle(f"as {name}")
         await console.handle("as alice")
         yield console
 

@@ -50,6 +50,7 @@ async def test_the_review_is_printed_and_the_prs_kept_when_a_console_match_ends(
             ClubService(database, clock=ManualClock()), images=tmp_path / "images", review_after_match=True
         )
         try:
+            await console.handle("as bob")
             await console.handle("as alice")
             await console.handle("challenge bob 1")
             await console.handle("as bob")
@@ -80,6 +81,7 @@ async def test_without_review_after_match_the_console_only_says_how_to_ask(tmp_p
     """The default of a :class:`Console` (and ``--no-review``): no engine work when a match ends."""
     async with Database.open(tmp_path / "c.sqlite3") as database:
         console = Console(ClubService(database, clock=ManualClock()), images=None)
+        await console.handle("as bob")
         await console.handle("as alice")
         await console.handle("challenge bob 1")
         await console.handle("as bob")
@@ -107,7 +109,9 @@ async def test_the_console_loop_prints_a_review_still_computing_before_bye(tmp_p
     from bot import reproducible
     from club.console import run_console
 
-    script = "as alice\nchallenge bob 1\nas bob\naccept\nmove 24/18 13/11\nas alice\nroll\nresign\nas bob\naccept\n"
+    script = (
+        "as bob\nas alice\nchallenge bob 1\nas bob\naccept\nmove 24/18 13/11\nas alice\nroll\nresign\nas bob\naccept\n"
+    )
     out = io.StringIO()
     async with Database.open(tmp_path / "c.sqlite3") as database:
         service = ClubService(database, clock=ManualClock(), **reproducible("demo"))  # bob opens with 6-2

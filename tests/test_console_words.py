@@ -103,3 +103,20 @@ async def test_away_in_a_club_without_away_days_says_they_are_not_enabled(tmp_pa
                        "a year with config away_days 14 (any number of days up to 366)."), out  # fmt: skip
         await console.handle("config away_days 3")
         assert "2 away days left this year" in await console.handle("away 1")
+
+
+async def test_challenge_refuses_a_name_nobody_has_used(tmp_path):
+    """``challenge zed 3`` (a typo) stored a challenge to a member nobody had seen, while ``club stats nobody`` said
+    "'nobody' is not a member of this club yet"; now challenge refuses him the same way, saying how he joins, and
+    stores nothing; after ``as zed`` the challenge is made."""
+    async with console_in(tmp_path) as console:
+        out = await console.handle("challenge zed 3")
+        assert out == "Refused: 'zed' is not a member of this club yet: a member joins by typing as zed once", out
+        assert member_id("zed") not in await console.service.db.get_members([member_id("zed")])
+        assert "You have no game in progress" in await console.handle("games")
+        assert "not a member of this club yet: a member joins by typing as nobody once" in await console.handle(
+            "club stats nobody"
+        )
+        await console.handle("as zed")
+        await console.handle("as alice")
+        assert "alice challenges zed to a 3-point match" in await console.handle("challenge @zed 3")

@@ -187,6 +187,8 @@ async def test_the_console_plays_a_practice_match_to_the_end(tmp_path):
             out = await console.handle(f"review {match_id}")
             assert "Review:" in out and "Open Sage" in out and "PR" in out, out
             # a rated match being played: no hint (RULES 003 1.5)
+            await console.handle("as bob")
+            await console.handle("as alice")
             await console.handle("challenge bob 1")
             await console.handle("as bob")
             await console.handle("accept")

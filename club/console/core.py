@@ -189,7 +189,9 @@ class Console:
         user = member_id(name)
         members = await self.service.db.get_members([user])
         if user not in members:
-            raise InvalidRequestError(f"{name[:40]!r} is not a member of this club yet (as {name[:40]} makes him one)")
+            raise InvalidRequestError(
+                f"{name[:40]!r} is not a member of this club yet: a member joins by typing as {name[:40]} once"
+            )
         return user
 
     async def choices(

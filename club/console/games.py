@@ -185,8 +185,9 @@ async def as_verb(console: Console, args: list[str]) -> str:
     "challenge", "challenge NAME [LENGTH|money] [RULES] [STAKE]", "e.g. challenge bob 5, challenge bob money money 10"
 )
 async def challenge(console: Console, args: list[str]) -> str:
-    """``challenge NAME [LENGTH|money] [RULES] [STAKE]`` (also ``length=``, ``rules=``, ``stake=``). A refused
-    challenge changes nothing: everything is checked before the opponent is registered."""
+    """``challenge NAME [LENGTH|money] [RULES] [STAKE]`` (also ``length=``, ``rules=``, ``stake=``). NAME must be a
+    member already (``as NAME`` makes him one), as for ``club stats NAME``: a typo is refused, not a new member. A
+    refused challenge changes nothing."""
     if not args:
         return "challenge NAME [LENGTH|money] [RULES] [STAKE], e.g. challenge bob 5"
     opponent_name = member_name(args[0])
@@ -209,7 +210,7 @@ async def challenge(console: Console, args: list[str]) -> str:
             raise InvalidRequestError(f"{token[:40]!r} is not a length, 'money', a rule set ({', '.join(PRESETS)}) "
                                       "or a stake; e.g. challenge bob 5, challenge bob money money 10")  # fmt: skip
     await _check_challenge(console, opponent_name, length, rules, stake)
-    opponent = await console.someone(opponent_name)
+    opponent = await console.known(opponent_name)
     outcome = await console.service.challenge(
         console.guild_id, console.member, opponent, length=length, rules=rules, stake=stake
     )
@@ -218,11 +219,13 @@ async def challenge(console: Console, args: list[str]) -> str:
 
 
 async def _check_challenge(console: Console, opponent: str, length: int, rules: str | None, stake: int) -> None:
-    """What :meth:`ClubService.challenge` would refuse, checked before the opponent becomes a member."""
+    """What :meth:`ClubService.challenge` would refuse, and an opponent who is not a member yet
+    (:meth:`Console.known`), checked before anything is stored."""
     from .core import member_id
 
     if member_id(opponent) == console.member:
         raise InvalidRequestError("you cannot challenge yourself: name another member, e.g. challenge bob 5")
+    await console.known(opponent)
     settings = await console.service.club_settings(console.guild_id)
     if stake > settings.max_stake:
         raise InvalidRequestError(f"stake is a whole number from 0 to {settings.max_stake}, not {stake}")
