@@ -258,7 +258,7 @@ def test_a_restarted_console_goes_on_from_the_time_the_last_session_reached(tmp_
     session logs comes after everything the first one logged (the log in time order)."""
     import sqlite3
 
-    first = run_script(tmp_path, "as alice\nchallenge bob 3\nas bob\naccept\nwait 2d\ngames\n")
+    first = run_script(tmp_path, "as bob\nas alice\nchallenge bob 3\nas bob\naccept\nwait 2d\ngames\n")
     match_line = "• #1 vs alice · 3-point match 0–0 · "
     assert "24.0 hours left" in first and line_of(first, match_line).endswith(" · 24.0 h left"), first
     second = run_script(tmp_path, "as bob\ngames\nchallenge alice 1\n", seed="again")
