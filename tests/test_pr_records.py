@@ -114,6 +114,7 @@ async def _review_keeps_prs(tmp_path, pool, review_match, engine_turns, start_pr
         assert (await records.stats(GUILD, CAROL)).pr is None
 
 
+@pytest.mark.sqlite_only  # rewinds the SQLite file itself
 async def test_a_version_5_file_gains_the_pr_table(tmp_path):
     import re
     import sqlite3
@@ -124,11 +125,13 @@ async def test_a_version_5_file_gains_the_pr_table(tmp_path):
     path = tmp_path / "v5.sqlite3"
     async with Database.open(path):
         pass
-    conn = sqlite3.connect(path)  # back to version 5: every table and index the later steps create, dropped
+    conn = sqlite3.connect(path)  # back to version 5: every table, index and column the later steps add, dropped
     for version, script in MIGRATIONS:
         if version > 5:
             for kind, name in re.findall(r"CREATE (TABLE|INDEX) (?:IF NOT EXISTS )?(\w+)", script):
                 conn.execute(f"DROP {kind} IF EXISTS {name}")
+            for table, column in re.findall(r"ALTER TABLE (\w+) ADD COLUMN (\w+)", script):
+                conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
     conn.executescript("PRAGMA user_version = 5;")
     conn.close()
     async with Database.open(path) as db:
