@@ -1,7 +1,7 @@
 """The club in a terminal (``python bot.py --console``): ``_console`` opens the database and runs
-:mod:`club.console` on a manual clock (starting no earlier than the database's latest stored time), and ``--seed`` gives reproducible dice for scripts and demos
-(:func:`reproducible`: committed, derived and revealed as always, RULES A1, skipping the seeds of stored games).
-Split out of ``bot.py``, which re-exports these names."""
+:mod:`club.console` on a manual clock (starting no earlier than the database's latest stored time), and ``--seed``
+gives reproducible dice for scripts and demos (:func:`reproducible`: committed, derived and revealed as always, RULES
+A1, skipping the seeds of stored games). Split out of ``bot.py``, which re-exports these names."""
 
 from __future__ import annotations
 
