@@ -148,6 +148,7 @@ async def test_without_the_engine_practice_says_how_to_enable_it(tmp_path, monke
 
 # -- the console ---------------------------------------------------------------------------------------------------
 @needs_engine
+@pytest.mark.sqlite_only  # the engine's whole match (10-18 s); the practice room's storage runs on both above
 async def test_the_console_plays_a_practice_match_to_the_end(tmp_path):
     """``practice 1 beginner``, then the member's turns typed (roll, move, take); the engine's turns follow each at
     once; then ``review`` of the finished match; hints allowed in the practice game, refused in a rated one."""
