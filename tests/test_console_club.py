@@ -7,29 +7,11 @@ from __future__ import annotations
 import sqlite3
 import subprocess
 import sys
-from contextlib import asynccontextmanager
 
-from clubkit import seeded
 from conftest import ROOT
+from consolekit import console_in
 
-from club import ClubService, ManualClock
-from club.console import Console, member_id
-from storage import Database
-
-CAST = ("bob", "carol", "erin", "finn")
-"""Members made (``as NAME``) before alice acts: the tests challenge them."""
-
-
-@asynccontextmanager
-async def console_in(tmp_path, seed: int = 7, **options):
-    """A console on a fresh database (fair seeded dice, a manual clock) where the :data:`CAST` are members, acting
-    as alice."""
-    async with Database.open(tmp_path / "club.sqlite3") as database:
-        console = Console(ClubService(database, clock=ManualClock(), seeds=seeded(seed)), **options)
-        for name in CAST:  # the members the tests challenge (challenge names members only)
-            await console.handle(f"as {name}")
-        await console.handle("as alice")
-        yield console
+from club.console import member_id
 
 
 def one_line_refusal(text: str) -> bool:

@@ -3,31 +3,11 @@ message that was wrong, unclear or inconsistent with the README, and failed befo
 
 from __future__ import annotations
 
-from contextlib import asynccontextmanager
+from consolekit import console_in
 
-from clubkit import seeded
-
-from club import ClubService, ManualClock
 from club.console import Console, member_id
-from storage import Database
 
 NAMES = ("alice", "bob", "cy", "di")
-
-
-CAST = ("bob", "carol", "erin", "finn")
-"""Members made (``as NAME``) before alice acts: the tests challenge them."""
-
-
-@asynccontextmanager
-async def console_in(tmp_path, seed: int = 7, **options):
-    """A console on a fresh database (fair seeded dice, a manual clock) where the :data:`CAST` are members, acting
-    as alice."""
-    async with Database.open(tmp_path / "club.sqlite3") as database:
-        console = Console(ClubService(database, clock=ManualClock(), seeds=seeded(seed)), **options)
-        for name in CAST:  # the members the tests challenge (challenge names members only)
-            await console.handle(f"as {name}")
-        await console.handle("as alice")
-        yield console
 
 
 async def seated_chouette(console: Console) -> str:

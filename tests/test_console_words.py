@@ -3,22 +3,14 @@ ways, and failed before its fix."""
 
 from __future__ import annotations
 
-from contextlib import asynccontextmanager
+import consolekit
 
-from clubkit import seeded
-
-from club import ClubService, ManualClock
-from club.console import Console, member_id
-from storage import Database
+from club.console import member_id
 
 
-@asynccontextmanager
-async def console_in(tmp_path, seed: int = 7):
-    """A console on a fresh database (fair seeded dice, a manual clock), acting as alice."""
-    async with Database.open(tmp_path / "club.sqlite3") as database:
-        console = Console(ClubService(database, clock=ManualClock(), seeds=seeded(seed)))
-        await console.handle("as alice")
-        yield console
+def console_in(tmp_path, seed: int = 7):
+    """A console on a fresh database acting as alice, with no other member yet (:func:`consolekit.console_in`)."""
+    return consolekit.console_in(tmp_path, seed, cast=())
 
 
 async def test_as_refuses_a_name_of_two_words(tmp_path):
