@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from club.dice import RECIPE, RECIPE_V2, derive, new_contribution, new_seed  # noqa: E402
+from club.dice import RECIPE, RECIPE_V2, derive, new_contribution, new_seed
 
 TARGET_P = 0.001
 

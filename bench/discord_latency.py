@@ -25,7 +25,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from discordkit import Harness, play_turn  # noqa: E402
+from discordkit import Harness, play_turn
 
 KINDS = {2: "command", 3: "component", 4: "autocomplete"}
 TARGET_MEDIAN, TARGET_WORST = 0.050, 1.0

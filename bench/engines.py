@@ -85,7 +85,7 @@ def main(argv: list[str] | None = None) -> int:
         from club.analysis.sage import SageEngine
     except ImportError:
         print("bgsage not installed: pip install -r requirements-analysis.txt")
-        SageEngine = None  # noqa: N806
+        SageEngine = None
     if SageEngine is not None:
         for level in ("1ply", "2ply"):
             engine = SageEngine(level)

@@ -25,11 +25,11 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from clubkit import decide, seeded  # noqa: E402
+from clubkit import decide, seeded
 
-from club import ClubService  # noqa: E402
-from club.admission import Admission, BusyError  # noqa: E402
-from storage import Database  # noqa: E402
+from club import ClubService
+from club.admission import Admission, BusyError
+from storage import Database
 
 GUILD = 1
 MEMORY_MB = 200.0

@@ -34,15 +34,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from clubkit import decide, seeded  # noqa: E402
+from clubkit import decide, seeded
 
-from club import ClubService, ManualClock  # noqa: E402
-from club.export import export_mat  # noqa: E402
-from club.frontend import dice_proof  # noqa: E402
-from club.records import ClubRecords, export_books  # noqa: E402
-from club.table import replay_log  # noqa: E402
-from club.verify import verify_match  # noqa: E402
-from storage import Database, dumps  # noqa: E402
+from club import ClubService, ManualClock
+from club.export import export_mat
+from club.frontend import dice_proof
+from club.records import ClubRecords, export_books
+from club.table import replay_log
+from club.verify import verify_match
+from storage import Database, dumps
 
 GUILD = 1
 ALICE, BOB = 11, 12

@@ -28,11 +28,11 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from records_rows import GUILD, play_templates, replicate  # noqa: E402
+from records_rows import GUILD, play_templates, replicate
 
-from club import ClubService, ManualClock  # noqa: E402
-from club.records import ClubRecords, export_books, pictures  # noqa: E402
-from storage import Database, tallies  # noqa: E402
+from club import ClubService, ManualClock
+from club.records import ClubRecords, export_books, pictures
+from storage import Database, tallies
 
 YEAR = 365 * 86400.0
 START = 1_700_000_000.0

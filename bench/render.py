@@ -19,10 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from backgammon.moves import legal_plays  # noqa: E402
-from backgammon.position import Position  # noqa: E402
-from rendering import BoardView, render_board  # noqa: E402
-from rendering.view import OPPONENT, VIEWER  # noqa: E402
+from backgammon.moves import legal_plays
+from backgammon.position import Position
+from rendering import BoardView, render_board
+from rendering.view import OPPONENT, VIEWER
 
 NAMES = ["Ann", "Bob", "Zoë Ångström", "Дмитрий", "東京太郎", "김민준", "Priya 🎲", "Łukasz"]
 

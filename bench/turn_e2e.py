@@ -34,12 +34,12 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from chouette_clubkit import decide_randomly  # noqa: E402
-from discordkit import Harness, Msg, chouette_parts, play_turn  # noqa: E402
-from loop_lag import lengthen, store_state  # noqa: E402
-from turns import CHOUETTE_TARGET, MONEY_TARGET, game_line, ratio_line, same_mix  # noqa: E402
+from chouette_clubkit import decide_randomly
+from discordkit import Harness, Msg, chouette_parts, play_turn
+from loop_lag import lengthen, store_state
+from turns import CHOUETTE_TARGET, MONEY_TARGET, game_line, ratio_line, same_mix
 
-from club.chouette.views import ChouetteOutcome  # noqa: E402
+from club.chouette.views import ChouetteOutcome
 
 
 async def timed(work) -> float:

@@ -30,13 +30,13 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
-from chouette_clubkit import decide_randomly  # noqa: E402
-from clubkit import decide, seeded  # noqa: E402
-from loop_lag import lengthen, played, store_state  # noqa: E402
+from chouette_clubkit import decide_randomly
+from clubkit import decide, seeded
+from loop_lag import lengthen, played, store_state
 
-from club import ClubService, ManualClock  # noqa: E402
-from club.chouette import ChouetteService  # noqa: E402
-from storage import Database  # noqa: E402
+from club import ClubService, ManualClock
+from club.chouette import ChouetteService
+from storage import Database
 
 GUILD = 1
 MONEY_TARGET = 1.10

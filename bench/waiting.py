@@ -22,8 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 
-from club import ClubService  # noqa: E402
-from storage import Database  # noqa: E402
+from club import ClubService
+from storage import Database
 
 GUILD = 1
 

@@ -70,7 +70,7 @@ async def away_state(service, club_id: int, member: int, now: float | None = Non
     allowance = (await settings_of(service.db, club)).away_days if club else 0
     try:
         prefs = await _prefs(service, member)
-    except Exception:  # noqa: BLE001 - an unregistered member has no state
+    except Exception:
         return AwayState(None, "", 0.0, allowance)
     period = prefs.away.get(str(club_id))
     until = period["until"] if period and period["until"] > now else None
@@ -130,7 +130,7 @@ async def roll_for_late_doublers(service, now: float) -> list[Notice]:
     for row in await service.db.deadlines_pending("roll_or_double"):
         try:
             prefs = await _prefs(service, row.member_id)
-        except Exception:  # noqa: BLE001 - an unknown member has no preference
+        except Exception:
             continue
         if not prefs.roll_after or now < row.set_at + prefs.roll_after * HOUR:
             continue

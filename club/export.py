@@ -214,7 +214,7 @@ async def fill_mat_files(service: ClubService) -> tuple[int, list[str]]:
     for match_id in await matfiles.unkept_mats(service.db):
         try:
             await keep_mat_file(service, match_id)
-        except Exception as error:  # noqa: BLE001 - one corrupt log must not stop the others
+        except Exception as error:
             problems.append(f"match {match_id}: no .mat file ({type(error).__name__}: {error})")
             continue
         made += 1

@@ -18,7 +18,7 @@ from .describe import shorten
 from .dice_check import DiceProof, dice_proof  # noqa: F401 (re-exported: /bg verify, the console's verify)
 from .errors import InvalidRequestError, NotAPlayerError, NotNowError, UnknownGameError
 from .results import Outcome, TableView
-from .scope import _is_id, chouette_in_club, in_club  # noqa: F401 (re-exported: every front end's club isolation)
+from .scope import _is_id, chouette_in_club, in_club
 from .service import ClubService, HistoryItem, WaitingItem
 from .wording import (  # noqa: F401 (re-exported: the front ends call frontend.explain, frontend.filter_plays)
     MAX_CHOICES,

@@ -93,7 +93,7 @@ def _lower_priority() -> None:
 
 
 def _executor() -> concurrent.futures.ProcessPoolExecutor:
-    global _pool  # noqa: PLW0603 - one worker process for the whole bot
+    global _pool
     if _pool is None:
         _pool = concurrent.futures.ProcessPoolExecutor(
             WORKERS, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
@@ -103,7 +103,7 @@ def _executor() -> concurrent.futures.ProcessPoolExecutor:
 
 def shutdown() -> None:
     """Stop the worker process (at exit; a later :func:`run` starts a new one)."""
-    global _pool  # noqa: PLW0603
+    global _pool
     if _pool is not None:
         _pool.shutdown(wait=False, cancel_futures=True)
         _pool = None

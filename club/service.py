@@ -345,7 +345,7 @@ class ClubService(MatchQueries, ClubMembers):
 
         try:
             await keep_mat_file(self, match_id)
-        except Exception:  # noqa: BLE001 - the game is over and stored; only its kept file is missing
+        except Exception:
             log.warning("match %s: its .mat file could not be kept", match_id, exc_info=True)
 
     async def drain(self) -> None:

@@ -53,7 +53,7 @@ async def press(interaction: discord.Interaction, sid: int, mark: str, member: i
         presser = await register(interaction)
         await frontend.chouette_in_club(bot.chouettes, sid, interaction.guild_id)
         outcome = await bot.chouettes.act(sid, presser, action, subject=member, mark=mark, **options)
-    except Exception as error:  # noqa: BLE001 - reported in one place
+    except Exception as error:
         await report(interaction, error, context={"what": f"chouette button {action}", "chouette": sid})
         return
     await _publish_and_acknowledge(interaction, outcome)
@@ -62,7 +62,7 @@ async def press(interaction: discord.Interaction, sid: int, mark: str, member: i
 async def _publish_and_acknowledge(interaction: discord.Interaction, outcome: ChouetteOutcome) -> None:
     try:
         message = await interaction.client.publisher.publish_chouette(outcome)
-    except Exception as error:  # noqa: BLE001 - the action is done; only showing it failed
+    except Exception as error:
         log.error("could not publish chouette %s v%s", outcome.session_id, outcome.view.version, exc_info=error)
         message = None
     text = " ".join(outcome.message.splitlines()[:3]) or "Done."
@@ -122,7 +122,7 @@ class ChouetteCommands(app_commands.Group):
         try:
             member = await register(interaction)
             outcome = await call(interaction.client.chouettes, member)
-        except Exception as error:  # noqa: BLE001 - reported in one place
+        except Exception as error:
             await report(interaction, error, context={"what": f"/bg chouette {what}"})
             return
         await _publish_and_acknowledge(interaction, outcome)
@@ -203,7 +203,7 @@ class ChouetteCommands(app_commands.Group):
             view = await interaction.client.chouettes.state(await _session(interaction, member))
             message = await chouette_message(interaction.client, view, viewer=member, buttons=False)
             await interaction.followup.send(**message.send_kwargs(ephemeral=True))
-        except Exception as error:  # noqa: BLE001 - reported in one place
+        except Exception as error:
             await report(interaction, error, context={"what": "/bg chouette status"})
 
     @app_commands.command(description="The score sheet")
@@ -217,7 +217,7 @@ class ChouetteCommands(app_commands.Group):
             file = discord.File(io.BytesIO(png), filename=f"sheet-{view.session_id}.png")
             text = f"Score sheet of chouette #{view.session_id}: {totals or 'no game finished yet'}."
             await interaction.followup.send(text[:2000], file=file, ephemeral=True)
-        except Exception as error:  # noqa: BLE001 - reported in one place
+        except Exception as error:
             await report(interaction, error, context={"what": "/bg chouette sheet"})
 
     @app_commands.command(description="The rules this chouette is played under")
@@ -231,7 +231,7 @@ class ChouetteCommands(app_commands.Group):
             if view.stake:
                 text += f"\nStake: {view.stake} per point."
             await send_private(interaction, text)
-        except Exception as error:  # noqa: BLE001 - reported in one place
+        except Exception as error:
             await report(interaction, error, context={"what": "/bg chouette rules"})
 
     @app_commands.command(description="The dice proof: commitments, revealed seeds and every roll")
@@ -247,7 +247,7 @@ class ChouetteCommands(app_commands.Group):
                 io.BytesIO("\n".join(lines).encode("utf-8")), filename=f"chouette-{session_id}-dice.txt"
             )
             await interaction.followup.send(text[:2000], file=file, ephemeral=True)
-        except Exception as error:  # noqa: BLE001 - reported in one place
+        except Exception as error:
             await report(interaction, error, context={"what": "/bg chouette verify"})
 
     async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:

@@ -83,5 +83,5 @@ async def guarded(interaction: discord.Interaction, what: str, **context: Any):
     """``async with guarded(interaction, "board"):`` — whatever the body raises is reported (see :func:`report`)."""
     try:
         yield
-    except Exception as error:  # noqa: BLE001 - the one place every error ends up
+    except Exception as error:
         await report(interaction, error, context={"what": what, **context})

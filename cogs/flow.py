@@ -57,7 +57,7 @@ async def _publish(interaction: discord.Interaction, outcome: Outcome, member: i
     try:
         message = await interaction.client.publisher.publish(outcome, actor=member, fallback=interaction.channel)
         return message, False
-    except Exception as error:  # noqa: BLE001 - the action is done; only showing it failed
+    except Exception as error:
         log.error("could not publish match %s v%s", outcome.match_id, outcome.version, exc_info=error)
         await send_private(
             interaction,
@@ -109,7 +109,7 @@ async def command_action(
         if action in ("accept", "decline"):
             action = frontend.answer_action(await bot.service.state(match_id), member, action == "accept")
         outcome = await frontend.perform(bot.service, match_id, member, action, value, guild_id=interaction.guild_id)
-    except Exception as error:  # noqa: BLE001 - reported in one place
+    except Exception as error:
         legal = await _legal(interaction, match_id, member) if isinstance(error, NotationError) else None
         await report(interaction, error, legal=legal, context={"what": f"/bg {action}", "match": match_id,
                                                                 "value": value})  # fmt: skip
@@ -132,7 +132,7 @@ async def component_action(
         outcome = await frontend.perform(
             interaction.client.service, match_id, member, action, value, version=version, guild_id=interaction.guild_id
         )
-    except Exception as error:  # noqa: BLE001 - reported in one place
+    except Exception as error:
         legal = await _legal(interaction, match_id, member) if isinstance(error, NotationError) and member else None
         await report(interaction, error, legal=legal, context={"what": f"button {action}", "match": match_id,
                                                                 "version": version})  # fmt: skip
@@ -179,7 +179,7 @@ async def challenge(
             interaction.guild_id, member, other, length=parse_length(length), rules=rules, stake=stake or 0
         )
         message = await bot.publisher.post_challenge(outcome, channel=where)
-    except Exception as error:  # noqa: BLE001 - reported in one place
+    except Exception as error:
         await report(interaction, error, context={"what": "/bg challenge", "opponent": getattr(opponent, "id", None)})
         return None
     await send_private(interaction, f"{outcome.message}\n{message.jump_url}")
@@ -203,7 +203,7 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> Outcome | 
         bot.publisher.check_challenge_channel(where)
         outcome = await terms.challenge(bot.service, interaction.guild_id)
         message = await bot.publisher.post_challenge(outcome, channel=where)
-    except Exception as error:  # noqa: BLE001 - reported in one place
+    except Exception as error:
         await report(interaction, error, context={"what": "rematch", "match": match_id})
         return None
     await send_private(interaction, f"Rematch: {outcome.message}\n{message.jump_url}")

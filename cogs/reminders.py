@@ -59,7 +59,7 @@ class Reminders(commands.Cog):
         for notice in notices:
             try:
                 await self.bot.publisher.post_notice(notice)
-            except Exception:  # noqa: BLE001 - one failed post must not stop the others
+            except Exception:
                 log.exception("could not post the %s of %s %s", notice.kind, notice.table, notice.table_id)
         return notices
 
@@ -68,7 +68,7 @@ class Reminders(commands.Cog):
         """One round of :meth:`tick`, errors logged (the loop keeps running)."""
         try:
             notices = await self.tick()
-        except Exception:  # noqa: BLE001 - keep the loop alive
+        except Exception:
             log.exception("the reminder loop failed this round")
             return
         if notices:

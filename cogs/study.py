@@ -154,7 +154,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
                 await self.bot.publisher.publish(merged(outcomes), actor=self.engine_id)
                 if not outcomes[-1].view.engine_to_act:
                     break
-        except Exception:  # noqa: BLE001 - the engine's turn must not disturb the bot; it is logged
+        except Exception:
             log.exception("the engine could not play its turn in practice match %s", match_id)
         finally:
             self._playing.discard(match_id)
@@ -166,7 +166,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
                 view = await self.bot.service.state(row.id)
                 if view.engine_to_act:
                     await self.on_practice_turn(view)
-        except Exception:  # noqa: BLE001 - logged; the games wait for the next action
+        except Exception:
             log.exception("could not resume the practice games")
 
     # -- review -----------------------------------------------------------------------------------------------------
@@ -226,7 +226,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
             home = await self.bot.publisher.home(view.match_id)
             if home is not None:
                 await home.send(**self.review_kwargs(review))
-        except Exception:  # noqa: BLE001 - a failed review must not disturb the game; it is logged
+        except Exception:
             log.exception("could not post the review of match %s", view.match_id)
 
     # -- hints ------------------------------------------------------------------------------------------------------

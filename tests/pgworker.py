@@ -20,9 +20,9 @@ from types import SimpleNamespace
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from storage import Commit, Database, MatchWrite, NewAction  # noqa: E402
-from storage.errors import VersionConflictError  # noqa: E402
-from storage.postgres import PgLog  # noqa: E402
+from storage import Commit, Database, MatchWrite, NewAction
+from storage.errors import VersionConflictError
+from storage.postgres import PgLog
 
 
 async def race(log: PgLog, name: str, trials: int) -> dict:

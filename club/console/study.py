@@ -91,7 +91,7 @@ async def ready_reviews(console: Console, *, wait: bool = False, only: int | Non
         del console.pending_reviews[match_id]
         try:
             found = await asyncio.wrap_future(future)
-        except Exception as error:  # noqa: BLE001 - the engine failed: say so, the console goes on
+        except Exception as error:
             texts.append(f"The engine's review of #{match_id} failed ({type(error).__name__}: {str(error)[:200]}).")
             continue
         texts.append(await review_text(console, view, found))

@@ -156,7 +156,7 @@ async def export_books(
                 else:  # an older database: replayed once (worker thread) and kept
                     try:
                         name, text = await export_mat(records.service, match_id)
-                    except Exception as error:  # noqa: BLE001 - one table that cannot be written must not sink it
+                    except Exception as error:
                         log.exception("match %s could not be exported as a .mat file", match_id)
                         failed.append((match_id, f"{type(error).__name__}: {error}"))
                         continue
