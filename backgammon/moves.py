@@ -3,8 +3,8 @@
 A *move* is one checker moved by one die; a *play* is the whole turn's moves. Plays are distinct by their resulting
 position (hits included), as GNU Backgammon lists them. The generator works on a 25-slot list ``b``, the layout of
 ``Position.player``: ``b[i]`` is the player's count on point ``i + 1`` (slot 24 the bar; slot -1 stands for off in
-a move), so ``tuple(b)`` is a resulting side as it stands. Speed without leaving pure Python (bench/legal_plays.py,
-issue 16): a play's moves are packed in one integer (14 bits a move) and decoded on first use; non-doublets are
+a move), so ``tuple(b)`` is a resulting side as it stands. Speed without leaving pure Python (bench/legal_plays.py):
+a play's moves are packed in one integer (14 bits a move) and decoded on first use; non-doublets are
 deduplicated by an exact integer key (the board delta in base 16 plus hit bits) before any position is built;
 doublets need no deduplication; each play allocates only its side tuple, its :class:`Position` and itself.
 """

@@ -1,4 +1,4 @@
-"""Benchmark (issue 15, Must show): time to analyse a 7-point match, and one engine turn of the practice opponent,
+"""Benchmark: time to analyse a 7-point match, and one engine turn of the practice opponent,
 with the worker pool of 2 processes (this machine has 2 cores). Targets: ≤ 20 s and ≤ 3 s.
 
     python bench/analysis.py [--file ../shared/cases/matches/gnubgexport_7pt_01.mat] [--level 2ply]

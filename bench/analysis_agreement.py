@@ -1,4 +1,4 @@
-"""Benchmark (issue 15, Must show): ``bot.py analyse`` against GNU Backgammon's own analysis on every real match.
+"""Benchmark: ``bot.py analyse`` against GNU Backgammon's own analysis on every real match.
 
 For each file of ``../shared/cases/matches`` it analyses the match (:func:`club.analysis.match.analyse_record`,
 worker pool) and compares with gnubg's figures (``bench/gnubg_reference.py``: ``gnubg -t``, ``import mat``,

@@ -1,5 +1,5 @@
 """Are the dice fair? A chi-square test of the club's dice recipe (RULES A1): by default the recipe games use now,
-:data:`club.dice.RECIPE_V2` (:func:`club.dice.derive_dice_v2`, issue 12 item 1: each game has two client seeds, the
+:data:`club.dice.RECIPE_V2` (:func:`club.dice.derive_dice_v2`: each game has two client seeds, the
 second counting from roll 2 as a late first action does), or ``--recipe v1`` (:func:`club.dice.derive_dice`).
 
 Rolls ``--rolls`` (default 1,000,000) rolls — ``--games`` seeds of ``rolls / games`` rolls each, counters 0, 1, 2 …

@@ -1,4 +1,4 @@
-"""Benchmark: first-response latency of the bot's interactions through the Discord harness (issue 10).
+"""Benchmark: first-response latency of the bot's interactions through the Discord harness.
 
 Drives the real bot (``tests/discordkit.py``: discord.py's own parser, CommandTree and ViewStore, a fake Discord on
 127.0.0.1 over a socket) through whole matches — challenges, accepts, rolls, plays by menu and by ``/bg move``,
@@ -6,7 +6,7 @@ doubles — and measures, for every interaction, the time from the ``INTERACTION
 its initial response at Discord (the defer that must come within 3 s). Prints the count, median, p90, p99 and worst,
 per kind (command, component, autocomplete) and in all, then the limit violations and protocol problems found.
 
-Target (issue 10): median ≤ 50 ms, none over 1 s, on this 2-core machine.
+Target: median ≤ 50 ms, none over 1 s, on this 2-core machine.
 
 Run: ``python bench/discord_latency.py [--interactions 300] [--seed 1]``.
 """

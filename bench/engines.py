@@ -1,4 +1,4 @@
-"""Benchmark: the two engine candidates of issue 15 on the same positions — Open Sage (``bgsage``) and GNU
+"""Benchmark: the two engine candidates on the same positions — Open Sage (``bgsage``) and GNU
 Backgammon's network (``gnubg_nn``, the library form of gnubg's evaluator).
 
 Positions: the non-forced checker plays of eight real matches of ``../shared/cases/matches`` (about 600, money and

@@ -1,4 +1,4 @@
-"""GNU Backgammon's own analysis of match files, as reference figures for ``bot.py analyse`` (issue 15, Must show).
+"""GNU Backgammon's own analysis of match files, as reference figures for ``bot.py analyse``.
 
 For each file it runs ``gnubg -t`` with a command file (``import mat FILE``, ``analyse match``, ``show statistics
 match``; gnubg's default analysis settings) and reads, per player, the overall error rate (mEMG per unforced move

@@ -13,7 +13,7 @@ The heap is the bot's: the bench imports every module the bot loads (discord.py,
 as the bot does once started (``botapp.heap.settle_heap``), freezes that start-up heap and sets the youngest
 generation's threshold to 2,000; the corpus is built after, like the tables a running bot holds, so full collections
 traverse it. The worst call is measured that way (the verdict) and again with Python's defaults (the start-up heap
-unfrozen, the threshold 700), to show what the bot's settings save. Targets (issue 16): ratio
+unfrozen, the threshold 700), to show what the bot's settings save. Targets: ratio
 ours/gnubg ≤ 20× (median and total), worst single call ≤ 5 ms.
 
     python bench/legal_plays.py [--repeat N]

@@ -1,4 +1,4 @@
-"""Load benchmark: ``--games`` games (default 1,000) all acting at the same moment (issue 13, item 4).
+"""Load benchmark: ``--games`` games (default 1,000) all acting at the same moment.
 
 Starts ``--games`` money sessions and matches between 200 members on a file database (fair dice, synchronous FULL as
 the bot runs), plays each a few random turns so that every state is a real one, then fires one action in every game

@@ -1,4 +1,4 @@
-"""Benchmark: event-loop lag while the long work of a 300-game money session runs (issue 13, item 2).
+"""Benchmark: event-loop lag while the long work of a 300-game money session runs.
 
 Plays a money session of ``--template`` games for real through ``club/`` (fair dice, random legal decisions), then
 writes a session of ``--games`` games (default 300) whose log repeats those games (a valid log: every game of a money

@@ -1,4 +1,4 @@
-"""Benchmark of the club records over many stored games with realistic rows (issue 13, item 3).
+"""Benchmark of the club records over many stored games with realistic rows.
 
 Plays a money session, matches and a chouette for real through ``club/`` once (``bench/records_rows.py``), then
 copies their rows — game states, whole action logs, results, dice — under new ids until ``--games`` finished games

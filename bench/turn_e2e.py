@@ -1,4 +1,4 @@
-"""Benchmark: one turn end to end through the Discord layer, at any session length (issue 13, Must show).
+"""Benchmark: one turn end to end through the Discord layer, at any session length.
 
 Drives the real bot (``bot.BgBot`` with its cogs) through the harness of ``tests/discordkit.py``: discord.py's own
 parsing of genuine interaction payloads, the cog, the use-cases, SQLite on a file, the board PNG rendered off the

@@ -1,4 +1,4 @@
-"""Benchmark: the cost of one action at any session length, through ``club/`` (issue 13, Must show).
+"""Benchmark: the cost of one action at any session length, through ``club/``.
 
 1. **Money session:** the turn at game 1, 100 and 300. Each session is built as ``bench/loop_lag.py`` does it (three
    games played for real, the log repeated to ``N − 1`` finished games and replayed once to store the state it

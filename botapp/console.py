@@ -40,8 +40,7 @@ def seed_source(text: str, used: frozenset[str] | set[str] = frozenset()):
 
 def no_contribution() -> str:
     """The client seed of a member's action under ``--seed``: empty (it does not count, :data:`club.dice.RECIPE_V2`),
-    so that a script replays the same dice; without ``--seed`` each action contributes a fresh :mod:`secrets` value
-    (issue 12 item 1)."""
+    so that a script replays the same dice; without ``--seed`` each action contributes a fresh :mod:`secrets` value."""
     return ""
 
 
@@ -59,7 +58,7 @@ async def stored_commitments(database: Database) -> set[str]:
         rows = await tx.fetchall(
             "SELECT seed_hash FROM games WHERE seed_hash IS NOT NULL"
             " UNION SELECT seed_hash FROM chouette_dice WHERE seed_hash IS NOT NULL"
-            # the seeds committed ahead of a game not started yet (issue 12 item 1, club.commitments)
+            # the seeds committed ahead of a game not started yet (club.commitments)
             f" UNION SELECT {ahead} FROM matches UNION SELECT {ahead} FROM chouette_sessions"
         )
     return {row[0] for row in rows if row[0]}

@@ -1,4 +1,4 @@
-"""The collector's view of the bot's start-up heap (issue 16: single calls of 11–20 ms when garbage collection runs).
+"""The collector's view of the bot's start-up heap (so that no call takes 11–20 ms for garbage collection).
 
 Python's cyclic garbage collector traverses, at each full collection, every container object alive: in a started
 bot that is about 68,000 objects (modules, classes, functions, discord.py's and Pillow's tables, the command tree),

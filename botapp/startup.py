@@ -1,4 +1,4 @@
-"""What the program checks and upgrades before it starts (issue 12 item 7): :func:`start_up_problem`, why it cannot
+"""What the program checks and upgrades before it starts: :func:`start_up_problem`, why it cannot
 start (the database file refused, the fonts missing), and :func:`upgrade_stored_states`, the stored states brought up
 to date from their logs. Split out of ``bot.py``, which re-exports these names."""
 
@@ -25,7 +25,7 @@ async def upgrade_stored_states(database: Database) -> None:
 
 
 def start_up_problem(database: Path | None) -> str | None:
-    """Why the program cannot start, in one line, or None (issue 12 item 7): the database file is refused by
+    """Why the program cannot start, in one line, or None: the database file is refused by
     :func:`storage.health.check_before_opening` (read-only folder, foreign or newer file, damaged: restore which
     backup; None = a PostgreSQL database, nothing to check here), or the bundled fonts are missing
     (:func:`rendering.text.font_problem`)."""

@@ -1,4 +1,4 @@
-"""Admission control for actions (issue 13, item 4: backpressure): at most ``limit`` actions are worked on at once,
+"""Admission control for actions (backpressure): at most ``limit`` actions are worked on at once,
 and an action that cannot start within ``max_wait`` seconds is refused at once with :class:`BusyError` — nothing
 is loaded or stored for it, and the member is told to try again — instead of queueing without bound.
 

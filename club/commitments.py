@@ -1,4 +1,4 @@
-"""Dice the bot cannot choose (issue 12 item 1, :data:`club.dice.RECIPE_V2`): the commitments published ahead of
+"""Dice the bot cannot choose (:data:`club.dice.RECIPE_V2`): the commitments published ahead of
 each game and the client seeds fixed after them, as one table keeps them between actions.
 
 A :class:`DiceBook` is the part of a table's hot state (``matches.state["dice"]``, ``chouette_sessions.state["dice"]``;
@@ -56,7 +56,7 @@ class DiceBook:
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> DiceBook:
-        """The book stored as :meth:`to_json` (None or ``{}``: an empty book, e.g. a match stored before issue 12)."""
+        """The book stored as :meth:`to_json` (None or ``{}``: an empty book, e.g. a match stored with v1 dice)."""
         data = data or {}
         ahead = data.get("ahead")
         return cls(
@@ -67,7 +67,7 @@ class DiceBook:
         )
 
     def to_json(self) -> dict[str, Any]:
-        """The book as JSON (the seed ahead as hex: it is stored, 0600, never logged, issue 12 item 5)."""
+        """The book as JSON (the seed ahead as hex: it is stored, 0600, never logged)."""
         ahead = self.ahead
         return {
             "ahead": None if ahead is None else {"number": ahead.number, "seed": ahead.seed.hex(),
@@ -83,7 +83,7 @@ class DiceBook:
 
     def recipe_of(self, number: int) -> tuple[str, list[Contribution]]:
         """``(recipe, client seeds)`` of series ``number``: v2 with its client seeds, or v1 with none (a series
-        started before issue 12 item 1)."""
+        started under the v1 recipe)."""
         return (RECIPE_V2, self.contributions(number)) if self.v2(number) else (RECIPE, [])
 
     def contributions(self, number: int) -> list[Contribution]:
@@ -97,7 +97,7 @@ class DiceBook:
     def start(
         self, number: int, seeds: Callable[[], bytes], keep: tuple[int, ...] = (), *, last: bool = False
     ) -> tuple[bytes, str, str | None]:
-        """Series ``number`` starts: its seed is the one committed ahead (or, for a table stored before issue 12,
+        """Series ``number`` starts: its seed is the one committed ahead (or, for a table stored with no book,
         a fresh one committed now); the next series' seed is drawn and committed — unless this is certainly the
         ``last`` series (a 1-point match's only game: there is no next game to commit to). Returns ``(seed, its
         commitment, the next one's commitment or None)``; client seeds of older series (but those in ``keep``: a
@@ -113,7 +113,7 @@ def contribution_text(phrase: str | None, fallback: Callable[[], str] = new_cont
     """What a member's action contributes: the unpredictable value of this request (the front end's,
     :func:`club.dice.contributing`, else ``fallback()``: a fresh :mod:`secrets` value), after his ``phrase``
     (``/player seed``) and ``" | "`` when he set one. The value is always in: a phrase alone, set before the
-    commitment, would be known to the bot when it chose the seed (issue 12 item 1: "fixed after the commitment")."""
+    commitment, would be known to the bot when it chose the seed (a client seed is "fixed after the commitment")."""
     value = (current_contribution() or fallback())[:40]
     return (f"{phrase} | {value}" if phrase else value)[:MAX_CONTRIBUTION]
 
@@ -121,7 +121,7 @@ def contribution_text(phrase: str | None, fallback: Callable[[], str] = new_cont
 def due(book: DiceBook, who: int, playing: Iterable[tuple[int, int]]) -> list[tuple[int, int]]:
     """The ``(series, from_roll)`` ``who`` contributes to at his action now: each series being rolled with v2
     (``playing``: ``(number, next roll counter)`` pairs) and the committed series ahead — each only if he has not
-    contributed to it yet (issue 12 item 1: a client seed is fixed at the first own action after the commitment, and
+    contributed to it yet (a client seed is fixed at the first own action after the commitment, and
     counts from the next roll)."""
     out = [(number, rolls) for number, rolls in playing if not book.has(number, who)]
     if book.ahead is not None and not book.has(book.ahead.number, who) and all(n != book.ahead.number for n, _ in out):

@@ -1,4 +1,4 @@
-"""Correspondence play (issue 14, RULES A2): away periods, away days, claims, more time, nudges, pings.
+"""Correspondence play (RULES A2): away periods, away days, claims, more time, nudges, pings.
 
 Built on the one clock (:mod:`club.scheduler`): every table's deadlines are :class:`~club.scheduler.Deadline` s
 and each table moves its own (:meth:`~club.scheduler.TableClock.move`).
@@ -135,7 +135,7 @@ async def roll_for_late_doublers(service, now: float) -> list[Notice]:
         if not prefs.roll_after or now < row.set_at + prefs.roll_after * HOUR:
             continue
         try:
-            with on_his_behalf():  # the club rolls in his name: no client seed of his (issue 12 item 1)
+            with on_his_behalf():  # the club rolls in his name: no client seed of his
                 outcome = await service.roll(row.match_id, row.member_id, version=row.version)
         except (StaleVersionError, NotNowError, InvalidRequestError):
             continue
@@ -404,7 +404,7 @@ class Rematch:
 
 
 async def rematch_terms(service, guild_id: int | None, member: int, match_id: int) -> Rematch:
-    """The rematch ``member`` asks for after finished match ``match_id`` (issue 14: same length, rules and
+    """The rematch ``member`` asks for after finished match ``match_id`` (same length, rules and
     stake; the *Rematch* button, the console's ``rematch``). Raises :class:`~club.errors.UnknownGameError` for a
     match not in this club, :class:`NotAPlayerError` for someone who did not play it, :class:`NotNowError` while
     it is not over (a money session has no rematch button: it ends when its players stop)."""
@@ -461,7 +461,7 @@ async def resolve_their_turn(
 ) -> int:  # fmt: skip
     """The match a nudge (or, ``lapsed``, a claim / more time) means: ``given``; else ``here`` (the game of the
     thread) if he plays in it; else **the one** game waiting for his opponent (:func:`their_turn_games`) — the
-    game-addressing rule of issue 11, never the last one named. ``links``: an optional ``async (ids) -> {id:
+    game-addressing rule, never the last one named. ``links``: an optional ``async (ids) -> {id:
     url}`` for the list. Raises :class:`InvalidRequestError` with none or several, listing them."""
     from .frontend import GameChoice, in_club
 

@@ -82,7 +82,7 @@ def describe(event: Event, names: Sequence[str], *, money: bool, length: int = 0
             text += " This is the Crawford game: no doubling (RULES M3)."
         if data.get("seed_hash"):
             text += f" Dice commitment (SHA-256 of the server seed): {data['seed_hash']}."
-        if data.get("next_seed_hash"):  # issue 12 item 1: committed before anyone's client seed for that game
+        if data.get("next_seed_hash"):  # committed before anyone's client seed for that game
             text += f" Game {data['number'] + 1}'s dice commitment, fixed now: {data['next_seed_hash']}."
         return text
     if kind == "opening_roll":

@@ -17,7 +17,7 @@ Because the seed is fixed before the first roll and committed to in public, the 
 game; because it is secret until the end, nobody can predict the next roll.
 
 That recipe (:data:`RECIPE`, ``bgclub-hmac-sha256-v1``) still lets the bot *choose* the seed it commits to. Games
-started now use :data:`RECIPE_V2` (issue 12 item 1, the standard server-seed / client-seed / nonce scheme): each
+started now use :data:`RECIPE_V2` (the standard server-seed / client-seed / nonce scheme): each
 player adds a *client seed* fixed only after the commitment is public, and every roll depends on them all:
 
 4. The commitment to a game's server seed is published before anything a player does could be reacted to: game 1's
@@ -182,7 +182,7 @@ def contribute_from(value: str | int) -> None:
 @contextmanager
 def on_his_behalf():
     """Within this block the club acts in a member's name (``roll_after``: "roll for me"): his action contributes
-    nothing — a value the bot made after the commitment is one it could have chosen (issue 12 item 1)."""
+    nothing — a value the bot made after the commitment is one it could have chosen."""
     token = _BEHALF.set(True)
     try:
         yield

@@ -1,4 +1,4 @@
-"""The dice check of one game as ``/bg verify`` and the console's ``verify`` show it (RULES A1, issue 12 items 1-2):
+"""The dice check of one game as ``/bg verify`` and the console's ``verify`` show it (RULES A1):
 the commitment, the client seeds naming their members, the revealed seed, the recipe and every roll recomputed, with
 the published lines :mod:`club.proof` writes for ``tools/verify_dice.py``. Re-exported by :mod:`club.frontend`."""
 
@@ -90,7 +90,7 @@ async def dice_proof(
 
 
 def _client_seed_lines(view, actions: Sequence[ActionRecord], number: int) -> str:
-    """The client seeds of game ``number`` as /bg verify lists them (RULES A1, issue 12 item 1): one line each, in
+    """The client seeds of game ``number`` as /bg verify lists them (RULES A1): one line each, in
     the published order, naming the member and his side and giving the value as plain text in typographic quotes —
     e.g. ``Client seed of bob (side 1), counting from roll 0: “bob's lucky phrase | 1312…”``."""
     out = []

@@ -175,7 +175,7 @@ def mat_text_of_rows(found: tuple, names: tuple[str, str], match_id: int) -> str
 
 async def keep_mat_file(service: ClubService, match_id: int) -> str:
     """Make and keep (``mat_files``) the ``.mat`` file of match ``match_id``, which has just reached a final status;
-    returns its text. :class:`~club.service.ClubService` calls it once, when a table ends (issue 13: no replay at
+    returns its text. :class:`~club.service.ClubService` calls it once, when a table ends (no replay at
     export time); the replay runs in the worker process. Raises :class:`~club.errors.UnknownGameError`, or what a
     corrupt log raises; raises nothing and keeps nothing for a table not in a final status (its log still grows)."""
     view = await service.state(match_id)

@@ -241,7 +241,7 @@ async def resolve_match(
 ) -> int:
     """The match ``member`` means: ``given`` if he named one; else ``here`` (the game of the thread he is in) if
     he plays in it; else by :func:`choose_game` over his open games (``for_turn``: the action needs his turn) —
-    issue 11's rule: never "the last one named". Only matches of the club of ``guild_id`` are found
+    the game-addressing rule: never "the last one named". Only matches of the club of ``guild_id`` are found
     (:func:`in_club`; None: any club). ``links``: ``async (match ids) -> {id: link}`` (Discord: a jump link to each
     game's board), asked only for a refusal, whose list then carries them.
 
@@ -276,8 +276,8 @@ async def resolve_chouette(
     links: Callable[[list[int]], Awaitable[dict[int, str]]] | None = None,
 ) -> int:  # fmt: skip
     """The chouette ``member`` means (``chouettes``: a :class:`~club.chouette.ChouetteService`): ``here`` (the
-    one played where he is) if given; else — issue 11's rule, as :func:`resolve_match` — the one chouette of the
-    club of ``guild_id`` waiting for his decision (``for_turn``), or the one he sits in. Raises
+    one played where he is) if given; else — the game-addressing rule of :func:`resolve_match` — the one chouette
+    of the club of ``guild_id`` waiting for his decision (``for_turn``), or the one he sits in. Raises
     :class:`InvalidRequestError` with none or several, listing them (with ``links``: ``async (ids) -> {id:
     link}``, a jump link to each board)."""
     if here is not None:

@@ -1,4 +1,4 @@
-"""Long CPU work of the bot in a worker process, never on the event loop (issue 13 item 2).
+"""Long CPU work of the bot in a worker process, never on the event loop.
 
 Replaying a 300-game money session's log (30,000 actions: ``/bg export``, ``club verify``, the match file kept when
 a table ends) takes seconds of CPU. In a worker *thread* it still stalls the event loop: the thread holds the GIL

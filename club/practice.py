@@ -1,4 +1,4 @@
-"""The practice opponent (issue 15, Deliver 5): a match or money session against the engine, in a seat the bot takes.
+"""The practice opponent: a match or money session against the engine, in a seat the bot takes.
 
 A practice game is an ordinary :class:`~club.table.MatchTable` with an **engine seat** (``engine_side``, at a
 ``strength``): the same rules, the same unit of work (:func:`club.work.run_unit`), the same log — the engine's cube

@@ -1,4 +1,4 @@
-"""The published dice values of a match, a money session or a chouette (RULES A1, issue 12 item 2): everything a
+"""The published dice values of a match, a money session or a chouette (RULES A1): everything a
 member needs to recompute every roll himself with ``tools/verify_dice.py`` (standard library only) — no database,
 no trust in the bot.
 
@@ -8,7 +8,7 @@ Each dice series (a game of a match or session; a chouette's seating series 0 an
     ; [DiceGame2 "recipe=bgclub-hmac-sha256-v2 commitment=<SHA-256 hex> seed=<seed hex, or secret>
       clients=0:616e6e,2:3132 rolls=0:52,1:31,2:66"]   (one line)
 
-``clients`` lists the client seeds of a :data:`~club.dice.RECIPE_V2` series (issue 12 item 1) in their published
+``clients`` lists the client seeds of a :data:`~club.dice.RECIPE_V2` series in their published
 order as ``from_roll:hex of the UTF-8 text``; a series rolled with the older :data:`~club.dice.RECIPE` has no
 ``recipe`` or ``clients`` field (the ``DiceRecipe`` line names the recipe of such series).
 
@@ -103,7 +103,7 @@ async def match_lines(service, match_id: int) -> list[str]:
 
 def chouette_recipes(actions) -> dict[int, str]:
     """The recipe of each dice series of a chouette's log: series 0's in its ``open``, game n's in its
-    ``start_game`` (:data:`~club.dice.RECIPE` when not named: before issue 12 item 1)."""
+    ``start_game`` (:data:`~club.dice.RECIPE` when not named: a series without client seeds)."""
     recipes = {}
     for action in actions:
         if action.kind == "open":

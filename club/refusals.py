@@ -1,4 +1,4 @@
-"""Refusals that name the rule (issue 14): why a member may not double now, and what made a play illegal.
+"""Refusals that name the rule: why a member may not double now, and what made a play illegal.
 
 Pure functions over the engine's state (:class:`backgammon.game.Game`, :class:`backgammon.position.Position`); the
 use-cases put their words into the refusal next to what is possible ("you must play 2-1", the legal plays).

@@ -145,7 +145,7 @@ class TableView:
 
     @property
     def practice(self) -> bool:
-        """True for a practice game against the engine (unrated; hints allowed, issue 15)."""
+        """True for a practice game against the engine (unrated; hints allowed)."""
         return self.engine_side is not None
 
     @property

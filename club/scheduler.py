@@ -171,7 +171,7 @@ async def run_due(clocks, now: float | None = None) -> list[Notice]:
             if kind == "reminder":
                 notice = await _remind(clock, deadline, at)
             else:
-                from .correspondence import before_expiry  # away periods and away days (issue 14)
+                from .correspondence import before_expiry  # away periods and away days
 
                 notice = await before_expiry(clock, deadline, at)
                 if notice is None:
@@ -279,7 +279,7 @@ class MatchClock:
             who = names.get(deadline.subject, str(deadline.subject))
             what = pending_words(deadline.pending)
             club = await db.get_club_by_id(match.club_id)
-            if club.guild_id < 0:  # a practice game's deadline stored before they had none (issue 15): it ends quietly
+            if club.guild_id < 0:  # a practice game's deadline stored before they had none: it ends quietly
                 await db.mark_deadline(deadline.table_id, deadline.version, reminders=(),
                                        reminders_sent=current.reminders_sent, expired_at=now, next_at=None)  # fmt: skip
                 return None

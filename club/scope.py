@@ -1,4 +1,4 @@
-"""Club isolation (RULES A2, issue 12 item 3): a match, money session or chouette id is accepted only in the server
+"""Club isolation (RULES A2): a match, money session or chouette id is accepted only in the server
 whose club it belongs to (and the server's practice room, :mod:`club.practice`); another server's id is "no such game
 here", in commands, autocomplete and forged ``custom_id``s alike. Re-exported by :mod:`club.frontend`."""
 

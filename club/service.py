@@ -162,7 +162,7 @@ class ClubService(MatchQueries, ClubMembers):
         )
         state = table.state_json()
         book = None
-        if self._dice is None:  # game 1's server seed, committed now: before anyone's client seed (issue 12 item 1)
+        if self._dice is None:  # game 1's server seed, committed now: before anyone's client seed
             book = DiceBook(Ahead.draw(1, self._seeds))
             args["next_seed_hash"] = book.ahead.seed_hash
             state["dice"] = book.to_json()
@@ -186,7 +186,7 @@ class ClubService(MatchQueries, ClubMembers):
 
     async def accept(self, match_id: int, member: int, *, version: int | None = None) -> Outcome:
         """The challenged member accepts; game 1 starts (its seed committed in the challenge, his client seed fixed
-        now, issue 12 item 1; the opening roll made, RULES G2)."""
+        now; the opening roll made, RULES G2)."""
         return await self._simple(match_id, member, "accept", version)
 
     async def decline(self, match_id: int, member: int, *, version: int | None = None) -> Outcome:
@@ -260,7 +260,7 @@ class ClubService(MatchQueries, ClubMembers):
                 step.autoplay()  # finish what the club had left to do (e.g. an opening roll), then judge the call
             step.require_turn(side, kind)
             if kind not in ("decline", "cancel"):
-                step.contribute(side)  # his client seed, if one is due (issue 12 item 1)
+                step.contribute(side)  # his client seed, if one is due
             try:
                 if kind == "roll":
                     if "roll" not in step.table.game.legal_actions(side):
@@ -339,7 +339,7 @@ class ClubService(MatchQueries, ClubMembers):
         return self._outcome(unit.step, unit.version, member, unit.commit)
 
     async def _keep_mat_file(self, match_id: int) -> None:
-        """Keep the ``.mat`` file of a table that has just ended (issue 13: exports read it, never replay); a table
+        """Keep the ``.mat`` file of a table that has just ended (exports read it, never replay); a table
         whose file cannot be made is logged and left for the export to report."""
         from .export import keep_mat_file  # club.export builds on this module
 
@@ -365,7 +365,7 @@ class ClubService(MatchQueries, ClubMembers):
         prefs = tuple(
             MemberPreferences.from_json(members[p].preferences if p in members else {}) for p in record.players
         )
-        from .practice import settings_of  # a practice room follows its club's settings (issue 15)
+        from .practice import settings_of  # a practice room follows its club's settings
 
         step = MatchStep(self, record, table, self.clock.now(), await settings_of(self.db, club), names, prefs)
         step.book = DiceBook.from_json(record.state.get("dice"))

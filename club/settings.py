@@ -201,7 +201,7 @@ class MemberPreferences:
     - ``away``: his away periods now, by club id (text): ``{"from", "until", "reason", "days"}``; ``away_used``: away
       days used, by ``"<club id>:<year>"``; ``nudged``: when he last nudged, by ``"match:<id>"`` (all written by
       :mod:`club.correspondence`).
-    - ``seed`` (default none): his dice phrase (issue 12 item 1, :mod:`club.commitments`): part of his client seed
+    - ``seed`` (default none): his dice phrase (:mod:`club.commitments`): part of his client seed
       in every game (with the unpredictable value of his first action after the game's commitment). Up to 100
       printable characters.
     """

@@ -1,4 +1,4 @@
-"""Stored state formats and their upgrade (issue 17, issue 13 item 1: hot state without history).
+"""Stored state formats and their upgrade (hot state without history).
 
 Now: a match's ``matches.state`` (format 2) holds its status, score keeper and counters (:meth:`club.table.Table.
 state_json`) and a chouette's ``chouette_sessions.state`` (format 3) its seats, current game, board and the sheet's

@@ -144,7 +144,7 @@ class MatchStep(Step):
         return (dice[0], dice[1]), index
 
     def start_game(self) -> None:
-        """Start the next game (then the opening roll follows, RULES G2, G3). Fair dice (issue 12 item 1): its
+        """Start the next game (then the opening roll follows, RULES G2, G3). Fair dice: its
         seed is the one committed ahead (in the challenge, or when the game before started), rolled by
         :data:`~club.dice.RECIPE_V2` with the client seeds fixed since; the next game's seed is drawn and its
         commitment published in this ``new_game`` action — before anyone acts in this game."""
@@ -167,7 +167,7 @@ class MatchStep(Step):
 
     def contribute(self, side: int) -> None:
         """``side`` acts himself: fix his client seed for the game being played and the committed game ahead if he
-        has none there yet (issue 12 item 1, :func:`club.commitments.due`): his ``/player seed`` phrase, else this
+        has none there yet (:func:`club.commitments.due`): his ``/player seed`` phrase, else this
         request's value (:func:`club.dice.contributing`). Logged as ``client_seed`` actions; counts from the
         next roll. Nothing for injected dice, a finished table, or the club acting in his name
         (:func:`club.dice.on_his_behalf`)."""
@@ -283,7 +283,7 @@ class MatchStep(Step):
         side, pending = table.waiting()
         waiting_member = None if side is None else table.players[side]
         deadline = None
-        if waiting_member is not None and not table.practice:  # a practice game has no clock at all (issue 15)
+        if waiting_member is not None and not table.practice:  # a practice game has no clock at all
             due = self.now + self.settings.time_limit(pending)
             reminders = tuple(due - r for r in self.settings.reminders if due - r > self.now)
             deadline = DeadlineWrite(waiting_member, pending, due, reminders)

@@ -29,13 +29,13 @@ kind                      side   meaning
 ``forfeit``               s      the late side forfeits the game (club time limit, RULES A2, M5)
 ``forfeit_match``         s      the late side forfeits the match / ends the money session (RULES A2, M5)
 ``stop``                  s      money session: end it when the current game ends
-``client_seed``           s      a player's dice contribution (issue 12 item 1, :mod:`club.commitments`): ``args``
+``client_seed``           s      a player's dice contribution (:mod:`club.commitments`): ``args``
                                  = game, from_roll, seed; changes nothing at the table
 ========================  =====  ==================================================================================
 
 Statuses: ``challenged`` → ``active`` → ``over``; or ``declined`` / ``cancelled`` / ``expired``.
 
-A *practice* table (issue 15, :mod:`club.practice`) has an **engine seat**: ``engine_side`` is the side the bot's
+A *practice* table (:mod:`club.practice`) has an **engine seat**: ``engine_side`` is the side the bot's
 engine plays, at ``strength`` (:data:`club.analysis.practice.STRENGTHS`). It is the same table with the same rules;
 only the front ends and the unit of work treat that seat differently (the engine acts for it; it has no deadline).
 """
@@ -64,7 +64,7 @@ MATCH_ACTIONS = (
 """Logged actions the table handles itself."""
 
 STATE_FORMAT = 2
-"""The format of ``matches.state`` written now: 2 = hot state (no list of finished games); 1 (before issue 17) also
+"""The format of ``matches.state`` written now: 2 = hot state (no list of finished games); 1 also
 held every finished game's result. :mod:`club.states` reads both and upgrades 1 to 2 by replaying the log."""
 
 FINISHED = ("over", "declined", "cancelled", "expired")

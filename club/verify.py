@@ -6,7 +6,7 @@ For each match: the log must start with its challenge, run seq 1, 2, 3 … witho
 :func:`club.states.canonical`) and columns, and to every stored game's state, version, status and result. For every
 game with provably fair dice the seed must hash to its commitment and every logged roll must be the roll derived
 from the seed and its counter (:mod:`club.dice`); a finished game's seed must be revealed. A game rolled with
-:data:`~club.dice.RECIPE_V2` (issue 12 item 1) is checked with the client seeds its log records, and its commitment
+:data:`~club.dice.RECIPE_V2` is checked with the client seeds its log records, and its commitment
 must have been logged (in the challenge or the game before) before every one of them.
 
 For each chouette (its series' recipes and client seeds likewise): the log runs seq 1, 2, 3 … without gaps and starts with its ``open``; replayed through the same
@@ -204,8 +204,8 @@ def _check_game(report: MatchReport, game, state, count: int, actions, related) 
 
 
 def commitment_first(actions, number: int, commitment: str | None, subject: str = "game") -> list[str]:
-    """The problems with the order of game (or series) ``number``'s commitment and its client seeds in the log
-    (issue 12 item 1): ``commitment`` must appear in an action's args (``seed_hash`` / ``next_seed_hash``) strictly
+    """The problems with the order of game (or series) ``number``'s commitment and its client seeds in the log:
+    ``commitment`` must appear in an action's args (``seed_hash`` / ``next_seed_hash``) strictly
     before the first ``client_seed`` action for it."""
     published = next((a.seq for a in actions if commitment and commitment in (a.args.get("seed_hash"),
                       a.args.get("next_seed_hash"))), None)  # fmt: skip

@@ -1,4 +1,4 @@
-"""One unit of work for every table (issue 17 step 4): load → check → apply → log → save, one conditional commit.
+"""One unit of work for every table: load → check → apply → log → save, one conditional commit.
 
 A *table* is a pure state machine over its action log; :class:`TableBase` names the hooks every variant has —
 :class:`club.table.MatchTable` (a match or money session) and :class:`club.chouette.table.ChouetteTable` (the
@@ -104,7 +104,7 @@ class DiceInUse:
     """A dice series a step rolls from (RULES A1): ``number`` (a match's game number; a chouette's series: 0 = the
     seating throws, n = game n), ``dice`` ``'fair'`` (from ``seed``, committed by ``seed_hash``) or ``'injected'``
     (from outside: tests, replays), ``rolls`` the next roll counter; ``recipe`` the fair dice's recipe
-    (:data:`club.dice.RECIPE` for series started before issue 12 item 1, else :data:`club.dice.RECIPE_V2`) and
+    (:data:`club.dice.RECIPE` for series without client seeds, else :data:`club.dice.RECIPE_V2`) and
     ``contributions`` its client seeds ``[(from_roll, text), …]`` in their published order."""
 
     number: int

@@ -8,11 +8,11 @@ Extensions (loaded by ``bot.py`` in ``setup_hook``):
   deadlines and proxies (RULES C1–C11); messages by :mod:`cogs.chouette_present`.
 - :mod:`cogs.records` — the ``/club`` group: the club's books (sheet, ledger, settle, leaderboard, rating, stats,
   export; correct for admins), RULES A3, A4.
-- :mod:`cogs.player` — the ``/player`` group: away, back, ping, nudge, autoroll; the claim buttons (issue 14).
+- :mod:`cogs.player` — the ``/player`` group: away, back, ping, nudge, autoroll; the claim buttons.
 - :mod:`cogs.reminders` — the one reminder loop: sends what :func:`club.scheduler.run_due` says is due on every
   table, matches and chouettes (RULES A2, C9).
 - :mod:`cogs.study` — the ``/study`` group: the engine's review of a finished match (also posted when a match
-  ends) and hints where they are allowed (issue 15; the engine is an optional install).
+  ends) and hints where they are allowed (the engine is an optional install).
 
 Shared helpers, one place each: :mod:`cogs.present` (an outcome → message content, embed, PNG and buttons),
 :mod:`cogs.buttons` (the one button scheme of every table: a ``DynamicItem`` family keyed by kind, id, staleness

@@ -215,7 +215,7 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
         async with guarded(interaction, "/bg verify", game=game):
             member = await flow.register(interaction)
             proof = await frontend.dice_proof(self.bot.service, await self._match(interaction, member, game), number)
-            if proof.published.strip():  # the published values as a file for tools/verify_dice.py (issue 12 item 2)
+            if proof.published.strip():  # the published values as a file for tools/verify_dice.py
                 name = f"dice-{proof.match_id}-game-{proof.game_number}.txt"
                 file = discord.File(io.BytesIO(proof.published.encode("utf-8")), filename=name)
                 await interaction.followup.send(proof.text[:2000], file=file, ephemeral=True)

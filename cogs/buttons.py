@@ -95,7 +95,7 @@ class TableKind:
 
 
 CLAIMS = ("claim_game", "claim_match", "more_time")
-"""The claim buttons of a match's deadline notice (issue 14)."""
+"""The claim buttons of a match's deadline notice."""
 
 
 class MatchKind(TableKind):

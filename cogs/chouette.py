@@ -73,7 +73,7 @@ async def _publish_and_acknowledge(interaction: discord.Interaction, outcome: Ch
 
 # -- commands ----------------------------------------------------------------------------------------------------------
 async def _session(interaction: discord.Interaction, member: int | None = None, *, for_turn: bool = False) -> int:
-    """The chouette of the channel; outside one (``member`` given), by issue 11's rule: the one chouette waiting
+    """The chouette of the channel; outside one (``member`` given), by the addressing rule: the one chouette waiting
     for his decision (``for_turn``) or the one he sits in (:func:`club.frontend.resolve_chouette`); none or several:
     refused with the list and jump links. Without ``member`` (start, join, seat) only the channel's."""
     chouettes = interaction.client.chouettes

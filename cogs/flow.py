@@ -28,8 +28,8 @@ log = logging.getLogger("bgclub.discord")
 
 async def register(interaction: discord.Interaction, user: discord.abc.User | None = None) -> int:
     """Make ``user`` (default: the member acting) a club member under his current display name; returns his id.
-    Every interaction passes here first: its id becomes the member's dice contribution for this interaction (issue 12
-    item 1, :func:`club.dice.contribute_from`; Discord makes it, the bot cannot choose it)."""
+    Every interaction passes here first: its id becomes the member's dice contribution for this interaction
+    (:func:`club.dice.contribute_from`; Discord makes it, the bot cannot choose it)."""
     contribute_from(interaction.id)
     return await interaction.client.register_member(interaction.guild_id, user or interaction.user)
 
@@ -93,9 +93,9 @@ async def command_action(
     interaction: discord.Interaction, action: str, *, game: int | None = None, value: Any = None
 ) -> Outcome | None:
     """A slash command's game action (``roll``, ``play`` …, or ``accept``/``decline`` for whatever is offered to
-    the member). Without ``game`` outside a game's thread the action goes to the one game waiting for him (issue
-    11, :func:`club.frontend.choose_game`); none or several: refused privately with the list and jump links.
-    Returns the outcome, or None when refused."""
+    the member). Without ``game`` outside a game's thread the action goes to the one game waiting for him (the
+    game-addressing rule, :func:`club.frontend.choose_game`); none or several: refused privately with the list and
+    jump links. Returns the outcome, or None when refused."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
     match_id = member = None

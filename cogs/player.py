@@ -1,4 +1,4 @@
-"""``/player``: a member's own correspondence settings and actions (issue 14), outside the full ``/bg`` group.
+"""``/player``: a member's own correspondence settings and actions, outside the full ``/bg`` group.
 
 Commands (each parses, makes one :class:`club.correspondence.Correspondence` call, posts the notices where the
 games are shown and answers privately): ``away days [reason]`` (one notice in each of my games, my clocks paused),
@@ -162,7 +162,7 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
     @app_commands.command(description="Your dice phrase: part of your client seed in every game (empty: clear it)")
     @app_commands.describe(phrase="Any text up to 100 characters; leave out to clear")
     async def seed(self, interaction: discord.Interaction, phrase: app_commands.Range[str, 1, 100] | None = None):
-        """``/player seed [phrase]`` (issue 12 item 1, :mod:`club.commitments`)."""
+        """``/player seed [phrase]`` (:mod:`club.commitments`)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/player seed"):
             member = await register(interaction)

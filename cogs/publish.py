@@ -383,7 +383,7 @@ class Publisher:
             record = await self._record(notice.table_id, "challenge")
             channel = await self.channel(record.channel_id) if record is not None else None
         if channel is not None:
-            from .player import claim_view  # Claim the game / Claim the match / Give 24 h more (issue 14)
+            from .player import claim_view  # Claim the game / Claim the match / Give 24 h more
 
             extra = {"view": view} if (view := claim_view(notice)) is not None else {}
             await channel.send(content=f"{mentions} {notice.text}"[:2000], allowed_mentions=MENTIONS, **extra)

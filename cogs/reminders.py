@@ -7,7 +7,7 @@ scheduler records the firing before returning it).
 
 Two bot processes on one PostgreSQL database: only the one holding the scheduler's lease
 (:meth:`storage.Database.scheduler_lease`, an advisory lock) runs a round; the other asks again every round and takes
-over when the leader's process dies (issue 13 item 5). On SQLite the lease is always granted."""
+over when the leader's process dies. On SQLite the lease is always granted."""
 
 from __future__ import annotations
 

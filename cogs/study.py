@@ -1,4 +1,4 @@
-"""``/study``: reviews and hints (issue 15), a group of its own beside ``/bg`` (which is near Discord's limits).
+"""``/study``: reviews and hints, a group of its own beside ``/bg`` (which is near Discord's limits).
 
 - ``/study review [game]`` — the review of a finished match or money session: both players' PR, the three costliest
   plays as board pictures (the play made and the best play, with equities) and the cube errors; in a chouette's

@@ -253,7 +253,7 @@ async def chouette(console: Console) -> str:
 
 
 async def correspondence(console: Console) -> str:
-    """A 5-point match played over days (issue 14): a nudge, an away period and coming back early, a clock that
+    """A 5-point match played over days: a nudge, an away period and coming back early, a clock that
     lapses under the club's ``claim`` policy, more time given, the game and then the match claimed, a rematch."""
     writer = Writer(console)
     names = {member_id("eve"): "eve", member_id("finn"): "finn"}

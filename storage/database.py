@@ -136,7 +136,7 @@ class Database(DirectMessageChannels, MatchDeadlines):
         await asyncio.to_thread(seal, self.path)  # bytes that change on the disk later are noticed at start-up
 
     def scheduler_lease(self) -> GrantedLease:
-        """The reminder scheduler's lease (:mod:`storage.lease`; issue 13 item 5): on SQLite always granted."""
+        """The reminder scheduler's lease (:mod:`storage.lease`): on SQLite always granted."""
         return GrantedLease()
 
     async def __aenter__(self) -> Database:

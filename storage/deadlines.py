@@ -1,5 +1,5 @@
 """The deadlines of 1-on-1 matches (table ``deadlines``, through the one store :mod:`storage.store`), a mixin of
-:class:`storage.database.Database` (RULES A2: time limits; issue 14: away days and more time move a deadline)."""
+:class:`storage.database.Database` (RULES A2: time limits; away days and more time move a deadline)."""
 
 from __future__ import annotations
 

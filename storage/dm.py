@@ -1,6 +1,6 @@
 """Each member's Discord direct-message channel (table ``dm_channels``, schema version 4), a mixin of
 :class:`storage.database.Database`: a direct message then costs one request, not a user look-up and a channel
-opening each time (issue 10)."""
+opening each time."""
 
 from __future__ import annotations
 

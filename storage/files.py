@@ -1,4 +1,4 @@
-"""File modes and logging of the database file (issue 12 item 5): the file, its -wal/-shm and every backup hold the
+"""File modes and logging of the database file: the file, its -wal/-shm and every backup hold the
 seeds of running games, so they are created readable by their owner only, and aiosqlite's statement logs (which carry
 every parameter) are dropped."""
 
@@ -14,7 +14,7 @@ OWNER_ONLY = 0o600
 
 class _NoStatements(logging.Filter):
     """Drops aiosqlite's DEBUG records: they repr every statement with its parameters, seeds of running games
-    included (issue 12 item 5); its INFO and higher records (errors) pass."""
+    included; its INFO and higher records (errors) pass."""
 
     def filter(self, record: logging.LogRecord) -> bool:
         return record.levelno > logging.DEBUG

@@ -1,4 +1,4 @@
-"""Is this database file fit to open? One plain sentence for each way it is not (issue 12 item 7), never a traceback.
+"""Is this database file fit to open? One plain sentence for each way it is not, never a traceback.
 
 :func:`check_before_opening` is what start-up (the bot, the console) and ``python -m club verify`` run first, with
 the plain :mod:`sqlite3` module and without writing anything: the folder must be writable (SQLite needs its -wal

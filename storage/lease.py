@@ -1,4 +1,4 @@
-"""The scheduler's lease (issue 13 item 5): exactly one bot process on a database runs the reminder loop
+"""The scheduler's lease: exactly one bot process on a database runs the reminder loop
 (:func:`club.scheduler.run_due`, driven by :mod:`cogs.reminders`) at a time.
 
 Get one with :meth:`storage.Database.scheduler_lease`; before each round the loop asks :meth:`hold` and runs only

@@ -1,4 +1,4 @@
-"""Copy a club's SQLite file into PostgreSQL and prove the copy (``python -m storage migrate-to URL``, issue 13 item 5).
+"""Copy a club's SQLite file into PostgreSQL and prove the copy (``python -m storage migrate-to URL``).
 
 :func:`migrate_to` opens the file (bringing it to this code's schema first, as the bot does at start), refuses a
 target that already holds club rows, copies every table in the order the file created them (so every foreign key

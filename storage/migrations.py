@@ -177,7 +177,7 @@ END;
 to a payee, so the ledger stays zero-sum; append-only like the action log."""
 
 TALLIES_V4 = """
--- Version 4 (issue 13: records at 50,000 games): the books' running totals, written in the transaction that ends a
+-- Version 4 (records at 50,000 games): the books' running totals, written in the transaction that ends a
 -- game, so that the ledger of any period costs a few index seeks per member instead of a scan of every game. One
 -- tally row per member per finished game (a two-player game's winner +points, loser -points; a chouette game's
 -- member points); money = points x the stake. points_run / money_run / entries_run are the member's sums of that
@@ -224,7 +224,7 @@ CREATE TABLE mat_files (
     text     TEXT    NOT NULL
 );
 """
-"""Version 4 (issue 13): the running totals of the books (``tallies``, ``tally_totals``), written when a game ends;
+"""Version 4: the running totals of the books (``tallies``, ``tally_totals``), written when a game ends;
 indexes for a member's cube actions and for games by end time; the cache of finished tables' match files."""
 
 TALLIES_BACKFILL = """
@@ -261,7 +261,7 @@ CREATE TABLE IF NOT EXISTS dm_channels (
     updated_at REAL    NOT NULL
 ) WITHOUT ROWID;
 """
-"""Version 5 (Discord, issue 10): each member's direct-message channel, so a direct message costs one request, not a
+"""Version 5 (Discord): each member's direct-message channel, so a direct message costs one request, not a
 ``GET /users/{id}`` and a ``POST /users/@me/channels`` each time."""
 
 MATCH_PRS_V6 = """CREATE TABLE IF NOT EXISTS match_prs (
@@ -280,10 +280,10 @@ MATCH_PRS_V6 = """CREATE TABLE IF NOT EXISTS match_prs (
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS match_prs_club ON match_prs (club_id, member_id, at);
 """
-"""Version 6 (issue 15): each finished rated match's PR per member (its review), kept per club."""
+"""Version 6: each finished rated match's PR per member (its review), kept per club."""
 
 CHOUETTE_SHEET_V7 = """
--- Version 7 (issue 13 item 1, issue 17): one row per finished chouette game — its score-sheet row (RULES C11: box,
+-- Version 7: one row per finished chouette game — its score-sheet row (RULES C11: box,
 -- captain, partner, points, circles, the next order, how it ended), written in the game's last transaction. The
 -- session's hot state keeps only the sheet's columns and running totals. Append-only, like chouette_results.
 CREATE TABLE chouette_sheet (
@@ -304,7 +304,7 @@ BEGIN
     SELECT RAISE(ABORT, 'chouette sheet rows are a record: they cannot be deleted');
 END;
 """
-"""Version 7 (issue 13 item 1, issue 17): each finished chouette game's score-sheet row in a row of its own
+"""Version 7: each finished chouette game's score-sheet row in a row of its own
 (``chouette_sheet``), out of the session's hot state; the rows of older states are written by ``python -m club
 upgrade`` (:func:`club.states.upgrade_states`) from the replayed logs."""
 

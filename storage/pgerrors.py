@@ -1,4 +1,4 @@
-"""What an operator reads when a PostgreSQL database cannot be opened (issue 13 item 5): one line naming the database
+"""What an operator reads when a PostgreSQL database cannot be opened: one line naming the database
 (its password hidden), what went wrong and what to do — never a traceback (``python -m storage``, ``python -m club``,
 ``bot.py`` and the console print :class:`~storage.errors.DatabaseUnavailableError` as it is)."""
 

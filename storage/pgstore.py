@@ -1,5 +1,5 @@
 """The club database on PostgreSQL (asyncpg): the same :class:`~storage.Database` interface, for bots that outgrow
-one process (issue 13 item 5). ``Database.open("postgresql://…")`` returns a :class:`PgDatabase`.
+one process. ``Database.open("postgresql://…")`` returns a :class:`PgDatabase`.
 
 Every statement is the SQLite one translated by :mod:`storage.pgdialect` (``?`` → ``$n`` …); rows come back as
 ``asyncpg.Record`` (by index and by column name, like ``sqlite3.Row``). What differs, and how:
@@ -238,7 +238,7 @@ class PgDatabase(Database):
         await self._pool.close()
 
     def scheduler_lease(self) -> AdvisoryLease:
-        """The reminder scheduler's lease (:mod:`storage.lease`; issue 13 item 5): a session-level advisory lock on
+        """The reminder scheduler's lease (:mod:`storage.lease`): a session-level advisory lock on
         a connection of its own, so that one bot process on this database runs the scheduler at a time. Released by
         :meth:`AdvisoryLease.release`, by :meth:`close`, or by the death of the process."""
         lease = AdvisoryLease(self.url)

@@ -1,4 +1,4 @@
-"""PostgreSQL groundwork (issue 13, item 5), on asyncpg: the versioned action log of a table and the leader election
+"""PostgreSQL on asyncpg: the versioned action log of a table and the leader election
 that let two bot processes (two shards) share one database.
 
 The second storage backend behind the whole interface of :class:`storage.Database` is :mod:`storage.pgstore`

@@ -1,5 +1,5 @@
-"""Each member's error rate (PR) per finished rated match or money session (table ``match_prs``, schema version 6;
-issue 15): written when the match's review is computed, read for ``/club stats`` and the PR leaderboard.
+"""Each member's error rate (PR) per finished rated match or money session (table ``match_prs``, schema version 6):
+written when the match's review is computed, read for ``/club stats`` and the PR leaderboard.
 
 A member's PR over several matches is ``500 × Σ equity lost ÷ Σ counted decisions`` (the same formula as one
 match's, over all his decisions), so the figures sum exactly instead of averaging averages.

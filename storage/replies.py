@@ -1,4 +1,4 @@
-"""Reply times of the two-player games (schema version 8, issue 13 item 3): a histogram per member, kept per action.
+"""Reply times of the two-player games (schema version 8): a histogram per member, kept per action.
 
 A *reply* is a member's own action (not one the club made for him: auto-roll, forced play, time limit) that follows,
 in his match's log, an action of somebody else or of the club — one the club made for him included (his play after
@@ -75,7 +75,7 @@ def _replies_select(dialect: str) -> str:
 
 
 REPLIES_TABLE = """
--- Version 8 (issue 13 item 3): each member's reply times in his two-player games as a histogram (storage/replies.py),
+-- Version 8: each member's reply times in his two-player games as a histogram (storage/replies.py),
 -- added to by every commit, so that /club stats reads at most a thousand rows instead of joining his every action.
 CREATE TABLE reply_tallies (
     club_id   INTEGER NOT NULL,

@@ -291,7 +291,7 @@ BEGIN
     SELECT RAISE(ABORT, 'corrections are an audit trail: they cannot be deleted (make another correction)');
 END;
 
--- Version 4 (issue 13: records at 50,000 games): the books' running totals, written in the transaction that ends a
+-- Version 4 (records at 50,000 games): the books' running totals, written in the transaction that ends a
 -- game, so that the ledger of any period costs a few index seeks per member instead of a scan of every game. One
 -- tally row per member per finished game (a two-player game's winner +points, loser -points; a chouette game's
 -- member points); money = points x the stake. points_run / money_run / entries_run are the member's sums of that
@@ -345,7 +345,7 @@ CREATE TABLE dm_channels (
     updated_at REAL    NOT NULL
 ) WITHOUT ROWID;
 
--- Version 6 (issue 15: PRs kept per club): each finished rated match's or money session's error rate per member,
+-- Version 6 (PRs kept per club): each finished rated match's or money session's error rate per member,
 -- written when its review is computed (club.analysis.review). equity_lost and decisions are the sums the PR is made
 -- of (PR = 500 x equity_lost / decisions), so a member's PR over many matches is 500 x sum(lost) / sum(decisions).
 -- pr NULL: too few counted decisions to say. Practice games (club.practice) never get a row.
@@ -365,7 +365,7 @@ CREATE TABLE match_prs (
 ) WITHOUT ROWID;
 CREATE INDEX match_prs_club ON match_prs (club_id, member_id, at);
 
--- Version 7 (issue 13 item 1, issue 17): one row per finished chouette game — its score-sheet row (RULES C11: box,
+-- Version 7: one row per finished chouette game — its score-sheet row (RULES C11: box,
 -- captain, partner, points, circles, the next order, how it ended), written in the game's last transaction. The
 -- session's hot state keeps only the sheet's columns and running totals. Append-only, like chouette_results.
 CREATE TABLE chouette_sheet (
@@ -386,7 +386,7 @@ BEGIN
     SELECT RAISE(ABORT, 'chouette sheet rows are a record: they cannot be deleted');
 END;
 
--- Version 8 (issue 13 item 3): each member's reply times in his two-player games as a histogram (storage/replies.py),
+-- Version 8: each member's reply times in his two-player games as a histogram (storage/replies.py),
 -- added to by every commit, so that /club stats reads at most a thousand rows instead of joining his every action.
 CREATE TABLE reply_tallies (
     club_id   INTEGER NOT NULL,

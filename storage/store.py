@@ -177,7 +177,7 @@ class Store:
     async def snapshot(self) -> AsyncIterator[None]:
         """``async with store.snapshot():`` — every read of this task in the block (:meth:`fetchall`,
         :meth:`fetchone` and what is built on them) sees one snapshot of the file: one read transaction (a deferred
-        ``BEGIN``), however other processes write meanwhile (issue 12 item 6: no torn load). Holds the connection's
+        ``BEGIN``), however other processes write meanwhile (no torn load). Holds the connection's
         lock for the block, so only reads belong in it; nested, it is the outer one."""
         if _IN_SNAPSHOT.get() is self:
             yield

@@ -24,7 +24,7 @@ HOUR = 3600.0
 async def chouettes(path: Path, clock: ManualClock | None = None, *, synchronous: str = "FULL", **options):
     """An open database at ``path``, a club service (five members registered in guild 1) and its chouettes."""
     options.setdefault("seeds", seeded(11))
-    if "contributions" not in options:  # reproducible client seeds too (issue 12 item 1)
+    if "contributions" not in options:  # reproducible client seeds too
         counter = iter(range(1, 10**9))
         options["contributions"] = lambda: f"client-{next(counter)}"
     async with Database.open(path, synchronous=synchronous) as db:

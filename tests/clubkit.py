@@ -43,7 +43,7 @@ def seeded(seed: int):
 @asynccontextmanager
 async def club_service(path: Path, clock: ManualClock | None = None, **options):
     """An open database at ``path`` and a service on it; Alice, Bob and Carol registered in guild 1. With seeded
-    ``seeds``, the members' client seeds are reproducible too (``contributions``, issue 12 item 1)."""
+    ``seeds``, the members' client seeds are reproducible too (``contributions``)."""
     if "seeds" in options and "contributions" not in options:
         counter = iter(range(1, 10**9))
         options["contributions"] = lambda: f"client-{next(counter)}"

@@ -42,7 +42,7 @@ async def harness(tmp_path):
         yield h
 
 
-# -- both storage backends (issue 13 item 5; tests/pgkit.py) ------------------------------------------------------
+# -- both storage backends (tests/pgkit.py) ------------------------------------------------------
 def pytest_configure(config):
     """The markers of the two backends."""
     config.addinivalue_line("markers", "backends: run each test on SQLite and on PostgreSQL ([sqlite], [postgresql])")
@@ -80,7 +80,7 @@ def pg_cluster():
 def reproducible_client_seeds(request, monkeypatch):
     """The client seed a member's action contributes when no front end gives one (``club.dice.new_contribution``,
     a fresh ``secrets`` value in production) drawn from a generator seeded by the test's id, so that a test's dice
-    are the same on every run (issue 12 item 1 made every roll depend on client seeds). Tests that need other values
+    are the same on every run (every roll depends on client seeds). Tests that need other values
     pass their own ``contributions=``; the Discord harness's interaction ids are deterministic already."""
     import random
 

@@ -369,7 +369,7 @@ class Harness:
         # durability and big pictures cost time and prove nothing here (storage and rendering have their own tests)
         settings = {"synchronous": "OFF", "width": 400, **self.settings}
         settings = botmod.Settings(database=self.path, reminder_seconds=3600.0, **settings)
-        # the members' client seeds reproducible too (issue 12 item 1), counting on across a restart
+        # the members' client seeds reproducible too, counting on across a restart
         options = {"clock": self.clock, "seeds": seeded(self.seed), "contributions": self._contribution}
         if self.dice is not None:
             options["dice"] = self.dice

@@ -1,4 +1,4 @@
-"""A throwaway PostgreSQL server for the tests (issue 13, item 5): ``initdb`` into a temporary folder, ``pg_ctl``
+"""A throwaway PostgreSQL server for the tests: ``initdb`` into a temporary folder, ``pg_ctl``
 on a Unix socket in that folder (no TCP port), fsync off — one cluster per test session, a fresh database per test
 copied from a template (``CREATE DATABASE … TEMPLATE``, a few milliseconds).
 

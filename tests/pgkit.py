@@ -1,4 +1,4 @@
-"""Running the storage and club suites on PostgreSQL too (issue 13 item 5).
+"""Running the storage and club suites on PostgreSQL too.
 
 A test module marked ``pytestmark = pytest.mark.backends`` runs each of its tests twice, ``[sqlite]`` and
 ``[postgresql]`` (``conftest.pytest_generate_tests``); a test marked ``sqlite_only`` (it reads the SQLite file

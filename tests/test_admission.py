@@ -1,4 +1,4 @@
-"""Backpressure (issue 13, item 4; club.admission): at most ``limit`` actions at once, the rest refused quickly as
+"""Backpressure (club.admission): at most ``limit`` actions at once, the rest refused quickly as
 busy with nothing stored — for the 1-on-1 game and the chouette alike."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Issue 15: the engine adapter, the walk of a game's decisions, the grading, and the bot without the engine."""
+"""The engine adapter, the walk of a game's decisions, the grading, and the bot without the engine."""
 
 from __future__ import annotations
 

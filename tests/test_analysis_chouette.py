@@ -1,4 +1,4 @@
-"""Issue 15, Deliver 4: each chouette member's cube decisions graded against the engine, finished games only."""
+"""Each chouette member's cube decisions graded against the engine, finished games only."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Automatic doubles that add one (RULES G3, 000 §20b) kept as a factor beside a power-of-two cube (RULES D6), through
 the club: in the stored state, on the board image, in the exported ``.mat`` file (re-imported to the same results)
-and on the ledger's score sheet (issue 16)."""
+and on the ledger's score sheet."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Board pictures a correspondence player reads on his phone (issue 14 "Boards"): one cube while a double is pending
+"""Board pictures a correspondence player reads on his phone: one cube while a double is pending
 (the offered value, marked as offered, on the taker's side; a beaver or raccoon says so), arrows clear of the cube
 and the dice, the action always in the title, emoji in colour, right-to-left names in order, every text readable at
 390 px, and the gallery showing all of it."""

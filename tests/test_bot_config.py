@@ -56,7 +56,7 @@ def test_cannot_reach_discord_exits_non_zero(monkeypatch, capsys):
 
 
 def test_the_start_up_heap_is_frozen_between_login_and_the_gateway(monkeypatch):
-    """Issue 16 (single calls of 11–20 ms when the collector runs): run_bot logs in (setup_hook: storage, cogs), then
+    """Unfrozen, single calls take 11–20 ms when the collector runs: run_bot logs in (setup_hook: storage, cogs), then
     freezes the start-up heap (botapp.heap.settle_heap), then connects to the gateway; after it, a full collection
     leaves the frozen objects alone."""
     import gc
@@ -91,7 +91,7 @@ def test_the_start_up_heap_is_frozen_between_login_and_the_gateway(monkeypatch):
 
 
 async def test_shards_setting_makes_an_auto_sharded_bot():
-    """Issue 13 item 5: ``[discord] shards`` (0 = Discord's recommendation) goes to discord.py's AutoShardedBot; a
+    """``[discord] shards`` (0 = Discord's recommendation) goes to discord.py's AutoShardedBot; a
     negative count is refused by the configuration check, saying what is allowed."""
     from discord.ext import commands
 
@@ -105,7 +105,7 @@ async def test_shards_setting_makes_an_auto_sharded_bot():
 
 
 async def test_storage_url_opens_postgresql_and_the_environment_wins(pg_cluster):
-    """Issue 13 item 5: ``[storage] url`` (or ``BGCLUB_DATABASE_URL``, which wins) opens the PostgreSQL backend
+    """``[storage] url`` (or ``BGCLUB_DATABASE_URL``, which wins) opens the PostgreSQL backend
     instead of the file; the password never shows in the settings' text; a URL of another kind is refused by the
     check; without a URL the SQLite file stays the default."""
     import asyncpg
@@ -132,7 +132,7 @@ async def test_storage_url_opens_postgresql_and_the_environment_wins(pg_cluster)
 
 
 def test_a_database_the_bot_cannot_reach_is_named_as_the_database_not_discord(monkeypatch, capsys, tmp_path):
-    """Issue 13 item 5: ``[storage] url`` naming no server — the bot's start-up (setup_hook, inside login) says it
+    """``[storage] url`` naming no server — the bot's start-up (setup_hook, inside login) says it
     in one line about the database (exit 2), not "Cannot reach Discord", and never shows the password."""
 
     async def login(self, token):

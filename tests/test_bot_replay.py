@@ -156,7 +156,7 @@ MONEY = """ 0 point match
 
 
 async def test_a_money_session_file_through_the_club_reads_running_totals_and_takes_the_options(tmp_path):
-    """Issue 16: a money-session file's player lines are running totals of points won (0-1, 0-3), not the club's
+    """A money-session file's player lines are running totals of points won (0-1, 0-3), not the club's
     signed net score (−1/+1); the beaver (RULES D3) needs ``beavers=True`` as ``python -m backgammon replay
     --beavers`` does, and then the club's results equal the engine's replay with the same option."""
     record = parse_mat(MONEY)

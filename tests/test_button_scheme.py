@@ -1,4 +1,4 @@
-"""One button scheme (issue 17 step 5, :mod:`cogs.buttons`): the 1-on-1's and the chouette's components are one
+"""One button scheme (:mod:`cogs.buttons`): the 1-on-1's and the chouette's components are one
 DynamicItem family keyed by (kind, id, stamp, action); the ``custom_id`` templates of before (``bg:``, ``bgplay:``,
 ``ch:``, ``chs:``) stay registered, so a message posted by the old code — fed through the harness exactly as Discord
 would send it — still works; an old button pressed again is stale, and forged ids are refused and change nothing."""

@@ -1,5 +1,5 @@
 """Chouette points the seed texts leave open, each a rule-set option with both readings tested, and settlements
-between Team members (003 Atlanta 4.4) — issue 16. Members A (Box) | B (Captain), C, D [, E]."""
+between Team members (003 Atlanta 4.4). Members A (Box) | B (Captain), C, D [, E]."""
 
 from __future__ import annotations
 

@@ -1,6 +1,6 @@
 """Settlements between Team members (RULES C10; 003 Atlanta 4.4) through the club: offered, accepted, declined or
 preempted by Box, the points entering the game's row on the score sheet and the club's ledger (rows sum to zero),
-shown by the console and by the Discord seat panel (issue 16)."""
+shown by the console and by the Discord seat panel."""
 
 from __future__ import annotations
 

@@ -67,7 +67,7 @@ def test_legal_lists_exactly_gnubgs_plays(name):
 
 def test_legal_says_no_legal_play_on_stderr_when_no_move_is_possible():
     """RULES G9: a checker on the bar against a closed board has no play: stdout stays empty (nothing to list) and
-    stderr says "no legal play" (issue 16), exit 0."""
+    stderr says "no legal play", exit 0."""
     closed = Position.from_points({13: 5, 8: 4, **{p: -2 for p in range(19, 25)}, 12: -3}, (1, 0))
     done = run("legal", closed.position_id(), "6-4")
     assert (done.returncode, done.stdout) == (0, "")

@@ -241,7 +241,7 @@ async def test_queries_waiting_history_state_log_and_messages(tmp_path):
         state = await service.state(first.match_id)
         assert state.version == first.version and state.names == ("Alice", "Bob") and state.length == 3
         log = await service.log(first.match_id)
-        assert [a.kind for a in log[:4]] == ["challenge", "client_seed", "accept", "new_game"]  # issue 12 item 1
+        assert [a.kind for a in log[:4]] == ["challenge", "client_seed", "accept", "new_game"]  # seed first
         assert log[2].member_id == BOB and log[0].member_id == ALICE
         openings = [a for a in log if a.kind == "opening_roll"]
         game = await service.db.get_game(first.match_id, 1)

@@ -1,4 +1,4 @@
-"""Consistent reads (issue 12 item 6): a load reads the match, its game and its deadline (a chouette: its session,
+"""Consistent reads: a load reads the match, its game and its deadline (a chouette: its session,
 dice series and deadlines) in one read transaction, so another process writing the same file never shows it a torn
 state. A child process rewrites the rows in single transactions, each with one stamp; every load must see one stamp.
 """

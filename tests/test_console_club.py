@@ -1,4 +1,4 @@
-"""The console runs the whole club (issue 11 "Why"): chouettes, the books and money at the stakes are commands;
+"""The console runs the whole club: chouettes, the books and money at the stakes are commands;
 no input ends it with a traceback; an action without a game number goes to the one game waiting for the member;
 a refused challenge or setting changes nothing. Each test here failed against the console before the fix."""
 

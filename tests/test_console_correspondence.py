@@ -1,4 +1,4 @@
-"""Correspondence play in the console (issue 14 "Must show": ``wait``, ``away``, ``claim``, ``nudge``,
+"""Correspondence play in the console (``wait``, ``away``, ``claim``, ``nudge``,
 ``rematch``): the ``/player`` verbs and the buttons of a lapsed deadline and a finished match, through the same
 :mod:`club.correspondence` calls as the cogs. Each shows in ``help`` and in "you can: …" where it applies; each
 refusal is one line and changes nothing."""
@@ -166,8 +166,8 @@ async def test_nudge_after_the_clubs_hours_at_most_once_per_that_many(tmp_path):
 
 
 async def test_nudge_with_two_games_waiting_on_opponents_names_them(tmp_path):
-    """Two games waiting for the member's opponents: a bare ``nudge`` is refused with both listed (issue 11's rule:
-    never the last game named); ``nudge 2`` goes to #2."""
+    """Two games waiting for the member's opponents: a bare ``nudge`` is refused with both listed (the game-addressing
+    rule: never the last game named); ``nudge 2`` goes to #2."""
     async with club_console(tmp_path, "move_hours 48 nudge_hours 1") as (console, late, waiting):
         await console.handle(f"as {waiting}")
         await console.handle("challenge carol 3")

@@ -165,7 +165,7 @@ def test_chouette_over_days(tmp_path):
 
 
 def test_correspondence_over_days(tmp_path):
-    """eve v finn, a 5-point match over days (issue 14): finn nudges after 12 hours; eve goes away 2 days and comes
+    """eve v finn, a 5-point match over days: finn nudges after 12 hours; eve goes away 2 days and comes
     back after one (a day given back); her clock lapses, her last away day is used automatically, it lapses again
     and finn — offered claim game, claim match, more-time — gives 24 hours more; at the next lapse he claims the
     game (a forfeit: 3 points, RULES M5), in game 2 the match; eve asks for a rematch and finn accepts."""

@@ -21,7 +21,7 @@ from club.console.verbs import VERBS
 from storage import Database
 
 LINES = 10_500
-"""Lines of the full fuzz run (issue 11: at least 10,000), marked slow: ``python -m pytest -m slow``."""
+"""Lines of the full fuzz run (at least 10,000), marked slow: ``python -m pytest -m slow``."""
 QUICK_LINES = 2_500
 """Lines of the default run, so that the default suite stays within its few minutes."""
 NAMES = ["alice", "bob", "carol", "dave", "ed", "Zoë", "x" * 101, "", "@bob", "#2", "'", '"q"']

@@ -157,7 +157,8 @@ def test_chouette_rules_name_the_rule_set_once():
 
 
 async def test_the_dice_phrase_answer_has_no_internal_words(tmp_path):
-    """``seed myphrase`` answered with "(issue 12)" — the project's issue number — and the phrase as a Python repr."""
+    """``seed myphrase`` is answered in plain words: no issue-tracker number, the phrase in typographic quotes (not
+    as a Python repr)."""
     async with console_in(tmp_path) as console:
         out = await console.handle("seed bob's lucky phrase")
         assert "issue" not in out and "“bob's lucky phrase”" in out, out

@@ -1,4 +1,4 @@
-"""Issue 15, Deliver 3 in the console: when a rated match ends the engine's review is computed in the background and
+"""The review in the console: when a rated match ends the engine's review is computed in the background and
 printed (PRs, costliest plays with their board PNGs, cube errors) and both members' PRs are kept, as Discord's review
 keeps them; ``[analysis] review_after_match`` / ``--no-review`` turn it off."""
 

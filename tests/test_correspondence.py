@@ -1,4 +1,4 @@
-"""Correspondence play at the club layer (issue 14, RULES A2, M5): away periods pause a member's clocks, away days
+"""Correspondence play at the club layer (RULES A2, M5): away periods pause a member's clocks, away days
 are used automatically, clocks always end, the opponent may claim or give more time, nudges have a cooldown, and
 "ping all my games" reaches every game. A refused request changes nothing."""
 
@@ -14,7 +14,7 @@ from club.errors import InvalidRequestError, NotAPlayerError, NotNowError
 from club.scheduler import run_due
 from club.settings import DAY, HOUR
 
-pytestmark = [pytest.mark.asyncio, pytest.mark.backends]  # and on PostgreSQL (issue 13 item 5)
+pytestmark = [pytest.mark.asyncio, pytest.mark.backends]  # and on PostgreSQL
 
 
 async def setup_club(service, **settings):

@@ -1,4 +1,4 @@
-"""The seam between the board and the cubes (issue 17 step 1, issue 12 item 4; RULES D1–D3, D5).
+"""The seam between the board and the cubes (RULES D1–D3, D5).
 
 - No cube action once the dice are thrown (RULES D1 "before he has thrown"): Box, the classic Captain, a Team
   member's window, an extra's giver (003 Atlanta 5.7) — in the chouette as in the 1-on-1 game.
@@ -49,7 +49,7 @@ async def _box_turn(service, preset="chouette-atlanta"):
 
 
 async def test_box_cannot_double_after_rolling(tmp_path):
-    """Issue 17: Box rolled 4-3, pressed Double, and two cubes were offered. RULES D1: before the dice only."""
+    """Box rolls 4-3 and presses Double: refused, no cube offered (RULES D1: before the dice only)."""
     dice = InjectedDice([*SEATING, (2, 1), (3, 1), (4, 3)], fallback=b"box")
     async with chouettes(tmp_path / "c.sqlite3", dice=dice) as service:
         before = await _box_turn(service)
@@ -119,8 +119,8 @@ def _roll_and_play(table: ChouetteTable, dice) -> None:
 
 
 def test_an_extras_giver_cannot_redouble_after_box_rolled():
-    """Issue 12: a member who gave an extra could double its taker after Box had rolled; ``extra_double`` checked
-    whose turn it was, not whether the dice were thrown (003 Atlanta 5.7, RULES D1)."""
+    """A member who gave an extra cannot double its taker after Box has rolled: ``extra_double`` checks whether the
+    dice were thrown, not only whose turn it is (003 Atlanta 5.7, RULES D1)."""
     rules = ChouetteRules.preset("chouette-atlanta", extras="5.7", box_partner=False)
     table = _table(rules)
     box, captain, giver, other = ANN, BOB, CY, DI
@@ -177,8 +177,8 @@ def test_the_table_keeps_the_dice_thrown_across_a_reload():
 
 
 def test_beaver_is_not_offered_over_the_cube_limit():
-    """Issue 17: with a cube cap the chouette offered Beaver and then refused it; the 1-on-1 game omitted it. One
-    function (backgammon.cube.answers) now says which answers a cube allows (RULES D3, D5)."""
+    """With a cube cap, Beaver is not offered where the cap forbids it, in the chouette as in the 1-on-1 game: one
+    function (backgammon.cube.answers) says which answers a cube allows (RULES D3, D5)."""
     rules = ChouetteRules.preset("chouette-atlanta", beavers=True, raccoons=True, cube_cap=2, box_partner=False)
     table = _table(rules)
     table.apply("play", ANN, {"play": table.board.legal_plays()[0]})

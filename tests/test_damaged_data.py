@@ -1,4 +1,4 @@
-"""Damaged data gets one clear line, never a traceback (issue 12 item 7): ``python -m club verify`` on a corrupt or
+"""Damaged data gets one clear line, never a traceback: ``python -m club verify`` on a corrupt or
 foreign file; start-up refusing a damaged file (naming the backup to restore), a newer schema, a read-only folder
 and missing fonts, each with exit code 2."""
 

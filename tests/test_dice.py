@@ -14,7 +14,7 @@ from clubkit import club_service, decide, new_table, seeded
 from club.commitments import logged_contributions
 from club.dice import RECIPE_V2, InjectedDice, derive_dice, derive_dice_v2, new_seed, seed_hash, verify_rolls
 
-pytestmark = pytest.mark.backends  # and on PostgreSQL (issue 13 item 5)
+pytestmark = pytest.mark.backends  # and on PostgreSQL
 
 # chi-square critical values at p = 0.001: a fair source fails these about once in a thousand seeds; the sample is
 # seeded, so the test is deterministic
@@ -34,7 +34,7 @@ def reference_dice(seed: bytes, counter: int, count: int = 2) -> tuple[int, ...]
 
 
 def reference_dice_v2(seed: bytes, counter: int, clients, count: int = 2) -> tuple[int, ...]:
-    """The v2 recipe (issue 12 item 1) exactly as the club.dice docstring states it, written independently."""
+    """The v2 recipe exactly as the club.dice docstring states it, written independently."""
     tail = "".join(":" + text.encode().hex() for start, text in clients if start <= counter and text)
     dice = []
     block = 0

@@ -1,4 +1,4 @@
-"""Dice the bot cannot choose (issue 12 item 1, "Must show" 1): every game's server seed is committed in public
+"""Dice the bot cannot choose: every game's server seed is committed in public
 before any client seed exists (game 1's in the challenge, game n+1's when game n starts), every player's client seed
 enters the rolls (a changed one changes them), and a bot grinding thousands of seeds can no longer pick who wins
 the opening."""
@@ -15,7 +15,7 @@ from club.commitments import CLIENT_SEED, logged_contributions
 from club.dice import RECIPE_V2, contributing, derive_dice, derive_dice_v2, seed_hash, verify_rolls
 from club.verify import verify_database
 
-pytestmark = pytest.mark.backends  # and on PostgreSQL (issue 13 item 5)
+pytestmark = pytest.mark.backends  # and on PostgreSQL
 
 
 def _first_seq(log, commitment):
@@ -48,7 +48,7 @@ async def test_each_commitment_is_published_strictly_before_every_client_seed_of
         assert "the client seeds —" in final.message
         seeds = [a for a in log if a.kind == CLIENT_SEED and a.args["game"] == max(games)]
         names = final.view.names
-        # each named with his side, the value as plain text in typographic quotes (was a Python repr)
+        # each named with his side, the value as plain text in typographic quotes, not a Python repr
         assert [a.args["seed"] for a in seeds] == [text for _, text in last]
         assert all(f"{names[a.side]} (side {a.side}): “{a.args['seed']}”" in final.message for a in seeds)
         assert not any(repr(text) in final.message for _, text in last)
@@ -77,7 +77,7 @@ async def test_a_changed_client_seed_changes_the_rolls(tmp_path):
 
 
 def test_a_bot_grinding_seeds_no_longer_picks_who_starts():
-    """The attack of issue 12 "Why": for each of 300 games the bot tries 2,000 server seeds and commits to the one
+    """The seed-grinding attack: for each of 300 games the bot tries 2,000 server seeds and commits to the one
     that gives side 0 the opening roll. With the v1 recipe (no client seeds) side 0 starts all 300 games; with v2
     the client seeds are fixed after the commitment, so the bot can only grind against a guess — side 0 starts
     about half of them (the binomial spread of a fair coin: 150 ± 8.7; 5 sigma allowed)."""
@@ -167,7 +167,7 @@ async def test_console_seed_verb_sets_the_phrase(tmp_path):
 
 
 async def test_a_chouette_commits_each_series_before_its_members_client_seeds(tmp_path):
-    """Chouettes the same (issue 12 item 1): the seat throws' series 0 and game 1 are committed in the ``open``,
+    """Chouettes the same: the seat throws' series 0 and game 1 are committed in the ``open``,
     game n+1 when game n starts; every member who acts contributes to each series, strictly after its commitment;
     the seat throws and every game roll follow from the server seed and those client seeds (``club verify``)."""
     from chouette_clubkit import chouettes, decide_randomly, seated
@@ -217,7 +217,7 @@ async def test_a_restarted_seeded_console_never_deals_a_seed_committed_ahead(tmp
 
 async def test_the_club_rolling_in_a_members_name_contributes_nothing_of_his(tmp_path):
     """``roll_after`` ("roll for me when I do not double within N hours"): the club's roll in his name fixes no client
-    seed of his — a value the bot made after the commitment is one it could have chosen (issue 12 item 1)."""
+    seed of his — a value the bot made after the commitment is one it could have chosen."""
     from club.correspondence import roll_for_late_doublers
     from club.settings import HOUR
 

@@ -1,4 +1,4 @@
-"""Members verify the dice without trusting the bot (issue 12 item 2): the standalone ``tools/verify_dice.py``
+"""Members verify the dice without trusting the bot: the standalone ``tools/verify_dice.py``
 (standard library only) recomputes 100 % of the rolls of a finished match, a money session and a chouette from
 their published values alone — a ``.mat`` export, the text of ``/bg verify`` — run as a subprocess, no database."""
 

@@ -1,4 +1,4 @@
-"""Issue 11's game addressing in Discord: a command given outside a game's thread, without ``game:``, goes to **the
+"""Game addressing in Discord: a command given outside a game's thread, without ``game:``, goes to **the
 one game waiting for that member** (:func:`club.frontend.choose_game`); with none or several it is refused
 privately with the list — each game with a jump link to its board — and never goes to the last game named."""
 

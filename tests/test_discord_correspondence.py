@@ -1,4 +1,4 @@
-"""Correspondence play through the Discord harness (issue 14 "Must show": the real bot, discord.py's real parsing,
+"""Correspondence play through the Discord harness (the real bot, discord.py's real parsing,
 the fake Discord): ``/player away`` posts one notice per game and pauses the clocks, ``/player back`` ends it early,
 repeated pauses still let the deadline arrive; at a lapsed deadline under the ``claim`` policy the Claim the game /
 Claim the match / Give 24 h more buttons work for the waiting member only; ``/player nudge`` has its cooldown;

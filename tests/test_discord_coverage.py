@@ -1,4 +1,4 @@
-"""The harness suite as a whole (issue 10 "Must show"): every subcommand of the tree invoked through the harness by a
+"""The harness suite as a whole: every subcommand of the tree invoked through the harness by a
 test of its own (not only by the smoke test that runs each leaf once), no limit broken and no interaction left
 unanswered or answered twice in any harness of the run.
 

@@ -1,4 +1,4 @@
-"""Flows through the Discord harness from a fresh database (issue 10 "Must show"): every subcommand of every group
+"""Flows through the Discord harness from a fresh database: every subcommand of every group
 invoked, a money session with double, beaver, redouble and drop, a stale button and another member's button, a
 chouette from start to its score sheet, a restart between two actions."""
 

@@ -1,4 +1,4 @@
-"""Issue 10's defects, each through the Discord harness with Discord's real error codes: a thinking defer always
+"""Platform edge cases, each through the Discord harness with Discord's real error codes: a thinking defer always
 completed, commands in a finished match's thread, archived threads, deleted threads and messages, missing
 permissions before anything is stored, closed DMs, direct messages without GET /users/{id} each time, 429s;
 interaction tokens past their 15 minutes (tests/test_discord_protocol.py)."""

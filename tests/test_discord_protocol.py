@@ -1,4 +1,4 @@
-"""Issue 10's protocol guarantees through the Discord harness: every interaction gets its initial response within
+"""The protocol guarantees through the Discord harness: every interaction gets its initial response within
 3 s even when the work behind it takes longer (the handler defers first, the followup completes it), and an answer
 due after the interaction token's 15 minutes goes to the channel, Discord having refused the token (401, 50027)."""
 

@@ -1,4 +1,4 @@
-"""A fuzz run through the club/ layer (issue 12, Must show): ≥ 10,000 hostile calls — wrong types, huge and control
+"""A fuzz run through the club/ layer: ≥ 10,000 hostile calls — wrong types, huge and control
 texts, NaN and infinities, ids of nothing or of another server, stale versions, other members' turns, random
 play texts — mixed with legal decisions so that every stage of 1-on-1 games, money sessions and chouettes is hit.
 Every call either succeeds or is refused with a :class:`~backgammon.errors.BackgammonError` whose explained message

@@ -432,7 +432,7 @@ def test_case_files_as_we_write_them_read_in_gnubg_as_our_replay_reads_them(tmp_
     assert compared > 200
 
 
-# -- Match ID and Position ID validation against the real gnubg (issue 16; positions-2.json BG25, BG27) ---------------
+# -- Match ID and Position ID validation against the real gnubg (positions-2.json BG25, BG27) ---------------
 # Run inside gnubg: each ID is set after a sentinel; it was accepted when gnubg's state moved off the sentinel (a second
 # sentinel settles an ID that happens to equal the first). One process for all, the board display off.
 _ID_CHECKER = r"""
@@ -563,7 +563,7 @@ def _we_accept(decode, ident: str) -> bool:
 
 
 def test_match_id_and_position_id_validation_agree_with_gnubg(tmp_path):
-    """Issue 16 / positions-2.json BG25, BG27: on ~300 Match IDs and ~300 Position IDs (random and malformed) we
+    """positions-2.json BG25, BG27: on ~300 Match IDs and ~300 Position IDs (random and malformed) we
     accept exactly what gnubg 1.07's ``set matchid`` / ``set board`` accept (matchid.c MatchFromKey, positionid.c
     CheckPosition), and a Match ID we accept means to gnubg what it means to us: gnubg re-emits our encoding of it
     (cube, owner, roller, dice, length, score, Crawford flag; the Crawford bit dropped where SetMatchID ignores it, owner bits 10 as centred; a pending double is stepped back

@@ -1,4 +1,4 @@
-"""Hot state without history (issue 13 item 1, issue 17 step 4): the stored state of a money session does not grow
+"""Hot state without history: the stored state of a money session does not grow
 with the games played, and a chouette's holds no event history and no sheet rows — the finished games are in their
 own rows (``games``, ``chouette_results``, ``chouette_sheet``) and the log."""
 
@@ -25,7 +25,7 @@ async def test_a_money_sessions_state_does_not_grow_with_its_games(tmp_path):
             number = outcome.view.game_number
             if number not in sizes:
                 state = dict((await service.db.get_match(outcome.match_id)).state)
-                book = state.pop("dice")  # the dice book (issue 12 item 1): the current and next game's only
+                book = state.pop("dice")  # the dice book: the current and next game's only
                 assert len(book["clients"]) <= 4 and {c[0] for c in book["clients"]} <= {number, number + 1}
                 sizes[number] = len(dumps(state))
             outcome = await decide(service, outcome.view, rng, cube=0.2)
@@ -46,7 +46,7 @@ async def test_a_chouettes_state_holds_no_event_history(tmp_path):
             outcome = await decide_randomly(service, outcome, rng, double=0.2)
             if len(outcome.view.sheet.rows) > games:
                 state = json.loads((await service.club.db.store.row(("chouette", outcome.session_id)))["state"])
-                book = state.pop("dice")  # the dice book (issue 12 item 1): series 0, this game's and the next's
+                book = state.pop("dice")  # the dice book: series 0, this game's and the next's
                 assert {c[0] for c in book["clients"]} <= {0, outcome.view.game_number, outcome.view.game_number + 1}
                 assert "history" not in state["session"]
                 assert state["session"]["sheet"]["rows"] == [], "the sheet rows are not in the hot state"
@@ -92,7 +92,7 @@ async def test_the_chouette_sheet_from_its_rows_is_the_engines(tmp_path):
 
 
 async def test_a_chouette_decision_that_ends_no_game_neither_reads_nor_builds_the_sheet(tmp_path):
-    """Issue 13 item 1: the cost of a decision does not grow with the games played. A decision that ends no game
+    """The cost of a decision does not grow with the games played. A decision that ends no game
     reads no stored sheet row and builds no sheet; one that ends a game reads that game's row only, and the sheet
     it shows then (and ``state``'s) is the whole sheet, as the engine keeps it."""
     async with chouettes(tmp_path / "c.sqlite3") as service:

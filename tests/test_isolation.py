@@ -1,4 +1,4 @@
-"""Club isolation (issue 12 item 3, RULES A2 "only in his own server"): a match or chouette of another server is
+"""Club isolation (RULES A2 "only in his own server"): a match or chouette of another server is
 "no such game here" in commands, autocomplete, the use-case calls a front end makes, and forged ``custom_id`` s."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Match files from real programs (issue 16): XG's ``; Set Pos=`` lines (positions-2.json BG28, BG29, read as GNU
+"""Match files from real programs: XG's ``; Set Pos=`` lines (positions-2.json BG28, BG29, read as GNU
 Backgammon's import.c does), a lenient replay of what a real site wrote (entries our rules refuse become warnings
 with game and move), and the Crawford rule as the header or ``--no-crawford`` says (RULES M3)."""
 

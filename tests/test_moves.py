@@ -211,7 +211,7 @@ def test_one_play_per_result_and_the_moves_reach_it():
 
 
 def test_legal_plays_leave_no_cyclic_garbage_behind():
-    """Issue 16 (single calls of 11–20 ms when the collector runs): the plays of a call are freed as soon as the caller
+    """So that no call takes 11–20 ms when the collector runs, the plays of a call are freed as soon as the caller
     drops them — the doublet search's recursive closure is broken on the way out, so no reference cycle keeps them
     (and every collection until the next full one traverses them)."""
     import gc

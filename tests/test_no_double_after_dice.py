@@ -1,4 +1,4 @@
-"""Property (issue 12 item 4, issue 17 step 1; RULES D1): random action sequences through the chouette table and the
+"""Property (RULES D1): random action sequences through the chouette table and the
 1-on-1 game never see a cube action accepted once the dice of the turn are thrown.
 
 Each step takes a random legal-looking action (from what the table waits for), and whenever the board's dice are

@@ -1,4 +1,4 @@
-"""Long work in the worker process (issue 13 item 2, :mod:`club.offload`): the replays of ``/bg export`` and ``club
+"""Long work in the worker process (:mod:`club.offload`): the replays of ``/bg export`` and ``club
 verify`` run in another process, read the same rows whether the worker reads the SQLite file itself or is handed
 them (another backend), and their errors come back as raised."""
 
@@ -16,7 +16,7 @@ from club.errors import UnknownGameError
 from club.export import export_mat, mat_text_of_rows
 from club.verify import verify_match
 
-pytestmark = pytest.mark.backends  # and on PostgreSQL (issue 13 item 5)
+pytestmark = pytest.mark.backends  # and on PostgreSQL
 
 
 def _pid() -> int:

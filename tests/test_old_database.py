@@ -1,5 +1,5 @@
 """A database written by older code (``tests/fixtures/old_club.sql``, built by ``build_old_db.py`` with the code of
-main at d79f26b) opens, verifies and plays on with today's code (issue 17)."""
+main at d79f26b) opens, verifies and plays on with today's code."""
 
 from __future__ import annotations
 
@@ -44,7 +44,7 @@ def test_the_old_database_opens_verifies_upgrades_and_plays_on(tmp_path):
             assert labels == sorted(
                 ["chouette 1", "chouette 2", "match 1", "match 2", "match 3", "match 4", "match 5"]
             ), labels
-            # the state-format migration replays every log and rewrites the old states (issue 17), once
+            # the state-format migration replays every log and rewrites the old states, once
             sizes = {match_id: len(dumps((await db.get_match(match_id)).state)) for match_id in (1, 3, 4)}
             report = await upgrade_states(db)
             assert report.problems == [] and report.current == 0
@@ -57,7 +57,7 @@ def test_the_old_database_opens_verifies_upgrades_and_plays_on(tmp_path):
                 assert len(dumps(state)) < sizes[match_id]
             chouette = json.loads((await db.store.row(("chouette", 2)))["state"])
             assert chouette["format"] == 3 and "history" not in chouette["session"]
-            # the finished games' sheet rows moved out of the hot state into rows of their own (issue 13 item 1)
+            # the finished games' sheet rows moved out of the hot state into rows of their own
             assert chouette["session"]["sheet"]["rows"] == [] and chouette["session"]["sheet"]["earlier"] == 2
             store = ChouetteStore(db)
             for session_id in (1, 2):
@@ -83,7 +83,7 @@ def test_the_old_database_opens_verifies_upgrades_and_plays_on(tmp_path):
                     view = (await decide(club, view, rng, cube=0.1)).view
                 assert view.game_number > start or view.status == "over"
                 recipes = [a.args.get("recipe") for a in await club.log(match_id) if a.kind == "new_game"]
-                if view.game_number > start:  # old games keep v1 (never rewritten), new ones roll v2 (issue 12)
+                if view.game_number > start:  # old games keep v1 (never rewritten), new ones roll v2
                     assert recipes[0] is None and recipes[-1] == "bgclub-hmac-sha256-v2", recipes
             money = await club.state(4)
             assert sum(money.score) == 0

@@ -1,4 +1,4 @@
-"""One clock for every table (issue 17 step 3): one deadline model, one ``run_due``, one reminder loop; the 1-on-1's
+"""One clock for every table: one deadline model, one ``run_due``, one reminder loop; the 1-on-1's
 and the chouette's expiry rules stay hooks of their tables (RULES A2, M5, C9)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""positions-2.json cases decided by the game engine and the Match ID reader (issue 16): BG24 the dead cube as gnubg
+"""positions-2.json cases decided by the game engine and the Match ID reader: BG24 the dead cube as gnubg
 and the USBGF ruling guide 4.4.9 read it, checked through the Match IDs gnubg 1.07.001 was given (RULES M3, M4).
 
 BG25/BG27 (Match ID and Position ID validation) are in test_ids.py; BG29/BG35 (plays and notation) in test_moves.py

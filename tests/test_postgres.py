@@ -1,4 +1,4 @@
-"""PostgreSQL (issue 13, item 5): a real server (tests/pgcluster.py: one throwaway cluster per session, a fresh
+"""PostgreSQL: a real server (tests/pgcluster.py: one throwaway cluster per session, a fresh
 database per test). Two bot processes on one database never double-apply an action (the version check) and never
 lose one; reminders are each sent once while one process at a time leads the scheduler (advisory lock + FOR UPDATE
 SKIP LOCKED). Without PostgreSQL installed these tests are skipped locally and fail in CI (CI=true), where .ci/run
@@ -288,7 +288,7 @@ def _rounds(*logs: Path) -> list[dict]:
 
 
 async def test_two_bot_processes_run_the_reminder_loop_one_at_a_time_and_the_other_takes_over(pg_url, tmp_path):
-    """Issue 13 item 5: two bot processes run the real reminder loop (cogs/reminders.py, every 0.05 s) on one
+    """Two bot processes run the real reminder loop (cogs/reminders.py, every 0.05 s) on one
     PostgreSQL database with 16 matches waiting (each: a 4-hour and a 1-hour reminder, then the expiry). Only the
     holder of the scheduler's lease runs ``run_due``: the rounds of the two processes never overlap, and while both
     live only one of them runs at all. The leader is killed (SIGKILL) once the first 8 matches fired; the other takes
@@ -398,7 +398,7 @@ async def test_the_sqlite_scheduler_lease_is_always_granted(tmp_path):
 
 
 async def test_a_database_that_cannot_be_used_is_one_line_in_every_tool(pg_cluster, tmp_path, capsys):
-    """What an operator gets wrong (issue 13 item 5; storage.pgerrors): a database that does not exist, a role that
+    """What an operator gets wrong (storage.pgerrors): a database that does not exist, a role that
     does not exist, no server at the socket folder, a bad URL parameter, a role that may not create the club's tables
     — ``python -m storage check``, ``migrate-to``, ``python -m club verify`` and the console each say it in one line
     naming the database, with what to do, never a traceback and never the password."""

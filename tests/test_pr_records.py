@@ -1,4 +1,4 @@
-"""Issue 15, PRs kept per club: each finished rated match's PR per member written when its review is computed,
+"""PRs kept per club: each finished rated match's PR per member written when its review is computed,
 shown in the member's stats and on the ``pr`` leaderboard with the decisions behind it; practice games never."""
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from club.records import ClubRecords
 from club.records.texts import leaderboard_text, stats_text
 from storage.prs import MatchPr, keep_match_prs, match_prs, pr_totals
 
-pytestmark = pytest.mark.backends  # and on PostgreSQL (issue 13 item 5)
+pytestmark = pytest.mark.backends  # and on PostgreSQL
 
 needs_engine = pytest.mark.skipif(not engine_available(), reason="the optional engine (bgsage) is not installed")
 

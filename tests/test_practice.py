@@ -1,4 +1,4 @@
-"""Issue 15, the practice opponent: a match against the engine in a seat the bot takes, through the club layer —
+"""The practice opponent: a match against the engine in a seat the bot takes, through the club layer —
 played to the end, unrated (the club's books unchanged), no clock for the engine, hints allowed there."""
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from club.errors import InvalidRequestError
 from club.practice import ENGINE_NAME, engine_turns, room_of, start_practice
 from club.records import ClubRecords
 
-pytestmark = pytest.mark.backends  # and on PostgreSQL (issue 13 item 5)
+pytestmark = pytest.mark.backends  # and on PostgreSQL
 
 needs_engine = pytest.mark.skipif(not engine_available(), reason="the optional engine (bgsage) is not installed")
 ENGINE = 990_001
@@ -310,7 +310,7 @@ async def test_a_practice_deadline_stored_before_they_had_none_ends_quietly(tmp_
             if view.engine_to_act:
                 view = (await engine_turns(service, match_id, pool))[-1].view
             elif view.pending in ("roll", "roll_or_double"):
-                with monkeypatch.context() as old_code:  # the unit of work as it was: a clock for the member
+                with monkeypatch.context() as old_code:  # a unit of work that gives the member a clock
                     old_code.setattr(MatchTable, "practice", property(lambda table: False))
                     view = (await service.roll(match_id, ALICE)).view
                 if view.waiting_for == ALICE:

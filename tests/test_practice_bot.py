@@ -1,4 +1,4 @@
-"""Issue 15 in Discord, through the harness: ``/study practice`` starts a game against the engine in its own thread,
+"""Practice in Discord, through the harness: ``/study practice`` starts a game against the engine in its own thread,
 the engine's turns are played by the bot (its seat: the bot's user), hints are allowed there and still refused in a
 rated game; without the engine the command says how to enable analysis."""
 
@@ -38,7 +38,7 @@ async def test_practice_starts_and_the_engine_plays_its_turns(harness):
         if view.status == "over" or engine_plays >= 2:
             break
         assert view.waiting_for == alice.id, f"the engine's turn was left: {view.pending}"
-        assert await service.db.get_deadline(match_id) is None  # a practice game has no clock at all (issue 15)
+        assert await service.db.get_deadline(match_id) is None  # a practice game has no clock at all
         await play_turn(h, match_id, rng)
         engine_plays = sum(a.kind == "play" and a.member_id == BOT_ID for a in await service.log(match_id))
     assert engine_plays >= 1 or view.status == "over"

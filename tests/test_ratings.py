@@ -16,7 +16,7 @@ from club import ClubService, ManualClock
 from club.records import ClubRecords, k_factor, p_upset, rate, rating_change
 from storage import Database
 
-pytestmark = pytest.mark.backends  # and on PostgreSQL (issue 13 item 5)
+pytestmark = pytest.mark.backends  # and on PostgreSQL
 
 A, B, C = 101, 102, 103
 

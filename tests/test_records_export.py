@@ -221,7 +221,7 @@ async def test_a_money_session_with_opening_ties_reimports_to_the_same_results(t
 
 
 async def test_a_finished_tables_match_file_is_kept_when_it_ends_and_read_back_without_a_replay(tmp_path, monkeypatch):
-    """Issue 13 (exports at 50,000 games): when a table ends, its match file is made (the log replayed in a worker
+    """Exports at 50,000 games: when a table ends, its match file is made (the log replayed in a worker
     thread) and kept at the table's version — before any export; exports read the kept file — the same text as a
     replay of the log — without reading the log again; a table still being played is not kept (its log grows)."""
     async with played_club(tmp_path / "kept.sqlite3") as (service, money_id, match_id):

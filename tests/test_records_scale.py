@@ -1,4 +1,4 @@
-"""The running totals of the books (storage.tallies, issue 13 item 3): kept when each game ends, they give the same
+"""The running totals of the books (storage.tallies): kept when each game ends, they give the same
 ledger as summing every stored game, for any period, even when games end out of time order."""
 
 from __future__ import annotations
@@ -167,7 +167,7 @@ async def test_the_batched_sheets_of_an_export_equal_the_sheets_one_by_one(tmp_p
 
 
 async def logged_replies(db: Database, club_id: int, member: int) -> list[float]:
-    """``member``'s reply times read from the action log itself (what ``reply_tallies`` replaces, issue 13 item 3):
+    """``member``'s reply times read from the action log itself (what ``reply_tallies`` replaces):
     each of his own actions after somebody else's, or the club's, in a match of his."""
     rows = await db._fetchall(
         "SELECT a.at - b.at FROM actions a JOIN matches m ON m.id = a.match_id "

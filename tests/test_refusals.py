@@ -1,4 +1,4 @@
-"""Refusals name the rule (issue 14): "no doubling in the Crawford game (RULES M3)", "you already rolled: play 2-1",
+"""Refusals name the rule: "no doubling in the Crawford game (RULES M3)", "you already rolled: play 2-1",
 and an illegal play says what made it illegal next to the legal plays. Each refusal changes nothing."""
 
 from __future__ import annotations

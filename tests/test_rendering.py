@@ -288,7 +288,7 @@ def test_m3_no_cube_in_the_crawford_game():
 
 def test_d1_offered_cube_drawn_on_the_takers_side():
     """RULES D1: a cube being offered is drawn at its new value on the taker's side — in the half of the board where
-    the side that must answer throws (issue 14: the doubler turns the cube and hands it over)."""
+    the side that must answer throws (the doubler turns the cube and hands it over)."""
     layout = board_layout(WIDTH)
     view = BoardView(Position.initial(), on_roll=OPPONENT, awaiting="to take or drop", offered_cube=4)
     image = decode(render_board(view))

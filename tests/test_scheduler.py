@@ -158,7 +158,7 @@ async def test_two_schedulers_at_once_fire_each_expiry_once(tmp_path):
 
 
 async def test_two_bots_on_one_database_send_each_reminder_and_expiry_once(tmp_path):
-    """Issue 13 item 5: two bot processes on one database (two connections, two services, each with its own
+    """Two bot processes on one database (two connections, two services, each with its own
     per-match locks) run the reminder loop at the same moment: every reminder and every expiry notice goes out once
     in all (the deadline is marked only if nobody marked it first), none is lost."""
     path = tmp_path / "club.sqlite"

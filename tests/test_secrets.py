@@ -1,4 +1,4 @@
-"""Secrets at rest (issue 12 item 5): the database file (and its WAL) and every backup are readable by the owner
+"""Secrets at rest: the database file (and its WAL) and every backup are readable by the owner
 only (0600); no seed of an unfinished game reaches any log at any level (aiosqlite's DEBUG records carry every
 statement's parameters); the Discord token is in no repr and no log line."""
 

@@ -1,4 +1,4 @@
-"""Issue 15 in Discord, through the harness (tests/discordkit.py): ``/study hint`` (refused in a rated game and in a
+"""Analysis in Discord, through the harness (tests/discordkit.py): ``/study hint`` (refused in a rated game and in a
 chouette while it is played, 003 1.5; given for a position by ID), ``/study review`` and the review posted in the
 game's thread when a match ends (with the costliest plays as board images), and the bot without the engine."""
 

@@ -1,4 +1,4 @@
-"""The smaller gaps of issue 12 item 7: each bad value is refused in words before it reaches the database (a
+"""Validation before storage: each bad value is refused in words before it reaches the database (a
 database CHECK failing is a traceback), and no message outgrows Discord's 2,000 characters."""
 
 from __future__ import annotations

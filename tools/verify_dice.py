@@ -17,7 +17,7 @@ The recipe of a line is its ``recipe=`` field, else the ``DiceRecipe`` line. ``b
 game with server seed S: for block = 0, 1, 2 … take the 32 bytes of HMAC-SHA256(key=S, msg=ASCII "n:block") in
 order, skip every byte >= 252 (rejection sampling: 252 = 42 x 6, so each face has exactly 42 accepted byte values),
 each other byte b is the die b % 6 + 1; the roll is the first k dice (k = the number of digits listed: 2 for a roll,
-an opening roll being side 0's die then side 1's). ``bgclub-hmac-sha256-v2`` (issue 12 item 1: the players' client
+an opening roll being side 0's die then side 1's). ``bgclub-hmac-sha256-v2`` (with the players' client
 seeds, ``clients=from_roll:hex,…`` in the listed order, each the hex of its UTF-8 text): the same, with
 msg = ASCII "n:block" followed by ":" + hex for each non-empty client seed whose from_roll <= n.
 """

@@ -1,4 +1,4 @@
-"""Analysis, hints and the practice opponent (issue 15): an engine behind a small interface, run in worker processes.
+"""Analysis, hints and the practice opponent: an engine behind a small interface, run in worker processes.
 
 - :mod:`club.analysis.engine` — the interface (:class:`~club.analysis.engine.Engine`: best plays with equities, cube
   decision; money and match) and its value types;

@@ -1,4 +1,4 @@
-"""Each chouette member's cube decisions graded against the engine (issue 15, Deliver 4; RULES C4, C5, D1–D3).
+"""Each chouette member's cube decisions graded against the engine (RULES C4, C5, D1–D3).
 
 The session's action log is replayed through :class:`~club.chouette.table.ChouetteTable` (the club's own state
 machine); before each cube action the board position and the cube concerned are read and the decision noted, one per

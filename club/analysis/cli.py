@@ -1,4 +1,4 @@
-"""``python bot.py analyse FILE.mat [FILE …] [--json] [--level 2ply] [--workers N]`` (issue 15).
+"""``python bot.py analyse FILE.mat [FILE …] [--json] [--level 2ply] [--workers N]``.
 
 Every checker play and cube decision of each match file graded by the engine, per player: counted decisions, error
 rate (PR = 500 × equity lost ÷ non-forced decisions; not scaled for 1-point matches), errors and blunders (GNU

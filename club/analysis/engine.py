@@ -1,4 +1,4 @@
-"""The engine interface: what analysis, hints and the practice opponent ask of a backgammon engine (issue 15).
+"""The engine interface: what analysis, hints and the practice opponent ask of a backgammon engine.
 
 One small interface, :class:`Engine`, with two questions, each for a position seen by the player on roll
 (:class:`~backgammon.position.Position`) and a :class:`CubeState` (cube, score, match or money):

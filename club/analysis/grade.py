@@ -1,4 +1,4 @@
-"""Grade every decision of a game against the engine, and sum the grades per player (issue 15).
+"""Grade every decision of a game against the engine, and sum the grades per player.
 
 For each :class:`~club.analysis.walk.Decision`:
 

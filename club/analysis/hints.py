@@ -1,4 +1,4 @@
-"""Hints only where they are allowed (issue 15, Deliver 6; RULES 003 1.5: no electronic aids in a match).
+"""Hints only where they are allowed (RULES 003 1.5: no electronic aids in a match).
 
 A hint — the best plays of a roll, or the cube advice, with equities — is given for a position named by its gnubg
 Position ID (from a finished game's review, a book, another site). It is **refused** for a game being played (a
@@ -57,7 +57,7 @@ async def check_hint_allowed(
     if position is None:
         view = None if here is None else await service.state(here)
         if view is not None and view.practice and member in view.players:
-            return  # a practice game against the engine: hints allowed (issue 15), on its current position
+            return  # a practice game against the engine: hints allowed, on its current position
         if view is not None and view.status == "active":
             raise refuse_in_play(f"match #{here}")
         raise InvalidRequestError(

@@ -1,4 +1,4 @@
-"""A whole match (or money session) analysed: every game's decisions graded, summed per player (issue 15).
+"""A whole match (or money session) analysed: every game's decisions graded, summed per player.
 
 :func:`analyse_games` grades a list of :class:`~backgammon.game.Game` (one worker task per game across an
 :class:`~club.analysis.pool.AnalysisPool`, or in this process without one); :func:`analyse_record` replays a match

@@ -1,4 +1,4 @@
-"""The worker processes the engine runs in: analysis and engine turns never run on the event loop (issue 15).
+"""The worker processes the engine runs in: analysis and engine turns never run on the event loop.
 
 :class:`AnalysisPool` wraps a :class:`concurrent.futures.ProcessPoolExecutor` (``spawn`` start method: the bot's
 process has threads, which ``fork`` would copy half-way). Each worker builds its engines once

@@ -1,4 +1,4 @@
-"""The practice opponent's choices at a chosen strength (issue 15, Deliver 5): the engine takes a seat.
+"""The practice opponent's choices at a chosen strength: the engine takes a seat.
 
 Each strength is an engine depth and a *noise*: every candidate's equity gets a random error drawn from a normal
 distribution of that width before the best is taken, so a weaker opponent makes the kind of errors people make —

@@ -1,4 +1,4 @@
-"""The review of a club match or money session (issue 15, Deliver 3): both players' PR, the three costliest errors
+"""The review of a club match or money session: both players' PR, the three costliest errors
 as board pictures (the play made and the best play, with equities) and the cube errors. No Discord types: the
 Discord cog and the console both show what :func:`review_match` returns.
 

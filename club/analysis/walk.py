@@ -1,4 +1,4 @@
-"""Walk a game's history and list the decisions its players made (issue 15: what the analysis grades).
+"""Walk a game's history and list the decisions its players made (what the analysis grades).
 
 A :class:`~backgammon.game.Game` records every action in ``history``; :func:`decisions` re-applies them to a fresh
 game with the same rules, length, score and Crawford flag (:meth:`~backgammon.game.Game.apply`, so the rules engine

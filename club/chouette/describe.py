@@ -99,7 +99,7 @@ def describe(kind: str, member: int | None, args: dict[str, Any], names: Mapping
     if kind == "close":
         return "The chouette is over."
     if kind == "client_seed":
-        return ""  # a member's dice contribution (issue 12 item 1): in the log and the published dice lines
+        return ""  # a member's dice contribution: in the log and the published dice lines
     return f"{who(member)}: {kind}."
 
 

@@ -149,7 +149,7 @@ class ChouetteService(ChouetteExpiry):
                             False, 0)  # fmt: skip
         args["seed_hash"] = series.seed_hash
         state = table.to_json()
-        if seed:  # the seat throws' series 0 and game 1's seed, committed now (issue 12 item 1)
+        if seed:  # the seat throws' series 0 and game 1's seed, committed now
             book = DiceBook(Ahead.draw(1, self.club._seeds), standing=[0])
             args.update(recipe=RECIPE_V2, next_seed_hash=book.ahead.seed_hash)
             state["dice"] = book.to_json()
@@ -397,7 +397,7 @@ class ChouetteService(ChouetteExpiry):
             try:
                 if member is not None:
                     step.names.update(await self.club._names([member]))
-                    await step.contribute(member)  # his client seeds, if due (issue 12 item 1)
+                    await step.contribute(member)  # his client seeds, if due
                 result = operation(step)
                 if inspect.isawaitable(result):
                     await result
@@ -464,7 +464,7 @@ class ChouetteService(ChouetteExpiry):
     async def _stored_sheet(self, session_id: int, table: ChouetteTable) -> list[dict]:
         """The session's stored sheet rows: those read before (a stored row never changes, RULES C11's record) and
         any written since — by this process or another one sharing the database — so an action reads only new
-        rows, and none at all while no game ended since it last looked (issue 13 item 1): ``table`` (as loaded)
+        rows, and none at all while no game ended since it last looked: ``table`` (as loaded)
         says how many games it does not hold itself."""
         known = self._sheets.setdefault(session_id, [])
         stored = table.session.games_on_sheet - len(table.session.sheet_rows())

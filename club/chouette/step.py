@@ -40,7 +40,7 @@ class _Series(DiceInUse):
 
     @classmethod
     def of(cls, stored: DiceSeries, book: DiceBook) -> _Series:
-        """The series as stored, with its recipe and client seeds from the table's ``book`` (issue 12 item 1)."""
+        """The series as stored, with its recipe and client seeds from the table's ``book``."""
         seed = None if stored.seed is None else bytes.fromhex(stored.seed)
         return cls(stored.series, stored.dice, seed, stored.seed_hash, stored.rolls, *book.recipe_of(stored.series),
                    revealed=stored.seed_revealed)  # fmt: skip
@@ -136,7 +136,7 @@ class ChouetteStep(Step):
     def new_series(self, number: int) -> _Series:
         """The dice of game ``number`` (RULES A1): the seed committed ahead (when the session opened, or when the
         game before started), rolled by :data:`~club.dice.RECIPE_V2` with the members' client seeds; the next game's
-        seed is drawn and committed now (issue 12 item 1). Injected dice for tests."""
+        seed is drawn and committed now. Injected dice for tests."""
         service = self.service.club
         if service._dice is not None:
             series = _Series(number, **DiceInUse.fresh_seed(service._seeds, True))
@@ -149,7 +149,7 @@ class ChouetteStep(Step):
 
     async def contribute(self, member: int) -> None:
         """``member`` acts himself: fix his client seed for each v2 series in play (the seat throws', the game's)
-        and the committed game ahead if he has none there yet (issue 12 item 1, :func:`club.commitments.due`): his
+        and the committed game ahead if he has none there yet (:func:`club.commitments.due`): his
         ``/player seed`` phrase and this request's value. Logged as ``client_seed`` actions; counts from the next
         roll of that series. Nothing for injected dice, a closed session or someone not registered (his action is
         refused anyway)."""

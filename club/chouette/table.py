@@ -55,9 +55,9 @@ from .settlements import SettlementActions
 
 STATE_FORMAT = 3
 """The format of ``chouette_sessions.state`` written now: 3 = hot state — seats, the current game and board, the
-sheet's columns and running totals; the finished games' sheet rows are in ``chouette_sheet`` (issue 13 item 1, issue
-17). 2 also held every sheet row, 1 (before issue 17) the session's whole event history too. :mod:`club.states`
-reads them all and upgrades them to 3 by replaying the log."""
+sheet's columns and running totals; the finished games' sheet rows are in ``chouette_sheet``. Format 2 also held
+every sheet row, format 1 the session's whole event history too. :mod:`club.states` reads them all and upgrades them
+to 3 by replaying the log."""
 
 SIDES = ("box", "team")
 """Board side 0 is Box, side 1 the Team (played by the Captain)."""
@@ -371,7 +371,7 @@ class ChouetteTable(TableBase, SeatActions, CubeActions, SettlementActions):
         self.session.start_game(args.get("partner", "auto"))
         self.board = Game(self.rules.game)
         self.turns = 0
-        dice = {k: args[k] for k in ("recipe", "next_seed_hash") if k in args}  # issue 12 item 1
+        dice = {k: args[k] for k in ("recipe", "next_seed_hash") if k in args}  # absent from v1 logs
         return {"number": number, "partner": args.get("partner", "auto"), "dice": args["dice"],
                 "seed_hash": args["seed_hash"], **dice}  # fmt: skip
 

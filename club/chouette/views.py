@@ -188,8 +188,7 @@ class ChouetteView:
     @cached_property
     def sheet(self) -> SheetData:
         """The score sheet (RULES C11), built the first time it is asked for: a decision that does not end a game
-        and is not shown with the sheet never builds it, so its cost does not grow with the games played (issue 13
-        item 1)."""
+        and is not shown with the sheet never builds it, so its cost does not grow with the games played."""
         return self.sheet_source()
 
     def seat_lines(self, *, team: str = "", notes: bool = False, cubes_between: bool = False) -> list[str]:
@@ -385,7 +384,7 @@ def sheet_data(table: ChouetteTable, stored: Sequence[dict] = ()) -> SheetData:
 def _sheet_source(table: ChouetteTable, stored: Sequence[dict]) -> Callable[[], SheetData]:
     """A function building :func:`sheet_data` of ``table`` as it is now: what it needs of the table is copied at once
     — the sheet's columns and totals and the rows the table holds, a few games at most (the table may change
-    afterwards) — and the rows from ``stored`` (never rewritten) are read only when it is called (issue 13 item 1)."""
+    afterwards) — and the rows from ``stored`` (never rewritten) are read only when it is called."""
     session = table.session
     sheet = session.sheet()
     held = session.sheet_rows()

@@ -1,4 +1,4 @@
-"""The correspondence verbs of the console (issue 14): ``/player`` — ``away``, ``back``, ``ping``, ``nudge``,
+"""The correspondence verbs of the console: ``/player`` — ``away``, ``back``, ``ping``, ``nudge``,
 ``autoroll`` — and what are buttons in Discord: ``claim game|match`` and ``more-time`` (the Claim the game / Claim
 the match / Give 24 h more buttons of a lapsed deadline under the ``claim`` policy) and ``rematch`` (the Rematch
 button of a finished match's last board). Each makes the same :class:`club.correspondence.Correspondence` /
@@ -58,7 +58,7 @@ async def _mine(console: Console, given: Target | None, *, lapsed: bool) -> int:
 @verb("player away", "away DAYS [REASON]", "go away for DAYS: a notice in each of your games, your clocks paused",
       bare=True)  # fmt: skip
 async def away(console: Console, args: list[str]) -> str:
-    """``away DAYS [REASON]`` (issue 14): the days come out of the club's yearly allowance (``config away_days``)."""
+    """``away DAYS [REASON]``: the days come out of the club's yearly allowance (``config away_days``)."""
     if not args:
         raise InvalidRequestError("away DAYS [REASON], e.g. away 3 holiday")
     days = number(args[0], "away days", high=366)
@@ -122,7 +122,7 @@ async def autoroll(console: Console, args: list[str]) -> str:
 @verb("player seed", "seed [PHRASE]", "your dice phrase: part of your client seed in every game (none: clear it)",
       bare=True)  # fmt: skip
 async def seed(console: Console, args: list[str]) -> str:
-    """``seed bob's lucky phrase`` / ``seed`` (clears): ``/player seed`` (issue 12 item 1, :mod:`club.commitments`).
+    """``seed bob's lucky phrase`` / ``seed`` (clears): ``/player seed`` (:mod:`club.commitments`).
     Each console line's own value (a fresh :mod:`secrets` value) is added after the phrase at the first action."""
     phrase = " ".join(args).strip()
     prefs = await console.service.set_preferences(console.member, seed=phrase)

@@ -1,4 +1,4 @@
-"""The ``/study`` verbs of the console (issue 15): ``practice`` (a match against the engine), ``review`` (the
+"""The ``/study`` verbs of the console: ``practice`` (a match against the engine), ``review`` (the
 engine's review of a finished match) and ``hint`` (best plays or cube advice where hints are allowed) — the same
 calls the Discord cog (:mod:`cogs.study`) makes: :mod:`club.practice`, :mod:`club.analysis.review`,
 :mod:`club.analysis.hints`. The engine runs in the console's worker pool (:func:`pool_of`), and after each of the

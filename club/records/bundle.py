@@ -5,9 +5,9 @@ with a game in the period, and ``mat/<…>.mat`` for every *finished* match and 
 standard match files (:func:`club.export.export_mat`) that our reader and GNU Backgammon import — at most
 :data:`MAX_MAT_FILES` of them, the latest first. ``README.txt`` says what the file holds and what was left out.
 
-Issue 13 (an export of a period ≤ 2 s per 10,000 games, never on the event loop): the match files are the ones kept
-when each table ended (``mat_files``, :mod:`storage.matfiles`), read :data:`BATCH` tables per query — a table from
-an older database without one is replayed once (in a worker thread) and its file kept. The ZIP is *streamed*: each
+An export of a period takes at most about 2 s per 10,000 games and never runs on the event loop: the match files
+are the ones kept when each table ended (``mat_files``, :mod:`storage.matfiles`), read :data:`BATCH` tables per
+query — a table from an older database without one is replayed once (in a worker thread) and its file kept. The ZIP is *streamed*: each
 batch of files is formatted and compressed in a worker thread into a spooled temporary file (in memory up to
 :data:`SPOOL_BYTES`, then on disk), so no whole-file string or ZIP is built in memory and the event loop only waits
 for the database and the thread.

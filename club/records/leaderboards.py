@@ -6,7 +6,7 @@
 - ``matches``: the FIBS ratings (all time: a rating is the sum of a member's whole match history), with wins,
   losses and experience.
 - ``chouette``: chouette points in the period, then money.
-- ``pr``: the engine's error rate (issue 15: 500 × equity lost ÷ counted decisions, over every graded decision of
+- ``pr``: the engine's error rate (500 × equity lost ÷ counted decisions, over every graded decision of
   the member's finished rated matches and money sessions in the period; lower is better), with the number of
   decisions and matches behind it. Practice games against the engine never count.
 

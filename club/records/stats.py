@@ -27,7 +27,7 @@ class MemberStats:
     ``experience``, ``wins``, ``losses``). Chouettes: ``chouette_games``, ``chouette_wins``, ``chouette_points``,
     ``chouette_money``. Correspondence: ``replies`` (how many times a game waited for him), ``reply_mean`` and
     ``reply_median`` (seconds; None before any; the median to within 1/64, :mod:`storage.replies`), ``waiting_on``
-    (games waiting for him now). Analysis (issue 15):
+    (games waiting for him now). Analysis:
     ``pr`` his error rate over the ``pr_decisions`` graded decisions of ``pr_matches`` finished rated matches and
     sessions (None before any; :mod:`storage.prs`).
     """
