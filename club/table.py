@@ -53,8 +53,6 @@ from backgammon.moves import Play
 from backgammon.notation import format_moves
 from backgammon.rules import RuleSet
 
-from .work import TableBase
-
 GAME_ACTIONS = ACTIONS
 """Logged actions that go straight to :class:`~backgammon.game.Game` (their ``args`` are its history entries)."""
 
@@ -96,7 +94,7 @@ class Event:
 
 
 @dataclass
-class MatchTable(TableBase):
+class MatchTable:
     """One match (``kind == "match"``, to ``length`` points) or money session (``"money"``, length 0).
 
     ``players``: the member ids of sides 0 (challenger) and 1. ``status``: see the module docstring. ``match``:
@@ -223,7 +221,7 @@ class MatchTable(TableBase):
             state["engine"] = {"side": self.engine_side, "strength": self.strength}
         return state
 
-    # -- the hooks of club.work.TableBase, and views -----------------------------------------------------------------
+    # -- the hooks of club.work.TableBase (a protocol), and views ------------------------------------------------------
     store_kind = "match"
 
     @property

@@ -1,8 +1,8 @@
 """One unit of work for every table: load → check → apply → log → save, one conditional commit.
 
-A *table* is a pure state machine over its action log; :class:`TableBase` names the hooks every variant has —
-:class:`club.table.MatchTable` (a match or money session) and :class:`club.chouette.table.ChouetteTable` (the
-python-chess way of variants: one base, the rules of each in its subclass):
+A *table* is a pure state machine over its action log; :class:`TableBase` (a protocol) names the hooks every
+variant has — :class:`club.table.MatchTable` (a match or money session) and :class:`club.chouette.table.ChouetteTable`
+(each a whole class, with the rules of its variant):
 
 =====================  ===========================================================================================
 hook                   what it says
@@ -32,7 +32,7 @@ import inspect
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from storage import VersionConflictError
 
@@ -49,26 +49,26 @@ def check_id(value: Any, what: str) -> int:
     return value
 
 
-class TableBase:
+class TableBase(Protocol):
     """The hooks every table variant has (see the module docstring). A variant raises the rules' typed errors for a
     refused action and changes nothing then."""
 
-    store_kind: str = ""
+    store_kind: str
     """``"match"`` or ``"chouette"``: the kind of subject in the action store (:mod:`storage.store`)."""
 
     @property
     def finished(self) -> bool:
         """True when nothing more can happen."""
-        raise NotImplementedError
+        ...
 
     def acting(self) -> list[tuple[int, str]]:
         """``[(member, pending), …]``: who must act now (the one acting for him) and what is awaited; ``[]`` when
         nobody (the club's own steps, or finished)."""
-        raise NotImplementedError
+        ...
 
     def to_state(self) -> dict[str, Any]:
         """The hot state to store (its size does not grow with the games played)."""
-        raise NotImplementedError
+        ...
 
 
 @dataclass

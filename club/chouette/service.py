@@ -64,9 +64,8 @@ from ..work import check_id as _check_id
 from ..work import run_unit
 from .describe import describe, humanize
 from .expiry import ChouetteExpiry
-from .settlements import STEPS, check_points
 from .step import ChouetteStep, _Series
-from .table import ChouetteTable, member_id, name
+from .table import STEPS, ChouetteTable, check_points, member_id, name
 from .views import ChouetteOutcome, ChouetteView, Decision, SheetData
 
 DEFAULT_DECISION_HOURS = 24.0
@@ -284,7 +283,7 @@ class ChouetteService(ChouetteExpiry):
         ``seller``'s interest in the game for ``points``, whole points, negative: the seller pays), ``preempt`` (Box:
         if the seller accepts, Box pays him and settles his cubes), ``accept`` (the seller), ``decline`` (the seller,
         or the buyer withdrawing). The points are the game's transfers: they enter its row on the score sheet and
-        the club's ledger when it ends (C11, A3). See :mod:`club.chouette.settlements`.
+        the club's ledger when it ends (C11, A3). See :mod:`club.chouette.table`.
 
         Raises :class:`InvalidRequestError` (bad step, seller or points), :class:`NotYourTurnError` (the wrong member
         for the step), :class:`NotNowError` (no game, no offer, one open already) and the rules' ``ChouetteError``

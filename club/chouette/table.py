@@ -30,28 +30,48 @@ kind                meaning (args)
 ``box_answer``      Box answers the Team's doubles (``decisions``: one for all, or cube → decision; 5.10, 5.11)
 ``extra``           a dropper offers the lone taker an extra or not (``offer``, 5.7)
 ``team_settle``     a settlement between Team members, by ``step``: offer, preempt (Box), accept, decline (4.4; see
-                    :mod:`club.chouette.settlements`)
+                    below)
 ``forfeit``         the board side ``side`` loses at the club's time limit (RULES A2)
 ``game_over``       the board ended: every cube in play is scored (RULES C3, C8, C11)
 ``close``           the session ends (nobody left)
 ==================  ================================================================================================
+
+Settlements between Team members (RULES C10; 003 Atlanta 4.4): one logged kind, ``team_settle``, in four steps.
+
+003 Atlanta 4.4: "Box may preempt a settlement between players in the Team. For example, 'A' has elected to double,
+but 'B' has not. 'A' offers 'B' ½ the cube value for his interest in the game in order to double. If 'B' accepts
+the offer, Box may preempt the offer, paying 'B' in order to reduce the Team."
+
+==============  ======================================================================================================
+step            meaning (logged args: ``step``, ``buyer``, ``seller``, ``points``, ``preempt``)
+==============  ======================================================================================================
+``offer``       the buyer ('A', a Team member with a cube in play) offers the seller ('B', a Team member with a cube
+                with Box in play) ``points`` (whole points, 4.2–4.3; negative: the seller pays) for his interest
+``preempt``     Box declares, while the offer stands, that he preempts it: if the seller accepts, Box pays him
+``accept``      the seller accepts: the buyer pays him and takes over his cube(s) — or, preempted, Box pays him and
+                his cube(s) are settled with Box (the engine's ``team_settle``)
+``decline``     the seller declines, or the buyer withdraws: the offer is gone
+==============  ======================================================================================================
+
+Reading of the text (a club choice, documented here): in a game played at a distance Box cannot be asked between
+the seller's acceptance and its effect, so Box preempts while the offer is open and his preemption takes effect on
+the acceptance ("If 'B' accepts the offer, Box may preempt"); the seller gets the same points either way. The
+points are transfers of the game, so they enter the game's row on the score sheet (RULES C11, the row sums to zero)
+and from it the club's ledger (RULES A3) when the game ends. One offer at a time; an offer lives in its game only.
 """
 
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 from typing import Any
 
 from backgammon.chouette import ChouetteRules, ChouetteSession
 from backgammon.chouette.seating import is_resolved, tied_groups
-from backgammon.errors import GameError
+from backgammon.errors import ChouetteError, GameError
 from backgammon.game import Game, Phase
 
 from ..errors import InvalidRequestError, NotNowError, NotYourTurnError
-from ..work import TableBase
-from .cubes import CubeActions
-from .seats import SeatActions, member_id, name  # member_id, name: re-exported
-from .settlements import SettlementActions
 
 STATE_FORMAT = 3
 """The format of ``chouette_sessions.state`` written now: 3 = hot state — seats, the current game and board, the
@@ -74,6 +94,28 @@ KINDS = (
 """Every logged action kind (see the module docstring)."""
 
 
+def name(member: int) -> str:
+    """A member's name in the chouette engine: his user id as text."""
+    return str(member)
+
+
+def member_id(engine_name: str) -> int:
+    """The user id of an engine name."""
+    return int(engine_name)
+
+
+STEPS = ("offer", "preempt", "accept", "decline")
+"""The steps of a settlement between Team members (see the module docstring)."""
+
+
+def check_points(points: Any) -> int:
+    """A settlement's points: a whole number (003 Atlanta 4.2–4.3), at most 10,000 either way. Raises
+    :class:`InvalidRequestError`."""
+    if isinstance(points, bool) or not isinstance(points, int) or abs(points) > 10_000:
+        raise InvalidRequestError(f"a settlement is a whole number of points (003 Atlanta 4.2–4.3), not {points!r}")
+    return points
+
+
 @dataclass(frozen=True, slots=True)
 class Pending:
     """A decision the table waits for: ``subject`` must decide (``actor`` may decide now: he, or his proxy / the
@@ -88,7 +130,7 @@ class Pending:
 
 
 @dataclass
-class ChouetteTable(TableBase, SeatActions, CubeActions, SettlementActions):
+class ChouetteTable:
     """One chouette session kept by the club (see the module docstring). Build with :meth:`open`.
 
     ``stake``: money per point (0 = none; the engine's sheet base stake is then 1). ``decision_time`` /
@@ -96,7 +138,7 @@ class ChouetteTable(TableBase, SeatActions, CubeActions, SettlementActions):
     plays. ``no_talk``: the "no cube, no talk" thread is kept. ``lobby``: members waiting for the seat roll, with
     ``lobby_stakes`` (RULES C6). ``retiring``: members leaving once this game is over. ``turns``: turn events in the
     current game (a button's ``mark`` names the game and turn it was drawn for). ``team_offer``: a settlement between
-    Team members on offer (:mod:`club.chouette.settlements`), else None.
+    Team members on offer (see the module docstring), else None.
     """
 
     club_id: int
@@ -200,7 +242,7 @@ class ChouetteTable(TableBase, SeatActions, CubeActions, SettlementActions):
             self.session.dice_thrown()
         return self
 
-    # -- the hooks of club.work.TableBase ---------------------------------------------------------------------------
+    # -- the hooks of club.work.TableBase (a protocol) -----------------------------------------------------------------
     store_kind = "chouette"
 
     @property
@@ -431,6 +473,214 @@ class ChouetteTable(TableBase, SeatActions, CubeActions, SettlementActions):
         self.session.board_over(board.result, 0)
         return {"winner": SIDES[board.result.winner], "result": board.result.kind, "ended_by": board.result.ended_by}
 
+    # members coming and going (RULES C1, C2, C6, C9)
+    def _sit(self, member: int, args: dict[str, Any]) -> dict[str, Any]:
+        stake = args.get("stake", 1)
+        if self.phase == "lobby":
+            if member in self.lobby:
+                raise InvalidRequestError("You are already at this chouette, waiting for the seat roll.")
+            cap = self.rules.max_members
+            if cap is not None and len(self.lobby) >= cap:
+                raise ChouetteError(f"this chouette is limited to {cap} members (RULES C2; 003 Atlanta 6.4)")
+            if stake != 1:
+                self.session._check_stakes({name(member): stake}, [name(member)])
+                self.lobby_stakes[name(member)] = stake
+            self.lobby.append(member)
+        elif member in self.retiring or (member in self.members and name(member) in self.session.away):
+            if member in self.retiring:
+                self.retiring.remove(member)
+            if name(member) in self.session.away:
+                self.session.come_back(name(member))
+        elif member in self.members:
+            raise InvalidRequestError("You already sit in this chouette.")
+        elif self.phase == "seating":
+            raise NotNowError("The seat roll is being thrown: join once the members are seated.")
+        else:
+            self.session.join([name(member)], None, {name(member): stake} if stake != 1 else None)
+        return {"stake": stake}
+
+    def _stand(self, member: int, args: dict[str, Any]) -> dict[str, Any]:
+        session = self.session
+        if self.phase == "lobby":
+            if member not in self.lobby:
+                raise InvalidRequestError("You are not at this chouette.")
+            self.lobby.remove(member)
+            self.lobby_stakes.pop(name(member), None)
+            if not self.lobby:
+                self.status = "closed"
+            return {}
+        if member not in self.members:
+            raise InvalidRequestError("You do not sit in this chouette.")
+        if self.phase == "seating":
+            raise NotNowError("The seat roll is being thrown: leave once the members are seated.")
+        if session.phase == "ready" or name(member) in session.waiting:
+            session.retire(name(member))
+            if not session.members:
+                self.status = "closed"
+            return {}
+        if member in self.retiring:
+            raise InvalidRequestError("You already leave at the end of this game.")
+        if name(member) not in session.away:
+            session.leave(name(member))
+        self.retiring.append(member)
+        return {}
+
+    def _seat(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        if self.phase != "lobby":
+            raise NotNowError("The members are already seated (RULES C1): new members join at the end of the Team.")
+        if member is not None and member not in self.lobby:
+            raise InvalidRequestError("Only members at this chouette can call for the seat roll: join first.")
+        if len(self.lobby) < self.rules.min_members:
+            raise NotNowError(
+                f"A chouette needs {self.rules.min_members} members for the seat roll (000 Ch.1); "
+                f"{len(self.lobby)} so far: more must join."
+            )
+        throws = {str(key): value for key, value in args["throws"].items()}
+        if set(throws) != {name(m) for m in self.lobby}:
+            raise InvalidRequestError("every member at the table throws for the seat roll (RULES C1)")
+        self.session.seat({name(m): throws[name(m)] for m in self.lobby}, stakes=dict(self.lobby_stakes) or None)
+        self.lobby, self.lobby_stakes = [], {}
+        return {"throws": throws}
+
+    def _rethrow(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        throws = {str(key): value for key, value in args["throws"].items()}
+        self.session.rethrow(throws)
+        return {"throws": throws}
+
+    def _retire(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        leaving = args["member"]
+        if leaving not in self.retiring:
+            raise InvalidRequestError(f"{leaving} is not leaving")
+        self.session.retire(name(leaving))
+        self.retiring.remove(leaving)
+        return {"member": leaving}
+
+    def _proxy(self, member: int, args: dict[str, Any]) -> dict[str, Any]:
+        subject, proxy = args.get("member", member), args["proxy"]
+        by = None if member == subject else member
+        if self.phase == "lobby":
+            raise NotNowError("Proxies are named once the members are seated (RULES C9).")
+        self.session.appoint_proxy(name(subject), name(proxy), None if by is None else name(by))
+        return {"member": subject, "proxy": proxy}
+
+    def _away(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self.session.leave(name(args["member"]))
+        return {"member": args["member"]}
+
+    def _back(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self.session.come_back(name(args["member"]))
+        return {"member": args["member"]}
+
+    def _close(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        if self.session.members or self.lobby:
+            raise NotNowError("The chouette still has members.")
+        self.status = "closed"
+        return {}
+
+    # the cube (RULES C4, C5, D1–D3; 003 Atlanta 5.6–5.11): each refuses once the board's dice are thrown
+    def _double(self, member: int, args: dict[str, Any]) -> dict[str, Any]:
+        self._require_board()
+        if self.board.phase != Phase.ROLL:
+            raise ChouetteError("the dice are thrown: a cube is turned only before the roll (RULES D1)")
+        session, game = self.session, self.session.game
+        subject = args.get("member", member)
+        by = None if member == subject else name(member)
+        if name(subject) == session.box and game.on_roll == "box":
+            if by is not None:
+                raise NotYourTurnError("Box decides for himself: nobody doubles for him (RULES C9).")
+            targets = args.get("targets")
+            self.session.box_double(None if targets is None else [str(t) for t in targets], bool(args.get("in_order")))
+            return {"member": subject, "targets": targets, "in_order": bool(args.get("in_order"))}
+        if game.on_roll == "box":
+            self.session.extra_double(name(subject), args.get("cube"), by)
+        else:
+            self.session.team_double(name(subject), args.get("cube"), by)
+        return {"member": subject, "cube": args.get("cube")}
+
+    def _pass(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self._require_board()
+        subject, by = _acting_for(member, args)
+        self.session.no_double(name(subject), args.get("cube"), by)
+        return {"member": subject, "cube": args.get("cube")}
+
+    def _answer(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self._require_board()
+        subject, by = _acting_for(member, args)
+        self.session.answer(name(subject), args["decision"], args.get("cube"), by)
+        return {"member": subject, "decision": args["decision"], "cube": args.get("cube")}
+
+    def _box_answer(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self._require_board()
+        if member is not None and name(member) != self.session.box:
+            raise NotYourTurnError(f"Only Box ({self.session.box}) answers the Team's doubles.")
+        decisions = args["decisions"]
+        self.session.box_answer(decisions)
+        return {"decisions": decisions}
+
+    def _extra(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self._require_board()
+        subject, by = _acting_for(member, args)
+        if args["offer"]:
+            self.session.offer_extra(name(subject), by)
+        else:
+            self.session.no_extra(name(subject), by)
+        return {"member": subject, "offer": bool(args["offer"])}
+
+    # settlements between Team members (RULES C10; 003 Atlanta 4.4, see the module docstring)
+    def open_offer(self) -> dict[str, Any] | None:
+        """The settlement between Team members on offer in the current game (``buyer``, ``seller``, ``points``,
+        ``preempt``, ``game``), else None."""
+        offer = self.team_offer
+        if offer is None or offer.get("game") != self.game_number or not self.board_live:
+            return None
+        return offer
+
+    def _team_settle(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self._require_board()
+        step = args.get("step")
+        if step not in STEPS:
+            raise InvalidRequestError(f"a Team settlement step is one of {', '.join(STEPS)}, not {step!r}")
+        session = self.session
+        offer = self.open_offer()
+        if step == "offer":
+            if offer is not None:
+                raise NotNowError(
+                    f"An offer between Team members is open already ({offer['buyer']} to {offer['seller']}): it must "
+                    "be accepted or declined first (003 Atlanta 4.4)."
+                )
+            if member is None:
+                raise InvalidRequestError("a Team member makes the offer, not the club")
+            seller, points = args.get("seller"), check_points(args.get("points"))
+            if isinstance(seller, bool) or not isinstance(seller, int):
+                raise InvalidRequestError(f"the seller is a member of the chouette, not {seller!r}")
+            copy.deepcopy(session).team_settle(name(seller), name(member), points)  # the engine's checks, on a copy
+            self.team_offer = {"game": self.game_number, "buyer": member, "seller": seller, "points": points,
+                               "preempt": False}  # fmt: skip
+            return {"step": step, "buyer": member, "seller": seller, "points": points, "preempt": False}
+        if offer is None:
+            raise NotNowError("No settlement between Team members is on offer in this game (003 Atlanta 4.4).")
+        logged = {"step": step, "buyer": offer["buyer"], "seller": offer["seller"], "points": offer["points"]}
+        if step == "preempt":
+            if member is None or name(member) != session.box:
+                raise NotYourTurnError(f"Only Box ({session.box}) may preempt a settlement in the Team (4.4).")
+            if offer["preempt"]:
+                raise NotNowError("Box has preempted this offer already.")
+            copy.deepcopy(session).settle(name(offer["seller"]), offer["points"])  # Box may settle with him (C10)
+            offer["preempt"] = True
+            return {**logged, "preempt": True}
+        if step == "accept":
+            if member != offer["seller"]:
+                raise NotYourTurnError(f"Only {offer['seller']}, to whom the offer is made, accepts it (4.4).")
+            session.team_settle(
+                name(offer["seller"]), name(offer["buyer"]), offer["points"], box_preempts=offer["preempt"]
+            )
+            self.team_offer = None
+            return {**logged, "preempt": offer["preempt"]}
+        if member not in (offer["seller"], offer["buyer"]):
+            raise NotYourTurnError(f"Only {offer['seller']} declines this offer, or {offer['buyer']} withdraws it.")
+        self.team_offer = None
+        return {**logged, "preempt": offer["preempt"], "by": member}
+
     # -- checks -----------------------------------------------------------------------------------------------------
     def _require_board(self) -> None:
         if not self.board_live:
@@ -460,3 +710,10 @@ def replay(actions) -> ChouetteTable:
     for action in actions[1:]:
         table.apply(action.kind, action.member_id, action.args, atomic=False)
     return table
+
+
+def _acting_for(member: int | None, args: dict[str, Any]) -> tuple[int, str | None]:
+    """``(subject, by)``: whose decision it is (``args["member"]``, else the one acting) and the engine name of the
+    one deciding for him (None for himself or for the club; RULES C9)."""
+    subject = args.get("member", member)
+    return subject, None if member is None or member == subject else name(member)

@@ -393,7 +393,7 @@ async def chouette_move(console: Console, args: list[str]) -> str:
 async def team_settle(console: Console, args: list[str]) -> str:
     """``chouette team-settle offer NAME POINTS`` (you buy NAME's interest in the game for POINTS, negative: he pays
     you), ``accept`` / ``decline`` (NAME, to whom it is offered; ``decline`` by the buyer withdraws it), ``preempt``
-    (Box: if NAME accepts, Box pays him instead). RULES C10; see :mod:`club.chouette.settlements`."""
+    (Box: if NAME accepts, Box pays him instead). RULES C10; see :mod:`club.chouette.table`."""
     target, rest = take_target(args, trailing_number=False)  # POINTS is a trailing number, not a chouette
     session_id = target.id if target is not None else (await session_for(console, []))[0]
     usage = "chouette team-settle offer NAME POINTS | accept | decline | preempt, e.g. team-settle offer carol 1"
