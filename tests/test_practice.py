@@ -249,6 +249,33 @@ async def test_the_console_refuses_a_hint_in_a_chouette_being_played(tmp_path):
         assert out.startswith("Refused:") and "No hints in the chouette" in out and "003 1.5" in out, out
 
 
+async def test_the_console_refuses_a_hint_for_the_board_of_ones_own_chouette(tmp_path):
+    """The newcomer's repro: the Captain asks for the best play of the board he is to play, by its Position ID —
+    refused, as for a match (RULES 003 1.5); so is Box, and a Team member who left during the game (he takes part
+    until it ends, RULES C2)."""
+    from club import ClubService, ManualClock
+    from club.console import Console
+    from storage import Database
+
+    async with Database.open(tmp_path / "c.sqlite3") as database:
+        console = Console(ClubService(database, clock=ManualClock()), images=None)
+        for line in ("as ann", "chouette start", "as ben", "join", "as cy", "join", "as dee", "join", "seat"):
+            await console.handle(line)
+        view = await console.chouettes.state(1)
+        start = view.board.board.position_id()
+        await console.handle(f"as {console_name(view, view.team[-1])}")
+        assert "(leaves after this game)" in await console.handle("leave")
+        for who in (view.box, view.captain, view.team[-1]):
+            await console.handle(f"as {console_name(view, who)}")
+            out = await console.handle(f"hint {start} 64")
+            assert out.startswith("Refused:") and "No hints in your chouette #1" in out and "003 1.5" in out, out
+
+
+def console_name(view, member: int) -> str:
+    """The console name of ``member`` at the chouette of ``view``."""
+    return view.names[member]
+
+
 @needs_engine
 @pytest.mark.parametrize("policy", ["claim", "forfeit_match"])
 async def test_a_practice_game_has_no_clock_at_all(tmp_path, pool, policy):

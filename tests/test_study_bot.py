@@ -153,3 +153,38 @@ async def test_review_of_another_servers_match_is_unknown_here(harness):
     await rated_game(h, length="1")
     with pytest.raises(UnknownGameError, match="There is no match or session 1 here."):
         await frontend.in_club(h.bot.service, 1, 999)
+
+
+async def test_no_hint_for_the_position_of_ones_own_chouette_from_any_server(harness):
+    """Fair play (RULES 003 1.5): the Position ID of the board of a chouette a member takes part in — Box, Captain or
+    Team, either side's ID — is refused to him in any channel of any server while its game is played; a member who
+    left during the game still takes part until it ends. Someone who does not sit in it is not refused."""
+    h = harness
+    ann, ben, cy, outsider = (h.member(name) for name in ("Ann", "Ben", "Cy", "Eve"))
+    room = h.channel("chouette")
+    await h.command(ann, "bg chouette start", room)
+    for member in (ben, cy):
+        await h.command(member, "bg chouette join", room)
+    chouettes = h.bot.chouettes
+    sid = await chouettes.session_in(room)
+    view = (await chouettes.seat(sid, cy.id)).view
+    board = view.board.board
+    ids = (board.position_id(), board.swap().position_id())
+    await h.command(cy, "bg chouette leave", room)  # away now, out once this game is over (RULES C2)
+    lobby = h.channel("lobby")
+    with h.from_guild(888):
+        for member in (ann, ben, cy):
+            for position_id in ids:
+                asked = await h.command(member, "study hint", lobby, position=position_id, dice="64")
+                assert "No hints in your chouette #1" in asked.text and "003 1.5" in asked.text, asked.text
+    asked = await h.command(outsider, "study hint", lobby, position=ids[0], dice="64")
+    assert "No hints" not in asked.text
+
+
+async def test_no_hint_for_the_position_of_ones_own_match_in_another_server(harness):
+    h = harness
+    alice, bob, thread = await rated_game(h)
+    view = await h.bot.service.state(1)
+    with h.from_guild(888):
+        asked = await h.command(bob, "study hint", h.channel("elsewhere"), position=view.game.board.position_id())
+    assert "your match #1" in asked.text and "003 1.5" in asked.text, asked.text

@@ -3,8 +3,9 @@
 A hint — the best plays of a roll, or the cube advice, with equities — is given for a position named by its gnubg
 Position ID (from a finished game's review, a book, another site). It is **refused** for a game being played (a
 rated match or money session, or a chouette while it is being played), with the reason; and a Position ID is
-refused when it is the position of one of the member's own games in progress (or of the chouette of the channel),
-so the rule cannot be walked round by copying the ID.
+refused when it is the position of a game the member takes part in while it is played — one of his matches, or the
+board of a chouette he sits in (Box, Captain or Team; one who left during the game until it ends, RULES C2) — in
+any server, so the rule cannot be walked round by copying the ID or asking elsewhere.
 
 A practice game against the engine (:mod:`club.practice`) is no match between players: there a hint is allowed, on
 its current position and dice (:func:`practice_request`).
@@ -64,7 +65,7 @@ async def check_hint_allowed(
             "Give the position: hint position:<Position ID> dice:<roll> (the ID is under every board)."
         )
     wanted = position.strip()
-    waiting, others = await frontend.open_games(service, member, guild_id)
+    waiting, others = await frontend.open_games(service, member, None)  # every server's: fair play is not local
     for item in [*waiting, *others]:
         view = await service.state(item.match_id)
         game = view.game
@@ -75,6 +76,31 @@ async def check_hint_allowed(
             and wanted in (game.board.position_id(), game.board.swap().position_id())
         ):
             raise refuse_in_play(f"your match #{item.match_id} (that is its position)")
+    session_id = await own_chouette_at(service.db, member, wanted)
+    if session_id is not None:
+        raise refuse_in_play(f"your chouette #{session_id} (that is its board's position)")
+
+
+async def own_chouette_at(db, member: int, position_id: str) -> int | None:
+    """The open chouette (in any club) whose board is being played at ``position_id`` (either side's gnubg
+    Position ID) with ``member`` at the table — seated, or gone during the game and out only once it ends (RULES
+    C2) — else None."""
+    from storage.chouettes import ChouetteStore
+
+    from ..chouette.table import ChouetteTable
+
+    store = ChouetteStore(db)
+    for session_id in await store.session_ids(["open"]):
+        record = await store.get(session_id)
+        if record is None:
+            continue
+        table = ChouetteTable.from_json(record.state)
+        board = table.board
+        if board is None or board.is_over or member not in table.members:
+            continue
+        if position_id in (board.board_for(0).position_id(), board.board_for(1).position_id()):
+            return session_id
+    return None
 
 
 async def practice_request(service, member: int, here: int | None):
