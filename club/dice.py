@@ -34,6 +34,23 @@ player adds a *client seed* fixed only after the commitment is public, and every
    step 2. (With none in force this is the v1 roll: ``python bot.py --console --seed`` — reproducible dice for
    scripts, not play that matters — contributes empty client seeds, so its scripts replay the same games.)
 
+v2 counts as protection a value the member never sees (the interaction id of his click): the bot could report any
+id, or drop a click and wait for the next. Games started now use :data:`RECIPE_V3`, where only what a member can
+check, or anyone can, enters the dice:
+
+7. A member's *luck* is text of his own: typed in the modal of the challenge's or the board's "Add your luck"
+   button, or his standing ``/player seed`` phrase. It is logged as a ``client_seed`` action ``{"game",
+   "from_roll": 0, "seed", "set_at", "protected"}``; ``protected`` says whether the text was set after the game's
+   commitment was published (``set_at`` > the time of the action that published it): only then could the bot not
+   have chosen its seed against it. Nothing else (no interaction id) enters the dice.
+8. A game's client seeds are fixed at its first roll: none is added once roll 0 is made (with the beacon, neither
+   is its round), so whoever knows the server seed early knows nothing of the dice until the game starts.
+9. With ``[dice] beacon`` on, the dice also use the randomness ``R`` (SHA-256 of the BLS signature) of one drand
+   round (:mod:`club.beacon`): the first one published at least 30 s after the Discord timestamp of the message that
+   started the game, named on its opening board. Roll ``n`` is step 6's with every client seed counting from roll 0
+   and ``"|" + R`` at the end of each message. Nobody — the operator, a member, or both together — knew ``R`` when
+   the seed, the luck and the round were fixed.
+
 Old games keep their recipe: a game logged with v1 verifies with v1 (the log is never rewritten).
 
 Tests and replays may inject dice instead (:class:`InjectedDice`); such games are marked ``'injected'`` and have no
@@ -73,7 +90,21 @@ RECIPE_V2_TEXT = (
 )
 """The v2 recipe in words (shown by ``/bg verify``)."""
 
-RECIPES = {RECIPE: RECIPE_TEXT, RECIPE_V2: RECIPE_V2_TEXT}
+RECIPE_V3 = "bgclub-hmac-sha256-v3"
+"""The recipe of every game started now (module docstring, steps 7–9): the members' luck fixed at the game's first
+roll, and (``[dice] beacon``) a drand round nobody knew when the game started."""
+
+RECIPE_V3_TEXT = (
+    "roll n (0, 1, 2 … in order, opening rolls and ties included) with server seed S, the members' luck c (in the "
+    "order listed, all fixed before roll 0) and, with a beacon, the randomness R of its round (SHA-256 of the "
+    "round's BLS signature, 64 hex digits): for block = 0, 1, 2 … HMAC-SHA256(key = S, message = ASCII \"n:block\" "
+    'then ":" + hex(UTF-8 of c) for each non-empty c, then "|" + R if there is a beacon); skip bytes ≥ 252, each '
+    "other byte b is the die b mod 6 + 1; the first two dice are the roll (opening: side 0's die, then side 1's). "
+    "Commitment: SHA-256(S) in hex."
+)
+"""The v3 recipe in words (shown by ``/bg verify``)."""
+
+RECIPES = {RECIPE: RECIPE_TEXT, RECIPE_V2: RECIPE_V2_TEXT, RECIPE_V3: RECIPE_V3_TEXT}
 """Every recipe a stored game may have been rolled with, by name, and its text."""
 
 MAX_CONTRIBUTION = 160
@@ -119,12 +150,13 @@ def _sample(digests: Iterable[bytes], count: int) -> tuple[int, ...]:
 
 
 def derive_dice_v2(
-    seed: bytes, counter: int, contributions: Sequence[Contribution] = (), count: int = 2
+    seed: bytes, counter: int, contributions: Sequence[Contribution] = (), count: int = 2, beacon: str | None = None
 ) -> tuple[int, ...]:
     """The ``count`` dice (each 1–6) of roll ``counter`` (≥ 0) by :data:`RECIPE_V2` (module docstring, step 6):
     server seed ``seed`` and the client seeds ``contributions`` ``[(from_roll, text), …]`` in their published order
-    (those with ``from_roll > counter`` do not count yet, empty ones never). Raises ``ValueError`` like :func:`derive_dice`, and for a
-    contribution that is not ``(whole number ≥ 0, text)``."""
+    (those with ``from_roll > counter`` do not count yet, empty ones never); with ``beacon`` (a round's randomness,
+    64 hex digits) by :data:`RECIPE_V3` (step 9). Raises ``ValueError`` like :func:`derive_dice`, and for a
+    contribution that is not ``(whole number ≥ 0, text)`` or a beacon value that is not 64 hex digits."""
     if not isinstance(counter, int) or isinstance(counter, bool) or counter < 0:
         raise ValueError(f"the roll counter is a whole number ≥ 0, not {counter!r}")
     if not seed:
@@ -138,6 +170,10 @@ def derive_dice_v2(
             raise ValueError(f"a client seed is (from_roll ≥ 0, text), not {item!r}")
         if start <= counter and text:
             tail += ":" + text.encode("utf-8").hex()
+    if beacon is not None:
+        if len(beacon) != 64 or not all(c in "0123456789abcdef" for c in beacon):
+            raise ValueError(f"a beacon round's randomness is 64 lowercase hex digits, not {beacon!r:.80}")
+        tail += "|" + beacon
 
     def digests():
         block = 0
@@ -149,10 +185,20 @@ def derive_dice_v2(
 
 
 def derive(
-    recipe: str, seed: bytes, counter: int, contributions: Sequence[Contribution] = (), count: int = 2
+    recipe: str,
+    seed: bytes,
+    counter: int,
+    contributions: Sequence[Contribution] = (),
+    count: int = 2,
+    beacon: str | None = None,
 ) -> tuple[int, ...]:
-    """Roll ``counter`` of a game by its ``recipe`` (:data:`RECIPE`: client seeds ignored, or :data:`RECIPE_V2`).
-    Raises ``ValueError`` for an unknown recipe or bad values."""
+    """Roll ``counter`` of a game by its ``recipe`` (:data:`RECIPE`: client seeds ignored; :data:`RECIPE_V2`;
+    :data:`RECIPE_V3`: every client seed from roll 0, and the ``beacon`` randomness if the game has one).
+    Raises ``ValueError`` for an unknown recipe or bad values (a v3 client seed counting from a later roll)."""
+    if recipe == RECIPE_V3:
+        if any(start != 0 for start, _ in contributions):
+            raise ValueError("every client seed of a v3 game is fixed before its first roll (from_roll 0)")
+        return derive_dice_v2(seed, counter, contributions, count, beacon)
     if recipe == RECIPE_V2:
         return derive_dice_v2(seed, counter, contributions, count)
     if recipe == RECIPE:
@@ -227,10 +273,11 @@ def verify_rolls(
     *,
     recipe: str = RECIPE,
     contributions: Sequence[Contribution] = (),
+    beacon: str | None = None,
 ) -> list[str]:
     """Check a finished game's dice: ``seed_hex`` (the revealed seed) must hash to ``commitment`` and every logged
-    roll ``(counter, dice)`` must be :func:`derive` of the ``recipe``, the seed, the client seeds ``contributions``
-    and its counter; the counters must run 0, 1, 2 … without gaps or repeats. Returns the problems found, in words
+    roll ``(counter, dice)`` must be :func:`derive` of the ``recipe``, the seed, the client seeds ``contributions``,
+    the ``beacon`` randomness (v3) and its counter; the counters must run 0, 1, 2 … without gaps or repeats. Returns the problems found, in words
     (empty list = the dice are proven fair)."""
     if recipe not in RECIPES:
         return [f"unknown dice recipe {recipe!r}"]
@@ -246,7 +293,10 @@ def verify_rolls(
         logged = tuple(dice)
         if index != expected_index:
             problems.append(f"roll counter {index} where {expected_index} was due (a roll missing or repeated)")
-        derived = derive(recipe, seed, index, contributions, len(logged))
+        try:
+            derived = derive(recipe, seed, index, contributions, len(logged), beacon)
+        except ValueError as error:
+            return [*problems, str(error)]
         if derived != logged:
             problems.append(f"roll {index}: logged {logged}, but the seed gives {derived}")
         expected_index = index + 1
