@@ -1,4 +1,4 @@
-"""The rules engine: pure Python, deterministic, no I/O (see ../shared/RULES.md for the numbered rules).
+"""The rules engine: pure Python, deterministic, no I/O (see docs/rules.md for the numbered rules).
 
 The core, importable from here:
 

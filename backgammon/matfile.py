@@ -12,7 +12,7 @@ A ``.mat`` file is text (RULES A4: the export that analysis programs import)::
       3)  Doubles => 2                Takes
       4)  Drops                       Wins 1 point           the declared result of the game
 
-Dialects read (``../shared/cases/matches/``): ``25/21`` or ``bar/21``; ``6/0`` or ``6/off``; ``(2)`` repeats; dice in
+Dialects read (``tests/cases/matches/``): ``25/21`` or ``bar/21``; ``6/0`` or ``6/off``; ``(2)`` repeats; dice in
 either order; ``Cannot Move``, an empty move or XG's ``????`` (rolled, then resigned); ratings in player lines
 (``Name,1770 : 0``); cube lines on a row of their own or sharing one with a play; ``Drops`` and ``Wins`` split over two
 lines; ``Wins`` on a line of its own at any column; CRLF endings and a UTF-8 byte-order mark; ``; [Crawford "On"]``

@@ -83,7 +83,7 @@ class Position:
         bar: tuple[int, int] | dict[str, int] = (0, 0),
         off: tuple[int, int] | dict[str, int] | None = None,
     ) -> Position:
-        """Build a position from signed counts per point, as in ``../shared/cases/positions.json``.
+        """Build a position from signed counts per point, as in ``tests/cases/positions.json``.
 
         ``points`` maps a point 1–24 counted from the player on roll to a signed count (positive = player on roll,
         negative = opponent). ``bar`` is ``(player, opponent)`` or ``{"me": n, "opp": m}``. ``off``, if given, must

@@ -2,9 +2,9 @@
 
 A rule set is data, not code paths (python-chess's ``variant.py`` is the model): a frozen :class:`RuleSet` built from
 a named preset plus overrides, stored with every game as plain JSON and shown on request. Every point where the rule
-texts (``../shared/seeds``) or clubs disagree, and every point marked ``"unsure"`` in ``../shared/cases``, is a field
-here; the default is the reading the cases name as default, and each field's docstring line says which text supports
-which setting.
+texts (the sources named in ``docs/rules.md``) or clubs disagree, and every point marked ``"unsure"`` in
+``tests/cases``, is a field here; the default is the reading the cases name as default, and each field's docstring
+line says which text supports which setting.
 
 Fields
 ------

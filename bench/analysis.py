@@ -1,7 +1,7 @@
 """Benchmark: time to analyse a 7-point match, and one engine turn of the practice opponent,
 with the worker pool of 2 processes (this machine has 2 cores). Targets: ≤ 20 s and ≤ 3 s.
 
-    python bench/analysis.py [--file ../shared/cases/matches/gnubgexport_7pt_01.mat] [--level 2ply]
+    python bench/analysis.py [--file tests/cases/matches/gnubgexport_7pt_01.mat] [--level 2ply]
 
 Prints the time to start the workers, to analyse the match once they run (and the decisions per second), the
 worst and median time of a practice-opponent turn (cube decision, then the checker play) over the match's
@@ -78,7 +78,7 @@ def _warm() -> bool:
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark (see the module docstring); exit status 0, 1 when a target is missed."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    default = ROOT.parent / "shared" / "cases" / "matches" / "gnubgexport_7pt_01.mat"
+    default = ROOT / "tests" / "cases" / "matches" / "gnubgexport_7pt_01.mat"
     parser.add_argument("--file", type=Path, default=default)
     parser.add_argument("--level", default=DEFAULT_LEVEL)
     parser.add_argument("--turns", type=int, default=20)

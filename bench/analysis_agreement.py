@@ -1,6 +1,6 @@
 """Benchmark: ``bot.py analyse`` against GNU Backgammon's own analysis on every real match.
 
-For each file of ``../shared/cases/matches`` it analyses the match (:func:`club.analysis.match.analyse_record`,
+For each file of ``tests/cases/matches`` it analyses the match (:func:`club.analysis.match.analyse_record`,
 worker pool) and compares with gnubg's figures (``bench/gnubg_reference.py``: ``gnubg -t``, ``import mat``,
 ``analyse match``, ``show statistics match``; pass ``--reference FILE.json`` to reuse a saved run, else gnubg runs
 now, which takes a quarter of an hour). Prints per file both players' PR (ours, gnubg's), whether the two rank the

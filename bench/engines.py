@@ -1,7 +1,7 @@
 """Benchmark: the two engine candidates on the same positions — Open Sage (``bgsage``) and GNU
 Backgammon's network (``gnubg_nn``, the library form of gnubg's evaluator).
 
-Positions: the non-forced checker plays of eight real matches of ``../shared/cases/matches`` (about 600, money and
+Positions: the non-forced checker plays of eight real matches of ``tests/cases/matches`` (about 600, money and
 match scores). For each candidate and depth it prints the time per checker-play evaluation (all legal plays ranked),
 and how often its best play is **gnubg's choice** — gnubg's own 2-ply evaluation (``gnubg_nn`` at 2-ply with the
 match score set, the depth of gnubg's default analysis) — and the money-play cube support. Single process, one
@@ -28,7 +28,7 @@ from backgammon.replay import replay  # noqa: E402
 from club.analysis.engine import CubeState  # noqa: E402
 from club.analysis.walk import PLAY, decisions  # noqa: E402
 
-MATCHES = ROOT.parent / "shared" / "cases" / "matches"
+MATCHES = ROOT / "tests" / "cases" / "matches"
 FILES = (
     "fibs_7pt_01.txt",
     "galaxy_5pt_01.txt",

@@ -8,11 +8,11 @@ marked bad / very bad, the cube errors and the luck total (EMG). ``pr`` is ``mEM
 
     python bench/gnubg_reference.py [FILE …] [--out PATH] [--jobs N]
 
-Without files: every match of ``../shared/cases/matches``. Prints one JSON object ``{file name: {"players":
+Without files: every match of ``tests/cases/matches``. Prints one JSON object ``{file name: {"players":
 {NAME: {...}}}}`` (or writes it to ``--out``). ``tests/data/gnubg_analysis.json`` is this script's output for the
 few files ``tests/test_analysis_gnubg.py`` analyses — regenerate it with::
 
-    python bench/gnubg_reference.py ../shared/cases/matches/fibs_7pt_01.txt ... --out tests/data/gnubg_analysis.json
+    python bench/gnubg_reference.py tests/cases/matches/fibs_7pt_01.txt ... --out tests/data/gnubg_analysis.json
 
 Raises nothing for a file gnubg cannot read: its entry is ``{"error": "..."}``.
 """
@@ -30,7 +30,7 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-MATCHES = ROOT.parent / "shared" / "cases" / "matches"
+MATCHES = ROOT / "tests" / "cases" / "matches"
 GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
 
 _NUMBER = r"([+-]?\d+(?:\.\d+)?)"

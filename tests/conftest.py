@@ -7,13 +7,13 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-CASES = ROOT.parent / "shared" / "cases"
+CASES = ROOT / "tests" / "cases"
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
 
 def load_cases(name: str):
-    """The parsed JSON of ``../shared/cases/<name>`` (never copied into the project)."""
+    """The parsed JSON of the worked case file ``tests/cases/<name>``."""
     return json.loads((CASES / name).read_text(encoding="utf-8"))
 
 

@@ -65,7 +65,7 @@ async def test_sample_of_match_files_through_the_club(tmp_path):
 
 @pytest.mark.slow
 async def test_all_39_match_files_through_the_club(tmp_path):
-    """All 39 files of ../shared/cases/matches (about 30 s: 15,000 use-case calls into SQLite)."""
+    """All 39 files of tests/cases/matches (about 30 s: 15,000 use-case calls into SQLite)."""
     assert len(ALL_FILES) == 39
     await check_files(tmp_path, [path.name for path in ALL_FILES])
 

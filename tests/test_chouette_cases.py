@@ -1,4 +1,4 @@
-"""Every scenario of ../shared/cases/chouette.json and the chouette case BG23 of positions.json, played through the
+"""Every scenario of tests/cases/chouette.json and the chouette case BG23 of positions.json, played through the
 chouette engine (RULES C1–C11): per-member points, zero sum, next order, Captain changes and sheet marks."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Each chouette rule of RULES.md section C (C1–C11), both families, with the text it comes from.
+"""Each chouette rule of docs/rules.md section C (C1–C11), both families, with the text it comes from.
 
 Worked values are computed by hand in the comments (points of each member for the game: Box scores separately with
 each Team member, RULES C3).

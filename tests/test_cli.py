@@ -18,7 +18,7 @@ from backgammon.notation import parse_play
 from backgammon.position import Position
 
 ROOT = Path(__file__).resolve().parents[1]
-MATCHES = ROOT.parent / "shared" / "cases" / "matches"
+MATCHES = ROOT / "tests" / "cases" / "matches"
 PYTHON = "/work/venv/bin/python" if Path("/work/venv/bin/python").exists() else sys.executable
 
 

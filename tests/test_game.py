@@ -722,14 +722,14 @@ TEST_FILES = ["test_rules_sets.py", "test_cube.py", "test_game.py", "test_match.
 
 
 def test_every_g_d_m_rule_is_named_by_a_test():
-    """Every G, D and M rule of RULES.md is named (e.g. "G3") in the name or docstring of at least one test of the
+    """Every G, D and M rule of docs/rules.md is named (e.g. "G3") in the name or docstring of at least one test of the
     game layer's test files."""
     import ast
     import re
     from pathlib import Path
 
     here = Path(__file__).resolve().parent
-    rules_text = (here.parents[1] / "shared" / "RULES.md").read_text(encoding="utf-8")
+    rules_text = (here.parent / "docs" / "rules.md").read_text(encoding="utf-8")
     rules = set(re.findall(r"^- \*\*([GDM]\d+) ", rules_text, flags=re.MULTILINE))
     assert {"G1", "G12", "D6", "M6"} <= rules
     named = ""

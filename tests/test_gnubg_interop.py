@@ -50,7 +50,7 @@ from club.scheduler import run_due
 GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if Path("/usr/games/gnubg").exists() else None)
 pytestmark = pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
 
-MATCHES = Path(__file__).resolve().parents[2] / "shared" / "cases" / "matches"
+MATCHES = Path(__file__).resolve().parent / "cases" / "matches"
 CASE_FILES = sorted(p for p in MATCHES.iterdir() if p.suffix in (".txt", ".mat"))
 T0 = 1_709_510_400.0
 HOUR = 3600.0

@@ -1,6 +1,6 @@
 """The .mat match-file reader and writer (RULES A4: records exportable in the format analysis programs import).
 
-Every file of ``../shared/cases/matches`` is read; each dialect listed in the cases README gets its own test; the
+Every file of ``tests/cases/matches`` is read; each dialect listed in the cases README gets its own test; the
 writer's output is read back to the same games, actions and results, and its layout is checked against GNU
 Backgammon's own column-splitting rule (``import.c``, ``ImportGame``), re-implemented here as a test oracle.
 """
@@ -27,7 +27,7 @@ from backgammon.matfile import (
     parse_mat,
 )
 
-MATCHES = Path(__file__).resolve().parents[2] / "shared" / "cases" / "matches"
+MATCHES = Path(__file__).resolve().parent / "cases" / "matches"
 FILES = sorted(p for p in MATCHES.iterdir() if p.suffix in (".txt", ".mat"))
 EXPECTED = __import__("json").loads((MATCHES / "expected.json").read_text(encoding="utf-8"))
 
@@ -62,7 +62,7 @@ def test_every_file_reads_with_gnubgs_players_scores_and_declared_winners(path):
         assert all(a.line > 0 and a.number >= 0 for a in game.actions)
 
 
-# -- dialects (../shared/cases/README.md "matches/") ------------------------------------------------------------------
+# -- dialects (tests/cases/README.md "matches/") ------------------------------------------------------------------
 def test_bar_and_25_off_and_0_and_repeats_mean_the_same_move():
     assert normalized_move("bar/22*(2) 6/off") == normalized_move("25/22* 25/22 6/0") == "25/22* 25/22 6/0"
     assert normalized_move("13/7*/5") == "13/7* 7/5"

@@ -1,6 +1,6 @@
 """Replaying real match files through the game state machine (RULES G2–G12, D1–D4, M1–M5, A4).
 
-Every game of the 39 files of ``../shared/cases/matches`` is replayed move by move; each game's result is derived
+Every game of the 39 files of ``tests/cases/matches`` is replayed move by move; each game's result is derived
 from the play and compared with GNU Backgammon's reading (``expected.json``). The 39 files are replayed once per
 test session (a module fixture), which keeps the suite fast.
 """
@@ -21,7 +21,7 @@ from backgammon.position import Position
 from backgammon.replay import replay
 from backgammon.rules import RuleSet
 
-MATCHES = Path(__file__).resolve().parents[2] / "shared" / "cases" / "matches"
+MATCHES = Path(__file__).resolve().parent / "cases" / "matches"
 FILES = sorted(p.name for p in MATCHES.iterdir() if p.suffix in (".txt", ".mat"))
 EXPECTED = json.loads((MATCHES / "expected.json").read_text(encoding="utf-8"))
 WITHOUT_FORFEITS = [name for name in FILES if "Losses" not in (MATCHES / name).read_text(encoding="utf-8")]

@@ -1,4 +1,4 @@
-"""The worked cube, match and scoring cases (``../shared/cases/scoring.json`` and the "cube"/"scoring" kinds of
+"""The worked cube, match and scoring cases (``tests/cases/scoring.json`` and the "cube"/"scoring" kinds of
 ``positions.json``), replayed through :class:`Game` and :class:`Match` (RULES G2, G3, G11, G12, D1–D6, M1–M6).
 
 A data-driven runner interprets each case's events; case-specific variants, alternatives and the "unsure" readings
