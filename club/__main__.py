@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import sqlite3
 import sys
 from pathlib import Path
 
@@ -112,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.command == "upgrade":
             return asyncio.run(_upgrade(path))
         return asyncio.run(_verify(path, args.quiet))
-    except (sqlite3.DatabaseError, StorageError, OSError) as error:  # damage quick_check did not see
+    except (StorageError, OSError) as error:  # damage quick_check did not see
         print(f"{path} cannot be read to the end ({error}): it is damaged; restore the last backup")
         return 1
 

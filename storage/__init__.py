@@ -8,7 +8,8 @@
 - :mod:`storage.chouettes` / :mod:`storage.matchrows` — each kind's own rows on top of the store.
 - :mod:`storage.records` — the rows read and written (frozen dataclasses).
 - :mod:`storage.errors` — :class:`StorageError`, :class:`SchemaError`, :class:`VersionConflictError`,
-  :class:`DatabaseUnavailableError`.
+  :class:`ConstraintError`, :class:`DuplicateError`, :class:`OperationFailedError`,
+  :class:`DatabaseUnavailableError`: the same on both backends, never ``sqlite3``'s or ``asyncpg``'s.
 - :mod:`storage.pgstore` / :mod:`storage.pgdialect` — the same interface on PostgreSQL (asyncpg):
   ``Database.open("postgresql://…")``; :mod:`storage.migrate` copies a file into it.
 - :mod:`storage.lease` — the reminder scheduler's lease (``Database.scheduler_lease()``): one bot process on a
@@ -21,7 +22,15 @@ No game rules and no Discord types here: ``club/`` decides what to write, this p
 
 from .backup import backup_file, check_file
 from .database import Database
-from .errors import DatabaseUnavailableError, SchemaError, StorageError, VersionConflictError
+from .errors import (
+    ConstraintError,
+    DatabaseUnavailableError,
+    DuplicateError,
+    OperationFailedError,
+    SchemaError,
+    StorageError,
+    VersionConflictError,
+)
 from .migrations import SCHEMA_VERSION
 from .records import (
     ActionRecord,
@@ -47,9 +56,11 @@ __all__ = [
     "ActionRecord",
     "ClubRecord",
     "Commit",
+    "ConstraintError",
     "Database",
     "DeadlineRecord",
     "DeadlineWrite",
+    "DuplicateError",
     "GameRecord",
     "GameWrite",
     "MatchRecord",
@@ -58,6 +69,7 @@ __all__ = [
     "MemberRecord",
     "MessageRecord",
     "NewAction",
+    "OperationFailedError",
     "SchemaError",
     "StorageError",
     "DatabaseUnavailableError",

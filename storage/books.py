@@ -441,8 +441,9 @@ async def add_correction(
     at: float,
     counts_at: float,
 ) -> CorrectionRecord:
-    """Append a correction (one transaction) and return it. The table's checks refuse (``sqlite3.IntegrityError``)
-    a payer equal to the payee, negative amounts, nothing to transfer, an empty reason, unknown members."""
+    """Append a correction (one transaction) and return it. The table's checks refuse
+    (:class:`~storage.errors.ConstraintError`) a payer equal to the payee, negative amounts, nothing to transfer, an
+    empty reason, unknown members."""
     async with db.transaction() as tx:
         correction_id = await tx.insert(
             "INSERT INTO corrections (club_id, admin_id, payer, payee, points, money, reason, source, source_id, at, "

@@ -53,7 +53,7 @@ from .records import (
     built,
     dumps,
 )
-from .store import Store, Tx
+from .store import Store, Tx, sqlite_errors
 
 _SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 _SUMMARY_COLUMNS = (
@@ -109,19 +109,20 @@ class Database(DirectMessageChannels, MatchDeadlines):
     @classmethod
     async def _connect(cls, path: Path, synchronous: str, busy_timeout_ms: int) -> Database:
         owner_only(path)  # SQLite gives the -wal and -shm files the mode of the database file
-        conn = await aiosqlite.connect(path, isolation_level=None)
-        try:
-            conn.row_factory = sqlite3.Row
-            await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-            mode = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
-            if mode[0][0].lower() != "wal":
-                raise SchemaError(f"{path}: cannot switch to WAL journal mode (got {mode[0][0]})")
-            await conn.execute(f"PRAGMA synchronous = {synchronous}")
-            await conn.execute("PRAGMA foreign_keys = ON")
-        except BaseException:
-            await conn.close()
-            raise
-        return await migrate_or_close(cls(conn, path), conn.close)
+        with sqlite_errors():
+            conn = await aiosqlite.connect(path, isolation_level=None)
+            try:
+                conn.row_factory = sqlite3.Row
+                await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
+                mode = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
+                if mode[0][0].lower() != "wal":
+                    raise SchemaError(f"{path}: cannot switch to WAL journal mode (got {mode[0][0]})")
+                await conn.execute(f"PRAGMA synchronous = {synchronous}")
+                await conn.execute("PRAGMA foreign_keys = ON")
+            except BaseException:
+                await conn.close()
+                raise
+            return await migrate_or_close(cls(conn, path), conn.close)
 
     async def close(self) -> None:
         """Close the connection (idempotent) and seal the file (:func:`storage.health.seal`: its digest, to notice
@@ -185,11 +186,12 @@ class Database(DirectMessageChannels, MatchDeadlines):
         this connection runs in between. Ended at the end of the block (nothing to write: ``COMMIT`` only releases
         the snapshot)."""
         async with self._lock:
-            await self._conn.execute("BEGIN")
-            try:
-                yield Tx(self._conn)
-            finally:
-                await self._conn.execute("COMMIT")
+            with sqlite_errors():
+                await self._conn.execute("BEGIN")
+                try:
+                    yield Tx(self._conn)
+                finally:
+                    await self._conn.execute("COMMIT")
 
     async def user_version(self) -> int:
         """The schema version of the file (``PRAGMA user_version``)."""
@@ -211,13 +213,14 @@ class Database(DirectMessageChannels, MatchDeadlines):
         only). An existing ``destination`` is overwritten. Returns the destination path.
         """
         destination = owner_only(destination)  # a backup holds the seeds of running games too
-        target = sqlite3.connect(destination, check_same_thread=False)
-        try:
-            async with self._lock:
-                await self._conn.backup(target)
-            target.execute("PRAGMA journal_mode = DELETE")
-        finally:
-            target.close()
+        with sqlite_errors():
+            target = sqlite3.connect(destination, check_same_thread=False)
+            try:
+                async with self._lock:
+                    await self._conn.backup(target)
+                target.execute("PRAGMA journal_mode = DELETE")
+            finally:
+                target.close()
         return destination
 
     # -- clubs and members ------------------------------------------------------------------------------------------

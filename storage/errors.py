@@ -1,4 +1,5 @@
-"""Errors of the storage layer. The use-case layer (``club/``) turns them into its own typed errors."""
+"""Errors of the storage layer, the same on both backends (SQLite and PostgreSQL): callers never see ``sqlite3``'s
+or ``asyncpg``'s exceptions. The use-case layer (``club/``) turns them into its own typed errors."""
 
 from __future__ import annotations
 
@@ -15,6 +16,21 @@ class DatabaseUnavailableError(StorageError):
     """A PostgreSQL database cannot be used: the server cannot be reached, refuses the login, or the role may not
     create the club's tables. ``str()`` is one line for the operator: which database (never the password), what went
     wrong, what to do (:mod:`storage.pgerrors`)."""
+
+
+class OperationFailedError(StorageError):
+    """A statement could not run: the disk is full, the file is locked or damaged, the server went away. ``str()``
+    is the database's own words. Nothing of the failed transaction was written."""
+
+
+class ConstraintError(StorageError):
+    """The schema refused a write: a check, a foreign key, or an append-only log or audit trail (a trigger) that
+    refuses to change or delete its rows. ``str()`` is the database's own words. Nothing was written."""
+
+
+class DuplicateError(ConstraintError):
+    """A write would store a second row under a unique key (the same id, the same message, the same result row).
+    Nothing was written."""
 
 
 class VersionConflictError(StorageError):

@@ -13,8 +13,9 @@ Every statement is the SQLite one translated by :mod:`storage.pgdialect` (``?`` 
 - **Snapshots** (:meth:`PgStore.snapshot`, :meth:`PgDatabase.read`): a ``REPEATABLE READ READ ONLY`` transaction.
 - **Numbers**: ``sum()`` of a ``BIGINT`` is ``numeric`` in PostgreSQL; it is decoded to ``int`` (``float`` if it
   has a fraction), as SQLite gives it.
-- **Errors**: a refused write (a check, a unique key, an append-only trigger) raises ``sqlite3.IntegrityError``, the
-  same exception as on SQLite, so that callers see one interface.
+- **Errors**: storage's own (:mod:`storage.errors`, :func:`pg_errors`), as on SQLite: a unique key
+  :class:`~storage.errors.DuplicateError`, another refused write (a check, an append-only trigger)
+  :class:`~storage.errors.ConstraintError`, any other failure :class:`~storage.errors.OperationFailedError`.
 - **Schema**: table ``bgclub_schema`` holds the version (SQLite: ``PRAGMA user_version``); :func:`pg_schema` and
   :func:`pg_migrations` of :mod:`storage.pgdialect`, under an advisory lock (two processes starting together
   migrate once).
@@ -27,15 +28,14 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import re
-import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Iterable, Iterator, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from typing import Any
 
 import asyncpg
 
 from .database import Database
-from .errors import SchemaError, StorageError
+from .errors import ConstraintError, DuplicateError, OperationFailedError, SchemaError, StorageError
 from .lease import AdvisoryLease
 from .migrations import SCHEMA_VERSION, migrate_or_close
 from .pgdialect import pg_migrations, pg_schema, to_postgres
@@ -50,7 +50,21 @@ MIGRATE_LOCK = 0x6267636C7563
 
 _BEGIN_WRITE = f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})"
 
-_REFUSED = (asyncpg.IntegrityConstraintViolationError, asyncpg.RaiseError)
+
+
+@contextmanager
+def pg_errors() -> Iterator[None]:
+    """Raise PostgreSQL's exceptions in the block as storage's own, as :func:`storage.store.sqlite_errors` does
+    SQLite's: a unique key :class:`DuplicateError`, another refused write (a check, a foreign key, an append-only
+    trigger's ``RAISE``) :class:`ConstraintError`, any other error of the server :class:`OperationFailedError`."""
+    try:
+        yield
+    except asyncpg.UniqueViolationError as error:
+        raise DuplicateError(str(error)) from error
+    except (asyncpg.IntegrityConstraintViolationError, asyncpg.RaiseError) as error:
+        raise ConstraintError(str(error)) from error
+    except asyncpg.PostgresError as error:
+        raise OperationFailedError(str(error)) from error
 
 
 def is_url(target: object) -> bool:
@@ -91,36 +105,28 @@ class PgTx:
         self._conn = conn
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """Run one statement; returns the number of rows it changed. Raises ``sqlite3.IntegrityError`` when the
-        schema refuses it."""
-        try:
+        """Run one statement; returns the number of rows it changed. Raises :class:`ConstraintError` when the
+        schema refuses it (:func:`pg_errors`)."""
+        with pg_errors():
             return _count(await self._conn.execute(to_postgres(sql), *params))
-        except _REFUSED as error:
-            raise sqlite3.IntegrityError(str(error)) from error
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one INSERT into a table with an ``id`` column; returns the new id."""
-        try:
+        with pg_errors():
             return await self._conn.fetchval(to_postgres(sql) + " RETURNING id", *params)
-        except _REFUSED as error:
-            raise sqlite3.IntegrityError(str(error)) from error
 
     async def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> None:
         """Run one statement for every parameter tuple."""
         rows = [tuple(each) for each in params]
         if not rows:
             return
-        try:
+        with pg_errors():
             await self._conn.executemany(to_postgres(sql), rows)
-        except _REFUSED as error:
-            raise sqlite3.IntegrityError(str(error)) from error
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[asyncpg.Record]:
         """Run a query; returns all its rows."""
-        try:
+        with pg_errors():
             return await self._conn.fetch(to_postgres(sql), *params)
-        except _REFUSED as error:
-            raise sqlite3.IntegrityError(str(error)) from error
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> asyncpg.Record | None:
         """Run a query; returns its first row or None."""
@@ -160,14 +166,15 @@ class PgStore(Store):
         database's write lock first (:data:`WRITE_LOCK`); committed at the end of the block, rolled back if it
         raises."""
         async with self._pool.acquire() as conn:
-            await conn.execute(_BEGIN_WRITE)  # one round trip: BEGIN and the write lock
-            try:
-                yield PgTx(conn)
-            except BaseException:
-                if not conn.is_closed():
-                    await conn.execute("ROLLBACK")
-                raise
-            await conn.execute("COMMIT")
+            with pg_errors():
+                await conn.execute(_BEGIN_WRITE)  # one round trip: BEGIN and the write lock
+                try:
+                    yield PgTx(conn)
+                except BaseException:
+                    if not conn.is_closed():
+                        await conn.execute("ROLLBACK")
+                    raise
+                await conn.execute("COMMIT")
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[None]:
@@ -187,8 +194,9 @@ class PgStore(Store):
     @asynccontextmanager
     async def reading(self) -> AsyncIterator[PgTx]:
         """One read-only ``REPEATABLE READ`` transaction on a connection of its own, yielding its statements."""
-        async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
-            yield PgTx(conn)
+        with pg_errors():
+            async with self._pool.acquire() as conn, conn.transaction(isolation="repeatable_read", readonly=True):
+                yield PgTx(conn)
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[asyncpg.Record]:
         """One query (inside this task's :meth:`snapshot` if it holds one); all its rows."""
@@ -196,10 +204,8 @@ class PgStore(Store):
         if held is not None and held[0] is self:
             async with held[2]:
                 return await held[1].fetchall(sql, params)
-        try:
+        with pg_errors():
             return await self._pool.fetch(to_postgres(sql), *params)
-        except _REFUSED as error:
-            raise sqlite3.IntegrityError(str(error)) from error
 
 
 class PgDatabase(Database):

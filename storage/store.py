@@ -38,14 +38,14 @@ from __future__ import annotations
 import asyncio
 import contextvars
 import sqlite3
-from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Mapping, Sequence
-from contextlib import asynccontextmanager
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import asynccontextmanager, contextmanager
 from dataclasses import dataclass
 from typing import Any
 
 import aiosqlite
 
-from .errors import VersionConflictError
+from .errors import ConstraintError, DuplicateError, OperationFailedError, VersionConflictError
 from .records import dumps
 
 Subject = tuple[str, int]
@@ -95,37 +95,58 @@ def kind_of(subject: Subject) -> Kind:
     return KINDS[kind]
 
 
+@contextmanager
+def sqlite_errors() -> Iterator[None]:
+    """Raise SQLite's exceptions in the block as storage's own (:mod:`storage.errors`): a unique key
+    :class:`DuplicateError`, another refused write (a check, a foreign key, an append-only trigger)
+    :class:`ConstraintError`, anything else (a full disk, a locked or damaged file) :class:`OperationFailedError`;
+    the message stays SQLite's."""
+    try:
+        yield
+    except sqlite3.IntegrityError as error:
+        text = str(error)
+        raise (DuplicateError if text.startswith("UNIQUE constraint failed") else ConstraintError)(text) from error
+    except sqlite3.Error as error:
+        raise OperationFailedError(str(error)) from error
+
+
 class Tx:
-    """The statements of one open transaction (only valid inside :meth:`Store.transaction`)."""
+    """The statements of one open transaction (only valid inside :meth:`Store.transaction`). Each raises
+    storage's errors (:func:`sqlite_errors`), never ``sqlite3``'s."""
 
     def __init__(self, conn: aiosqlite.Connection) -> None:
         self._conn = conn
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one statement; returns the number of rows it changed."""
-        cursor = await self._conn.execute(sql, params)
-        count = cursor.rowcount
-        await cursor.close()
+        with sqlite_errors():
+            cursor = await self._conn.execute(sql, params)
+            count = cursor.rowcount
+            await cursor.close()
         return count
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
         """Run one INSERT; returns the new row id."""
-        cursor = await self._conn.execute(sql, params)
-        rowid = cursor.lastrowid
-        await cursor.close()
+        with sqlite_errors():
+            cursor = await self._conn.execute(sql, params)
+            rowid = cursor.lastrowid
+            await cursor.close()
+        assert rowid is not None  # an INSERT always sets it
         return rowid
 
     async def executemany(self, sql: str, params: Iterable[Sequence[Any]]) -> None:
         """Run one statement for every parameter tuple."""
-        await self._conn.executemany(sql, params)
+        with sqlite_errors():
+            await self._conn.executemany(sql, params)
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         """Run a query; returns all its rows."""
-        return list(await self._conn.execute_fetchall(sql, params))
+        with sqlite_errors():
+            return list(await self._conn.execute_fetchall(sql, params))
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         """Run a query; returns its first row or None."""
-        rows = await self._conn.execute_fetchall(sql, params)
+        rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
 
 
@@ -165,13 +186,14 @@ class Store:
         """``async with store.transaction() as tx:`` — one ``BEGIN IMMEDIATE`` transaction, committed at the end of
         the block, rolled back if it raises. No other statement of this connection runs in between."""
         async with self._lock:
-            await self._conn.execute("BEGIN IMMEDIATE")
-            try:
-                yield Tx(self._conn)
-            except BaseException:
-                await self._conn.execute("ROLLBACK")
-                raise
-            await self._conn.execute("COMMIT")
+            with sqlite_errors():
+                await self._conn.execute("BEGIN IMMEDIATE")
+                try:
+                    yield Tx(self._conn)
+                except BaseException:
+                    await self._conn.execute("ROLLBACK")
+                    raise
+                await self._conn.execute("COMMIT")
 
     @asynccontextmanager
     async def snapshot(self) -> AsyncIterator[None]:
@@ -183,21 +205,22 @@ class Store:
             yield
             return
         async with self._lock:
-            await self._conn.execute("BEGIN")
-            token = _IN_SNAPSHOT.set(self)
-            try:
-                yield
-            finally:
-                _IN_SNAPSHOT.reset(token)
-                await self._conn.execute("COMMIT")
+            with sqlite_errors():
+                await self._conn.execute("BEGIN")
+                token = _IN_SNAPSHOT.set(self)
+                try:
+                    yield
+                finally:
+                    _IN_SNAPSHOT.reset(token)
+                    await self._conn.execute("COMMIT")
 
     async def fetchall(self, sql: str, params: Sequence[Any] = ()) -> list[sqlite3.Row]:
         """One query outside a write transaction (inside this task's :meth:`snapshot` if it holds one); all its
         rows."""
         if _IN_SNAPSHOT.get() is self:
-            return list(await self._conn.execute_fetchall(sql, params))
+            return await Tx(self._conn).fetchall(sql, params)
         async with self._lock:
-            return list(await self._conn.execute_fetchall(sql, params))
+            return await Tx(self._conn).fetchall(sql, params)
 
     async def fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         """One query outside a write transaction; its first row or None."""

@@ -4,7 +4,6 @@ a refused challenge or setting changes nothing. Each test here failed against th
 
 from __future__ import annotations
 
-import sqlite3
 import subprocess
 import sys
 
@@ -12,6 +11,7 @@ from conftest import ROOT
 from consolekit import console_in
 
 from club.console import member_id
+from storage import OperationFailedError
 
 
 def one_line_refusal(text: str) -> bool:
@@ -82,7 +82,7 @@ async def test_inputs_that_ended_the_console(tmp_path, monkeypatch):
         assert "image not written" in out and "disk is full" in out and "Next:" in out
 
         async def database_full(*args, **kwargs):
-            raise sqlite3.OperationalError("database or disk is full")
+            raise OperationFailedError("database or disk is full")
 
         monkeypatch.setattr(console.service.db, "create_match", database_full)
         reply = await console.handle("challenge carol 3")

@@ -19,7 +19,6 @@ asyncpg = pytest.importorskip("asyncpg")
 
 import asyncio  # noqa: E402
 import random  # noqa: E402
-import sqlite3  # noqa: E402
 
 from clubkit import ALICE, BOB, GUILD, club_service, new_table, play_out, seeded  # noqa: E402
 from conftest import ROOT  # noqa: E402
@@ -28,7 +27,7 @@ from club import ClubService, ManualClock  # noqa: E402
 from club.__main__ import main as club_main  # noqa: E402
 from club.records import ClubRecords  # noqa: E402
 from club.verify import verify_database  # noqa: E402
-from storage import Database, MatchWrite, NewAction, SchemaError  # noqa: E402
+from storage import ConstraintError, Database, MatchWrite, NewAction, SchemaError  # noqa: E402
 from storage.__main__ import main as storage_main  # noqa: E402
 from storage.errors import VersionConflictError  # noqa: E402
 from storage.migrate import compare  # noqa: E402
@@ -158,7 +157,7 @@ async def test_two_processes_racing_on_the_real_store_never_double_apply_nor_los
 
 
 async def test_the_postgresql_schema_refuses_what_sqlite_refuses(pg_url):
-    """The append-only log and the audit trail refuse changes (``sqlite3.IntegrityError``, as on SQLite); a newer
+    """The append-only log and the audit trail refuse changes (:class:`~storage.ConstraintError`, as on SQLite); a newer
     schema is refused; opening again migrates nothing; ``integrity_check`` is ``ok``."""
     async with Database.open(pg_url) as db:
         assert isinstance(db, PgDatabase) and await db.user_version() == migrations_version()
@@ -171,7 +170,7 @@ async def test_the_postgresql_schema_refuses_what_sqlite_refuses(pg_url):
             deadline=None, now=0.0,
         )  # fmt: skip
         for sql in ("UPDATE actions SET kind = 'forged'", "DELETE FROM actions"):
-            with pytest.raises(sqlite3.IntegrityError, match="append-only"):
+            with pytest.raises(ConstraintError, match="append-only"):
                 async with db.transaction() as tx:
                     await tx.execute(sql)
         assert [a.kind for a in await db.actions(1)] == ["challenge"]

@@ -22,7 +22,7 @@ from clubkit import snapshot
 
 from club import ClubService, InvalidRequestError, ManualClock, UnknownGameError, UnknownMemberError
 from club.records import ClubRecords, SessionRef, parse_period, period_at, settle_up
-from storage import SCHEMA_VERSION, Database
+from storage import SCHEMA_VERSION, ConstraintError, Database
 
 pytestmark = pytest.mark.backends
 
@@ -274,9 +274,9 @@ async def test_corrections_keep_the_audit_trail_and_refuse_bad_input_without_wri
         with pytest.raises(InvalidRequestError, match="no club"):
             await records.correct(GUILD + 1, ADMIN, BEN, ANN, points=1, reason="x")
         assert snapshot(path) == before
-        with pytest.raises(sqlite3.IntegrityError, match="audit trail"):
+        with pytest.raises(ConstraintError, match="audit trail"):
             await db._fetchall("UPDATE corrections SET points = 0")
-        with pytest.raises(sqlite3.IntegrityError, match="audit trail"):
+        with pytest.raises(ConstraintError, match="audit trail"):
             await db._fetchall("DELETE FROM corrections")
         undo = await records.correct(GUILD, ADMIN, ANN, BEN, points=1, money=10, reason="undo #1: it was right")
         assert undo.id == 2 and (await records.ledger(GUILD, "all")).is_zero_sum()

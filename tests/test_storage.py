@@ -13,6 +13,7 @@ import pytest
 import storage.migrations as migrations
 from storage import (
     Commit,
+    ConstraintError,
     Database,
     DeadlineWrite,
     GameWrite,
@@ -96,7 +97,7 @@ async def test_new_file_gets_schema_wal_and_foreign_keys(tmp_path):
         fk = await db._fetchone("PRAGMA foreign_keys")
         assert fk[0] == 1
         # a foreign key is enforced: a match of an unknown club is refused
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(ConstraintError):
             await db.create_match(
                 club_id=12345,
                 kind="match",
@@ -235,7 +236,7 @@ async def test_a_failing_transaction_writes_nothing(tmp_path):
                 raise RuntimeError("boom")
         # an action naming a game that does not exist violates the (match, game) foreign key: nothing is written
         bad = Commit(match_id, 1, NOW, [NewAction("roll", game_number=7)], MatchWrite("active", {}, 7, 1, "x", 0, 0))
-        with pytest.raises(sqlite3.IntegrityError):
+        with pytest.raises(ConstraintError):
             await db.commit(bad)
         assert snapshot(path) == before
 

@@ -9,7 +9,6 @@ import errno
 import hashlib
 import re
 import shlex
-import sqlite3
 import time
 from pathlib import Path
 
@@ -102,7 +101,7 @@ class Console:
             raise
         except BackgammonError as error:
             return "Refused: " + self.console_words(frontend.explain(error, await self._legal_for(error)))
-        except (sqlite3.Error, StorageError) as error:
+        except StorageError as error:
             if "full" in str(error).lower():
                 return "Refused: the database is full (no space left on the disk): nothing was saved. Free some space."
             return f"Refused: the database could not be used ({error}): nothing was saved."
