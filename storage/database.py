@@ -4,7 +4,8 @@ Open it with ``async with Database.open(path) as db:`` (or ``db = await Database
 an unclosed aiosqlite connection keeps a thread alive and hangs the event loop at exit).
 
 The log, the versioned commits, dice, deadlines and messages of matches and chouettes go through the one action
-store, :attr:`Database.store` (:mod:`storage.store`); this class keeps clubs, members, match rows and queries.
+store, :attr:`Database.store` (:mod:`storage.store`); this class keeps clubs, members and their direct-message
+channels, match rows, the matches' deadlines, and the queries on them.
 
 Concurrency. All statements go through one connection; an ``asyncio.Lock`` serialises them so that one coroutine's
 transaction never interleaves with another's statements. A write is a :class:`~storage.records.Commit`: one
@@ -30,8 +31,6 @@ from typing import Any
 import aiosqlite
 
 from . import replies, tallies
-from .deadlines import MatchDeadlines
-from .dm import DirectMessageChannels
 from .errors import SchemaError
 from .files import owner_only
 from .lease import GrantedLease
@@ -67,11 +66,7 @@ _INSERT_ACTION = (
 )
 
 
-_Tx = Tx
-"""The statements of one open transaction (:class:`storage.store.Tx`; the old name kept for callers)."""
-
-
-class Database(DirectMessageChannels, MatchDeadlines):
+class Database:
     """An open club database (see the module docstring). Create with :meth:`open`; close with :meth:`close`."""
 
     dialect = "sqlite"
@@ -303,6 +298,24 @@ class Database(DirectMessageChannels, MatchDeadlines):
         row = await self._fetchone("SELECT 1 FROM club_members WHERE club_id = ? AND user_id = ?", (club_id, user_id))
         return row is not None
 
+    async def dm_channel(self, user_id: int, channel_id: int | None = None, now: float = 0.0) -> int | None:
+        """The direct-message channel of ``user_id`` remembered so far (0: he accepts no direct messages), None if
+        unknown; with ``channel_id``, remember that one first (at ``now``, Unix seconds; ``-1`` forgets it). A direct
+        message then costs one request, not a user look-up and a channel opening each time."""
+        if channel_id is not None:
+            async with self.transaction() as tx:
+                if channel_id < 0:
+                    await tx.execute("DELETE FROM dm_channels WHERE user_id = ?", (user_id,))
+                    return None
+                await tx.execute(
+                    "INSERT INTO dm_channels (user_id, channel_id, updated_at) VALUES (?, ?, ?) ON CONFLICT (user_id)"
+                    " DO UPDATE SET channel_id = excluded.channel_id, updated_at = excluded.updated_at",
+                    (user_id, channel_id, now),
+                )
+            return channel_id
+        row = await self._fetchone("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
+        return None if row is None else int(row[0])
+
     # -- matches, games and the action log --------------------------------------------------------------------------
     async def create_match(
         self,
@@ -441,6 +454,60 @@ class Database(DirectMessageChannels, MatchDeadlines):
         )
         rows = await self._fetchall(sql, [*params, int(limit)])
         return [MatchSummary.from_row(row) for row in rows]
+
+    # -- deadlines of matches (RULES A2; away days and more time move one) --------------------------------------------
+    async def get_deadline(self, match_id: int) -> DeadlineRecord | None:
+        """The deadline of match ``match_id``'s pending action, or None."""
+        rows = await self.store.deadlines(("match", match_id))
+        return DeadlineRecord.from_row(rows[0]) if rows else None
+
+    async def due_deadlines(self, now: float, limit: int = 500) -> list[DeadlineRecord]:
+        """Deadlines with a reminder or an expiry due at ``now`` (``next_at <= now``), earliest first."""
+        return [DeadlineRecord.from_row(row) for row in await self.store.due_deadlines("match", now, limit)]
+
+    async def next_deadline_at(self) -> float | None:
+        """When the next reminder or expiry is due (for a scheduler's sleep), or None."""
+        return await self.store.next_deadline_at("match")
+
+    async def mark_deadline(
+        self,
+        match_id: int,
+        version: int,
+        *,
+        reminders: Sequence[float],
+        reminders_sent: int,
+        expired_at: float | None,
+        next_at: float | None,
+        at: float | None = None,
+    ) -> bool:
+        """Record that reminders or the expiry fired, if the deadline still belongs to match version ``version``;
+        ``at`` = the clock then (default ``expired_at``; :meth:`storage.store.Store.mark_deadline`).
+
+        Returns False (nothing written) when the deadline has been replaced meanwhile (someone acted)."""
+        return await self.store.mark_deadline(
+            ("match", match_id), {"version": version}, reminders=reminders, reminders_sent=reminders_sent,
+            expired_at=expired_at, next_at=next_at, at=at,
+        )  # fmt: skip
+
+    async def deadlines_pending(self, pending: str, limit: int = 5000) -> list[DeadlineRecord]:
+        """The deadlines awaiting ``pending`` (e.g. ``roll_or_double``), oldest first: one per waiting match."""
+        rows = await self._fetchall(
+            "SELECT * FROM deadlines WHERE pending = ? ORDER BY set_at, match_id LIMIT ?", (pending, int(limit))
+        )
+        return [DeadlineRecord.from_row(row) for row in rows]
+
+    async def move_deadline(self, match_id: int, version: int, *, due_at: float, reminders: Sequence[float]) -> bool:
+        """Move the deadline of match ``match_id`` (still set at ``version``) to ``due_at`` with the reminder times
+        ``reminders`` (an away period, an away day, more time given): its expiry may fire again. False (nothing
+        written) when the deadline was replaced meanwhile."""
+        left = sorted(at for at in reminders if at < due_at)
+        async with self.transaction() as tx:
+            changed = await tx.execute(
+                "UPDATE deadlines SET due_at = ?, reminders = ?, expired_at = NULL, next_at = ? "
+                "WHERE match_id = ? AND version = ?",
+                (due_at, dumps(left), min([*left, due_at]), match_id, version),
+            )
+        return changed == 1
 
     # -- Discord messages -------------------------------------------------------------------------------------------
     async def add_message(
