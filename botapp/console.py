@@ -1,5 +1,5 @@
 """The club in a terminal (``python bot.py --console``): ``_console`` opens the database and runs
-:mod:`club.console` on a manual clock (starting no earlier than the database's latest stored time), and ``--seed``
+:mod:`console` on a manual clock (starting no earlier than the database's latest stored time), and ``--seed``
 gives reproducible dice for scripts and demos (:func:`reproducible`: committed, derived and revealed as always, RULES
 A1, skipping the seeds of stored games). Split out of ``bot.py``, which re-exports these names."""
 
@@ -67,7 +67,7 @@ async def stored_commitments(database: Database) -> set[str]:
 async def _console(
     settings: Settings, database_path: Path | None, images: Path | None, seed: str | None = None, review: bool = True
 ) -> int:
-    from club.console import run_console
+    from console import run_console
 
     async with settings.open_database(database_path) as database:
         await upgrade_stored_states(database)

@@ -102,13 +102,13 @@ def verify_round(public_key_hex: str, round_: int, signature_hex: str) -> str:
     """The randomness (hex SHA-256 of the signature) of round ``round_`` signed with ``signature_hex`` under
     ``public_key_hex`` (scheme ``bls-unchained-g1-rfc9380``). Raises :class:`ForgedRoundError` when it does not
     verify."""
-    from py_arkworks_bls12381 import GT, G1Point, G2Point  # noqa: PLC0415 - only a table with the beacon needs it
+    from py_arkworks_bls12381 import GT, G1Point, G2Point  # only a table with the beacon needs it
 
     try:
         signature = bytes.fromhex(signature_hex)
         point = G1Point.from_compressed_bytes(signature)
         key = G2Point.from_compressed_bytes(bytes.fromhex(public_key_hex))
-    except Exception as error:  # noqa: BLE001 - the bindings raise their own exception types
+    except Exception as error:  # the bindings raise their own exception types
         raise ForgedRoundError(f"round {round_}: the signature {signature_hex[:16]!r}… is not a BLS point") from error
     message = hashlib.sha256(int(round_).to_bytes(8, "big")).digest()
     if not GT.pairing_check([point, -G1Point.hash_to_curve(message, DST_G1)], [G2Point(), key]):

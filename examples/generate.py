@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT))
 
 from bot import reproducible  # noqa: E402
 from club import ClubService, ManualClock  # noqa: E402
-from club.console import Console, member_id  # noqa: E402
+from console import Console, member_id  # noqa: E402
 from storage import Database  # noqa: E402
 
 SEED = "example"

@@ -8,7 +8,7 @@ from contextlib import asynccontextmanager
 from clubkit import seeded
 
 from club import ClubService, ManualClock
-from club.console import Console
+from console import Console
 from storage import Database
 
 CAST = ("bob", "carol", "erin", "finn")
@@ -17,7 +17,7 @@ CAST = ("bob", "carol", "erin", "finn")
 
 @asynccontextmanager
 async def console_in(tmp_path, seed: int = 7, *, cast: tuple[str, ...] = CAST, **options):
-    """A console (:class:`~club.console.Console`, ``options`` its keyword arguments) on a fresh database in
+    """A console (:class:`~console.Console`, ``options`` its keyword arguments) on a fresh database in
     ``tmp_path`` (fair dice seeded by ``seed``, a manual clock) where ``cast`` are members, acting as alice."""
     async with Database.open(tmp_path / "club.sqlite3") as database:
         console = Console(ClubService(database, clock=ManualClock(), seeds=seeded(seed)), **options)

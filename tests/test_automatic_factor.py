@@ -76,7 +76,7 @@ async def test_the_factor_is_shown_on_the_console_board_and_the_discord_embed(tm
     from discordkit import GUILD as DISCORD_GUILD
     from discordkit import Harness
 
-    from club.console.games import ascii_table
+    from console.games import ascii_table
 
     dice = InjectedDice([(3, 3), (5, 5), (1, 1), (5, 2)], fallback=b"factor")
     async with club_service(tmp_path / "factor.sqlite3", clock=ManualClock(T0), dice=dice) as service:
@@ -113,8 +113,8 @@ def test_the_chouette_panels_show_each_cubes_factor():
 
     from backgammon.chouette import ChouetteRules
     from club.chouette.views import ChouetteView
-    from club.console.chouettes import seats_text as console_seats
     from cogs.chouette_present import seats_text as discord_seats
+    from console.chouettes import seats_text as console_seats
 
     rules = ChouetteRules.preset("chouette-atlanta", automatic_doubles=2, automatic_doubles_kind="add")
     table = seated_table(rules, [ANN, BOB, CY], [(6, 6), (6, 5), (5, 5)])

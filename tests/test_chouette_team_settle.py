@@ -11,10 +11,10 @@ from test_console_club import console_in
 from backgammon.chouette import ChouetteRules
 from backgammon.errors import ChouetteError
 from club.chouette.views import ChouetteView
-from club.console import member_id
 from club.errors import ClubError
 from club.records import ClubRecords
 from cogs.chouette_present import seats_text as discord_seats
+from console import member_id
 
 NAMES = ("alice", "bob", "cy", "di")
 

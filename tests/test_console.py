@@ -13,7 +13,7 @@ from conftest import ROOT
 from backgammon.matfile import parse_mat
 from backgammon.replay import replay
 from club import ClubService, ManualClock
-from club.console import Console, member_id
+from console import Console, member_id
 from storage import Database
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
@@ -165,7 +165,7 @@ async def test_readme_console_example_runs_when_pasted(tmp_path):
     """Every line of the README's console example, trailing comments (with apostrophes) included, is read and
     accepted: no refusal, no unreadable line; ``#2`` stays a game number, not a comment."""
     from bot import reproducible
-    from club.console import strip_comment
+    from console import strip_comment
 
     assert strip_comment("/bg challenge bob 5   # or: don't") == "/bg challenge bob 5"
     assert strip_comment("withdraw #2") == "withdraw #2" and strip_comment("# all of it") == ""

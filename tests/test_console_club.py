@@ -10,7 +10,7 @@ import sys
 from conftest import ROOT
 from consolekit import console_in
 
-from club.console import member_id
+from console import member_id
 from storage import OperationFailedError
 
 

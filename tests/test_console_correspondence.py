@@ -10,8 +10,8 @@ from contextlib import asynccontextmanager
 from clubkit import seeded
 
 from club import ClubService, ManualClock
-from club.console import Console, member_id
 from club.settings import DAY, HOUR
+from console import Console, member_id
 from storage import Database
 
 

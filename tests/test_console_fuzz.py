@@ -16,8 +16,8 @@ from clubkit import seeded
 from conftest import ROOT
 
 from club import ClubService, ManualClock
-from club.console import run_console
-from club.console.verbs import VERBS
+from console import run_console
+from console.verbs import VERBS
 from storage import Database
 
 LINES = 10_500

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from consolekit import console_in
 
-from club.console import Console, member_id
+from console import Console, member_id
 
 NAMES = ("alice", "bob", "cy", "di")
 

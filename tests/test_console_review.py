@@ -12,7 +12,7 @@ import pytest
 from bot import ConfigError, Settings
 from club import ClubService, ManualClock
 from club.analysis import engine_available
-from club.console import Console, member_id
+from console import Console, member_id
 from storage import Database
 from storage.prs import match_prs
 
@@ -107,7 +107,7 @@ async def test_the_console_loop_prints_a_review_still_computing_before_bye(tmp_p
     import io
 
     from bot import reproducible
-    from club.console import run_console
+    from console import run_console
 
     script = (
         "as bob\nas alice\nchallenge bob 1\nas bob\naccept\nmove 24/18 13/11\nas alice\nroll\nresign\nas bob\naccept\n"

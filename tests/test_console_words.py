@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import consolekit
 
-from club.console import member_id
+from console import member_id
 
 
 def console_in(tmp_path, seed: int = 7):

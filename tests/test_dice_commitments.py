@@ -144,7 +144,7 @@ async def test_console_seed_verb_sets_the_phrase(tmp_path):
     """The console's ``seed PHRASE`` is ``/player seed``: the phrase is in the member's next client seed, after it
     the console line's fresh value."""
     from club import ClubService, ManualClock
-    from club.console import Console, member_id
+    from console import Console, member_id
     from storage import Database
 
     async with Database.open(tmp_path / "c.sqlite3") as database:

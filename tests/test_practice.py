@@ -153,7 +153,7 @@ async def test_the_console_plays_a_practice_match_to_the_end(tmp_path):
     """``practice 1 beginner``, then the member's turns typed (roll, move, take); the engine's turns follow each at
     once; then ``review`` of the finished match; hints allowed in the practice game, refused in a rated one."""
     from club import ClubService, ManualClock
-    from club.console import Console, member_id
+    from console import Console, member_id
     from storage import Database
 
     rng = random.Random(5)
@@ -204,7 +204,7 @@ async def test_the_console_without_the_engine_says_how_to_enable_it(tmp_path, mo
 
     from club import ClubService, ManualClock
     from club.analysis import ENABLE_ANALYSIS
-    from club.console import Console
+    from console import Console
     from storage import Database
 
     monkeypatch.setitem(sys.modules, "bgsage", None)
@@ -238,7 +238,7 @@ async def test_a_finished_practice_match_offers_practice_not_a_rematch(tmp_path,
 
 async def test_the_console_refuses_a_hint_in_a_chouette_being_played(tmp_path):
     from club import ClubService, ManualClock
-    from club.console import Console
+    from console import Console
     from storage import Database
 
     async with Database.open(tmp_path / "c.sqlite3") as database:
@@ -254,7 +254,7 @@ async def test_the_console_refuses_a_hint_for_the_board_of_ones_own_chouette(tmp
     refused, as for a match (RULES 003 1.5); so is Box, and a Team member who left during the game (he takes part
     until it ends, RULES C2)."""
     from club import ClubService, ManualClock
-    from club.console import Console
+    from console import Console
     from storage import Database
 
     async with Database.open(tmp_path / "c.sqlite3") as database:

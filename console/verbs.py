@@ -1,6 +1,6 @@
 """The console's command table: one :class:`Verb` per command, found by the words typed.
 
-Adding a command is one entry — a decorated coroutine in any module listed in :data:`club.console.VERB_MODULES`::
+Adding a command is one entry — a decorated coroutine in any module listed in :data:`console.VERB_MODULES`::
 
     @verb("player away", "away DAYS [REASON]", "mark yourself away (RULES C9)", bare=True)
     async def away(console, args):  # args: the words after the verb's name

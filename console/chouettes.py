@@ -1,9 +1,9 @@
 """The ``/bg chouette`` verbs of the console, and a chouette's buttons as verbs (RULES C1–C11).
 
 A console has no channels: each ``chouette start`` opens its chouette in a channel of its own (numbered from
-:data:`~club.console.core.CHOUETTE_CHANNELS`) and names it ``chouette=N``. Commands without ``chouette=N`` go to the
+:data:`~console.core.CHOUETTE_CHANNELS`) and names it ``chouette=N``. Commands without ``chouette=N`` go to the
 chouette the acting member sits in (or, for ``join``, the only one open). What a member's buttons do in Discord,
-he types here — the game verbs of :mod:`club.console.games` route here when the one game waiting for him is a
+he types here — the game verbs of :mod:`console.games` route here when the one game waiting for him is a
 chouette: a Team member ``double`` / ``no-double``, ``take`` / ``drop`` / ``beaver`` / ``raccoon``; Box ``roll``,
 ``double all``, ``double carol dave`` (those cubes only), ``double all in order`` (5.8), ``take`` (every cube),
 ``take carol`` (carol's, dropping the rest), ``drop dave`` (dave's, taking the rest); a proxy adds ``for NAME``.
@@ -14,11 +14,11 @@ from __future__ import annotations
 
 from backgammon.ascii import ascii_board
 from backgammon.chouette import CHOUETTE_PRESETS
+from club import frontend
+from club.chouette import ChouetteOutcome, ChouetteView
+from club.chouette.images import board_png_async, sheet_png_async
+from club.errors import InvalidRequestError, NotNowError
 
-from .. import frontend
-from ..chouette import ChouetteOutcome, ChouetteView
-from ..chouette.images import board_png_async, sheet_png_async
-from ..errors import InvalidRequestError, NotNowError
 from .core import CHOUETTE_CHANNELS, Console, member_id
 from .parse import Target, hours, member_name, number, options, take_target
 from .tables import Column, RecordTable, signed, text_table
@@ -448,7 +448,8 @@ async def chouette_verify(console: Console, args: list[str]) -> str:
     ``chouette-N-dice.txt`` in this folder), for ``python tools/verify_dice.py``."""
     from pathlib import Path
 
-    from ..proof import chouette_proof_text, chouette_series, lines
+    from club.proof import chouette_proof_text, chouette_series, lines
+
     from .core import file_problem
 
     files = [word for word in args if "/" in word or "." in word]

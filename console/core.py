@@ -1,4 +1,4 @@
-"""The console's frame: :class:`Console` reads one line, finds its verb in the table (:mod:`club.console.verbs`),
+"""The console's frame: :class:`Console` reads one line, finds its verb in the table (:mod:`console.verbs`),
 runs it for the member acting (``as NAME``) and turns every refusal into words. The game verbs, the chouette verbs,
 the books and time live in their own modules; this one holds what they share: who acts, which game a command
 without a number means (:func:`club.frontend.choose_game`), and writing the board pictures."""
@@ -13,15 +13,15 @@ import time
 from pathlib import Path
 
 from backgammon.errors import BackgammonError, NotationError
+from club import frontend
+from club.boards import BoardOptions
+from club.chouette import ChouetteService
+from club.errors import InvalidRequestError
+from club.records import ClubRecords
+from club.service import ClubService
 from storage import StorageError
 from storage.pgerrors import hide_password
 
-from .. import frontend
-from ..boards import BoardOptions
-from ..chouette import ChouetteService
-from ..errors import InvalidRequestError
-from ..records import ClubRecords
-from ..service import ClubService
 from .parse import Target, member_name, split_line, strip_comment
 from .verbs import find, help_text, normal_words, unknown_command
 
@@ -52,7 +52,7 @@ class Console:
     whether the console user may change club settings and correct the books (a console is its own club, so yes by
     default). ``chouettes`` / ``records``: the chouette and book use-cases (made over ``service`` when not given).
     ``review_after_match``: when a rated match or money session ends (and the engine is installed), the engine's
-    review is computed in the background and printed when ready (:mod:`club.console.study`; ``bot.py --console``
+    review is computed in the background and printed when ready (:mod:`console.study`; ``bot.py --console``
     turns it on unless ``--no-review`` or ``[analysis] review_after_match = false``).
     """
 
@@ -80,9 +80,9 @@ class Console:
         self.written: list[Path] = []
         self.last_match: int | None = None
         self.typed: list[str] = []
-        self.analysis_pool = None  # the engine's worker pool (club.console.study.pool_of), started on first use
+        self.analysis_pool = None  # the engine's worker pool (console.study.pool_of), started on first use
         self.review_after_match = review_after_match
-        self.review_thread = None  # the thread the automatic reviews are driven from (club.console.study)
+        self.review_thread = None  # the thread the automatic reviews are driven from (console.study)
         self.pending_reviews: dict = {}  # match id → (its TableView, the review's future)
 
     @property
@@ -130,7 +130,7 @@ class Console:
         return self.console_words(await entry.run(self, args), entry.name)
 
     async def finished_reviews(self, *, wait: bool = False) -> list[str]:
-        """The automatic reviews done by now (all, with ``wait``), as text (:func:`club.console.study.ready_reviews`)."""
+        """The automatic reviews done by now (all, with ``wait``), as text (:func:`console.study.ready_reviews`)."""
         if not self.pending_reviews:
             return []
         from .study import ready_reviews

@@ -9,7 +9,7 @@ import shlex
 import tomllib
 from dataclasses import dataclass
 
-from ..errors import InvalidRequestError
+from club.errors import InvalidRequestError
 
 MAX_ID = 2**53 - 1
 """The largest game or chouette number accepted (Discord's integer options stop there; SQLite's at 2⁶³ − 1)."""

@@ -7,8 +7,8 @@ posts in each game's thread are printed here, one line each, with the members th
 
 from __future__ import annotations
 
-from ..commitments import phrase_text
-from ..correspondence import (
+from club.commitments import phrase_text
+from club.correspondence import (
     Correspondence,
     autoroll_words,
     away_state,
@@ -16,10 +16,11 @@ from ..correspondence import (
     rematch_terms,
     resolve_their_turn,
 )
-from ..errors import InvalidRequestError
-from ..frontend import GameChoice
-from ..settings import ClubSettings
-from ..wording import plural
+from club.errors import InvalidRequestError
+from club.frontend import GameChoice
+from club.settings import ClubSettings
+from club.wording import plural
+
 from .core import Console
 from .parse import Target, number, take_target
 from .verbs import verb

@@ -12,12 +12,12 @@ from backgammon.errors import BackgammonError
 from backgammon.ids import decode_match_id
 from backgammon.moves import dice_text
 from backgammon.rules import PRESETS, RuleSet
+from club import frontend
+from club.boards import board_filename, render_table_async, viewer_side
+from club.errors import InvalidRequestError
+from club.export import export_mat
+from club.results import Outcome, TableView
 
-from .. import frontend
-from ..boards import board_filename, render_table_async, viewer_side
-from ..errors import InvalidRequestError
-from ..export import export_mat
-from ..results import Outcome, TableView
 from .core import Console, file_problem
 from .parse import member_name, number, options, take_target
 from .verbs import help_text, verb
@@ -122,7 +122,7 @@ async def board_text(console: Console, view: TableView, viewer: int | None) -> s
 
 
 async def show(console: Console, outcome: Outcome) -> str:
-    """What happened (in a practice game, the engine's reply too: :func:`club.console.study.engine_reply`), then
+    """What happened (in a practice game, the engine's reply too: :func:`console.study.engine_reply`), then
     the board seen by whoever acts next."""
     from .study import engine_reply
 
@@ -133,13 +133,14 @@ async def show(console: Console, outcome: Outcome) -> str:
     view = outcome.view
     lines.append(await board_text(console, view, view.waiting_for or console.member))
     if any(event.kind in ("match_over", "session_over") for event in outcome.events):
-        from ..analysis import engine_available
+        from club.analysis import engine_available
 
         if engine_available() and console.review_after_match and not view.practice:
-            from ..analysis.review import club_games
+            from club.analysis.review import club_games
+
             from .study import start_review
 
-            # the review is computed in the background and printed when ready (club.console.study.ready_reviews)
+            # the review is computed in the background and printed when ready (console.study.ready_reviews)
             lines.append(start_review(console, view, await club_games(console.service, view.match_id)))
         elif engine_available():
             lines.append(f"The engine's review (PRs, costliest plays, cube errors): review {view.match_id}")
@@ -166,7 +167,7 @@ async def quit_verb(console: Console, args: list[str]) -> str:
 @verb("as", "as NAME", "act as member NAME (registered on first use)", anyone=True, group="console")
 async def as_verb(console: Console, args: list[str]) -> str:
     """``as NAME``: register NAME in the console club (if new) and act as him. ``@NAME`` is NAME, as in every
-    command; a name of several words is refused (:func:`~club.console.parse.member_name`)."""
+    command; a name of several words is refused (:func:`~console.parse.member_name`)."""
     name = " ".join(args).strip()
     if not name:
         raise InvalidRequestError("as NAME: say who you are, e.g. as alice")
@@ -380,7 +381,7 @@ async def board(console: Console, args: list[str]) -> str:
 async def games(console: Console, args: list[str]) -> str:
     """``games``: matches (with the time left on each clock, as ``/bg games``) and chouettes, then the member's
     away days when the club gives some."""
-    from ..correspondence import games_extras
+    from club.correspondence import games_extras
 
     service = console.service
     waiting, others = await frontend.open_games(service, console.member, console.guild_id)

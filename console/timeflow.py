@@ -5,9 +5,10 @@ own decisions at a deadline (RULES A2, C9, M5) happen in order, in minutes."""
 
 from __future__ import annotations
 
-from ..errors import InvalidRequestError
-from ..scheduler import clocks_of, run_due
-from ..wording import plural
+from club.errors import InvalidRequestError
+from club.scheduler import clocks_of, run_due
+from club.wording import plural
+
 from .core import Console
 from .parse import hours
 from .verbs import verb

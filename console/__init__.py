@@ -21,14 +21,13 @@ says why and what is possible, and changes nothing. No Discord types: the verbs 
 :class:`~club.service.ClubService`, :class:`~club.chouette.ChouetteService` and :class:`~club.records.ClubRecords`
 exactly as the cogs do.
 
-Modules: :mod:`~club.console.verbs` (the command table: adding a verb is one decorated function in a module of
-:data:`VERB_MODULES`), :mod:`~club.console.parse` (reading words and numbers), :mod:`~club.console.core` (the
-:class:`Console` frame: who acts, which game), :mod:`~club.console.games` (``/bg``), :mod:`~club.console.config`,
-:mod:`~club.console.chouettes` (``/bg chouette`` and its buttons), :mod:`~club.console.books` (``/club``),
-:mod:`~club.console.timeflow` (``wait``), :mod:`~club.console.player` (away, claims, nudges, rematches),
-:mod:`~club.console.study` (``/study``: practice, review, hint), :mod:`~club.console.tables` (text tables) and
-:mod:`~club.console.repl`
-(the loop).
+Modules: :mod:`~console.verbs` (the command table: adding a verb is one decorated function in a module of
+:data:`VERB_MODULES`), :mod:`~console.parse` (reading words and numbers), :mod:`~console.core` (the
+:class:`Console` frame: who acts, which game), :mod:`~console.games` (``/bg``), :mod:`~console.config`,
+:mod:`~console.chouettes` (``/bg chouette`` and its buttons), :mod:`~console.books` (``/club``),
+:mod:`~console.timeflow` (``wait``), :mod:`~console.player` (away, claims, nudges, rematches),
+:mod:`~console.study` (``/study``: practice, review, hint), :mod:`~console.tables` (text tables) and
+:mod:`~console.repl` (the loop).
 
 Members are named, not numbered: a name always maps to the same member id (:func:`member_id`), so a console
 database can be reopened and play resumed.
@@ -43,13 +42,13 @@ from .parse import strip_comment
 from .repl import run_console
 
 VERB_MODULES = (
-    "club.console.games",
-    "club.console.config",
-    "club.console.chouettes",
-    "club.console.books",
-    "club.console.timeflow",
-    "club.console.player",
-    "club.console.study",
+    "console.games",
+    "console.config",
+    "console.chouettes",
+    "console.books",
+    "console.timeflow",
+    "console.player",
+    "console.study",
 )
 """The modules whose ``@verb`` functions make up the console's commands (add yours here)."""
 

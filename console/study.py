@@ -8,15 +8,16 @@ Without the engine installed each verb says how to enable analysis."""
 
 from __future__ import annotations
 
-from ..analysis import ENABLE_ANALYSIS, engine_available
-from ..errors import InvalidRequestError
-from ..results import Outcome
+from club.analysis import ENABLE_ANALYSIS, engine_available
+from club.errors import InvalidRequestError
+from club.results import Outcome
+
 from .core import Console
 from .parse import number, options, take_target
 from .verbs import verb
 
 ENGINE_MEMBER = 1
-"""The member id of the console's engine seat (console names map to larger ids: :func:`club.console.member_id`)."""
+"""The member id of the console's engine seat (console names map to larger ids: :func:`console.member_id`)."""
 
 HINT_LEVEL = "2ply"
 
@@ -25,7 +26,7 @@ def pool_of(console: Console):
     """The console's :class:`~club.analysis.pool.AnalysisPool` (one worker, started on first use)."""
     pool = getattr(console, "analysis_pool", None)
     if pool is None:
-        from ..analysis.pool import AnalysisPool
+        from club.analysis.pool import AnalysisPool
 
         pool = AnalysisPool(1)
         console.analysis_pool = pool
@@ -37,7 +38,7 @@ async def engine_reply(console: Console, outcome: Outcome) -> list[Outcome]:
     (:func:`club.practice.engine_turns`); else ``[]``."""
     if not outcome.view.engine_to_act:
         return []
-    from ..practice import engine_turns
+    from club.practice import engine_turns
 
     return await engine_turns(console.service, outcome.match_id, pool_of(console))
 
@@ -49,7 +50,7 @@ def start_review(console: Console, view, games) -> str:
     at the end of the console) and ``review N`` waits for it."""
     import concurrent.futures
 
-    from ..analysis.review import compute_review, match_title
+    from club.analysis.review import compute_review, match_title
 
     if console.review_thread is None:
         console.review_thread = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="console-review")
@@ -65,7 +66,7 @@ async def review_text(console: Console, view, found) -> str:
     """The console's text of :class:`~club.analysis.review.Review` ``found`` of match ``view``: its lines, then
     each error picture written as a PNG (when images are on) with its caption and path. A finished rated match's
     PRs are kept in the club's records (:func:`club.analysis.review.keep_prs`), as Discord's review keeps them."""
-    from ..analysis.review import keep_prs
+    from club.analysis.review import keep_prs
 
     await keep_prs(console.service, view.match_id, view, found.analysis)
     lines = [found.text.replace("**", "")]
@@ -107,8 +108,8 @@ async def ready_reviews(console: Console, *, wait: bool = False, only: int | Non
 async def practice(console: Console, args: list[str]) -> str:
     """``practice [LENGTH|money] [STRENGTH]``: a practice match (default 3 points, strength intermediate) against
     the engine; unrated, outside the books (:mod:`club.practice`)."""
-    from ..analysis.practice import STRENGTHS
-    from ..practice import MAX_PRACTICE_LENGTH, start_practice
+    from club.analysis.practice import STRENGTHS
+    from club.practice import MAX_PRACTICE_LENGTH, start_practice
 
     if not engine_available():
         return ENABLE_ANALYSIS
@@ -142,8 +143,9 @@ async def practice(console: Console, args: list[str]) -> str:
 async def review(console: Console, args: list[str]) -> str:
     """``review [game]``: both players' PR, the costliest plays (their pictures written as PNGs) and the cube
     errors of a finished match or session (:func:`club.analysis.review.review_match`)."""
-    from ..analysis.hints import refuse_in_play
-    from ..analysis.review import review_match
+    from club.analysis.hints import refuse_in_play
+    from club.analysis.review import review_match
+
     from .games import _match_for_look
 
     if not engine_available():
@@ -165,7 +167,7 @@ async def hint(console: Console, args: list[str]) -> str:
     """``hint [POSITION] [DICE]``: the engine's best plays of DICE (or its cube advice) for a gnubg Position ID; with
     no position, in a practice game, for its current position and dice. Refused for a rated game or a chouette
     being played (RULES 003 1.5: :func:`club.analysis.hints.check_hint_allowed`)."""
-    from ..analysis.hints import check_hint_allowed, hint_task, hint_text, parse_request, practice_request
+    from club.analysis.hints import check_hint_allowed, hint_task, hint_text, parse_request, practice_request
 
     target, rest = take_target(args, trailing_number=False)
     if len(rest) > 2:
@@ -189,7 +191,7 @@ async def hint(console: Console, args: list[str]) -> str:
     )
     if not engine_available():
         return ENABLE_ANALYSIS
-    from ..analysis.engine import CubeState
+    from club.analysis.engine import CubeState
 
     if position is None:
         found = await practice_request(console.service, console.member, here)

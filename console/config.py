@@ -7,8 +7,9 @@ from __future__ import annotations
 
 import re
 
-from ..errors import InvalidRequestError
-from ..settings import DAY, HOUR, ClubSettings
+from club.errors import InvalidRequestError
+from club.settings import DAY, HOUR, ClubSettings
+
 from .core import Console
 from .parse import hours, number, split_line, toml_table
 from .verbs import verb

@@ -8,7 +8,8 @@ import signal
 import threading
 from typing import TextIO
 
-from ..service import ClubService
+from club.service import ClubService
+
 from .core import Console
 from .parse import MAX_LINE, strip_comment
 
@@ -87,5 +88,5 @@ async def run_console(service: ClubService, stdin, stdout: TextIO, **options) ->
     except OSError:  # standard output is gone or full: nothing more can be said
         pass
     finally:
-        console.close()  # the engine's worker processes and the review thread (club.console.study)
+        console.close()  # the engine's worker processes and the review thread (console.study)
     return 0

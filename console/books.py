@@ -1,6 +1,6 @@
 """The ``/club`` verbs of the console: score sheets, the ledger, settle-up, leaderboards, ratings, statistics, the
 books' export and the admins' corrections (RULES A3, A4) — each the :class:`~club.records.ClubRecords` call the cog
-makes, printed as a text table (:mod:`club.console.tables`) with the same PNG written beside the boards. Money is
+makes, printed as a text table (:mod:`console.tables`) with the same PNG written beside the boards. Money is
 shown at the stakes wherever a stake was set."""
 
 from __future__ import annotations
@@ -10,8 +10,9 @@ import re
 import shutil
 from pathlib import Path
 
-from ..errors import InvalidRequestError
-from ..records import LEADERBOARDS, export_books, pictures, texts
+from club.errors import InvalidRequestError
+from club.records import LEADERBOARDS, export_books, pictures, texts
+
 from .core import Console, file_problem
 from .parse import MAX_ID, number, options
 from .tables import text_table
