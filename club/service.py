@@ -58,7 +58,7 @@ from .refusals import explain_illegal
 from .results import GameView, Outcome, TableView
 from .settings import ClubSettings, MemberPreferences
 from .step import MatchStep, _GameInfo, store_challenge
-from .table import Event, Table
+from .table import FINISHED, Event, Table
 from .work import TableLocks, run_unit
 from .work import check_id as _check_id
 
@@ -156,6 +156,9 @@ class ClubService:
         self.max_auto_actions = max_auto_actions
         self._locks = TableLocks()
         self._background: set[asyncio.Task] = set()
+        self.match_end_hooks: list[Callable[[int], Awaitable[Any]]] = []
+        """Called with the match id when a match or session ends (over, declined, cancelled, lapsed) — how an
+        event (:mod:`club.events`) hears of its matches; a hook that fails is logged, the action stands."""
 
     # -- challenges ---------------------------------------------------------------------------------------------------
     async def challenge(
@@ -372,6 +375,8 @@ class ClubService:
             "Already done: someone else acted on this game at the same moment. Look at the board again.",
             self.admission,
         )
+        if unit.step.table.finished and unit.step.record.status not in FINISHED:
+            await self._match_ended(match_id)
         if unit.step.table.status == "over" and unit.step.record.status != "over":
             if unit.version <= KEEP_INLINE:
                 await self._keep_mat_file(match_id)
@@ -380,6 +385,13 @@ class ClubService:
                 self._background.add(task)
                 task.add_done_callback(self._background.discard)
         return self._outcome(unit.step, unit.version, member, unit.commit)
+
+    async def _match_ended(self, match_id: int) -> None:
+        for hook in self.match_end_hooks:
+            try:
+                await hook(match_id)
+            except Exception:
+                log.exception("match %s: a match-end hook failed", match_id)
 
     async def _keep_mat_file(self, match_id: int) -> None:
         """Keep the ``.mat`` file of a table that has just ended (exports read it, never replay); a table

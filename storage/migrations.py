@@ -17,7 +17,7 @@ from typing import Any
 
 from .replies import REPLIES_V8
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 """The schema version this code writes and reads."""
 
 CHOUETTES_V2 = """
@@ -316,6 +316,60 @@ ALTER TABLE chouette_deadlines ADD COLUMN marked_at REAL;
 :meth:`storage.store.Store.latest_time` knows how far a clock got that sent a reminder and logged nothing (the
 console's ``wait``)."""
 
+EVENTS_V10 = """
+-- Version 10: club events (knock-outs, Swiss, round robins, ladders, league seasons). An event is a log of its own:
+-- event_actions is append-only (seq 1, 2, 3 ... per event) and replaying it rebuilds the event; the events row holds
+-- what lists and the scheduler need (name, status, version = the seq of its last action, the next deadline).
+CREATE TABLE events (
+    id          INTEGER PRIMARY KEY,
+    club_id     INTEGER NOT NULL REFERENCES clubs (id),
+    name        TEXT    NOT NULL CHECK (length(trim(name)) > 0),
+    format      TEXT    NOT NULL,
+    status      TEXT    NOT NULL CHECK (status IN ('open', 'running', 'over', 'cancelled')),
+    version     INTEGER NOT NULL CHECK (version >= 1),
+    next_at     REAL,                                    -- the next deadline or decision due (None: nothing)
+    created_by  INTEGER NOT NULL,
+    created_at  REAL    NOT NULL,
+    updated_at  REAL    NOT NULL,
+    ended_at    REAL,
+    UNIQUE (club_id, name)
+);
+CREATE INDEX events_next_at ON events (next_at) WHERE next_at IS NOT NULL;
+
+CREATE TABLE event_actions (
+    id        INTEGER PRIMARY KEY,
+    event_id  INTEGER NOT NULL REFERENCES events (id),
+    seq       INTEGER NOT NULL CHECK (seq >= 1),
+    member_id INTEGER,                                   -- who acted (NULL: the club — a deadline, a match's end)
+    kind      TEXT    NOT NULL,
+    args      TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(args)),
+    at        REAL    NOT NULL,
+    UNIQUE (event_id, seq)
+);
+
+CREATE TRIGGER event_actions_no_update BEFORE UPDATE ON event_actions
+BEGIN
+    SELECT RAISE(ABORT, 'the event log is append-only: actions cannot be changed');
+END;
+
+CREATE TRIGGER event_actions_no_delete BEFORE DELETE ON event_actions
+BEGIN
+    SELECT RAISE(ABORT, 'the event log is append-only: actions cannot be deleted');
+END;
+
+-- The ordinary club match that plays an event's pairing (the match knows nothing of the event: this row is the
+-- link). match_id is NULL between the claim of the pairing and the match's creation.
+CREATE TABLE event_matches (
+    event_id  INTEGER NOT NULL REFERENCES events (id),
+    pairing   TEXT    NOT NULL,
+    match_id  INTEGER UNIQUE REFERENCES matches (id),
+    at        REAL    NOT NULL,
+    PRIMARY KEY (event_id, pairing)
+);
+"""
+"""Version 10: club events — ``events`` (one row each: name, status, version, next deadline), their append-only log
+``event_actions`` and ``event_matches``, the club match that plays each pairing (:mod:`storage.events`)."""
+
 MIGRATIONS: list[tuple[int, str]] = [
     (2, CHOUETTES_V2),
     (3, CORRECTIONS_V3),
@@ -325,6 +379,7 @@ MIGRATIONS: list[tuple[int, str]] = [
     (7, CHOUETTE_SHEET_V7),
     (8, REPLIES_V8),
     (9, DEADLINE_MARKS_V9),
+    (10, EVENTS_V10),
 ]
 """Upgrade steps ``(version reached, SQL script)`` in ascending order; version 1 is ``schema.sql`` itself."""
 

@@ -396,3 +396,53 @@ CREATE TABLE reply_tallies (
     seconds   REAL    NOT NULL,                          -- the sum of their lengths
     PRIMARY KEY (club_id, member_id, bucket)
 ) WITHOUT ROWID;
+
+-- Version 10: club events (knock-outs, Swiss, round robins, ladders, league seasons). An event is a log of its own:
+-- event_actions is append-only (seq 1, 2, 3 ... per event) and replaying it rebuilds the event; the events row holds
+-- what lists and the scheduler need (name, status, version = the seq of its last action, the next deadline).
+CREATE TABLE events (
+    id          INTEGER PRIMARY KEY,
+    club_id     INTEGER NOT NULL REFERENCES clubs (id),
+    name        TEXT    NOT NULL CHECK (length(trim(name)) > 0),
+    format      TEXT    NOT NULL,
+    status      TEXT    NOT NULL CHECK (status IN ('open', 'running', 'over', 'cancelled')),
+    version     INTEGER NOT NULL CHECK (version >= 1),
+    next_at     REAL,                                    -- the next deadline or decision due (None: nothing)
+    created_by  INTEGER NOT NULL,
+    created_at  REAL    NOT NULL,
+    updated_at  REAL    NOT NULL,
+    ended_at    REAL,
+    UNIQUE (club_id, name)
+);
+CREATE INDEX events_next_at ON events (next_at) WHERE next_at IS NOT NULL;
+
+CREATE TABLE event_actions (
+    id        INTEGER PRIMARY KEY,
+    event_id  INTEGER NOT NULL REFERENCES events (id),
+    seq       INTEGER NOT NULL CHECK (seq >= 1),
+    member_id INTEGER,                                   -- who acted (NULL: the club — a deadline, a match's end)
+    kind      TEXT    NOT NULL,
+    args      TEXT    NOT NULL DEFAULT '{}' CHECK (json_valid(args)),
+    at        REAL    NOT NULL,
+    UNIQUE (event_id, seq)
+);
+
+CREATE TRIGGER event_actions_no_update BEFORE UPDATE ON event_actions
+BEGIN
+    SELECT RAISE(ABORT, 'the event log is append-only: actions cannot be changed');
+END;
+
+CREATE TRIGGER event_actions_no_delete BEFORE DELETE ON event_actions
+BEGIN
+    SELECT RAISE(ABORT, 'the event log is append-only: actions cannot be deleted');
+END;
+
+-- The ordinary club match that plays an event's pairing (the match knows nothing of the event: this row is the
+-- link). match_id is NULL between the claim of the pairing and the match's creation.
+CREATE TABLE event_matches (
+    event_id  INTEGER NOT NULL REFERENCES events (id),
+    pairing   TEXT    NOT NULL,
+    match_id  INTEGER UNIQUE REFERENCES matches (id),
+    at        REAL    NOT NULL,
+    PRIMARY KEY (event_id, pairing)
+);

@@ -1,0 +1,220 @@
+"""An event as its log makes it: the :class:`Event` aggregate and the one function that applies a logged action.
+
+The log is the record (DESIGN "Events over tables"): replaying an event's actions in seq order with :func:`replay`
+rebuilds exactly the state the use-cases worked on. Logged actions (``kind`` — ``args``):
+
+==================  ==========================================================================================
+``create``          name, settings (:func:`settings_json`), cap, checkin_hours, seeding, rules, entry
+``join``            member — into the field, or onto the waiting list when the field is full
+``leave``           member — before the start; the first on the waiting list moves up
+``checkin_open``    until (Unix s) — the organiser opens check-in; only those checked in are seeded
+``checkin``         member
+``start``           seeds (best first) and, for a league, divisions
+``pair``            pairings (:func:`pairing_json`): the matches made, byes included
+``result``          key, winner, loser, won, lost, how — one pairing decided
+``withdraw``        member — he forfeits what he has left (walkovers follow as ``result`` actions)
+``ask``             key, default_at — a deadline passed and neither player acted: the organiser decides
+``replay``          key, deadline — the organiser orders a pairing played again (a new match)
+``close``           the event is over (``cancel``: called off)
+==================  ==========================================================================================
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field, fields
+from enum import StrEnum
+from typing import Any
+
+from .formats import EventError, EventState, Format, How, Pairing, Result, Settings
+
+
+class Status(StrEnum):
+    """An event's life: ``open`` (members join), ``running``, ``over``, ``cancelled``."""
+
+    OPEN = "open"
+    RUNNING = "running"
+    OVER = "over"
+    CANCELLED = "cancelled"
+
+
+class Seeding(StrEnum):
+    """How the field is seeded at the start: by the club rating (best first) or at random (from the event's dice)."""
+
+    RATING = "rating"
+    RANDOM = "random"
+
+
+@dataclass(slots=True)
+class Event:
+    """One event of a club, rebuilt from its log. ``entrants`` in the order they joined; ``waiting`` the waiting
+    list; ``checked_in`` who checked in (when ``checkin_until`` is set); ``state`` the pure format state once
+    started; ``asked``: pairings waiting for the organiser's decision → when the default applies; ``replays``:
+    pairings ordered replayed → how many times."""
+
+    id: int
+    club_id: int
+    name: str
+    organiser: int
+    settings: Settings
+    cap: int = 0
+    checkin_hours: int = 0
+    seeding: Seeding = Seeding.RATING
+    rules: str | None = None
+    entry: int = 0
+    status: Status = Status.OPEN
+    version: int = 0
+    entrants: list[int] = field(default_factory=list)
+    waiting: list[int] = field(default_factory=list)
+    checkin_until: float | None = None
+    checked_in: set[int] = field(default_factory=set)
+    state: EventState | None = None
+    asked: dict[str, float] = field(default_factory=dict)
+    replays: dict[str, int] = field(default_factory=dict)
+    created_at: float = 0.0
+
+    @property
+    def format(self) -> Format:
+        """The event's format."""
+        return self.settings.format
+
+    def is_entrant(self, member: int) -> bool:
+        """Whether ``member`` is in the field (not the waiting list)."""
+        return member in self.entrants
+
+    def pairing_of(self, member: int) -> Pairing | None:
+        """``member``'s undecided pairing, or None."""
+        if self.state is None:
+            return None
+        for pairing in self.state.pending():
+            if member in pairing.players:
+                return pairing
+        return None
+
+    def next_at(self, grace: float) -> float | None:
+        """When the event next needs the clock: the earliest deadline of an undecided pairing (or a decision's
+        default), the check-in's end before the start; None when nothing waits for time."""
+        times: list[float] = []
+        if self.status is Status.RUNNING and self.state is not None:
+            for pairing in self.state.pending():
+                times.append(self.asked.get(pairing.key, pairing.deadline))
+        return min(times) if times else None
+
+
+def settings_json(settings: Settings) -> dict[str, Any]:
+    """The settings as logged (every field, the format by value)."""
+    out = {f.name: getattr(settings, f.name) for f in fields(settings)}
+    out["format"] = settings.format.value
+    out["lengths"] = list(settings.lengths)
+    return out
+
+
+def settings_from(data: dict[str, Any]) -> Settings:
+    """The settings from :func:`settings_json`'s form."""
+    known = {f.name for f in fields(Settings)}
+    values = {k: v for k, v in data.items() if k in known}
+    values["format"] = Format(values["format"])
+    values["lengths"] = tuple(values.get("lengths", (5,)))
+    return Settings(**values)
+
+
+def pairing_json(pairing: Pairing) -> dict[str, Any]:
+    """A pairing as logged."""
+    return {"key": pairing.key, "round": pairing.round, "a": pairing.a, "b": pairing.b, "why": pairing.why,
+            "final": pairing.final, "deadline": pairing.deadline}  # fmt: skip
+
+
+def pairing_from(data: dict[str, Any]) -> Pairing:
+    """A pairing from :func:`pairing_json`'s form."""
+    return Pairing(data["key"], data["round"], data["a"], data["b"], data["why"], data["final"], data["deadline"])
+
+
+def result_json(result: Result) -> dict[str, Any]:
+    """A result as logged."""
+    return {"key": result.key, "winner": result.winner, "loser": result.loser, "won": result.won,
+            "lost": result.lost, "how": result.how.value}  # fmt: skip
+
+
+def result_from(data: dict[str, Any]) -> Result:
+    """A result from :func:`result_json`'s form."""
+    return Result(data["key"], data["winner"], data["loser"], data["won"], data["lost"], How(data["how"]))
+
+
+def new_event(event_id: int, club_id: int, organiser: int, args: dict[str, Any], at: float) -> Event:
+    """The event its ``create`` action makes."""
+    return Event(
+        event_id, club_id, args["name"], organiser, settings_from(args["settings"]), args.get("cap", 0),
+        args.get("checkin_hours", 0), Seeding(args.get("seeding", "rating")), args.get("rules"),
+        args.get("entry", 0), created_at=at,
+    )  # fmt: skip
+
+
+def apply(event: Event, kind: str, args: dict[str, Any], member: int | None) -> None:
+    """Apply one logged action to ``event`` (see the module docstring). Raises :class:`EventError` for an action
+    that does not fit (a log is only ever written through the checks of :mod:`club.events.service`)."""
+    if kind == "join":
+        who = args["member"]
+        if event.cap and len(event.entrants) >= event.cap:
+            event.waiting.append(who)
+        else:
+            event.entrants.append(who)
+    elif kind == "leave":
+        who = args["member"]
+        if who in event.waiting:
+            event.waiting.remove(who)
+        else:
+            event.entrants.remove(who)
+            event.checked_in.discard(who)
+            if event.waiting:
+                event.entrants.append(event.waiting.pop(0))
+    elif kind == "checkin_open":
+        event.checkin_until = args["until"]
+    elif kind == "checkin":
+        event.checked_in.add(args["member"])
+    elif kind == "start":
+        seeds = tuple(args["seeds"])
+        divisions = tuple(tuple(d) for d in args.get("divisions") or ())
+        event.state = EventState(event.settings, seeds, divisions=divisions)
+        event.status = Status.RUNNING
+    elif kind == "pair":
+        assert event.state is not None
+        for data in args["pairings"]:
+            event.state.record(pairing_from(data))
+    elif kind == "result":
+        assert event.state is not None
+        event.state.decide(result_from(args))
+        event.asked.pop(args["key"], None)
+    elif kind == "withdraw":
+        assert event.state is not None
+        event.state.withdrawn.add(args["member"])
+    elif kind == "ask":
+        event.asked[args["key"]] = args["default_at"]
+    elif kind == "replay":
+        assert event.state is not None
+        key = args["key"]
+        old = event.state.pairings[key]
+        event.state.pairings[key] = Pairing(old.key, old.round, old.a, old.b, old.why, old.final, args["deadline"])
+        event.asked.pop(key, None)
+        event.replays[key] = event.replays.get(key, 0) + 1
+    elif kind == "close":
+        event.status = Status.OVER
+    elif kind == "cancel":
+        event.status = Status.CANCELLED
+    else:
+        raise EventError(f"unknown event action {kind!r}")
+
+
+def replay(event_id: int, club_id: int, actions: Iterable[Any]) -> Event:
+    """The event rebuilt from its whole log (objects with ``seq``, ``member_id``, ``kind``, ``args``, ``at``)."""
+    event: Event | None = None
+    for action in actions:
+        if event is None:
+            if action.kind != "create":
+                raise EventError("an event's log starts with its creation")
+            event = new_event(event_id, club_id, action.member_id, action.args, action.at)
+        else:
+            apply(event, action.kind, action.args, action.member_id)
+        event.version = action.seq
+    if event is None:
+        raise EventError(f"event {event_id} has no log")
+    return event

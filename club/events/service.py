@@ -1,0 +1,724 @@
+"""The use-cases of club events: create, join, leave, check in, start, withdraw, ladder challenges, reports, the
+organiser's decisions, the clock — and the hook that feeds a finished club match back into its event.
+
+Every call loads the event (its log replayed, :mod:`club.events.log`), checks the request, applies it, lets the
+format pair what is now due (:func:`~club.events.formats.settle`), and commits it all as one versioned append to the
+event's log (:class:`storage.events.EventStore`). Two writers racing (two results of one round arriving together)
+both read version *v*; one commits, the other's commit is refused and it starts again from the log — so the next
+round is made once. The matches of new pairings are made after the commit, each claimed first
+(:meth:`~storage.events.EventStore.claim_pairing`), so a restart or a second process never makes one twice and
+:meth:`EventService.resume` makes any a crash left unmade.
+
+Each pairing is an ordinary club match (:meth:`club.service.ClubService.challenge` from the first player to the
+second, at the round's length and the event's rule set): the same clocks, reminders, away days, claims, dice proof
+and review as any match. The match knows nothing of the event; when it ends, :meth:`EventService.match_ended`
+(registered with :attr:`ClubService.match_end_hooks`) gets its id and reads its result:
+
+- played out: the winner, and the match points won and lost (rated like any match);
+- a forfeited or claimed match (the club's time policy): won by forfeit or claim, not rated;
+- a challenge declined or left to lapse: the second player did not show — a forfeit to the first; a challenge
+  cancelled by the first: a forfeit to the second.
+
+At a pairing's deadline (:meth:`EventService.tick`) an unfinished match follows the club's forfeit policy: the
+member the match waits for forfeits it. If neither player has acted, the organiser is asked (award to either,
+replay, both out) and after ``grace`` hours both are out.
+
+Refusals raise :class:`~club.errors.InvalidRequestError` (or :class:`~club.errors.UnknownMemberError`) with what was
+wrong and what would be right; nothing is stored then.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import secrets
+from collections.abc import Awaitable, Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from storage.errors import DuplicateError, VersionConflictError
+from storage.events import EventRecord, EventStore, NewEventAction
+
+from ..errors import ClubError, InvalidRequestError, UnknownMemberError
+from ..table import FINISHED
+from ..wording import plural
+from . import formats
+from .formats import EventError, Format, How, Pairing, Result, Settings, finished, settle
+from .log import Event, Seeding, Status, pairing_json, replay, result_json, settings_json
+from .standings import Row, standings
+
+if TYPE_CHECKING:
+    from ..service import ClubService
+
+log = logging.getLogger(__name__)
+
+MAX_NAME = 40
+RETRIES = 8
+
+
+@dataclass(frozen=True, slots=True)
+class EventUpdate:
+    """What an event call did: the ``event`` as it now stands, ``text`` in words, the ``matches`` made for new
+    pairings (``(pairing, match id)``: ping both players once), the ``results`` recorded, the pairings the organiser
+    is ``asked`` to decide, and whether the event ``ended`` with this call."""
+
+    event: Event
+    text: str
+    matches: tuple[tuple[Pairing, int], ...] = ()
+    results: tuple[Result, ...] = ()
+    asked: tuple[str, ...] = ()
+    ended: bool = False
+    names: dict[int, str] = field(default_factory=dict)
+
+
+@dataclass(frozen=True, slots=True)
+class NextMatch:
+    """A member's next event match (``/event my``): the event, the pairing, its club match (None until made),
+    the opponent and the deadline."""
+
+    event: str
+    pairing: Pairing
+    match_id: int | None
+    opponent: int
+    opponent_name: str
+    deadline: float
+
+
+class EventService:
+    """The event use-cases over one :class:`~club.service.ClubService` (its database, clock and matches).
+    ``grace``: hours the organiser has to decide a pairing neither player touched before both are out."""
+
+    def __init__(self, service: ClubService, *, grace: float = 24) -> None:
+        self.club = service
+        self.db = service.db
+        self.store = EventStore(service.db)
+        self.grace = grace * 3600
+        self._locks: dict[int, asyncio.Lock] = {}
+        service.match_end_hooks.append(self.match_ended)
+
+    # -- reading ------------------------------------------------------------------------------------------------------
+    async def load(self, event_id: int) -> Event:
+        """The event ``event_id`` rebuilt from its log."""
+        record = await self.store.get(event_id)
+        if record is None:
+            raise InvalidRequestError(f"There is no event {event_id}.")
+        return replay(record.id, record.club_id, await self.store.log(event_id))
+
+    async def find(self, guild_id: int, name: str) -> Event:
+        """The club's event called ``name``. Raises :class:`InvalidRequestError` naming the club's events when
+        there is none."""
+        club_id = await self._club_id(guild_id)
+        record = await self.store.named(club_id, name) if isinstance(name, str) else None
+        if record is None:
+            known = [r.name for r in await self.store.of_club(club_id, limit=10)]
+            hint = f" This club's events: {', '.join(known)}." if known else " This club has no events yet."
+            raise InvalidRequestError(f"There is no event called {name!r}.{hint}")
+        return await self.load(record.id)
+
+    async def named(self, guild_id: int, prefix: str = "", limit: int = 25) -> list[EventRecord]:
+        """The club's events whose name starts with ``prefix`` (case-insensitive), the newest first (for
+        autocomplete)."""
+        club_id = await self._club_id(guild_id)
+        records = await self.store.of_club(club_id, limit=200)
+        low = prefix.lower()
+        return [r for r in records if r.name.lower().startswith(low)][:limit]
+
+    async def names(self, members: Sequence[int]) -> dict[int, str]:
+        """Display names of ``members``."""
+        found = await self.db.get_members(list(members))
+        return {m: found[m].display_name if m in found else str(m) for m in members}
+
+    async def standings(self, guild_id: int, name: str) -> tuple[Event, list[Row] | list[list[Row]]]:
+        """The standings of an event: one table, or one per division of a league."""
+        event = await self.find(guild_id, name)
+        state = self._started(event)
+        if event.format is Format.LEAGUE:
+            return event, [standings(state, division) for division in state.divisions]
+        return event, standings(state)
+
+    async def my(self, guild_id: int, member: int) -> list[NextMatch]:
+        """``member``'s undecided pairings in the club's running events."""
+        club_id = await self._club_id(guild_id)
+        out = []
+        for record in await self.store.of_club(club_id, ("running",)):
+            event = await self.load(record.id)
+            pairing = event.pairing_of(member)
+            if pairing is None or pairing.b is None:
+                continue
+            links = await self.store.matches(event.id)
+            opponent = pairing.other(member)
+            assert opponent is not None
+            names = await self.names([opponent])
+            deadline = event.asked.get(pairing.key, pairing.deadline)
+            out.append(NextMatch(event.name, pairing, links.get(self._link(event, pairing.key)), opponent,
+                                 names[opponent], deadline))  # fmt: skip
+        return out
+
+    # -- before the start ---------------------------------------------------------------------------------------------
+    async def create(
+        self,
+        guild_id: int,
+        member: int,
+        name: str,
+        settings: Settings,
+        *,
+        organiser: bool,
+        cap: int = 0,
+        seeding: str = "rating",
+        rules: str | None = None,
+        entry: int = 0,
+    ) -> EventUpdate:
+        """Create an event (open for joining). ``organiser``: the front end's word that ``member`` may organise
+        (an admin, or a member with the club's organiser role). ``cap``: the most players (0: no cap; more join a
+        waiting list). ``seeding``: ``rating`` or ``random``. ``rules``: a rule-set preset (default the club's).
+        ``entry``: an entry fee, recorded only (no money changes hands)."""
+        if not organiser:
+            raise InvalidRequestError(
+                "Only a club admin or a member with the club's organiser role can create an event."
+            )
+        club_id = await self._club_id(guild_id)
+        await self._require_member(club_id, member)
+        if not isinstance(name, str) or not name.strip() or len(name.strip()) > MAX_NAME:
+            raise InvalidRequestError(f"An event's name is 1 to {MAX_NAME} characters, for example 'Spring Open'.")
+        name = " ".join(name.split())
+        if isinstance(cap, bool) or not isinstance(cap, int) or not 0 <= cap <= 1024:
+            raise InvalidRequestError("cap is the most players, 0 (no cap) to 1024.")
+        if cap and cap < settings.min_players:
+            raise InvalidRequestError(f"A cap below {settings.min_players} players leaves no event to play.")
+        try:
+            how = Seeding(seeding)
+        except ValueError:
+            raise InvalidRequestError("seeding is 'rating' (the club rating, best first) or 'random'.") from None
+        if not isinstance(entry, int) or entry < 0:
+            raise InvalidRequestError("entry is a whole number ≥ 0 (0: no entry).")
+        if rules is not None:
+            self._check_rules(rules, settings)
+        args = {"name": name, "settings": settings_json(settings), "cap": cap, "seeding": how.value,
+                "rules": rules, "entry": entry}  # fmt: skip
+        try:
+            record = await self.store.create(
+                club_id=club_id, name=name, format=settings.format.value, created_by=member,
+                action=NewEventAction("create", args, member), now=self.club.clock.now(),
+            )  # fmt: skip
+        except DuplicateError:
+            raise InvalidRequestError(f"This club already has an event called {name!r}; choose another name.") from None
+        event = await self.load(record.id)
+        return EventUpdate(event, f"{name} is open: members join with /event join until the organiser starts it.")
+
+    async def join(self, guild_id: int, name: str, member: int) -> EventUpdate:
+        """``member`` joins (or, when the field is full, goes onto the waiting list)."""
+
+        def check(event: Event) -> list[NewEventAction]:
+            if event.status is not Status.OPEN:
+                raise InvalidRequestError(f"{event.name} has started: joining is closed.")
+            if member in event.entrants or member in event.waiting:
+                where = "the field" if member in event.entrants else "the waiting list"
+                raise InvalidRequestError(f"You are already in {where} of {event.name}.")
+            return [NewEventAction("join", {"member": member}, member)]
+
+        club_id = await self._club_id(guild_id)
+        await self._require_member(club_id, member)
+        update = await self._update(guild_id, name, check)
+        place = "the waiting list" if member in update.event.waiting else "the field"
+        count = len(update.event.entrants)
+        return _with_text(update, f"You are in {place} of {update.event.name} ({count} player"
+                                  f"{'s' if count != 1 else ''} in the field).")  # fmt: skip
+
+    async def leave(self, guild_id: int, name: str, member: int) -> EventUpdate:
+        """``member`` leaves before the start (after it, :meth:`withdraw`)."""
+
+        def check(event: Event) -> list[NewEventAction]:
+            if event.status is not Status.OPEN:
+                raise InvalidRequestError(f"{event.name} has started: withdraw with /event leave is closed; "
+                                          "use /event withdraw (you forfeit your remaining matches).")  # fmt: skip
+            if member not in event.entrants and member not in event.waiting:
+                raise InvalidRequestError(f"You are not in {event.name}.")
+            return [NewEventAction("leave", {"member": member}, member)]
+
+        update = await self._update(guild_id, name, check)
+        return _with_text(update, f"You left {update.event.name}.")
+
+    async def open_checkin(self, guild_id: int, name: str, member: int, hours: int, *, organiser: bool) -> EventUpdate:
+        """Open check-in for ``hours``: at the start only those who checked in are seeded."""
+
+        def check(event: Event) -> list[NewEventAction]:
+            self._require_organiser(event, member, organiser)
+            if event.status is not Status.OPEN:
+                raise InvalidRequestError(f"{event.name} has started.")
+            if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= 168:
+                raise InvalidRequestError("Check-in lasts 1 to 168 hours.")
+            return [NewEventAction("checkin_open", {"until": self.club.clock.now() + hours * 3600}, member)]
+
+        update = await self._update(guild_id, name, check)
+        return _with_text(update, f"Check-in for {update.event.name} is open for {hours} h: /event checkin.")
+
+    async def checkin(self, guild_id: int, name: str, member: int) -> EventUpdate:
+        """``member`` checks in."""
+
+        def check(event: Event) -> list[NewEventAction]:
+            if event.status is not Status.OPEN or event.checkin_until is None:
+                raise InvalidRequestError(f"{event.name} has no check-in open.")
+            if self.club.clock.now() > event.checkin_until:
+                raise InvalidRequestError(f"Check-in for {event.name} has closed.")
+            if member not in event.entrants:
+                raise InvalidRequestError(f"You are not in the field of {event.name}: /event join first.")
+            if member in event.checked_in:
+                raise InvalidRequestError(f"You have already checked in to {event.name}.")
+            return [NewEventAction("checkin", {"member": member}, member)]
+
+        update = await self._update(guild_id, name, check)
+        return _with_text(update, f"You are checked in to {update.event.name}.")
+
+    async def start(self, guild_id: int, name: str, member: int, *, organiser: bool) -> EventUpdate:
+        """Start the event: lock the field, seed it (club rating or random), make the first pairings."""
+        ratings = await self._ratings(guild_id)
+
+        def check(event: Event) -> list[NewEventAction]:
+            self._require_organiser(event, member, organiser)
+            if event.status is not Status.OPEN:
+                raise InvalidRequestError(f"{event.name} has already started.")
+            field_ = [p for p in event.entrants if event.checkin_until is None or p in event.checked_in]
+            need = event.settings.min_players
+            if len(field_) < need:
+                raise InvalidRequestError(
+                    f"{event.name} needs at least {need} players to start; it has {len(field_)}"
+                    + (" checked in." if event.checkin_until is not None else ".")
+                )
+            if event.seeding is Seeding.RANDOM:
+                rng = secrets.SystemRandom()
+                seeds = list(field_)
+                rng.shuffle(seeds)
+            else:
+                seeds = sorted(field_, key=lambda p: (-ratings.get(p, 1500.0), field_.index(p)))
+            args: dict[str, Any] = {"seeds": seeds}
+            if event.format is Format.LEAGUE:
+                args["divisions"] = [list(d) for d in formats.divide(seeds, event.settings.division_size)]
+            return [NewEventAction("start", args, member)]
+
+        update = await self._update(guild_id, name, check)
+        state = update.event.state
+        assert state is not None
+        text = f"{update.event.name} has started with {plural(len(state.seeds), 'player')}."
+        if update.event.format in (Format.SINGLE, Format.DOUBLE):
+            lucky = [a if b == -1 else b for m, a, b, _ in formats.bracket_view(state)
+                     if m.key.startswith("W1-") and -1 in (a, b)]  # fmt: skip
+            if lucky:
+                text += f" Byes to round 2: {', '.join(update.names.get(p, str(p)) for p in lucky if p)}."
+        return _with_text(update, text)
+
+    # -- while it runs -------------------------------------------------------------------------------------------------
+    async def withdraw(self, guild_id: int, name: str, member: int) -> EventUpdate:
+        """``member`` withdraws from a running event: he forfeits what he has left."""
+
+        def check(event: Event) -> list[NewEventAction]:
+            state = self._started(event)
+            if member not in state.seeds:
+                raise InvalidRequestError(f"You do not play in {event.name}.")
+            if member in state.withdrawn:
+                raise InvalidRequestError(f"You have already withdrawn from {event.name}.")
+            if event.status is not Status.RUNNING:
+                raise InvalidRequestError(f"{event.name} is over.")
+            return [NewEventAction("withdraw", {"member": member}, member)]
+
+        update = await self._update(guild_id, name, check)
+        return _with_text(update, f"You withdrew from {update.event.name}; your remaining matches are forfeited.")
+
+    async def challenge(self, guild_id: int, name: str, member: int, defender: int) -> EventUpdate:
+        """A ladder challenge from ``member`` to ``defender`` (up to ``reach`` places above)."""
+
+        def check(event: Event) -> list[NewEventAction]:
+            state = self._started(event)
+            if event.status is not Status.RUNNING:
+                raise InvalidRequestError(f"{event.name} is over.")
+            number = sum(1 for k in state.pairings if k.startswith("X")) + 1
+            pairing = formats.challenge(state, member, defender, number)
+            pairing = Pairing(pairing.key, pairing.round, pairing.a, pairing.b, pairing.why, False,
+                              int(self.club.clock.now()) + event.settings.round_hours * 3600)  # fmt: skip
+            return [NewEventAction("pair", {"pairings": [pairing_json(pairing)]}, member)]
+
+        return await self._update(guild_id, name, check)
+
+    async def report(self, guild_id: int, name: str, member: int, winner: int) -> EventUpdate:
+        """``member`` reports that ``winner`` won his pairing. The club match's own result decides: a report that
+        agrees records it (if the match's end was not recorded yet); one that disagrees, or about a match still
+        being played, is refused; only the two players may report."""
+        event = await self.find(guild_id, name)
+        state = self._started(event)
+        mine = [p for p in state.pairings.values() if member in p.players and p.b is not None]
+        if not mine:
+            raise InvalidRequestError(f"You have no match in {event.name}: only its two players report a result.")
+        pairing = next((p for p in reversed(mine) if p.key not in state.results), mine[-1])
+        if winner not in pairing.players:
+            raise InvalidRequestError(f"Your match {pairing.key} in {event.name} is between "
+                                      f"{', '.join((await self.names(pairing.players)).values())}.")  # fmt: skip
+        links = await self.store.matches(event.id)
+        match_id = links.get(self._link(event, pairing.key))
+        record = None if match_id is None else await self.db.get_match(match_id)
+        if pairing.key in state.results:
+            recorded = state.results[pairing.key]
+            if recorded.winner != winner:
+                raise InvalidRequestError(
+                    f"Match {pairing.key} is already recorded as won by "
+                    f"{(await self.names([recorded.winner]))[recorded.winner] if recorded.winner else 'nobody'}."
+                )
+            return EventUpdate(event, f"Match {pairing.key} is already recorded; nothing to change.")
+        if record is None or record.status not in FINISHED:
+            raise InvalidRequestError(
+                f"Match {pairing.key} is still being played"
+                + (f" (match {match_id})" if match_id else "")
+                + "; its result is recorded by itself when it ends."
+            )
+        result = await self._result_of(pairing, record)
+        if result.winner != winner:
+            names = await self.names(pairing.players)
+            won_by = "nobody" if result.winner is None else names[result.winner]
+            raise InvalidRequestError(
+                f"Match {record.id} was won by {won_by}, not {names[winner]}: the match's own result stands."
+            )
+        return await self.match_ended(record.id) or EventUpdate(event, "Recorded.")
+
+    async def decide(
+        self, guild_id: int, name: str, member: int, key: str, decision: str, *, organiser: bool
+    ) -> EventUpdate:
+        """The organiser decides pairing ``key``: ``a`` or ``b`` (award to that player), ``replay`` (a new match, a
+        new deadline) or ``both_out``."""
+        now = self.club.clock.now()
+
+        def check(event: Event) -> list[NewEventAction]:
+            self._require_organiser(event, member, organiser)
+            state = self._started(event)
+            pairing = state.pairings.get(key)
+            if pairing is None or key in state.results or pairing.b is None:
+                open_ = ", ".join(p.key for p in state.pending()) or "none"
+                raise InvalidRequestError(f"{key!r} is not an undecided match of {event.name} (undecided: {open_}).")
+            if decision == "replay":
+                deadline = int(now) + event.settings.round_hours * 3600
+                return [NewEventAction("replay", {"key": key, "deadline": deadline}, member)]
+            if decision == "both_out":
+                return [NewEventAction("result", result_json(Result(key, None, None, 0, 0, How.BOTH_OUT)), member)]
+            if decision in ("a", "b"):
+                winner = pairing.a if decision == "a" else pairing.b
+                result = Result(key, winner, pairing.other(winner), 0, 0, How.FORFEIT)
+                return [NewEventAction("result", result_json(result), member)]
+            raise InvalidRequestError("The decision is a (award to the first player), b, replay or both_out.")
+
+        update = await self._update(guild_id, name, check)
+        return _with_text(update, f"Decided {key}: {decision.replace('_', ' ')}.")
+
+    async def close(self, guild_id: int, name: str, member: int, *, organiser: bool) -> EventUpdate:
+        """The organiser ends the event (a ladder or a league season ends here; any other event is called off if
+        it has matches left)."""
+
+        def check(event: Event) -> list[NewEventAction]:
+            self._require_organiser(event, member, organiser)
+            if event.status in (Status.OVER, Status.CANCELLED):
+                raise InvalidRequestError(f"{event.name} is already over.")
+            done = event.state is not None and (event.format is Format.LADDER or finished(event.state))
+            return [NewEventAction("close" if done else "cancel", {}, member)]
+
+        return await self._update(guild_id, name, check)
+
+    async def next_season(self, guild_id: int, name: str, member: int, new_name: str, *, organiser: bool
+                          ) -> EventUpdate:  # fmt: skip
+        """A new league season from a finished one: the same settings and players, the top ``up`` of each
+        division promoted and the bottom ``down`` relegated (:func:`~club.events.formats.promote`); it starts at
+        once."""
+        old = await self.find(guild_id, name)
+        state = self._started(old)
+        if old.format is not Format.LEAGUE or not finished(state):
+            raise InvalidRequestError(f"{old.name} is not a finished league season.")
+        tables = [[row.player for row in standings(state, d) if row.player not in state.withdrawn]
+                  for d in state.divisions]  # fmt: skip
+        divisions = formats.promote(tables, old.settings.up, old.settings.down)
+        created = await self.create(guild_id, member, new_name, old.settings, organiser=organiser,
+                                    rules=old.rules)  # fmt: skip
+        seeds = [p for d in divisions for p in d]
+
+        def check(event: Event) -> list[NewEventAction]:
+            actions = [NewEventAction("join", {"member": p}, p) for p in seeds]
+            return actions + [NewEventAction("start", {"seeds": seeds, "divisions": [list(d) for d in divisions]},
+                                             member)]  # fmt: skip
+
+        update = await self._update(guild_id, created.event.name, check)
+        return _with_text(update, f"{new_name} has started: {len(divisions)} divisions, "
+                                  f"{old.settings.up} up and {old.settings.down} down from {old.name}.")  # fmt: skip
+
+    # -- the hook and the clock -----------------------------------------------------------------------------------------
+    async def match_ended(self, match_id: int) -> EventUpdate | None:
+        """Club match ``match_id`` has ended: record its result in its event (if it plays an event's pairing)
+        and pair what is due. None when it is not an event match or its pairing is already decided."""
+        found = await self.store.pairing_of_match(match_id)
+        if found is None:
+            return None
+        event_id, link = found
+        record = await self.db.get_match(match_id)
+        if record is None:
+            return None
+        key = link.split("#")[0]
+
+        async def check(event: Event) -> list[NewEventAction]:
+            state = self._started(event)
+            if key in state.results or self._link(event, key) != link:
+                return []  # already decided (an award, a walkover), or a replayed match's old one
+            return [NewEventAction("result", result_json(await self._result_of(state.pairings[key], record)))]
+
+        return await self._update_id(event_id, check)
+
+    async def tick(self, now: float | None = None) -> list[EventUpdate]:
+        """Apply the events' deadlines at ``now`` (default the club clock): an unfinished match past its deadline
+        is forfeited by the member it waits for; a match neither player touched asks the organiser, and after the
+        grace period both are out. Returns what changed."""
+        now = self.club.clock.now() if now is None else now
+        out = []
+        for record in await self.store.due(now):
+            update = await self._tick_event(record.id, now)
+            if update is not None:
+                out.append(update)
+        return out
+
+    async def _tick_event(self, event_id: int, now: float) -> EventUpdate | None:
+        event = await self.load(event_id)
+        state = self._started(event)
+        links = await self.store.matches(event_id)
+        for pairing in state.pending():  # first the club's forfeit policy: a late member forfeits his match
+            if pairing.b is None or pairing.key in event.asked or pairing.deadline > now:
+                continue
+            match_id = links.get(self._link(event, pairing.key))
+            record = None if match_id is None else await self.db.get_match(match_id)
+            if record is None or record.status != "active":
+                continue
+            late = await self._late(record, pairing)
+            if late is None:
+                continue
+            try:  # the match ends as any match does; its end feeds the event through the hook
+                await self.club.expire(record.id, record.players.index(late), "forfeit_match", version=record.version)
+            except ClubError:
+                log.info("event %s: match %s changed at its deadline; read again next tick", event_id, record.id)
+
+        async def check(event: Event) -> list[NewEventAction]:
+            actions = []
+            links = await self.store.matches(event_id)
+            for pairing in self._started(event).pending():
+                if pairing.b is None:
+                    continue
+                if pairing.key in event.asked:
+                    if event.asked[pairing.key] <= now:  # nobody decided in the grace period: both are out
+                        result = Result(pairing.key, None, None, 0, 0, How.BOTH_OUT)
+                        actions.append(NewEventAction("result", result_json(result)))
+                    continue
+                if pairing.deadline > now:
+                    continue
+                match_id = links.get(self._link(event, pairing.key))
+                record = None if match_id is None else await self.db.get_match(match_id)
+                if record is not None and record.status in FINISHED:
+                    actions.append(NewEventAction("result", result_json(await self._result_of(pairing, record))))
+                elif record is None or await self._late(record, pairing) is None:
+                    actions.append(NewEventAction("ask", {"key": pairing.key, "default_at": now + self.grace}))
+            return actions
+
+        update = await self._update_id(event_id, check)
+        return update if update.text else None
+
+    async def _late(self, record, pairing: Pairing) -> int | None:
+        """The member an unfinished event match waits for at its deadline, if either player has acted in it; None
+        when neither has (the organiser decides) or it cannot be told."""
+        acted = await self.store.acted(record.id)
+        if not acted or record.status != "active":
+            return None
+        if record.waiting_for in pairing.players:
+            return record.waiting_for
+        return next((p for p in pairing.players if p not in acted), None)
+
+    async def resume(self) -> list[EventUpdate]:
+        """Make the matches a crash left unmade (pairings claimed or logged without their match) in every running
+        event; run once at start-up."""
+        out = []
+        rows = await self.store.due(float("inf"), limit=10_000)
+        for record in rows:
+            event = await self.load(record.id)
+            made = await self._make_matches(event, force=True)
+            if made:
+                out.append(EventUpdate(event, f"{len(made)} match(es) of {event.name} made after a restart.", made))
+        return out
+
+    # -- the unit of work -------------------------------------------------------------------------------------------
+    async def _update(self, guild_id: int, name: str, check) -> EventUpdate:
+        event = await self.find(guild_id, name)
+        return await self._update_id(event.id, check)
+
+    async def _update_id(self, event_id: int, check: Callable[[Event], Any]) -> EventUpdate:
+        """Load, check, apply, settle, commit (again from the log if another writer got there first), then make
+        the matches of new pairings."""
+        lock = self._locks.setdefault(event_id, asyncio.Lock())
+        for _ in range(RETRIES):
+            async with lock:
+                event = await self.load(event_id)
+                actions = check(event)
+                if isinstance(actions, Awaitable):
+                    actions = await actions
+                if not actions:
+                    return EventUpdate(event, "")
+                now = self.club.clock.now()
+                before = set(event.state.results) if event.state else set()
+                try:
+                    actions = self._with_consequences(event, list(actions), now)
+                except EventError as error:
+                    raise InvalidRequestError(str(error)) from None
+                try:
+                    await self.store.commit(event_id, event.version, actions, now, status=event.status.value,
+                                            next_at=event.next_at(self.grace))  # fmt: skip
+                except VersionConflictError:
+                    continue
+                event.version += len(actions)
+            made = await self._make_matches(event)
+            state = event.state
+            results = tuple(r for k, r in (state.results.items() if state else ()) if k not in before)
+            asked = tuple(a.args["key"] for a in actions if a.kind == "ask")
+            names = await self.names(event.entrants)
+            return EventUpdate(event, _describe(event, made, results, asked, names), made, results, asked,
+                               any(a.kind == "close" for a in actions), names)  # fmt: skip
+        raise InvalidRequestError("The event changed too often at once; try again.")
+
+    def _with_consequences(self, event: Event, actions: list[NewEventAction], now: float) -> list[NewEventAction]:
+        """Apply ``actions`` to ``event`` and add what follows: the pairings now due (byes, walkovers) and the
+        close when the last match is decided."""
+        from .log import apply
+
+        for action in actions:
+            apply(event, action.kind, dict(action.args), action.member_id)
+        out = list(actions)
+        state = event.state
+        if event.status is Status.RUNNING and state is not None:
+            due = settle(state, int(now))
+            if due.pairings:
+                out.append(NewEventAction("pair", {"pairings": [pairing_json(p) for p in due.pairings]}))
+            out += [NewEventAction("result", result_json(r)) for r in due.results]
+            for action in out[len(actions):]:
+                apply(event, action.kind, dict(action.args), None)
+            if event.format is not Format.LADDER and finished(state):
+                out.append(NewEventAction("close", {}))
+                apply(event, "close", {}, None)
+        return out
+
+    async def _make_matches(self, event: Event, *, force: bool = False) -> tuple[tuple[Pairing, int], ...]:
+        """Make the club match of every undecided pairing that has none (claimed first: made once)."""
+        if event.state is None or event.status is not Status.RUNNING:
+            return ()
+        links = await self.store.matches(event.id)
+        club = await self.db.get_club_by_id(event.club_id)
+        assert club is not None
+        made = []
+        for pairing in event.state.pending():
+            if pairing.b is None:
+                continue
+            link = self._link(event, pairing.key)
+            if link in links:
+                if not (force and links[link] is None):
+                    continue
+            elif not await self.store.claim_pairing(event.id, link, self.club.clock.now()):
+                continue
+            try:
+                outcome = await self.club.challenge(
+                    club.guild_id, pairing.a, pairing.b, length=event.settings.length(pairing), rules=event.rules
+                )
+            except ClubError as error:
+                log.warning("event %s: the match of %s could not be made: %s", event.id, pairing.key, error)
+                continue
+            await self.store.link_match(event.id, link, outcome.match_id)
+            made.append((pairing, outcome.match_id))
+        return tuple(made)
+
+    async def _result_of(self, pairing: Pairing, record) -> Result:
+        """The result of ``pairing`` as its ended club match ``record`` tells it (see the module docstring)."""
+        a, b = record.players
+        if record.status in ("declined", "expired"):
+            return Result(pairing.key, a, b, 0, 0, How.FORFEIT)
+        if record.status == "cancelled":
+            return Result(pairing.key, b, a, 0, 0, How.FORFEIT)
+        if record.winner is None:
+            return Result(pairing.key, None, None, 0, 0, How.BOTH_OUT)
+        winner, loser = record.players[record.winner], record.players[1 - record.winner]
+        scores = (record.score0, record.score1)
+        game_forfeit, match_forfeit = await self.store.match_ending(record.id)
+        how = How.FORFEIT if match_forfeit else How.CLAIM if game_forfeit else How.PLAYED
+        return Result(pairing.key, winner, loser, scores[record.winner], scores[1 - record.winner], how)
+
+    @staticmethod
+    def _link(event: Event, key: str) -> str:
+        """The ``event_matches`` key of the match now playing ``key`` (a replay gets a new one)."""
+        count = event.replays.get(key, 0)
+        return key if not count else f"{key}#{count}"
+
+    # -- checks ---------------------------------------------------------------------------------------------------------
+    async def _club_id(self, guild_id: int) -> int:
+        club = await self.db.get_club(guild_id)
+        if club is None:
+            raise InvalidRequestError("This server has no club yet: register members first.")
+        return club.id
+
+    async def _require_member(self, club_id: int, member: int) -> None:
+        if await self.db.get_member(member) is None:
+            raise UnknownMemberError(f"User {member} is not a member yet: use the bot once to register.")
+        if not await self.db.is_club_member(club_id, member):
+            raise InvalidRequestError("Only members of this club can take part in its events.")
+
+    @staticmethod
+    def _require_organiser(event: Event, member: int, organiser: bool) -> None:
+        if not organiser and member != event.organiser:
+            raise InvalidRequestError(f"Only the organiser of {event.name} or a club admin can do that.")
+
+    @staticmethod
+    def _started(event: Event) -> formats.EventState:
+        if event.state is None:
+            raise InvalidRequestError(f"{event.name} has not started yet.")
+        return event.state
+
+    def _check_rules(self, rules: str, settings: Settings) -> None:
+        from backgammon.rules import RuleSet
+
+        try:
+            rule_set = RuleSet.preset(rules)
+            for length in {*settings.lengths, settings.final_length or settings.lengths[-1]}:
+                rule_set.validate_for(length)
+        except Exception as error:  # the rules' own errors say what is wrong
+            raise InvalidRequestError(f"rules: {error}") from None
+
+    async def _ratings(self, guild_id: int) -> dict[int, float]:
+        from ..records.service import ClubRecords
+
+        try:
+            ratings = await ClubRecords(self.club).ratings(guild_id)
+        except ClubError:
+            return {}
+        return {member: rating.rating for member, rating in ratings.items()}
+
+
+def _with_text(update: EventUpdate, text: str) -> EventUpdate:
+    rest = f"\n{update.text}" if update.text else ""
+    return EventUpdate(update.event, text + rest, update.matches, update.results, update.asked, update.ended,
+                       update.names)  # fmt: skip
+
+
+def _describe(event: Event, made, results, asked, names: dict[int, str]) -> str:
+    """What an update did, in words: results, new pairings (with their match ids), decisions asked, the end."""
+    lines = []
+    for result in results:
+        if result.how is How.BYE:
+            lines.append(f"{result.key}: {names.get(result.winner, result.winner)} has a bye.")
+        elif result.how is How.BOTH_OUT:
+            lines.append(f"{result.key}: both players are out.")
+        elif result.how is How.PLAYED:
+            lines.append(f"{result.key}: {names.get(result.winner, result.winner)} beat "
+                         f"{names.get(result.loser, result.loser)} {result.won}–{result.lost}.")  # fmt: skip
+        else:
+            lines.append(f"{result.key}: {names.get(result.winner, result.winner)} wins by {result.how.value} "
+                         f"against {names.get(result.loser, result.loser)} (not rated).")  # fmt: skip
+    for pairing, match_id in made:
+        lines.append(f"{pairing.key}: {names.get(pairing.a, pairing.a)} v {names.get(pairing.b, pairing.b)} — "
+                     f"match {match_id}, {plural(event.settings.length(pairing), 'point')}.")  # fmt: skip
+    for key in asked:
+        lines.append(f"{key}: neither player has played by the deadline — the organiser decides "
+                     "(award a or b, replay, both_out); both are out if nobody decides.")  # fmt: skip
+    if event.status is Status.OVER:
+        lines.append(f"{event.name} is over.")
+    return "\n".join(lines)

@@ -1,0 +1,219 @@
+"""Club events through the use-cases (club/events/service.py) on real databases: the lifecycle, each pairing an
+ordinary club match whose end feeds the event, byes, no-shows, a bracket reset, withdrawals, deadlines and the
+organiser's decisions, refusals that store nothing, a restart in the middle and two results racing."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+from clubkit import GUILD, club_service, snapshot
+from eventkit import members, play_round, win
+
+from club import ManualClock
+from club.errors import InvalidRequestError
+from club.events.formats import Format, How, Settings
+from club.events.log import Status
+from club.events.service import EventService
+
+pytestmark = pytest.mark.backends
+
+DOUBLE = Settings(Format.DOUBLE, lengths=(1,), round_hours=72)
+
+
+async def open_event(service, events, name, settings, players, **options):
+    organiser = players[0]
+    await events.create(GUILD, organiser, name, settings, organiser=True, seeding="random"
+                        if options.pop("random", False) else "rating", **options)  # fmt: skip
+    for p in players:
+        await events.join(GUILD, name, p)
+    return await events.start(GUILD, name, organiser, organiser=False)
+
+
+async def test_double_elimination_with_bye_no_show_and_reset(tmp_path):
+    async with club_service(tmp_path / "club.db") as service:
+        events = EventService(service)
+        players = await members(service, 6)
+        start = await open_event(service, events, "Winter Cup", DOUBLE, players)
+        seeds = start.event.state.seeds
+        assert seeds == tuple(players)  # nobody rated yet: the order they joined
+        assert {p.key for p, _ in start.matches} == {"W1-2", "W1-4"}  # seeds 1 and 2 have byes
+        assert "Byes to round 2: P1, P2." in start.text
+        byes = [r for r in start.results if r.how is How.BYE]
+        assert byes == []  # structural byes of the bracket: no match, nobody's record changes
+        # a no-show: the second player of W1-2 declines his event match
+        links = await events.store.matches(start.event.id)
+        w12 = start.event.state.pairings["W1-2"]
+        await service.decline(links["W1-2"], w12.b)
+        event = await events.find(GUILD, "Winter Cup")
+        assert event.state.results["W1-2"].how is How.FORFEIT and event.state.results["W1-2"].winner == w12.a
+        # everything else: the lower seed number wins, except the grand final, won by the losers' champion
+        seed = {p: i for i, p in enumerate(seeds)}
+        for _ in range(12):
+            event = await events.find(GUILD, "Winter Cup")
+            if event.status is Status.OVER:
+                break
+            if "GF" in event.state.pairings and "GF" not in event.state.results:
+                gf = event.state.pairings["GF"]
+                await play_round(service, events, "Winter Cup", choose=lambda ps, gf=gf: gf.b)
+            else:
+                await play_round(service, events, "Winter Cup", choose=lambda ps: min(ps, key=seed.get))
+        event = await events.find(GUILD, "Winter Cup")
+        assert event.status is Status.OVER
+        assert "GF2" in event.state.pairings and event.state.results["GF2"].how is How.PLAYED
+        _, rows = await events.standings(GUILD, "Winter Cup")
+        assert rows[0].place == 1 and rows[1].place == 2
+        assert all(r.why for r in rows[:-1])
+        my = await events.my(GUILD, players[0])
+        assert my == []
+
+
+async def test_refusals_store_nothing(tmp_path):
+    async with club_service(tmp_path / "club.db") as service:
+        events = EventService(service)
+        players = await members(service, 3)
+        with pytest.raises(InvalidRequestError, match="admin or a member with the club's organiser role"):
+            await events.create(GUILD, players[0], "Open", Settings(Format.SWISS, rounds=2), organiser=False)
+        await events.create(GUILD, players[0], "Open", Settings(Format.SWISS, rounds=2, lengths=(1,)), organiser=True)
+        await events.join(GUILD, "Open", players[0])
+        before = snapshot(tmp_path / "club.db")
+        with pytest.raises(InvalidRequestError, match="already in the field"):
+            await events.join(GUILD, "open", players[0])
+        with pytest.raises(InvalidRequestError, match="needs at least 2 players to start; it has 1"):
+            await events.start(GUILD, "Open", players[0], organiser=True)
+        with pytest.raises(InvalidRequestError, match="Only the organiser"):
+            await events.start(GUILD, "Open", players[1], organiser=False)
+        with pytest.raises(InvalidRequestError, match="There is no event called 'Closed'. This club's events: Open"):
+            await events.join(GUILD, "Closed", players[1])
+        with pytest.raises(InvalidRequestError, match="already has an event called 'Open'"):
+            await events.create(GUILD, players[0], "Open", Settings(Format.SINGLE), organiser=True)
+        assert snapshot(tmp_path / "club.db") == before
+        await events.join(GUILD, "Open", players[1])
+        started = await events.start(GUILD, "Open", players[0], organiser=True)
+        before = snapshot(tmp_path / "club.db")
+        with pytest.raises(InvalidRequestError, match="has started: joining is closed"):
+            await events.join(GUILD, "Open", players[2])
+        pairing, match_id = started.matches[0]
+        with pytest.raises(InvalidRequestError, match="only its two players report"):
+            await events.report(GUILD, "Open", players[2], players[0])
+        with pytest.raises(InvalidRequestError, match="still being played"):
+            await events.report(GUILD, "Open", players[0], players[0])
+        assert snapshot(tmp_path / "club.db") == before
+        events.club.match_end_hooks.clear()  # the hook is missed (a crash): the report records it
+        await win(service, match_id, pairing.a)
+        with pytest.raises(InvalidRequestError, match="the match's own result stands"):
+            await events.report(GUILD, "Open", pairing.b, pairing.b)
+        update = await events.report(GUILD, "Open", pairing.b, pairing.a)
+        assert update.results[0].winner == pairing.a and update.results[0].how is How.PLAYED
+        assert update.matches  # round 2 made
+
+
+async def test_two_results_racing_make_the_next_round_once(tmp_path):
+    async with club_service(tmp_path / "club.db") as service:
+        events = EventService(service)
+        second = EventService(service)  # a second process's service on the same database: both hear every end
+        players = await members(service, 4)
+        start = await open_event(service, events, "Swiss", Settings(Format.SWISS, rounds=2, lengths=(1,)), players)
+        assert len(start.matches) == 2
+        await asyncio.gather(*(win(service, match_id, pairing.a) for pairing, match_id in start.matches))
+        event = await events.find(GUILD, "Swiss")
+        round_two = [p for p in event.state.pairings.values() if p.round == 2]
+        assert len(round_two) == 2
+        assert len(await events.store.matches(event.id)) == 4
+        log = await events.store.log(event.id)
+        assert sum(1 for a in log if a.kind == "pair") == 2
+        assert sum(1 for a in log if a.kind == "result") == 2
+        assert second.store is not events.store
+
+
+async def test_restart_in_the_middle_loses_nothing(tmp_path):
+    path = tmp_path / "club.db"
+    clock = ManualClock()
+    settings = Settings(Format.ROUND_ROBIN, lengths=(1,))
+    async with club_service(path, clock) as service:
+        events = EventService(service)
+        players = await members(service, 3)
+        await open_event(service, events, "Trio", settings, players)
+        await play_round(service, events, "Trio")
+        before = await events.find(GUILD, "Trio")
+        made = await events.store.matches(before.id)
+        # a crash after the pairing's commit and before its match: the claim is there, the match is not
+        pending = [p for p in before.state.pending() if p.b is not None]
+        assert pending and all(made[p.key] for p in pending)
+    async with club_service(path, clock) as service:
+        events = EventService(service)
+        again = await events.find(GUILD, "Trio")
+        assert again.state.pairings == before.state.pairings and again.version == before.version
+        assert await events.resume() == []
+        for _ in range(3):
+            await play_round(service, events, "Trio")
+        done = await events.find(GUILD, "Trio")
+        assert done.status is Status.OVER
+        assert len([r for r in done.state.results.values() if r.how is How.PLAYED]) == 3
+
+
+async def test_a_crash_between_the_claim_and_the_match_is_resumed(tmp_path):
+    async with club_service(tmp_path / "club.db") as service:
+        events = EventService(service)
+        players = await members(service, 2)
+        real = events._make_matches
+
+        async def crash(event, *, force=False):
+            if event.state is None:
+                return ()
+            for pairing in event.state.pending():
+                await events.store.claim_pairing(event.id, pairing.key, 0.0)
+            return ()
+
+        events._make_matches = crash
+        await open_event(service, events, "Duel", Settings(Format.SINGLE, lengths=(1,)), players)
+        event = await events.find(GUILD, "Duel")
+        assert await events.store.matches(event.id) == {"W1-1": None}
+        events._make_matches = real
+        resumed = await events.resume()
+        assert [p.key for p, _ in resumed[0].matches] == ["W1-1"]
+        assert await events.resume() == []
+
+
+async def test_deadlines_forfeit_the_late_member_and_ask_the_organiser(tmp_path):
+    clock = ManualClock()
+    async with club_service(tmp_path / "club.db", clock) as service:
+        events = EventService(service, grace=24)
+        players = await members(service, 4)
+        start = await open_event(service, events, "Clocked", Settings(Format.SWISS, rounds=1, lengths=(3,),
+                                                                         round_hours=24), players)  # fmt: skip
+        (first, m1), (second, m2) = start.matches
+        await service.accept(m1, first.b)  # one match starts: someone acted in it
+        clock.advance(25 * 3600)
+        updates = await events.tick()
+        assert updates
+        event = await events.find(GUILD, "Clocked")
+        assert first.key in event.state.results
+        assert event.state.results[first.key].how in (How.FORFEIT, How.CLAIM)
+        assert event.asked.keys() == {second.key}
+        assert "the organiser decides" in updates[-1].text
+        with pytest.raises(InvalidRequestError, match="Only the organiser"):
+            await events.decide(GUILD, "Clocked", second.a, second.key, "a", organiser=False)
+        clock.advance(25 * 3600)
+        await events.tick()
+        event = await events.find(GUILD, "Clocked")
+        assert event.state.results[second.key].how is How.BOTH_OUT
+        assert event.status is Status.OVER
+
+
+async def test_organiser_awards_and_withdrawals(tmp_path):
+    async with club_service(tmp_path / "club.db") as service:
+        events = EventService(service)
+        players = await members(service, 4)
+        start = await open_event(service, events, "Cup", Settings(Format.SINGLE, lengths=(1,)), players)
+        (p1, _), (p2, _) = start.matches
+        update = await events.decide(GUILD, "Cup", players[0], p1.key, "b", organiser=False)
+        assert update.results[0].winner == p1.b and update.results[0].how is How.FORFEIT
+        withdrawn = p2.a
+        update = await events.withdraw(GUILD, "Cup", withdrawn)
+        walk = [r for r in update.results if r.how is How.WALKOVER]
+        assert walk and walk[0].loser == withdrawn
+        final = update.event.state.pairings["W2-1"]
+        assert set(final.players) == {p1.b, p2.b}
+        assert update.matches and update.matches[0][0].key == "W2-1"
+        assert update.matches[0][0].final
