@@ -42,6 +42,11 @@ class GameResult:
         """The side that lost."""
         return 1 - self.winner
 
+    @property
+    def counted_single(self) -> bool:
+        """A gammon or backgammon scored as a single game: the Jacoby rule with the cube never turned (RULES D4)."""
+        return counted_single(self.kind, self.multiplier)
+
     def to_json(self) -> dict[str, Any]:
         """The fields as a JSON-friendly dict."""
         return {
@@ -72,6 +77,17 @@ class GameResult:
         if result.winner not in (0, 1) or result.kind not in KIND_LEVELS or result.ended_by not in ENDINGS:
             raise GameError(f"impossible game result {data!r}")
         return result
+
+
+def counted_single(kind: str, multiplier: int | None) -> bool:
+    """Whether a result of ``kind`` scored with ``multiplier`` (None: not known) counted as a single game — a
+    gammon or backgammon under the Jacoby rule with the cube never turned (RULES D4)."""
+    return kind != "single" and multiplier == 1
+
+
+def kind_words(kind: str, multiplier: int | None = None) -> str:
+    """``kind`` for people, saying when it counted single: ``gammon, counted single (Jacoby)`` (RULES D4)."""
+    return f"{kind}, counted single (Jacoby)" if counted_single(kind, multiplier) else kind
 
 
 # -- board scoring (RULES G11, M6) --------------------------------------------------------------------------------

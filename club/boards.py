@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 
 from backgammon.moves import Move, dice_text
 from backgammon.notation import parse_segments
+from backgammon.result import kind_words
 from rendering import OPPONENT, VIEWER, BoardView, render_board, theme_from_name
 from rendering.layout import board_layout
 
@@ -61,7 +62,9 @@ def awaiting_text(view: TableView) -> str:
         return "to accept or decline the challenge"
     if game is not None and game.result is not None and (view.waiting_for is None or view.status != "active"):
         result = game.result
-        points = f"{result.kind}, {result.points} point" + ("" if result.points == 1 else "s")
+        points = f"{kind_words(result.kind, result.multiplier)}, {result.points} point" + (
+            "" if result.points == 1 else "s"
+        )
         winner = _name(view, result.winner)
         if view.status == "over" and view.kind == "match" and view.winner is not None:  # kept short: it is a header
             return f"{winner} wins the match {view.score[view.winner]}–{view.score[1 - view.winner]} ({points})"

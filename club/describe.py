@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from backgammon.moves import dice_text
+from backgammon.result import counted_single
 
 from .table import Event
 from .wording import plural
@@ -132,6 +133,8 @@ def describe(event: Event, names: Sequence[str], *, money: bool, length: int = 0
         result = data["result"]
         how = {"play": "", "drop": " (double dropped)", "resignation": " (resignation)", "forfeit": " (forfeit)"}
         kind_text = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}[result["kind"]]
+        if counted_single(result["kind"], result.get("multiplier")):
+            kind_text += ", counted single (Jacoby)"
         points = result["points"]
         return (
             f"{who} wins game {data['number']}{how[result['ended_by']]}: {kind_text}, {points} "

@@ -52,7 +52,8 @@ class SheetEntry:
     """One member's result in one game of a session: game ``number``, ``at`` (when it ended), ``points`` and
     ``money``. For two-player games ``cube`` and ``result_kind`` (single/gammon/backgammon) and ``ended_by`` are set;
     chouette rows have them ``None``. ``factor``: the automatic-double factor of add-one raises (RULES G3, D6; 1
-    without, and for results stored before it was kept apart)."""
+    without, and for results stored before it was kept apart); ``multiplier``: the result multiplier that counted (1
+    for a gammon the Jacoby rule scored single, RULES D4; None for chouette rows)."""
 
     number: int
     at: float
@@ -63,6 +64,7 @@ class SheetEntry:
     result_kind: str | None = None
     ended_by: str | None = None
     factor: int = 1
+    multiplier: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,6 +227,7 @@ async def session_entries(db: Database, club_id: int, source: tuple[str, int]) -
                     result["kind"],
                     result["ended_by"],
                     result.get("factor", 1),
+                    result.get("multiplier"),
                 )
             )
     return entries
@@ -265,7 +268,8 @@ async def sessions_entries(
             for side in (0, 1):
                 points = result["points"] if result["winner"] == side else -result["points"]
                 entries.append(SheetEntry(number, ended_at, head[2 + side], points, points * head[4], result["cube"],
-                                          result["kind"], result["ended_by"]))  # fmt: skip
+                                          result["kind"], result["ended_by"], result.get("factor", 1),
+                                          result.get("multiplier")))  # fmt: skip
     for start in range(0, len(chouettes), 500):
         part = chouettes[start : start + 500]
         marks = ",".join("?" * len(part))

@@ -45,7 +45,7 @@ async def test_stakes_become_money(tmp_path):
         factor = game.cube_value * game.cube_factor  # automatic doubles on an opening tie (RULES D6)
         out = await console.handle("accept 1")
         points = f"{factor} point{'s' if factor > 1 else ''}"
-        assert f"a gammon, {points}" in out, "the Jacoby rule: a gammon with the cube centred is a single game"
+        assert f"a gammon, counted single (Jacoby), {points}" in out, "the Jacoby rule: a centred cube scores single"
         assert f"(= +{10 * factor} at 10 a point)" in out and f"(= -{10 * factor} at 10 a point)" in out, out
         ledger = await console.handle("club ledger all")
         assert "money at the stakes" in ledger and f"+{10 * factor}" in ledger and f"−{10 * factor}" in ledger

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
+from backgammon.result import kind_words
 from storage.books import CorrectionRecord, SheetEntry
 
 from .periods import SessionRef
@@ -65,14 +66,16 @@ class SessionSheet:
 
 def _note(entry: SheetEntry) -> str:
     """How a two-player game ended, e.g. ``gammon, cube 2``, ``double dropped, cube 4``, ``resigned single``, and an
-    add-one automatic factor beside the cube (``single, cube 2 ×3``; RULES G3, D6)."""
+    add-one automatic factor beside the cube (``single, cube 2 ×3``; RULES G3, D6); a gammon the Jacoby rule scored
+    as a single says so (``resigned gammon, counted single (Jacoby)``, RULES D4)."""
     if entry.result_kind is None:
         return ""
-    how = {"drop": "double dropped", "resignation": f"resigned {entry.result_kind}", "forfeit": "forfeit"}
+    kind = kind_words(entry.result_kind, entry.multiplier)
+    how = {"drop": "double dropped", "resignation": f"resigned {kind}", "forfeit": "forfeit"}
     factor = getattr(entry, "factor", 1)
     cube = f", cube {entry.cube}" if entry.cube and (entry.cube > 1 or factor > 1) else ""
     cube += f" ×{factor}" if cube and factor > 1 else ""
-    return how.get(entry.ended_by or "", entry.result_kind) + cube
+    return how.get(entry.ended_by or "", kind) + cube
 
 
 def build_sheet(
