@@ -19,32 +19,31 @@ Phases (:class:`Phase`) and who acts (``turn``)::
 ``history`` lists every action as a JSON-friendly dict; :meth:`Game.apply` re-applies one and
 :meth:`Game.replay_history` rebuilds a game from a history, so a stored action log is the record (DESIGN "storage").
 
-The game is split along its seams: :mod:`backgammon.result` (how a game ends and scores), :mod:`backgammon.phases`
-(the phases and the checks of who may act), :mod:`backgammon.resignation` (resigning and forfeiting) and
-:mod:`backgammon.gamerecord` (replay, Match ID, JSON); this module keeps the state and the play and cube actions and
-re-exports the public names of the others.
+How a game ends and scores is :mod:`backgammon.result`; this module holds the phases, the checks of who may act, the
+play, cube, resignation and forfeit actions, the replay, the gnubg Match ID fields and the JSON form.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 from typing import Any
 
 from . import cube as cubes
 from .cube import Cube
 from .errors import (
+    BackgammonError,
     GameError,
     IllegalPlayError,
     InvalidPlayError,
     RuleSetError,
     WrongPhaseError,
+    WrongTurnError,
 )
-from .gamerecord import GameRecordMixin, _moves_reach, _plain_copy
-from .moves import Play, apply_move, check_dice, dice_text, legal_plays
+from .ids import GAME_DROP, GAME_OVER, GAME_PLAYING, GAME_RESIGNED, MatchState
+from .moves import Move, Play, apply_move, check_dice, dice_text, legal_plays
 from .notation import parse_play
-from .phases import ACTIONS, Phase, PhaseChecks, _check_side
 from .position import CHECKERS, Position
-from .resignation import ResignationActions
 from .result import ENDINGS, KIND_LEVELS, RESULT_KINDS, GameResult, point_game_count, result_level
 from .rules import RuleSet
 
@@ -61,7 +60,43 @@ __all__ = [
 ]
 
 
-class Game(PhaseChecks, ResignationActions, GameRecordMixin):
+class Phase(StrEnum):
+    """Where the game stands; ``Game.turn`` is the side that must act in it."""
+
+    OPENING = "opening"  # each side rolls one die (RULES G2); either side may trigger the roll
+    ROLL = "roll"  # the player on roll may double (if the cube allows) or roll
+    PLAY = "play"  # dice rolled: the player on roll must play them (an empty play when none is possible, G9)
+    CUBE_OFFERED = "cube_offered"  # a double awaits take / drop / beaver from the taker (D1–D3)
+    BEAVER_OFFERED = "beaver_offered"  # a beaver awaits take / drop / raccoon from the doubler (D3)
+    RACCOON_OFFERED = "raccoon_offered"  # a raccoon awaits take / drop from the beaverer (D3)
+    RESIGNATION_OFFERED = "resignation_offered"  # a resignation awaits acceptance or refusal (G12)
+    OVER = "over"
+
+
+_OFFER_PHASES = {"double": Phase.CUBE_OFFERED, "beaver": Phase.BEAVER_OFFERED, "raccoon": Phase.RACCOON_OFFERED}
+ACTIONS = (
+    "opening_roll",
+    "roll",
+    "play",
+    "double",
+    "take",
+    "drop",
+    "beaver",
+    "raccoon",
+    "resign",
+    "accept_resignation",
+    "reject_resignation",
+    "forfeit",
+)
+
+
+def _check_side(side: Any) -> int:
+    if side not in (0, 1) or isinstance(side, bool):
+        raise GameError(f"a side is 0 or 1, not {side!r}")
+    return side
+
+
+class Game:
     """A game between sides 0 and 1 under ``rules`` (:class:`~backgammon.rules.RuleSet`).
 
     ``match_length`` 0 is money play; otherwise ``score`` is the match score before this game (points of sides 0
@@ -443,6 +478,364 @@ class Game(PhaseChecks, ResignationActions, GameRecordMixin):
         self.dice = None
         return result
 
+    def legal_actions(self, side: int) -> set[str]:
+        """Names of the action methods ``side`` may call now (a subset of :data:`ACTIONS`).
+
+        ``"resign"`` means a resignation of some level may be offered; ``"opening_roll"`` is listed for both sides
+        while the opening roll is due. Raises :class:`GameError` for a side other than 0/1.
+        """
+        _check_side(side)
+        checks = {
+            "opening_roll": self._check_opening_roll,
+            "roll": self._check_roll,
+            "play": self._check_play,
+            "double": self._check_double,
+            "take": self._check_take,
+            "drop": self._check_drop,
+            "beaver": self._check_beaver,
+            "raccoon": self._check_raccoon,
+            "resign": self._check_resign,
+            "accept_resignation": self._check_answer_resignation,
+            "reject_resignation": self._check_answer_resignation,
+            "forfeit": self._check_forfeit,
+        }
+        allowed = set()
+        for name, check in checks.items():
+            try:
+                check(side)
+            except BackgammonError:
+                continue
+            allowed.add(name)
+        return allowed
+
+    # -- checks (each raises, none changes anything) --------------------------------------------------------------
+    def _require_phase(self, *phases: Phase) -> None:
+        if self.phase not in phases:
+            raise WrongPhaseError(self._phase_message(phases))
+
+    def _phase_message(self, wanted: Sequence[Phase]) -> str:
+        now = {
+            Phase.OPENING: "the opening roll is due",
+            Phase.ROLL: f"side {self.on_roll} is to roll or double",
+            Phase.PLAY: f"side {self.on_roll} has rolled {self.dice} and must play",
+            Phase.CUBE_OFFERED: f"a double to {self.cube.offered} awaits side {self.turn}'s answer",
+            Phase.BEAVER_OFFERED: f"a beaver to {self.cube.offered} awaits side {self.turn}'s answer",
+            Phase.RACCOON_OFFERED: f"a raccoon to {self.cube.offered} awaits side {self.turn}'s answer",
+            Phase.RESIGNATION_OFFERED: f"a resignation awaits side {self.turn}'s answer",
+            Phase.OVER: "the game is over",
+        }[self.phase]
+        return f"not now: {now} (this needs: {', '.join(p.value for p in wanted)})"
+
+    def _require_turn(self, side: int, who: str = "on roll") -> None:
+        if side != self.turn:
+            raise WrongTurnError(f"it is side {self.turn}'s turn, not side {side}'s ({who})")
+
+    def _check_opening_roll(self, side: int | None = None) -> None:
+        self._require_phase(Phase.OPENING)
+
+    def _check_roll(self, side: int) -> None:
+        _check_side(side)
+        if self.phase in (Phase.ROLL, Phase.PLAY):
+            self._require_turn(side)
+        self._require_phase(Phase.ROLL)
+
+    def _check_play(self, side: int) -> None:
+        _check_side(side)
+        if self.phase in (Phase.ROLL, Phase.PLAY):
+            self._require_turn(side)
+        if self.phase == Phase.ROLL:
+            raise WrongPhaseError(f"side {side} must roll (or double) before playing")
+        self._require_phase(Phase.PLAY)
+
+    def _check_double(self, side: int) -> None:
+        _check_side(side)
+        if self.phase in (Phase.ROLL, Phase.PLAY):
+            self._require_turn(side, "a double is offered only on one's own turn, RULES D1")
+        if self.phase == Phase.PLAY:
+            raise WrongPhaseError("a double may be offered only before rolling (RULES D1, 000 §20, 003 5.4)")
+        self._require_phase(Phase.ROLL)
+        cubes.check_double(
+            self.cube,
+            side,
+            self.rules,
+            match_length=self.match_length,
+            score=self.score,
+            crawford_game=self.crawford_game,
+        )
+
+    def _check_answer(self, side: int) -> None:
+        _check_side(side)
+        self._require_phase(Phase.CUBE_OFFERED, Phase.BEAVER_OFFERED, Phase.RACCOON_OFFERED)
+        self._require_turn(side, "the side the cube was turned to answers")
+
+    def _check_take(self, side: int) -> None:
+        self._check_answer(side)
+        cubes.check_answer(self.cube, "take", self.rules)
+
+    def _check_drop(self, side: int) -> None:
+        self._check_answer(side)
+        cubes.check_answer(self.cube, "drop", self.rules)
+
+    def _check_beaver(self, side: int) -> None:
+        self._check_answer(side)
+        cubes.check_answer(self.cube, "beaver", self.rules)
+
+    def _check_raccoon(self, side: int) -> None:
+        self._check_answer(side)
+        cubes.check_answer(self.cube, "raccoon", self.rules)
+
+    # -- resigning and forfeiting ---------------------------------------------------------------------------------
+    def max_resignation(self, side: int) -> int:
+        """The most ``side`` can still lose by the board (RULES G11; positions.json BG15): 1 once he has borne off a
+        checker; 3 while a backgammon is possible (a checker on the bar or in the opponent's home board, or contact
+        left); else 2. A resignation above it concedes more than the board can take."""
+        board = self.board_for(side)
+        if board.off_player:
+            return 1
+        if any(board.player[18:25]) or not board.is_race():
+            return 3
+        return 2
+
+    def _check_resign(self, side: int, level: int = 1) -> None:
+        _check_side(side)
+        if level not in RESULT_KINDS or isinstance(level, bool):
+            raise GameError(f"a resignation is of level 1 (single), 2 (gammon) or 3 (backgammon), not {level!r}")
+        self._require_phase(Phase.ROLL, Phase.PLAY)
+
+    def _check_answer_resignation(self, side: int) -> None:
+        _check_side(side)
+        self._require_phase(Phase.RESIGNATION_OFFERED)
+        self._require_turn(side, "the opponent of the resigning side answers")
+
+    def _check_forfeit(self, side: int) -> None:
+        _check_side(side)
+        if self.phase == Phase.OVER:
+            raise WrongPhaseError("the game is already over")
+
+    def resign(self, side: int, level: int) -> None:
+        """``side`` offers to resign a single game (``level`` 1), a gammon (2) or a backgammon (3) (RULES G12,
+        003 4.9); the opponent accepts or refuses. Allowed to either side while a turn is in progress (phases ROLL and
+        PLAY). Raises :class:`GameError` for a bad level, :class:`WrongPhaseError` otherwise."""
+        self._check_resign(side, level)
+        self.history.append({"action": "resign", "side": side, "level": level})
+        self._resume = self.phase
+        self.resignation = (side, level)
+        self.phase = Phase.RESIGNATION_OFFERED
+        self.turn = 1 - side
+
+    def accept_resignation(self, side: int) -> GameResult:
+        """``side`` accepts the opponent's resignation (RULES G12): he wins level × cube (the Jacoby rule, D4, may
+        count it single). Returns the result. Raises :class:`WrongPhaseError`/:class:`WrongTurnError`."""
+        self._check_answer_resignation(side)
+        self.history.append({"action": "accept_resignation", "side": side})
+        level = self.resignation[1]
+        multiplier = cubes.scored_multiplier(level, self.cube, self.rules, self.match_length, resignation=True)
+        cube = self.cube
+        return self._finish(
+            GameResult(
+                side, cube.count * multiplier, RESULT_KINDS[level], "resignation", cube.value, multiplier, cube.factor
+            )
+        )
+
+    def reject_resignation(self, side: int) -> None:
+        """``side`` refuses the opponent's resignation (RULES G12): the game goes on where it was; the offer binds
+        nobody. Raises :class:`WrongPhaseError`/:class:`WrongTurnError`."""
+        self._check_answer_resignation(side)
+        self.history.append({"action": "reject_resignation", "side": side})
+        self.phase = self._resume
+        self._resume = None
+        self.resignation = None
+        self.turn = self.on_roll
+
+    def forfeit(self, side: int) -> GameResult:
+        """``side`` loses the game now (time limits, RULES A2/M5; any phase but OVER) at the current cube, the Jacoby
+        rule (D4) applying, valued as the rule set's ``forfeit_valuation`` says: ``"board"`` (default) per RULES G11 on
+        the board as it stands (gammon if he has borne off none, backgammon if also on the bar or in the winner's home
+        board), so timing out never saves a gammon; ``"single"`` a single game (Backgammon Galaxy's "Losses 1
+        point"); ``"worst"`` the worst result still possible for him (:meth:`max_resignation`). Returns the result."""
+        self._check_forfeit(side)
+        self.history.append({"action": "forfeit", "side": side})
+        valuation = self.rules.forfeit_valuation
+        if valuation == "worst":
+            level = self.max_resignation(side)
+        elif valuation == "board":
+            level = result_level(self.board_for(side).player)
+        else:
+            level = 1
+        multiplier = cubes.scored_multiplier(level, self.cube, self.rules, self.match_length)
+        cube = self.cube
+        return self._finish(
+            GameResult(
+                1 - side, cube.count * multiplier, RESULT_KINDS[level], "forfeit", cube.value, multiplier, cube.factor
+            )
+        )
+
+    # -- replay ---------------------------------------------------------------------------------------------------
+    def apply(self, action: dict[str, Any]) -> None:
+        """Re-apply one ``history`` entry (as :attr:`history` records it): ``{"action": name, ...}``.
+
+        Raises what the action raises, and :class:`GameError` for an unknown or malformed entry.
+        """
+        try:
+            name = action["action"]
+            if name == "setup":
+                self._setup(action)
+            elif name == "opening_roll":
+                self.opening_roll(*action["dice"])
+            elif name == "roll":
+                self.roll(action["side"], action["dice"])
+            elif action.get("imposed"):
+                moves = [(m[0], m[1]) for m in action.get("moves", ())]
+                self.impose(action["side"], name, moves)
+            elif name == "play":
+                side = action["side"]
+                self._check_play(side)
+                moves = tuple(Move(m[0], m[1], m[2], bool(m[3])) for m in action["moves"])
+                reached = _moves_reach(self.position, moves)
+                if reached is None:
+                    raise IllegalPlayError(f"the recorded moves {action['moves']} cannot be played here")
+                self.play(side, Play(moves, reached, start=self.position))
+            elif name == "resign":
+                self.resign(action["side"], action["level"])
+            elif name in ("double", "take", "drop", "beaver", "raccoon", "accept_resignation", "reject_resignation"):
+                getattr(self, name)(action["side"])
+            elif name == "forfeit":
+                self.forfeit(action["side"])
+            else:
+                raise GameError(f"unknown action {name!r}; actions are: setup, {', '.join(ACTIONS)}")
+        except (KeyError, TypeError, IndexError) as error:
+            raise GameError(f"malformed action {action!r}: {error!r}") from None
+
+    @classmethod
+    def replay_history(
+        cls,
+        rules: RuleSet,
+        history: Sequence[dict[str, Any]],
+        match_length: int = 0,
+        score: tuple[int, int] = (0, 0),
+        crawford_game: bool = False,
+    ) -> Game:
+        """Rebuild a game by applying ``history`` (a list like :attr:`history`) to a fresh game; the result equals the
+        game that recorded it. Raises what the first failing action raises."""
+        game = cls(rules, match_length, score, crawford_game)
+        for action in history:
+            game.apply(action)
+        return game
+
+    # -- gnubg Match ID -------------------------------------------------------------------------------------------
+    def score_after(self) -> tuple[int, int]:
+        """The score once this game's result is added (the score before it while the game runs); in a match capped
+        at the length when ``rules.cap_match_score`` (RULES M1, case SC19)."""
+        if self.result is None:
+            return self.score
+        score = list(self.score)
+        score[self.result.winner] += self.result.points
+        if self.match_length and self.rules.cap_match_score:
+            score[self.result.winner] = min(score[self.result.winner], self.match_length)
+        return (score[0], score[1])
+
+    def match_state(self) -> MatchState:
+        """The gnubg Match ID fields of this game (:func:`backgammon.ids.encode_match_id` encodes them).
+
+        ``on_roll`` is the side whose turn it is (after a game won by play, the loser's, as gnubg), ``turn`` the side
+        to decide (the answerer of an offer or a resignation). Before the opening roll side 0 is shown on roll. The
+        score is :meth:`score_after` (with ``cap_match_score`` off it may pass the length: the ID gnubg 1.07 itself
+        writes then, and refuses to read, case SC19). The cube is its power-of-two face: the automatic-double factor of add-one raises
+        (RULES G3, D6) has no place in a Match ID and is left out (gnubg knows no such factor).
+        """
+        on_roll = 0 if self.on_roll is None else self.on_roll
+        turn = on_roll if self.turn is None else self.turn
+        game_state = GAME_PLAYING
+        resignation = 0
+        if self.phase == Phase.RESIGNATION_OFFERED:
+            resignation = self.resignation[1]
+        if self.result is not None:
+            ended = self.result.ended_by
+            game_state = {"play": GAME_OVER, "drop": GAME_DROP}.get(ended, GAME_RESIGNED)
+            if ended in ("resignation", "forfeit"):
+                resignation = KIND_LEVELS[self.result.kind]
+        return MatchState(
+            cube=self.cube.value,
+            cube_owner=self.cube.owner,
+            on_roll=on_roll,
+            crawford=self.crawford_game,
+            game_state=game_state,
+            turn=turn,
+            double_offered=self.cube.offered is not None,
+            resignation=resignation,
+            dice=self.dice or (0, 0),
+            match_length=self.match_length,
+            score=self.score_after(),
+            jacoby=self.rules.jacoby and not self.match_length,
+        )
+
+    # -- JSON -----------------------------------------------------------------------------------------------------
+    def to_json(self) -> dict[str, Any]:
+        """The whole state as a JSON-friendly dict, deterministic (same state → same dict, same key order);
+        :meth:`from_json` rebuilds an equal game. ``board`` is the gnubg Position ID seen by side 0. The ``history``
+        list is new but its entries are shared with the game (recorded entries are never changed): treat them as
+        read-only, as the game does."""
+        return {
+            "version": 1,
+            "rules": self.rules.to_json(),
+            "match_length": self.match_length,
+            "score": list(self.score),
+            "crawford_game": self.crawford_game,
+            "phase": self.phase.value,
+            "on_roll": self.on_roll,
+            "turn": self.turn,
+            "dice": None if self.dice is None else list(self.dice),
+            "board": self._board.position_id(),
+            "cube": self.cube.to_json(),
+            "opening_ties": self.opening_ties,
+            "resignation": None
+            if self.resignation is None
+            else {
+                "side": self.resignation[0],
+                "level": self.resignation[1],
+                "resume": None if self._resume is None else self._resume.value,
+            },
+            "result": None if self.result is None else self.result.to_json(),
+            "history": list(self.history),  # entries are never mutated once recorded, so they can be shared
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Game:
+        """Rebuild a game from :meth:`to_json`. Raises :class:`GameError` (or a more specific
+        :class:`~backgammon.errors.BackgammonError`) for a malformed or inconsistent record."""
+        try:
+            game = cls(
+                RuleSet.from_json(data["rules"]), data["match_length"], tuple(data["score"]), data["crawford_game"]
+            )
+            game.phase = Phase(data["phase"])
+            game.on_roll = None if data["on_roll"] is None else _check_side(data["on_roll"])
+            game.turn = None if data["turn"] is None else _check_side(data["turn"])
+            game.dice = None if data["dice"] is None else check_dice(data["dice"])
+            game._board = Position.from_position_id(data["board"])
+            game.cube = Cube.from_json(data["cube"])
+            game.opening_ties = int(data["opening_ties"])
+            resignation = data["resignation"]
+            if resignation is not None:
+                game.resignation = (_check_side(resignation["side"]), int(resignation["level"]))
+                game._resume = None if resignation["resume"] is None else Phase(resignation["resume"])
+            game.result = None if data["result"] is None else GameResult.from_json(data["result"])
+            game.history = list(data["history"])
+        except (KeyError, TypeError, ValueError) as error:
+            if isinstance(error, BackgammonError):
+                raise
+            raise GameError(f"malformed game record: {error!r}") from None
+        if (game.phase == Phase.OVER) != (game.result is not None):
+            raise GameError("inconsistent game record: a game is over exactly when it has a result")
+        playing = game.phase == Phase.PLAY or (game.phase == Phase.RESIGNATION_OFFERED and game._resume == Phase.PLAY)
+        if playing != (game.dice is not None):
+            raise GameError("inconsistent game record: dice are set exactly while they wait to be played")
+        if (game.phase in _OFFER_PHASES.values()) != (game.cube.offered is not None):
+            raise GameError("inconsistent game record: a cube offer needs an offer phase")
+        if (game.phase == Phase.RESIGNATION_OFFERED) != (game._resume is not None):
+            raise GameError("inconsistent game record: a pending resignation needs the phase to return to")
+        return game
+
+    # -- equality -------------------------------------------------------------------------------------------------
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Game):
             return NotImplemented
@@ -455,3 +848,26 @@ class Game(PhaseChecks, ResignationActions, GameRecordMixin):
             f"Game(phase={self.phase.value}, on_roll={self.on_roll}, turn={self.turn}, dice={self.dice}, "
             f"cube={self.cube.value}/{self.cube.owner}, result={self.result})"
         )
+
+
+def _plain_copy(value: Any) -> Any:
+    """A deep copy of JSON-like data (dicts, lists, scalars), much faster than ``copy.deepcopy``."""
+    if isinstance(value, dict):
+        return {key: _plain_copy(item) for key, item in value.items()}
+    if isinstance(value, list | tuple):
+        return [_plain_copy(item) for item in value]
+    return value
+
+
+def _moves_reach(position: Position, moves: Sequence[Move]) -> Position | None:
+    """The position after playing ``moves`` one by one (no legality check), or ``None`` if a move has no checker."""
+    try:
+        for move in moves:
+            if not 1 <= move.source <= 25 or not 0 <= move.target <= 24:
+                return None
+            if position.player[move.source - 1] == 0:
+                return None
+            position, _ = apply_move(position, move.source, move.target)
+    except BackgammonError:
+        return None
+    return position
