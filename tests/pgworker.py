@@ -1,7 +1,6 @@
-"""A bot process for tests/test_postgres.py: ``python tests/pgworker.py URL NAME race|store|remind N START`` — races
-on one table's version (``race``: N trials of load → commit on the groundwork log; ``store``: the same on the real
-store, :class:`storage.Database` on PostgreSQL, match 1) or runs the reminder loop while leading (``remind``), from
-the Unix time START on; prints one JSON line of what it did.
+"""A bot process for tests/test_postgres.py: ``python tests/pgworker.py URL NAME store N START`` — races on match 1's
+version through the real store (:class:`storage.Database` on PostgreSQL: N trials of load → commit) from the Unix
+time START on; prints one JSON line of what it did.
 
 ``python tests/pgworker.py URL NAME scheduler SECONDS START LOG BASE SPEED``: the bot's real reminder loop
 (:class:`cogs.reminders.Reminders`, its ``tasks.loop`` every 0.05 s, under the scheduler's lease) for SECONDS from
@@ -22,39 +21,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from storage import Commit, Database, MatchWrite, NewAction
 from storage.errors import VersionConflictError
-from storage.postgres import PgLog
-
-
-async def race(log: PgLog, name: str, trials: int) -> dict:
-    applied, conflicts = [], 0
-    for trial in range(trials):
-        state, version = await log.load("money", 1)
-        try:
-            await log.commit("money", 1, version, {"n": state["n"] + 1}, [(None, "roll", {"by": name, "trial": trial})],
-                             time.time())  # fmt: skip
-            applied.append(trial)
-        except VersionConflictError:
-            conflicts += 1
-    return {"applied": applied, "conflicts": conflicts}
-
-
-async def remind(log: PgLog, name: str, seconds: float) -> dict:
-    sent, led = [], 0
-    end = time.time() + seconds
-    while time.time() < end:
-        leadership = await log.leader("scheduler")
-        if leadership is None:
-            await asyncio.sleep(0.005)
-            continue
-        led += 1
-        try:
-            for _ in range(5):
-                sent += await log.claim_due(time.time() + 1000, name, limit=3)
-                await asyncio.sleep(0)
-        finally:
-            await leadership.release()
-        await asyncio.sleep(0.001)
-    return {"sent": sent, "led": led}
 
 
 async def store_race(url: str, name: str, trials: int, start: float) -> dict:
@@ -129,14 +95,7 @@ async def main(url: str, name: str, what: str, amount: float, start: float) -> N
     if what == "store":
         print(json.dumps(await store_race(url, name, int(amount), start)))
         return
-    log = await PgLog.open(url)
-    try:
-        await asyncio.sleep(max(0.0, start - time.time()))
-        result = await (race(log, name, int(amount)) if what == "race" else remind(log, name, amount))
-    finally:
-        await log.close()
-    print(json.dumps(result))
-
+    raise SystemExit(f"unknown mode {what!r}: store or scheduler")
 
 if __name__ == "__main__":
     asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5])))
