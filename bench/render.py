@@ -4,7 +4,7 @@ Usage: ``python bench/render.py [--renders 200] [--width 900] [--theme colourbli
 
 The views come from random games (seeded): after each play the board is drawn from the next player's side with the
 last play marked, dice, cube and score varied, as the bot would draw it after every turn. The static board, sprites
-and palette are built once before timing (as in a running bot). Target (issue "Board images after every turn"):
+and palette are built once before timing (as in a running bot). Target:
 ≤ 25 ms and ≤ 100 KB at a width of at least 800 px.
 """
 

@@ -1,7 +1,7 @@
 """Benchmark: "games waiting for me" (``ClubService.waiting``) with 10,000 stored matches and sessions.
 
 Stores ``--stored`` challenges (most accepted: games in progress) among ``--members`` members in a file database
-and times the query for 50 members. Target (issue "Durable asynchronous games"): ≤ 20 ms. (The cost of a turn at
+and times the query for 50 members. Target: ≤ 20 ms. (The cost of a turn at
 any session length is ``bench/turns.py``; memory with 1,000 games acting at once is ``bench/load.py``.)
 
 Run: ``python bench/waiting.py [--stored 10000] [--members 200] [--synchronous NORMAL|FULL] [--db PATH]``.

@@ -85,8 +85,8 @@ def texts_drawn(monkeypatch, view: BoardView, **options) -> list[tuple[str, int]
 # -- one cube while a double is pending (RULES D1, D3) ------------------------------------------------------------
 @pytest.mark.parametrize(("taker", "owner"), [(OPPONENT, None), (VIEWER, OPPONENT), (OPPONENT, VIEWER)])
 def test_a_pending_double_draws_one_cube_on_the_takers_side(taker, owner):
-    """Found by a user: while a double was pending the centred cube (a "64") stayed beside the offered "2". Now the
-    picture holds exactly one cube, at the offered value, in the taker's half, ringed in the accent colour."""
+    """While a double is pending the picture holds exactly one cube — at the offered value, in the taker's half,
+    ringed in the accent colour — never the centred "64" beside the offered "2"."""
     layout = board_layout(900)
     value = 2 if owner is None else 4
     view = BoardView(
@@ -107,7 +107,7 @@ def test_a_pending_double_draws_one_cube_on_the_takers_side(taker, owner):
 
 @pytest.mark.parametrize("offer", ["double", "beaver", "raccoon"])
 def test_a_beaver_or_raccoon_says_so(monkeypatch, offer):
-    """RULES D3: a beaver was labelled "4 doubles"; the words under the offered cube now name the offer."""
+    """RULES D3: the words under the offered cube name the offer (a beaver says beaver, not "4 doubles")."""
     view = BoardView(Position.initial(), on_roll=VIEWER, awaiting="to take or drop", offered_cube=4, offer=offer)
     texts = [text for text, _size in texts_drawn(monkeypatch, view)]
     assert offer in texts and "offered" in texts and "doubles" not in texts
@@ -124,7 +124,7 @@ def test_route_bends_around_a_box():
 
 @pytest.mark.parametrize("seed", range(6))
 def test_last_play_arrows_never_cross_the_dice_or_the_offered_cube(seed):
-    """Found by a user: the last-play arrow ran through the offered cube. Random last plays with dice shown or a
+    """The last-play arrows keep clear of what a reader must see. Random last plays with dice shown or a
     double pending, at phone and desktop widths, home on either side: no arrow segment passes through the dice, the
     cube or the offered cube (each rectangle, shrunk by a pixel for rounding)."""
     rng = random.Random(seed)
@@ -168,7 +168,7 @@ LONG = "Bartholomew Maximilian Fitzgerald-Worthington the Third of Upper Snodsbu
 
 @pytest.mark.parametrize("width", [390, 900])
 def test_a_long_name_never_pushes_the_action_out_of_the_title(monkeypatch, width):
-    """Found by a user: a long name pushed "to play 3-2" out of the header. The name is shortened with "…" and the
+    """A long name never pushes "to play 3-2" out of the header: the name is shortened with "…" and the
     action is drawn whole; the header's pixels are exactly that line (read back from the picture)."""
     layout = board_layout(width)
     view = BoardView(Position.initial(), viewer_name=LONG, on_roll=VIEWER, awaiting="to play 3-2", dice=(3, 2),
@@ -202,7 +202,7 @@ def test_fit_status_keeps_short_titles_whole():
 
 # -- emoji and right-to-left names ------------------------------------------------------------------------------------
 def test_emoji_are_drawn_in_colour_not_as_boxes():
-    """Found by a user: emoji in names were empty boxes. A die, a thumbs-up with a skin tone and a flag are each one
+    """Emoji in names are drawn, not empty boxes: a die, a thumbs-up with a skin tone and a flag are each one
     colour run from the bundled Noto Color Emoji, drawn with many colours (not one outline colour)."""
     line = layout_text("Ann 🎲 👍🏽 🇫🇷", 24)
     emoji = [run.text for run in line.runs if run.font_path == EMOJI]
@@ -246,7 +246,7 @@ def test_right_to_left_names_are_laid_out_right_to_left_and_shaped():
 
 # -- every text readable at 390 px ------------------------------------------------------------------------------------
 def test_every_text_is_readable_at_390_px(monkeypatch):
-    """Found by a user: at phone width the last-play line and the IDs were unreadable. At 390 px no text on any
+    """Every text is readable at phone width: at 390 px no text on any
     gallery board is smaller than MIN_TEXT_PX (12 px: its capitals measure 8 px or more on the picture), and every
     text line fits the picture."""
     smallest = None

@@ -155,8 +155,8 @@ async def test_console_commands_and_refusals(tmp_path):
 
 
 def readme_console_lines() -> list[str]:
-    """The lines of the README's console example (the ```text block of "## The console")."""
-    section = (ROOT / "README.md").read_text(encoding="utf-8").split("## The console", 1)[1].split("\n## ", 1)[0]
+    """The lines of the README's console example (the ```text block of "## A five-minute tour in the console")."""
+    section = (ROOT / "README.md").read_text(encoding="utf-8").split("## A five-minute tour", 1)[1].split("\n## ", 1)[0]
     block = section.split("```text\n", 1)[1].split("```", 1)[0]
     return [line for line in block.splitlines() if line.strip()]
 

@@ -20,7 +20,7 @@ def one_line_refusal(text: str) -> bool:
 
 
 async def test_chouettes_and_books_are_commands(tmp_path):
-    """``chouette start``, ``club ledger``, ``/club ledger`` and ``sheet`` were "Unknown command"."""
+    """``chouette start``, ``club ledger``, ``/club ledger`` and ``sheet`` are console commands."""
     async with console_in(tmp_path) as console:
         for line in ("chouette start", "/bg chouette status", "club ledger", "/club ledger", "ledger all",
                      "sheet", "/club settle", "leaderboard", "club rating", "stats"):  # fmt: skip
@@ -54,8 +54,8 @@ async def test_stakes_become_money(tmp_path):
 
 
 async def test_inputs_that_ended_the_console(tmp_path, monkeypatch):
-    """``config reminders abc``, ``config reminders x,y``, the README's ``rule_overrides { cube_cap = 64 }``, a game
-    id ≥ 2⁶³, ``export 1 /proc/nope/x.mat``, a full disk: each is one line (the TOML form is accepted)."""
+    """``config reminders abc``, ``config reminders x,y``, the players' guide's ``rule_overrides { cube_cap = 64 }``,
+    a game id ≥ 2⁶³, ``export 1 /proc/nope/x.mat``, a full disk: each is one line (the TOML form is accepted)."""
     async with console_in(tmp_path, images=tmp_path / "images") as console:
         for line in ("config reminders abc", "config reminders x,y", "board 9223372036854775808", "roll #99999999999999999999",
                      "export 9223372036854775807", "accept game=18446744073709551616", "chouette status chouette=9223372036854775808"):  # fmt: skip
@@ -132,7 +132,7 @@ async def test_an_action_goes_to_the_one_game_waiting_for_him(tmp_path):
 
 
 async def test_a_refused_challenge_changes_nothing(tmp_path):
-    """A refused challenge used to register the opponent as a member first."""
+    """A refused challenge changes nothing: it does not register the opponent as a member."""
     async with console_in(tmp_path) as console:
         for line in ("challenge zed 100", "challenge zed 3 money", "challenge zed money stake=2000000",
                      "challenge zed sideways", "challenge alice 3"):  # fmt: skip
@@ -141,8 +141,8 @@ async def test_a_refused_challenge_changes_nothing(tmp_path):
 
 
 async def test_defaults_unusable_for_their_kind_are_refused(tmp_path):
-    """``config match_rules money`` and ``config money_rules chouette-atlanta`` were accepted, after which every
-    challenge of that kind was refused."""
+    """``config match_rules money`` and ``config money_rules chouette-atlanta`` are refused when set: accepted, they
+    would make every challenge of that kind fail."""
     async with console_in(tmp_path) as console:
         out = await console.handle("config match_rules money")
         assert one_line_refusal(out) and "cannot be used for matches" in out and "tournament" in out
@@ -155,7 +155,7 @@ async def test_defaults_unusable_for_their_kind_are_refused(tmp_path):
 
 
 async def test_a_chouette_closed_in_its_lobby_reveals_its_seat_roll_seed(tmp_path):
-    """Found by the fuzz test: two members open a chouette and both leave before the seat roll; the session closes
+    """Two members open a chouette and both leave before the seat roll; the session closes
     and ``python -m club verify`` must find its seating seed revealed (RULES A1)."""
     from club.verify import verify_chouette
 

@@ -1,5 +1,5 @@
-"""A new user and a club organiser trying the console from the README (a fresh clone, by hand): each test here is a
-message that was wrong, unclear or inconsistent with the README, and failed before its fix."""
+"""The console as a new user and a club organiser meet it from the README (a fresh clone, by hand): each test pins
+a message that must be right, clear and consistent with the documents."""
 
 from __future__ import annotations
 
@@ -43,8 +43,8 @@ async def play_until(console: Console, stop) -> str:
 
 
 async def test_chouette_text_board_names_box_and_captain(tmp_path):
-    """The chouette's text board said ``O: O`` and ``X: X`` where a match's says ``O: alice``: now each side is
-    named by its seat and member (``X: Box bob``, ``O: Captain cy``)."""
+    """The chouette's text board names each side by its seat and member (``X: Box bob``, ``O: Captain cy``), as a
+    match's says ``O: alice`` — never ``O: O`` and ``X: X``."""
     async with console_in(tmp_path) as console:
         out = await seated_chouette(console)
         view = await console.chouettes.state(1)
@@ -56,9 +56,9 @@ async def test_chouette_text_board_names_box_and_captain(tmp_path):
 
 
 async def test_an_action_when_nothing_waits_names_the_games_not_none(tmp_path):
-    """Box typing ``no-double`` while the Team's window was open was told "You have no game in progress. Start one
-    with: challenge NAME" although he sits in the chouette; and a member whose one match waits for his opponent was
-    told to add the game's number, which could not help. Both now say no game waits for him, listing his games."""
+    """Box typing ``no-double`` while the Team's window is open, and a member whose one match waits for his
+    opponent, are told that no game waits for them, with their games listed — not "You have no game in progress"
+    (Box sits in the chouette) nor to add a game number, which could not help."""
     async with console_in(tmp_path) as console:
         await seated_chouette(console)
         view = await play_until(console, lambda v: v.decisions and v.decisions[0].pending == "double")
@@ -75,9 +75,9 @@ async def test_an_action_when_nothing_waits_names_the_games_not_none(tmp_path):
 
 
 async def test_stop_twice_says_the_session_already_ends(tmp_path):
-    """After ``stop`` the console still offered ``stop``, and typing it again was refused with "you must play 3-2"
-    (as if it were a matter of turn). Now the board says the session ends after this game, ``stop`` is no longer
-    offered, and a second ``stop`` (by either player) says it was already asked; nothing is stored."""
+    """After ``stop`` the board says the session ends after this game and ``stop`` is not offered again; a second
+    ``stop`` (by either player) says it was already asked — not a matter of turn ("you must play 3-2") — and
+    nothing is stored."""
     async with console_in(tmp_path) as console:
         await console.handle("challenge bob money money 5")
         await console.handle("as bob")
@@ -95,9 +95,9 @@ async def test_stop_twice_says_the_session_already_ends(tmp_path):
 
 
 def test_chouette_panel_shows_a_centred_cube_at_its_value(monkeypatch):
-    """The chouette panel under the board drew a Team member's centred cube at 1 point as "64" (the board's custom
-    for its one centred cube), next to "2 taken": it read as a cube at 64. The panel now shows each cube's value,
-    as the text panel does (``cube 1 centred``); the board's own centred cube still shows 64 (RULES D1)."""
+    """The chouette panel under the board shows each Team member's cube at its value, as the text panel does
+    (``cube 1 centred``), so a centred cube never reads as a cube at 64; the board's own centred cube shows 64, the
+    board's custom (RULES D1)."""
     import rendering.words as words
     from backgammon import Position
     from rendering import render_board
@@ -117,9 +117,8 @@ def test_chouette_panel_shows_a_centred_cube_at_its_value(monkeypatch):
 
 
 async def test_an_offered_cube_shows_the_value_offered(tmp_path):
-    """When Box doubled every cube the text panel said ``cube 1 offered`` (the value before the double) while the
-    board image showed the cube at 2; a beaver read ``cube 2 beavered`` for a cube turned to 4. The text now shows
-    the value proposed, as the image does (RULES C5, D1, D3)."""
+    """When Box doubles every cube the text panel shows each cube at the value proposed, as the board image does
+    (``cube 2 offered``, a beaver ``cube 4 beavered``), not the value before the double (RULES C5, D1, D3)."""
     async with console_in(tmp_path) as console:
         await seated_chouette(console)
         await play_until(
@@ -127,7 +126,7 @@ async def test_an_offered_cube_shows_the_value_offered(tmp_path):
         )
         view = await console.chouettes.state(1)
         out = await console.handle(f"as {view.name(view.box)}")
-        assert "you must roll or double" in out, out  # was "you must roll" although Box may double
+        assert "you must roll or double" in out, out  # Box may double, so not just "roll"
         out = await console.handle("double all")
         assert "cube 1 offered" not in out and f"Captain {view.name(view.captain)} — cube 2 offered" in out, out
         await console.handle(f"as {view.name(view.captain)}")
@@ -147,8 +146,8 @@ def test_the_best_play_of_a_hint_loses_nothing_not_minus_nothing():
 
 
 def test_chouette_rules_name_the_rule_set_once():
-    """``chouette start`` said "Rules: chouette-atlanta, atlanta family, chouette-atlanta, Jacoby, …": the game
-    rules' summary repeated the preset's name."""
+    """``chouette start`` names the rule set once: the game rules' summary does not repeat the preset's name
+    ("Rules: chouette-atlanta, atlanta family, chouette-atlanta, …" would)."""
     from backgammon.chouette.rules import CHOUETTE_PRESETS
 
     for name, rules in CHOUETTE_PRESETS.items():
@@ -165,9 +164,8 @@ async def test_the_dice_phrase_answer_has_no_internal_words(tmp_path):
 
 
 async def test_wait_ends_with_what_is_left_now(tmp_path):
-    """After ``wait 2d`` the last board printed said "bob must play within 72.0 h" — the time left when the club
-    acted, 12 hours in — while 36 more hours had passed. ``wait`` now ends with who must act and the time left at
-    the end of the wait."""
+    """``wait`` ends with who must act and the time left at the end of the wait — not the time left when the club
+    last acted during it (after ``wait 2d``, "72.0 h" would be 36 hours out of date)."""
     async with console_in(tmp_path) as console:
         await console.handle("config move_hours 24 reminders 4 expiry forfeit_game")
         await console.handle("challenge bob 7")
@@ -183,7 +181,7 @@ async def test_wait_ends_with_what_is_left_now(tmp_path):
 
 
 def test_club_verify_counts_chouettes_as_chouettes(tmp_path, capsys):
-    """``python -m club verify`` on a database holding one chouette said "1 matches checked" (and "1 games")."""
+    """``python -m club verify`` counts a chouette as a chouette, in the right number — not "1 matches checked"."""
     import asyncio
 
     from club.__main__ import main as club_main
@@ -200,8 +198,8 @@ def test_club_verify_counts_chouettes_as_chouettes(tmp_path, capsys):
 
 
 def test_config_example_has_every_club_default_and_the_true_ranges():
-    """``config.example.toml`` (the file the README says to copy) left out ``away_days`` and ``nudge_hours``, listed
-    the expiry policies without ``claim``, and said the board width starts at 400 px (it starts at 390)."""
+    """``config.example.toml`` (the file the README says to copy) has every club default (``away_days`` and
+    ``nudge_hours`` too), every expiry policy (``claim`` too) and the true ranges (the board width starts at 390)."""
     import dataclasses
     import tomllib
 
@@ -220,10 +218,9 @@ def test_config_example_has_every_club_default_and_the_true_ranges():
 
 
 async def test_a_chouettes_dice_proof_and_rules_from_the_console(tmp_path):
-    """The README's ``/bg chouette verify`` had no console verb, and ``verify chouette=1`` / ``rules chouette=1``
-    (the help says [game] may be chouette=N) were refused "that command is for matches". Now ``chouette verify``
-    (and ``verify chouette=1``) writes the proof file, which ``tools/verify_dice.py`` checks, and ``rules
-    chouette=1`` gives the chouette's rules."""
+    """``chouette verify`` (and ``verify chouette=1``: the help says [game] may be chouette=N) writes the chouette's
+    dice proof file, which ``tools/verify_dice.py`` checks, and ``rules chouette=1`` gives the chouette's rules — the
+    console's ``/bg chouette verify``."""
     import subprocess
     import sys
 
@@ -236,16 +233,15 @@ async def test_a_chouettes_dice_proof_and_rules_from_the_console(tmp_path):
         out = await console.handle(f"verify chouette=1 {proof}")
         assert out.startswith("Chouette #1 dice.") and out.endswith(f"Wrote {proof}."), out
         assert "Rules: " not in out and "chouette-atlanta, atlanta family" in await console.handle("rules chouette=1")
-        assert "Chouettes: 1 game, " in await console.handle("stats alice")  # was "1 games"
+        assert "Chouettes: 1 game, " in await console.handle("stats alice")  # in the right number
     checked = subprocess.run([sys.executable, str(ROOT / "tools" / "verify_dice.py"), str(proof)],
                              capture_output=True, text=True, timeout=60)  # fmt: skip
     assert checked.returncode == 0 and ": ok — " in checked.stdout, checked.stdout + checked.stderr
 
 
 def test_verify_dice_reads_a_missing_file_and_help_without_a_traceback(tmp_path):
-    """``python tools/verify_dice.py --help`` and a mistyped file name ended in a Python traceback
-    (FileNotFoundError); now --help prints the usage (exit 0) and an unreadable file is one line (exit 1) while the
-    other files are still checked."""
+    """``python tools/verify_dice.py --help`` prints the usage (exit 0) and a mistyped file name is one line (exit 1),
+    never a traceback, while the other files are still checked."""
     import subprocess
     import sys
 
@@ -265,8 +261,8 @@ def test_verify_dice_reads_a_missing_file_and_help_without_a_traceback(tmp_path)
 
 
 def test_a_hint_for_a_bad_position_or_dice_says_it_once():
-    """``hint xyz`` explained twice that a Position ID has 14 characters ("… ; got 'xyz'); it is 14 characters
-    like 4HPwATDgc/ABMA …"), and ``hint ID 7`` said "'7' are not dice (dice '7' are not two digits …)"."""
+    """``hint xyz`` says once that a Position ID has 14 characters, and ``hint ID 7`` says once why ``7`` is not
+    dice — each explanation given once, not repeated within the same message."""
     import pytest
 
     from club.analysis.hints import parse_request
@@ -283,7 +279,7 @@ def test_a_hint_for_a_bad_position_or_dice_says_it_once():
 
 
 async def test_ping_without_games_says_there_is_nobody_to_ping(tmp_path):
-    """``ping`` with no game answered "Pinged 0 game(s)."."""
+    """``ping`` with no game says there is nobody to ping (not "Pinged 0 game(s).")."""
     async with console_in(tmp_path) as console:
         assert await console.handle("ping hello") == "You have no game in progress: there is nobody to ping."
         await console.handle("challenge bob 3")
@@ -293,7 +289,7 @@ async def test_ping_without_games_says_there_is_nobody_to_ping(tmp_path):
 
 
 async def test_as_without_a_name_is_a_refusal(tmp_path):
-    """``as`` alone answered "as NAME, e.g. as alice" without the "Refused:" every other refusal starts with."""
+    """``as`` alone is a refusal like every other: it starts with "Refused:" and says ``as NAME, e.g. as alice``."""
     async with console_in(tmp_path) as console:
         assert await console.handle("as") == "Refused: as NAME: say who you are, e.g. as alice"
         assert console.name == "alice"  # still alice

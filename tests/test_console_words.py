@@ -1,5 +1,5 @@
-"""A new user's report on the console's words: each test is a message that was wrong or a name that was read two
-ways, and failed before its fix."""
+"""The console's words as a new user reads them: each test pins a message that must say the right thing, or a name
+that must be read one way only."""
 
 from __future__ import annotations
 
@@ -14,8 +14,8 @@ def console_in(tmp_path, seed: int = 7):
 
 
 async def test_as_refuses_a_name_of_two_words(tmp_path):
-    """``as a b`` answered "You are a b.": a member no command could name again (``challenge a b 3`` read ``b`` as
-    the length). Now refused, saying a name is one word, with a_b as the example; nobody was registered."""
+    """``as a b`` is refused, saying a name is one word, with a_b as the example, and registers nobody: a member
+    named "a b" could never be named again (``challenge a b 3`` would read ``b`` as the length)."""
     async with console_in(tmp_path) as console:
         out = await console.handle("as a b")
         assert out.startswith("Refused:") and "one word" in out and "a_b" in out, out
@@ -34,8 +34,8 @@ async def test_as_at_name_is_the_member_every_command_means(tmp_path):
 
 
 async def test_an_unknown_command_in_a_group_names_the_unknown_word(tmp_path):
-    """``/club frobnicate`` answered "Unknown command 'club'", naming the group, while ``/bg frobnicate`` named
-    ``frobnicate``; now every group names the unknown word and the group's help."""
+    """An unknown command after any group (``/club frobnicate``, ``/bg frobnicate``) names the unknown word, not the
+    group, and points to the group's help."""
     async with console_in(tmp_path) as console:
         for group in ("club", "chouette", "player", "study"):
             for line in (f"/{group} frobnicate", f"{group} frobnicate"):
@@ -47,7 +47,7 @@ async def test_an_unknown_command_in_a_group_names_the_unknown_word(tmp_path):
 
 
 async def test_wording_slips_counts_in_the_right_number(tmp_path):
-    """``wait 1h`` said "1 hours pass."; a refused 6/5 said "6/5 is 1 pips" (club.wording.plural now)."""
+    """Counts are in the right number (club.wording.plural): "1 hour passes", "6/5 is 1 pip"."""
     from backgammon.moves import legal_plays
     from backgammon.position import Position
     from club.refusals import illegal_play_reason
@@ -62,8 +62,8 @@ async def test_wording_slips_counts_in_the_right_number(tmp_path):
 
 
 async def test_a_bad_game_number_says_what_the_number_is(tmp_path):
-    """``roll game=abc`` said "a whole number from 1 to 9,007,199,254,740,991"; now it says a game is named by the
-    number ``games`` lists."""
+    """``roll game=abc`` says a game is named by the number ``games`` lists (not the 9-quadrillion bound of a
+    whole number)."""
     async with console_in(tmp_path) as console:
         out = await console.handle("roll game=abc")
         assert out == "Refused: a game is named by its number as games lists them (e.g. #2 or game=2), not 'abc'", out
@@ -73,7 +73,7 @@ async def test_a_bad_game_number_says_what_the_number_is(tmp_path):
 
 
 async def test_config_hours_is_answered_in_hours(tmp_path):
-    """``config move_hours 0`` was answered in seconds ("move_time … from 60"); now in hours, the unit typed, and
+    """``config move_hours 0`` is refused in hours, the unit typed (not in seconds, "move_time … from 60"), and
     nothing is stored."""
     async with console_in(tmp_path) as console:
         before = await console.service.club_settings(console.guild_id)
@@ -87,8 +87,8 @@ async def test_config_hours_is_answered_in_hours(tmp_path):
 
 
 async def test_away_in_a_club_without_away_days_says_they_are_not_enabled(tmp_path):
-    """``away 2 holiday`` in a fresh club said "You have 0 away days left … ask for 0 or fewer." (while ``away 0``
-    is refused); now it says away days are not enabled and names the setting, in the console's words."""
+    """``away 2 holiday`` in a club that gives no away days says they are not enabled and names the setting, in the
+    console's words (not "You have 0 away days left … ask for 0 or fewer", while ``away 0`` is refused)."""
     async with console_in(tmp_path) as console:
         out = await console.handle("away 2 holiday")
         assert out == ("Refused: Away days are not enabled in this club: an admin sets how many each member may take "
@@ -98,9 +98,8 @@ async def test_away_in_a_club_without_away_days_says_they_are_not_enabled(tmp_pa
 
 
 async def test_challenge_refuses_a_name_nobody_has_used(tmp_path):
-    """``challenge zed 3`` (a typo) stored a challenge to a member nobody had seen, while ``club stats nobody`` said
-    "'nobody' is not a member of this club yet"; now challenge refuses him the same way, saying how he joins, and
-    stores nothing; after ``as zed`` the challenge is made."""
+    """``challenge zed 3`` (a typo) is refused as ``club stats nobody`` refuses an unknown name — he is not a member
+    of this club yet, and this is how he joins — and stores nothing; after ``as zed`` the challenge is made."""
     async with console_in(tmp_path) as console:
         out = await console.handle("challenge zed 3")
         assert out == "Refused: 'zed' is not a member of this club yet: a member joins by typing as zed once", out

@@ -165,11 +165,11 @@ async def test_bg_chouette_verify_publishes_a_file_the_verifier_reproduces(tmp_p
     assert done == total > 10
 
 
-def test_the_readme_dice_proof_command_gives_the_output_it_shows():
-    """README "Checking the dice yourself": the published file's command and output, as written there."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"<!-- dice-proof -->\n```sh\n\$ ([^\n]+)\n(.*?)```", readme, re.S)
-    assert block, "README lacks the dice-proof command block"
+def test_the_dice_proof_command_gives_the_output_it_shows():
+    """docs/dice.md "Checking them yourself": the published file's command and output, as written there."""
+    page = (ROOT / "docs" / "dice.md").read_text(encoding="utf-8")
+    block = re.search(r"```sh\n\$ (python tools/verify_dice\.py [^\n]+)\n(.*?)```", page, re.S)
+    assert block, "docs/dice.md lacks the dice-proof command block"
     command, shown = block.group(1).split(), block.group(2)
     assert command[:2] == ["python", "tools/verify_dice.py"] and (ROOT / command[2]).is_file()
     run = subprocess.run([sys.executable, "-I", *command[1:]], capture_output=True, text=True, cwd=ROOT, timeout=60)

@@ -62,8 +62,8 @@ async def test_two_open_games_outside_their_threads(tmp_path):
 
 
 def test_apostrophes_of_names_are_not_quotes():
-    """The refusal's list was cut in the middle of a jump link: the apostrophes of "Carol's turn … Bob's turn" read
-    as a quoted value over 100 characters (:func:`club.wording.clip`)."""
+    """The apostrophes of "Carol's turn … Bob's turn" are not quotes: a refusal's list is never cut in the middle of
+    a jump link as a quoted value over 100 characters would be (:func:`club.wording.clip`)."""
     from club.wording import clip
 
     link = "https://discord.com/channels/777000000000000001/1577293239566729228/1577293240946655259"

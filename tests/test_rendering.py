@@ -1,4 +1,4 @@
-"""Board pictures (issue "Board images after every turn"): tests that decode the PNG and read its pixels.
+"""Board pictures: tests that decode the PNG and read its pixels.
 
 Checker colours at the layout's checker centres, every one of the 30 checkers found again (points, bar, trays),
 stack counts, the cube's place and value (RULES D1, M3), the dice pips, the last play's ghost, arrow and hit marker
