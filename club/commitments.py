@@ -23,7 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .dice import MAX_CONTRIBUTION, RECIPE, RECIPE_V2, Contribution, current_contribution, new_contribution, seed_hash
+from .dice import MAX_CONTRIBUTION, RECIPE, RECIPE_V2, Contribution, new_contribution, seed_hash
 
 CLIENT_SEED = "client_seed"
 """The logged action kind of a contribution."""
@@ -109,12 +109,14 @@ class DiceBook:
         return ahead.seed, ahead.seed_hash, None if self.ahead is None else self.ahead.seed_hash
 
 
-def contribution_text(phrase: str | None, fallback: Callable[[], str] = new_contribution) -> str:
-    """What a member's action contributes: the unpredictable value of this request (the front end's,
-    :func:`club.dice.contributing`, else ``fallback()``: a fresh :mod:`secrets` value), after his ``phrase``
-    (``/player seed``) and ``" | "`` when he set one. The value is always in: a phrase alone, set before the
+def contribution_text(
+    phrase: str | None, value: str | None = None, fallback: Callable[[], str] = new_contribution
+) -> str:
+    """What a member's action contributes: the unpredictable ``value`` of his request (the front end's,
+    :attr:`club.requests.Request.contribution`; None: ``fallback()``, a fresh :mod:`secrets` value), after his
+    ``phrase`` (``/player seed``) and ``" | "`` when he set one. The value is always in: a phrase alone, set before the
     commitment, would be known to the bot when it chose the seed (a client seed is "fixed after the commitment")."""
-    value = (current_contribution() or fallback())[:40]
+    value = (value or fallback())[:40]
     return (f"{phrase} | {value}" if phrase else value)[:MAX_CONTRIBUTION]
 
 

@@ -26,8 +26,8 @@ import math
 import time
 from dataclasses import dataclass
 
-from .dice import on_his_behalf
 from .errors import InvalidRequestError, NotAPlayerError, NotNowError, StaleVersionError
+from .requests import Request
 from .scheduler import ChouetteClock, Deadline, MatchClock, Notice
 from .settings import DAY, HOUR, ClubSettings
 
@@ -135,8 +135,8 @@ async def roll_for_late_doublers(service, now: float) -> list[Notice]:
         if not prefs.roll_after or now < row.set_at + prefs.roll_after * HOUR:
             continue
         try:
-            with on_his_behalf():  # the club rolls in his name: no client seed of his
-                outcome = await service.roll(row.match_id, row.member_id, version=row.version)
+            request = Request(row.member_id, version=row.version, behalf=True)  # no client seed of his
+            outcome = await service.roll(row.match_id, request)
         except (StaleVersionError, NotNowError, InvalidRequestError):
             continue
         who = (await service._names([row.member_id])).get(row.member_id, str(row.member_id))

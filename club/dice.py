@@ -24,8 +24,8 @@ player adds a *client seed* fixed only after the commitment is public, and every
    in the challenge, game n+1's when game n starts (:mod:`club.step`; a chouette's in the action before its series
    starts, :mod:`club.chouette.step`).
 5. A player's contribution to a game is fixed at his first own action after that commitment: an unpredictable
-   value of that action (the Discord interaction id; a fresh :mod:`secrets` value in the console;
-   :func:`contributing`), after the phrase he set (``/player seed``, console ``seed``) and ``" | "`` if he set one
+   value of that action (the Discord interaction id; a fresh :mod:`secrets` value in the console: the
+   ``contribution`` of the member's :class:`~club.requests.Request`), after the phrase he set (``/player seed``, console ``seed``) and ``" | "`` if he set one
    (:func:`club.commitments.contribution_text`). It is logged as a ``client_seed`` action
    ``{"game", "from_roll", "seed"}`` and counts from roll ``from_roll`` on (the next roll made).
 6. Roll ``n`` (:func:`derive_dice_v2`): the contributions in force are the non-empty ones with ``from_roll <= n``,
@@ -63,8 +63,6 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Iterable, Sequence
-from contextlib import contextmanager
-from contextvars import ContextVar
 from dataclasses import dataclass
 
 SEED_BYTES = 32
@@ -97,7 +95,7 @@ roll, and (``[dice] beacon``) a drand round nobody knew when the game started.""
 RECIPE_V3_TEXT = (
     "roll n (0, 1, 2 … in order, opening rolls and ties included) with server seed S, the members' luck c (in the "
     "order listed, all fixed before roll 0) and, with a beacon, the randomness R of its round (SHA-256 of the "
-    "round's BLS signature, 64 hex digits): for block = 0, 1, 2 … HMAC-SHA256(key = S, message = ASCII \"n:block\" "
+    'round\'s BLS signature, 64 hex digits): for block = 0, 1, 2 … HMAC-SHA256(key = S, message = ASCII "n:block" '
     'then ":" + hex(UTF-8 of c) for each non-empty c, then "|" + R if there is a beacon); skip bytes ≥ 252, each '
     "other byte b is the die b mod 6 + 1; the first two dice are the roll (opening: side 0's die, then side 1's). "
     "Commitment: SHA-256(S) in hex."
@@ -113,8 +111,6 @@ MAX_CONTRIBUTION = 160
 Contribution = tuple[int, str]
 """A client seed as the recipe uses it: ``(from_roll, text)``."""
 
-_CONTRIBUTION: ContextVar[str | None] = ContextVar("bgclub_dice_contribution", default=None)
-_BEHALF: ContextVar[bool] = ContextVar("bgclub_dice_behalf", default=False)
 _ACCEPT_BELOW = 252  # 42 * 6: bytes 252..255 are rejected so each face has exactly 42 byte values
 
 
@@ -204,46 +200,6 @@ def derive(
     if recipe == RECIPE:
         return derive_dice(seed, counter, count)
     raise ValueError(f"unknown dice recipe {recipe!r}: known are {', '.join(RECIPES)}")
-
-
-@contextmanager
-def contributing(value: str | int | None):
-    """Within this block, a member's action contributes ``value`` (the Discord interaction id, a console line's
-    fresh :mod:`secrets` value; up to 40 characters kept) to his client seed if one is due (module docstring,
-    step 5).
-    Front ends wrap each member's request in it; it follows the asyncio task (a :class:`~contextvars.ContextVar`)."""
-    token = _CONTRIBUTION.set(None if value is None else str(value)[:40])
-    try:
-        yield
-    finally:
-        _CONTRIBUTION.reset(token)
-
-
-def contribute_from(value: str | int) -> None:
-    """For the rest of this asyncio task (one Discord interaction), a member's action contributes ``value`` (the
-    interaction id): :func:`contributing` without an end, for the front end's one entry point."""
-    _CONTRIBUTION.set(str(value)[:40])
-
-
-@contextmanager
-def on_his_behalf():
-    """Within this block the club acts in a member's name (``roll_after``: "roll for me"): his action contributes
-    nothing — a value the bot made after the commitment is one it could have chosen."""
-    token = _BEHALF.set(True)
-    try:
-        yield
-    finally:
-        _BEHALF.reset(token)
-
-
-def acting_for_him() -> bool:
-    """Whether this task is inside :func:`on_his_behalf`."""
-    return _BEHALF.get()
-
-
-def current_contribution() -> str | None:
-    """The value set by the innermost :func:`contributing` block of this task, or None."""
-    return _CONTRIBUTION.get()
 
 
 def new_contribution() -> str:

@@ -17,6 +17,7 @@ from backgammon.moves import Play
 from .describe import shorten
 from .dice_check import DiceProof, dice_proof  # noqa: F401 (re-exported: /bg verify, the console's verify)
 from .errors import InvalidRequestError, NotAPlayerError, NotNowError, UnknownGameError
+from .requests import Request, as_request
 from .results import Outcome, TableView
 from .scope import _is_id, chouette_in_club, in_club
 from .service import ClubService, HistoryItem, WaitingItem
@@ -74,31 +75,31 @@ ACTION_LABELS = {
 async def perform(
     service: ClubService,
     match_id: int,
-    member: int,
+    member: int | Request,
     action: str,
     value: str | Play | int | None = None,
     *,
     version: int | None = None,
-    guild_id: int | None = None,
 ) -> Outcome:
-    """Call the use-case ``action`` (one of :data:`ACTIONS`) for ``member`` on match ``match_id``; ``value`` is the
-    play for ``play`` (notation or a legal Play) and the level 1/2/3 for ``resign`` (default 1). ``version``: the
-    view the member acted on (a stale one raises :class:`~club.errors.StaleVersionError`). ``guild_id``: the server
-    the member acts from; a match of another server is unknown there (:func:`in_club`).
+    """Call the use-case ``action`` (one of :data:`ACTIONS`) for ``member`` (his :class:`~club.requests.Request`:
+    his server, the version he saw, his dice contribution; a bare id: nothing else known) on match ``match_id``;
+    ``value`` is the play for ``play`` (notation or a legal Play) and the level 1/2/3 for ``resign`` (default 1).
+    ``version``: the view the member acted on, when the request does not say (a stale one raises
+    :class:`~club.errors.StaleVersionError`). The use-case checks the club: a match of another server is unknown
+    there (RULES A2).
 
     Raises :class:`~club.errors.InvalidRequestError` for an unknown action, :class:`~club.errors.UnknownGameError`,
     and whatever the use-case raises."""
     if action not in ACTIONS:
         raise InvalidRequestError(f"unknown action {action!r}; actions are: {', '.join(ACTIONS)}")
-    if guild_id is not None:
-        await in_club(service, match_id, guild_id)
+    request = as_request(member, version)
     if action == "play":
         if value is None:
             raise InvalidRequestError("say which play, e.g. 24/18 13/11")
-        return await service.play(match_id, member, value, version=version)
+        return await service.play(match_id, request, value)
     if action == "resign":
-        return await service.resign(match_id, member, 1 if value is None else value, version=version)
-    return await getattr(service, action)(match_id, member, version=version)
+        return await service.resign(match_id, request, 1 if value is None else value)
+    return await getattr(service, action)(match_id, request)
 
 
 def answer_action(view: TableView, member: int, yes: bool) -> str:

@@ -55,6 +55,7 @@ from .errors import (
     shown,
 )
 from .refusals import explain_illegal
+from .requests import Request, as_request
 from .results import GameView, Outcome, TableView
 from .settings import ClubSettings, MemberPreferences
 from .step import MatchStep, _GameInfo, store_challenge
@@ -230,26 +231,28 @@ class ClubService:
         )
         return Outcome(view, text, notify=(opponent,), events=(event,))
 
-    async def accept(self, match_id: int, member: int, *, version: int | None = None) -> Outcome:
+    async def accept(self, match_id: int, member: int | Request, *, version: int | None = None) -> Outcome:
         """The challenged member accepts; game 1 starts (its seed committed in the challenge, his client seed fixed
         now; the opening roll made, RULES G2)."""
         return await self._simple(match_id, member, "accept", version)
 
-    async def decline(self, match_id: int, member: int, *, version: int | None = None) -> Outcome:
+    async def decline(self, match_id: int, member: int | Request, *, version: int | None = None) -> Outcome:
         """The challenged member declines the challenge."""
         return await self._simple(match_id, member, "decline", version)
 
-    async def cancel(self, match_id: int, member: int, *, version: int | None = None) -> Outcome:
+    async def cancel(self, match_id: int, member: int | Request, *, version: int | None = None) -> Outcome:
         """The challenger withdraws the challenge before it is answered."""
         return await self._simple(match_id, member, "cancel", version)
 
     # -- the game ------------------------------------------------------------------------------------------------------
-    async def roll(self, match_id: int, member: int, *, version: int | None = None) -> Outcome:
+    async def roll(self, match_id: int, member: int | Request, *, version: int | None = None) -> Outcome:
         """Roll the dice (provably fair, :mod:`club.dice`) instead of doubling (RULES D1); a forced play or no
         legal play is then played for the member (RULES G7, G9)."""
         return await self._simple(match_id, member, "roll", version)
 
-    async def play(self, match_id: int, member: int, play: str | Play, *, version: int | None = None) -> Outcome:
+    async def play(
+        self, match_id: int, member: int | Request, play: str | Play, *, version: int | None = None
+    ) -> Outcome:
         """Play the dice: notation (``"24/18 13/11"``, ``"bar/22*"``, ``"pass"`` when no move is possible) or one
         of the legal :class:`~backgammon.moves.Play` objects (RULES G4–G10). Raises the notation errors
         (:class:`~backgammon.errors.InvalidPlayError`, ``IllegalPlayError`` with ``.legal``, ``AmbiguousPlayError``)."""
@@ -257,28 +260,30 @@ class ClubService:
             raise InvalidRequestError(f"a play is notation like '24/18 13/11' or a legal Play, not {play!r:.60}")
         return await self._simple(match_id, member, "play", version, play)
 
-    async def double(self, match_id: int, member: int, *, version: int | None = None) -> Outcome:
+    async def double(self, match_id: int, member: int | Request, *, version: int | None = None) -> Outcome:
         """Offer a double before rolling (RULES D1; refused in the Crawford game M3, with a dead cube M4, at the cap
         D5, or when the opponent owns the cube: :class:`~backgammon.errors.CubeError`)."""
         return await self._simple(match_id, member, "double", version)
 
-    async def take(self, match_id: int, member: int, *, version: int | None = None) -> Outcome:
+    async def take(self, match_id: int, member: int | Request, *, version: int | None = None) -> Outcome:
         """Take the pending double, beaver or raccoon (RULES D2, D3)."""
         return await self._simple(match_id, member, "take", version)
 
-    async def drop(self, match_id: int, member: int, *, version: int | None = None) -> Outcome:
+    async def drop(self, match_id: int, member: int | Request, *, version: int | None = None) -> Outcome:
         """Drop the pending double (or beaver/raccoon) and lose the value before it (RULES D2, D3)."""
         return await self._simple(match_id, member, "drop", version)
 
-    async def beaver(self, match_id: int, member: int, *, version: int | None = None) -> Outcome:
+    async def beaver(self, match_id: int, member: int | Request, *, version: int | None = None) -> Outcome:
         """Beaver the double: take and redouble at once, keeping the cube (RULES D3, if the rule set allows)."""
         return await self._simple(match_id, member, "beaver", version)
 
-    async def raccoon(self, match_id: int, member: int, *, version: int | None = None) -> Outcome:
+    async def raccoon(self, match_id: int, member: int | Request, *, version: int | None = None) -> Outcome:
         """Raccoon the beaver: redouble once more, ownership unchanged (RULES D3, if the rule set allows)."""
         return await self._simple(match_id, member, "raccoon", version)
 
-    async def resign(self, match_id: int, member: int, level: int = 1, *, version: int | None = None) -> Outcome:
+    async def resign(
+        self, match_id: int, member: int | Request, level: int = 1, *, version: int | None = None
+    ) -> Outcome:
         """Offer to resign a single game (``level`` 1), a gammon (2) or a backgammon (3) (RULES G12)."""
         if isinstance(level, bool) or level not in (1, 2, 3):
             raise InvalidRequestError(
@@ -286,20 +291,22 @@ class ClubService:
             )
         return await self._simple(match_id, member, "resign", version, level)
 
-    async def accept_resignation(self, match_id: int, member: int, *, version: int | None = None) -> Outcome:
+    async def accept_resignation(self, match_id: int, member: int | Request, *, version: int | None = None) -> Outcome:
         """Accept the opponent's resignation: the game ends at the offered level (RULES G12)."""
         return await self._simple(match_id, member, "accept_resignation", version)
 
-    async def reject_resignation(self, match_id: int, member: int, *, version: int | None = None) -> Outcome:
+    async def reject_resignation(self, match_id: int, member: int | Request, *, version: int | None = None) -> Outcome:
         """Reject the opponent's resignation: play goes on (RULES G12)."""
         return await self._simple(match_id, member, "reject_resignation", version)
 
-    async def stop(self, match_id: int, member: int, *, version: int | None = None) -> Outcome:
+    async def stop(self, match_id: int, member: int | Request, *, version: int | None = None) -> Outcome:
         """Money session: end it when the current game ends (either player may ask)."""
         return await self._simple(match_id, member, "stop", version)
 
-    async def _simple(self, match_id: int, member: int, kind: str, version: int | None, value: Any = None) -> Outcome:
-        _check_id(member, "member id")
+    async def _simple(
+        self, match_id: int, member: int | Request, kind: str, version: int | None, value: Any = None
+    ) -> Outcome:
+        request = as_request(member, version)
 
         async def operation(step: MatchStep, side: int) -> None:
             if step.table.status == "active" and step.table.waiting()[0] is None:
@@ -324,7 +331,7 @@ class ClubService:
                     raise explain_illegal(error, step.table.game, value) from None
                 raise
 
-        return await self._mutate(match_id, member, version, operation)
+        return await self._mutate(match_id, request, operation)
 
     # -- time limits (called by club.scheduler) ------------------------------------------------------------------------
     async def expire(self, match_id: int, side: int | None, what: str, *, version: int) -> Outcome:
@@ -336,7 +343,7 @@ class ClubService:
             step.require_open()
             step.act(what, side, by_club=True)
 
-        return await self._mutate(match_id, None, version, operation)
+        return await self._mutate(match_id, None, operation, version)
 
     # -- the unit of work ----------------------------------------------------------------------------------------------
     def _lock_for(self, key) -> asyncio.Lock:
@@ -346,16 +353,19 @@ class ClubService:
     async def _mutate(
         self,
         match_id: int,
-        member: int | None,
-        version: int | None,
+        request: Request | None,
         operation: Callable[[MatchStep, int | None], Awaitable[None]],
+        version: int | None = None,
     ) -> Outcome:
+        """The unit of work of one call on match ``match_id``: ``request`` the member's (None: the club's own step,
+        at ``version``); ``operation(step, his side)`` applies it. Club isolation and staleness are checked on the
+        snapshot loaded (RULES A2)."""
         _check_id(match_id, "match id")
-        if member is not None:
-            _check_id(member, "member id")
-        version = _check_version(version)
+        member = None if request is None else request.member
+        version = _check_version(version if request is None else request.version)
 
         async def act(step: MatchStep) -> None:
+            step.request = request
             side = None
             if member is not None:
                 side = step.table.side_of(member)
@@ -368,7 +378,7 @@ class ClubService:
 
         unit = await run_unit(
             self._lock_for(match_id),
-            lambda: self._load_step(match_id),
+            lambda: self._load_step(match_id, request),
             version,
             act,
             self.db.commit,
@@ -408,14 +418,19 @@ class ClubService:
         while self._background:
             await asyncio.gather(*self._background, return_exceptions=True)
 
-    async def _load_step(self, match_id: int) -> MatchStep:
+    async def _load_step(self, match_id: int, request: Request | None = None) -> MatchStep:
+        """The step of match ``match_id`` as stored. Raises :class:`UnknownGameError` for an unknown match or, for a
+        ``request`` from another server than the match's club's, "no match here" (club isolation, RULES A2)."""
         loaded = await self.db.load(match_id)
         if loaded is None:
-            raise UnknownGameError(f"There is no match or session {match_id}.")
+            here = "" if request is None or request.guild_id is None else " here"
+            raise UnknownGameError(f"There is no match or session {match_id}{here}.")
         record, game_record, _ = loaded
+        club = await self.db.get_club_by_id(record.club_id)
+        if request is not None and not request.in_club(club.guild_id):
+            raise UnknownGameError(f"There is no match or session {match_id} here.")
         table = self._table(record, game_record)
         members = await self.db.get_members(record.players)
-        club = await self.db.get_club_by_id(record.club_id)
         names = tuple(members[p].display_name if p in members else str(p) for p in record.players)
         prefs = tuple(
             MemberPreferences.from_json(members[p].preferences if p in members else {}) for p in record.players

@@ -13,9 +13,10 @@ from storage import Commit, DeadlineWrite, GameWrite, MatchRecord, MatchWrite, N
 
 from .commitments import CLIENT_SEED, DiceBook, contribution_text, due
 from .describe import pending_words
-from .dice import RECIPE_V2, acting_for_him
+from .dice import RECIPE_V2
 from .errors import GameFinishedError, NotNowError, NotYourTurnError, StaleVersionError
 from .refusals import CUBE_KINDS, cube_reason, roll_reason
+from .requests import Request
 from .settings import MemberPreferences
 from .table import GAME_ACTIONS, Event, Table
 from .work import DiceInUse, Step
@@ -75,6 +76,8 @@ class MatchStep(Step):
     events: list[tuple[Event, int | None]] = field(default_factory=list)
     revealed: list[tuple[int, str, str]] = field(default_factory=list)
     book: DiceBook = field(default_factory=DiceBook)
+    request: Request | None = None
+    """The member's request this step serves (None: the club's own step)."""
 
     # -- the hooks of club.work.Step ---------------------------------------------------------------------------------
     def check_fresh(self, seen: int | None) -> None:
@@ -167,12 +170,11 @@ class MatchStep(Step):
 
     def contribute(self, side: int) -> None:
         """``side`` acts himself: fix his client seed for the game being played and the committed game ahead if he
-        has none there yet (:func:`club.commitments.due`): his ``/player seed`` phrase, else this
-        request's value (:func:`club.dice.contributing`). Logged as ``client_seed`` actions; counts from the
-        next roll. Nothing for injected dice, a finished table, or the club acting in his name
-        (:func:`club.dice.on_his_behalf`)."""
-        table = self.table
-        if self.service._dice is not None or table.finished or acting_for_him():
+        has none there yet (:func:`club.commitments.due`): his ``/player seed`` phrase and the contribution of
+        :attr:`request` (:class:`club.requests.Request`). Logged as ``client_seed`` actions; counts from the next
+        roll. Nothing for injected dice, a finished table, or the club acting in his name (``request.behalf``)."""
+        table, request = self.table, self.request
+        if self.service._dice is not None or table.finished or (request is not None and request.behalf):
             return
         info = self.games.get(table.game_number)
         playing = table.game is not None and not table.game.is_over and info is not None and info.dice == "fair"
@@ -180,7 +182,8 @@ class MatchStep(Step):
         targets = due(self.book, side, [(info.number, info.rolls)] if v2 else [])
         if not targets:
             return
-        text = contribution_text(self.prefs[side].seed, self.service._contributions)
+        value = None if request is None else request.contribution
+        text = contribution_text(self.prefs[side].seed, value, self.service._contributions)
         for number, start in targets:
             self.act(CLIENT_SEED, side, {"game": number, "from_roll": start, "seed": text})
             self.book.clients.append((number, side, start, text))

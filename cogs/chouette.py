@@ -31,10 +31,11 @@ from club.chouette.images import sheet_png_async
 from club.errors import InvalidRequestError
 from club.proof import chouette_proof_text, chouette_series
 from club.proof import lines as proof_lines
+from club.requests import Request
 
 from .chouette_present import chouette_message
 from .errors import report, send_private
-from .flow import register
+from .flow import register, request_of
 from .platform import POST, PRIVATE_THREADS, require_permissions
 
 log = logging.getLogger("bgclub.discord")
@@ -50,8 +51,7 @@ async def press(interaction: discord.Interaction, sid: int, mark: str, member: i
     await interaction.response.defer(ephemeral=True, thinking=True)
     bot = interaction.client
     try:
-        presser = await register(interaction)
-        await frontend.chouette_in_club(bot.chouettes, sid, interaction.guild_id)
+        presser = request_of(interaction, await register(interaction))  # the use-case checks his server
         outcome = await bot.chouettes.act(sid, presser, action, subject=member, mark=mark, **options)
     except Exception as error:
         await report(interaction, error, context={"what": f"chouette button {action}", "chouette": sid})
@@ -120,8 +120,8 @@ class ChouetteCommands(app_commands.Group):
     async def _run(self, interaction: discord.Interaction, what: str, call) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
-            member = await register(interaction)
-            outcome = await call(interaction.client.chouettes, member)
+            request = request_of(interaction, await register(interaction))
+            outcome = await call(interaction.client.chouettes, request)
         except Exception as error:
             await report(interaction, error, context={"what": f"/bg chouette {what}"})
             return
@@ -145,10 +145,10 @@ class ChouetteCommands(app_commands.Group):
         proxy_hours: app_commands.Range[float, 0.05, 720.0] | None = None,
         no_talk: bool = False,
     ) -> None:
-        async def call(chouettes: ChouetteService, member: int) -> ChouetteOutcome:
+        async def call(chouettes: ChouetteService, request: Request) -> ChouetteOutcome:
             needs = (POST, PRIVATE_THREADS) if no_talk else (POST,)
             require_permissions(interaction.channel, *needs)  # before anything is stored
-            return await chouettes.start(interaction.guild_id, interaction.channel_id, member, rules=rules,
+            return await chouettes.start(interaction.guild_id, interaction.channel_id, request.member, rules=rules,
                                          stake=stake, decision_hours=hours, proxy_hours=proxy_hours,
                                          no_talk=no_talk)  # fmt: skip
 
@@ -158,31 +158,31 @@ class ChouetteCommands(app_commands.Group):
     @app_commands.describe(stake="Play for a multiple of the stake (Atlanta 2.2)")
     @app_commands.choices(stake=STAKE_CHOICES)
     async def join(self, interaction: discord.Interaction, stake: int = 1) -> None:
-        async def call(chouettes: ChouetteService, member: int) -> ChouetteOutcome:
-            return await chouettes.join(await _session(interaction), member, stake=stake)
+        async def call(chouettes: ChouetteService, request: Request) -> ChouetteOutcome:
+            return await chouettes.join(await _session(interaction), request, stake=stake)
 
         await self._run(interaction, "join", call)
 
     @app_commands.command(description="Leave the chouette (after the game in progress)")
     async def leave(self, interaction: discord.Interaction) -> None:
-        async def call(chouettes: ChouetteService, member: int) -> ChouetteOutcome:
-            return await chouettes.leave(await _session(interaction, member), member)
+        async def call(chouettes: ChouetteService, request: Request) -> ChouetteOutcome:
+            return await chouettes.leave(await _session(interaction, request.member), request)
 
         await self._run(interaction, "leave", call)
 
     @app_commands.command(description="Throw for the seats and start the first game")
     async def seat(self, interaction: discord.Interaction) -> None:
-        async def call(chouettes: ChouetteService, member: int) -> ChouetteOutcome:
-            return await chouettes.seat(await _session(interaction), member)
+        async def call(chouettes: ChouetteService, request: Request) -> ChouetteOutcome:
+            return await chouettes.seat(await _session(interaction), request)
 
         await self._run(interaction, "seat", call)
 
     @app_commands.command(description="Name who decides for you when you are away")
     @app_commands.describe(member="Your proxy")
     async def proxy(self, interaction: discord.Interaction, member: discord.Member) -> None:
-        async def call(chouettes: ChouetteService, me: int) -> ChouetteOutcome:
+        async def call(chouettes: ChouetteService, me: Request) -> ChouetteOutcome:
             other = await register(interaction, member)
-            return await chouettes.proxy(await _session(interaction, me), me, other)
+            return await chouettes.proxy(await _session(interaction, me.member), me, other)
 
         await self._run(interaction, "proxy", call)
 
@@ -190,8 +190,9 @@ class ChouetteCommands(app_commands.Group):
     @app_commands.describe(play="Your play, e.g. 13/7 8/7")
     @app_commands.autocomplete(play=plays_autocomplete)
     async def move(self, interaction: discord.Interaction, play: str) -> None:
-        async def call(chouettes: ChouetteService, member: int) -> ChouetteOutcome:
-            return await chouettes.play(await _session(interaction, member, for_turn=True), member, play)
+        async def call(chouettes: ChouetteService, request: Request) -> ChouetteOutcome:
+            session_id = await _session(interaction, request.member, for_turn=True)
+            return await chouettes.play(session_id, request, play)
 
         await self._run(interaction, "move", call)
 

@@ -18,7 +18,7 @@ import discord
 
 from backgammon.errors import BackgammonError, NotationError
 from club import frontend
-from club.dice import contribute_from
+from club.requests import Request
 from club.results import Outcome
 
 from .errors import report, send_private
@@ -27,11 +27,15 @@ log = logging.getLogger("bgclub.discord")
 
 
 async def register(interaction: discord.Interaction, user: discord.abc.User | None = None) -> int:
-    """Make ``user`` (default: the member acting) a club member under his current display name; returns his id.
-    Every interaction passes here first: its id becomes the member's dice contribution for this interaction
-    (:func:`club.dice.contribute_from`; Discord makes it, the bot cannot choose it)."""
-    contribute_from(interaction.id)
+    """Make ``user`` (default: the member acting) a club member under his current display name; returns his id."""
     return await interaction.client.register_member(interaction.guild_id, user or interaction.user)
+
+
+def request_of(interaction: discord.Interaction, member: int, version: int | str | None = None) -> Request:
+    """The request of ``member`` acting by ``interaction`` (:class:`club.requests.Request`): from its server, on
+    the view at ``version``, contributing the interaction's id to his dice (Discord makes it, the bot cannot choose
+    it)."""
+    return Request(member, guild_id=interaction.guild_id, version=version, contribution=str(interaction.id))
 
 
 async def _legal(interaction: discord.Interaction, match_id: int | None, member: int) -> list[str] | None:
@@ -108,7 +112,7 @@ async def command_action(
         )  # fmt: skip
         if action in ("accept", "decline"):
             action = frontend.answer_action(await bot.service.state(match_id), member, action == "accept")
-        outcome = await frontend.perform(bot.service, match_id, member, action, value, guild_id=interaction.guild_id)
+        outcome = await frontend.perform(bot.service, match_id, request_of(interaction, member), action, value)
     except Exception as error:
         legal = await _legal(interaction, match_id, member) if isinstance(error, NotationError) else None
         await report(interaction, error, legal=legal, context={"what": f"/bg {action}", "match": match_id,
@@ -129,9 +133,8 @@ async def component_action(
     member = None
     try:
         member = await register(interaction)
-        outcome = await frontend.perform(
-            interaction.client.service, match_id, member, action, value, version=version, guild_id=interaction.guild_id
-        )
+        request = request_of(interaction, member, version)
+        outcome = await frontend.perform(interaction.client.service, match_id, request, action, value)
     except Exception as error:
         legal = await _legal(interaction, match_id, member) if isinstance(error, NotationError) and member else None
         await report(interaction, error, legal=legal, context={"what": f"button {action}", "match": match_id,

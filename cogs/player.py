@@ -28,7 +28,7 @@ from club.wording import plural
 from .buttons import TableButton
 from .chouette import _publish_and_acknowledge, _session
 from .errors import guarded, report, send_private
-from .flow import board_links, register
+from .flow import board_links, register, request_of
 
 CLAIM_LABELS = {"claim_game": "Claim the game", "claim_match": "Claim the match", "more_time": "Give 24 h more"}
 CLAIM_STYLES = {
@@ -193,7 +193,11 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
             if chouettes is None:
                 raise InvalidRequestError("Chouettes are not played in this club's bot.")
             outcome = await chouettes.team_settle(
-                await _session(interaction, me), me, step, seller=seller, points=points if step == "offer" else None
+                await _session(interaction, me),
+                request_of(interaction, me),
+                step,
+                seller=seller,
+                points=points if step == "offer" else None,
             )
             await _publish_and_acknowledge(interaction, outcome)
 

@@ -159,7 +159,7 @@ class World:
     def snowflake(self) -> int:
         """A new id: a timestamp (a fixed start, plus Discord's clock offset, plus one millisecond per id) in its
         timestamp bits, the counter below. Not the wall clock: the ids are the same on every run, and so are the dice
-        that take interaction ids as client seeds (:func:`club.dice.contributing`)."""
+        that take interaction ids as client seeds (:attr:`club.requests.Request.contribution`)."""
         count = next(self._counter)
         stamp = SNOWFLAKE_START_MS + int(self.offset * 1000) + count
         return (stamp - DISCORD_EPOCH_MS) << 22 | (count & 0x3FFFFF)

@@ -12,7 +12,8 @@ from clubkit import ALICE, BOB, GUILD, club_service, new_table, play_out, seeded
 
 from club import InvalidRequestError
 from club.commitments import CLIENT_SEED, logged_contributions
-from club.dice import RECIPE_V2, contributing, derive_dice, derive_dice_v2, seed_hash, verify_rolls
+from club.dice import RECIPE_V2, derive_dice, derive_dice_v2, seed_hash, verify_rolls
+from club.requests import Request
 from club.verify import verify_database
 
 pytestmark = pytest.mark.backends  # and on PostgreSQL
@@ -63,8 +64,8 @@ async def test_a_changed_client_seed_changes_the_rolls(tmp_path):
             if phrase:
                 await service.set_preferences(BOB, seed=phrase)
             challenge = await service.challenge(GUILD, ALICE, BOB, length=1)
-            with contributing(5551212):  # the accept's interaction id
-                outcome = await service.accept(challenge.match_id, BOB)
+            request = Request(BOB, contribution="5551212")  # the accept's interaction id
+            outcome = await service.accept(challenge.match_id, request)
             await play_out(service, outcome, random.Random(1), stop=lambda o: o.view.game_number > 1)
             logs.append(await service.log(challenge.match_id))
     first = [a.args["seed"] for a in logs[0] if a.kind == CLIENT_SEED and a.side == 1 and a.args["game"] == 1]

@@ -8,6 +8,7 @@ from clubkit import ALICE, BOB, GUILD, club_service, new_table, snapshot
 
 from club import frontend
 from club.errors import UnknownGameError
+from club.requests import Request
 
 pytestmark = pytest.mark.backends
 
@@ -44,7 +45,7 @@ async def test_another_servers_match_is_no_such_game_here(tmp_path):
         assert "no game in progress" in str(caught.value)
         for action in ("roll", "double", "resign", "stop", "accept"):
             with pytest.raises(UnknownGameError, match="here"):
-                await frontend.perform(service, match_id, ALICE, action, guild_id=OTHER_GUILD)
+                await frontend.perform(service, match_id, Request(ALICE, guild_id=OTHER_GUILD), action)
         with pytest.raises(UnknownGameError):
             await frontend.dice_proof(service, match_id, guild_id=OTHER_GUILD)
         assert await frontend.game_choices(service, ALICE, OTHER_GUILD, "") == []

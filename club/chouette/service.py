@@ -58,6 +58,7 @@ from ..errors import (
     UnknownGameError,
 )
 from ..refusals import explain_illegal
+from ..requests import Request, as_request
 from ..service import ClubService
 from ..settings import HOUR, ClubSettings, MemberPreferences
 from ..work import check_id as _check_id
@@ -184,10 +185,12 @@ class ChouetteService(ChouetteExpiry):
         return None
 
     # -- members (RULES C1, C2, C6, C9) ---------------------------------------------------------------------------
-    async def join(self, session_id: int, member: int, *, stake: int = 1) -> ChouetteOutcome:
+    async def join(self, session_id: int, member: int | Request, *, stake: int = 1) -> ChouetteOutcome:
         """``member`` joins: the lobby before the seat roll, else the end of the Team (seated after the current game,
         RULES C2), at ``stake`` times the base stake (RULES C6); a member who was away or leaving comes back.
         Raises :class:`InvalidRequestError` (already in, not a club member), :class:`ChouetteError` (the cap)."""
+        request = as_request(member)
+        member = request.member
 
         async def operation(step: ChouetteStep) -> None:
             club = await self.club.db.get_club_by_id(step.record.club_id)
@@ -195,38 +198,44 @@ class ChouetteService(ChouetteExpiry):
                 raise InvalidRequestError("Register first: use the bot once in this server.")
             step.log("sit", member, {"stake": stake})
 
-        return await self._mutate(session_id, member, None, operation)
+        return await self._mutate(session_id, request, operation)
 
-    async def leave(self, session_id: int, member: int) -> ChouetteOutcome:
+    async def leave(self, session_id: int, member: int | Request) -> ChouetteOutcome:
         """``member`` leaves: at once between games (or from the lobby); during a game he is away now — his proxy or
         the Captain decides for him (RULES C9) — and leaves when it ends (RULES C2)."""
-        return await self._mutate(session_id, member, None, lambda step: step.log("stand", member, {}))
+        request = as_request(member)
+        member = request.member
+        return await self._mutate(session_id, request, lambda step: step.log("stand", member, {}))
 
-    async def seat(self, session_id: int, member: int) -> ChouetteOutcome:
+    async def seat(self, session_id: int, member: int | Request) -> ChouetteOutcome:
         """The seat roll (RULES C1): every member in the lobby throws (provably fair dice, series 0); ties throw
         again by themselves; the first game starts. Raises :class:`NotNowError` with too few members."""
+        request = as_request(member)
+        member = request.member
 
         async def operation(step: ChouetteStep) -> None:
             if step.table.phase != "lobby":
                 raise NotNowError("The members are already seated (RULES C1).")
             step.throw("seat", member, list(step.table.lobby))
 
-        return await self._mutate(session_id, member, None, operation)
+        return await self._mutate(session_id, request, operation)
 
     async def proxy(
-        self, session_id: int, member: int, proxy: int, *, for_member: int | None = None
+        self, session_id: int, member: int | Request, proxy: int, *, for_member: int | None = None
     ) -> ChouetteOutcome:
         """``member`` names ``proxy`` to decide for him when he is away or misses a deadline (RULES C9; 003 Atlanta
         7.1); ``for_member``: the one he acts for now appoints another ("the proxy may also appoint yet another")."""
+        request = as_request(member)
+        member = request.member
         _check_id(proxy, "proxy")
         args = {"proxy": proxy, "member": for_member or member}
-        return await self._mutate(session_id, member, None, lambda step: step.log("proxy", member, args))
+        return await self._mutate(session_id, request, lambda step: step.log("proxy", member, args))
 
     # -- the game ---------------------------------------------------------------------------------------------------
     async def act(
         self,
         session_id: int,
-        member: int,
+        member: int | Request,
         action: str,
         *,
         subject: int | None = None,
@@ -241,6 +250,8 @@ class ChouetteService(ChouetteExpiry):
         the Team answer in rotation order (003 Atlanta 5.8). Box's ``take``/``drop``/``beaver`` answer every cube
         waiting for him (``value``: cube key → decision, for a mixed answer). Raises the rules' errors,
         :class:`StaleVersionError` for an old button."""
+        request = as_request(member, mark)
+        member = request.member
         if action not in ACTIONS:
             raise InvalidRequestError(f"unknown chouette action {action!r}; actions are: {', '.join(ACTIONS)}")
         subject = member if subject is None else _check_id(subject, "member")
@@ -274,10 +285,10 @@ class ChouetteService(ChouetteExpiry):
             else:
                 step.log("answer", member, {"member": subject, "decision": action, "cube": cube})
 
-        return await self._mutate(session_id, member, mark, operation)
+        return await self._mutate(session_id, request, operation)
 
     async def team_settle(
-        self, session_id: int, member: int, step: str, *, seller: int | None = None, points: int | None = None
+        self, session_id: int, member: int | Request, step: str, *, seller: int | None = None, points: int | None = None
     ) -> ChouetteOutcome:
         """A settlement between Team members (RULES C10; 003 Atlanta 4.4), ``step`` by ``member``: ``offer`` (he buys
         ``seller``'s interest in the game for ``points``, whole points, negative: the seller pays), ``preempt`` (Box:
@@ -288,6 +299,8 @@ class ChouetteService(ChouetteExpiry):
         Raises :class:`InvalidRequestError` (bad step, seller or points), :class:`NotYourTurnError` (the wrong member
         for the step), :class:`NotNowError` (no game, no offer, one open already) and the rules' ``ChouetteError``
         (settlements off, a decision pending, a seller or buyer without a cube in play); a refusal changes nothing."""
+        request = as_request(member)
+        member = request.member
         if step not in STEPS:
             raise InvalidRequestError(f"a Team settlement step is one of {', '.join(STEPS)}, not {step!r}")
         args: dict[str, Any] = {"step": step}
@@ -301,10 +314,10 @@ class ChouetteService(ChouetteExpiry):
                 step_.names.update(await self.club._names([seller]))
             step_.log("team_settle", member, args)
 
-        return await self._mutate(session_id, member, None, operation)
+        return await self._mutate(session_id, request, operation)
 
     async def box_answer(
-        self, session_id: int, member: int, decisions: dict[str, str], *, mark: str | None = None
+        self, session_id: int, member: int | Request, decisions: dict[str, str], *, mark: str | None = None
     ) -> ChouetteOutcome:
         """Box answers the Team's doubles cube by cube (``decisions``: cube key → take/drop/beaver; 003 Atlanta
         5.10: when every cube was turned from the centre, all at once and at least half accepted, or all dropped)."""
@@ -322,11 +335,11 @@ class ChouetteService(ChouetteExpiry):
                 return
         step.roll(member)
 
-    async def roll(self, session_id: int, member: int, *, mark: str | None = None) -> ChouetteOutcome:
+    async def roll(self, session_id: int, member: int | Request, *, mark: str | None = None) -> ChouetteOutcome:
         """The roller (Box, or the Captain for the Team) rolls instead of doubling (RULES D1, G4)."""
         return await self.act(session_id, member, "roll", mark=mark)
 
-    async def play(self, session_id: int, member: int, play: str | Play, *, mark: str | None = None):
+    async def play(self, session_id: int, member: int | Request, play: str | Play, *, mark: str | None = None):
         """The roller plays his dice (notation, RULES G4–G10)."""
         if not isinstance(play, str | Play) or (isinstance(play, str) and len(play) > 200):
             raise InvalidRequestError(f"a play is notation like '24/18 13/11', not {play!r:.60}")
@@ -380,23 +393,21 @@ class ChouetteService(ChouetteExpiry):
 
     # -- the unit of work ---------------------------------------------------------------------------------------------
     async def _mutate(
-        self,
-        session_id: int,
-        member: int | None,
-        mark: str | None,
-        operation: Callable[[ChouetteStep], Any],
+        self, session_id: int, request: Request, operation: Callable[[ChouetteStep], Any]
     ) -> ChouetteOutcome:
+        """The unit of work of one member's call on chouette ``session_id``: ``operation(step)`` applies
+        ``request`` (whose ``version`` is the mark of the board he saw). Club isolation and staleness are checked on
+        the snapshot loaded (RULES A2)."""
         _check_id(session_id, "chouette id")
-        if member is not None:
-            _check_id(member, "member id")
+        member, mark = request.member, request.version
         if mark is not None and (not isinstance(mark, str) or not MARK.match(mark)):
             raise InvalidRequestError(f"mark is '<game>.<turn>' from the board shown, not {mark!r}")
 
         async def act(step: ChouetteStep) -> None:
+            step.request = request
             try:
-                if member is not None:
-                    step.names.update(await self.club._names([member]))
-                    await step.contribute(member)  # his client seeds, if due
+                step.names.update(await self.club._names([member]))
+                await step.contribute(member)  # his client seeds, if due
                 result = operation(step)
                 if inspect.isawaitable(result):
                     await result
@@ -406,7 +417,7 @@ class ChouetteService(ChouetteExpiry):
 
         unit = await run_unit(
             self.club._lock_for(("chouette", session_id)),
-            lambda: self._load_step(session_id),
+            lambda: self._load_step(session_id, request),
             mark,
             act,
             self.store.commit,
@@ -456,9 +467,21 @@ class ChouetteService(ChouetteExpiry):
             stored_sheet=step.stored_sheet,
         )
 
-    async def _load_step(self, session_id: int) -> ChouetteStep:
-        async with self.store.store.snapshot():  # one read snapshot: the session, its dice and deadlines agree
-            return await self._read_step(session_id)
+    async def _load_step(self, session_id: int, request: Request | None = None) -> ChouetteStep:
+        """The step of chouette ``session_id`` as stored, read in one snapshot (the session, its dice and deadlines
+        agree). Raises :class:`UnknownGameError` for an unknown chouette or, for a ``request`` from another server
+        than the chouette's club's, "no chouette here" (club isolation, RULES A2)."""
+        here = request is not None and request.guild_id is not None
+        try:
+            async with self.store.store.snapshot():
+                step = await self._read_step(session_id)
+        except UnknownGameError:
+            if here:
+                raise UnknownGameError(f"There is no chouette {session_id} here.") from None
+            raise
+        if request is not None and request.guild_id is not None and step.club_guild != request.guild_id:
+            raise UnknownGameError(f"There is no chouette {session_id} here.")
+        return step
 
     async def _stored_sheet(self, session_id: int, table: ChouetteTable) -> list[dict]:
         """The session's stored sheet rows: those read before (a stored row never changes, RULES C11's record) and
@@ -486,6 +509,6 @@ class ChouetteService(ChouetteExpiry):
         series = {n: _Series.of(each, book) for n, each in stored.items()}
         deadlines = {d.subject_id: d for d in await self.store.deadlines(session_id)}
         step = ChouetteStep(self, record, table, self.clock.now(), ClubSettings.from_json(club.settings), names, prefs,
-                            series, deadlines, book=book)  # fmt: skip
+                            series, deadlines, book=book, club_guild=club.guild_id)  # fmt: skip
         step.stored_sheet = await self._stored_sheet(session_id, table)
         return step

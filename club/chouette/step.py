@@ -18,8 +18,9 @@ from storage.chouettes import (
 )
 
 from ..commitments import CLIENT_SEED, DiceBook, contribution_text, due
-from ..dice import RECIPE_V2, acting_for_him
+from ..dice import RECIPE_V2
 from ..errors import StaleVersionError
+from ..requests import Request
 from ..settings import MemberPreferences
 from ..work import DiceInUse, Step
 from .describe import describe, points_line
@@ -73,6 +74,10 @@ class ChouetteStep(Step):
     image_due: bool = False
     stored_sheet: list[dict] = field(default_factory=list)
     book: DiceBook = field(default_factory=DiceBook)
+    club_guild: int | None = None
+    """The guild id of the session's club (club isolation, RULES A2)."""
+    request: Request | None = None
+    """The member's request this step serves (None: the club's own step)."""
 
     # -- the hooks of club.work.Step ---------------------------------------------------------------------------------
     def check_fresh(self, seen: str | None) -> None:
@@ -150,10 +155,11 @@ class ChouetteStep(Step):
     async def contribute(self, member: int) -> None:
         """``member`` acts himself: fix his client seed for each v2 series in play (the seat throws', the game's)
         and the committed game ahead if he has none there yet (:func:`club.commitments.due`): his
-        ``/player seed`` phrase and this request's value. Logged as ``client_seed`` actions; counts from the next
+        ``/player seed`` phrase and the contribution of :attr:`request`. Logged as ``client_seed`` actions; counts from the next
         roll of that series. Nothing for injected dice, a closed session or someone not registered (his action is
         refused anyway)."""
-        if self.service.club._dice is not None or self.table.status != "open" or acting_for_him():
+        request = self.request
+        if self.service.club._dice is not None or self.table.status != "open" or (request and request.behalf):
             return
         if member not in self.prefs and (record := await self.service.club.db.get_member(member)) is not None:
             self.prefs[member] = MemberPreferences.from_json(record.preferences)
@@ -163,7 +169,8 @@ class ChouetteStep(Step):
         targets = due(self.book, member, playing)
         if not targets:
             return
-        text = contribution_text(self.prefs[member].seed, self.service.club._contributions)
+        value = None if request is None else request.contribution
+        text = contribution_text(self.prefs[member].seed, value, self.service.club._contributions)
         for number, start in targets:
             self.log(CLIENT_SEED, member, {"game": number, "from_roll": start, "seed": text})
             self.book.clients.append((number, member, start, text))
