@@ -23,8 +23,8 @@ proxies (C9), settlements (C10) and the score sheet (C11).
 
 Modules: ``rules`` (:class:`ChouetteRules` and presets), ``seating`` (C1–C2 throws), ``cubes`` (the per-member cube
 records and transfers), ``game`` (one game's state), ``rotation`` (C8), ``sheet`` (C7 split, C11), ``session`` (the
-event API, :class:`ChouetteSession`, built from the event mixins ``membership`` (C1, C2, C6, C9), ``doubling``,
-``answers`` and ``extras`` (C4, C5, D1–D3), ``settlement`` (C3, C7, C8, C10, C11) and ``record`` (JSON, replay)).
+event API, :class:`ChouetteSession`: seating and membership, the cube events, settlements, JSON and replay)
+and ``events`` (the event decorator, :class:`Awaiting`).
 """
 
 from .cubes import BOX_SIDE, TEAM_SIDE, ChouetteCube, Transfer
