@@ -72,8 +72,12 @@ async def pr_totals(
     db, club_id: int, *, member: int | None = None, low: float | None = None, high: float | None = None
 ) -> dict[int, PrTotal]:
     """Each member's PR sums in club ``club_id`` (only ``member``'s when given) over the matches that ended in
-    ``low <= at < high`` (None: unbounded), by member id."""
-    sql = "SELECT member_id, sum(decisions), sum(equity_lost), count(*) FROM match_prs WHERE club_id = ?"
+    ``low <= at < high`` (None: unbounded), by member id. A match in which he made no counted decision (a forfeit
+    before his first play) is not counted."""
+    sql = (
+        "SELECT member_id, sum(decisions), sum(equity_lost), count(*) FROM match_prs WHERE club_id = ? "
+        "AND decisions > 0"
+    )
     params: list = [club_id]
     if member is not None:
         sql += " AND member_id = ?"

@@ -3,7 +3,14 @@ repros, run in the console as he typed it, and failed before its fix."""
 
 from __future__ import annotations
 
+import pytest
 from consolekit import console_in
+
+from club.analysis import engine_available
+from console import member_id
+from storage.prs import pr_totals
+
+needs_engine = pytest.mark.skipif(not engine_available(), reason="the optional engine (bgsage) is not installed")
 
 
 async def run(console, lines: str) -> list[str]:
@@ -20,3 +27,22 @@ async def test_a_jacoby_reduced_result_says_counted_single(tmp_path):
         accepted, sheet = out[-2], out[-1]
         assert "bob wins game 1 (resignation): a gammon, counted single (Jacoby), 1 point" in accepted, accepted
         assert "resigned gammon, counted single (Jacoby)" in sheet, sheet
+
+
+@needs_engine
+async def test_the_pr_leaderboard_ranks_nobody_below_the_reviews_minimum(tmp_path):
+    """A member with 1 decision ranked first at 0.00 while his review said fewer than 20 decisions give no PR, and a
+    forfeited match with 0 decisions counted as a match: now a member below the review's minimum is not ranked but
+    named under the board, and a match without a decision is not counted."""
+    async with console_in(tmp_path) as console:
+        await run(console, "as erin; config move_hours 1 expiry claim; challenge bob 3; as bob; accept")
+        view = await console.service.state(1)
+        mover = view.names[view.players.index(view.waiting_for)]
+        plays = await console.service.legal_plays(1, view.waiting_for)
+        out = await run(console, f"as {mover}; move {plays[0]}; wait 2h; claim match; review 1; "
+                                 "club leaderboard pr")  # fmt: skip
+        review, board = out[-2], out[-1]
+        assert f"{mover} made only 1 counted decision (fewer than 20)" in review, review
+        assert f"1  {mover}" not in board and f"Not ranked (fewer than 20 decisions): {mover} (1)" in board, board
+        totals = await pr_totals(console.service.db, view.club_id)
+        assert {member: total.matches for member, total in totals.items()} == {member_id(mover): 1}

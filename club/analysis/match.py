@@ -112,7 +112,7 @@ def analyse_games(
     for player in analysis.players:
         if player.decisions < MIN_DECISIONS:
             analysis.notes.append(
-                f"{player.name} made only {player.decisions} counted decisions (fewer than {MIN_DECISIONS}): "
+                f"{player.name} made only {plural(player.decisions, 'counted decision')} (fewer than {MIN_DECISIONS}): "
                 "too few for a meaningful error rate, so none is given"
             )
     return analysis

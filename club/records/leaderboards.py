@@ -8,7 +8,8 @@
 - ``chouette``: chouette points in the period, then money.
 - ``pr``: the engine's error rate (500 × equity lost ÷ counted decisions, over every graded decision of
   the member's finished rated matches and money sessions in the period; lower is better), with the number of
-  decisions and matches behind it. Practice games against the engine never count.
+  decisions and matches behind it. Practice games against the engine never count, nor matches without a decision
+  of his; a member with fewer decisions than the review gives a PR for is named under the board, not ranked.
 
 Equal values share a rank ("1, 2, 2, 4").
 """
@@ -40,13 +41,15 @@ class LeaderRow:
 
 @dataclass(frozen=True, slots=True)
 class Leaderboard:
-    """A leaderboard of ``kind`` over ``period``: ``headings`` of the ``values`` of each row, best first."""
+    """A leaderboard of ``kind`` over ``period``: ``headings`` of the ``values`` of each row, best first; ``notes``
+    say who is left out and why (one line each)."""
 
     kind: str
     period: Period
     title: str
     headings: tuple[str, ...]
     rows: tuple[LeaderRow, ...]
+    notes: tuple[str, ...] = ()
 
     def row_of(self, member: int) -> LeaderRow | None:
         """The row of ``member``, or None when he is not on the board."""
@@ -100,14 +103,24 @@ def match_board(ratings: Iterable[Rating], names: Mapping[int, str], period: Per
 
 
 def pr_board(totals: Iterable, names: Mapping[int, str], period: Period) -> Leaderboard:
-    """The ``pr`` leaderboard: ``totals`` (:class:`storage.prs.PrTotal`) of the members with a graded decision, by
-    PR (lowest first, two decimals), then more decisions first."""
+    """The ``pr`` leaderboard: ``totals`` (:class:`storage.prs.PrTotal`) of the members with at least the review's
+    :data:`~club.analysis.grade.MIN_DECISIONS` graded decisions, by PR (lowest first, two decimals), then more
+    decisions first; those with fewer are named in a note, not ranked (a PR over so few says nothing)."""
+    from club.analysis.grade import MIN_DECISIONS
+
+    totals = [t for t in totals if t.decisions]
     items = [
         (t.member_id, names.get(t.member_id, str(t.member_id)), (round(t.pr, 2), t.decisions, t.matches))
         for t in totals
-        if t.decisions
+        if t.decisions >= MIN_DECISIONS
     ]
+    few = sorted((names.get(t.member_id, str(t.member_id)), t.decisions) for t in totals if t.decisions < MIN_DECISIONS)
+    notes = (
+        (f"Not ranked (fewer than {MIN_DECISIONS} decisions): " + ", ".join(f"{n} ({d})" for n, d in few),)
+        if few
+        else ()
+    )
     rows = _ranked(items, lambda values: (values[0], -values[1]))
     return Leaderboard(
-        "pr", period, f"Error rate (PR, Open Sage) — {period.label}", ("PR", "decisions", "matches"), rows
+        "pr", period, f"Error rate (PR, Open Sage) — {period.label}", ("PR", "decisions", "matches"), rows, notes
     )

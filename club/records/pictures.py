@@ -91,6 +91,7 @@ def leaderboard_table(board: Leaderboard, *, limit: int = 25) -> RecordTable:
         footer.append(f"{len(board.rows) - limit} more member(s) not shown.")
     if not board.rows:
         footer.append("Nobody on this board yet.")
+    footer.extend(board.notes)
     if board.kind == "matches":
         footer.append("FIBS formula: start 1500; K = max(1, 5 − experience/100).")
     if board.kind == "pr":

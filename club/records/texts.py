@@ -132,7 +132,7 @@ def _duration(seconds: float | None) -> str:
 def leaderboard_text(board: Leaderboard, *, limit: int = 10) -> str:
     """The top ``limit`` of a leaderboard."""
     if not board.rows:
-        return f"**{board.title}**: nobody on this board yet."
+        return "\n".join((f"**{board.title}**: nobody on this board yet.", *board.notes))
     lines = [f"**{board.title}**"]
     for row in board.rows[:limit]:
         figures = []
@@ -144,7 +144,7 @@ def leaderboard_text(board: Leaderboard, *, limit: int = 10) -> str:
             else:
                 figures.append(f"{heading} {value}")
         lines.append(f"{row.rank}. {row.name} — " + ", ".join(figures))
-    return "\n".join(lines)
+    return "\n".join((*lines, *board.notes))
 
 
 def correction_text(correction: CorrectionRecord, names: dict[int, str]) -> str:
