@@ -28,6 +28,10 @@ from .dice import MAX_CONTRIBUTION, RECIPE, RECIPE_V2, Contribution, new_contrib
 CLIENT_SEED = "client_seed"
 """The logged action kind of a contribution."""
 
+UNUSED_SEED = "unused_seed"
+"""The logged action kind that reveals the seed committed ahead when the table ends before that series starts:
+``{"game", "seed", "seed_hash"}`` (every commitment published is revealed, whatever the ending)."""
+
 
 @dataclass
 class Ahead:
@@ -107,6 +111,18 @@ class DiceBook:
         self.current = number
         self.clients = [item for item in self.clients if item[0] >= number or item[0] in keep]
         return ahead.seed, ahead.seed_hash, None if self.ahead is None else self.ahead.seed_hash
+
+
+def unused_args(book: DiceBook) -> dict[str, Any] | None:
+    """The table ends: the ``unused_seed`` args revealing the seed committed ahead (None when there is none); the
+    book forgets it."""
+    ahead, book.ahead = book.ahead, None
+    return None if ahead is None else {"game": ahead.number, "seed": ahead.seed.hex(), "seed_hash": ahead.seed_hash}
+
+
+def unused_series(actions: Iterable[Any]) -> dict[int, tuple[str, str]]:
+    """The series revealed unused in a log: ``{number: (commitment, seed hex)}``."""
+    return {a.args["game"]: (a.args["seed_hash"], a.args["seed"]) for a in actions if a.kind == UNUSED_SEED}
 
 
 def contribution_text(

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from storage import ActionRecord
 
 from . import proof
-from .commitments import CLIENT_SEED
-from .dice import RECIPES, verify_rolls
+from .commitments import CLIENT_SEED, UNUSED_SEED
+from .dice import RECIPES, seed_hash, verify_rolls
 from .errors import InvalidRequestError, shown
 from .scope import _is_id, in_club
 from .service import ClubService
@@ -46,7 +46,10 @@ async def dice_proof(
         raise InvalidRequestError(f"a game of a match is its number, 1, 2 …, not {shown(game_number)}")
     number = view.game_number if game_number is None else game_number
     game = await service.db.get_game(match_id, number)  # this game's rows only: the cost does not grow with history
-    if game is None:
+    if game is None and view.status not in ("challenged", "active"):
+        unused = await _unused(service, match_id, number)
+        if unused is not None:
+            return unused
         have = "none yet" if view.game_number < 1 else "1" if view.game_number == 1 else f"1–{view.game_number}"
         raise InvalidRequestError(f"match {match_id} has no game {number} (games: {have})")
     # this game's actions and those that may hold its client seeds (the game before, whose players fix the seeds of
@@ -87,6 +90,22 @@ async def dice_proof(
     else:
         text += "\nAll rolls are too many for one message: they are in the attached file and in /bg export (run python tools/verify_dice.py FILE on either)."
     return DiceProof(match_id, number, text, not problems, published + "\n")
+
+
+async def _unused(service: ClubService, match_id: int, number: int) -> DiceProof | None:
+    """The proof of game ``number`` of a table that ended before it started (its seed revealed unused), or None."""
+    rows = await service.db._fetchall(
+        "SELECT * FROM actions WHERE match_id = ? AND kind = ? ORDER BY seq", (match_id, UNUSED_SEED)
+    )
+    series = proof._unused([ActionRecord.from_row(row) for row in rows], "DiceGame{}")
+    found = next((each for each in series if each.key == f"DiceGame{number}"), None)
+    if found is None:
+        return None
+    ok = seed_hash(bytes.fromhex(found.seed)) == found.commitment
+    text = (f"Match #{match_id}, game {number} was never played (the table ended first). Its commitment "
+            f"{found.commitment} is opened: the server seed was {found.seed}, and its SHA-256 "
+            f"{'is' if ok else 'is NOT'} the commitment (unused).\n{found.line()}")  # fmt: skip
+    return DiceProof(match_id, number, text, ok, found.line() + "\n")
 
 
 def _client_seed_lines(view, actions: Sequence[ActionRecord], number: int) -> str:

@@ -12,6 +12,10 @@ Each dice series (a game of a match or session; a chouette's seating series 0 an
 order as ``from_roll:hex of the UTF-8 text``; a series rolled with the older :data:`~club.dice.RECIPE` has no
 ``recipe`` or ``clients`` field (the ``DiceRecipe`` line names the recipe of such series).
 
+A series whose table ended before it started (a declined, withdrawn or lapsed challenge; a match won before its last
+game; a stopped session; a claimed or forfeited match; a closed chouette) is published with ``status=unused`` and its
+revealed seed: every commitment published is opened.
+
 ``rolls`` lists each logged roll as ``counter:dice`` (the dice as digits in the logged order: an opening roll is side
 0's die then side 1's; a chouette seat throw may be one die). The lines are the ``.mat`` export's header lines
 (:mod:`club.export`), the text of ``/bg verify`` and of :func:`chouette_lines`; the recipe is
@@ -26,7 +30,7 @@ from dataclasses import dataclass
 
 from storage import ActionRecord, GameRecord
 
-from .commitments import logged_contributions
+from .commitments import logged_contributions, unused_series
 from .dice import RECIPE, RECIPE_V2, RECIPES, Contribution
 
 RECIPE_KEY = "DiceRecipe"
@@ -44,11 +48,15 @@ class Series:
     rolls: tuple[tuple[int, tuple[int, ...]], ...]
     recipe: str = RECIPE
     clients: tuple[Contribution, ...] = ()
+    unused: bool = False
+    """The table ended before this series started: its seed is revealed, it has no rolls."""
 
     def value(self) -> str:
-        """The header value: ``[recipe=… ]commitment=… seed=… [clients=… ]rolls=…``."""
+        """The header value: ``[recipe=… ]commitment=… seed=… [clients=… ][status=unused ]rolls=…``."""
         rolls = ",".join(f"{index}:{''.join(str(d) for d in dice)}" for index, dice in self.rolls)
         text = f"commitment={self.commitment} seed={self.seed or 'secret'} "
+        if self.unused:
+            return f"{text}status=unused rolls="
         if self.recipe != RECIPE:
             clients = ",".join(f"{start}:{seed.encode('utf-8').hex()}" for start, seed in self.clients)
             text = f"recipe={self.recipe} {text}clients={clients} "
@@ -77,7 +85,13 @@ def match_series(games: Iterable[GameRecord], actions: Sequence[ActionRecord]) -
         clients = tuple(logged_contributions(actions, game.number)) if recipe != RECIPE else ()
         key = f"DiceGame{game.number}"
         out.append(Series(key, game.seed_hash, seed, tuple(rolls.get(game.number, ())), recipe, clients))
-    return out
+    return out + _unused(actions, "DiceGame{}")
+
+
+def _unused(actions, key: str) -> list[Series]:
+    """The series a log reveals unused (the table ended before they started), named by ``key`` (a format)."""
+    return [Series(key.format(n), commitment, seed, (), unused=True)
+            for n, (commitment, seed) in sorted(unused_series(actions).items())]  # fmt: skip
 
 
 def header_lines(series: Iterable[Series]) -> dict[str, str]:
@@ -85,7 +99,7 @@ def header_lines(series: Iterable[Series]) -> dict[str, str]:
     recipe of the lines without a ``recipe`` field (v1) if there are any, else v2 (each v2 line names it too)."""
     series = list(series)
     entries = {item.key: item.value() for item in series}
-    recipe = RECIPE if any(item.recipe == RECIPE for item in series) else RECIPE_V2
+    recipe = RECIPE if any(item.recipe == RECIPE and not item.unused for item in series) else RECIPE_V2
     return {RECIPE_KEY: recipe, **entries} if entries else {}
 
 
@@ -139,7 +153,7 @@ async def chouette_series(chouettes, session_id: int) -> list[Series]:
         recipe = recipes.get(number, RECIPE)
         clients = tuple(logged_contributions(actions, number)) if recipe != RECIPE else ()
         out.append(Series(key, series.seed_hash, seed, tuple(rolls.get(number, ())), recipe, clients))
-    return out
+    return out + _unused(actions, f"DiceChouette{session_id}Series{{}}")
 
 
 async def chouette_lines(chouettes, session_id: int) -> list[str]:

@@ -11,7 +11,7 @@ from backgammon.game import Phase
 from backgammon.moves import dice_text
 from storage import Commit, DeadlineWrite, GameWrite, MatchRecord, MatchWrite, NewAction
 
-from .commitments import CLIENT_SEED, DiceBook, contribution_text, due
+from .commitments import CLIENT_SEED, UNUSED_SEED, DiceBook, contribution_text, due, unused_args
 from .describe import pending_words
 from .dice import RECIPE_V2
 from .errors import GameFinishedError, NotNowError, NotYourTurnError, StaleVersionError
@@ -281,8 +281,11 @@ class MatchStep(Step):
 
     # -- the commit -------------------------------------------------------------------------------------------------
     def commit(self) -> Commit:
-        """The transaction for everything this step did."""
+        """The transaction for everything this step did; a table that has ended reveals the seed it committed
+        ahead (``unused_seed``: every published commitment is opened, whatever the ending)."""
         table = self.table
+        if table.finished and (unused := unused_args(self.book)) is not None:
+            self.act(UNUSED_SEED, None, unused, by_club=True)
         side, pending = table.waiting()
         waiting_member = None if side is None else table.players[side]
         deadline = None

@@ -30,8 +30,8 @@ from storage.chouettes import ChouetteStore
 from . import offload
 from .chouette.table import member_id
 from .chouette.table import replay as replay_chouette
-from .commitments import CLIENT_SEED, logged_contributions
-from .dice import RECIPE, verify_rolls
+from .commitments import CLIENT_SEED, logged_contributions, unused_series
+from .dice import RECIPE, seed_hash, verify_rolls
 from .proof import chouette_recipes
 from .states import canonical, held_sheet_rows
 from .table import replay_log
@@ -165,7 +165,23 @@ def check_match(match_id: int, found: tuple) -> MatchReport:
         related = ([published[game.seed_hash]] if game.seed_hash in published else []) + seeds[game.number]
         _check_game(report, game, game_states.get(game.number), counts.get(game.number, 0), by_game[game.number],
                     related)  # fmt: skip
+    if table.finished:
+        report.problems.extend(all_opened(actions, {g.seed_hash for g in games if g.seed_revealed}))
     return report
+
+
+def all_opened(actions, revealed: set[str | None]) -> list[str]:
+    """The problems of an ended table's commitments: each one published (``next_seed_hash``) must be opened — a
+    series' seed revealed (``revealed``: their commitments) or an ``unused_seed`` action whose seed hashes to it."""
+    unused = unused_series(actions)
+    problems = [f"unused game {n}: its revealed seed does not hash to its commitment {commitment}"
+                for n, (commitment, seed) in unused.items() if seed_hash(bytes.fromhex(seed)) != commitment]  # fmt: skip
+    opened = revealed | {commitment for commitment, _ in unused.values()}
+    for action in actions:
+        commitment = action.args.get("next_seed_hash")
+        if isinstance(commitment, str) and commitment not in opened:
+            problems.append(f"the commitment {commitment} published at seq {action.seq} was never opened")
+    return problems
 
 
 def _check_game(report: MatchReport, game, state, count: int, actions, related) -> None:
@@ -316,6 +332,9 @@ async def _check_dice(store: ChouetteStore, session_id: int, actions, table, rep
         else:
             rolls[action.series].append((action.roll_index, action.dice))
     finished = {row.game for row in table.session.sheet().rows}
+    if table.status == "closed":
+        revealed = {series.seed_hash for series in (await store.dice(session_id)).values() if series.seed_revealed}
+        report.problems.extend(all_opened(actions, revealed))
     recipes = chouette_recipes(actions)
     for number, series in (await store.dice(session_id)).items():
         label = "seating dice" if number == 0 else f"game {number} dice"

@@ -71,7 +71,14 @@ def parse(text: str):
                 (int(a), b) for a, b in (c.split(":") for c in filter(None, fields.get("clients", "").split(",")))
             ]
             seed = None if seed in (None, "secret") else seed
-            series[key] = (fields.get("commitment", ""), seed, rolls, fields.get("recipe"), clients)
+            series[key] = (
+                fields.get("commitment", ""),
+                seed,
+                rolls,
+                fields.get("recipe"),
+                clients,
+                fields.get("status"),
+            )
             continue
         started = GAME.match(line)
         if started:
@@ -89,10 +96,17 @@ def check(text: str, out=print) -> int:
         out('no published dice found (lines ; [DiceGame1 "commitment=… seed=… rolls=…"])')
         return 1
     problems = 0
-    for key, (commitment, seed_hex, rolls, own, clients) in series.items():
+    for key, (commitment, seed_hex, rolls, own, clients, status) in series.items():
         if (own or recipe) not in RECIPES:
             out(f"{key}: unknown dice recipe {own or recipe!r}: this verifier knows {', '.join(RECIPES)}")
             problems += 1
+            continue
+        if status == "unused":
+            opened = seed_hex is not None and hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest() == commitment
+            problems += not opened or bool(rolls)
+            out(
+                f"{key}: {'unused — its seed is revealed and hashes to its commitment' if opened and not rolls else 'PROBLEMS: an unused series must reveal the seed of its commitment and list no rolls'}"
+            )
             continue
         if seed_hex is None:
             out(f"{key}: seed still secret (the game is not over): {len(rolls)} rolls cannot be checked yet")

@@ -100,6 +100,9 @@ def describe(kind: str, member: int | None, args: dict[str, Any], names: Mapping
         return "The chouette is over."
     if kind == "client_seed":
         return ""  # a member's dice contribution: in the log and the published dice lines
+    if kind == "unused_seed":
+        return (f"Game {args['game']} was never played: its server seed, committed as {args['seed_hash']}, is "
+                f"{args['seed']} (unused).")  # fmt: skip
     return f"{who(member)}: {kind}."
 
 

@@ -17,7 +17,7 @@ from storage.chouettes import (
     NewChouetteAction,
 )
 
-from ..commitments import CLIENT_SEED, DiceBook, contribution_text, due
+from ..commitments import CLIENT_SEED, UNUSED_SEED, DiceBook, contribution_text, due, unused_args
 from ..dice import RECIPE_V2
 from ..errors import StaleVersionError
 from ..requests import Request
@@ -278,8 +278,11 @@ class ChouetteStep(Step):
         return state
 
     def commit(self) -> tuple[ChouetteCommit, list[DeadlineRow]]:
-        """The transaction for everything this step did, and the deadlines it writes."""
+        """The transaction for everything this step did, and the deadlines it writes; a closed session reveals the
+        seed it committed ahead (``unused_seed``: every published commitment is opened, whatever the ending)."""
         table = self.table
+        if table.status == "closed" and (unused := unused_args(self.book)) is not None:
+            self.log(UNUSED_SEED, None, unused)
         new_version = self.record.version + len(self.actions)
         rows = self.deadline_rows(new_version)
         commit = ChouetteCommit(

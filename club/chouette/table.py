@@ -89,7 +89,7 @@ Team's doubles, a classic partner's consent (000 Ch.8), an extra (5.7), the boar
 KINDS = (
     "open", "sit", "stand", "seat", "rethrow", "retire", "proxy", "away", "back", "start_game", "opening_roll",
     "turn", "roll", "play", "double", "pass", "answer", "box_answer", "extra", "team_settle", "forfeit", "game_over", "close",
-    "client_seed",
+    "client_seed", "unused_seed",
 )  # fmt: skip
 """Every logged action kind (see the module docstring)."""
 
@@ -393,7 +393,7 @@ class ChouetteTable:
         ``GameError``, or :mod:`club.errors`) and — when ``atomic`` (a replay need not be) — changes nothing."""
         if kind not in KINDS or kind == "open":
             raise InvalidRequestError(f"unknown chouette action {kind!r}")
-        if self.status != "open":
+        if self.status != "open" and kind != "unused_seed":
             raise NotNowError("This chouette is over: nothing more can be done in it.")
         if not atomic:
             return getattr(self, f"_{kind}")(member, dict(args))
@@ -419,6 +419,9 @@ class ChouetteTable:
 
     def _client_seed(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
         return dict(args)  # a member's dice contribution (club.commitments): nothing changes at the table
+
+    def _unused_seed(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        return dict(args)  # the closed session's seed committed ahead, revealed (club.commitments)
 
     def _opening_roll(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
         self._require_board()
