@@ -53,15 +53,7 @@ def reproducible(text: str, used: frozenset[str] | set[str] = frozenset()) -> di
 async def stored_commitments(database: Database) -> set[str]:
     """The seed commitments (hex) of every stored game and chouette dice series, and of the seeds committed ahead:
     the seeds ``--seed`` must skip."""
-    ahead = database.store.json_text("state", "dice.ahead.seed_hash")  # SQLite's or PostgreSQL's JSON
-    async with database.transaction() as tx:
-        rows = await tx.fetchall(
-            "SELECT seed_hash FROM games WHERE seed_hash IS NOT NULL"
-            " UNION SELECT seed_hash FROM chouette_dice WHERE seed_hash IS NOT NULL"
-            # the seeds committed ahead of a game not started yet (club.commitments)
-            f" UNION SELECT {ahead} FROM matches UNION SELECT {ahead} FROM chouette_sessions"
-        )
-    return {row[0] for row in rows if row[0]}
+    return await database.seed_commitments()
 
 
 async def _console(

@@ -54,11 +54,7 @@ async def dice_proof(
         raise InvalidRequestError(f"match {match_id} has no game {number} (games: {have})")
     # this game's actions and those that may hold its client seeds (the game before, whose players fix the seeds of
     # the game ahead, and the actions outside any game: the challenge) — not the whole log
-    rows = await service.db._fetchall(
-        "SELECT * FROM actions WHERE match_id = ? AND (game_number IS NULL OR game_number IN (?, ?)) ORDER BY seq",
-        (match_id, number - 1, number),
-    )
-    actions = [ActionRecord.from_row(row) for row in rows]
+    actions = await service.db.game_actions(match_id, (number - 1, number))
     rolls = [(a.roll_index, a.dice) for a in actions if a.game_number == number and a.dice is not None]
     head = f"Match #{match_id}, game {number}: {plural(len(rolls), 'roll')} logged."
     if game.dice == "injected":

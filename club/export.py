@@ -39,7 +39,7 @@ from backgammon.matfile import (
     MatchRecord,
     format_mat,
 )
-from storage import ActionRecord, books, matfiles
+from storage import ActionRecord, MatchRows, books, matfiles
 from storage.records import GameRecord as StoredGame
 
 from . import offload, proof
@@ -156,17 +156,14 @@ def mat_name(match_id: int, kind: str, length: int, names: Sequence[str]) -> str
 async def _made(service: ClubService, match_id: int, names: tuple[str, str]) -> str:
     """The ``.mat`` text of match ``match_id`` replayed from its log in the worker process (:mod:`club.offload`:
     never on the event loop). Raises :class:`~club.errors.UnknownGameError`."""
-    found = await offload.source(service.db, {
-        "actions": ("SELECT * FROM actions WHERE match_id = ? ORDER BY seq", (match_id,)),
-        "games": ("SELECT * FROM games WHERE match_id = ? ORDER BY number", (match_id,)),
-    })  # fmt: skip
+    found = await service.db.match_rows(match_id, ("actions", "games"))
     return await offload.run(mat_text_of_rows, found, names, match_id)
 
 
-def mat_text_of_rows(found: tuple, names: tuple[str, str], match_id: int) -> str:
-    """:func:`mat_text` of the log and games :func:`club.offload.source` points to; run in the worker process.
-    Raises :class:`~club.errors.UnknownGameError` for an empty log."""
-    rows = offload.rows(found)
+def mat_text_of_rows(found: MatchRows, names: tuple[str, str], match_id: int) -> str:
+    """:func:`mat_text` of the log and games ``found`` points to (:meth:`storage.Database.match_rows`); run in the
+    worker process. Raises :class:`~club.errors.UnknownGameError` for an empty log."""
+    rows = found.read()
     if not rows["actions"]:
         raise UnknownGameError(f"There is no match or session {match_id}.")
     actions = [ActionRecord.from_row(row) for row in rows["actions"]]

@@ -4,8 +4,9 @@ Replaying a 300-game money session's log (30,000 actions: ``/bg export``, ``club
 a table ends) takes seconds of CPU. In a worker *thread* it still stalls the event loop: the thread holds the GIL
 between switches, and the 150,000 objects the replay builds make every full garbage collection of the process pause
 all its threads for 50–200 ms (``bench/loop_lag.py``). So the work runs in a worker *process*, which reads the rows
-itself from the SQLite file (:func:`source`, :func:`rows`; for another backend the event loop reads them and hands
-them over), builds the records, replays and returns its answer (a text, a report).
+itself (:meth:`storage.Database.match_rows` says where they are: the SQLite file, or for another backend the rows
+read on the event loop; :meth:`storage.worker_rows.MatchRows.read` reads them in the worker), builds the records,
+replays and returns its answer (a text, a report).
 
 :func:`run` awaits ``fn(*args)`` in the one shared worker process (started on first use with the ``spawn`` method,
 as :mod:`club.analysis.pool` does: the bot's threads make ``fork`` unsafe), falling back to a worker thread when no
@@ -21,10 +22,8 @@ import contextlib
 import logging
 import multiprocessing
 import os
-import sqlite3
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
-from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -33,53 +32,6 @@ WORKERS = 1
 """Worker processes: one (the bot shares its machine; long work waits its turn rather than taking every core)."""
 
 _pool: concurrent.futures.ProcessPoolExecutor | None = None
-
-Packed = tuple[tuple[str, ...], list[tuple]]
-"""Rows as ``(column names, [values of one row, …])``: what crosses into the worker process."""
-
-Queries = dict[str, tuple[str, tuple]]
-"""Named queries: name → ``(SQL with ? placeholders, parameters)``."""
-
-
-async def source(db: Any, queries: Queries) -> tuple:
-    """Where the worker process finds the rows of ``queries``: for an SQLite file, the file itself (the worker reads
-    them in one read transaction: nothing is built or copied in this process, and pickling 30,000 rows across
-    would hold the GIL for a long stretch); otherwise (PostgreSQL, a database in memory) the rows, read here and
-    :func:`packed`. Give it to :func:`rows` in the worker."""
-    path = getattr(db, "path", None)
-    if getattr(db, "dialect", "sqlite") == "sqlite" and path is not None and Path(path).is_file():
-        return ("file", str(path), queries)
-    return ("rows", {name: packed(await db._fetchall(sql, params)) for name, (sql, params) in queries.items()})
-
-
-def rows(found: tuple) -> dict[str, list]:
-    """In the worker: the rows :func:`source` points to, by query name (each row indexable by column name)."""
-    if found[0] == "rows":
-        return {name: unpacked(packed_rows, dict) for name, packed_rows in found[1].items()}
-    _, path, queries = found
-    conn = sqlite3.connect(f"{Path(path).resolve().as_uri()}?mode=ro", uri=True, isolation_level=None)
-    try:
-        conn.row_factory = sqlite3.Row
-        conn.execute("BEGIN")  # one read transaction: the queries see one moment
-        answer = {name: conn.execute(sql, params).fetchall() for name, (sql, params) in queries.items()}
-        conn.execute("COMMIT")
-        return answer
-    finally:
-        conn.close()
-
-
-def packed(rows: Sequence[Any]) -> Packed:
-    """``rows`` (``sqlite3.Row``-like: ``keys()`` and iteration) as :data:`Packed`."""
-    if not rows:
-        return (), []
-    return tuple(rows[0].keys()), [tuple(row) for row in rows]
-
-
-def unpacked(rows: Packed, build: Callable[[dict], Any]) -> list:
-    """``[build(row as a dict) for each row]`` (``build`` e.g. ``ActionRecord.from_row``)."""
-    columns, values = rows
-    return [build(dict(zip(columns, row, strict=True))) for row in values]
-
 
 NICENESS = 10
 """How much lower the worker's scheduling priority is (``os.nice``): on a busy machine the operating system runs the

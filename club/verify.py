@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from backgammon.errors import BackgammonError
-from storage import ActionRecord, Database, GameRecord, MatchRecord, dumps
+from storage import ActionRecord, Database, GameRecord, MatchRecord, MatchRows, dumps
 from storage.chouettes import ChouetteStore
 
 from . import offload
@@ -84,19 +84,15 @@ async def verify_match(db: Database, match_id: int) -> MatchReport:
     """Replay match ``match_id``'s log and compare with what is stored (see the module docstring). The event loop
     only reads the rows; the replay and the comparison run in the worker process (:mod:`club.offload`: a 300-game
     session's log is 30,000 actions)."""
-    found = await offload.source(db, {
-        "match": ("SELECT * FROM matches WHERE id = ?", (match_id,)),
-        "actions": ("SELECT * FROM actions WHERE match_id = ? ORDER BY seq", (match_id,)),
-        "games": ("SELECT * FROM games WHERE match_id = ? ORDER BY number", (match_id,)),
-    })  # fmt: skip
+    found = await db.match_rows(match_id, ("match", "actions", "games"))
     return await offload.run(check_match, match_id, found)
 
 
-def check_match(match_id: int, found: tuple) -> MatchReport:
-    """The check of :func:`verify_match` on the rows :func:`club.offload.source` points to (the match, its log and
-    its games). CPU work: run in the worker process."""
+def check_match(match_id: int, found: MatchRows) -> MatchReport:
+    """The check of :func:`verify_match` on the rows ``found`` points to (the match, its log and its games,
+    :meth:`storage.Database.match_rows`). CPU work: run in the worker process."""
     report = MatchReport(match_id)
-    rows = offload.rows(found)
+    rows = found.read()
     if not rows["match"]:
         report.problems.append("no such match")
         return report

@@ -7,6 +7,7 @@
   messages, keyed by ``(kind, id)`` (``"match"`` or ``"chouette"``); the interface a second backend implements.
 - :mod:`storage.chouettes` / :mod:`storage.matchrows` — each kind's own rows on top of the store.
 - :mod:`storage.records` — the rows read and written (frozen dataclasses).
+- :mod:`storage.worker_rows` — a match's rows read by a worker process (:meth:`Database.match_rows`).
 - :mod:`storage.errors` — :class:`StorageError`, :class:`SchemaError`, :class:`VersionConflictError`,
   :class:`ConstraintError`, :class:`DuplicateError`, :class:`OperationFailedError`,
   :class:`DatabaseUnavailableError`: the same on both backends, never ``sqlite3``'s or ``asyncpg``'s.
@@ -49,6 +50,7 @@ from .records import (
     dumps,
 )
 from .store import KINDS, Store, Subject
+from .worker_rows import MatchRows
 
 __all__ = [
     "KINDS",
@@ -64,6 +66,7 @@ __all__ = [
     "GameRecord",
     "GameWrite",
     "MatchRecord",
+    "MatchRows",
     "MatchSummary",
     "MatchWrite",
     "MemberRecord",

@@ -53,6 +53,7 @@ from .records import (
     dumps,
 )
 from .store import Store, Tx, sqlite_errors
+from .worker_rows import PARTS, MatchRows, check_parts, packed
 
 _SYNCHRONOUS = ("OFF", "NORMAL", "FULL", "EXTRA")
 _SUMMARY_COLUMNS = (
@@ -408,6 +409,41 @@ class Database:
         """The logged actions of match ``match_id`` in order (only those of game ``game_number`` if given)."""
         rows = await self.store.log(("match", match_id), game_number=game_number)
         return await built(rows, ActionRecord.from_row)
+
+    async def game_actions(self, match_id: int, numbers: Iterable[int]) -> list[ActionRecord]:
+        """The logged actions of match ``match_id``'s games numbered ``numbers`` and those outside any game (the
+        challenge), in order: what a check of those games' dice reads, not the whole log (its cost does not grow
+        with the match's history)."""
+        wanted = sorted(set(numbers))
+        marks = ",".join("?" * len(wanted)) or "NULL"
+        rows = await self._fetchall(
+            f"SELECT * FROM actions WHERE match_id = ? AND (game_number IS NULL OR game_number IN ({marks})) "
+            "ORDER BY seq",
+            [match_id, *wanted],
+        )
+        return await built(rows, ActionRecord.from_row)
+
+    async def match_rows(self, match_id: int, parts: Sequence[str] = ("match", "actions", "games")) -> MatchRows:
+        """Where a worker process finds the ``parts`` of match ``match_id`` (:mod:`storage.worker_rows`: its row,
+        its log, its games): this SQLite file, which the worker reads itself, or — another backend, a database in
+        memory — the rows, read here in one snapshot. ``ValueError`` for an unknown part."""
+        wanted = check_parts(parts)
+        if self.dialect == "sqlite" and self.path is not None and Path(self.path).is_file():
+            return MatchRows(match_id, wanted, file=str(self.path))
+        async with self.store.snapshot():
+            rows = {part: packed(await self._fetchall(PARTS[part], (match_id,))) for part in wanted}
+        return MatchRows(match_id, wanted, rows=rows)
+
+    async def seed_commitments(self) -> set[str]:
+        """The seed commitments (hex) of every stored game and chouette dice series, and of the seeds committed
+        ahead of a game not started yet (RULES A1): the seeds a reproducible dice source must skip."""
+        ahead = self.store.json_text("state", "dice.ahead.seed_hash")
+        rows = await self._fetchall(
+            "SELECT seed_hash FROM games WHERE seed_hash IS NOT NULL"
+            " UNION SELECT seed_hash FROM chouette_dice WHERE seed_hash IS NOT NULL"
+            f" UNION SELECT {ahead} FROM matches UNION SELECT {ahead} FROM chouette_sessions"
+        )
+        return {row[0] for row in rows if row[0]}
 
     async def match_ids(self, statuses: Iterable[str] | None = None) -> list[int]:
         """The ids of all matches (with one of ``statuses`` if given), ascending."""

@@ -1,6 +1,6 @@
 """Long work in the worker process (:mod:`club.offload`): the replays of ``/bg export`` and ``club
 verify`` run in another process, read the same rows whether the worker reads the SQLite file itself or is handed
-them (another backend), and their errors come back as raised."""
+them (another backend, :meth:`storage.Database.match_rows`), and their errors come back as raised."""
 
 from __future__ import annotations
 
@@ -15,6 +15,7 @@ from club import ManualClock, offload
 from club.errors import UnknownGameError
 from club.export import export_mat, mat_text_of_rows
 from club.verify import verify_match
+from storage import MatchRows
 
 pytestmark = pytest.mark.backends  # and on PostgreSQL
 
@@ -26,7 +27,8 @@ def _pid() -> int:
 async def test_work_runs_in_another_process_and_its_errors_are_raised_here():
     assert await offload.run(_pid) != os.getpid()
     with pytest.raises(UnknownGameError, match="no match or session 5"):
-        await offload.run(mat_text_of_rows, ("rows", {"actions": ((), []), "games": ((), [])}), ("A", "B"), 5)
+        empty = MatchRows(5, ("actions", "games"), rows={"actions": ((), []), "games": ((), [])})
+        await offload.run(mat_text_of_rows, empty, ("A", "B"), 5)
 
 
 @pytest.mark.sqlite_only  # the file route (the PostgreSQL one is the rows', forced below)
@@ -36,13 +38,13 @@ async def test_the_worker_reads_the_file_or_is_handed_the_rows_with_the_same_ans
         outcome = await new_table(service, 0, stake=2)
         outcome = await play_out(service, outcome, random.Random(2), stop=lambda o: o.view.game_number >= 3)
         match_id = outcome.match_id
-        found = await offload.source(service.db, {"one": ("SELECT id FROM matches WHERE id = ?", (match_id,))})
-        assert found[0] == "file"
+        found = await service.db.match_rows(match_id, ("match",))
+        assert found.file == str(path) and found.rows is None
         from_file = (await verify_match(service.db, match_id), await export_mat(service, match_id))
         assert from_file[0].ok and from_file[0].games == 3 and from_file[1][1].count("Game ") >= 3
         monkeypatch.setattr(type(service.db), "dialect", "postgresql")  # as a backend without a file
-        found = await offload.source(service.db, {"one": ("SELECT id FROM matches WHERE id = ?", (match_id,))})
-        assert found == ("rows", {"one": (("id",), [(match_id,)])})
+        found = await service.db.match_rows(match_id, ("match",))
+        assert found.file is None and [row["id"] for row in found.read()["match"]] == [match_id]
         assert (await verify_match(service.db, match_id), await export_mat(service, match_id)) == from_file
         monkeypatch.undo()
         conn = sqlite3.connect(path)  # a changed game state is caught either way
