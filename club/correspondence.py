@@ -61,6 +61,17 @@ AWAY_DAYS_OFF = (
 words (the console says ``config away_days 14``)."""
 
 
+async def club_reminders(service, club_id: int, due: float, now: float) -> list[float]:
+    """When to remind the member of a deadline moved to ``due`` (seconds): the club's ``reminders`` before it that
+    are still to come after ``now`` — the same after an away day, an away period or more time as for a new
+    deadline (RULES A2)."""
+    from .practice import settings_of  # a practice room follows its club's settings
+
+    club = await service.db.get_club_by_id(club_id)
+    reminders = (await settings_of(service.db, club)).reminders if club else ClubSettings().reminders
+    return [due - before for before in reminders if due - before > now]
+
+
 async def away_state(service, club_id: int, member: int, now: float | None = None) -> AwayState:
     """The away state of ``member`` in club ``club_id`` at ``now`` (an unknown member: not away, nothing used)."""
     now = service.clock.now() if now is None else now
@@ -102,7 +113,7 @@ async def before_expiry(clock, deadline: Deadline, now: float) -> Notice | None:
     if state.until is not None:
         given = max(HOUR, deadline.due_at - deadline.set_at) if deadline.set_at else DAY
         due = state.until + given
-        if not await clock.move(deadline, due, ()):
+        if not await clock.move(deadline, due, await club_reminders(service, club_id, due, now)):
             return None
         text = f"{who} is away: the clock in {where} waits until the end of the away period."
         return Notice("paused", deadline.table, deadline.table_id, deadline.subject, deadline.actor,
@@ -110,7 +121,7 @@ async def before_expiry(clock, deadline: Deadline, now: float) -> Notice | None:
     if state.left < 1:
         return None
     due = max(deadline.due_at, now) + DAY
-    if not await clock.move(deadline, due, (due - 4 * HOUR,)):
+    if not await clock.move(deadline, due, await club_reminders(service, club_id, due, now)):
         return None
     await _use_days(service, club_id, deadline.actor, 1, now)
     left = state.left - 1
@@ -299,11 +310,12 @@ class Correspondence:
         expiry may fire again. Returns the notice to post."""
         if isinstance(hours, bool) or not isinstance(hours, int | float) or not 1 <= hours <= 720:
             raise InvalidRequestError(f"more time is 1 to 720 hours, not {hours!r}")
-        _match, record = await self._expired(match_id, member)
+        match, record = await self._expired(match_id, member)
         deadline = MatchClock.of(record)
         now = self.service.clock.now()
         due = max(deadline.due_at, now) + hours * HOUR
-        if not await self.clocks[0].move(deadline, due, (due - 4 * HOUR,) if hours > 8 else ()):
+        reminders = await club_reminders(self.service, match.club_id, due, now)
+        if not await self.clocks[0].move(deadline, due, reminders):
             raise StaleVersionError("Already done: your opponent has acted since.", deadline.version, None)
         names = await self.service._names([member, deadline.actor])
         text = (

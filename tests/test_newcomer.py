@@ -46,3 +46,21 @@ async def test_the_pr_leaderboard_ranks_nobody_below_the_reviews_minimum(tmp_pat
         assert f"1  {mover}" not in board and f"Not ranked (fewer than 20 decisions): {mover} (1)" in board, board
         totals = await pr_totals(console.service.db, view.club_id)
         assert {member: total.matches for member, total in totals.items()} == {member_id(mover): 1}
+
+
+async def test_reminders_follow_the_clubs_setting_after_every_extension(tmp_path):
+    """After an automatic away day, and after more time given on a claim, the club's reminders (12 h and 2 h here)
+    come before the new deadline — not one reminder 4 hours before it (RULES A2)."""
+    async with console_in(tmp_path) as console:
+        await run(console, "as erin; config move_hours 24 reminders 12,2 away_days 5; challenge bob 3; as bob; accept")
+        view = await console.service.state(1)
+        mover = view.names[view.players.index(view.waiting_for)]
+        late = "bob" if mover == "erin" else "erin"
+        plays = await console.service.legal_plays(1, view.waiting_for)
+        out = await run(console, f"as {mover}; move {plays[0]}; wait 25h; wait 25h")
+        assert "one away day was used automatically" in out[-2], out[-2]
+        after = out[-1]
+        assert "12.0 hours left" in after and "2.0 hours left" in after and "4.0 hours left" not in after, after
+        out = await run(console, f"as {mover}; config away_days 0 expiry claim; wait 25h; more-time; wait 25h")
+        assert f"gives {late} 24 hours more" in out[-2], out[-2]
+        assert "12.0 hours left" in out[-1] and "2.0 hours left" in out[-1], out[-1]
