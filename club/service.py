@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from backgammon.errors import IllegalPlayError, WrongPhaseError
@@ -38,6 +38,8 @@ from storage import (
     MatchRecord,
     MemberRecord,
     MessageRecord,
+    MessageWrite,
+    StorageError,
 )
 
 from . import dice as _dice
@@ -157,6 +159,7 @@ class ClubService:
         self.max_auto_actions = max_auto_actions
         self._locks = TableLocks()
         self._background: set[asyncio.Task] = set()
+        self._boards: dict[int, list[MessageWrite]] = {}  # match → its board messages not stored yet
         self.match_end_hooks: list[Callable[[int], Awaitable[Any]]] = []
         """Called with the match id when a match or session ends (over, declined, cancelled, lapsed) — how an
         event (:mod:`club.events`) hears of its matches; a hook that fails is logged, the action stands."""
@@ -381,7 +384,7 @@ class ClubService:
             lambda: self._load_step(match_id, request),
             version,
             act,
-            self.db.commit,
+            lambda commit: self._commit(match_id, commit),
             "Already done: someone else acted on this game at the same moment. Look at the board again.",
             self.admission,
         )
@@ -402,6 +405,17 @@ class ClubService:
                 await hook(match_id)
             except Exception:
                 log.exception("match %s: a match-end hook failed", match_id)
+
+    async def _commit(self, match_id: int, commit: Commit) -> int:
+        """Store ``commit`` with the board messages posted since the match's previous commit (:meth:`board_posted`):
+        one write transaction per action. Returns the new version."""
+        boards = self._boards.pop(match_id, [])
+        try:
+            return await self.db.commit(replace(commit, messages=(*commit.messages, *boards)) if boards else commit)
+        except BaseException:
+            if boards:
+                self._boards[match_id] = boards + self._boards.get(match_id, [])
+            raise
 
     async def _keep_mat_file(self, match_id: int) -> None:
         """Keep the ``.mat`` file of a table that has just ended (exports read it, never replay); a table
@@ -519,12 +533,52 @@ class ClubService:
             match_id, channel_id, message_id, self.clock.now(), game_number=game_number, purpose=purpose
         )
 
+    def board_posted(
+        self, match_id: int, channel_id: int, message_id: int, *, game_number: int | None
+    ) -> MessageRecord:
+        """Remember the board message just posted for match ``match_id`` (the view of its last commit): it is stored
+        with the match's next commit (:meth:`_commit`) or by :meth:`flush`, so an action is one write transaction.
+        Until then :meth:`messages` and :meth:`match_of_message` know it (its ``id`` is 0: not stored yet).
+
+        Deciding the message before the commit is impossible (Discord numbers it when the board, which shows the
+        committed result, is posted). A crash before the next commit loses only this pointer: the log and the state
+        are stored; the board's buttons carry the match and its version, so they still act or say "already done",
+        and the next action posts a fresh board."""
+        write = MessageWrite(
+            _check_id(channel_id, "channel id"), _check_id(message_id, "message id"), game_number, "board",
+            self.clock.now(),
+        )  # fmt: skip
+        self._boards.setdefault(_check_id(match_id, "match id"), []).append(write)
+        return self._unsaved(match_id, write)
+
+    @staticmethod
+    def _unsaved(match_id: int, write: MessageWrite) -> MessageRecord:
+        return MessageRecord(0, match_id, write.game_number, write.channel_id, write.message_id, write.purpose,
+                             write.created_at)  # fmt: skip
+
+    async def flush(self) -> None:
+        """Store the board messages not stored yet (:meth:`board_posted`), each in its own transaction: before the
+        database is closed. A match that is gone is skipped."""
+        boards, self._boards = self._boards, {}
+        for match_id, writes in boards.items():
+            for write in writes:
+                try:
+                    await self.db.add_message(match_id, write.channel_id, write.message_id, write.created_at,
+                                              game_number=write.game_number, purpose=write.purpose)  # fmt: skip
+                except StorageError:
+                    log.warning("match %s: its board message %s could not be kept", match_id, write.message_id)
+
     async def messages(self, match_id: int, *, purpose: str | None = None) -> list[MessageRecord]:
-        """The messages remembered for a match, oldest first."""
-        return await self.db.messages(_check_id(match_id, "match id"), purpose=purpose)
+        """The messages remembered for a match, oldest first (the boards not stored yet last)."""
+        stored = await self.db.messages(_check_id(match_id, "match id"), purpose=purpose)
+        unsaved = [self._unsaved(match_id, w) for w in self._boards.get(match_id, ()) if purpose in (None, w.purpose)]
+        return stored + unsaved
 
     async def match_of_message(self, channel_id: int, message_id: int) -> int | None:
         """The match a remembered message shows, or None."""
+        for match_id, writes in self._boards.items():
+            if any(w.channel_id == channel_id and w.message_id == message_id for w in writes):
+                return match_id
         record = await self.db.message(channel_id, message_id)
         return None if record is None else record.match_id
 

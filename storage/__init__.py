@@ -46,6 +46,7 @@ from .records import (
     MatchWrite,
     MemberRecord,
     MessageRecord,
+    MessageWrite,
     NewAction,
     dumps,
 )
@@ -71,6 +72,7 @@ __all__ = [
     "MatchWrite",
     "MemberRecord",
     "MessageRecord",
+    "MessageWrite",
     "NewAction",
     "OperationFailedError",
     "SchemaError",

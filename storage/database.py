@@ -379,8 +379,8 @@ class Database:
         """Apply ``commit`` in one transaction if the match is still at ``commit.expected_version``
         (:meth:`storage.store.Store.commit`).
 
-        Appends the actions (seq ``expected_version + 1`` …), writes the match and game rows and replaces the
-        deadline. Returns the new version. Raises :class:`~storage.errors.VersionConflictError` (nothing written) if
+        Appends the actions (seq ``expected_version + 1`` …), writes the match and game rows, replaces the
+        deadline and remembers the commit's messages. Returns the new version. Raises :class:`~storage.errors.VersionConflictError` (nothing written) if
         the match or an updated game changed meanwhile, ``ValueError`` if the commit has no action.
         """
         match_id, now = commit.match_id, commit.now
@@ -394,6 +394,8 @@ class Database:
             await self.store.replace_deadlines(
                 tx, ("match", match_id), deadline_rows(commit.deadline, commit.new_version, now)
             )
+            for message in commit.messages:
+                await self.store.put_message(tx, ("match", match_id), message)
 
         return await self.store.commit(
             ("match", match_id), commit.expected_version, now, commit.actions, match_columns(commit.match),

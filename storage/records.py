@@ -244,6 +244,18 @@ class MessageRecord(Row):
 
 # -- write records -----------------------------------------------------------------------------------------------
 @dataclass(frozen=True, slots=True)
+class MessageWrite:
+    """A Discord message to remember with a commit: it shows the table (or game ``game_number``) for ``purpose``;
+    posted at ``created_at``."""
+
+    channel_id: int
+    message_id: int
+    game_number: int | None = None
+    purpose: str = "board"
+    created_at: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class NewAction:
     """An action to append to the log. ``game_number`` None = a match-level action (challenge, accept, ...)."""
 
@@ -324,7 +336,8 @@ class DeadlineWrite:
 @dataclass(frozen=True, slots=True)
 class Commit:
     """One transaction on a match: append ``actions`` (seq ``expected_version + 1`` ...), write ``match`` and
-    ``games``, and replace the deadline (None = the match has no pending deadline). Applied only if the match's
+    ``games``, replace the deadline (None = the match has no pending deadline) and remember ``messages`` (the board
+    message posted after the match's previous commit). Applied only if the match's
     version is still ``expected_version`` (and each updated game's version its ``expected_version``)."""
 
     match_id: int
@@ -334,6 +347,7 @@ class Commit:
     match: MatchWrite
     games: Sequence[GameWrite] = ()
     deadline: DeadlineWrite | None = None
+    messages: Sequence[MessageWrite] = ()
 
     @property
     def new_version(self) -> int:

@@ -46,7 +46,7 @@ from typing import Any
 import aiosqlite
 
 from .errors import ConstraintError, DuplicateError, OperationFailedError, VersionConflictError
-from .records import dumps
+from .records import MessageWrite, dumps
 
 Subject = tuple[str, int]
 """``(kind, id)``: ``("match", 7)`` or ``("chouette", 7)``."""
@@ -466,15 +466,23 @@ class Store:
         """Remember that message ``message_id`` in ``channel_id`` shows ``subject`` (or one of its games)."""
         spec = kind_of(subject)
         async with self.transaction() as tx:
-            await tx.execute(
-                f"INSERT INTO {spec.messages} ({spec.key}, game_number, channel_id, message_id, purpose, created_at) "
-                f"VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (channel_id, message_id) DO UPDATE SET "
-                f"{spec.key} = excluded.{spec.key}, game_number = excluded.game_number, purpose = excluded.purpose",
-                (subject[1], game_number, channel_id, message_id, purpose, now),
-            )
+            await self.put_message(tx, subject, MessageWrite(channel_id, message_id, game_number, purpose, now))
             return await tx.fetchone(
                 f"SELECT * FROM {spec.messages} WHERE channel_id = ? AND message_id = ?", (channel_id, message_id)
             )
+
+    @staticmethod
+    async def put_message(tx: Any, subject: Subject, message: MessageWrite) -> None:
+        """Within transaction ``tx``: remember ``message`` for ``subject`` (a message remembered before is moved to
+        it)."""
+        spec = kind_of(subject)
+        await tx.execute(
+            f"INSERT INTO {spec.messages} ({spec.key}, game_number, channel_id, message_id, purpose, created_at) "
+            f"VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (channel_id, message_id) DO UPDATE SET "
+            f"{spec.key} = excluded.{spec.key}, game_number = excluded.game_number, purpose = excluded.purpose",
+            (subject[1], message.game_number, message.channel_id, message.message_id, message.purpose,
+             message.created_at),
+        )  # fmt: skip
 
     async def messages(self, subject: Subject, *, purpose: str | None = None) -> list[sqlite3.Row]:
         """The messages that show ``subject`` (of one ``purpose`` if given), oldest first."""
