@@ -49,6 +49,7 @@ VERB_MODULES = (
     "console.timeflow",
     "console.player",
     "console.study",
+    "console.events",
 )
 """The modules whose ``@verb`` functions make up the console's commands (add yours here)."""
 

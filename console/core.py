@@ -17,6 +17,7 @@ from club import frontend
 from club.boards import BoardOptions
 from club.chouette import ChouetteService
 from club.errors import InvalidRequestError
+from club.events.service import EventService
 from club.records import ClubRecords
 from club.service import ClubService
 from storage import StorageError
@@ -71,6 +72,7 @@ class Console:
         self.service = service
         self.chouettes = chouettes or ChouetteService(service)
         self.records = records or ClubRecords(service)
+        self.events = EventService(service)
         self.images = images
         self.options = options or BoardOptions()
         self.guild_id = guild_id
@@ -96,7 +98,8 @@ class Console:
         raises anything else: an unexpected error becomes one line saying so."""
         try:
             reply = await self._handle(line)
-            return "\n".join(text for text in [reply, *await self.finished_reviews()] if text)
+            news = [self.console_words(update.text) for update in self.events.take_news() if update.text]
+            return "\n".join(text for text in [reply, *news, *await self.finished_reviews()] if text)
         except EOFError:
             raise
         except BackgammonError as error:

@@ -1,7 +1,8 @@
 """``wait 6h`` / ``wait 2d``: time passes on request. The console's club runs on a
 :class:`~club.clock.ManualClock`; ``wait`` moves it forward deadline by deadline and runs the one clock at each
-(:func:`club.scheduler.run_due` over the matches and the chouettes), so reminders, expiries, proxies and the club's
-own decisions at a deadline (RULES A2, C9, M5) happen in order, in minutes."""
+(:func:`club.scheduler.run_due` over the matches and the chouettes, and the events' own deadlines,
+:meth:`club.events.service.EventService.tick`), so reminders, expiries, proxies and the club's own decisions at a
+deadline (RULES A2, C9, M5) happen in order, in minutes."""
 
 from __future__ import annotations
 
@@ -19,7 +20,11 @@ MAX_WAIT = 366 * 86_400.0
 
 async def next_due(console: Console) -> float | None:
     """When the next reminder or expiry of a match or a chouette is due, or None."""
-    times = [await console.service.db.next_deadline_at(), await console.chouettes.store.next_deadline_at()]
+    times = [
+        await console.service.db.next_deadline_at(),
+        await console.chouettes.store.next_deadline_at(),
+        await console.events.next_at(),
+    ]
     times = [t for t in times if t is not None]
     return min(times) if times else None
 
@@ -43,6 +48,9 @@ async def fire(console: Console, touched: dict | None = None) -> list[str]:
                 touched["chouette" if notice.table == "chouette" else "match", notice.outcome.view.table_id] = None
             show = show_chouette if notice.table == "chouette" else show_match
             lines.append(await show(console, notice.outcome))
+    for update in await console.events.tick():  # the events' deadlines: forfeits, the organiser asked, defaults
+        lines.append(console.console_words(update.text))
+    lines += [console.console_words(update.text) for update in console.events.take_news() if update.text]
     return lines
 
 

@@ -19,14 +19,15 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-GROUPS = ("chouette", "club", "player", "study")
-"""Command groups besides ``/bg`` itself (``/bg chouette``, ``/club``, ``/player``, ``/study``)."""
+GROUPS = ("chouette", "club", "event", "player", "study")
+"""Command groups besides ``/bg`` itself (``/bg chouette``, ``/club``, ``/event``, ``/player``, ``/study``)."""
 
 GROUP_TITLES = {
     "console": "The console itself",
     "": "Games (/bg) — [game] is a match number (#2, game=2) or chouette=N, needed only when several wait for you",
     "chouette": "Chouettes (/bg chouette)",
     "club": "The club's books (/club)",
+    "event": "Events (/event): knock-outs, Swiss, round robins, ladders, leagues",
     "player": "You (/player)",
     "study": "Study (/study)",
 }

@@ -310,6 +310,106 @@ async def correspondence(console: Console) -> str:
     )
 
 
+async def event_match(writer: Writer, match_id: int, winner: str, names: dict[int, str]) -> None:
+    """Play event match ``match_id`` so that ``winner`` wins: the challenged player accepts, the loser resigns at
+    his first turn, the winner accepts (plays the first legal play when it is his turn first)."""
+    service = writer.console.service
+    view = await service.state(match_id)
+    if view.status == "challenged":
+        await writer.say(f"as {names[view.players[1]]}")
+        await writer.say(f"accept {match_id}", "an event match starts when its second player accepts")
+    for _ in range(200):
+        view = await service.state(match_id)
+        if view.status != "active":
+            return
+        who = names[view.waiting_for]
+        await writer.say(f"as {who}")
+        if who != winner and "resign" in view.legal and view.pending != "answer_resignation":
+            await writer.say(f"resign backgammon {match_id}", "a 1-point match: the loser resigns it")
+        elif view.pending == "answer_resignation":
+            await writer.say(f"accept {match_id}")
+        elif view.pending == "play":
+            plays = await service.legal_plays(match_id, view.waiting_for)
+            await writer.say(f"move {plays[0]} game={match_id}")
+        else:
+            await writer.say(f"roll {match_id}")
+    raise SystemExit(f"event match {match_id} did not end")
+
+
+async def play_event_round(writer: Writer, name: str, names: dict[int, str], pick, skip=()) -> None:
+    """Play every undecided match of event ``name`` (except the pairings in ``skip``), the winner ``pick(pairing)``."""
+    events = writer.console.events
+    event = await events.find(writer.console.guild_id, name)
+    links = await events.store.matches(event.id)
+    for pairing in event.state.pending():
+        if pairing.b is None or pairing.key in skip:
+            continue
+        match_id = links[events._link(event, pairing.key)]
+        await event_match(writer, match_id, names[pick(pairing)], names)
+
+
+async def tournament(console: Console) -> str:
+    """A double elimination of six members to the end — two byes, a no-show, a bracket reset — then a short Swiss of
+    five with a bye each round."""
+    writer = Writer(console)
+    people = ["ann", "bob", "cy", "di", "ed", "fay"]
+    names = {member_id(name): name for name in people}
+    for name in people:
+        await writer.say(f"as {name}", "a member joins the club by acting once")
+    await writer.say("as ann")
+    await writer.say("config challenge_hours 24", "an event match not accepted in 24 h lapses: a no-show")
+    await writer.say("event create Cup double lengths=1 final=1 hours=72",
+                     "double elimination, 1-point matches, 72 h a round")  # fmt: skip
+    for name in people:
+        await writer.say(f"as {name}")
+        await writer.say("event join Cup")
+    await writer.say("as ann")
+    await writer.say("event start Cup", "seeded in the order they joined (nobody rated yet): seeds 1 and 2 get byes")
+    await writer.say("event bracket Cup")
+    event = await console.events.find(console.guild_id, "Cup")
+    no_show = event.state.pending()[0]
+    writer.note(f"{names[no_show.b]} never accepts {no_show.key}: it lapses after 24 h and {names[no_show.a]} goes on")
+    seed = {p: i for i, p in enumerate(event.state.seeds)}
+    for _ in range(4):  # everything that does not wait for the no-show is played first
+        await play_event_round(writer, "Cup", names, lambda p: min(p.players, key=seed.get), skip=(no_show.key,))
+    await writer.say("wait 25h", f"{names[no_show.b]} did not show")
+    await writer.say(f"as {names[no_show.a]}")
+    await writer.say("event my")
+    for _ in range(20):
+        event = await console.events.find(console.guild_id, "Cup")
+        if event.status.value != "running":
+            break
+        gf = event.state.pairings.get("GF")
+        if gf is not None and "GF" not in event.state.results:
+            writer.note("the grand final: the losers' bracket champion wins it, so the bracket resets")
+            await play_event_round(writer, "Cup", names, lambda p: p.b)
+        else:
+            await play_event_round(writer, "Cup", names, lambda p: min(p.players, key=seed.get))
+    await writer.say("event bracket Cup", "both brackets and the reset final")
+    await writer.say("event standings Cup", "places, each explained")
+    writer.note("a short Swiss of five: two rounds, a bye each round to the lowest record among the fewest byes")
+    await writer.say("as ann")
+    await writer.say("event create Friday swiss rounds=2 lengths=1 hours=48")
+    for name in people[:5]:
+        await writer.say(f"as {name}")
+        await writer.say("event join Friday")
+    await writer.say("as ann")
+    await writer.say("event start Friday")
+    await writer.say("event pairings Friday 1", "why each pairing was made")
+    await play_event_round(writer, "Friday", names, lambda p: p.a)
+    await writer.say("as ann")
+    await writer.say("event pairings Friday 2", "score groups, the bye to the lowest record")
+    await play_event_round(writer, "Friday", names, lambda p: p.b)
+    await writer.say("as ann")
+    await writer.say("event standings Friday", "match wins, head-to-head, Buchholz (worst cut), points difference")
+    await writer.say("event list")
+    return writer.script(
+        "Club events: a double elimination of six played to the end (two byes, a no-show, a bracket reset), then a\n"
+        "short Swiss. Pipe it into the console with a fresh database:\n"
+        "  python bot.py --console --db /tmp/events.sqlite3 --seed example < examples/tournament.txt"
+    )
+
+
 async def write(name: str, play) -> None:
     """Play one example on a fresh database and write ``examples/<name>.txt``."""
     with tempfile.TemporaryDirectory() as folder:
@@ -352,9 +452,10 @@ async def dice_proof() -> str:
 
 async def main() -> None:
     """Write every example."""
-    wanted = sys.argv[1:] or ["five-point-match", "money-session", "chouette", "correspondence", "dice-proof"]
+    wanted = sys.argv[1:] or ["five-point-match", "money-session", "chouette", "correspondence", "dice-proof",
+                              "tournament"]  # fmt: skip
     plays = {"five-point-match": five_point_match, "money-session": money_session, "chouette": chouette,
-             "correspondence": correspondence}  # fmt: skip
+             "correspondence": correspondence, "tournament": tournament}  # fmt: skip
     for name in wanted:
         if name == "dice-proof":
             text = await dice_proof()

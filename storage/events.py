@@ -161,6 +161,11 @@ class EventStore:
         )
         return [EventRecord.from_row(row) for row in rows]
 
+    async def next_at(self) -> float | None:
+        """The earliest next deadline of a running event, or None."""
+        row = await self.store.fetchone("SELECT min(next_at) FROM events WHERE status = 'running'")
+        return None if row is None else row[0]
+
     # -- the matches that play the pairings ---------------------------------------------------------------------------
     async def claim_pairing(self, event_id: int, pairing: str, now: float) -> bool:
         """Claim the making of the match of ``pairing``: True for the one caller who gets it (he creates the

@@ -183,3 +183,27 @@ def test_correspondence_over_days(tmp_path):
     assert "finn accepts the challenge." in out
     sheet = sheet_rows(out, "Score sheet — Match 1 to 5", ["eve", "finn"])
     assert sheet["1"] == {"eve": -3, "finn": 3} and sheet["2"]["finn"] > 0
+
+
+def test_tournament_double_elimination_and_swiss(tmp_path):
+    """examples/tournament.txt: six members in a double elimination played to the end — the top two seeds' byes, a
+    no-show (a lapsed event match is a forfeit, not rated), a bracket reset — then a five-player Swiss of two rounds
+    with a bye each round to the lowest record among the fewest byes, and standings that explain every place."""
+    out = run_example(tmp_path, "tournament")
+    assert "Cup has started with 6 players. Byes to round 2: ann, bob." in out
+    assert "W1-2: di wins by forfeit against ed (not rated)." in out
+    bracket = out[out.rindex("Cup — bracket") :]
+    assert "Grand final, reset:\n  GF2    ann v bob  — ann won 1–0" in bracket
+    assert "  GF     ann v bob  — bob won 1–0" in bracket
+    assert "  L1-1   ed (bye)" in bracket
+    standings = out[out.rindex("Cup — standings") :].splitlines()
+    assert [line.split()[:2] for line in standings[2:8]] == [
+        ["1", "ann"], ["2", "bob"], ["3", "cy"], ["4", "di"], ["5", "ed"], ["5", "fay"]]  # fmt: skip
+    assert "S1-3     ed: bye\n      why: Bye: the lowest record (0–0) among those with the fewest byes (0)." in out
+    assert "S2-3     di: bye\n      why: Bye: the lowest record (0–1) among those with the fewest byes (0)." in out
+    assert "why: score group 0 wins; ed floated down from 1" in out
+    swiss = out[out.rindex("Friday — standings") :].splitlines()
+    assert swiss[2].split()[:5] == ["1", "bob", "2", "2", "0"]
+    assert swiss[2].endswith("ahead on match wins, 2 to 1")
+    assert swiss[3].endswith("ahead on Buchholz (worst opponent cut), 2 to 1")
+    assert "Friday — swiss, over\nCup — double, over" in out

@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 import secrets
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, field
@@ -94,7 +95,19 @@ class EventService:
         self.store = EventStore(service.db)
         self.grace = grace * 3600
         self._locks: dict[int, asyncio.Lock] = {}
+        self.news: list[EventUpdate] = []
+        """What the match-end hook did (results, new pairings) since a front end last took it (:meth:`take_news`):
+        the hook runs inside a player's action, whose answer is about his match."""
         service.match_end_hooks.append(self.match_ended)
+
+    def take_news(self) -> list[EventUpdate]:
+        """The updates the match-end hook made since the last call (oldest first), and forget them."""
+        news, self.news = self.news, []
+        return news
+
+    async def next_at(self) -> float | None:
+        """When the next event deadline or organiser's default is due (for a clock that jumps), or None."""
+        return await self.store.next_at()
 
     # -- reading ------------------------------------------------------------------------------------------------------
     async def load(self, event_id: int) -> Event:
@@ -375,7 +388,11 @@ class EventService:
             raise InvalidRequestError(
                 f"Match {record.id} was won by {won_by}, not {names[winner]}: the match's own result stands."
             )
-        return await self.match_ended(record.id) or EventUpdate(event, "Recorded.")
+        update = await self.match_ended(record.id)
+        if update is None:
+            return EventUpdate(event, "Recorded.")
+        self.news.remove(update)  # the answer to the report, not news
+        return update
 
     async def decide(
         self, guild_id: int, name: str, member: int, key: str, decision: str, *, organiser: bool
@@ -462,7 +479,10 @@ class EventService:
                 return []  # already decided (an award, a walkover), or a replayed match's old one
             return [NewEventAction("result", result_json(await self._result_of(state.pairings[key], record)))]
 
-        return await self._update_id(event_id, check)
+        update = await self._update_id(event_id, check)
+        if update.text:
+            self.news.append(update)
+        return update
 
     async def tick(self, now: float | None = None) -> list[EventUpdate]:
         """Apply the events' deadlines at ``now`` (default the club clock): an unfinished match past its deadline
@@ -553,17 +573,17 @@ class EventService:
         for _ in range(RETRIES):
             async with lock:
                 event = await self.load(event_id)
-                actions = check(event)
-                if isinstance(actions, Awaitable):
-                    actions = await actions
-                if not actions:
-                    return EventUpdate(event, "")
                 now = self.club.clock.now()
                 before = set(event.state.results) if event.state else set()
                 try:
+                    actions = check(event)
+                    if isinstance(actions, Awaitable):
+                        actions = await actions
+                    if not actions:
+                        return EventUpdate(event, "")
                     actions = self._with_consequences(event, list(actions), now)
                 except EventError as error:
-                    raise InvalidRequestError(str(error)) from None
+                    raise InvalidRequestError(await self._named(str(error))) from None
                 try:
                     await self.store.commit(event_id, event.version, actions, now, status=event.status.value,
                                             next_at=event.next_at(self.grace))  # fmt: skip
@@ -593,7 +613,7 @@ class EventService:
             if due.pairings:
                 out.append(NewEventAction("pair", {"pairings": [pairing_json(p) for p in due.pairings]}))
             out += [NewEventAction("result", result_json(r)) for r in due.results]
-            for action in out[len(actions):]:
+            for action in out[len(actions) :]:
                 apply(event, action.kind, dict(action.args), None)
             if event.format is not Format.LADDER and finished(state):
                 out.append(NewEventAction("close", {}))
@@ -642,6 +662,13 @@ class EventService:
         game_forfeit, match_forfeit = await self.store.match_ending(record.id)
         how = How.FORFEIT if match_forfeit else How.CLAIM if game_forfeit else How.PLAYED
         return Result(pairing.key, winner, loser, scores[record.winner], scores[1 - record.winner], how)
+
+    async def _named(self, text: str) -> str:
+        """``text`` with each member mention (``<@id>``) written as his display name."""
+        ids = [int(m) for m in re.findall(r"<@(\d+)>", text)]
+        for member, name in (await self.names(ids)).items():
+            text = text.replace(f"<@{member}>", name)
+        return text
 
     @staticmethod
     def _link(event: Event, key: str) -> str:

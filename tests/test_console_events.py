@@ -1,0 +1,161 @@
+"""The ``event`` verbs of the console (console/events.py): each format through the console to its end — a knock-out
+with consolation, a round robin, MoreSwiss with its eliminations, a ladder's challenges, a league season and the
+next one with promotion and relegation — and every mistake refused in words with nothing stored. The event matches
+themselves are played through the service's ordinary match calls (tests/eventkit.py)."""
+
+from __future__ import annotations
+
+import pytest
+from clubkit import snapshot
+from consolekit import console_in
+from eventkit import win
+
+from console import member_id
+
+CAST = ("ann", "bob", "cy", "di", "ed", "fay")
+
+
+async def say(console, line: str) -> str:
+    """Type ``line``; it must be accepted."""
+    reply = await console.handle(line)
+    assert not reply.startswith(("Refused", "Internal", "Unknown")), (line, reply)
+    return reply
+
+
+async def refused(console, line: str, words: str) -> None:
+    """Type ``line``; it must be refused with ``words`` in the answer."""
+    reply = await console.handle(line)
+    assert reply.startswith("Refused") and words in reply, (line, reply)
+
+
+async def finish(console, name: str, better: bool = True, rounds: int = 40) -> None:
+    """Play the event's matches until it is over, the better seed winning each (``better``), or the worse."""
+    events = console.events
+    for _ in range(rounds):
+        event = await events.find(console.guild_id, name)
+        if event.status.value != "running":
+            return
+        links = await events.store.matches(event.id)
+        pending = [p for p in event.state.pending() if p.b is not None]
+        assert pending, "a running event waits for nothing"
+        seed = event.state.seed_of
+        for pairing in pending:
+            choose = min if better else max
+            await win(console.service, links[events._link(event, pairing.key)], choose(pairing.players, key=seed.get))
+    raise AssertionError(f"{name} did not end")
+
+
+async def enter(console, name: str, spec: str, players) -> None:
+    await say(console, "as ann")
+    await say(console, f"event create {name} {spec}")
+    for player in players:
+        await say(console, f"as {player}")
+        await say(console, f"event join {name}")
+    await say(console, "as ann")
+
+
+async def test_knockout_with_consolation_to_the_end(tmp_path):
+    async with console_in(tmp_path, cast=CAST) as console:
+        await enter(console, "Cup", "single consolation=yes lengths=1", CAST[:5])
+        started = await say(console, "event start Cup")
+        assert "Byes to round 2: ann, bob, cy." in started
+        await finish(console, "Cup")
+        bracket = await say(console, "event bracket Cup")
+        assert "Consolation, round 1:" in bracket
+        table = await say(console, "event standings Cup")
+        assert table.splitlines()[2].split()[:2] == ["1", "ann"]
+
+
+async def test_round_robin_and_moreswiss(tmp_path):
+    async with console_in(tmp_path, cast=CAST) as console:
+        await enter(console, "Trio", "roundrobin lengths=1", CAST[:3])
+        await say(console, "event start Trio")
+        await finish(console, "Trio", better=False)
+        table = await say(console, "event standings Trio")
+        assert "ahead on match wins" in table
+        await enter(console, "More", "moreswiss out=2 lengths=1", CAST)
+        await say(console, "event start More")
+        await finish(console, "More")
+        event = await console.events.find(console.guild_id, "More")
+        losses = {p: 0 for p in event.state.seeds}
+        for result in event.state.results.values():
+            if result.loser is not None:
+                losses[result.loser] += 1
+        assert sorted(losses.values()).count(2) == len(CAST) - 1  # everyone but the winner out at his 2nd loss
+        pairings = await say(console, "event pairings More 2")
+        assert "why: score group" in pairings
+
+
+async def test_ladder_challenges_through_the_console(tmp_path):
+    async with console_in(tmp_path, cast=CAST) as console:
+        await enter(console, "Ladder", "ladder reach=2 lengths=1", CAST[:4])
+        await say(console, "event start Ladder")
+        await say(console, "as di")
+        await refused(console, "event challenge Ladder ann", "1 to 2 places above")
+        reply = await say(console, "event challenge Ladder bob")
+        assert "X1: di v bob" in reply
+        event = await console.events.find(console.guild_id, "Ladder")
+        links = await console.events.store.matches(event.id)
+        await win(console.service, links["X1"], member_id("di"))
+        table = await say(console, "event standings Ladder")
+        assert [line.split()[1] for line in table.splitlines()[2:6]] == ["ann", "di", "bob", "cy"]
+        await say(console, "as bob")
+        await refused(console, "event challenge Ladder di", "You played di last; a rematch waits")
+        await say(console, "as ann")
+        closed = await say(console, "event close Ladder")
+        assert "Ladder is over" in closed
+
+
+async def test_league_season_and_the_next(tmp_path):
+    async with console_in(tmp_path, cast=CAST) as console:
+        await enter(console, "League", "league size=3 up=1 down=1 lengths=1", CAST)
+        await say(console, "event start League")
+        await finish(console, "League")
+        table = await say(console, "event standings League")
+        assert "League — division 1" in table and "League — division 2" in table
+        event = await console.events.find(console.guild_id, "League")
+        first, second = event.state.divisions
+        reply = await say(console, "event season League 'League 2'")
+        assert "2 divisions, 1 up and 1 down from League" in reply
+        new = await console.events.find(console.guild_id, "League 2")
+        from club.events.standings import standings
+
+        top = [r.player for r in standings(event.state, second)][0]
+        bottom = [r.player for r in standings(event.state, first)][-1]
+        assert top in new.state.divisions[0] and bottom in new.state.divisions[1]
+
+
+async def test_mistakes_are_refused_and_store_nothing(tmp_path):
+    async with console_in(tmp_path, cast=CAST) as console:
+        await enter(console, "Open", "swiss rounds=2 lengths=1", CAST[:1])
+        before = snapshot(tmp_path / "club.sqlite3")
+        await refused(console, "event join Open", "already in the field of Open")
+        await refused(console, "event start Open", "needs at least 2 players to start; it has 1")
+        await refused(console, "event create Open swiss rounds=2", "already has an event called 'Open'")
+        await refused(console, "event create Other swiss", "A Swiss needs a number of rounds")
+        await refused(console, "event create Other chess", "the format is one of single, double")
+        await refused(console, "event create Other single lengths=5,x", "a match length is a whole number")
+        await refused(console, "event join Nowhere", "There is no event called 'Nowhere'. This club's events: Open")
+        await refused(console, "event standings Open", "Open has not started yet")
+        await refused(console, "event join", "event join NAME")
+        assert snapshot(tmp_path / "club.sqlite3") == before
+        await say(console, "as bob")
+        await say(console, "event join Open")
+        await say(console, "as ann")
+        await say(console, "event start Open")
+        await say(console, "as cy")
+        before = snapshot(tmp_path / "club.sqlite3")
+        await refused(console, "event join Open", "Open has started: joining is closed")
+        await refused(console, "event report Open ann", "only its two players report a result")
+        await refused(console, "event withdraw Open", "You do not play in Open")
+        assert snapshot(tmp_path / "club.sqlite3") == before
+        await say(console, "as bob")
+        my = await say(console, "event my")
+        assert my.startswith("Open: S1-1 against ann — match #1, deadline ")
+
+
+@pytest.mark.parametrize("command", ["event list", "help event"])
+async def test_listing(tmp_path, command):
+    async with console_in(tmp_path, cast=CAST) as console:
+        reply = await say(console, command)
+        assert "event" in reply.lower()
