@@ -7,9 +7,10 @@ is quoted: ``event join 'Spring Open'``."""
 from __future__ import annotations
 
 from club.errors import InvalidRequestError
+from club.events import pictures
 from club.events.formats import EventError, Format, Settings
 from club.events.service import EventUpdate
-from club.events.texts import bracket_text, pairings_text, standings_text, summary
+from club.events.texts import bracket_text, format_words, pairings_text, standings_text, summary
 
 from .core import Console
 from .parse import options
@@ -20,6 +21,12 @@ CREATE_OPTIONS = ("lengths", "final", "rounds", "out", "consolation", "cycles", 
 FORMATS = {"single": Format.SINGLE, "knockout": Format.SINGLE, "double": Format.DOUBLE,
            "roundrobin": Format.ROUND_ROBIN, "round_robin": Format.ROUND_ROBIN, "rr": Format.ROUND_ROBIN,
            "swiss": Format.SWISS, "moreswiss": Format.SWISS, "ladder": Format.LADDER, "league": Format.LEAGUE}  # fmt: skip
+
+
+def _me(console: Console) -> int:
+    """The acting member (every event verb needs ``as NAME`` first)."""
+    assert console.member is not None
+    return console.member
 
 
 def _int(value: str, what: str) -> int:
@@ -72,7 +79,7 @@ async def create(console: Console, args: list[str]) -> str:
                                   "lengths=5,5,7 final=11")  # fmt: skip
     settings = settings_of(rest[1], named)
     update = await console.events.create(
-        console.guild_id, console.member, rest[0], settings, organiser=console.admin,
+        console.guild_id, _me(console), rest[0], settings, organiser=console.admin,
         cap=_int(named.get("cap", "0"), "cap"), seeding=named.get("seeding", "rating"), rules=named.get("rules"),
         entry=_int(named.get("entry", "0"), "entry"),
     )  # fmt: skip
@@ -89,35 +96,35 @@ def _one_name(args: list[str], usage: str) -> str:
 async def join(console: Console, args: list[str]) -> str:
     """``event join NAME``."""
     return said(console, await console.events.join(console.guild_id, _one_name(args, "event join NAME"),
-                                                   console.member))  # fmt: skip
+                                                   _me(console)))  # fmt: skip
 
 
 @verb("event leave", "event leave NAME", "leave an event before it starts")
 async def leave(console: Console, args: list[str]) -> str:
     """``event leave NAME``."""
     return said(console, await console.events.leave(console.guild_id, _one_name(args, "event leave NAME"),
-                                                    console.member))  # fmt: skip
+                                                    _me(console)))  # fmt: skip
 
 
 @verb("event checkin", "event checkin NAME", "check in to an event")
 async def checkin(console: Console, args: list[str]) -> str:
     """``event checkin NAME``."""
     return said(console, await console.events.checkin(console.guild_id, _one_name(args, "event checkin NAME"),
-                                                      console.member))  # fmt: skip
+                                                      _me(console)))  # fmt: skip
 
 
 @verb("event start", "event start NAME", "start an event (its organiser): seed the field, make round 1")
 async def start(console: Console, args: list[str]) -> str:
     """``event start NAME``."""
     name = _one_name(args, "event start NAME")
-    return said(console, await console.events.start(console.guild_id, name, console.member, organiser=console.admin))
+    return said(console, await console.events.start(console.guild_id, name, _me(console), organiser=console.admin))
 
 
 @verb("event withdraw", "event withdraw NAME", "withdraw from a running event (your matches are forfeited)")
 async def withdraw(console: Console, args: list[str]) -> str:
     """``event withdraw NAME``."""
     name = _one_name(args, "event withdraw NAME")
-    return said(console, await console.events.withdraw(console.guild_id, name, console.member))
+    return said(console, await console.events.withdraw(console.guild_id, name, _me(console)))
 
 
 @verb("event challenge", "event challenge NAME MEMBER", "challenge someone up to 3 places above you on a ladder")
@@ -126,7 +133,7 @@ async def challenge(console: Console, args: list[str]) -> str:
     if len(args) != 2:
         raise InvalidRequestError("event challenge NAME MEMBER, e.g. event challenge Ladder bob")
     defender = await console.known(args[1])
-    return said(console, await console.events.challenge(console.guild_id, args[0], console.member, defender))
+    return said(console, await console.events.challenge(console.guild_id, args[0], _me(console), defender))
 
 
 @verb("event report", "event report NAME WINNER", "report your event match's result (the match's own result decides)")
@@ -135,7 +142,7 @@ async def report(console: Console, args: list[str]) -> str:
     if len(args) != 2:
         raise InvalidRequestError("event report NAME WINNER, e.g. event report 'Spring Open' alice")
     winner = await console.known(args[1])
-    return said(console, await console.events.report(console.guild_id, args[0], console.member, winner))
+    return said(console, await console.events.report(console.guild_id, args[0], _me(console), winner))
 
 
 @verb("event decide", "event decide NAME KEY a|b|replay|both_out",
@@ -144,7 +151,7 @@ async def decide(console: Console, args: list[str]) -> str:
     """``event decide NAME KEY DECISION``."""
     if len(args) != 3:
         raise InvalidRequestError("event decide NAME KEY a|b|replay|both_out, e.g. event decide Cup W1-2 a")
-    update = await console.events.decide(console.guild_id, args[0], console.member, args[1].upper(), args[2].lower(),
+    update = await console.events.decide(console.guild_id, args[0], _me(console), args[1].upper(), args[2].lower(),
                                          organiser=console.admin)  # fmt: skip
     return said(console, update)
 
@@ -153,7 +160,7 @@ async def decide(console: Console, args: list[str]) -> str:
 async def close(console: Console, args: list[str]) -> str:
     """``event close NAME``."""
     name = _one_name(args, "event close NAME")
-    update = await console.events.close(console.guild_id, name, console.member, organiser=console.admin)
+    update = await console.events.close(console.guild_id, name, _me(console), organiser=console.admin)
     return said(console, update) or f"{update.event.name} is {update.event.status.value}."
 
 
@@ -162,7 +169,7 @@ async def season(console: Console, args: list[str]) -> str:
     """``event season NAME NEW_NAME``."""
     if len(args) != 2:
         raise InvalidRequestError("event season NAME NEW_NAME, e.g. event season 'League 1' 'League 2'")
-    update = await console.events.next_season(console.guild_id, args[0], console.member, args[1],
+    update = await console.events.next_season(console.guild_id, args[0], _me(console), args[1],
                                               organiser=console.admin)  # fmt: skip
     return said(console, update)
 
@@ -214,7 +221,7 @@ async def standings(console: Console, args: list[str]) -> str:
         text = "\n".join(standings_text(f"{event.name} — division {i}", rows, names)
                          for i, rows in enumerate(tables, 1))  # fmt: skip
     else:
-        text = standings_text(f"{event.name} — standings", tables, names)  # type: ignore[arg-type]
+        text = standings_text(f"{event.name} — standings", tables[0], names)
     if console.images is not None:
         text += "\n" + await _image(console, "standings", event, names)
     return text.rstrip()
@@ -223,7 +230,7 @@ async def standings(console: Console, args: list[str]) -> str:
 @verb("event my", "event my", "your next event matches: opponent, match number, deadline")
 async def my(console: Console, args: list[str]) -> str:
     """``event my``."""
-    mine = await console.events.my(console.guild_id, console.member)
+    mine = await console.events.my(console.guild_id, _me(console))
     if not mine:
         return "You have no event match to play."
     lines = []
@@ -235,9 +242,16 @@ async def my(console: Console, args: list[str]) -> str:
 
 
 async def _image(console: Console, kind: str, event, names) -> str:
-    try:
-        from rendering import events as pictures
-    except ImportError:
-        return ""
-    data = pictures.bracket_image(event.state, names) if kind == "bracket" else pictures.standings_image(event, names)
-    return console.write_png(f"event-{event.id}-{kind}.png", data)
+    theme = console.options.theme
+    if kind == "bracket":
+        data = await pictures.bracket_png_async(event.state, names, event.name, theme=theme)
+        return console.write_png(f"event-{event.id}-bracket.png", data)
+    _, tables = await console.events.standings(console.guild_id, event.name)
+    lines = []
+    marks = pictures.league_marks(tables, event.settings.up, event.settings.down) if len(tables) > 1 else [{}]
+    for number, (rows, mark) in enumerate(zip(tables, marks, strict=True), 1):
+        title = f"{event.name} — division {number}" if len(tables) > 1 else f"{event.name} — standings"
+        table = pictures.standings_table(title, rows, names, format_words(event), marks=mark)
+        data = await pictures.table_png_async(table, theme=theme)
+        lines.append(console.write_png(f"event-{event.id}-standings-{number}.png", data))
+    return "\n".join(lines)

@@ -5,6 +5,10 @@ full trays, a tall stack, checkers on both bars, a 64-cube owned, a double offer
 Crawford game, names in several scripts with emoji, a chouette panel, the other themes, the final position of a
 game with its result, a beaver, a long name, right-to-left names) and the same at phone width (390 px) in
 ``OUTDIR/390px``, and prints their names. The same samples are used by the tests and the benchmark.
+
+Then the event pictures (:mod:`rendering.events`): a 13-player double-elimination bracket played to its reset
+final, a Swiss standings table and a league table, drawn from the plain data in ``samples/events.json`` (written by
+``python -m club.events.pictures rendering/samples/events.json``: the renderer never imports the club).
 """
 
 from __future__ import annotations
@@ -17,6 +21,8 @@ from backgammon.moves import legal_plays
 from backgammon.position import Position
 
 from .board import DEFAULT_WIDTH, render_board
+from .events import BracketPicture, render_bracket
+from .records import Cell, Column, RecordTable, render_record_table
 from .view import OPPONENT, VIEWER, BoardView, ChouetteMember, ChouettePanel
 
 
@@ -283,6 +289,28 @@ def sample_views() -> dict[str, tuple[BoardView, dict]]:
     return samples
 
 
+EVENT_SAMPLES = Path(__file__).with_name("samples") / "events.json"
+"""The event pictures' sample data (see the module docstring)."""
+
+
+def event_samples() -> dict[str, bytes]:
+    """The event sample pictures as PNG bytes by name: the bracket, the Swiss standings, each league division."""
+    import json
+
+    data = json.loads(EVENT_SAMPLES.read_text(encoding="utf-8"))
+
+    def table(item: dict) -> RecordTable:
+        columns = tuple(Column(heading, align) for heading, align in item["columns"])
+        rows = tuple(tuple(Cell(text, tone) for text, tone in row) for row in item["rows"])
+        return RecordTable(item["title"], columns, rows, item["subtitle"])
+
+    pictures = {"20-event-double-elimination-13": render_bracket(BracketPicture.from_json(data["bracket"]))}
+    pictures["21-event-swiss-standings"] = render_record_table(table(data["swiss"]))
+    for number, division in enumerate(data["league"], 1):
+        pictures[f"22-event-league-division-{number}"] = render_record_table(table(division))
+    return pictures
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write the sample boards as PNG files into OUTDIR; prints one line per file."""
     parser = argparse.ArgumentParser(prog="python -m rendering.gallery", description=__doc__.splitlines()[0])
@@ -298,6 +326,10 @@ def main(argv: list[str] | None = None) -> int:
             path = folder / f"{name}.png"
             path.write_bytes(data)
             print(f"{path}  {len(data) // 1024} KB")
+    for name, data in event_samples().items():
+        path = args.outdir / f"{name}.png"
+        path.write_bytes(data)
+        print(f"{path}  {len(data) // 1024} KB")
     return 0
 
 

@@ -61,7 +61,7 @@ async def test_double_elimination_with_bye_no_show_and_reset(tmp_path):
         event = await events.find(GUILD, "Winter Cup")
         assert event.status is Status.OVER
         assert "GF2" in event.state.pairings and event.state.results["GF2"].how is How.PLAYED
-        _, rows = await events.standings(GUILD, "Winter Cup")
+        _, (rows,) = await events.standings(GUILD, "Winter Cup")
         assert rows[0].place == 1 and rows[1].place == 2
         assert all(r.why for r in rows[:-1])
         my = await events.my(GUILD, players[0])

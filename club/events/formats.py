@@ -683,9 +683,11 @@ def _swiss_due(state: EventState) -> list[Pairing]:
 def pair_swiss(state: EventState, active: Sequence[Player], round_no: int) -> list[Pairing]:
     """Pair Swiss round ``round_no`` among ``active``: a bye (odd field) to the lowest record among those with the
     fewest byes; then score groups from the top, each paired top half against bottom half, an odd player floating
-    down to the next group; a rematch is avoided by taking the next opponent in order. If the groups cannot be
-    paired without a rematch, the whole round is paired by maximum-weight matching (networkx's blossom) that
-    allows a rematch only when none can be avoided. Each pairing says why."""
+    down to the next group (a whole group that cannot be paired floats down); a rematch is avoided by taking the next
+    opponent in order. Players the groups leave unpaired at the bottom are paired by maximum-weight matching
+    (networkx's blossom) together with the lowest pairs above them — 1, 2, 4 … of them, up to the whole round —
+    until no rematch is left or the whole round was matched, a rematch then only where none can be avoided. Each
+    pairing says why."""
     wins = wins_of(state)
     losses = losses_of(state)
     seed = state.seed_of
@@ -713,9 +715,15 @@ def pair_swiss(state: EventState, active: Sequence[Player], round_no: int) -> li
                 False,
             )
         )
-    pairs = _pair_groups(players, wins, met)
-    if pairs is None:
-        pairs = _pair_matching(players, wins, met)
+    pairs, rest = _pair_groups(players, wins, met)
+    undone = 0
+    while rest:  # the bottom did not pair by score groups: a matching of those players and the lowest pairs above
+        pool = rest + [p for (a, b), _ in pairs[len(pairs) - undone :] for p in (a, b)] if undone else rest
+        matched = _pair_matching(pool, wins, met)
+        if undone >= len(pairs) or not any(b in met[a] for (a, b), _ in matched):
+            pairs = pairs[: len(pairs) - undone] + matched
+            break
+        undone = min(len(pairs), max(1, 2 * undone))
     pairs.sort(key=lambda ab: (-max(wins[ab[0][0]], wins[ab[0][1]]), min(seed[ab[0][0]], seed[ab[0][1]])))
     body = [Pairing(f"S{round_no}-{i + 1}", round_no, a, b, why, False) for i, ((a, b), why) in enumerate(pairs)]
     return body + out
@@ -723,8 +731,9 @@ def pair_swiss(state: EventState, active: Sequence[Player], round_no: int) -> li
 
 def _pair_groups(
     players: list[Player], wins: dict[Player, int], met: dict[Player, set[Player]]
-) -> list[tuple[tuple[Player, Player], str]] | None:
-    """Score groups top down with floaters; None when a group cannot avoid a rematch."""
+) -> tuple[list[tuple[tuple[Player, Player], str]], list[Player]]:
+    """Score groups top down with floaters; a group that cannot be paired without a rematch floats down whole
+    into the next. Returns the pairs made and the players left unpaired at the bottom (none when all paired)."""
     groups = _group_by(players, key=lambda p: wins[p])
     pairs: list[tuple[tuple[Player, Player], str]] = []
     floaters: list[Player] = []
@@ -733,7 +742,10 @@ def _pair_groups(
         last = index == len(groups) - 1
         solved = _pair_bracket(members, met, must_float=len(members) % 2 == 1, last=last)
         if solved is None:
-            return None
+            if last:
+                return pairs, members
+            floaters = members
+            continue
         matched, floaters = solved
         score = wins[group[0]]
         for a, b in matched:
@@ -744,9 +756,7 @@ def _pair_groups(
             if natural is not None and natural != b and natural in met[a]:
                 words += f"; rematch avoided (already met {_name(natural)})"
             pairs.append(((a, b), words))
-    if floaters:
-        return None
-    return pairs
+    return pairs, floaters
 
 
 def _name(player: Player) -> str:

@@ -45,7 +45,7 @@ from ..table import FINISHED
 from ..wording import plural
 from . import formats
 from .formats import EventError, Format, How, Pairing, Result, Settings, finished, settle
-from .log import Event, Seeding, Status, pairing_json, replay, result_json, settings_json
+from .log import Event, Seeding, Status, apply, pairing_json, replay, result_json, settings_json
 from .standings import Row, standings
 
 if TYPE_CHECKING:
@@ -55,6 +55,8 @@ log = logging.getLogger(__name__)
 
 MAX_NAME = 40
 RETRIES = 8
+LARGE_FIELD = 64
+"""Fields above this many players are paired in a worker thread."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,13 +143,13 @@ class EventService:
         found = await self.db.get_members(list(members))
         return {m: found[m].display_name if m in found else str(m) for m in members}
 
-    async def standings(self, guild_id: int, name: str) -> tuple[Event, list[Row] | list[list[Row]]]:
-        """The standings of an event: one table, or one per division of a league."""
+    async def standings(self, guild_id: int, name: str) -> tuple[Event, list[list[Row]]]:
+        """The standings of an event: one table per division of a league, else one table."""
         event = await self.find(guild_id, name)
         state = self._started(event)
         if event.format is Format.LEAGUE:
             return event, [standings(state, division) for division in state.divisions]
-        return event, standings(state)
+        return event, [standings(state)]
 
     async def my(self, guild_id: int, member: int) -> list[NextMatch]:
         """``member``'s undecided pairings in the club's running events."""
@@ -581,7 +583,7 @@ class EventService:
                         actions = await actions
                     if not actions:
                         return EventUpdate(event, "")
-                    actions = self._with_consequences(event, list(actions), now)
+                    actions = await self._with_consequences(event, list(actions), now)
                 except EventError as error:
                     raise InvalidRequestError(await self._named(str(error))) from None
                 try:
@@ -599,17 +601,19 @@ class EventService:
                                any(a.kind == "close" for a in actions), names)  # fmt: skip
         raise InvalidRequestError("The event changed too often at once; try again.")
 
-    def _with_consequences(self, event: Event, actions: list[NewEventAction], now: float) -> list[NewEventAction]:
+    async def _with_consequences(self, event: Event, actions: list[NewEventAction], now: float) -> list[NewEventAction]:
         """Apply ``actions`` to ``event`` and add what follows: the pairings now due (byes, walkovers) and the
-        close when the last match is decided."""
-        from .log import apply
-
+        close when the last match is decided. A large field is paired in a worker thread (a late Swiss round of
+        hundreds may take a tenth of a second), off the event loop."""
         for action in actions:
             apply(event, action.kind, dict(action.args), action.member_id)
         out = list(actions)
         state = event.state
         if event.status is Status.RUNNING and state is not None:
-            due = settle(state, int(now))
+            if len(state.seeds) > LARGE_FIELD:
+                due = await asyncio.to_thread(settle, state, int(now))
+            else:
+                due = settle(state, int(now))
             if due.pairings:
                 out.append(NewEventAction("pair", {"pairings": [pairing_json(p) for p in due.pairings]}))
             out += [NewEventAction("result", result_json(r)) for r in due.results]
