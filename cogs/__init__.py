@@ -13,6 +13,8 @@ Extensions (loaded by ``bot.py`` in ``setup_hook``):
   table, matches and chouettes (RULES A2, C9).
 - :mod:`cogs.study` — the ``/study`` group: the engine's review of a finished match (also posted when a match
   ends) and hints where they are allowed (the engine is an optional install).
+- :mod:`cogs.event` — the ``/event`` group: club events (knock-outs, Swiss, round robins, ladders, leagues), each
+  pairing an ordinary challenge posted with both players mentioned, the bracket and standings pictures.
 
 Shared helpers, one place each: :mod:`cogs.present` (an outcome → message content, embed, PNG and buttons),
 :mod:`cogs.buttons` (the one button scheme of every table: a ``DynamicItem`` family keyed by kind, id, staleness
@@ -22,5 +24,5 @@ token, direct messages), :mod:`cogs.flow` (parse → one club call → publish, 
 :mod:`cogs.errors` (refusals as ephemeral messages, everything else logged with an apology).
 """
 
-EXTENSIONS = ("cogs.bg", "cogs.chouette", "cogs.records", "cogs.player", "cogs.reminders", "cogs.study")
+EXTENSIONS = ("cogs.bg", "cogs.chouette", "cogs.records", "cogs.player", "cogs.reminders", "cogs.study", "cogs.event")
 """The extensions ``bot.py`` loads, in order."""

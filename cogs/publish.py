@@ -141,10 +141,14 @@ class Publisher:
         needs = (POST,) if isinstance(channel, discord.Thread) else (POST, THREADS)
         require_permissions(channel, *needs)
 
-    async def post_challenge(self, outcome: Outcome, *, channel) -> discord.Message:
-        """Post the challenge (Accept / Decline / Withdraw) in ``channel`` (see :meth:`challenge_channel`)."""
+    async def post_challenge(self, outcome: Outcome, *, channel, content: str | None = None) -> discord.Message:
+        """Post the challenge (Accept / Decline / Withdraw) in ``channel`` (see :meth:`challenge_channel`);
+        ``content`` in place of the line that mentions the challenged member (an event's pairing mentions both)."""
         board = await board_message(self.service, outcome.view, outcome.message, options=self.bot.board_options)
-        message = await channel.send(**board.send_kwargs())
+        kwargs = board.send_kwargs()
+        if content is not None:
+            kwargs["content"] = content[:2000]
+        message = await channel.send(**kwargs)
         await self._remember(outcome.match_id, channel.id, message.id, purpose="challenge")
         return message
 

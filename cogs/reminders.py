@@ -61,6 +61,12 @@ class Reminders(commands.Cog):
                 await self.bot.publisher.post_notice(notice)
             except Exception:
                 log.exception("could not post the %s of %s %s", notice.kind, notice.table, notice.table_id)
+        events = getattr(self.bot, "events", None)
+        if events is not None:  # the events' own deadlines; what they do is posted by their cog's listener
+            try:
+                await events.tick()
+            except Exception:
+                log.exception("the events' deadlines failed this round")
         return notices
 
     @tasks.loop(seconds=INTERVAL_SECONDS)

@@ -22,22 +22,25 @@ async def members(service: ClubService, count: int) -> list[int]:
 
 
 async def win(service: ClubService, match_id: int, winner: int, rng: random.Random | None = None):
-    """Play club match ``match_id`` (an event's challenge) until ``winner`` has won it: the second player accepts,
-    then the loser resigns at his first chance and the winner accepts. Returns the last outcome."""
+    """Play club match ``match_id`` (an event's challenge) until ``winner`` has won it: the second player accepts
+    (unless he has), then the loser resigns at his first chance and the winner accepts. Returns the last view."""
     rng = rng or random.Random(match_id)
     record = await service.db.get_match(match_id)
     loser = record.players[1] if record.players[0] == winner else record.players[0]
-    outcome = await service.accept(match_id, record.players[1])
+    if record.status == "challenged":
+        view = (await service.accept(match_id, record.players[1])).view
+    else:
+        view = await service.state(match_id)
     for _ in range(400):
-        view = outcome.view
         if view.status != "active":
-            return outcome
-        if view.waiting_for == loser and "resign" in view.legal:
+            return view
+        if view.waiting_for == loser and "resign" in view.legal and view.pending != "answer_resignation":
             outcome = await service.resign(match_id, loser, 3)
         elif view.pending == "answer_resignation":
             outcome = await service.accept_resignation(match_id, view.waiting_for)
         else:
             outcome = await decide(service, view, rng, cube=0.0)
+        view = outcome.view
     raise AssertionError("the match did not end")
 
 

@@ -50,7 +50,13 @@ async def test_command_tree_payload_is_valid(harness):
     bot = harness.bot
     commands = bot.tree.get_commands()
     names = [command.name for command in commands]
-    assert sorted(names) == ["bg", "club", "player", "study"], "/bg, /club (books), /player, /study"
+    assert sorted(names) == ["bg", "club", "event", "player", "study"], "/bg, /club (books), /event, /player, /study"
+    event = next(command for command in commands if command.name == "event").to_dict(bot.tree)
+    assert event["dm_permission"] is False and check_option(event, "") <= 4000
+    event_options = {o["name"]: o for o in event["options"]}
+    assert set(event_options) >= {"create", "join", "leave", "checkin", "start", "bracket", "standings", "my",
+                                  "report", "admin"} and len(event_options) <= 25  # fmt: skip
+    assert event_options["join"]["options"][0]["autocomplete"]  # event names autocomplete
     player = next(command for command in commands if command.name == "player").to_dict(bot.tree)
     assert player["dm_permission"] is False and check_option(player, "") <= 4000
     assert {o["name"] for o in player["options"]} >= {"away", "back", "ping", "nudge", "autoroll"}

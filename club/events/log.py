@@ -4,7 +4,7 @@ The log is the record (DESIGN "Events over tables"): replaying an event's action
 rebuilds exactly the state the use-cases worked on. Logged actions (``kind`` — ``args``):
 
 ==================  ==========================================================================================
-``create``          name, settings (:func:`settings_json`), cap, checkin_hours, seeding, rules, entry
+``create``          name, settings (:func:`settings_json`), cap, checkin_hours, seeding, rules, entry, channel
 ``join``            member — into the field, or onto the waiting list when the field is full
 ``leave``           member — before the start; the first on the waiting list moves up
 ``checkin_open``    until (Unix s) — the organiser opens check-in; only those checked in are seeded
@@ -48,7 +48,8 @@ class Seeding(StrEnum):
 @dataclass(slots=True)
 class Event:
     """One event of a club, rebuilt from its log. ``entrants`` in the order they joined; ``waiting`` the waiting
-    list; ``checked_in`` who checked in (when ``checkin_until`` is set); ``state`` the pure format state once
+    list; ``channel_id`` where a front end posts its pairings (None: its choice); ``checked_in`` who checked in
+    (when ``checkin_until`` is set); ``state`` the pure format state once
     started; ``asked``: pairings waiting for the organiser's decision → when the default applies; ``replays``:
     pairings ordered replayed → how many times."""
 
@@ -62,6 +63,7 @@ class Event:
     seeding: Seeding = Seeding.RATING
     rules: str | None = None
     entry: int = 0
+    channel_id: int | None = None
     status: Status = Status.OPEN
     version: int = 0
     entrants: list[int] = field(default_factory=list)
@@ -145,7 +147,7 @@ def new_event(event_id: int, club_id: int, organiser: int, args: dict[str, Any],
     return Event(
         event_id, club_id, args["name"], organiser, settings_from(args["settings"]), args.get("cap", 0),
         args.get("checkin_hours", 0), Seeding(args.get("seeding", "rating")), args.get("rules"),
-        args.get("entry", 0), created_at=at,
+        args.get("entry", 0), args.get("channel"), created_at=at,
     )  # fmt: skip
 
 

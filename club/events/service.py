@@ -97,6 +97,9 @@ class EventService:
         self.store = EventStore(service.db)
         self.grace = grace * 3600
         self._locks: dict[int, asyncio.Lock] = {}
+        self.listeners: list[Callable[[EventUpdate], Awaitable[Any]]] = []
+        """Called with every update that made matches or recorded results (whatever caused it: a command, a match's
+        end, the clock) — how the Discord side posts pairings and pictures; a listener that fails is logged."""
         self.news: list[EventUpdate] = []
         """What the match-end hook did (results, new pairings) since a front end last took it (:meth:`take_news`):
         the hook runs inside a player's action, whose answer is about his match."""
@@ -182,11 +185,13 @@ class EventService:
         seeding: str = "rating",
         rules: str | None = None,
         entry: int = 0,
+        channel_id: int | None = None,
     ) -> EventUpdate:
         """Create an event (open for joining). ``organiser``: the front end's word that ``member`` may organise
         (an admin, or a member with the club's organiser role). ``cap``: the most players (0: no cap; more join a
         waiting list). ``seeding``: ``rating`` or ``random``. ``rules``: a rule-set preset (default the club's).
-        ``entry``: an entry fee, recorded only (no money changes hands)."""
+        ``entry``: an entry fee, recorded only (no money changes hands). ``channel_id``: where a front end posts
+        the event's pairings and pictures."""
         if not organiser:
             raise InvalidRequestError(
                 "Only a club admin or a member with the club's organiser role can create an event."
@@ -209,7 +214,7 @@ class EventService:
         if rules is not None:
             self._check_rules(rules, settings)
         args = {"name": name, "settings": settings_json(settings), "cap": cap, "seeding": how.value,
-                "rules": rules, "entry": entry}  # fmt: skip
+                "rules": rules, "entry": entry, "channel": channel_id}  # fmt: skip
         try:
             record = await self.store.create(
                 club_id=club_id, name=name, format=settings.format.value, created_by=member,
@@ -364,8 +369,9 @@ class EventService:
             raise InvalidRequestError(f"You have no match in {event.name}: only its two players report a result.")
         pairing = next((p for p in reversed(mine) if p.key not in state.results), mine[-1])
         if winner not in pairing.players:
-            raise InvalidRequestError(f"Your match {pairing.key} in {event.name} is between "
-                                      f"{', '.join((await self.names(pairing.players)).values())}.")  # fmt: skip
+            names = await self.names(pairing.players)
+            raise InvalidRequestError(f"You report only your own match: {pairing.key} in {event.name} is "
+                                      f"{names[pairing.a]} against {names[pairing.b]}.")  # fmt: skip
         links = await self.store.matches(event.id)
         match_id = links.get(self._link(event, pairing.key))
         record = None if match_id is None else await self.db.get_match(match_id)
@@ -560,7 +566,9 @@ class EventService:
             event = await self.load(record.id)
             made = await self._make_matches(event, force=True)
             if made:
-                out.append(EventUpdate(event, f"{len(made)} match(es) of {event.name} made after a restart.", made))
+                update = EventUpdate(event, f"{len(made)} match(es) of {event.name} made after a restart.", made)
+                await self._tell(update)
+                out.append(update)
         return out
 
     # -- the unit of work -------------------------------------------------------------------------------------------
@@ -597,8 +605,11 @@ class EventService:
             results = tuple(r for k, r in (state.results.items() if state else ()) if k not in before)
             asked = tuple(a.args["key"] for a in actions if a.kind == "ask")
             names = await self.names(event.entrants)
-            return EventUpdate(event, _describe(event, made, results, asked, names), made, results, asked,
-                               any(a.kind == "close" for a in actions), names)  # fmt: skip
+            update = EventUpdate(event, _describe(event, made, results, asked, names), made, results, asked,
+                                 any(a.kind == "close" for a in actions), names)  # fmt: skip
+            if made or results or asked:
+                await self._tell(update)
+            return update
         raise InvalidRequestError("The event changed too often at once; try again.")
 
     async def _with_consequences(self, event: Event, actions: list[NewEventAction], now: float) -> list[NewEventAction]:
@@ -666,6 +677,13 @@ class EventService:
         game_forfeit, match_forfeit = await self.store.match_ending(record.id)
         how = How.FORFEIT if match_forfeit else How.CLAIM if game_forfeit else How.PLAYED
         return Result(pairing.key, winner, loser, scores[record.winner], scores[1 - record.winner], how)
+
+    async def _tell(self, update: EventUpdate) -> None:
+        for listener in self.listeners:
+            try:
+                await listener(update)
+            except Exception:
+                log.exception("event %s: a listener failed", update.event.id)
 
     async def _named(self, text: str) -> str:
         """``text`` with each member mention (``<@id>``) written as his display name."""

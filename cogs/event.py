@@ -1,0 +1,438 @@
+"""``/event``: club events in Discord — knock-outs, double elimination, round robins, Swiss, ladders and league
+seasons, run asynchronously (:mod:`club.events`).
+
+Thin: each command parses its options, makes one :class:`club.events.service.EventService` call and answers
+privately (refusals too, through :mod:`cogs.errors`). What an event does by itself — a pairing made, a result
+recorded, a deadline passed — reaches Discord through the service's listener (:meth:`EventCog.on_update`),
+whatever caused it (a command, a match that ended, the reminder loop): each new pairing is an ordinary club
+challenge posted in the event's channel with one message that mentions both players (the second accepts to start;
+the match then lives in its own thread as any), and the bracket or standings picture is posted, then edited after
+each result. Organisers: club admins (who may manage the server) and members with a role called "Organiser"
+(or "Organizer"). Event names autocomplete.
+"""
+
+from __future__ import annotations
+
+import io
+import logging
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from backgammon.errors import BackgammonError
+from club.errors import InvalidRequestError
+from club.events import pictures
+from club.events.formats import EventError, Format, Settings
+from club.events.service import EventService, EventUpdate
+from club.events.texts import bracket_text, format_words, pairings_text, standings_text, summary
+from club.results import Outcome
+
+from .errors import guarded, report
+from .flow import register
+from .present import MENTIONS, mention
+
+log = logging.getLogger(__name__)
+
+ORGANISER_ROLES = ("organiser", "organizer", "event organiser", "event organizer")
+"""Role names (case-insensitive) that may organise events besides the admins."""
+
+FORMAT_CHOICES = [
+    app_commands.Choice(name=name, value=value)
+    for name, value in (
+        ("single elimination (knock-out)", "single"),
+        ("double elimination (grand-final reset)", "double"),
+        ("round robin (Berger tables)", "round_robin"),
+        ("Swiss (out_after: MoreSwiss)", "swiss"),
+        ("ladder (challenge up to 3 above)", "ladder"),
+        ("league season (divisions, up and down)", "league"),
+    )
+]
+DECISIONS = [
+    app_commands.Choice(name=name, value=value)
+    for name, value in (
+        ("award to the first player", "a"),
+        ("award to the second player", "b"),
+        ("replay", "replay"),
+        ("both out", "both_out"),
+    )  # fmt: skip
+]
+NAME_HELP = "The event's name"
+
+
+def events_of(interaction: discord.Interaction) -> EventService:
+    """The bot's :class:`EventService` (made by this extension's :func:`setup`)."""
+    return interaction.client.events
+
+
+def may_organise(interaction: discord.Interaction) -> bool:
+    """Whether the member may organise events: an admin (manage server) or a member with an organiser role."""
+    permissions = interaction.permissions  # his permissions in this channel, as Discord sends them
+    if permissions.manage_guild or permissions.administrator:
+        return True
+    return any(role.name.strip().lower() in ORGANISER_ROLES for role in getattr(interaction.user, "roles", ()))
+
+
+async def event_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    """The club's events whose name starts with what the member typed, the newest first."""
+    try:
+        found = await events_of(interaction).named(interaction.guild_id, current.strip())
+    except BackgammonError:
+        return []
+    return [app_commands.Choice(name=f"{r.name} ({r.status})"[:100], value=r.name[:100]) for r in found[:25]]
+
+
+def settings_of(format: str, **options) -> Settings:
+    """The event settings from the command's options (None: the default). Raises :class:`InvalidRequestError`."""
+    values = {k: v for k, v in options.items() if v is not None}
+    if "lengths" in values:
+        try:
+            values["lengths"] = tuple(int(n) for n in str(values["lengths"]).replace(" ", "").split(",") if n)
+        except ValueError:
+            raise InvalidRequestError("lengths are whole numbers separated by commas, e.g. 5,5,7") from None
+    try:
+        return Settings(Format(format), **values)
+    except (EventError, ValueError) as error:
+        raise InvalidRequestError(str(error)) from None
+
+
+def _names_text(text: str, names: dict[int, str]) -> str:
+    for member, name in names.items():
+        text = text.replace(f"<@{member}>", name)
+    return text
+
+
+async def _answer(interaction: discord.Interaction, text: str, png: bytes | None = None, filename: str = "") -> None:
+    kwargs = {} if png is None else {"file": discord.File(io.BytesIO(png), filename=filename)}
+    await interaction.followup.send(text[:2000] or "Done.", ephemeral=True, **kwargs)
+
+
+class AdminCommands(app_commands.Group):
+    """``/event admin``: the organiser's decisions."""
+
+    def __init__(self) -> None:
+        super().__init__(name="admin", description="Organisers: decide matches, check-in, close, next season")
+
+    @app_commands.command(description="Decide an unplayed match: award it, replay it, or both out")
+    @app_commands.describe(event=NAME_HELP, match="The match's key, e.g. W2-1 (see /event pairings)")
+    @app_commands.choices(decision=DECISIONS)
+    @app_commands.autocomplete(event=event_autocomplete)
+    async def decide(self, interaction: discord.Interaction, event: str, match: str, decision: str) -> None:
+        await _call(interaction, "/event admin decide", lambda s, m: s.decide(
+            interaction.guild_id, event, m, match.strip().upper(), decision, organiser=may_organise(interaction)))  # fmt: skip
+
+    @app_commands.command(description="Open check-in: only those who check in are seeded")
+    @app_commands.describe(event=NAME_HELP, hours="How long check-in stays open")
+    @app_commands.autocomplete(event=event_autocomplete)
+    async def checkin(
+        self, interaction: discord.Interaction, event: str, hours: app_commands.Range[int, 1, 168] = 24
+    ) -> None:
+        await _call(interaction, "/event admin checkin", lambda s, m: s.open_checkin(
+            interaction.guild_id, event, m, hours, organiser=may_organise(interaction)))  # fmt: skip
+
+    @app_commands.command(description="End a ladder or a league season (or call an event off)")
+    @app_commands.describe(event=NAME_HELP)
+    @app_commands.autocomplete(event=event_autocomplete)
+    async def close(self, interaction: discord.Interaction, event: str) -> None:
+        await _call(interaction, "/event admin close", lambda s, m: s.close(
+            interaction.guild_id, event, m, organiser=may_organise(interaction)))  # fmt: skip
+
+    @app_commands.command(description="Start a league's next season: promotion and relegation applied")
+    @app_commands.describe(event="The finished season", name="The new season's name")
+    @app_commands.autocomplete(event=event_autocomplete)
+    async def season(self, interaction: discord.Interaction, event: str, name: app_commands.Range[str, 1, 40]) -> None:
+        await _call(interaction, "/event admin season", lambda s, m: s.next_season(
+            interaction.guild_id, event, m, name, organiser=may_organise(interaction)))  # fmt: skip
+
+
+async def _call(interaction: discord.Interaction, what: str, call) -> None:
+    """The shape of most commands: defer privately, register the member, one service call, its text privately."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    async with guarded(interaction, what):
+        member = await register(interaction)
+        update = await call(events_of(interaction), member)
+        await _answer(interaction, _names_text(update.text, update.names) or f"{update.event.name}: done.")
+
+
+class EventCommands(app_commands.Group):
+    """The ``/event`` commands (thin: parse → one event call → reply)."""
+
+    def __init__(self) -> None:
+        super().__init__(name="event", description="Club events: knock-outs, Swiss, round robins, ladders, leagues",
+                         guild_only=True)  # fmt: skip
+        self.add_command(AdminCommands())
+
+    async def on_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError) -> None:
+        """Check failures and option errors of every ``/event`` command (see :mod:`cogs.errors`)."""
+        command = getattr(interaction.command, "qualified_name", None) or "event"
+        await report(interaction, error, context={"what": f"/{command}"})
+
+    @app_commands.command(description="Create an event (organisers); members then /event join")
+    @app_commands.describe(
+        name="Its name, e.g. Spring Open", format="The format", lengths="Match length per round, e.g. 5,5,7",
+        final="The final's length", rounds="Swiss rounds", out_after="MoreSwiss: out at this many losses",
+        consolation="Single elimination: progressive consolation", cycles="Round robin: once or twice round",
+        division_size="League: players per division", reach="Ladder: challenge up to this many places above",
+        hours="Hours each round has", cap="Most players (more join a waiting list)",
+        seeding="By the club rating (default) or at random", rules="A rule-set preset (default: the club's)",
+    )  # fmt: skip
+    @app_commands.choices(format=FORMAT_CHOICES, seeding=[app_commands.Choice(name="club rating", value="rating"),
+                                                          app_commands.Choice(name="random", value="random")])  # fmt: skip
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 40],
+        format: str,
+        lengths: app_commands.Range[str, 1, 60] | None = None,
+        final: app_commands.Range[int, 1, 25] | None = None,
+        rounds: app_commands.Range[int, 1, 30] | None = None,
+        out_after: app_commands.Range[int, 1, 10] | None = None,
+        consolation: bool | None = None,
+        cycles: app_commands.Range[int, 1, 2] | None = None,
+        division_size: app_commands.Range[int, 3, 16] | None = None,
+        reach: app_commands.Range[int, 1, 10] | None = None,
+        hours: app_commands.Range[int, 1, 2000] | None = None,
+        cap: app_commands.Range[int, 0, 1024] = 0,
+        seeding: str = "rating",
+        rules: app_commands.Range[str, 1, 40] | None = None,
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/event create"):
+            member = await register(interaction)
+            settings = settings_of(format, lengths=lengths, final_length=final, rounds=rounds, out_after=out_after,
+                                   consolation=consolation, cycles=cycles, division_size=division_size, reach=reach,
+                                   round_hours=hours)  # fmt: skip
+            update = await events_of(interaction).create(
+                interaction.guild_id, member, name, settings, organiser=may_organise(interaction), cap=cap,
+                seeding=seeding, rules=rules, channel_id=interaction.channel_id,
+            )  # fmt: skip
+            await _answer(interaction, f"{update.text}\n{summary(update.event, {})}")
+
+    @app_commands.command(description="Join an event (or its waiting list)")
+    @app_commands.describe(event=NAME_HELP)
+    @app_commands.autocomplete(event=event_autocomplete)
+    async def join(self, interaction: discord.Interaction, event: str) -> None:
+        await _call(interaction, "/event join", lambda s, m: s.join(interaction.guild_id, event, m))
+
+    @app_commands.command(description="Leave an event before it starts")
+    @app_commands.describe(event=NAME_HELP)
+    @app_commands.autocomplete(event=event_autocomplete)
+    async def leave(self, interaction: discord.Interaction, event: str) -> None:
+        await _call(interaction, "/event leave", lambda s, m: s.leave(interaction.guild_id, event, m))
+
+    @app_commands.command(description="Check in to an event")
+    @app_commands.describe(event=NAME_HELP)
+    @app_commands.autocomplete(event=event_autocomplete)
+    async def checkin(self, interaction: discord.Interaction, event: str) -> None:
+        await _call(interaction, "/event checkin", lambda s, m: s.checkin(interaction.guild_id, event, m))
+
+    @app_commands.command(description="Start an event (its organiser): the field is seeded, round 1 is paired")
+    @app_commands.describe(event=NAME_HELP)
+    @app_commands.autocomplete(event=event_autocomplete)
+    async def start(self, interaction: discord.Interaction, event: str) -> None:
+        await _call(interaction, "/event start", lambda s, m: s.start(
+            interaction.guild_id, event, m, organiser=may_organise(interaction)))  # fmt: skip
+
+    @app_commands.command(description="Withdraw from a running event (your remaining matches are forfeited)")
+    @app_commands.describe(event=NAME_HELP)
+    @app_commands.autocomplete(event=event_autocomplete)
+    async def withdraw(self, interaction: discord.Interaction, event: str) -> None:
+        await _call(interaction, "/event withdraw", lambda s, m: s.withdraw(interaction.guild_id, event, m))
+
+    @app_commands.command(description="Ladder: challenge a member up to 3 places above you")
+    @app_commands.describe(event=NAME_HELP, opponent="Whom you challenge")
+    @app_commands.autocomplete(event=event_autocomplete)
+    async def challenge(self, interaction: discord.Interaction, event: str, opponent: discord.Member) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/event challenge"):
+            member = await register(interaction)
+            other = await register(interaction, opponent)
+            update = await events_of(interaction).challenge(interaction.guild_id, event, member, other)
+            await _answer(interaction, _names_text(update.text, update.names))
+
+    @app_commands.command(description="Report your event match's result (the match's own result decides)")
+    @app_commands.describe(event=NAME_HELP, winner="Who won")
+    @app_commands.autocomplete(event=event_autocomplete)
+    async def report(self, interaction: discord.Interaction, event: str, winner: discord.Member) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/event report"):
+            member = await register(interaction)
+            who = await register(interaction, winner)
+            update = await events_of(interaction).report(interaction.guild_id, event, member, who)
+            await _answer(interaction, _names_text(update.text, update.names))
+
+    @app_commands.command(description="The bracket (or the latest round's pairings), with its picture")
+    @app_commands.describe(event=NAME_HELP)
+    @app_commands.autocomplete(event=event_autocomplete)
+    async def bracket(self, interaction: discord.Interaction, event: str) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/event bracket"):
+            await register(interaction)
+            service = events_of(interaction)
+            found = await service.find(interaction.guild_id, event)
+            names = await service.names(found.entrants)
+            text = bracket_text(found, names)
+            png = None
+            if found.state is not None and found.format in (Format.SINGLE, Format.DOUBLE):
+                png = await pictures.bracket_png_async(found.state, names, found.name,
+                                                       theme=interaction.client.board_options.theme)  # fmt: skip
+            await _answer(interaction, f"```\n{text[:1900]}\n```", png, f"bracket-{found.id}.png")
+
+    @app_commands.command(description="Standings with tie-breaks, each place explained")
+    @app_commands.describe(event=NAME_HELP)
+    @app_commands.autocomplete(event=event_autocomplete)
+    async def standings(self, interaction: discord.Interaction, event: str) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/event standings"):
+            await register(interaction)
+            found, png, text = await standings_picture(interaction.client, interaction.guild_id, event)
+            await _answer(interaction, f"```\n{text[:1900]}\n```", png, f"standings-{found.id}.png")
+
+    @app_commands.command(description="A round's pairings and why each was made")
+    @app_commands.describe(event=NAME_HELP, round="The round (default: the latest)")
+    @app_commands.autocomplete(event=event_autocomplete)
+    async def pairings(
+        self, interaction: discord.Interaction, event: str, round: app_commands.Range[int, 1, 100] | None = None
+    ) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/event pairings"):
+            await register(interaction)
+            service = events_of(interaction)
+            found = await service.find(interaction.guild_id, event)
+            text = pairings_text(found, await service.names(found.entrants), round)
+            await _answer(interaction, f"```\n{text[:1900]}\n```")
+
+    @app_commands.command(description="Your next event matches: opponent, deadline, a link")
+    async def my(self, interaction: discord.Interaction) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/event my"):
+            member = await register(interaction)
+            mine = await events_of(interaction).my(interaction.guild_id, member)
+            lines = []
+            for item in mine:
+                link = ""
+                if item.match_id is not None:
+                    home = await interaction.client.publisher.home(item.match_id)
+                    if home is not None:
+                        link = f" — {home.jump_url}"
+                lines.append(f"{item.event}: {item.pairing.key} against {item.opponent_name}, match "
+                             f"{item.match_id or '(being made)'}, by <t:{int(item.deadline)}:f>{link}")  # fmt: skip
+            await _answer(interaction, "\n".join(lines) or "You have no event match to play.")
+
+    @app_commands.command(description="The club's events, or one event's format, status and field")
+    @app_commands.describe(event="An event (default: the list)")
+    @app_commands.autocomplete(event=event_autocomplete)
+    async def show(self, interaction: discord.Interaction, event: str | None = None) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/event show"):
+            await register(interaction)
+            service = events_of(interaction)
+            if event is None:
+                found = await service.named(interaction.guild_id)
+                text = "\n".join(f"{r.name} — {r.format.replace('_', ' ')}, {r.status}" for r in found)
+                await _answer(interaction, text or "This club has no events yet: an organiser uses /event create.")
+                return
+            one = await service.find(interaction.guild_id, event)
+            await _answer(interaction, summary(one, await service.names(one.entrants + one.waiting)))
+
+
+async def standings_picture(bot, guild_id: int, name: str):
+    """``(event, PNG, text)`` of an event's standings (every division of a league, the picture of the first)."""
+    service: EventService = bot.events
+    found, tables = await service.standings(guild_id, name)
+    names = await service.names(found.entrants)
+    marks = pictures.league_marks(tables, found.settings.up, found.settings.down) if len(tables) > 1 else [{}]
+    texts = []
+    for number, rows in enumerate(tables, 1):
+        title = f"{found.name} — division {number}" if len(tables) > 1 else f"{found.name} — standings"
+        texts.append(standings_text(title, rows, names))
+    table = pictures.standings_table(texts[0].splitlines()[0], tables[0], names, format_words(found), marks=marks[0])
+    png = await pictures.table_png_async(table, theme=bot.board_options.theme)
+    return found, png, "\n".join(texts)
+
+
+class EventCog(commands.Cog):
+    """Holds the event use-cases on the bot (``bot.events``), the ``/event`` group and the listener that posts
+    what events do by themselves."""
+
+    def __init__(self, bot: commands.Bot) -> None:
+        self.bot = bot
+        bot.events = EventService(bot.service)
+        bot.events.listeners.append(self.on_update)
+        self.commands = EventCommands()
+        self.pictures: dict[int, discord.Message] = {}  # event id → its picture message, edited after each result
+
+        self.resumed = False
+
+    async def cog_unload(self) -> None:
+        """Take ``/event`` out of the tree."""
+        self.bot.tree.remove_command("event")
+
+    @commands.Cog.listener()
+    async def on_ready(self) -> None:
+        """Once connected: make the matches a crash left unmade (:meth:`EventService.resume`), posted as any."""
+        if not self.resumed:
+            self.resumed = True
+            try:
+                await self.bot.events.resume()
+            except Exception:
+                log.exception("events: resuming after a restart failed")
+
+    async def on_update(self, update: EventUpdate) -> None:
+        """Post what an event did: each new pairing's challenge with both players mentioned once, the results and
+        the decisions asked of the organiser in words, and the bracket or standings picture (edited when posted
+        before)."""
+        event = update.event
+        publisher = self.bot.publisher
+        club = await self.bot.service.db.get_club_by_id(event.club_id)
+        channel = await publisher.channel(event.channel_id) if event.channel_id else None
+        if channel is None and club is not None:
+            settings = await self.bot.service.club_settings(club.guild_id)
+            channel = await publisher.channel(settings.game_channel) if settings.game_channel else None
+        if channel is None:
+            log.info("event %s: no channel to post in", event.id)
+            return
+        for pairing, match_id in update.matches:
+            view = await self.bot.service.state(match_id)
+            assert pairing.b is not None
+            content = (f"{mention(pairing.a)} {mention(pairing.b)} {event.name} {pairing.key}: "
+                       f"{update.names.get(pairing.a, '')} v {update.names.get(pairing.b, '')} — "
+                       f"{update.names.get(pairing.b, '')} accepts to start; by <t:{pairing.deadline}:f>.")  # fmt: skip
+            text = f"{event.name} {pairing.key} ({pairing.why})."
+            await publisher.post_challenge(Outcome(view, _names_text(text, update.names)), channel=channel,
+                                           content=content)  # fmt: skip
+        words = [line for line in update.text.splitlines() if " — match " not in line]
+        if update.asked:
+            words.append(f"{mention(event.organiser)} decide with /event admin decide.")
+        if words:
+            await channel.send(content="\n".join(words)[:2000], allowed_mentions=MENTIONS)
+        if update.results and club is not None:
+            await self._picture(channel, club.guild_id, update)
+
+    async def _picture(self, channel, guild_id: int, update: EventUpdate) -> None:
+        event = update.event
+        if event.state is None:
+            return
+        if event.format in (Format.SINGLE, Format.DOUBLE):
+            png = await pictures.bracket_png_async(event.state, update.names, event.name,
+                                                   theme=self.bot.board_options.theme)  # fmt: skip
+            filename = f"bracket-{event.id}.png"
+        else:
+            _, png, _ = await standings_picture(self.bot, guild_id, event.name)
+            filename = f"standings-{event.id}.png"
+        file = discord.File(io.BytesIO(png), filename=filename)
+        old = self.pictures.get(event.id)
+        if old is not None:
+            try:
+                await old.edit(attachments=[file])
+                return
+            except discord.HTTPException:
+                pass
+        self.pictures[event.id] = await channel.send(content=f"{event.name}:", file=file)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """Load the extension: the cog, the ``/event`` group and the events made after a crash."""
+    cog = EventCog(bot)
+    await bot.add_cog(cog)
+    bot.tree.add_command(cog.commands)

@@ -1,0 +1,68 @@
+"""``/event`` through the Discord harness (cogs/event.py driving discord.py's own routing): an organiser creates a
+double elimination, members join (names autocomplete), it starts; each pairing is a challenge posted in the
+event's channel with both players mentioned in one message, accepted by its second player and played as any match;
+results post the bracket picture; /event my links the match; refusals are private and store nothing."""
+
+from __future__ import annotations
+
+from clubkit import snapshot
+from discordkit import Harness
+from eventkit import win
+
+
+def _mentioned(message) -> set[int]:
+    return {int(part[2:-1]) for part in message.content.replace(",", " ").split() if part.startswith("<@")}
+
+
+async def test_an_event_through_discord(tmp_path):
+    async with Harness.start(tmp_path / "club.sqlite3") as h:
+        organiser = h.member("Olga", admin=True)
+        players = [organiser, h.member("Ann"), h.member("Bob"), h.member("Cy")]
+        room = h.channel("events")
+        created = await h.command(players[1], "event create", room, name="Cup", format="double", lengths="1")
+        assert created.private and "organiser role" in created.text
+        created = await h.command(organiser, "event create", room, name="Cup", format="double", lengths="1")
+        assert created.private and "Cup is open" in created.text
+        for member in players:
+            joined = await h.command(member, "event join", room, event="Cup")
+            assert joined.private and "You are in the field of Cup" in joined.text
+        choices = await h.autocomplete(players[2], "event join", "event", "c", room)
+        assert [c["value"] for c in choices] == ["Cup"]
+        before = snapshot(tmp_path / "club.sqlite3")
+        again = await h.command(players[1], "event join", room, event="Cup")
+        assert again.private and "already in the field of Cup" in again.text
+        early = await h.command(players[1], "event start", room, event="Cup")
+        assert early.private and "Only the organiser of Cup" in early.text
+        assert snapshot(tmp_path / "club.sqlite3") == before
+        started = await h.command(organiser, "event start", room, event="Cup")
+        assert started.private and "Cup has started with 4 players" in started.text
+        posts = [m for m in h.messages(room) if "Cup W1-" in m.content]
+        assert len(posts) == 2
+        event = await h.bot.events.find(h.guild, "Cup")
+        for post in posts:
+            key = post.content.split("Cup ")[1].split(":")[0]
+            pairing = event.state.pairings[key]
+            assert _mentioned(post) == {pairing.a, pairing.b}  # one ping to both players
+            assert "Accept" in post.labels
+        first = posts[0]
+        key = first.content.split("Cup ")[1].split(":")[0]
+        pairing = event.state.pairings[key]
+        accepted = await h.press(h.members[pairing.b], first, "Accept")
+        assert not accepted.text or "Refused" not in accepted.text
+        links = await h.bot.events.store.matches(event.id)
+        my = await h.command(h.members[pairing.a], "event my", room)
+        assert my.private and f"{key} against" in my.text and "https://discord.com/channels/" in my.text
+        reporter = next(m for m in players if m.id not in pairing.players)
+        stranger = await h.command(reporter, "event report", room, event="Cup", winner=h.members[pairing.a])
+        assert stranger.private and "You report only your own match" in stranger.text
+        await win(h.bot.service, links[key], pairing.a)
+        await h.settle()
+        assert any(m.png is not None and "Cup" in m.content for m in h.messages(room)), "the bracket picture"
+        bracket = await h.command(players[1], "event bracket", room, event="Cup")
+        assert bracket.private and "Winners' bracket" in bracket.text and bracket.messages[0].png
+        standings = await h.command(players[1], "event standings", room, event="Cup")
+        assert standings.private and standings.messages[0].png
+        pairings = await h.command(players[1], "event pairings", room, event="Cup")
+        assert "why: seed" in pairings.text
+        shown = await h.command(players[1], "event show", room)
+        assert "Cup — double, running" in shown.text
