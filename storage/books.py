@@ -336,15 +336,21 @@ async def sessions(
 
 
 # -- matches, games and cube actions of members ----------------------------------------------------------------------
+_RATED = (
+    "club_id = ? AND kind = 'match' AND status = 'over' AND winner IS NOT NULL AND NOT ("
+    "id IN (SELECT match_id FROM event_matches WHERE match_id IS NOT NULL) AND EXISTS (SELECT 1 FROM actions a "
+    "WHERE a.match_id = matches.id AND a.kind IN ('forfeit', 'forfeit_match')))"
+)
+"""The matches that count in the ratings: ended with a winner — forfeits included, except in an event's match (a
+club event leaves a forfeited or claimed match unrated, as UKBGF clubs do)."""
+
+
 async def finished_matches(
     db: Database, club_id: int, *, after: tuple[float, int] | None = None
 ) -> list[FinishedMatch]:
-    """Every match of club ``club_id`` that ended with a winner (forfeits included), in the order they ended
+    """Every match of club ``club_id`` that counts in the ratings (:data:`_RATED`), in the order they ended
     (``ended_at``, then id); only those after ``after`` = ``(ended_at, id)`` if given."""
-    sql = (
-        "SELECT id, length, player0, player1, winner, score0, score1, ended_at FROM matches "
-        "WHERE club_id = ? AND kind = 'match' AND status = 'over' AND winner IS NOT NULL"
-    )
+    sql = f"SELECT id, length, player0, player1, winner, score0, score1, ended_at FROM matches WHERE {_RATED}"
     params: list[Any] = [club_id]
     if after is not None:
         sql += " AND (ended_at > ? OR (ended_at = ? AND id > ?))"
@@ -354,11 +360,8 @@ async def finished_matches(
 
 
 async def finished_match_count(db: Database, club_id: int) -> int:
-    """How many matches of club ``club_id`` ended with a winner."""
-    row = await db._fetchone(
-        "SELECT count(*) FROM matches WHERE club_id = ? AND kind = 'match' AND status = 'over' AND winner IS NOT NULL",
-        (club_id,),
-    )
+    """How many matches of club ``club_id`` count in the ratings (:data:`_RATED`)."""
+    row = await db._fetchone(f"SELECT count(*) FROM matches WHERE {_RATED}", (club_id,))
     return row[0]
 
 

@@ -217,3 +217,77 @@ async def test_organiser_awards_and_withdrawals(tmp_path):
         assert set(final.players) == {p1.b, p2.b}
         assert update.matches and update.matches[0][0].key == "W2-1"
         assert update.matches[0][0].final
+
+
+async def test_forfeits_in_events_are_not_rated(tmp_path):
+    from club.records import ClubRecords
+
+    clock = ManualClock()
+    async with club_service(tmp_path / "club.db", clock) as service:
+        events = EventService(service)
+        records = ClubRecords(service)
+        players = await members(service, 4)
+        start = await open_event(service, events, "Rated", Settings(Format.SINGLE, lengths=(1,), round_hours=24),
+                                 players)  # fmt: skip
+        (played, played_id), (late, late_id) = start.matches
+        await win(service, played_id, played.a)
+        await service.accept(late_id, late.b)  # the late match starts, then nobody moves
+        clock.advance(25 * 3600)
+        await events.tick()
+        event = await events.find(GUILD, "Rated")
+        assert event.state.results[late.key].how is How.FORFEIT
+        assert (await service.db.get_match(late_id)).winner is not None  # the club match ended by forfeit
+        ratings = await records.ratings(GUILD)
+        assert set(ratings) == set(played.players), "only the match played out is rated"
+
+
+RESTART_FORMATS = [
+    Settings(Format.SINGLE, lengths=(1,), consolation=True),
+    Settings(Format.DOUBLE, lengths=(1,)),
+    Settings(Format.ROUND_ROBIN, lengths=(1,)),
+    Settings(Format.SWISS, lengths=(1,), out_after=2),
+    Settings(Format.LEAGUE, lengths=(1,), division_size=3),
+]
+
+
+@pytest.mark.parametrize("settings", RESTART_FORMATS, ids=lambda s: s.format.value)
+async def test_a_restart_in_the_middle_of_each_format(tmp_path, settings):
+    """Half the matches, a restart (a new process on the same database), the rest: the event rebuilt from its log
+    is the one before, and it runs to its end."""
+    path, clock = tmp_path / "club.db", ManualClock()
+    count = 6 if settings.format is Format.LEAGUE else 5
+    async with club_service(path, clock) as service:
+        events = EventService(service)
+        players = await members(service, count)
+        await open_event(service, events, "Mid", settings, players)
+        for _ in range(2):
+            await play_round(service, events, "Mid")
+        before = await events.find(GUILD, "Mid")
+        assert before.status is Status.RUNNING
+    async with club_service(path, clock) as service:
+        events = EventService(service)
+        after = await events.find(GUILD, "Mid")
+        assert (after.state.pairings, after.state.results, after.version) == (
+            before.state.pairings, before.state.results, before.version)  # fmt: skip
+        for _ in range(30):
+            if (await events.find(GUILD, "Mid")).status is Status.OVER:
+                break
+            await play_round(service, events, "Mid")
+        assert (await events.find(GUILD, "Mid")).status is Status.OVER
+
+
+async def test_a_ladder_across_a_restart(tmp_path):
+    path = tmp_path / "club.db"
+    async with club_service(path) as service:
+        events = EventService(service)
+        players = await members(service, 4)
+        await open_event(service, events, "Rungs", Settings(Format.LADDER, lengths=(1,)), players)
+        update = await events.challenge(GUILD, "Rungs", players[3], players[1])
+        ((pairing, match_id),) = update.matches
+    async with club_service(path) as service:
+        events = EventService(service)
+        await win(service, match_id, players[3])
+        event = await events.find(GUILD, "Rungs")
+        assert event.state.ladder == [players[0], players[3], players[1], players[2]]
+        closed = await events.close(GUILD, "Rungs", players[0], organiser=False)
+        assert closed.event.status is Status.OVER
