@@ -302,6 +302,18 @@ class EventCommands(app_commands.Group):
             text = pairings_text(found, await service.names(found.entrants), round)
             await _answer(interaction, f"```\n{text[:1900]}\n```")
 
+    @app_commands.command(description="An event's results as a ZIP: results.csv, event.json, every match's .mat")
+    @app_commands.describe(event=NAME_HELP)
+    @app_commands.autocomplete(event=event_autocomplete)
+    async def export(self, interaction: discord.Interaction, event: str) -> None:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/event export"):
+            await register(interaction)
+            filename, data = await events_of(interaction).export(interaction.guild_id, event)
+            file = discord.File(io.BytesIO(data), filename=filename)
+            await interaction.followup.send(f"{event}: results.csv, event.json and the .mat files.", file=file,
+                                            ephemeral=True)  # fmt: skip
+
     @app_commands.command(description="Your next event matches: opponent, deadline, a link")
     async def my(self, interaction: discord.Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)

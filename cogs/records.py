@@ -168,7 +168,11 @@ class RecordCommands(app_commands.Group):
             await register(interaction)
             who = await register(interaction, member) if member is not None else interaction.user.id
             stats = await records_of(interaction).stats(interaction.guild_id, who)
-            await _send(interaction, texts.stats_text(stats), share=share)
+            text = texts.stats_text(stats)
+            events = getattr(interaction.client, "events", None)  # club events (cogs.event), when loaded
+            if events is not None:
+                text += "\n" + (await events.member_events(interaction.guild_id, who)).text()
+            await _send(interaction, text, share=share)
 
     @app_commands.command(description="The books as a ZIP: ledger and sheet CSVs, .mat files")
     @app_commands.describe(period="Default: this month", session=SESSION_HELP)

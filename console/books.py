@@ -112,7 +112,8 @@ async def rating(console: Console, args: list[str]) -> str:
 async def stats(console: Console, args: list[str]) -> str:
     """``club stats [NAME]``."""
     who = await console.known(args[0]) if args else console.member
-    return texts.stats_text(await console.records.stats(console.guild_id, who)).replace("**", "")
+    text = texts.stats_text(await console.records.stats(console.guild_id, who)).replace("**", "")
+    return f"{text}\n{(await console.events.member_events(console.guild_id, who)).text()}"
 
 
 @verb(

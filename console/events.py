@@ -6,13 +6,15 @@ is quoted: ``event join 'Spring Open'``."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from club.errors import InvalidRequestError
 from club.events import pictures
 from club.events.formats import EventError, Format, Settings
 from club.events.service import EventUpdate
 from club.events.texts import bracket_text, format_words, pairings_text, standings_text, summary
 
-from .core import Console
+from .core import Console, file_problem
 from .parse import options
 from .verbs import verb
 
@@ -172,6 +174,20 @@ async def season(console: Console, args: list[str]) -> str:
     update = await console.events.next_season(console.guild_id, args[0], _me(console), args[1],
                                               organiser=console.admin)  # fmt: skip
     return said(console, update)
+
+
+@verb("event export", "event export NAME [FILE.zip]", "results as a ZIP: results.csv, event.json, the .mat files")
+async def export(console: Console, args: list[str]) -> str:
+    """``event export NAME [FILE]`` (default: event-ID.zip in the current folder)."""
+    if not 1 <= len(args) <= 2:
+        raise InvalidRequestError("event export NAME [FILE.zip], e.g. event export Cup cup.zip")
+    filename, data = await console.events.export(console.guild_id, args[0])
+    path = Path(args[1] if len(args) == 2 else filename)
+    try:
+        path.write_bytes(data)
+    except OSError as error:
+        raise InvalidRequestError(file_problem(error, path)) from None
+    return f"Written {path} ({len(data):,} bytes): results.csv, event.json and the matches' .mat files."
 
 
 @verb("event list", "event list", "the club's events")

@@ -64,6 +64,10 @@ async def test_knockout_with_consolation_to_the_end(tmp_path):
         assert "Consolation, round 1:" in bracket
         table = await say(console, "event standings Cup")
         assert table.splitlines()[2].split()[:2] == ["1", "ann"]
+        written = await say(console, f"event export Cup {tmp_path / 'cup.zip'}")
+        assert written.startswith(f"Written {tmp_path / 'cup.zip'}") and (tmp_path / "cup.zip").exists()
+        stats = await say(console, "club stats")
+        assert stats.endswith("Events: 1 played, best finish 1st in Cup.")
 
 
 async def test_round_robin_and_moreswiss(tmp_path):

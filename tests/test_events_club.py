@@ -291,3 +291,28 @@ async def test_a_ladder_across_a_restart(tmp_path):
         assert event.state.ladder == [players[0], players[3], players[1], players[2]]
         closed = await events.close(GUILD, "Rungs", players[0], organiser=False)
         assert closed.event.status is Status.OVER
+
+
+async def test_export_and_the_members_record(tmp_path):
+    import io
+    import json
+    import zipfile
+
+    async with club_service(tmp_path / "club.db") as service:
+        events = EventService(service)
+        players = await members(service, 3)
+        assert (await events.member_events(GUILD, players[0])).text() == "Events: no event finished yet."
+        await open_event(service, events, "Trio", Settings(Format.ROUND_ROBIN, lengths=(1,)), players)
+        for _ in range(3):
+            await play_round(service, events, "Trio")
+        name, data = await events.export(GUILD, "Trio")
+        archive = zipfile.ZipFile(io.BytesIO(data))
+        files = archive.namelist()
+        assert name == "event-1.zip" and {"results.csv", "event.json"} <= set(files)
+        assert sum(1 for f in files if f.endswith(".mat")) == 3
+        rows = archive.read("results.csv").decode().splitlines()
+        assert rows[0].startswith("round,match,player_a,player_b,winner") and len(rows) == 1 + 6  # 3 matches, 3 byes
+        data = json.loads(archive.read("event.json"))
+        assert data["status"] == "over" and [r["place"] for r in data["standings"][0]] == [1, 2, 3]
+        champion = data["standings"][0][0]["member"]
+        assert (await events.member_events(GUILD, champion)).text() == "Events: 1 played, best finish 1st in Trio."

@@ -75,6 +75,28 @@ class EventUpdate:
 
 
 @dataclass(frozen=True, slots=True)
+class MemberEvents:
+    """A member's finished events in a club: how many he ``played`` and his ``best`` finish as ``(place, event
+    name)`` (None before his first)."""
+
+    played: int
+    best: tuple[int, str] | None
+
+    def text(self) -> str:
+        """ "Events: 3 played, best finish 1st in Spring Open." (or "no event finished yet")."""
+        if not self.played or self.best is None:
+            return "Events: no event finished yet."
+        place, name = self.best
+        return f"Events: {self.played} played, best finish {ordinal(place)} in {name}."
+
+
+def ordinal(number: int) -> str:
+    """1st, 2nd, 3rd, 4th, 11th, 21st …"""
+    suffix = "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    return f"{number}{suffix}"
+
+
+@dataclass(frozen=True, slots=True)
 class NextMatch:
     """A member's next event match (``/event my``): the event, the pairing, its club match (None until made),
     the opponent and the deadline."""
@@ -171,6 +193,41 @@ class EventService:
             out.append(NextMatch(event.name, pairing, links.get(self._link(event, pairing.key)), opponent,
                                  names[opponent], deadline))  # fmt: skip
         return out
+
+    async def member_events(self, guild_id: int, member: int) -> MemberEvents:
+        """``member``'s finished events in the club and his best finish (his place in the final standings)."""
+        club_id = await self._club_id(guild_id)
+        played, best = 0, None
+        for record in await self.store.of_club(club_id, ("over",), limit=1000):
+            event = await self.load(record.id)
+            if event.state is None or member not in event.state.seeds:
+                continue
+            played += 1
+            groups = list(event.state.divisions) or [event.state.seeds]
+            number, group = next((i, g) for i, g in enumerate(groups, 1) if member in g)
+            place = next(row.place for row in standings(event.state, group) if row.player == member)
+            where = event.name + (f" (division {number})" if len(groups) > 1 else "")
+            if best is None or place < best[0]:
+                best = (place, where)
+        return MemberEvents(played, best)
+
+    async def export(self, guild_id: int, name: str) -> tuple[str, bytes]:
+        """``(file name, ZIP bytes)`` of an event's results: ``results.csv`` (one line per pairing: round, key,
+        players, winner, points, how, rated), ``event.json`` (settings, seeds, pairings with why, results,
+        standings) and every played match's ``.mat`` file (:func:`club.export.export_mat`). Built in a worker
+        thread."""
+        from ..export import export_mat
+
+        event = await self.find(guild_id, name)
+        state = self._started(event)
+        names = await self.names(event.entrants)
+        links = await self.store.matches(event.id)
+        mats = {}
+        for key, match_id in links.items():
+            if match_id is not None and key.split("#")[0] in state.results:
+                mats[key] = await export_mat(self.club, match_id)
+        tables = [standings(state, d) for d in state.divisions] or [standings(state)]
+        return f"event-{event.id}.zip", await asyncio.to_thread(_zip, event, names, links, mats, tables)
 
     # -- before the start ---------------------------------------------------------------------------------------------
     async def create(
@@ -740,6 +797,48 @@ class EventService:
         except ClubError:
             return {}
         return {member: rating.rating for member, rating in ratings.items()}
+
+
+def _zip(event: Event, names: dict[int, str], links: dict[str, int | None], mats: dict[str, tuple[str, str]],
+         tables: list[list[Row]]) -> bytes:  # fmt: skip
+    """The export's ZIP (see :meth:`EventService.export`)."""
+    import csv
+    import io
+    import json
+    import zipfile
+
+    state = event.state
+    assert state is not None
+    text = io.StringIO()
+    out = csv.writer(text)
+    out.writerow(["round", "match", "player_a", "player_b", "winner", "points_won", "points_lost", "how", "rated",
+                  "club_match"])  # fmt: skip
+    for key, pairing in state.pairings.items():
+        result = state.results.get(key)
+        out.writerow([
+            pairing.round, key, names.get(pairing.a, pairing.a), "" if pairing.b is None else names.get(pairing.b),
+            "" if result is None or result.winner is None else names.get(result.winner, result.winner),
+            "" if result is None else result.won, "" if result is None else result.lost,
+            "" if result is None else result.how.value, "" if result is None else int(result.how.rated),
+            links.get(key) or "",
+        ])  # fmt: skip
+    data = {
+        "name": event.name, "settings": settings_json(event.settings), "status": event.status.value,
+        "seeds": [{"seed": i + 1, "member": p, "name": names.get(p, str(p))} for i, p in enumerate(state.seeds)],
+        "pairings": [pairing_json(p) for p in state.pairings.values()],
+        "results": [result_json(r) for r in state.results.values()],
+        "standings": [[{"place": r.place, "member": r.player, "name": names.get(r.player, str(r.player)),
+                        "wins": r.wins, "losses": r.losses, "head_to_head": r.head_to_head,
+                        "buchholz": r.buchholz, "points_won": r.won, "points_lost": r.lost, "why": r.why}
+                       for r in rows] for rows in tables],
+    }  # fmt: skip
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("results.csv", text.getvalue())
+        archive.writestr("event.json", json.dumps(data, ensure_ascii=False, indent=1))
+        for key, (filename, mat) in sorted(mats.items()):
+            archive.writestr(f"matches/{key.replace('#', '-replay')}-{filename}", mat)
+    return buffer.getvalue()
 
 
 def _with_text(update: EventUpdate, text: str) -> EventUpdate:
