@@ -94,39 +94,27 @@ def _one_name(args: list[str], usage: str) -> str:
     return args[0]
 
 
-@verb("event join", "event join NAME", "join an event (or its waiting list)")
-async def join(console: Console, args: list[str]) -> str:
-    """``event join NAME``."""
-    return said(console, await console.events.join(console.guild_id, _one_name(args, "event join NAME"),
-                                                   _me(console)))  # fmt: skip
+def _by_name(word: str, *, organiser: bool = False):
+    """The verb ``event WORD NAME``: the member's :class:`EventService` call of that name on event NAME."""
+
+    async def run(console: Console, args: list[str]) -> str:
+        name = _one_name(args, f"event {word} NAME")
+        call = getattr(console.events, word)
+        options = {"organiser": console.admin} if organiser else {}
+        return said(console, await call(console.guild_id, name, _me(console), **options))
+
+    run.__doc__ = f"``event {word} NAME``."
+    return run
 
 
-@verb("event leave", "event leave NAME", "leave an event before it starts")
-async def leave(console: Console, args: list[str]) -> str:
-    """``event leave NAME``."""
-    return said(console, await console.events.leave(console.guild_id, _one_name(args, "event leave NAME"),
-                                                    _me(console)))  # fmt: skip
-
-
-@verb("event checkin", "event checkin NAME", "check in to an event")
-async def checkin(console: Console, args: list[str]) -> str:
-    """``event checkin NAME``."""
-    return said(console, await console.events.checkin(console.guild_id, _one_name(args, "event checkin NAME"),
-                                                      _me(console)))  # fmt: skip
-
-
-@verb("event start", "event start NAME", "start an event (its organiser): seed the field, make round 1")
-async def start(console: Console, args: list[str]) -> str:
-    """``event start NAME``."""
-    name = _one_name(args, "event start NAME")
-    return said(console, await console.events.start(console.guild_id, name, _me(console), organiser=console.admin))
-
-
-@verb("event withdraw", "event withdraw NAME", "withdraw from a running event (your matches are forfeited)")
-async def withdraw(console: Console, args: list[str]) -> str:
-    """``event withdraw NAME``."""
-    name = _one_name(args, "event withdraw NAME")
-    return said(console, await console.events.withdraw(console.guild_id, name, _me(console)))
+for _word, _summary, _organiser in (
+    ("join", "join an event (or its waiting list)", False),
+    ("leave", "leave an event before it starts", False),
+    ("checkin", "check in to an event", False),
+    ("start", "start an event (its organiser): seed the field, make round 1", True),
+    ("withdraw", "withdraw from a running event (your matches are forfeited)", False),
+):
+    verb(f"event {_word}", f"event {_word} NAME", _summary)(_by_name(_word, organiser=_organiser))
 
 
 @verb("event challenge", "event challenge NAME MEMBER", "challenge someone up to 3 places above you on a ladder")

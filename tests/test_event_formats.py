@@ -25,6 +25,7 @@ from club.events.formats import (
     challenge,
     divide,
     finished,
+    meetings,
     pair_swiss,
     promote,
     seed_positions,
@@ -229,14 +230,7 @@ def test_swiss_avoids_rematches_and_spreads_byes(n, seed, rounds):
     state = EventState(Settings(Format.SWISS, rounds=rounds), tuple(range(1, n + 1)))
     for round_no in range(1, rounds + 1):
         active = swiss_active(state)
-        byes = {p: 0 for p in state.seeds}
-        met = {p: set() for p in state.seeds}
-        for pairing in state.pairings.values():
-            if pairing.b is None:
-                byes[pairing.a] += 1
-            else:
-                met[pairing.a].add(pairing.b)
-                met[pairing.b].add(pairing.a)
+        met, byes = meetings(state)
         pairings = pair_swiss(state, active, round_no)
         bye = [p.a for p in pairings if p.b is None]
         assert len(bye) == len(active) % 2
@@ -253,10 +247,7 @@ def test_swiss_avoids_rematches_and_spreads_byes(n, seed, rounds):
         for pairing in real:
             w = rng.choice(pairing.players)
             state.decide(Result(pairing.key, w, pairing.other(w), 3, 1))
-    counts = {p: 0 for p in state.seeds}
-    for pairing in state.pairings.values():
-        if pairing.b is None:
-            counts[pairing.a] += 1
+    _, counts = meetings(state)
     assert max(counts.values()) - min(counts.values()) <= 1
 
 

@@ -657,6 +657,19 @@ def wins_of(state: EventState) -> dict[Player, int]:
     return out
 
 
+def meetings(state: EventState) -> tuple[dict[Player, set[Player]], dict[Player, int]]:
+    """Whom each player has been paired with so far, and how many byes each has had."""
+    met: dict[Player, set[Player]] = {p: set() for p in state.seeds}
+    byes: dict[Player, int] = {p: 0 for p in state.seeds}
+    for pairing in state.pairings.values():
+        if pairing.b is None:
+            byes[pairing.a] += 1
+        else:
+            met[pairing.a].add(pairing.b)
+            met[pairing.b].add(pairing.a)
+    return met, byes
+
+
 def swiss_active(state: EventState) -> list[Player]:
     """Swiss players still in: not withdrawn and, under MoreSwiss, below ``out_after`` losses."""
     losses = losses_of(state)
@@ -691,14 +704,7 @@ def pair_swiss(state: EventState, active: Sequence[Player], round_no: int) -> li
     wins = wins_of(state)
     losses = losses_of(state)
     seed = state.seed_of
-    met: dict[Player, set[Player]] = {p: set() for p in state.seeds}
-    byes: dict[Player, int] = {p: 0 for p in state.seeds}
-    for pairing in state.pairings.values():
-        if pairing.b is None:
-            byes[pairing.a] += 1
-        else:
-            met[pairing.a].add(pairing.b)
-            met[pairing.b].add(pairing.a)
+    met, byes = meetings(state)
     players = sorted(active, key=lambda p: (-wins[p], seed[p]))
     out: list[Pairing] = []
     if len(players) % 2:
