@@ -66,3 +66,31 @@ async def test_an_event_through_discord(tmp_path):
         assert "why: seed" in pairings.text
         shown = await h.command(players[1], "event show", room)
         assert "Cup — double, running" in shown.text
+
+
+async def test_a_swiss_runs_to_its_end_posting_each_round(tmp_path):
+    """Every round's pairings are posted by the event itself as the previous round's matches end (no command),
+    each with both players mentioned once, the standings picture posted and then edited, and the end announced."""
+    async with Harness.start(tmp_path / "club.sqlite3") as h:
+        organiser = h.member("Olga", admin=True)
+        players = [organiser, h.member("Ann"), h.member("Bob")]
+        room = h.channel("swiss")
+        await h.command(organiser, "event create", room, name="Friday", format="swiss", rounds=2, lengths="1")
+        for member in players:
+            await h.command(member, "event join", room, event="Friday")
+        await h.command(organiser, "event start", room, event="Friday")
+        service, events = h.bot.service, h.bot.events
+        for round_no in (1, 2):
+            event = await events.find(h.guild, "Friday")
+            links = await events.store.matches(event.id)
+            (pairing,) = [p for p in event.state.pending() if p.b is not None]
+            post = next(m for m in h.messages(room) if f"Friday {pairing.key}:" in m.content)
+            assert _mentioned(post) == {pairing.a, pairing.b} and pairing.round == round_no
+            await win(service, links[pairing.key], pairing.a)
+            await h.settle()
+        event = await events.find(h.guild, "Friday")
+        assert event.status.value == "over"
+        texts = "\n".join(m.content for m in h.messages(room))
+        assert "Friday is over." in texts and "has a bye" in texts
+        pictures = [m for m in h.messages(room) if m.png is not None and m.content == "Friday:"]
+        assert len(pictures) == 1  # posted once, edited after each result

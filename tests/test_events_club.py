@@ -206,9 +206,11 @@ async def test_organiser_awards_and_withdrawals(tmp_path):
         events = EventService(service)
         players = await members(service, 4)
         start = await open_event(service, events, "Cup", Settings(Format.SINGLE, lengths=(1,)), players)
-        (p1, _), (p2, _) = start.matches
+        (p1, m1), (p2, m2) = start.matches
+        await service.accept(m2, p2.b)  # this one is being played when its player withdraws
         update = await events.decide(GUILD, "Cup", players[0], p1.key, "b", organiser=False)
         assert update.results[0].winner == p1.b and update.results[0].how is How.FORFEIT
+        assert (await service.db.get_match(m1)).status == "expired"  # the challenge no longer counts: closed
         withdrawn = p2.a
         update = await events.withdraw(GUILD, "Cup", withdrawn)
         walk = [r for r in update.results if r.how is How.WALKOVER]
@@ -217,6 +219,10 @@ async def test_organiser_awards_and_withdrawals(tmp_path):
         assert set(final.players) == {p1.b, p2.b}
         assert update.matches and update.matches[0][0].key == "W2-1"
         assert update.matches[0][0].final
+        ended = await service.db.get_match(m2)
+        assert ended.status == "over" and ended.players[ended.winner] == p2.b  # forfeited by the one who withdrew
+        event = await events.find(GUILD, "Cup")
+        assert event.state.results[p2.key].how is How.WALKOVER  # the hook found it decided already
 
 
 async def test_forfeits_in_events_are_not_rated(tmp_path):

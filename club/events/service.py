@@ -660,6 +660,7 @@ class EventService:
             made = await self._make_matches(event)
             state = event.state
             results = tuple(r for k, r in (state.results.items() if state else ()) if k not in before)
+            await self._close_matches(event, results)
             asked = tuple(a.args["key"] for a in actions if a.kind == "ask")
             names = await self.names(event.entrants)
             update = EventUpdate(event, _describe(event, made, results, asked, names), made, results, asked,
@@ -691,6 +692,31 @@ class EventService:
                 out.append(NewEventAction("close", {}))
                 apply(event, "close", {}, None)
         return out
+
+    async def _close_matches(self, event: Event, results: Sequence[Result]) -> None:
+        """End the club matches still open of pairings the event has just decided without them (an award, both
+        out, a walkover), so that nobody plays a match that no longer counts: an unanswered challenge lapses, a
+        match being played is forfeited by the loser (both out: by the member it waits for). Their end reaches the
+        hook, which finds the pairing decided."""
+        links = None
+        for result in results:
+            if result.how in (How.PLAYED, How.BYE):
+                continue
+            links = links if links is not None else await self.store.matches(event.id)
+            match_id = links.get(self._link(event, result.key))
+            record = None if match_id is None else await self.db.get_match(match_id)
+            if record is None or record.status not in ("challenged", "active"):
+                continue
+            try:
+                if record.status == "challenged":
+                    await self.club.expire(record.id, None, "lapse", version=record.version)
+                    continue
+                loser = result.loser if result.loser is not None else record.waiting_for
+                if loser in record.players:
+                    side = record.players.index(loser)
+                    await self.club.expire(record.id, side, "forfeit_match", version=record.version)
+            except ClubError:
+                log.info("event %s: match %s changed while it was closed; it no longer counts", event.id, record.id)
 
     async def _make_matches(self, event: Event, *, force: bool = False) -> tuple[tuple[Pairing, int], ...]:
         """Make the club match of every undecided pairing that has none (claimed first: made once)."""
