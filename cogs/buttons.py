@@ -3,7 +3,8 @@ the chouette are one :class:`discord.ui.DynamicItem` family keyed by (kind, tabl
 
 ``custom_id``: ``t:<kind>:<id>:<stamp>:<action>[:<arg>…]`` for a button, ``tm:…`` for a menu — ``t:m:12:34:take``
 (match 12 at version 34), ``t:c:5:3.7:take:<member>:<cube>`` (chouette 5 at game 3, board turn 7, that member's
-cube; empty cube = all of his), ``tm:m:12:34:play``, ``tm:c:5:3.7:take:<member>``. Everything is in the id, so the
+cube; empty cube = all of his), ``tm:m:12:34:play``, ``tm:c:5:3.7:take:<member>``, ``t:e:3:41:award_a:7`` (event 3
+at version 41, the organiser's decision on its 8th pairing). Everything is in the id, so the
 bot needs no memory of the message and every posted button works after a restart (``bot.add_dynamic_items(*ITEMS)``).
 
 The per-table differences are hooks of a :class:`TableKind` (:data:`KINDS`), not harmonised away: the **staleness
@@ -173,7 +174,25 @@ class ChouetteKind(TableKind):
             await press(interaction, sid, mark, member, "take", value=decisions)
 
 
-KINDS: dict[str, TableKind] = {kind.code: kind for kind in (MatchKind(), ChouetteKind())}
+class EventKind(TableKind):
+    """A club event's decision for its organiser (:mod:`cogs.event`): the stamp is the event's version when the
+    buttons were drawn (informative: a decision already made is refused by the use-case), the argument the
+    pairing's number in the event's log; actions ``award_a``, ``award_b``, ``replay``, ``both_out``."""
+
+    code = "e"
+    stamp = VERSION
+    button_args = 1
+    styles = {"award_a": discord.ButtonStyle.primary, "award_b": discord.ButtonStyle.primary,
+              "both_out": discord.ButtonStyle.danger}  # fmt: skip
+
+    async def press(self, interaction: discord.Interaction, key: Key, values: list[str], item: Any) -> None:
+        """The organiser's decision: :func:`cogs.event.decide_button`."""
+        from .event import decide_button
+
+        await decide_button(interaction, key.table_id, int(key.args[0]), key.action)
+
+
+KINDS: dict[str, TableKind] = {kind.code: kind for kind in (MatchKind(), ChouetteKind(), EventKind())}
 """The table kinds by their code in the ``custom_id``."""
 
 

@@ -28,6 +28,7 @@ from club.events.service import EventService, EventUpdate
 from club.events.texts import bracket_text, format_words, pairings_text, standings_text, summary
 from club.results import Outcome
 
+from .buttons import TableButton
 from .errors import guarded, report
 from .flow import register
 from .present import MENTIONS, mention
@@ -348,6 +349,24 @@ class EventCommands(app_commands.Group):
             await _answer(interaction, summary(one, await service.names(one.entrants + one.waiting)))
 
 
+async def decide_button(interaction: discord.Interaction, event_id: int, index: int, action: str) -> None:
+    """An organiser's button on a pairing nobody played: award it, replay it, or both out (refused privately for
+    anyone who may not organise, or a pairing decided since)."""
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    async with guarded(interaction, "event decision", event=event_id, action=action):
+        member = await register(interaction)
+        service = events_of(interaction)
+        event = await service.load(event_id)
+        keys = list(event.state.pairings) if event.state is not None else []
+        club = await service.db.get_club(interaction.guild_id)
+        if club is None or club.id != event.club_id or index >= len(keys):
+            raise InvalidRequestError("This button is not one the bot drew for this server's events.")
+        decision = {"award_a": "a", "award_b": "b"}.get(action, action)
+        update = await service.decide(interaction.guild_id, event.name, member, keys[index], decision,
+                                      organiser=may_organise(interaction))  # fmt: skip
+        await _answer(interaction, _names_text(update.text, update.names))
+
+
 async def standings_picture(bot, guild_id: int, name: str):
     """``(event, PNG, text)`` of an event's standings (every division of a league, the picture of the first)."""
     service: EventService = bot.events
@@ -413,13 +432,29 @@ class EventCog(commands.Cog):
             text = f"{event.name} {pairing.key} ({pairing.why})."
             await publisher.post_challenge(Outcome(view, _names_text(text, update.names)), channel=channel,
                                            content=content)  # fmt: skip
-        words = [line for line in update.text.splitlines() if " — match " not in line]
-        if update.asked:
-            words.append(f"{mention(event.organiser)} decide with /event admin decide.")
+        words = [line for line in update.text.splitlines() if " — match " not in line and line.split(":")[0]
+                 not in update.asked]  # fmt: skip
         if words:
             await channel.send(content="\n".join(words)[:2000], allowed_mentions=MENTIONS)
+        for key in update.asked:
+            await self._ask(channel, update, key)
         if update.results and club is not None:
             await self._picture(channel, club.guild_id, update)
+
+    async def _ask(self, channel, update: EventUpdate, key: str) -> None:
+        """The organiser's buttons for pairing ``key``, which neither player touched before its deadline."""
+        event = update.event
+        assert event.state is not None
+        pairing = event.state.pairings[key]
+        index = list(event.state.pairings).index(key)
+        name_a, name_b = update.names.get(pairing.a, "?"), update.names.get(pairing.b or 0, "?")
+        view = discord.ui.View(timeout=None)
+        for action, label in (("award_a", f"Award to {name_a}"), ("award_b", f"Award to {name_b}"),
+                              ("replay", "Replay"), ("both_out", "Both out")):  # fmt: skip
+            view.add_item(TableButton.of("e", event.id, event.version, action, index, label=label[:80]))
+        text = (f"{mention(event.organiser)} {event.name} {key}: neither {name_a} nor {name_b} has played by the "
+                f"deadline. Decide (or /event admin decide); if nobody does within 24 hours, both are out.")  # fmt: skip
+        await channel.send(content=text[:2000], view=view, allowed_mentions=MENTIONS)
 
     async def _picture(self, channel, guild_id: int, update: EventUpdate) -> None:
         event = update.event

@@ -94,3 +94,29 @@ async def test_a_swiss_runs_to_its_end_posting_each_round(tmp_path):
         assert "Friday is over." in texts and "has a bye" in texts
         pictures = [m for m in h.messages(room) if m.png is not None and m.content == "Friday:"]
         assert len(pictures) == 1  # posted once, edited after each result
+
+
+async def test_a_match_nobody_played_asks_the_organiser_with_buttons(tmp_path):
+    """At the deadline of a pairing neither player touched, the organiser gets buttons (award to either, replay,
+    both out); another member's press is refused privately; the organiser's award advances the event."""
+    async with Harness.start(tmp_path / "club.sqlite3") as h:
+        organiser = h.member("Olga", admin=True)
+        ann, bob = h.member("Ann"), h.member("Bob")
+        room = h.channel("cup")
+        await h.command(organiser, "event create", room, name="Duel", format="single", lengths="1", hours=24)
+        for member in (ann, bob):
+            await h.command(member, "event join", room, event="Duel")
+        await h.command(organiser, "event start", room, event="Duel")
+        h.clock.advance(25 * 3600)
+        await h.tick()
+        ask = next(m for m in h.messages(room) if "has played by the deadline" in m.content)
+        assert organiser.id in _mentioned(ask)
+        assert ask.labels == ["Award to Ann", "Award to Bob", "Replay", "Both out"]
+        refused = await h.press(ann, ask, "Award to Ann")
+        assert refused.private and "Only the organiser of Duel" in refused.text
+        decided = await h.press(organiser, ask, "Award to Bob")
+        assert decided.private and "Decided W1-1" in decided.text
+        event = await h.bot.events.find(h.guild, "Duel")
+        assert event.status.value == "over" and event.state.results["W1-1"].winner == bob.id
+        again = await h.press(organiser, ask, "Both out")
+        assert again.private and "not an undecided match" in again.text
