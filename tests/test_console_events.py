@@ -163,3 +163,40 @@ async def test_listing(tmp_path, command):
     async with console_in(tmp_path, cast=CAST) as console:
         reply = await say(console, command)
         assert "event" in reply.lower()
+
+
+SIZES = (2, 3, 5, 8, pytest.param(13, marks=pytest.mark.slow))
+FORMAT_SPECS = {
+    "single": "single consolation=yes lengths=1",
+    "double": "double lengths=1",
+    "roundrobin": "roundrobin lengths=1",
+    "swiss": "swiss rounds=4 lengths=1",
+    "moreswiss": "moreswiss out=2 lengths=1",
+    "league": "league size=4 lengths=1",
+}
+
+
+@pytest.mark.parametrize("size", SIZES)
+@pytest.mark.parametrize("kind", list(FORMAT_SPECS))
+async def test_every_format_and_size_through_the_console(tmp_path, kind, size):
+    """Each format to its end through the console with 2, 3, 5, 8 and 13 players (a league needs 3), one of
+    them withdrawing after the start, with real club matches (13 players: ``-m slow``, 5 s more)."""
+    if kind == "league" and size < 3:
+        size = 3
+    cast = tuple(f"m{i}" for i in range(1, size + 1))
+    async with console_in(tmp_path, cast=cast) as console:
+        await say(console, "as m1")
+        await say(console, f"event create Run {FORMAT_SPECS[kind]}")
+        for name in cast:
+            await say(console, f"as {name}")
+            await say(console, "event join Run")
+        await say(console, "as m1")
+        await say(console, "event start Run")
+        if size >= 5:
+            await say(console, f"as {cast[-1]}")
+            await say(console, "event withdraw Run")
+        await finish(console, "Run", rounds=200)
+        table = await say(console, "event standings Run")
+        assert "why" in table
+        event = await console.events.find(console.guild_id, "Run")
+        assert event.status.value == "over"
