@@ -617,9 +617,10 @@ def _league_due(state: EventState) -> list[Pairing]:
 
 
 def promote(standings: Sequence[Sequence[Player]], up: int, down: int) -> tuple[tuple[Player, ...], ...]:
-    """Next season's divisions from this season's final standings per division (best first): the top ``up`` of
-    each division below the first go up one, the bottom ``down`` of each above the last go down one. Places are
-    capped so that nobody both goes up and down in a small division."""
+    """Next season's divisions from this season's final standings per division (best first): between two
+    neighbouring divisions the top of the lower one go up and as many of the bottom of the upper one go down, so
+    the divisions keep their sizes — the smaller of ``up`` and ``down``, and at most half of either division (in a
+    small division nobody goes both up and down)."""
     new = [list(s) for s in standings]
     k = len(new)
     for d in range(k - 1):
