@@ -27,6 +27,7 @@ from club.events.formats import EventError, Format, Settings
 from club.events.service import EventService, EventUpdate
 from club.events.texts import bracket_text, format_words, pairings_text, standings_text, summary
 from club.results import Outcome
+from club.wording import plural
 
 from .buttons import TableButton
 from .errors import guarded, report
@@ -392,7 +393,6 @@ class EventCog(commands.Cog):
         bot.events.listeners.append(self.on_update)
         self.commands = EventCommands()
         self.pictures: dict[int, discord.Message] = {}  # event id → its picture message, edited after each result
-
         self.resumed = False
 
     async def cog_unload(self) -> None:
@@ -452,8 +452,9 @@ class EventCog(commands.Cog):
         for action, label in (("award_a", f"Award to {name_a}"), ("award_b", f"Award to {name_b}"),
                               ("replay", "Replay"), ("both_out", "Both out")):  # fmt: skip
             view.add_item(TableButton.of("e", event.id, event.version, action, index, label=label[:80]))
+        hours = plural(round(self.bot.events.grace / 3600), "hour")
         text = (f"{mention(event.organiser)} {event.name} {key}: neither {name_a} nor {name_b} has played by the "
-                f"deadline. Decide (or /event admin decide); if nobody does within 24 hours, both are out.")  # fmt: skip
+                f"deadline. Decide (or /event admin decide); if nobody does within {hours}, both are out.")  # fmt: skip
         await channel.send(content=text[:2000], view=view, allowed_mentions=MENTIONS)
 
     async def _picture(self, channel, guild_id: int, update: EventUpdate) -> None:

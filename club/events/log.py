@@ -4,7 +4,7 @@ The log is the record (DESIGN "Events over tables"): replaying an event's action
 rebuilds exactly the state the use-cases worked on. Logged actions (``kind`` — ``args``):
 
 ==================  ==========================================================================================
-``create``          name, settings (:func:`settings_json`), cap, checkin_hours, seeding, rules, entry, channel
+``create``          name, settings (:func:`settings_json`), cap, seeding, rules, entry, channel
 ``join``            member — into the field, or onto the waiting list when the field is full
 ``leave``           member — before the start; the first on the waiting list moves up
 ``checkin_open``    until (Unix s) — the organiser opens check-in; only those checked in are seeded
@@ -59,7 +59,6 @@ class Event:
     organiser: int
     settings: Settings
     cap: int = 0
-    checkin_hours: int = 0
     seeding: Seeding = Seeding.RATING
     rules: str | None = None
     entry: int = 0
@@ -80,10 +79,6 @@ class Event:
         """The event's format."""
         return self.settings.format
 
-    def is_entrant(self, member: int) -> bool:
-        """Whether ``member`` is in the field (not the waiting list)."""
-        return member in self.entrants
-
     def pairing_of(self, member: int) -> Pairing | None:
         """``member``'s undecided pairing, or None."""
         if self.state is None:
@@ -93,9 +88,9 @@ class Event:
                 return pairing
         return None
 
-    def next_at(self, grace: float) -> float | None:
-        """When the event next needs the clock: the earliest deadline of an undecided pairing (or a decision's
-        default), the check-in's end before the start; None when nothing waits for time."""
+    def next_at(self) -> float | None:
+        """When the event next needs the clock: the earliest deadline of an undecided pairing, or the time the
+        default applies to one the organiser was asked to decide; None when nothing waits for time."""
         times: list[float] = []
         if self.status is Status.RUNNING and self.state is not None:
             for pairing in self.state.pending():
@@ -146,8 +141,8 @@ def new_event(event_id: int, club_id: int, organiser: int, args: dict[str, Any],
     """The event its ``create`` action makes."""
     return Event(
         event_id, club_id, args["name"], organiser, settings_from(args["settings"]), args.get("cap", 0),
-        args.get("checkin_hours", 0), Seeding(args.get("seeding", "rating")), args.get("rules"),
-        args.get("entry", 0), args.get("channel"), created_at=at,
+        Seeding(args.get("seeding", "rating")), args.get("rules"), args.get("entry", 0), args.get("channel"),
+        created_at=at,
     )  # fmt: skip
 
 

@@ -426,9 +426,9 @@ class EventService:
             raise InvalidRequestError(f"You have no match in {event.name}: only its two players report a result.")
         pairing = next((p for p in reversed(mine) if p.key not in state.results), mine[-1])
         if winner not in pairing.players:
-            names = await self.names(pairing.players)
+            first, second = (await self.names(pairing.players)).values()
             raise InvalidRequestError(f"You report only your own match: {pairing.key} in {event.name} is "
-                                      f"{names[pairing.a]} against {names[pairing.b]}.")  # fmt: skip
+                                      f"{first} against {second}.")  # fmt: skip
         links = await self.store.matches(event.id)
         match_id = links.get(self._link(event, pairing.key))
         record = None if match_id is None else await self.db.get_match(match_id)
@@ -653,7 +653,7 @@ class EventService:
                     raise InvalidRequestError(await self._named(str(error))) from None
                 try:
                     await self.store.commit(event_id, event.version, actions, now, status=event.status.value,
-                                            next_at=event.next_at(self.grace))  # fmt: skip
+                                            next_at=event.next_at())  # fmt: skip
                 except VersionConflictError:
                     continue
                 event.version += len(actions)
