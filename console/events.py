@@ -117,6 +117,17 @@ for _word, _summary, _organiser in (
     verb(f"event {_word}", f"event {_word} NAME", _summary)(_by_name(_word, organiser=_organiser))
 
 
+@verb("event open-checkin", "event open-checkin NAME HOURS", "open check-in (organisers): only those who check in "
+      "are seeded")  # fmt: skip
+async def open_checkin(console: Console, args: list[str]) -> str:
+    """``event open-checkin NAME HOURS``."""
+    if len(args) != 2:
+        raise InvalidRequestError("event open-checkin NAME HOURS, e.g. event open-checkin Cup 24")
+    update = await console.events.open_checkin(console.guild_id, args[0], _me(console), _int(args[1], "hours"),
+                                               organiser=console.admin)  # fmt: skip
+    return said(console, update)
+
+
 @verb("event challenge", "event challenge NAME MEMBER", "challenge someone up to 3 places above you on a ladder")
 async def challenge(console: Console, args: list[str]) -> str:
     """``event challenge NAME MEMBER``."""

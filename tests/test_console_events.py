@@ -200,3 +200,23 @@ async def test_every_format_and_size_through_the_console(tmp_path, kind, size):
         assert "why" in table
         event = await console.events.find(console.guild_id, "Run")
         assert event.status.value == "over"
+
+
+async def test_checkin_seeds_only_those_who_checked_in(tmp_path):
+    async with console_in(tmp_path, cast=CAST) as console:
+        await enter(console, "Night", "swiss rounds=1 lengths=1", CAST[:4])
+        await refused(console, "event checkin Night", "Night has no check-in open")
+        opened = await say(console, "event open-checkin Night 2")
+        assert "Check-in for Night is open for 2 h" in opened
+        for name in ("ann", "bob", "cy"):
+            await say(console, f"as {name}")
+            await say(console, "event checkin Night")
+        await refused(console, "event checkin Night", "already checked in")
+        await say(console, "as di")
+        await say(console, "wait 3h")
+        await refused(console, "event checkin Night", "Check-in for Night has closed")
+        await say(console, "as ann")
+        started = await say(console, "event start Night")
+        assert "Night has started with 3 players." in started
+        event = await console.events.find(console.guild_id, "Night")
+        assert member_id("di") not in event.state.seeds
