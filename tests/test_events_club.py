@@ -322,3 +322,61 @@ async def test_export_and_the_members_record(tmp_path):
         assert data["status"] == "over" and [r["place"] for r in data["standings"][0]] == [1, 2, 3]
         champion = data["standings"][0][0]["member"]
         assert (await events.member_events(GUILD, champion)).text() == "Events: 1 played, best finish 1st in Trio."
+
+
+@pytest.mark.sqlite_only
+async def test_two_processes_racing_make_the_next_round_once(tmp_path):
+    """Two bot processes on one database file, each hearing the end of its own match of the same round at the
+    same moment: one event commit wins, the other starts again from the log — round 2 is paired once and its
+    matches made once."""
+    from club import ClubService
+    from storage import Database
+
+    path, clock = tmp_path / "club.db", ManualClock()
+    async with club_service(path, clock) as first:
+        events_one = EventService(first)
+        players = await members(first, 4)
+        start = await open_event(first, events_one, "Race", Settings(Format.SWISS, rounds=2, lengths=(1,)), players)
+        (p1, m1), (p2, m2) = start.matches
+        async with Database.open(path) as other:
+            second = ClubService(other, clock=clock)
+            EventService(second)
+            await asyncio.gather(win(first, m1, p1.a), win(second, m2, p2.a))
+        event = await events_one.find(GUILD, "Race")
+        assert sorted(k for k in event.state.pairings if k.startswith("S2-")) == ["S2-1", "S2-2"]
+        assert len(await events_one.store.matches(event.id)) == 4
+        log = await events_one.store.log(event.id)
+        assert [a.kind for a in log].count("pair") == 2
+
+
+async def test_a_stale_writer_starts_again_from_the_log(tmp_path):
+    """The second writer read the event before the first one's result (its read is made stale on purpose): its
+    commit is refused (nothing written), it reads the log again and commits its result and round 2 once."""
+    from storage.errors import VersionConflictError
+
+    async with club_service(tmp_path / "club.db") as service:
+        events = EventService(service)
+        players = await members(service, 4)
+        start = await open_event(service, events, "Stale", Settings(Format.SWISS, rounds=2, lengths=(1,)), players)
+        (p1, m1), (p2, m2) = start.matches
+        stale = await events.load(start.event.id)
+        await win(service, m1, p1.a)
+        real_load, real_commit, conflicts = events.load, events.store.commit, []
+
+        async def load_once_stale(event_id):
+            events.load = real_load
+            return stale
+
+        async def commit(*args, **kwargs):
+            try:
+                return await real_commit(*args, **kwargs)
+            except VersionConflictError as error:
+                conflicts.append(error)
+                raise
+
+        events.load, events.store.commit = load_once_stale, commit
+        await win(service, m2, p2.a)
+        assert len(conflicts) == 1
+        event = await events.find(GUILD, "Stale")
+        assert sorted(k for k in event.state.pairings if k.startswith("S2-")) == ["S2-1", "S2-2"]
+        assert [a.kind for a in await events.store.log(event.id)].count("result") == 2
