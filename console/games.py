@@ -13,7 +13,7 @@ from backgammon.ids import decode_match_id
 from backgammon.moves import dice_text
 from backgammon.rules import PRESETS, RuleSet
 from club import frontend
-from club.boards import board_filename, render_table_async, viewer_side
+from club.boards import awaiting_text, board_filename, finished_games, render_table_async, viewer_side
 from club.errors import InvalidRequestError
 from club.export import export_mat
 from club.results import Outcome, TableView
@@ -121,6 +121,17 @@ async def board_text(console: Console, view: TableView, viewer: int | None) -> s
     return "\n".join(line for line in lines if line)
 
 
+async def final_board(console: Console, view: TableView) -> str:
+    """The last position of a finished game (:func:`club.boards.finished_games`): its result, the ASCII board and
+    the PNG written."""
+    lines = [awaiting_text(view), ascii_table(view, console.member)]
+    if console.images is not None:
+        png = await render_table_async(view, console.member, console.options)
+        name = board_filename(view, viewer_side(view, console.member))
+        lines.append(console.write_png(name, png).replace("Image:", "Final board image:"))
+    return "\n".join(line for line in lines if line)
+
+
 async def show(console: Console, outcome: Outcome) -> str:
     """What happened (in a practice game, the engine's reply too: :func:`console.study.engine_reply`), then
     the board seen by whoever acts next."""
@@ -131,6 +142,8 @@ async def show(console: Console, outcome: Outcome) -> str:
         lines.append(reply.message)
         outcome = reply
     view = outcome.view
+    for final in await finished_games(console.service, outcome):  # each game's last position, before the next
+        lines.append(await final_board(console, final))
     lines.append(await board_text(console, view, view.waiting_for or console.member))
     if any(event.kind in ("match_over", "session_over") for event in outcome.events):
         from club.analysis import engine_available

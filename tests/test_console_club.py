@@ -223,5 +223,6 @@ async def test_wait_lets_time_pass(tmp_path):
         assert "Refused" in await console.handle("wait soon")
         out = await console.handle("wait 3h")
         assert out.index(f"Reminder: {late}") < out.index(f"Time is up for {late}"), out
-        assert out.count("wins game 1") == 1 and console.service.clock.now() == start + 3 * 3600
+        assert out.count("wins game 1 (forfeit)") == 1 and console.service.clock.now() == start + 3 * 3600
+        assert out.count("wins game 1: ") == 1, "the game's final board, with its result, once"
         assert (await console.service.state(1)).game_number == 2

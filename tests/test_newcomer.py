@@ -64,3 +64,23 @@ async def test_reminders_follow_the_clubs_setting_after_every_extension(tmp_path
         out = await run(console, f"as {mover}; config away_days 0 expiry claim; wait 25h; more-time; wait 25h")
         assert f"gives {late} 24 hours more" in out[-2], out[-2]
         assert "12.0 hours left" in out[-1] and "2.0 hours left" in out[-1], out[-1]
+
+
+async def test_every_games_ending_is_drawn_before_the_next_opening(tmp_path):
+    """A game that ends while the session goes on: its final board — text and PNG, with the result in its header —
+    comes before the next game's opening, not only the match's last game's (the final board of games 1–4 was never
+    shown)."""
+    async with console_in(tmp_path, images=tmp_path / "images") as console:
+        await run(console, "challenge bob money money 10; as bob; accept")
+        view = await console.service.state(1)
+        resigner = view.names[view.players.index(view.waiting_for)]
+        winner = "bob" if resigner == "alice" else "alice"
+        before = len(console.written)
+        out = await run(console, f"as {resigner}; resign single; as {winner}; accept")
+        reply = out[-1]
+        header = f"{winner} wins game 1: single, "
+        assert header in reply, reply
+        names = [path.name for path in console.written[before:]]
+        assert any(name.startswith("match1-game1-") for name in names), names
+        assert any(name.startswith("match1-game2-") for name in names), names
+        assert reply.index(header) < reply.index("match1-game1-") < reply.index("match1-game2-"), reply
