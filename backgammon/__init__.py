@@ -15,7 +15,7 @@ Modules: ``position`` (the board), ``moves`` (legal plays, RULES G4–G9), ``not
 ``ids`` (gnubg Position ID and Match ID), ``rules`` (rule sets), ``cube`` (RULES D1–D6, M3–M4), ``game`` (the state
 machine of one game), ``result`` (how a game ends and scores), ``match``
 (matches and money sessions, RULES M1–M6), ``matfile`` (the Jellyfish/gnubg ``.mat`` format: ``matrecord``,
-``matread``, ``matwrite``) and ``replay`` (with ``replayreport``, ``replayrules``, ``replaycheck``), ``errors``
+``matread``, ``matwrite``) and ``replay`` (with ``replayreport``, ``replayrules``), ``errors``
 (typed errors).
 """
 

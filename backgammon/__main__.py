@@ -167,9 +167,9 @@ def _cmd_replay(args: argparse.Namespace, out, err) -> int:
         print(f"warning: {text}", file=err)
     for item in report.warnings:
         print(f"warning: {item.describe(names)} (imported as written, --lenient)", file=err)
-    for item in report.discrepancies:
-        where = f"line {item.line}: " if item.line else ""
-        print(f"note: {where}{item.message}", file=out)
+    for discrepancy in report.discrepancies:
+        where = f"line {discrepancy.line}: " if discrepancy.line else ""
+        print(f"note: {where}{discrepancy.message}", file=out)
     a, b = report.score
     verdict = f"{names[report.winner]} wins the match" if report.winner is not None else "match not finished"
     if not record.length:

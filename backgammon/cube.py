@@ -224,8 +224,8 @@ def offer_double(cube: Cube, side: int) -> Cube:
 
 def take(cube: Cube) -> Cube:
     """The cube after the pending offer is accepted (RULES D2, D3): it takes the offered value, the taker owns it."""
-    _pending(cube, "take")
-    return replace(cube, value=cube.offered, owner=cube.taker, turned=True, offered=None, doubler=None, stage=None)
+    offered = _pending(cube, "take")
+    return replace(cube, value=offered, owner=cube.taker, turned=True, offered=None, doubler=None, stage=None)
 
 
 def drop_cost(cube: Cube) -> int:
@@ -241,7 +241,7 @@ def check_beaver(cube: Cube, rules: RuleSet) -> None:
     A beaver answers a double (003 Atlanta 5.3); beavering a raccoon needs ``rules.further_immediate_redoubles``
     (003 Atlanta 5.4: further immediate redoubles only with both players' consent).
     """
-    _pending(cube, "beaver")
+    offered = _pending(cube, "beaver")
     if not rules.beavers:
         raise CubeError("beavers are not allowed in this rule set (RULES D3: optional, money play only)")
     if cube.stage == "beaver":
@@ -252,7 +252,7 @@ def check_beaver(cube: Cube, rules: RuleSet) -> None:
             "a raccoon may only be taken or dropped: further immediate redoubles need both players' consent "
             "(003 Atlanta 5.4; rule option further_immediate_redoubles)"
         )
-    _check_cap(cube.offered * 2 * cube.factor, rules)
+    _check_cap(offered * 2 * cube.factor, rules)
 
 
 def beaver(cube: Cube, rules: RuleSet) -> Cube:
@@ -261,24 +261,26 @@ def beaver(cube: Cube, rules: RuleSet) -> Cube:
     Raises :class:`CubeError` as :func:`check_beaver`.
     """
     check_beaver(cube, rules)
-    return replace(cube, value=cube.offered, owner=cube.taker, turned=True, offered=cube.offered * 2, stage="beaver")
+    offered = _pending(cube, "beaver")
+    return replace(cube, value=offered, owner=cube.taker, turned=True, offered=offered * 2, stage="beaver")
 
 
 def check_raccoon(cube: Cube, rules: RuleSet) -> None:
     """Raise :class:`CubeError` unless the pending beaver may be raccooned (RULES D3, D5; 003 Atlanta 5.4)."""
-    _pending(cube, "raccoon")
+    offered = _pending(cube, "raccoon")
     if not rules.raccoons:
         raise CubeError("raccoons are not allowed in this rule set (RULES D3; 003 Atlanta 5.4: only by consent)")
     if cube.stage != "beaver":
         raise CubeError("a raccoon answers a beaver; there is no beaver to answer (RULES D3)")
-    _check_cap(cube.offered * 2 * cube.factor, rules)
+    _check_cap(offered * 2 * cube.factor, rules)
 
 
 def raccoon(cube: Cube, rules: RuleSet) -> Cube:
     """The cube after the doubler raccoons (RULES D3): the beaver is accepted and the cube turned once more, the
     ownership unchanged (the beaverer keeps it). Raises :class:`CubeError` as :func:`check_raccoon`."""
     check_raccoon(cube, rules)
-    return replace(cube, value=cube.offered, offered=cube.offered * 2, stage="raccoon")
+    offered = _pending(cube, "raccoon")
+    return replace(cube, value=offered, offered=offered * 2, stage="raccoon")
 
 
 def check_drop(cube: Cube, rules: RuleSet) -> None:
@@ -326,9 +328,11 @@ def answers(cube: Cube, rules: RuleSet) -> tuple[str, ...]:
     return tuple(allowed)
 
 
-def _pending(cube: Cube, action: str) -> None:
+def _pending(cube: Cube, action: str) -> int:
+    """The value the pending offer proposes; raises :class:`CubeError` when no offer is pending."""
     if cube.offered is None:
         raise CubeError(f"there is no cube offer to {action}")
+    return cube.offered
 
 
 def _check_cap(value: int, rules: RuleSet) -> None:

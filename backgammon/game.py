@@ -628,6 +628,7 @@ class Game:
         count it single). Returns the result. Raises :class:`WrongPhaseError`/:class:`WrongTurnError`."""
         self._check_answer_resignation(side)
         self.history.append({"action": "accept_resignation", "side": side})
+        assert self.resignation is not None  # set while a resignation is offered
         level = self.resignation[1]
         multiplier = cubes.scored_multiplier(level, self.cube, self.rules, self.match_length, resignation=True)
         cube = self.cube
@@ -642,6 +643,7 @@ class Game:
         nobody. Raises :class:`WrongPhaseError`/:class:`WrongTurnError`."""
         self._check_answer_resignation(side)
         self.history.append({"action": "reject_resignation", "side": side})
+        assert self._resume is not None  # set while a resignation is offered
         self.phase = self._resume
         self._resume = None
         self.resignation = None
@@ -685,8 +687,8 @@ class Game:
             elif name == "roll":
                 self.roll(action["side"], action["dice"])
             elif action.get("imposed"):
-                moves = [(m[0], m[1]) for m in action.get("moves", ())]
-                self.impose(action["side"], name, moves)
+                imposed = [(m[0], m[1]) for m in action.get("moves", ())]
+                self.impose(action["side"], name, imposed)
             elif name == "play":
                 side = action["side"]
                 self._check_play(side)
@@ -747,7 +749,7 @@ class Game:
         turn = on_roll if self.turn is None else self.turn
         game_state = GAME_PLAYING
         resignation = 0
-        if self.phase == Phase.RESIGNATION_OFFERED:
+        if self.phase == Phase.RESIGNATION_OFFERED and self.resignation is not None:
             resignation = self.resignation[1]
         if self.result is not None:
             ended = self.result.ended_by

@@ -279,7 +279,7 @@ def parse_mat(text: str, *, lenient: bool = False) -> MatchRecord:
             if not lenient:
                 raise
             warnings.append(f"{error}; the line is left out (lenient reading)")
-    if expect_players:
+    if expect_players and game is not None:
         raise MatchFileError(f"line {game.line}: the file ends after 'Game {game.number}' without a player line")
     finish()
     if length is None:

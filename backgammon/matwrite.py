@@ -114,7 +114,7 @@ def format_game(
         fits = current is not None and all(cell is None for cell in current[1 + action.side :])
         if current is not None and current[0] is None and not action.is_result:
             fits = False
-        if not fits:
+        if not fits or current is None:
             if action.is_result:
                 current = [None, None, None]
             else:

@@ -40,9 +40,10 @@ class Play:
     """
 
     __slots__ = ("_moves", "position", "start")
+    _moves: tuple[Move, ...] | int  # a generated play keeps its moves packed in one integer until first asked for
 
     def __init__(self, moves: tuple[Move, ...], position: Position, start: Position | None = None) -> None:
-        self._moves = tuple(moves)
+        self._moves: tuple[Move, ...] | int = tuple(moves)
         self.position = position
         self.start = start
 
@@ -50,7 +51,7 @@ class Play:
     def moves(self) -> tuple[Move, ...]:
         """The moves in the order played (a tuple of :class:`Move`; empty for no move)."""
         moves = self._moves
-        if moves.__class__ is int:  # a generated play: the moves packed in one integer until first asked for
+        if isinstance(moves, int):  # a generated play: the moves packed in one integer until first asked for
             moves = self._moves = _decode(moves)
         return moves
 
@@ -110,8 +111,8 @@ def dice_text(dice) -> str:
 
 
 _NEW = object.__new__
-_SET_PLAYER = Position.player.__set__
-_SET_OPPONENT = Position.opponent.__set__
+_SET_PLAYER = Position.__dict__["player"].__set__
+_SET_OPPONENT = Position.__dict__["opponent"].__set__
 _HIT = 1 << 13  # a move's code: source | target << 5 | die << 10 | hit << 13 (notation numbers, 14 bits a move)
 _W = [1 << (4 * i) for i in range(25)] + [0]  # a checker on slot i weighs 16**i; slot -1 (off) weighs nothing
 _HB = [1 << (104 + i) for i in range(24)]  # hit bits of a dedup key, above any board delta of two moves
@@ -254,7 +255,7 @@ def _mixed_plays(start: Position, b, blocked, blot, outside, d1, d2, high_die_fi
     if two:
         return list(two.values())
     if one_high:
-        return [play for play in one.values() if play._moves >> 10 & 7 == high]
+        return [play for play in one.values() if play._moves >> 10 & 7 == high]  # type: ignore[operator]  # packed
     return list(one.values())
 
 
@@ -362,7 +363,7 @@ def _doublet_plays(start: Position, b, blocked, blot, outside, die: int) -> list
         # ``search`` calls itself through its closure: a reference cycle (function → cell → function) that would
         # keep every play of this call alive until the garbage collector finds it — and make each collection until
         # then traverse them (bench/legal_plays.py: single calls of 11–20 ms). Emptying the cell breaks it.
-        search = None
+        search = None  # type: ignore[assignment]
     if full or not short:
         return full
     return short[max(short)]

@@ -189,8 +189,8 @@ class Position:
 
 
 _NEW = object.__new__
-_SET_PLAYER = Position.player.__set__  # the slot descriptors: a third of the cost of object.__setattr__
-_SET_OPPONENT = Position.opponent.__set__
+_SET_PLAYER = Position.__dict__["player"].__set__  # the slot descriptors: a third of the cost of object.__setattr__
+_SET_OPPONENT = Position.__dict__["opponent"].__set__
 
 
 def _trusted(player: tuple[int, ...], opponent: tuple[int, ...]) -> Position:

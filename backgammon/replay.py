@@ -51,8 +51,9 @@ The Crawford rule (RULES M3) is the header's ``; [Crawford "On"/"Off"]`` (gnubg 
 (the engine's message, e.g. the :class:`~backgammon.errors.IllegalPlayError` text listing the legal plays).
 
 The code is split along its seams: :mod:`backgammon.replayreport` (what the replay reports),
-:mod:`backgammon.replayrules` (the rules a file is replayed under) and :mod:`backgammon.replaycheck` (the
-comparison with what the file declares); this module is the replay driver and re-exports their public names.
+:mod:`backgammon.replayrules` (the rules a file is replayed under); this module is the replay driver (which also
+compares the replay with what the file declares: each game's winner and points, Galaxy's forfeit of the match, the
+final score) and re-exports their public names.
 """
 
 from __future__ import annotations
@@ -61,7 +62,7 @@ import contextlib
 import dataclasses
 
 from .errors import BackgammonError, NotationError, RuleSetError
-from .game import Game, Phase
+from .game import Game, GameResult, Phase
 from .match import Match
 from .matfile import (
     BEAVER,
@@ -81,7 +82,6 @@ from .matfile import (
 from .moves import Play, apply_move
 from .notation import ROUTE_NO_HIT, parse_play, parse_segments
 from .position import Position
-from .replaycheck import DeclaredResultChecks
 from .replayreport import Discrepancy, GameReport, IllegalMove, ReplayReport
 from .replayrules import default_rules, opening_ties
 from .rules import RuleSet
@@ -155,7 +155,7 @@ class _GameStopped(Exception):
     """Internal: the game cannot go on after an illegal entry."""
 
 
-class _Replayer(DeclaredResultChecks):
+class _Replayer:
     def __init__(self, record: MatchRecord, rules: RuleSet, lenient: bool = False) -> None:
         self.record = record
         self.lenient = lenient
@@ -306,8 +306,10 @@ class _Replayer(DeclaredResultChecks):
     def start_from_set_pos(self, game: Game, action: Action, report: GameReport) -> None:
         """Set the game up from the pending ``Set Pos`` with ``action``'s side on roll to roll (RULES M3 still holds:
         in the Crawford game the cube must be at 1, centred)."""
-        position, value, owner = xg_set_pos(self.set_pos.text)
-        line = self.set_pos.line
+        pending = self.set_pos
+        assert pending is not None  # called only while a Set Pos waits for the game's first roll
+        position, value, owner = xg_set_pos(pending.text)
+        line = pending.line
         self.set_pos = None
         game.apply(
             {
@@ -365,8 +367,8 @@ class _Replayer(DeclaredResultChecks):
     def take_implied(self, game: Game, report: GameReport) -> None:
         """Before a roll by the doubler or a ``Wins`` line: an offer made by a ``Beavers`` entry and still pending
         was taken, the file leaving the take out as GNU Backgammon's export does (RULES D3; module docstring)."""
-        if self.beaver_written and game.phase in _IMMEDIATE_REDOUBLE:
-            responder = game.cube.responder
+        responder = game.cube.responder
+        if self.beaver_written and game.phase in _IMMEDIATE_REDOUBLE and responder is not None:
             value = game.offered_value
             game.take(responder)
             report.notes.append(
@@ -418,6 +420,93 @@ class _Replayer(DeclaredResultChecks):
         if chosen is None:  # a NotationError goes to play_entries: illegal, or imposed in a lenient replay
             chosen = parse_play(game.position, (d1, d2), text, route_policy=ROUTE_NO_HIT)
         game.play(side, chosen)
+
+    # -- what the file declares (RULES G11, G12, M1, M5) ----------------------------------------------------------
+    def check_declared(self, record: GameRecord, report: GameReport, result: GameResult) -> None:
+        action = record.result_action
+        names = self.names
+        if action is None:
+            self.note(
+                record.number,
+                record.line,
+                "winner",
+                f"game {record.number}: the file declares no result; "
+                f"the replay has {names[result.winner]} winning {result.points} ({result.ended_by})",
+            )
+            return
+        declared_winner = record.declared_winner
+        if declared_winner is not None and declared_winner != result.winner:
+            self.note(
+                record.number,
+                action.line,
+                "winner",
+                f"game {record.number}: the file says "
+                f"{names[declared_winner]} won ({action.text!r}); the replay has {names[result.winner]} winning "
+                f"{result.points} ({result.ended_by})",
+            )
+            return
+        for extra in record.actions:
+            if extra.kind == FORFEIT and extra.side == result.winner:
+                self.note(
+                    record.number,
+                    extra.line,
+                    "winner",
+                    f"game {record.number}: {extra.text!r} is written for the winner {names[result.winner]}",
+                )
+        declared = record.declared_points
+        if declared is not None and declared != result.points:
+            length = self.record.length
+            needed = length - record.score[result.winner] if length else None
+            why = ""
+            if needed is not None and declared == needed and result.points > needed:
+                why = " (the file caps it at the points needed)"
+            elif length and declared == length and result.points != length:
+                why = " (the file writes the match length)"
+            self.note(
+                record.number,
+                action.line,
+                "points",
+                f"game {record.number}: the file says {action.text!r}; "
+                f"the replay scores {result.points} for {names[result.winner]} ({result.kind}, {result.ended_by}, "
+                f"cube {result.cube}){why}",
+            )
+
+    def match_forfeit(self, record: GameRecord, report: GameReport, result: GameResult) -> None:
+        """Galaxy's ``Losses N point`` with ``Wins N point and the match``: the loser forfeits the match (RULES M5)."""
+        declared = record.result_action
+        if result.ended_by != "forfeit" or declared is None or not declared.match or self.match.is_over:
+            return
+        if self.record.length:
+            self.match.forfeit(result.loser)
+            report.notes.append(
+                f"{self.who(result.loser)} forfeits the match (RULES M5), as the file's {declared.text!r} says"
+            )
+
+    def finish(self) -> ReplayReport:
+        report = self.report
+        report.score = self.match.score
+        report.raw_score = self.match.points_won
+        report.winner = self.match.winner
+        length = self.record.length
+        claims = [g for g in self.record.games if g.result_action is not None and g.result_action.match]
+        if length and report.winner is None:
+            self.note(
+                None,
+                None,
+                "match",
+                f"the match is not over by the replay: {report.score[0]}-{report.score[1]} in a {length}-point match",
+            )
+        if claims and report.winner is not None:
+            last = claims[-1]
+            claim, claimed = last.result_action, last.declared_winner
+            if claim is not None and claimed is not None and claimed != report.winner:
+                self.note(
+                    last.number,
+                    claim.line,
+                    "match",
+                    f"the file says {self.names[claimed]} won the match; the replay has {self.names[report.winner]}",
+                )
+        return report
 
 
 def replay(

@@ -211,12 +211,13 @@ def _draw_action(image, draw, theme: Theme, layout: BoardLayout, view: BoardView
         colours = _colours(theme, view, side)
         for die, centre in zip(view.dice, layout.dice_centres(side), strict=True):
             paste(image, die_sprite(colours.fill, colours.rim, colours.text, layout.die_size, die), centre)
-    offerer = other(view.on_roll) if view.on_roll else None
-    if offerer is None:
+    on_roll = view.on_roll
+    if not on_roll:
         return
+    offerer = other(on_roll)
     box = offered_cube_box(layout, view)
     if box is not None:
-        x, y = layout.action_centre(view.on_roll)
+        x, y = layout.action_centre(on_roll)
         edge = max(2, round(3 * layout.scale))
         half = layout.cube_size / 2 + edge + 1
         draw.rounded_rectangle(
@@ -347,7 +348,7 @@ def _palette(theme: Theme, layout: BoardLayout) -> Image.Image:
     # one pixel per distinct colour, so rare anti-aliasing blends count as much as large flat areas
     distinct = [colour for _, colour in sorted(both.getcolors(1 << 24) or [])]
     swatch = Image.new("RGB", (len(distinct), 1))
-    swatch.putdata(distinct)
+    swatch.putdata(distinct)  # type: ignore[arg-type]  # RGB triples; the stub types getcolors' union loosely
     quantized = swatch.quantize(colors=256 - len(exact), method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
     flat = quantized.getpalette() or []
     colours = list(exact)
@@ -394,7 +395,7 @@ def render_board(
     """
     theme = _theme(theme)
     image = render_image(view, theme, width=width, home=home)
-    texts = (view.viewer_name, view.opponent_name, view.awaiting)
+    texts: tuple[str, ...] = (view.viewer_name, view.opponent_name, view.awaiting)
     if view.chouette is not None:
         texts += tuple(member.name for member in view.chouette.members) + (view.chouette.box,)
     if palette and any(has_emoji(text) for text in texts):

@@ -138,7 +138,7 @@ def render_record_table(table: RecordTable, *, theme: Theme | str | None = None,
                   theme.text_muted, max_width=width - 2 * _MARGIN)  # fmt: skip
     right_edge = _MARGIN + sum(widths)
     draw.rectangle((_MARGIN, top, right_edge, top + _ROW - 1), fill=theme.panel)
-    lines = [(None, [Cell(column.heading, "strong") for column in table.columns])]
+    lines: list[tuple[int | None, list[Cell]]] = [(None, [Cell(column.heading, "strong") for column in table.columns])]
     lines += list(enumerate(shown))
     for line_index, (row_index, cells) in enumerate(lines):
         y = top + line_index * _ROW
@@ -147,7 +147,7 @@ def render_record_table(table: RecordTable, *, theme: Theme | str | None = None,
             draw.rectangle((_MARGIN, y, right_edge, y + _ROW - 1), fill=theme.frame)
         if total:
             draw.line((_MARGIN, y, right_edge, y), fill=theme.text_muted, width=2)
-        x = _MARGIN
+        x: float = _MARGIN
         for column, cell, column_width in zip(table.columns, cells, widths, strict=True):
             inner = column_width - 2 * _PAD
             anchor = {"left": x + _PAD, "right": x + column_width - _PAD, "centre": x + column_width / 2}[column.align]

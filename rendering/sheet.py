@@ -119,7 +119,8 @@ def sheet_layout(view: SheetView) -> SheetLayout:
             numbers.append(f"{view.money[index]:+d}")
         widths.append(width_of([member, *numbers], True) + FONT)  # room for a circle and a "b"
     widths.append(width_of(["Next Captain", *(line.next_captain for line in view.lines)], True))
-    columns, x = [], PAD
+    columns: list[tuple[float, float]] = []
+    x: float = PAD
     for width in widths:
         columns.append((x, x + width))
         x += width

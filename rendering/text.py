@@ -53,7 +53,9 @@ def font(path: Path, size: int, shaped: bool = False) -> ImageFont.FreeTypeFont:
             return ImageFont.truetype(str(candidate), size, layout_engine=engine)
         except OSError:
             continue
-    return ImageFont.load_default(size)
+    fallback = ImageFont.load_default(size)
+    assert isinstance(fallback, ImageFont.FreeTypeFont)  # Pillow built with FreeType, as truetype() above needs
+    return fallback
 
 
 def _rtl(ch: str) -> bool:
@@ -193,7 +195,7 @@ def _emoji_image(cluster: str, height: int) -> Image.Image | None:
     face = font(EMOJI, EMOJI_PX, shaped)
     try:
         box = face.getbbox(source)
-        big = Image.new("RGBA", (max(1, box[2]) + 4, max(1, box[3]) + 4), (0, 0, 0, 0))
+        big = Image.new("RGBA", (max(1, int(box[2])) + 4, max(1, int(box[3])) + 4), (0, 0, 0, 0))
         ImageDraw.Draw(big).text((0, 0), source, font=face, embedded_color=True)
     except (OSError, ValueError):
         return None

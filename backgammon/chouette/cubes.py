@@ -69,7 +69,8 @@ class ChouetteCube:
     @property
     def offered_value(self) -> int | None:
         """The value proposed by a pending double/beaver/raccoon, in points, else ``None``."""
-        return None if self.cube.offered is None else self.stake * self.cube.offered_count
+        count = self.cube.offered_count
+        return None if count is None else self.stake * count
 
     @property
     def live(self) -> bool:

@@ -128,8 +128,8 @@ def atlanta_next_order(
     rest = [m for m in order[1:] if m != captain]
     if outcome.result == "team":
         return [captain, *rest, box]
-    if outcome.acting_won and acting_captain_beats_box == "acting_captain_takes_box":
-        acting = outcome.final_captain
+    acting = outcome.final_captain
+    if outcome.acting_won and acting is not None and acting_captain_beats_box == "acting_captain_takes_box":
         return [acting, *[m for m in rest if m != acting], captain, box]
     if outcome.result == "box" and (outcome.box_net >= 0 or not break_even_rule):
         return [box, *rest, captain]

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 from .. import cube as cube_rules
 from ..cube import Cube
@@ -56,6 +56,8 @@ from .seating import apply_throws, is_resolved, resolved_order
 from .sheet import ScoreSheet, SheetRow, split_box_partner
 
 __all__ = ["DECISIONS", "EVENTS", "PHASES", "Awaiting", "ChouetteSession"]
+
+_T = TypeVar("_T")
 
 PHASES = ("seating", "ready", "playing")
 """The phases of a session: throwing for seats, between games, a game in progress."""
@@ -103,20 +105,20 @@ class ChouetteSession:
     def box(self) -> str | None:
         """The Box of the current game, or of the next one between games."""
         if self.phase == "playing":
-            return self.game.box
+            return self._current.box
         return self.order[0] if self.order else None
 
     @property
     def captain(self) -> str | None:
         """The Captain (or Acting Captain) now; between games, the next Captain (RULES C8)."""
         if self.phase == "playing":
-            return self.game.captain
+            return self._current.captain
         return self.order[1] if len(self.order) > 1 else None
 
     @property
     def partner(self) -> str | None:
         """Box's Partner in the current game (RULES C7), or ``None``."""
-        return self.game.partner if self.phase == "playing" else None
+        return self._current.partner if self.phase == "playing" else None
 
     @property
     def captain_changes(self) -> list[dict[str, Any]]:
@@ -195,7 +197,7 @@ class ChouetteSession:
         """Every decision someone must make before the game can go on (who, for whom, which actions, which cubes)."""
         if self.phase != "playing":
             return []
-        game, result = self.game, []
+        game, result = self._current, []
         if game.window is not None:
             for key, choice in game.window.items():
                 if choice is None:
@@ -215,8 +217,8 @@ class ChouetteSession:
             return result
         by_responder: dict[str, list[ChouetteCube]] = {}
         for slot in game.cubes.values():
-            if slot.pending:
-                by_responder.setdefault(slot.responder, []).append(slot)
+            if slot.pending and (responder := slot.responder) is not None:
+                by_responder.setdefault(responder, []).append(slot)
         for member, slots in by_responder.items():
             actions = sorted({action for slot in slots for action in self._answers(slot)}, key=DECISIONS.index)
             actor = member if member == game.box else self.proxy_for(member)
@@ -228,7 +230,7 @@ class ChouetteSession:
         Team's window, 003 Atlanta 5.9; the classic Captain at his turn, RULES C4); ``[]`` if none (RULES D1)."""
         if self.phase != "playing":
             return []
-        game = self.game
+        game = self._current
         if game.window is not None:
             return [k for k, c in game.window.items() if c is None and game.cubes[k].team == actor]
         if self._pending_reason() or actor in game.doubled or game.rolled:
@@ -283,7 +285,7 @@ class ChouetteSession:
     def _progress(self) -> None:
         """After each event in a game: close what is complete, resolve finished offer rounds, move the captaincy,
         end the game when no cube is left in play."""
-        game = self.game
+        game = self._current
         if game.consent is not None and all(c is not None for c in game.consent.values()):
             game.consent = None
         if game.window is not None and all(c is not None for c in game.window.values()):
@@ -309,7 +311,7 @@ class ChouetteSession:
             self._finish("drops")
 
     def _update_captain(self) -> None:
-        game = self.game
+        game = self._current
         if game.in_play(game.captain):
             return
         playing = [m for m in game.team if game.in_play(m)]
@@ -330,7 +332,7 @@ class ChouetteSession:
         game.captain = new
 
     def _pending_reason(self) -> str | None:
-        game = self.game
+        game = self._current
         if game.window is not None:
             undecided = [game.cubes[k].team for k, c in game.window.items() if c is None]
             return f"the Team's doubling window is open (003 Atlanta 5.9): waiting for {', '.join(undecided)}"
@@ -347,18 +349,31 @@ class ChouetteSession:
     def _double_ok(self, slot: ChouetteCube, side: int) -> bool:
         return slot.live and cube_rules.double_refusal(slot.cube, side, self.rules.game) is None
 
+    @property
+    def _current(self) -> ChouetteGame:
+        """The game in progress (or the last one, between games). Raises :class:`ChouetteError` before the first
+        game."""
+        if self.game is None:
+            raise ChouetteError("no game has been played yet; start one with start_game")
+        return self.game
+
+    def _offered_values(self, keys: list[str]) -> dict[str, int]:
+        """The values just offered on the cubes ``keys`` (cube key → points), each with an offer pending."""
+        values = {key: self._current.cubes[key].offered_value for key in keys}
+        return {key: value for key, value in values.items() if value is not None}
+
     def _pay(self, payer: str, payee: str, points: int, why: str, cube: str | None = None) -> None:
         if points:
-            self.game.transfers.append(Transfer(payer, payee, points, why, cube))
+            self._current.transfers.append(Transfer(payer, payee, points, why, cube))
 
     def _require_playing(self) -> ChouetteGame:
         if self.phase != "playing":
             raise ChouetteError(f"no game is in progress (the session is {self.phase}); start one with start_game")
-        return self.game
+        return self._current
 
     def _require_turn(self, side: str) -> None:
-        if self.game.on_roll != side:
-            whose = self.game.on_roll or "nobody (before the first turn)"
+        if self._current.on_roll != side:
+            whose = self._current.on_roll or "nobody (before the first turn)"
             raise ChouetteError(f"a double is offered at one's own turn before rolling (RULES D1); on roll: {whose}")
 
     def _slot(self, key: str) -> ChouetteCube:
@@ -643,7 +658,9 @@ class ChouetteSession:
         game.doubled = []
         game.rolled = False
         if side == "team" and not self.rules.single_cube:
-            entries = {slot.key: None for slot in game.live_cubes() if self._double_ok(slot, TEAM_SIDE)}
+            entries: dict[str, str | None] = {
+                slot.key: None for slot in game.live_cubes() if self._double_ok(slot, TEAM_SIDE)
+            }
             game.window = entries or None
 
     def dice_thrown(self) -> None:
@@ -657,9 +674,9 @@ class ChouetteSession:
         game.rolled = True
 
     def _require_before_roll(self) -> None:
-        if self.game.rolled:
+        if self._current.rolled:
             raise ChouetteError(
-                f"the dice are thrown: a cube is turned only before the roll (RULES D1); {self.game.on_roll} "
+                f"the dice are thrown: a cube is turned only before the roll (RULES D1); {self._current.on_roll} "
                 "is playing them"
             )
 
@@ -713,7 +730,7 @@ class ChouetteSession:
             "before": before,
         }
         game.doubled.append(game.box)
-        return {key: game.cubes[key].offered_value for key in keys}
+        return self._offered_values(keys)
 
     @event
     def team_double(self, member: str, cube: str | None = None, by: str | None = None) -> dict[str, int]:
@@ -760,11 +777,11 @@ class ChouetteSession:
             partners = [m for m in dict.fromkeys(s.team for s in live) if m != member]
             if self.rules.partners_may_refuse_team_double and partners:
                 game.consent = dict.fromkeys(partners)
-            return {key: game.cubes[key].offered_value for key in keys}
+            return self._offered_values(keys)
         key = self._window_entry(member, cube)
-        game.window[key] = "double"
+        _required(game.window, "no doubling window is open")[key] = "double"
         game.cubes[key].cube = cube_rules.offer_double(game.cubes[key].cube, TEAM_SIDE)
-        return {key: game.cubes[key].offered_value}
+        return self._offered_values([key])
 
     @event
     def no_double(self, member: str, cube: str | None = None, by: str | None = None) -> None:
@@ -781,11 +798,12 @@ class ChouetteSession:
                 raise ChouetteError(f"{member} has no decision to make in the Team's doubling window")
         else:
             keys = [self._window_entry(member, cube)]
+        window = _required(game.window, "no doubling window is open")
         for key in keys:
-            game.window[key] = "pass"
+            window[key] = "pass"
 
     def _window_entry(self, member: str, cube: str | None) -> str:
-        game = self.game
+        game = self._current
         if game.window is None:
             raise ChouetteError("the Team doubles at the Captain's turn, before he rolls (003 Atlanta 5.9)")
         mine = [k for k, c in game.window.items() if c is None and game.cubes[k].team == member]
@@ -844,12 +862,12 @@ class ChouetteSession:
         slot = game.cubes[mine[0]]
         slot.cube = cube_rules.offer_double(slot.cube, BOX_SIDE)
         game.doubled.append(giver)
-        return {slot.key: slot.offered_value}
+        return self._offered_values([slot.key])
 
     # ======================================================================================== offer rounds
     def _close_window(self) -> None:
-        game = self.game
-        doubled = [k for k, c in game.window.items() if c == "double"]
+        game = self._current
+        doubled = [k for k, c in _required(game.window, "no doubling window is open").items() if c == "double"]
         own_live = {slot.key for slot in game.own_live_cubes()}
         own_doubled = [k for k in doubled if not game.cubes[k].extra]
         all_from_centre = (
@@ -869,7 +887,8 @@ class ChouetteSession:
             }
 
     def _resolve_round(self) -> None:
-        game, round_ = self.game, self.game.round
+        game = self._current
+        round_ = _required(game.round, "no offer round is open")
         game.round = None
         if round_["by"] != "box":
             return
@@ -902,7 +921,7 @@ class ChouetteSession:
     def _take_over(self, slot: ChouetteCube, before: int) -> None:
         """001 Ch.9: the Active Player "must assume that partner's responsibility and take over his position whether
         for profit or loss", at the doubled value; with ``refuser_forfeit_to == "captain"`` the forfeit goes to him."""
-        game, refuser = self.game, slot.team
+        game, refuser = self._current, slot.team
         if self.rules.refuser_forfeit_to == "captain":
             self._pay(
                 game.box, game.captain, before, f"{refuser}'s forfeit passes to {game.captain} (001 Ch.9)", slot.key
@@ -1010,7 +1029,7 @@ class ChouetteSession:
                 f"missing {', '.join(missing)}"
             )
         accepted = sum(1 for k in group if chosen[k] in ("take", "beaver"))
-        if self.rules.rule_5_10a and len(self.game.order) == 3 and offered == 2:
+        if self.rules.rule_5_10a and len(self._current.order) == 3 and offered == 2:
             if accepted == 1:
                 raise ChouetteError("both cubes were turned from the centre: Box takes both or drops both (5.10a)")
         elif accepted > 0 and 2 * accepted < offered:
@@ -1023,7 +1042,7 @@ class ChouetteSession:
         """What the responder of ``slot`` may answer: :func:`backgammon.cube.answers` (the 1-on-1 game's own check,
         RULES D2, D3, D5), less what an extra's taker may not do (003 Atlanta 5.7: no raccoon; 5.7c: no drop)."""
         allowed = cube_rules.answers(slot.cube, self.rules.game)
-        extras = self.game.extras
+        extras = self._current.extras
         if slot.extra and extras is not None and slot.responder == extras["taker"] and slot.cube.stage == "double":
             refused = {"raccoon"} | ({"drop"} if self._extras_rule() == "5.7c" else set())
             allowed = tuple(a for a in allowed if a not in refused)
@@ -1031,7 +1050,7 @@ class ChouetteSession:
 
     def _respond(self, slot: ChouetteCube, decision: str) -> None:
         """Apply one answer to one cube (RULES D2–D3 through backgammon.cube); a drop records the transfer."""
-        side = slot.cube.responder
+        side = _required(slot.cube.responder, f"no offer on {slot.key}'s cube awaits an answer")
         if decision == "take":
             slot.cube = cube_rules.take(slot.cube)
         elif decision == "beaver":
@@ -1049,7 +1068,7 @@ class ChouetteSession:
                 payer,
                 payee,
                 cost,
-                f"{payer} dropped {slot.key}'s cube at {slot.stake * slot.cube.offered_count} ({rule})",
+                f"{payer} dropped {slot.key}'s cube at {slot.offered_value} ({rule})",
                 slot.key,
             )
             slot.status = "dropped"
@@ -1058,14 +1077,15 @@ class ChouetteSession:
 
     def _consent(self, member: str, decision: str, cube: str | None) -> None:
         """A classic partner goes along with (take) or refuses (drop) the Captain's double (000 Ch.8)."""
-        game = self.game
+        game = self._current
         if cube is not None:
             raise ChouetteError("the classic chouette has one cube: omit cube")
-        if game.consent.get(member, "x") is not None:
+        consent = _required(game.consent, "no Captain's double awaits the partners' answers")
+        if consent.get(member, "x") is not None:
             raise ChouetteError(f"{member} has no answer to give to the Captain's double")
         if decision not in ("take", "drop"):
             raise ChouetteError("a partner goes along with the Captain's double (take) or refuses it (drop), 000 Ch.8")
-        game.consent[member] = decision
+        consent[member] = decision
         if decision == "drop":
             for slot in game.cubes_of(member):
                 cost = slot.value
@@ -1097,30 +1117,31 @@ class ChouetteSession:
 
     def _extras_rule(self) -> str:
         rule = self.rules.extras
-        if rule in ("5.7b", "5.7c") and len(self.game.order) != 3:
+        if rule in ("5.7b", "5.7c") and len(self._current.order) != 3:
             return "5.7"
         return rule
 
     def _answer_extras(self, taker: str, decision: str, keys: list[str]) -> None:
         """The lone taker answers the extras offered him (003 Atlanta 5.7, 5.7a–c)."""
-        game, rule = self.game, self._extras_rule()
+        game, rule = self._current, self._extras_rule()
+        extras = _required(game.extras, "no extras round is open")
         if decision == "raccoon":
             raise ChouetteError("an extra is taken, beavered or (5.7a) dropped")
         if decision == "drop" and rule == "5.7c":
             raise ChouetteError("extras in a three-handed chouette must be taken (5.7c)")
         if decision == "drop" and rule in ("5.7", "5.7b"):
-            offered = [k for k in game.extras["keys"] if game.cubes[k].pending]
-            if keys != offered or len(offered) != len(game.extras["keys"]):
+            offered = [k for k in extras["keys"] if game.cubes[k].pending]
+            if keys != offered or len(offered) != len(extras["keys"]):
                 raise ChouetteError(
                     "under 5.7 the taker accepts every extra or changes his take to a drop (all at once)"
                 )
             own = game.cubes[taker]
-            cost = game.extras["before"]
+            cost = extras["before"]
             self._pay(
                 taker, own.box, cost, f"{taker} changed his take to a drop rather than accept extras (5.7)", taker
             )
             own.status, own.ended, own.points = "dropped", "team_dropped", -cost
-            for key in game.extras["keys"]:
+            for key in extras["keys"]:
                 del game.cubes[key]
             game.extras = None
             return
@@ -1135,7 +1156,8 @@ class ChouetteSession:
             self._respond(slot, decision)
 
     def _open_extras(self) -> None:
-        game, extras = self.game, self.game.extras
+        game = self._current
+        extras = _required(game.extras, "no extras round is open")
         taker = extras["taker"]
         for giver, choice in extras["offers"].items():
             if choice == "offer":
@@ -1260,7 +1282,7 @@ class ChouetteSession:
         return self.game_over(winner, result.kind, "play" if result.ended_by == "play" else "resignation")
 
     def _finish(self, ended_by: str) -> None:
-        game = self.game
+        game = self._current
         box_net = net_points(game.transfers, [game.box])[game.box]
         if game.partner is not None:
             _, share = split_box_partner(box_net)
@@ -1298,7 +1320,7 @@ class ChouetteSession:
         self.phase = "ready"
 
     def _outcome(self, box_net: int) -> Outcome:
-        game = self.game
+        game = self._current
         if self.rules.single_cube:
             final = None if game.captain in game.demoted else game.captain
             if final is None:
@@ -1370,7 +1392,7 @@ class ChouetteSession:
         :class:`ChouetteError` for an unknown event, and whatever the event raises."""
         name = event.get("event") if isinstance(event, Mapping) else None
         method = getattr(type(self), name, None) if isinstance(name, str) else None
-        if method is None or not getattr(method, "is_event", False):
+        if not isinstance(name, str) or method is None or not getattr(method, "is_event", False):
             raise ChouetteError(f"unknown chouette event {event!r}")
         return getattr(self, name)(**dict(event.get("args", {})))
 
@@ -1383,6 +1405,13 @@ class ChouetteSession:
         for entry in history:
             session.apply(entry)
         return session
+
+
+def _required(value: _T | None, message: str) -> _T:
+    """``value``, which the state guarantees at this point; raises :class:`ChouetteError` with ``message`` if absent."""
+    if value is None:
+        raise ChouetteError(message)
+    return value
 
 
 EVENTS = tuple(name for name in dir(ChouetteSession) if getattr(getattr(ChouetteSession, name), "is_event", False))

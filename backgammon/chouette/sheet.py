@@ -161,12 +161,12 @@ class ScoreSheet:
         lines = [f"stake {self.base_stake} per point", "game " + "".join(m.rjust(width) for m in columns) + "  next"]
         for row in self.rows:
             cells = []
+            marks = row.marks or {}
             for member in columns:
                 value = row.points.get(member)
                 text = "" if value is None else str(value)
-                circled = bool(row.marks) and member in row.marks.get("circled", [])
-                if circled:
-                    text = f"({text})" + ("b" if row.marks.get("b") == member else "")
+                if member in marks.get("circled", []):
+                    text = f"({text})" + ("b" if marks.get("b") == member else "")
                     text += "x" if member in row.crossed else ""
                 cells.append(text.rjust(width))
             lines.append(f"{row.game:>4} " + "".join(cells) + f"  {row.next_captain}")
