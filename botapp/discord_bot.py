@@ -124,8 +124,9 @@ class BgBot(commands.AutoShardedBot):
         try:
             await super().close()
         finally:
-            if self.service is not None:
-                await self.service.flush()  # the board messages not stored yet
+            for service in (getattr(self, "chouettes", None), self.service):
+                if service is not None:
+                    await service.flush()  # the board messages not stored yet
             if self.database is not None and self._owns_database:
                 await self.database.close()
                 self.database = None

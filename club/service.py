@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from backgammon.errors import IllegalPlayError, WrongPhaseError
@@ -62,7 +62,7 @@ from .results import GameView, Outcome, TableView
 from .settings import ClubSettings, MemberPreferences
 from .step import MatchStep, _GameInfo, store_challenge
 from .table import FINISHED, Event, Table
-from .work import TableLocks, run_unit
+from .work import TableLocks, UnsavedBoards, run_unit
 from .work import check_id as _check_id
 
 log = logging.getLogger(__name__)
@@ -114,6 +114,13 @@ class HistoryItem:
     ended_at: float | None
 
 
+def _unsaved(record_type, table_id: int, write: MessageWrite):
+    """A message kept until the next commit as a record of ``record_type`` (``MessageRecord``, ``ChouetteMessage``):
+    id 0 (not stored yet)."""
+    return record_type(0, table_id, write.game_number, write.channel_id, write.message_id, write.purpose,
+                       write.created_at)  # fmt: skip
+
+
 def _check_version(version: Any) -> int | None:
     if version is None:
         return None
@@ -159,7 +166,8 @@ class ClubService:
         self.max_auto_actions = max_auto_actions
         self._locks = TableLocks()
         self._background: set[asyncio.Task] = set()
-        self._boards: dict[int, list[MessageWrite]] = {}  # match → its board messages not stored yet
+        self.unsaved = UnsavedBoards()
+        """The board messages posted after a table's last commit (stored with its next one)."""
         self.match_end_hooks: list[Callable[[int], Awaitable[Any]]] = []
         """Called with the match id when a match or session ends (over, declined, cancelled, lapsed) — how an
         event (:mod:`club.events`) hears of its matches; a hook that fails is logged, the action stands."""
@@ -409,13 +417,7 @@ class ClubService:
     async def _commit(self, match_id: int, commit: Commit) -> int:
         """Store ``commit`` with the board messages posted since the match's previous commit (:meth:`board_posted`):
         one write transaction per action. Returns the new version."""
-        boards = self._boards.pop(match_id, [])
-        try:
-            return await self.db.commit(replace(commit, messages=(*commit.messages, *boards)) if boards else commit)
-        except BaseException:
-            if boards:
-                self._boards[match_id] = boards + self._boards.get(match_id, [])
-            raise
+        return await self.unsaved.save(("match", match_id), commit, self.db.commit)
 
     async def _keep_mat_file(self, match_id: int) -> None:
         """Keep the ``.mat`` file of a table that has just ended (exports read it, never replay); a table
@@ -537,30 +539,20 @@ class ClubService:
         self, match_id: int, channel_id: int, message_id: int, *, game_number: int | None
     ) -> MessageRecord:
         """Remember the board message just posted for match ``match_id`` (the view of its last commit): it is stored
-        with the match's next commit (:meth:`_commit`) or by :meth:`flush`, so an action is one write transaction.
-        Until then :meth:`messages` and :meth:`match_of_message` know it (its ``id`` is 0: not stored yet).
-
-        Deciding the message before the commit is impossible (Discord numbers it when the board, which shows the
-        committed result, is posted). A crash before the next commit loses only this pointer: the log and the state
-        are stored; the board's buttons carry the match and its version, so they still act or say "already done",
-        and the next action posts a fresh board."""
+        with the match's next commit or by :meth:`flush` (:class:`~club.work.UnsavedBoards`: why this is safe), so an
+        action is one write transaction. Until then :meth:`messages` and :meth:`match_of_message` know it (its
+        ``id`` is 0: not stored yet)."""
         write = MessageWrite(
             _check_id(channel_id, "channel id"), _check_id(message_id, "message id"), game_number, "board",
             self.clock.now(),
         )  # fmt: skip
-        self._boards.setdefault(_check_id(match_id, "match id"), []).append(write)
-        return self._unsaved(match_id, write)
-
-    @staticmethod
-    def _unsaved(match_id: int, write: MessageWrite) -> MessageRecord:
-        return MessageRecord(0, match_id, write.game_number, write.channel_id, write.message_id, write.purpose,
-                             write.created_at)  # fmt: skip
+        self.unsaved.add(("match", _check_id(match_id, "match id")), write)
+        return _unsaved(MessageRecord, match_id, write)
 
     async def flush(self) -> None:
-        """Store the board messages not stored yet (:meth:`board_posted`), each in its own transaction: before the
-        database is closed. A match that is gone is skipped."""
-        boards, self._boards = self._boards, {}
-        for match_id, writes in boards.items():
+        """Store the board messages of matches not stored yet (:meth:`board_posted`), each in its own transaction:
+        before the database is closed. One that cannot be stored (its match is gone) is logged and skipped."""
+        for match_id, writes in self.unsaved.take("match").items():
             for write in writes:
                 try:
                     await self.db.add_message(match_id, write.channel_id, write.message_id, write.created_at,
@@ -571,14 +563,13 @@ class ClubService:
     async def messages(self, match_id: int, *, purpose: str | None = None) -> list[MessageRecord]:
         """The messages remembered for a match, oldest first (the boards not stored yet last)."""
         stored = await self.db.messages(_check_id(match_id, "match id"), purpose=purpose)
-        unsaved = [self._unsaved(match_id, w) for w in self._boards.get(match_id, ()) if purpose in (None, w.purpose)]
-        return stored + unsaved
+        return stored + [_unsaved(MessageRecord, match_id, w) for w in self.unsaved.of(("match", match_id), purpose)]
 
     async def match_of_message(self, channel_id: int, message_id: int) -> int | None:
         """The match a remembered message shows, or None."""
-        for match_id, writes in self._boards.items():
-            if any(w.channel_id == channel_id and w.message_id == message_id for w in writes):
-                return match_id
+        found = self.unsaved.table_of("match", channel_id, message_id)
+        if found is not None:
+            return found
         record = await self.db.message(channel_id, message_id)
         return None if record is None else record.match_id
 

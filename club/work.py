@@ -31,10 +31,10 @@ import contextlib
 import inspect
 import weakref
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
-from storage import VersionConflictError
+from storage import MessageWrite, VersionConflictError
 
 from .admission import Admission
 from .dice import RECIPE, Contribution, derive, seed_hash
@@ -152,6 +152,50 @@ class TableLocks:
             lock = asyncio.Lock()
             self._locks[key] = lock
         return lock
+
+
+class UnsavedBoards:
+    """The board messages posted after a table's last commit, kept until its next commit stores them in the same
+    transaction (one write transaction per action), by table ``(kind, id)``.
+
+    Deciding the message before the commit is impossible: Discord numbers a message when it is posted, and the
+    board shows the committed result. A crash before the next commit loses only the pointer to that board message:
+    the log and the state are stored, the board's buttons carry the table and its version or mark (they act, or
+    answer "already done"), and the next action posts a fresh board."""
+
+    def __init__(self) -> None:
+        self._writes: dict[tuple[str, int], list[MessageWrite]] = {}
+
+    def add(self, key: tuple[str, int], write: MessageWrite) -> None:
+        """Keep ``write`` for table ``key``."""
+        self._writes.setdefault(key, []).append(write)
+
+    def of(self, key: tuple[str, int], purpose: str | None = None) -> list[MessageWrite]:
+        """The messages kept for table ``key`` (of ``purpose`` if given), oldest first."""
+        return [w for w in self._writes.get(key, ()) if purpose in (None, w.purpose)]
+
+    def table_of(self, kind: str, channel_id: int, message_id: int) -> int | None:
+        """The id of the table of ``kind`` a kept message shows, or None."""
+        for (each, table_id), writes in self._writes.items():
+            if each == kind and any(w.channel_id == channel_id and w.message_id == message_id for w in writes):
+                return table_id
+        return None
+
+    async def save(self, key: tuple[str, int], commit: Any, save: Callable[[Any], Awaitable[int]]) -> int:
+        """``await save(commit)`` with the messages kept for ``key`` added to ``commit.messages``; they are kept
+        again when the commit fails."""
+        writes = self._writes.pop(key, [])
+        try:
+            return await save(replace(commit, messages=(*commit.messages, *writes)) if writes else commit)
+        except BaseException:
+            if writes:
+                self._writes[key] = writes + self._writes.get(key, [])
+            raise
+
+    def take(self, kind: str) -> dict[int, list[MessageWrite]]:
+        """Hand over (and forget) every kept message of tables of ``kind``, by table id."""
+        keys = [key for key in self._writes if key[0] == kind]
+        return {key[1]: self._writes.pop(key) for key in keys}
 
 
 class Unit(Generic[S]):

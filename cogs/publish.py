@@ -214,8 +214,8 @@ class Publisher:
 
     async def _keep(self, key: tuple[str, int], channel_id: int, message_id: int, purpose: str, game_number):
         kind, table_id = key
-        if kind == "match" and purpose == "board":  # stored with the match's next commit: one write per action
-            record = self.service.board_posted(table_id, channel_id, message_id, game_number=game_number)
+        if purpose == "board":  # stored with the table's next commit: one write transaction per action
+            record = self._store(kind).board_posted(table_id, channel_id, message_id, game_number=game_number)
             self.index.set(key, purpose, record)
             return record
         record = await self._store(kind).remember_message(table_id, channel_id, message_id, purpose=purpose,

@@ -18,7 +18,7 @@ from typing import Any, ClassVar
 
 from . import tallies
 from .database import Database
-from .records import Converters, Row, _json_or_none, dumps
+from .records import Converters, MessageWrite, Row, _json_or_none, dumps
 from .store import Tx
 
 
@@ -186,7 +186,8 @@ class DeadlineRow:
 class ChouetteCommit:
     """One transaction on a session: append ``actions``; write ``status``, ``state`` and ``game_number``; upsert the
     dice ``series`` rows; replace all its deadlines by ``deadlines``; insert ``results`` ``(game_number, member_id,
-    points, stake)`` and the ``sheet`` rows ``(game_number, row JSON)`` (those already stored are kept as they are).
+    points, stake)`` and the ``sheet`` rows ``(game_number, row JSON)`` (those already stored are kept as they are);
+    remember ``messages`` (the board messages posted after the previous commit).
     Applied only if the session is still at ``expected_version``."""
 
     session_id: int
@@ -200,6 +201,7 @@ class ChouetteCommit:
     deadlines: Sequence[DeadlineRow] = ()
     results: Sequence[tuple[int, int, int, int]] = ()
     sheet: Sequence[tuple[int, dict]] = ()
+    messages: Sequence[MessageWrite] = ()
 
     @property
     def new_version(self) -> int:
@@ -329,6 +331,8 @@ class ChouetteStore:
             )
             await tallies.record_chouette(tx, sid, commit.results, now)
             await write_sheet(tx, sid, commit.sheet, now)
+            for message in commit.messages:
+                await self.store.put_message(tx, subject, message)
 
         row = {"status": commit.status, "state": dumps(commit.state), "game_number": commit.game_number}
         return await self.store.commit(

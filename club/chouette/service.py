@@ -30,6 +30,7 @@ games (2.3) and an extra's giver redoubling his taker (5.7).
 from __future__ import annotations
 
 import inspect
+import logging
 import re
 from collections.abc import Callable
 from typing import Any
@@ -37,10 +38,11 @@ from typing import Any
 from backgammon.chouette import ChouetteRules
 from backgammon.errors import BackgammonError, IllegalPlayError
 from backgammon.moves import Play
-from storage import VersionConflictError
+from storage import MessageWrite, StorageError, VersionConflictError
 from storage.chouettes import (
     ChouetteAction,
     ChouetteDeadline,
+    ChouetteMessage,
     ChouetteStore,
     DeadlineRow,
     DiceSeries,
@@ -59,7 +61,7 @@ from ..errors import (
 )
 from ..refusals import explain_illegal
 from ..requests import Request, as_request
-from ..service import ClubService
+from ..service import ClubService, _unsaved
 from ..settings import HOUR, ClubSettings, MemberPreferences
 from ..work import check_id as _check_id
 from ..work import run_unit
@@ -71,6 +73,8 @@ from .views import ChouetteOutcome, ChouetteView, Decision, SheetData
 
 DEFAULT_DECISION_HOURS = 24.0
 DEFAULT_PROXY_HOURS = 12.0
+log = logging.getLogger(__name__)
+
 MARK = re.compile(r"^[0-9]{1,6}\.[0-9]{1,6}$")
 CONFLICT = "Already done: someone else acted on this chouette at the same moment. Look again."
 
@@ -387,9 +391,33 @@ class ChouetteService(ChouetteExpiry):
         return await self.store.add_message(session_id, channel_id, message_id, self.clock.now(),
                                             game_number=game_number, purpose=purpose)  # fmt: skip
 
+    def board_posted(self, session_id: int, channel_id: int, message_id: int, *, game_number: int | None):
+        """Remember the board message just posted for chouette ``session_id``: stored with the session's next
+        commit or by :meth:`flush` (:class:`~club.work.UnsavedBoards`), so a decision is one write transaction;
+        :meth:`messages` knows it meanwhile (id 0)."""
+        write = MessageWrite(
+            _check_id(channel_id, "channel id"), _check_id(message_id, "message id"), game_number, "board",
+            self.clock.now(),
+        )  # fmt: skip
+        self.club.unsaved.add(("chouette", _check_id(session_id, "chouette id")), write)
+        return _unsaved(ChouetteMessage, session_id, write)
+
+    async def flush(self) -> None:
+        """Store the board messages of chouettes not stored yet (:meth:`board_posted`): before the database is
+        closed. One that cannot be stored is logged and skipped."""
+        for session_id, writes in self.club.unsaved.take("chouette").items():
+            for write in writes:
+                try:
+                    await self.store.add_message(session_id, write.channel_id, write.message_id, write.created_at,
+                                                 game_number=write.game_number, purpose=write.purpose)  # fmt: skip
+                except StorageError:
+                    log.warning("chouette %s: its board message %s could not be kept", session_id, write.message_id)
+
     async def messages(self, session_id: int, *, purpose: str | None = None):
-        """The remembered messages of a session, oldest first."""
-        return await self.store.messages(session_id, purpose=purpose)
+        """The remembered messages of a session, oldest first (the boards not stored yet last)."""
+        stored = await self.store.messages(session_id, purpose=purpose)
+        unsaved = self.club.unsaved.of(("chouette", session_id), purpose)
+        return stored + [_unsaved(ChouetteMessage, session_id, write) for write in unsaved]
 
     # -- the unit of work ---------------------------------------------------------------------------------------------
     async def _mutate(
@@ -420,7 +448,7 @@ class ChouetteService(ChouetteExpiry):
             lambda: self._load_step(session_id, request),
             mark,
             act,
-            self.store.commit,
+            lambda commit: self.club.unsaved.save(("chouette", session_id), commit, self.store.commit),
             CONFLICT,
             self.club.admission,
         )
@@ -430,7 +458,7 @@ class ChouetteService(ChouetteExpiry):
         step.autoplay()
         commit, rows = step.commit()
         try:
-            version = await self.store.commit(commit)
+            version = await self.club.unsaved.save(("chouette", step.record.id), commit, self.store.commit)
         except VersionConflictError as error:
             raise StaleVersionError(CONFLICT, error.expected, error.actual) from None
         return self._outcome(step, version, rows, member)
