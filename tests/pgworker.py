@@ -2,11 +2,12 @@
 version through the real store (:class:`storage.Database` on PostgreSQL: N trials of load → commit) from the Unix
 time START on; prints one JSON line of what it did.
 
-``python tests/pgworker.py URL NAME scheduler SECONDS START LOG BASE SPEED``: the bot's real reminder loop
-(:class:`cogs.reminders.Reminders`, its ``tasks.loop`` every 0.05 s, under the scheduler's lease) for SECONDS from
-START on, on a club clock that reads BASE at START and runs SPEED times faster than real time; every round that ran
-``run_due`` is appended to the file LOG as one JSON line (``by``, ``start``, ``end`` in Unix s, ``fired``: the
-notices as ``[kind, table_id]``), flushed at once (the test kills a process and reads what it logged)."""
+``python tests/pgworker.py URL NAME scheduler SECONDS START LOG CLOCK``: the bot's real reminder loop
+(:class:`cogs.reminders.Reminders`, its ``tasks.loop`` every 0.05 s, under the scheduler's lease) from START on,
+until the file CLOCK says ``stop`` (at most SECONDS); the club's clock reads the time written in the file CLOCK (the
+test moves it deadline by deadline, so a loaded machine slows the run but never changes what is due); every round
+that ran ``run_due`` is appended to the file LOG as one JSON line (``by``, ``start``, ``end`` in Unix s, ``fired``:
+the notices as ``[kind, table_id]``), flushed at once (the test kills a process and reads what it logged)."""
 
 from __future__ import annotations
 
@@ -41,14 +42,19 @@ async def store_race(url: str, name: str, trials: int, start: float) -> dict:
     return {"applied": applied, "conflicts": conflicts}
 
 
-class _FastClock:
-    """The club's clock for ``scheduler``: ``base`` at the Unix time ``start``, ``speed`` club seconds a second."""
+class _FileClock:
+    """The club's clock for ``scheduler``: the time written in the file ``path`` (the test sets it)."""
 
-    def __init__(self, base: float, start: float, speed: float) -> None:
-        self.base, self.start, self.speed = base, start, speed
+    def __init__(self, path: str) -> None:
+        self.path = Path(path)
+
+    def read(self) -> str:
+        """The file's text (written whole by the test: ``os.replace``)."""
+        return self.path.read_text(encoding="utf-8").strip()
 
     def now(self) -> float:
-        return self.base + (time.time() - self.start) * self.speed
+        text = self.read()
+        return float(text.split()[-1]) if text.startswith("stop") else float(text)
 
 
 class _Discord:
@@ -58,7 +64,7 @@ class _Discord:
         return None
 
 
-async def scheduler(url: str, name: str, seconds: float, start: float, log: str, base: float, speed: float) -> dict:
+async def scheduler(url: str, name: str, seconds: float, start: float, log: str, clock: str) -> dict:
     """The real reminder loop of one bot process (see the module docstring)."""
     import cogs.reminders as reminders
     from club import ClubService
@@ -74,28 +80,30 @@ async def scheduler(url: str, name: str, seconds: float, start: float, log: str,
         return notices
 
     reminders.run_due = logged_run_due
+    club_clock = _FileClock(clock)
     with open(log, "a", encoding="utf-8") as out:
         async with Database.open(url) as db:
             settings = SimpleNamespace(reminder_seconds=0.05)
-            service = ClubService(db, clock=_FastClock(base, start, speed))
+            service = ClubService(db, clock=club_clock)
             bot = SimpleNamespace(service=service, chouettes=None, publisher=_Discord(), settings=settings)
             cog = reminders.Reminders(bot)
             await asyncio.sleep(max(0.0, start - time.time()))
             await cog.on_ready()  # starts the cog's tasks.loop, as the connected bot does
-            await asyncio.sleep(max(0.0, start + seconds - time.time()))
+            while time.time() < start + seconds and not club_clock.read().startswith("stop"):
+                await asyncio.sleep(0.05)
             await cog.cog_unload()
     return {"done": True}
 
 
 async def main(url: str, name: str, what: str, amount: float, start: float) -> None:
     if what == "scheduler":
-        log, base, speed = sys.argv[6], float(sys.argv[7]), float(sys.argv[8])
-        print(json.dumps(await scheduler(url, name, amount, start, log, base, speed)))
+        print(json.dumps(await scheduler(url, name, amount, start, sys.argv[6], sys.argv[7])))
         return
     if what == "store":
         print(json.dumps(await store_race(url, name, int(amount), start)))
         return
     raise SystemExit(f"unknown mode {what!r}: store or scheduler")
+
 
 if __name__ == "__main__":
     asyncio.run(main(sys.argv[1], sys.argv[2], sys.argv[3], float(sys.argv[4]), float(sys.argv[5])))

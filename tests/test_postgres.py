@@ -11,6 +11,7 @@ import os
 import subprocess
 import sys
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -221,8 +222,8 @@ async def test_a_postgresql_database_of_an_older_schema_is_upgraded_by_the_same_
 
 # -- the bot's reminder loop under the scheduler's lease (storage.lease) -----------------------------------------------
 HOUR = 3600.0
-SPEED = 6000.0  # club seconds per real second in the workers: 10 hours of deadlines in 6 s
 BATCH = 8  # tables per batch: the first batch fires before the leader is killed, the second after
+WAIT = 60.0  # real seconds a notice may take to fire on a loaded machine (it takes one 0.05 s round when idle)
 
 
 def _rounds(*logs: Path) -> list[dict]:
@@ -230,28 +231,54 @@ def _rounds(*logs: Path) -> list[dict]:
     return sorted((json.loads(line) for line in lines), key=lambda r: r["start"])
 
 
+def _set_clock(path: Path, text: str) -> None:
+    """Write the workers' club time (or ``stop``) whole: they never read half a number."""
+    part = path.with_suffix(".part")
+    part.write_text(text, encoding="utf-8")
+    os.replace(part, path)
+
+
+async def _fired_by(logs, wanted: Counter, workers) -> None:
+    """Wait until the logs of the ``workers`` (processes) hold every notice of ``wanted`` (a :class:`Counter` of
+    ``(kind, table)``)."""
+    deadline = time.time() + WAIT
+    while True:
+        fired = Counter(tuple(f) for r in _rounds(*logs) for f in r["fired"])
+        if not wanted - fired:
+            return
+        assert time.time() < deadline, f"not fired: {wanted - fired}; workers: {[p.poll() for p in workers]}"
+        await asyncio.sleep(0.05)
+
+
 async def test_two_bot_processes_run_the_reminder_loop_one_at_a_time_and_the_other_takes_over(pg_url, tmp_path):
     """Two bot processes run the real reminder loop (cogs/reminders.py, every 0.05 s) on one
     PostgreSQL database with 16 matches waiting (each: a 4-hour and a 1-hour reminder, then the expiry). Only the
     holder of the scheduler's lease runs ``run_due``: the rounds of the two processes never overlap, and while both
     live only one of them runs at all. The leader is killed (SIGKILL) once the first 8 matches fired; the other takes
-    over and fires the last 8. Every reminder and expiry is sent exactly once, none is lost."""
+    over and fires the last 8. Every reminder and expiry is sent exactly once, none is lost.
+
+    The workers' club clock is the injected one: the test moves it to each deadline in turn and waits until that
+    deadline's notice fired, so however loaded the machine, every reminder falls in a round of its own."""
     t0 = 1_000_000.0
     clock = ManualClock(t0)
-    second_batch = t0 + 4.7 * SPEED  # its first reminder falls 5 s into the workers' run
+    second_batch = t0 + 7.8 * HOUR  # its reminders fall after the first batch's expiries
     async with club_service(pg_url, clock=clock) as service:
         await service.configure_club(
             GUILD, move_time=10 * HOUR, reminders=[4 * HOUR, 1 * HOUR], expiry_policy="nothing"
         )
-        tables = []
+        tables, created = [], {}
         for at in [t0 + 60 * k for k in range(BATCH)] + [second_batch + 60 * k for k in range(BATCH)]:
             clock.set(at)
             tables.append((await new_table(service)).match_id)
+            created[tables[-1]] = at
         lease = service.db.scheduler_lease()
         assert await lease.hold(), "nobody else holds the lease yet"
         await lease.release()
-    start = time.time() + 2.5  # both processes start their loops together
-    base = t0 + 6 * HOUR - 0.3 * SPEED  # the first reminder 0.3 s into the run
+    due = sorted((at + offset, kind, table) for table, at in created.items()
+                 for offset, kind in ((6 * HOUR, "reminder"), (9 * HOUR, "reminder"), (10 * HOUR, "expiry")))  # fmt: skip
+    club_clock = tmp_path / "clock.txt"
+    _set_clock(club_clock, str(t0 + 6 * HOUR - 60))  # nothing due yet
+    start = time.time() + 1.0  # both processes start their loops together
     logs = {name: tmp_path / f"{name}.jsonl" for name in ("shard0", "shard1")}
     procs = {
         name: subprocess.Popen(
@@ -261,11 +288,10 @@ async def test_two_bot_processes_run_the_reminder_loop_one_at_a_time_and_the_oth
                 pg_url,
                 name,
                 "scheduler",
-                "8.5",
+                str(10 * WAIT),
                 str(start),
                 str(log),
-                str(base),
-                str(SPEED),
+                str(club_clock),
             ],
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
@@ -273,11 +299,13 @@ async def test_two_bot_processes_run_the_reminder_loop_one_at_a_time_and_the_oth
         )  # fmt: skip
         for name, log in logs.items()
     }
+    wanted: Counter = Counter()
     try:
-        first = {(kind, table) for kind in ("expiry",) for table in tables[:BATCH]}
-        while not first <= {tuple(f) for r in _rounds(*logs.values()) for f in r["fired"]}:
-            assert time.time() < start + 4.5, "the first batch did not fire in time"
-            await asyncio.sleep(0.05)
+        first = [item for item in due if item[2] in tables[:BATCH]]
+        for at, kind, table in first:
+            _set_clock(club_clock, str(at))
+            wanted[(kind, table)] += 1
+            await _fired_by(logs.values(), wanted, procs.values())
         async with Database.open(pg_url) as db:
             assert not await db.scheduler_lease().hold(), "a third process does not get the lease while one leads"
         leaders = {r["by"] for r in _rounds(*logs.values())}
@@ -287,7 +315,12 @@ async def test_two_bot_processes_run_the_reminder_loop_one_at_a_time_and_the_oth
         procs[leader].kill()
         procs[leader].wait(timeout=10)
         killed_at = time.time()
-        out, err = procs[survivor].communicate(timeout=30)
+        for at, kind, table in due[len(first) :]:
+            _set_clock(club_clock, str(at))
+            wanted[(kind, table)] += 1
+            await _fired_by(logs.values(), wanted, procs.values())
+        _set_clock(club_clock, f"stop {due[-1][0]}")
+        out, err = procs[survivor].communicate(timeout=WAIT)
         assert procs[survivor].returncode == 0, err
     finally:
         for proc in procs.values():
