@@ -6,9 +6,10 @@ Crawford game, names in several scripts with emoji, a chouette panel, the other 
 game with its result, a beaver, a long name, right-to-left names) and the same at phone width (390 px) in
 ``OUTDIR/390px``, and prints their names. The same samples are used by the tests and the benchmark.
 
-Then the event pictures (:mod:`rendering.events`): a 13-player double-elimination bracket played to its reset
-final, a Swiss standings table and a league table, drawn from the plain data in ``samples/events.json`` (written by
-``python -m club.events.pictures rendering/samples/events.json``: the renderer never imports the club).
+Then the event pictures (:mod:`rendering.events`) in ``OUTDIR/events``: a 13-player double-elimination bracket
+played to its reset final, a Swiss standings table and a league table, drawn from the plain data in
+``samples/events.json`` (written by ``python -m club.events.pictures rendering/samples/events.json``: the renderer
+never imports the club).
 """
 
 from __future__ import annotations
@@ -326,8 +327,10 @@ def main(argv: list[str] | None = None) -> int:
             path = folder / f"{name}.png"
             path.write_bytes(data)
             print(f"{path}  {len(data) // 1024} KB")
+    events = args.outdir / "events"
+    events.mkdir(exist_ok=True)
     for name, data in event_samples().items():
-        path = args.outdir / f"{name}.png"
+        path = events / f"{name}.png"
         path.write_bytes(data)
         print(f"{path}  {len(data) // 1024} KB")
     return 0

@@ -76,7 +76,7 @@ def test_standings_and_league_tables():
     assert [c.heading for c in table.columns][:4] == ["#", "player", "pl", "w"]
 
 
-def test_gallery_samples_are_todays_and_draw():
+def test_gallery_samples_are_todays_and_draw(tmp_path):
     assert json.loads(EVENT_SAMPLES.read_text(encoding="utf-8")) == json.loads(json.dumps(gallery_samples()))
     samples = gallery_samples()
     bracket = BracketPicture.from_json(samples["bracket"])
@@ -86,3 +86,7 @@ def test_gallery_samples_are_todays_and_draw():
     pictures = event_samples()
     assert {"20-event-double-elimination-13", "21-event-swiss-standings"} <= set(pictures)
     assert sum(1 for name in pictures if name.startswith("22-event-league-division-")) == 3
+    from rendering.gallery import main as gallery_main
+
+    assert gallery_main([str(tmp_path)]) == 0
+    assert sorted(p.stem for p in (tmp_path / "events").glob("*.png")) == sorted(pictures)
