@@ -375,6 +375,25 @@ def pinged_words(count: int) -> str:
     return f"Pinged {count} game{'s' if count != 1 else ''}."
 
 
+async def away_state_in(service, guild_id: int, member: int) -> AwayState:
+    """:func:`away_state` of ``member`` now in the club of guild ``guild_id`` (nothing used when it has no club)."""
+    club = await service.db.get_club(guild_id)
+    if club is None:
+        return AwayState(None, "", 0.0, 0)
+    return await away_state(service, club.id, member)
+
+
+async def can_claim(service, match_id: int, member: int) -> bool:
+    """Whether ``member`` may claim on match ``match_id`` now: the deadline of his opponent's turn has lapsed and
+    the club's ``expiry_policy`` is ``claim`` (RULES A2)."""
+    record = await service.db.get_deadline(match_id)
+    if record is None or record.expired_at is None or record.member_id == member:
+        return False
+    match = await service.db.get_match(match_id)
+    club = None if match is None else await service.db.get_club_by_id(match.club_id)
+    return club is not None and ClubSettings.from_json(club.settings).expiry_policy == "claim"
+
+
 async def games_extras(service, member: int, guild_id: int | None, match_ids) -> tuple[dict[int, float], str]:
     """For ``/bg games``: the deadlines of ``match_ids`` (by match) and a line on the member's away days in the
     club of ``guild_id`` (``""`` when the club gives none and he is not away)."""

@@ -90,10 +90,7 @@ async def dice_proof(
 
 async def _unused(service: ClubService, match_id: int, number: int) -> DiceProof | None:
     """The proof of game ``number`` of a table that ended before it started (its seed revealed unused), or None."""
-    rows = await service.db._fetchall(
-        "SELECT * FROM actions WHERE match_id = ? AND kind = ? ORDER BY seq", (match_id, UNUSED_SEED)
-    )
-    series = proof._unused([ActionRecord.from_row(row) for row in rows], "DiceGame{}")
+    series = proof._unused(await service.db.actions_of_kind(match_id, UNUSED_SEED), "DiceGame{}")
     found = next((each for each in series if each.key == f"DiceGame{number}"), None)
     if found is None:
         return None

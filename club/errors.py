@@ -3,11 +3,15 @@
 person (rules errors such as ``IllegalPlayError`` or ``WrongPhaseError`` pass through the use-cases unchanged).
 
 A refused call never changes anything stored.
+
+:class:`~storage.errors.StorageError` (the database failed: a full disk, a damaged file, a server gone) is not a
+refusal; it is named here too, so that a front end catches it without importing ``storage``.
 """
 
 from __future__ import annotations
 
 from backgammon.errors import BackgammonError, WrongPhaseError, WrongTurnError
+from storage.errors import StorageError as StorageError  # for the front ends (see the module docstring)
 
 MAX_ID = 2**63
 """Ids (Discord snowflakes, database rows) are below this: SQLite's integers are 64-bit signed."""

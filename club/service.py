@@ -21,8 +21,9 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from backgammon.errors import IllegalPlayError, WrongPhaseError
@@ -41,6 +42,8 @@ from storage import (
     MessageWrite,
     StorageError,
 )
+from storage.lease import Lease
+from storage.pgerrors import hide_password
 
 from . import dice as _dice
 from .admission import Admission
@@ -572,6 +575,48 @@ class ClubService:
             return found
         record = await self.db.message(channel_id, message_id)
         return None if record is None else record.match_id
+
+    # -- what the front ends look up (they never read the database themselves) --------------------------------------
+    async def match_status(self, match_id: int) -> str | None:
+        """The status of match ``match_id`` (``challenged``, ``active``, ``over`` …), None if there is none."""
+        record = await self.db.get_match(_check_id(match_id, "match id"))
+        return None if record is None else record.status
+
+    async def dm_channel(self, member_id: int) -> int | None:
+        """The direct-message channel remembered for ``member_id`` (0: he accepts no direct messages), None if
+        unknown."""
+        return await self.db.dm_channel(member_id)
+
+    async def remember_dm_channel(self, member_id: int, channel_id: int) -> int:
+        """Remember ``channel_id`` as the direct-message channel of ``member_id`` (0: he accepts none); returns it."""
+        await self.db.dm_channel(member_id, channel_id, self.clock.now())
+        return channel_id
+
+    def scheduler_lease(self) -> Lease:
+        """The reminder scheduler's lease on this database: one bot process at a time runs the scheduler (on
+        PostgreSQL an advisory lock; on SQLite, one process per file, always granted)."""
+        return self.db.scheduler_lease()
+
+    async def next_deadline_at(self) -> float | None:
+        """When the next reminder or expiry of a match is due, or None (RULES A2)."""
+        return await self.db.next_deadline_at()
+
+    async def display_names(self, user_ids: Iterable[int]) -> dict[int, str]:
+        """The display names of the members among ``user_ids``, by user id (who is not a member is left out)."""
+        return await self._names(user_ids)
+
+    def verify_target(self) -> tuple[str, bool] | None:
+        """What ``python -m club verify`` is given to check this database: the file's absolute path, or the
+        PostgreSQL URL with its password shown as ``<hidden>``; and whether a password was hidden. None for a
+        database that is neither (in memory)."""
+        path = getattr(self.db, "path", None)
+        if path is not None:
+            return str(Path(path).resolve()), False
+        url = getattr(self.db, "url", None)
+        if not url:
+            return None
+        shown = hide_password(url)
+        return shown, shown != url
 
     # -- clubs and their members (RULES A1) ----------------------------------------------------------------------------
     async def register(self, guild_id: int, user_id: int, display_name: str, *, club_name: str = "") -> MemberRecord:

@@ -21,7 +21,7 @@ from discord.ext import commands
 
 from club import frontend
 from club.commitments import phrase_text
-from club.correspondence import Correspondence, autoroll_words, away_state, pinged_words, resolve_their_turn
+from club.correspondence import Correspondence, autoroll_words, away_state_in, pinged_words, resolve_their_turn
 from club.errors import InvalidRequestError
 from club.wording import plural
 
@@ -101,8 +101,7 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
             member = await register(interaction)
             notices = await correspondence(self.bot).away(interaction.guild_id, member, days, reason or "")
             await post_notices(self.bot, notices)
-            club = await self.bot.service.db.get_club(interaction.guild_id)
-            state = await away_state(self.bot.service, club.id, member)
+            state = await away_state_in(self.bot.service, interaction.guild_id, member)
             await send_private(
                 interaction,
                 f"You are away until <t:{int(state.until)}:f>; {plural(len(notices), 'game')} told. "

@@ -123,8 +123,7 @@ class Publisher:
         match_id = await self.service.match_of_message(channel_id, channel_id)
         if match_id is None or not open_only:
             return match_id
-        record = await self.service.db.get_match(match_id)
-        return match_id if record is not None and record.status in OPEN else None
+        return match_id if await self.service.match_status(match_id) in OPEN else None
 
     # -- the challenge ------------------------------------------------------------------------------------------------
     async def challenge_channel(self, guild_id: int, origin):
@@ -325,11 +324,10 @@ class Publisher:
     async def _dm_channel(self, member_id: int) -> int | None:
         """The member's DM channel id: remembered, else opened once (``POST /users/@me/channels``) and remembered;
         0 when he accepts no direct messages."""
-        database = self.service.db
-        channel_id = await database.dm_channel(member_id)
+        channel_id = await self.service.dm_channel(member_id)
         if channel_id is None:
             data = await self.bot.http.start_private_message(member_id)
-            channel_id = await database.dm_channel(member_id, int(data["id"]), self.service.clock.now())
+            channel_id = await self.service.remember_dm_channel(member_id, int(data["id"]))
         return channel_id
 
     async def direct_message(self, member_id: int, text: str, *, home=None) -> bool:
@@ -347,7 +345,7 @@ class Publisher:
             await self.bot.get_partial_messageable(channel_id, type=discord.ChannelType.private).send(text[:2000])
         except discord.HTTPException as error:
             if error_code(error) == CANNOT_DM:
-                await self.service.db.dm_channel(member_id, 0, self.service.clock.now())
+                await self.service.remember_dm_channel(member_id, 0)
                 await self._say_no_dm(member_id, home)
             log.info("no direct message to %s: %s", member_id, error)
             return False
@@ -467,8 +465,8 @@ class Publisher:
         if notice.outcome is not None:
             await self.publish_chouette(replace(notice.outcome, message=notice.text))
         else:
-            record = await self.bot.chouettes.store.get(notice.table_id)
-            channel = await self.channel(record.channel_id) if record else None
+            channel_id = await self.bot.chouettes.channel_of(notice.table_id)
+            channel = await self.channel(channel_id) if channel_id is not None else None
             mentions = " ".join(mention(member) for member in notice.ping)
             if channel is not None:
                 await channel.send(content=f"{mentions} {notice.text}"[:2000], allowed_mentions=MENTIONS)

@@ -52,7 +52,7 @@ class Reminders(commands.Cog):
         nothing: another process runs the scheduler); returns the notices. A notice that cannot be posted is logged
         and the others still go out."""
         if self.lease is None:
-            self.lease = self.bot.service.db.scheduler_lease()
+            self.lease = self.bot.service.scheduler_lease()
         if not await self.lease.hold():
             return []
         notices = await run_due(self.clocks())

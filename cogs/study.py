@@ -162,8 +162,8 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
     async def resume_practice(self) -> None:
         """Play every practice turn the engine owes (games left waiting for it by a restart)."""
         try:
-            for row in await self.bot.service.db.waiting_for(self.engine_id):
-                view = await self.bot.service.state(row.id)
+            for item in await self.bot.service.waiting(self.engine_id):
+                view = await self.bot.service.state(item.match_id)
                 if view.engine_to_act:
                     await self.on_practice_turn(view)
         except Exception:

@@ -46,7 +46,7 @@ OTHER = {"take": "drop", "beaver": "take", "raccoon": "take", "drop": "take"}
 async def open_views(console: Console) -> list[ChouetteView]:
     """Every open chouette of the console's club."""
     views = []
-    for session_id in await console.chouettes.store.session_ids(["open"]):
+    for session_id in await console.chouettes.session_ids(["open"]):
         views.append(await console.chouettes.state(session_id))
     return views
 
@@ -335,7 +335,7 @@ async def start(console: Console, args: list[str]) -> str:
     )
     proxy = named.get("proxy_hours")
     proxy_hours = hours(proxy if proxy[-1:].isalpha() else proxy + "h") / 3600 if proxy else None
-    channel = CHOUETTE_CHANNELS + len(await console.chouettes.store.session_ids()) + 1
+    channel = CHOUETTE_CHANNELS + len(await console.chouettes.session_ids()) + 1
     outcome = await console.chouettes.start(console.guild_id, channel, console.member, rules=rules, stake=stake,
                                             decision_hours=decision, proxy_hours=proxy_hours, no_talk=no_talk)  # fmt: skip
     return await show(console, outcome) + f"\nThis is chouette={outcome.session_id}: the others type chouette join."

@@ -16,12 +16,10 @@ from backgammon.errors import BackgammonError, NotationError
 from club import frontend
 from club.boards import BoardOptions
 from club.chouette import ChouetteService
-from club.errors import InvalidRequestError
+from club.errors import InvalidRequestError, StorageError
 from club.events.service import EventService
 from club.records import ClubRecords
 from club.service import ClubService
-from storage import StorageError
-from storage.pgerrors import hide_password
 
 from .parse import Target, member_name, split_line, strip_comment
 from .verbs import find, help_text, normal_words, unknown_command
@@ -156,15 +154,11 @@ class Console:
         text = _TIMESTAMP.sub(lambda m: time.strftime("%a %d %b %Y %H:%M UTC", time.gmtime(int(m[1]))), text)
         text = _PLAYER.sub(r"\1", text)
         text = _CONFIG.sub(r"config \1 \2", text)
-        path = getattr(self.service.db, "path", None)
-        url = getattr(self.service.db, "url", None)
-        if path is not None:
-            command_line = f"python -m club verify {shlex.quote(str(Path(path).resolve()))}"
-            text = text.replace("(python -m club verify)", f"(in the project folder: {command_line})")
-        elif url:  # PostgreSQL: the URL, its password never printed
-            shown = hide_password(url)
+        target = self.service.verify_target()
+        if target is not None:  # PostgreSQL: the URL, its password never printed
+            shown, hidden = target
             command_line = f"python -m club verify {shlex.quote(shown)}"
-            where = ", with the password in place of <hidden>" if shown != url else ""
+            where = ", with the password in place of <hidden>" if hidden else ""
             text = text.replace("(python -m club verify)", f"(in the project folder{where}: {command_line})")
         return text
 
@@ -189,8 +183,7 @@ class Console:
         :class:`InvalidRequestError` (not one word, or not a member yet)."""
         name = member_name(name)
         user = member_id(name)
-        members = await self.service.db.get_members([user])
-        if user not in members:
+        if user not in await self.service.display_names([user]):
             raise InvalidRequestError(
                 f"{name[:40]!r} is not a member of this club yet: a member joins by typing as {name[:40]} once"
             )

@@ -185,9 +185,9 @@ async def as_verb(console: Console, args: list[str]) -> str:
     if not name:
         raise InvalidRequestError("as NAME: say who you are, e.g. as alice")
     user = await console.someone(name)
-    record = (await console.service.db.get_members([user]))[user]
-    console.member, console.name = user, record.display_name
-    text = f"You are {record.display_name}."
+    name = (await console.service.display_names([user]))[user]
+    console.member, console.name = user, name
+    text = f"You are {name}."
     choices = [choice for choice in await console.choices(waiting_only=True) if choice.waiting]
     if choices:
         text += " Waiting for you: " + "; ".join(choice.label for choice in choices)

@@ -11,14 +11,14 @@ from club.commitments import phrase_text
 from club.correspondence import (
     Correspondence,
     autoroll_words,
-    away_state,
+    away_state_in,
+    can_claim,
     pinged_words,
     rematch_terms,
     resolve_their_turn,
 )
 from club.errors import InvalidRequestError
 from club.frontend import GameChoice
-from club.settings import ClubSettings
 from club.wording import plural
 
 from .core import Console
@@ -64,8 +64,7 @@ async def away(console: Console, args: list[str]) -> str:
         raise InvalidRequestError("away DAYS [REASON], e.g. away 3 holiday")
     days = number(args[0], "away days", high=366)
     notices = await cases(console).away(console.guild_id, console.member, days, " ".join(args[1:]))
-    club = await console.service.db.get_club(console.guild_id)
-    state = await away_state(console.service, club.id, console.member)
+    state = await away_state_in(console.service, console.guild_id, console.member)
     lines = [f"You are away until <t:{int(state.until)}:f>; {plural(len(notices), 'game')} told. "
              f"{plural(state.left, 'away day')} left this year. back ends it early."]  # fmt: skip
     return "\n".join(lines + await notice_lines(console, notices))
@@ -208,10 +207,4 @@ async def extra_verbs(console: Console, view) -> str:
         return "you can: practice" if view.practice else "you can: rematch"
     if view.status != "active" or view.waiting_for in (None, member):
         return ""
-    record = await console.service.db.get_deadline(view.match_id)
-    if record is None or record.expired_at is None or record.member_id == member:
-        return ""
-    club = await console.service.db.get_club_by_id((await console.service.db.get_match(view.match_id)).club_id)
-    if ClubSettings.from_json(club.settings).expiry_policy != "claim":
-        return ""
-    return f"you can: {CLAIM_VERBS}"
+    return f"you can: {CLAIM_VERBS}" if await can_claim(console.service, view.match_id, member) else ""

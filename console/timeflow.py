@@ -21,8 +21,8 @@ MAX_WAIT = 366 * 86_400.0
 async def next_due(console: Console) -> float | None:
     """When the next reminder or expiry of a match or a chouette is due, or None."""
     times = [
-        await console.service.db.next_deadline_at(),
-        await console.chouettes.store.next_deadline_at(),
+        await console.service.next_deadline_at(),
+        await console.chouettes.next_deadline_at(),
         await console.events.next_at(),
     ]
     times = [t for t in times if t is not None]

@@ -33,7 +33,7 @@ import aiosqlite
 from . import replies, tallies
 from .errors import SchemaError
 from .files import owner_only
-from .lease import GrantedLease
+from .lease import GrantedLease, Lease
 from .matchrows import deadline_rows, match_columns, write_game
 from .migrations import MIGRATIONS, SCHEMA_VERSION, migrate_or_close, schema_sql
 from .records import (
@@ -132,7 +132,7 @@ class Database:
 
         await asyncio.to_thread(seal, self.path)  # bytes that change on the disk later are noticed at start-up
 
-    def scheduler_lease(self) -> GrantedLease:
+    def scheduler_lease(self) -> Lease:
         """The reminder scheduler's lease (:mod:`storage.lease`): on SQLite always granted."""
         return GrantedLease()
 
@@ -423,6 +423,11 @@ class Database:
             "ORDER BY seq",
             [match_id, *wanted],
         )
+        return await built(rows, ActionRecord.from_row)
+
+    async def actions_of_kind(self, match_id: int, kind: str) -> list[ActionRecord]:
+        """The logged actions of match ``match_id`` of one ``kind`` (``unused_seed`` …), in order."""
+        rows = await self._fetchall("SELECT * FROM actions WHERE match_id = ? AND kind = ? ORDER BY seq", (match_id, kind))
         return await built(rows, ActionRecord.from_row)
 
     async def match_rows(self, match_id: int, parts: Sequence[str] = ("match", "actions", "games")) -> MatchRows:

@@ -16,10 +16,22 @@ conditional mark on each deadline, :mod:`club.scheduler`).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Protocol
 
 SCHEDULER_LOCK = 0x6267636C7564
 """The advisory lock key of the reminder scheduler (next to :data:`storage.pgstore.WRITE_LOCK`)."""
+
+
+class Lease(Protocol):
+    """What :meth:`storage.Database.scheduler_lease` gives: :class:`GrantedLease` or :class:`AdvisoryLease`."""
+
+    async def hold(self) -> bool:
+        """True when this process may run the scheduler now."""
+        ...
+
+    async def release(self) -> None:
+        """Give the lease up."""
+        ...
 
 
 class GrantedLease:

@@ -36,7 +36,7 @@ import asyncpg
 
 from .database import Database
 from .errors import ConstraintError, DuplicateError, OperationFailedError, SchemaError, StorageError
-from .lease import AdvisoryLease
+from .lease import AdvisoryLease, Lease
 from .migrations import SCHEMA_VERSION, migrate_or_close
 from .pgdialect import pg_migrations, pg_schema, to_postgres
 from .pgerrors import unavailable
@@ -243,7 +243,7 @@ class PgDatabase(Database):
             await lease.release()
         await self._pool.close()
 
-    def scheduler_lease(self) -> AdvisoryLease:
+    def scheduler_lease(self) -> Lease:
         """The reminder scheduler's lease (:mod:`storage.lease`): a session-level advisory lock on
         a connection of its own, so that one bot process on this database runs the scheduler at a time. Released by
         :meth:`AdvisoryLease.release`, by :meth:`close`, or by the death of the process."""

@@ -32,7 +32,7 @@ from __future__ import annotations
 import inspect
 import logging
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from backgammon.chouette import ChouetteRules
@@ -187,6 +187,19 @@ class ChouetteService(ChouetteExpiry):
             if record is not None and record.status == "open":
                 return session_id
         return None
+
+    async def channel_of(self, session_id: int) -> int | None:
+        """The channel chouette ``session_id`` is played in, or None if there is no such session."""
+        record = await self.store.get(_check_id(session_id, "session id"))
+        return None if record is None else record.channel_id
+
+    async def session_ids(self, statuses: Sequence[str] | None = None) -> list[int]:
+        """The ids of every chouette (with one of ``statuses``, e.g. ``["open"]``, if given), ascending."""
+        return await self.store.session_ids(statuses)
+
+    async def next_deadline_at(self) -> float | None:
+        """When the next chouette reminder or expiry is due, or None (RULES A2)."""
+        return await self.store.next_deadline_at()
 
     # -- members (RULES C1, C2, C6, C9) ---------------------------------------------------------------------------
     async def join(self, session_id: int, member: int | Request, *, stake: int = 1) -> ChouetteOutcome:
