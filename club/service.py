@@ -582,6 +582,16 @@ class ClubService:
         record = await self.db.get_match(_check_id(match_id, "match id"))
         return None if record is None else record.status
 
+    async def club_id_of(self, guild_id: int) -> int | None:
+        """The database id of the club of guild ``guild_id``, or None if it has none yet."""
+        club = await self.db.get_club(_check_id(guild_id, "guild_id"))
+        return None if club is None else club.id
+
+    async def guild_of(self, club_id: int) -> int | None:
+        """The Discord guild of the club with database id ``club_id``, or None if there is no such club."""
+        club = await self.db.get_club_by_id(club_id)
+        return None if club is None else club.guild_id
+
     async def dm_channel(self, member_id: int) -> int | None:
         """The direct-message channel remembered for ``member_id`` (0: he accepts no direct messages), None if
         unknown."""

@@ -359,8 +359,7 @@ async def decide_button(interaction: discord.Interaction, event_id: int, index: 
         service = events_of(interaction)
         event = await service.load(event_id)
         keys = list(event.state.pairings) if event.state is not None else []
-        club = await service.db.get_club(interaction.guild_id)
-        if club is None or club.id != event.club_id or index >= len(keys):
+        if await service.club.club_id_of(interaction.guild_id) != event.club_id or index >= len(keys):
             raise InvalidRequestError("This button is not one the bot drew for this server's events.")
         decision = {"award_a": "a", "award_b": "b"}.get(action, action)
         update = await service.decide(interaction.guild_id, event.name, member, keys[index], decision,
@@ -415,10 +414,10 @@ class EventCog(commands.Cog):
         before)."""
         event = update.event
         publisher = self.bot.publisher
-        club = await self.bot.service.db.get_club_by_id(event.club_id)
+        guild_id = await self.bot.service.guild_of(event.club_id)
         channel = await publisher.channel(event.channel_id) if event.channel_id else None
-        if channel is None and club is not None:
-            settings = await self.bot.service.club_settings(club.guild_id)
+        if channel is None and guild_id is not None:
+            settings = await self.bot.service.club_settings(guild_id)
             channel = await publisher.channel(settings.game_channel) if settings.game_channel else None
         if channel is None:
             log.info("event %s: no channel to post in", event.id)
@@ -438,8 +437,8 @@ class EventCog(commands.Cog):
             await channel.send(content="\n".join(words)[:2000], allowed_mentions=MENTIONS)
         for key in update.asked:
             await self._ask(channel, update, key)
-        if update.results and club is not None:
-            await self._picture(channel, club.guild_id, update)
+        if update.results and guild_id is not None:
+            await self._picture(channel, guild_id, update)
 
     async def _ask(self, channel, update: EventUpdate, key: str) -> None:
         """The organiser's buttons for pairing ``key``, which neither player touched before its deadline."""
