@@ -13,7 +13,6 @@ import asyncio
 from dataclasses import dataclass, replace
 
 from backgammon.moves import Move, dice_text
-from backgammon.notation import parse_segments
 from backgammon.result import kind_words
 from rendering import OPPONENT, VIEWER, BoardView, render_board, theme_from_name
 from rendering.layout import board_layout
@@ -88,13 +87,8 @@ def _side_name(side: int | None, bottom: int) -> str | None:
 def _last_play(game: GameView) -> tuple[tuple[Move, ...], int | None, tuple[int, int] | None]:
     if game.last_play is None:
         return (), None, None
-    side, text, dice = game.last_play
-    moves: tuple[Move, ...] = ()
-    if text and not text.startswith("("):
-        try:
-            moves = tuple(Move(source, target, source - target, hit) for source, target, hit in parse_segments(text))
-        except ValueError:
-            moves = ()
+    side, _text, dice = game.last_play
+    moves = game.last_moves
     shown_dice = dice if dice and all(1 <= d <= 6 for d in dice) else None
     return moves, side, shown_dice
 

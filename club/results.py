@@ -14,6 +14,8 @@ from typing import Any
 from backgammon.errors import BackgammonError
 from backgammon.game import Game, GameResult
 from backgammon.ids import encode_match_id
+from backgammon.moves import Move
+from backgammon.notation import format_moves
 from backgammon.position import Position
 
 from .describe import pending_words
@@ -28,7 +30,8 @@ class GameView:
     ``phase``: ``backgammon.game.Phase`` value; ``on_roll``/``turn``: the side on roll / to act (None at the opening
     or when over). ``dice``: the dice to play (None when not rolled). ``cube_value``, ``cube_owner`` (None =
     centred), ``cube_offered`` (a pending double/beaver/raccoon). ``pips``/``off``: per side. ``last_play``:
-    ``(side, notation, dice)`` of the latest play, or None. ``resignation``: ``(side, level)`` pending.
+    ``(side, notation, dice)`` of the latest play, or None; ``last_moves``: its moves as played (the renderer draws
+    their arrows from them, not from the notation). ``resignation``: ``(side, level)`` pending.
     ``seed_hash``: the dice commitment; ``seed``: the revealed server seed (only once the game is over).
     ``position_id``/``match_id``: gnubg IDs (``match_id`` None when the cube cannot be encoded).
     ``cube_factor``: the automatic-double factor of add-one raises (RULES G3, 000 §20b; 1 without), drawn beside the
@@ -55,6 +58,7 @@ class GameView:
     position_id: str
     match_id: str | None
     cube_factor: int = 1
+    last_moves: tuple[Move, ...] = ()
 
     def board_for(self, side: int) -> Position:
         """The position seen by ``side`` (its checkers as ``player``)."""
@@ -65,6 +69,7 @@ class GameView:
         """The view of ``game`` (game ``number``), with its dice commitment and, once over, the revealed seed."""
         board = game.board_for(0)
         last_play = None
+        last_moves: tuple[Move, ...] = ()
         dice = None
         for entry in reversed(game.history):
             if entry["action"] in ("roll", "opening_roll") and last_play is not None:
@@ -72,11 +77,8 @@ class GameView:
                 last_play = (last_play[0], last_play[1], dice)
                 break
             if entry["action"] == "play" and last_play is None:
-                from backgammon.moves import Move
-                from backgammon.notation import format_moves
-
-                moves = tuple(Move(m[0], m[1], m[2], bool(m[3])) for m in entry["moves"])
-                last_play = (entry["side"], format_moves(moves) or "(no legal play)", (0, 0))
+                last_moves = tuple(Move(m[0], m[1], m[2], bool(m[3])) for m in entry["moves"])
+                last_play = (entry["side"], format_moves(last_moves) or "(no legal play)", (0, 0))
         try:
             match_id = encode_match_id(game.match_state())
         except BackgammonError:
@@ -102,6 +104,7 @@ class GameView:
             position_id=board.position_id(),
             match_id=match_id,
             cube_factor=game.automatic_factor,
+            last_moves=last_moves,
         )
 
 
