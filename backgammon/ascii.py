@@ -72,6 +72,7 @@ def ascii_board(
     names: tuple[str, str] | None = None,
     bottom: int | None = None,
     cube_factor: int = 1,
+    position_id: str | None = None,
 ) -> str:
     """The position as a multi-line text board with pip counts and checkers off; ``X`` is the player on roll.
 
@@ -81,12 +82,14 @@ def ascii_board(
     roll). ``bottom`` (0/1, with ``state``) draws that player as ``X`` at the bottom instead — e.g. a member looking at
     the board while his opponent is on roll; ``position`` is then seen by him. ``cube_factor`` (with ``state``) is the
     add-one automatic-double factor a Match ID cannot carry, shown beside the cube (``cube 1 ×4 (automatic doubles)
-    centred``; RULES D6, G3). The Position ID printed is always gnubg's, seen by the player on roll. Never raises for
-    a valid :class:`Position`.
+    centred``; RULES D6, G3). The Position ID printed is always gnubg's, seen by the player on roll: without
+    ``state``, ``position_id`` gives it when ``X`` is not the player on roll (e.g. a chouette's Team answering Box's
+    double). Never raises for a valid :class:`Position`.
     """
     x_side = bottom if bottom is not None else (state.on_roll if state is not None else 0)
     on_roll_view = state is None or state.on_roll == x_side
-    position_id = (position if on_roll_view else position.swap()).position_id()
+    if position_id is None:
+        position_id = (position if on_roll_view else position.swap()).position_id()
     labels = {x_side: "X", 1 - x_side: "O"} if names is None else {0: names[0], 1: names[1]}
     x_name, o_name = labels[x_side], labels[1 - x_side]
 

@@ -64,6 +64,13 @@ class GameView:
         """The position seen by ``side`` (its checkers as ``player``)."""
         return self.board if side == 0 else self.board.swap()
 
+    @property
+    def on_roll_position_id(self) -> str:
+        """gnubg's Position ID, seen by the side on roll (the side to act before the opening roll, side 0 when
+        neither) — the one every board of this game prints, text or PNG, whoever looks at it."""
+        side = self.on_roll if self.on_roll is not None else (self.turn or 0)
+        return self.board_for(side).position_id()
+
     @classmethod
     def of(cls, game: Game, number: int, *, seed_hash: str | None, seed: str | None) -> GameView:
         """The view of ``game`` (game ``number``), with its dice commitment and, once over, the revealed seed."""

@@ -164,7 +164,8 @@ async def chouette_board(console: Console, view: ChouetteView, viewer: int | Non
         side = board.turn if board.turn is not None else 0
         seats = ("Box " + view.name(view.box), "Captain " + view.name(view.captain))  # board side 0 is Box's
         lines.append(f"X = {seats[side]}{' to play ' + '-'.join(map(str, board.dice)) if board.dice else ''}")
-        lines.append(ascii_board(board.board_for(side), names=(seats[side], seats[1 - side])))
+        lines.append(ascii_board(board.board_for(side), names=(seats[side], seats[1 - side]),
+                                 position_id=board.on_roll_position_id))  # fmt: skip
     lines.append(seats_text(view))
     now = console.service.clock.now()
     for decision in view.decisions:

@@ -84,3 +84,42 @@ async def test_every_games_ending_is_drawn_before_the_next_opening(tmp_path):
         assert any(name.startswith("match1-game1-") for name in names), names
         assert any(name.startswith("match1-game2-") for name in names), names
         assert reply.index(header) < reply.index("match1-game1-") < reply.index("match1-game2-"), reply
+
+
+async def test_a_chouettes_text_and_png_give_the_same_position_id(tmp_path):
+    """The chouette's text board printed the Position ID from one side and its PNG from the other while cube
+    decisions were pending: both now give gnubg's, seen by the side on roll, at every step of a game with doubles."""
+    from club.chouette.images import board_view
+
+    names = ("alice", "bob", "cy", "di")
+    async with console_in(tmp_path, cast=names[1:]) as console:
+        await console.handle("chouette start stake=1")
+        for name in names[1:]:
+            await run(console, f"as {name}; chouette join")
+        await console.handle("chouette seat")
+        doubled = set()
+        for _ in range(60):
+            view = await console.chouettes.state(1)
+            if not view.board_live:
+                break
+            game = view.board
+            side = game.on_roll if game.on_roll is not None else (game.turn or 0)
+            expected = game.board_for(side).position_id()
+            shown = await console.handle("chouette status")
+            assert f"Position ID: {expected}" in shown, (view.decisions[0].pending, shown)
+            for viewer in (view.box, view.captain):
+                assert board_view(view, viewer).resolved_position_id() == expected
+            decision = view.decisions[0]
+            await console.handle(f"as {view.name(decision.actor)}")
+            if decision.pending == "play":
+                plays = await console.chouettes.legal_plays(1, decision.actor)
+                out = await console.handle(f"move {plays[0]}")
+            elif decision.pending == "double":
+                out = await console.handle("double" if decision.subject not in doubled else "no-double")
+                doubled.add(decision.subject)
+            elif decision.pending == "answer":
+                out = await console.handle("take")
+            else:
+                out = await console.handle("roll" if "roll" in decision.actions else decision.actions[0])
+            assert not out.startswith("Refused"), out
+        assert doubled, "the game had a Team window"

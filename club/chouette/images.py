@@ -96,6 +96,7 @@ def board_view(view: ChouetteView, viewer: int | None = None) -> BoardView:
         last_dice=last_dice,
         chouette=panel(view),
         show_cube=False,
+        position_id=game.on_roll_position_id,
     )
 
 
