@@ -1,5 +1,8 @@
 """Entry point: the Discord bot, the same bot in a console, and match-file replays through the use-case layer.
 
+Installed (``pip install .``) it is the command ``bgclub``; in a clone of the repository, ``python bot.py``. Both take
+the same arguments:
+
 - ``python bot.py`` — the Discord bot (token from ``DISCORD_TOKEN`` or ``[discord] token`` in ``config.toml``).
   ``--sync`` also syncs the slash commands (globally, or to one server at once with ``--guild ID``); without it the
   command tree is never sent to Discord.
@@ -15,7 +18,8 @@
   install, ``requirements-analysis.txt``): error rate, errors, blunders, cube errors and luck per player
   (:mod:`club.analysis.cli`).
 
-The configuration is ``config.toml`` (copy ``config.example.toml``; every key is optional) — see the README.
+The configuration is ``config.toml`` in the current folder (copy ``config.example.toml``; every key is optional;
+relative paths in it are taken from the current folder) — see the README.
 
 The parts live in the package :mod:`botapp` (``settings``, ``discord_bot``, ``console``, ``replays``, ``startup``);
 this file is the command line and re-exports their public names.
@@ -29,17 +33,13 @@ import logging
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
-
-from botapp.console import _console, no_contribution, reproducible, seed_source, stored_commitments  # noqa: E402
-from botapp.discord_bot import CONSOLE_HINT, TOKEN_HELP, BgBot, run_bot  # noqa: E402
-from botapp.replays import replay_files  # noqa: E402
-from botapp.settings import ConfigError, Settings, hide_password, load_config, url_password  # noqa: E402
-from botapp.startup import start_up_problem, upgrade_stored_states  # noqa: E402
-from cogs import EXTENSIONS  # noqa: E402
-from storage import DatabaseUnavailableError  # noqa: E402
+from botapp.console import _console, no_contribution, reproducible, seed_source, stored_commitments
+from botapp.discord_bot import CONSOLE_HINT, TOKEN_HELP, BgBot, run_bot
+from botapp.replays import replay_files
+from botapp.settings import ConfigError, Settings, hide_password, load_config, url_password
+from botapp.startup import start_up_problem, upgrade_stored_states
+from cogs import EXTENSIONS
+from storage import DatabaseUnavailableError
 
 __all__ = [
     "CONSOLE_HINT",
@@ -93,20 +93,26 @@ def _setup_logging(level: str, secrets=()) -> None:
             handler.addFilter(Redact(secrets))
 
 
-CONFIG_HELP = "configuration file (TOML; default: config.toml, else the defaults of config.example.toml)"
+CONFIG_HELP = "configuration file (TOML; default: config.toml in the current folder, else the built-in defaults)"
 
 
 def _settings(config: Path | None) -> Settings | int:
-    """The :class:`Settings` of ``--config`` (default ``config.toml``), or exit code 2 after a one-line message on
-    standard error when the file is missing (named explicitly), not TOML, or has a value of the wrong type."""
-    path = config if config is not None else ROOT / "config.toml"
-    source = path if path.exists() or config is not None else ROOT / "config.example.toml"
+    """The :class:`Settings` of ``--config`` (default ``config.toml`` in the current folder), or exit code 2 after a
+    one-line message on standard error when the file is missing (named explicitly), not TOML, or has a value of the
+    wrong type."""
+    path = config if config is not None else Path("config.toml")
     try:
         return Settings.from_config(load_config(path, explicit=config is not None))
     except ConfigError as error:
-        where = "" if str(error).startswith(str(source)) else f"{source}: "  # load_config names the file itself
+        where = "" if str(error).startswith(str(path)) else f"{path}: "  # load_config names the file itself
         print(f"config: {where}{error}", file=sys.stderr)
         return 2
+
+
+def program() -> str:
+    """How the program was started, for its usage lines: ``bgclub`` (the installed command) or ``python bot.py``."""
+    name = Path(sys.argv[0]).name
+    return name if name and not name.endswith(".py") else "python bot.py"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -117,7 +123,7 @@ def main(argv: list[str] | None = None) -> int:
 
         return analyse_main(argv[1:])
     if argv and argv[0] == "replay":
-        parser = argparse.ArgumentParser(prog="python bot.py replay", description="Play match files through the club")
+        parser = argparse.ArgumentParser(prog=f"{program()} replay", description="Play match files through the club")
         parser.add_argument("files", nargs="+", type=Path, help=".mat / .txt match files")
         parser.add_argument("--images", type=Path, default=None, help="folder for a board image after every turn")
         parser.add_argument("--db", type=Path, default=None, help="database file (default: a temporary one)")
@@ -146,7 +152,8 @@ def main(argv: list[str] | None = None) -> int:
         )
 
     parser = argparse.ArgumentParser(
-        description="Backgammon club bot for Discord (python bot.py replay FILE.mat --images DIR: replay a match file)"
+        prog=program(),
+        description=f"Backgammon club bot for Discord ({program()} replay FILE.mat --images DIR: replay a match file)",
     )
     parser.add_argument("--config", type=Path, default=None, help=CONFIG_HELP)
     parser.add_argument("--console", action="store_true", help="play in this terminal instead of Discord")

@@ -1,7 +1,7 @@
 """Benchmark: time to analyse a 7-point match, and one engine turn of the practice opponent,
 with the worker pool of 2 processes (this machine has 2 cores). Targets: ≤ 20 s and ≤ 3 s.
 
-    python bench/analysis.py [--file tests/cases/matches/gnubgexport_7pt_01.mat] [--level 2ply]
+    python -m bench.analysis [--file tests/cases/matches/gnubgexport_7pt_01.mat] [--level 2ply]
 
 Prints the time to start the workers, to analyse the match once they run (and the decisions per second), the
 worst and median time of a practice-opponent turn (cube decision, then the checker play) over the match's
@@ -18,15 +18,13 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from backgammon.matfile import parse_mat  # noqa: E402
-from backgammon.replay import replay  # noqa: E402
-from club.analysis.match import DEFAULT_LEVEL, analyse_record  # noqa: E402
-from club.analysis.pool import AnalysisPool, engine  # noqa: E402
-from club.analysis.practice import choose_play_task, cube_action_task  # noqa: E402
-from club.analysis.walk import PLAY, decisions  # noqa: E402
+from backgammon.matfile import parse_mat
+from backgammon.replay import replay
+from club.analysis.match import DEFAULT_LEVEL, analyse_record
+from club.analysis.pool import AnalysisPool, engine
+from club.analysis.practice import choose_play_task, cube_action_task
+from club.analysis.walk import PLAY, decisions
+from tests.casekit import MATCHES
 
 MATCH_TARGET = 20.0
 TURN_TARGET = 3.0
@@ -78,7 +76,7 @@ def _warm() -> bool:
 def main(argv: list[str] | None = None) -> int:
     """Run the benchmark (see the module docstring); exit status 0, 1 when a target is missed."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    default = ROOT / "tests" / "cases" / "matches" / "gnubgexport_7pt_01.mat"
+    default = MATCHES / "gnubgexport_7pt_01.mat"
     parser.add_argument("--file", type=Path, default=default)
     parser.add_argument("--level", default=DEFAULT_LEVEL)
     parser.add_argument("--turns", type=int, default=20)

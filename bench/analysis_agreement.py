@@ -7,7 +7,7 @@ now, which takes a quarter of an hour). Prints per file both players' PR (ours, 
 players the same way, and at the end the share of matches ranked alike and Pearson's correlation of the per-player
 error rates.
 
-    python bench/analysis_agreement.py [--reference gnubg.json] [--level 2ply] [--workers 2]
+    python -m bench.analysis_agreement [--reference gnubg.json] [--level 2ply] [--workers 2]
 """
 
 from __future__ import annotations
@@ -17,16 +17,11 @@ import json
 import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "bench"))
-
-from gnubg_reference import MATCHES, analyse_with_gnubg  # noqa: E402
-
-from backgammon.matfile import parse_mat  # noqa: E402
-from club.analysis.grade import correlation  # noqa: E402
-from club.analysis.match import DEFAULT_LEVEL, analyse_record  # noqa: E402
-from club.analysis.pool import AnalysisPool  # noqa: E402
+from backgammon.matfile import parse_mat
+from bench.gnubg_reference import MATCHES, analyse_with_gnubg
+from club.analysis.grade import correlation
+from club.analysis.match import DEFAULT_LEVEL, analyse_record
+from club.analysis.pool import AnalysisPool
 
 
 def compare(ours: dict, theirs: dict) -> dict | None:

@@ -9,7 +9,7 @@ as in a game — and prints two goodness-of-fit tests with their p-values:
 2. each of the 21 rolls (a double 1/36, any other roll 2/36; 20 degrees of freedom).
 
 Target: neither p-value below 0.001 (a fair recipe fails that by chance once in a thousand runs). Run
-``python bench/dice.py [--rolls N] [--games G] [--seed TEXT]``; with ``--seed`` the server seeds are
+``python -m bench.dice [--rolls N] [--games G] [--seed TEXT]``; with ``--seed`` the server seeds are
 SHA-256(seed:game) and the client seeds ``seed:game:0`` / ``seed:game:1`` (reproducible), else fresh
 :func:`club.dice.new_seed` seeds and :func:`club.dice.new_contribution` client seeds.
 """
@@ -22,9 +22,6 @@ import math
 import sys
 import time
 from collections import Counter
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from club.dice import RECIPE, RECIPE_V2, derive, new_contribution, new_seed
 

@@ -8,7 +8,7 @@ per kind (command, component, autocomplete) and in all, then the limit violation
 
 Target: median ≤ 50 ms, none over 1 s, on this 2-core machine.
 
-Run: ``python bench/discord_latency.py [--interactions 300] [--seed 1]``.
+Run: ``python -m bench.discord_latency [--interactions 300] [--seed 1]``.
 """
 
 from __future__ import annotations
@@ -22,10 +22,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from discordkit import Harness, play_turn
+from tests.discordkit import Harness, play_turn
 
 KINDS = {2: "command", 3: "component", 4: "autocomplete"}
 TARGET_MEDIAN, TARGET_WORST = 0.050, 1.0

@@ -7,7 +7,7 @@ and how often its best play is **gnubg's choice** — gnubg's own 2-ply evaluati
 match score set, the depth of gnubg's default analysis) — and the money-play cube support. Single process, one
 thread; the times are CPU seconds of this process (the machine is shared), per core.
 
-    python bench/engines.py [--limit N]
+    python -m bench.engines [--limit N]
 """
 
 from __future__ import annotations
@@ -15,20 +15,16 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
+import gnubg_nn
 
-import gnubg_nn  # noqa: E402
+from backgammon.matfile import parse_mat
+from backgammon.position import Position
+from backgammon.replay import replay
+from club.analysis.engine import CubeState
+from club.analysis.walk import PLAY, decisions
+from tests.casekit import MATCHES
 
-from backgammon.matfile import parse_mat  # noqa: E402
-from backgammon.position import Position  # noqa: E402
-from backgammon.replay import replay  # noqa: E402
-from club.analysis.engine import CubeState  # noqa: E402
-from club.analysis.walk import PLAY, decisions  # noqa: E402
-
-MATCHES = ROOT / "tests" / "cases" / "matches"
 FILES = (
     "fibs_7pt_01.txt",
     "galaxy_5pt_01.txt",

@@ -11,7 +11,7 @@ Each figure: the median and the worst wall-clock time of ``--repeat`` runs, the 
 verdict, as in bench/legal_plays.py: a shared machine's wall clock counts other processes too) and its ratio to
 the target. The load average is printed.
 
-    python bench/events.py [--repeat N]
+    python -m bench.events [--repeat N]
 """
 
 from __future__ import annotations
@@ -20,16 +20,11 @@ import argparse
 import os
 import random
 import statistics
-import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-
-from club.events.formats import (  # noqa: E402
+from club.events.formats import (
     EventState,
     Format,
     Result,
@@ -39,7 +34,7 @@ from club.events.formats import (  # noqa: E402
     settle,
     swiss_active,
 )
-from club.events.standings import standings  # noqa: E402
+from club.events.standings import standings
 
 TARGETS_MS = {
     "swiss round, 256 players": 1000.0,

@@ -6,13 +6,13 @@ and close-or-actual cube decision), the error totals, the unforced moves, the cl
 marked bad / very bad, the cube errors and the luck total (EMG). ``pr`` is ``mEMG / 2``, the same scale as ours
 (500 × EMG lost ÷ decisions).
 
-    python bench/gnubg_reference.py [FILE …] [--out PATH] [--jobs N]
+    python -m bench.gnubg_reference [FILE …] [--out PATH] [--jobs N]
 
 Without files: every match of ``tests/cases/matches``. Prints one JSON object ``{file name: {"players":
 {NAME: {...}}}}`` (or writes it to ``--out``). ``tests/data/gnubg_analysis.json`` is this script's output for the
 few files ``tests/test_analysis_gnubg.py`` analyses — regenerate it with::
 
-    python bench/gnubg_reference.py tests/cases/matches/fibs_7pt_01.txt ... --out tests/data/gnubg_analysis.json
+    python -m bench.gnubg_reference tests/cases/matches/fibs_7pt_01.txt ... --out tests/data/gnubg_analysis.json
 
 Raises nothing for a file gnubg cannot read: its entry is ``{"error": "..."}``.
 """
@@ -29,8 +29,8 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-MATCHES = ROOT / "tests" / "cases" / "matches"
+from tests.casekit import MATCHES
+
 GNUBG = shutil.which("gnubg") or "/usr/games/gnubg"
 
 _NUMBER = r"([+-]?\d+(?:\.\d+)?)"

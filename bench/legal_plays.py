@@ -16,7 +16,7 @@ traverse it. The worst call is measured that way (the verdict) and again with Py
 unfrozen, the threshold 700), to show what the bot's settings save. Targets: ratio
 ours/gnubg ≤ 20× (median and total), worst single call ≤ 5 ms.
 
-    python bench/legal_plays.py [--repeat N]
+    python -m bench.legal_plays [--repeat N]
 """
 
 from __future__ import annotations
@@ -26,18 +26,11 @@ import gc
 import os
 import random
 import statistics
-import sys
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
-
-from randompos import random_position  # noqa: E402
-
-from backgammon.moves import legal_plays  # noqa: E402
-from backgammon.position import Position  # noqa: E402
+from backgammon.moves import legal_plays
+from backgammon.position import Position
+from tests.randompos import random_position
 
 ROLLS = [(d1, d2) for d1 in range(1, 7) for d2 in range(d1, 7)]
 TARGET_RATIO = 20.0

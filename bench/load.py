@@ -9,7 +9,7 @@ records the wait (from the click to the answer: done, or refused as busy by the 
 Targets: memory under 200 MB, worst wait ≤ 1 s. Prints the memory, the worst and p99 waits, how many actions were
 done and how many were refused as busy (told to try again, nothing stored).
 
-Run: ``python bench/load.py [--games 1000] [--rounds 3] [--no-admission]``.
+Run: ``python -m bench.load [--games 1000] [--rounds 3] [--no-admission]``.
 """
 
 from __future__ import annotations
@@ -22,14 +22,10 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from clubkit import decide, seeded
-
 from club import ClubService
 from club.admission import Admission, BusyError
 from storage import Database
+from tests.clubkit import decide, seeded
 
 GUILD = 1
 MEMORY_MB = 200.0

@@ -14,7 +14,7 @@ Target: no stall over 50 ms. Prints each one's duration, the worst and p99 lag, 
 the worst stall the process itself caused (the CPU it used meanwhile); the rest is the machine's other processes
 (the verdict is on the process's own part, and says the load average).
 
-Run: ``python bench/loop_lag.py [--games 300] [--template 3]``.
+Run: ``python -m bench.loop_lag [--games 300] [--template 3]``.
 """
 
 from __future__ import annotations
@@ -31,11 +31,6 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from clubkit import decide, seeded
-
 from club import ClubService, ManualClock
 from club.export import export_mat
 from club.frontend import dice_proof
@@ -43,6 +38,7 @@ from club.records import ClubRecords, export_books
 from club.table import replay_log
 from club.verify import verify_match
 from storage import Database, dumps
+from tests.clubkit import decide, seeded
 
 GUILD = 1
 ALICE, BOB = 11, 12

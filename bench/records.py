@@ -13,7 +13,7 @@ use-cases of :class:`club.records.ClubRecords`:
 Targets: ledger, settle-up, leaderboard and member statistics ≤ 50 ms each (median) at 50,000 games and 200
 members; the export ≤ 2 s per 10,000 games. Prints the medians and p90 in ms and the verdicts.
 
-Run: ``python bench/records.py [--games 10000 50000] [--members 200] [--repeat 9] [--db PATH]``.
+Run: ``python -m bench.records [--games 10000 50000] [--members 200] [--repeat 9] [--db PATH]``.
 """
 
 from __future__ import annotations
@@ -26,10 +26,7 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-
-from records_rows import GUILD, play_templates, replicate
-
+from bench.records_rows import GUILD, play_templates, replicate
 from club import ClubService, ManualClock
 from club.records import ClubRecords, export_books, pictures
 from storage import Database, tallies

@@ -11,20 +11,15 @@ from __future__ import annotations
 
 import random
 import sqlite3
-import sys
 from dataclasses import dataclass, field
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from chouette_clubkit import decide_randomly
-from clubkit import decide, seeded
 
 from club import ClubService, ManualClock
 from club.chouette import ChouetteService
 from club.export import mat_name, mat_text
 from storage import Database
+from tests.chouette_clubkit import decide_randomly
+from tests.clubkit import decide, seeded
 
 GUILD = 1
 PLAYERS = (11, 12, 13, 14, 15)

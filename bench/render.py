@@ -1,6 +1,6 @@
 """Board picture benchmark: median milliseconds per render + PNG encode, and the PNG size.
 
-Usage: ``python bench/render.py [--renders 200] [--width 900] [--theme colourblind] [--seed 1]``
+Usage: ``python -m bench.render [--renders 200] [--width 900] [--theme colourblind] [--seed 1]``
 
 The views come from random games (seeded): after each play the board is drawn from the next player's side with the
 last play marked, dice, cube and score varied, as the bot would draw it after every turn. The static board, sprites
@@ -15,9 +15,6 @@ import random
 import statistics
 import sys
 import time
-from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from backgammon.moves import legal_plays
 from backgammon.position import Position

@@ -17,7 +17,7 @@ transactions (``BEGIN IMMEDIATE``, plus every write outside a transaction: SQLit
 outside any transaction, and how often the ``matches``, ``chouette_sessions`` and ``clubs`` rows are read. Target:
 at most :data:`TARGET` statements and one write transaction per action (``double+take``: per press).
 
-Run: ``python bench/statements.py [--repeat 3] [--verbose]``.
+Run: ``python -m bench.statements [--repeat 3] [--verbose]``.
 """
 
 from __future__ import annotations
@@ -31,10 +31,7 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from discordkit import Harness, play_turn
+from tests.discordkit import Harness, play_turn
 
 TARGET = 12
 """At most this many statements per action (one read snapshot and one write transaction)."""
@@ -200,7 +197,7 @@ async def chouette(folder: Path, repeat: int) -> dict[str, list[Count]]:
 
 def _chouette_component(h: Harness, mark: str, member: int, action: str):
     """The newest message with ``member``'s ``action`` button of chouette 1 at ``mark``, and its id; else None."""
-    from discordkit import Msg, chouette_parts
+    from tests.discordkit import Msg, chouette_parts
 
     for data in reversed(list(h.world.messages.values())):
         for row in data.get("components") or []:

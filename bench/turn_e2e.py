@@ -18,7 +18,7 @@ Targets: game 300 within 10 % of game 1; the chouette's game 50 within 20 % of g
 of decisions, ``bench/turns.py``'s ``same_mix``). In the chouette the Team members pass the cube (the buttons this
 driver presses), so its timed decisions are plays, rolls and cube passes. Prints medians and p90 in ms, ratios and verdicts.
 
-Run: ``python bench/turn_e2e.py [--games 1 100 300] [--turns 120] [--chouette-games 50]``.
+Run: ``python -m bench.turn_e2e [--games 1 100 300] [--turns 120] [--chouette-games 50]``.
 """
 
 from __future__ import annotations
@@ -31,15 +31,11 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from chouette_clubkit import decide_randomly
-from discordkit import Harness, Msg, chouette_parts, play_turn
-from loop_lag import lengthen, store_state
-from turns import CHOUETTE_TARGET, MONEY_TARGET, game_line, ratio_line, same_mix
-
+from bench.loop_lag import lengthen, store_state
+from bench.turns import CHOUETTE_TARGET, MONEY_TARGET, game_line, ratio_line, same_mix
 from club.chouette.views import ChouetteOutcome
+from tests.chouette_clubkit import decide_randomly
+from tests.discordkit import Harness, Msg, chouette_parts, play_turn
 
 
 async def timed(work) -> float:

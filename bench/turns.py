@@ -13,7 +13,7 @@ compared at the first game's mix of kinds of turn (:func:`same_mix`: each kind's
 first game). Prints medians and p90 in ms, each kind's median, the ratios and verdicts. The front end's part (the cog and the board image) is
 ``bench/turn_e2e.py``.
 
-Run: ``python bench/turns.py [--games 1 100 300] [--turns 150] [--chouette-games 50]``.
+Run: ``python -m bench.turns [--games 1 100 300] [--turns 150] [--chouette-games 50]``.
 """
 
 from __future__ import annotations
@@ -27,16 +27,12 @@ import tempfile
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
-from chouette_clubkit import decide_randomly
-from clubkit import decide, seeded
-from loop_lag import lengthen, played, store_state
-
+from bench.loop_lag import lengthen, played, store_state
 from club import ClubService, ManualClock
 from club.chouette import ChouetteService
 from storage import Database
+from tests.chouette_clubkit import decide_randomly
+from tests.clubkit import decide, seeded
 
 GUILD = 1
 MONEY_TARGET = 1.10

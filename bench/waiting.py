@@ -4,7 +4,7 @@ Stores ``--stored`` challenges (most accepted: games in progress) among ``--memb
 and times the query for 50 members. Target: ≤ 20 ms. (The cost of a turn at
 any session length is ``bench/turns.py``; memory with 1,000 games acting at once is ``bench/load.py``.)
 
-Run: ``python bench/waiting.py [--stored 10000] [--members 200] [--synchronous NORMAL|FULL] [--db PATH]``.
+Run: ``python -m bench.waiting [--stored 10000] [--members 200] [--synchronous NORMAL|FULL] [--db PATH]``.
 """
 
 from __future__ import annotations
@@ -13,14 +13,9 @@ import argparse
 import asyncio
 import random
 import statistics
-import sys
 import tempfile
 import time
 from pathlib import Path
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
-
 
 from club import ClubService
 from storage import Database

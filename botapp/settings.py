@@ -15,28 +15,26 @@ from club.boards import BoardOptions
 from storage import Database
 from storage.pgerrors import hide_password, url_password  # noqa: F401  (re-exported: bot.py, discord_bot)
 
-ROOT = Path(__file__).resolve().parent.parent
-"""The project folder: relative paths of the configuration are taken from it."""
-
 
 class ConfigError(ValueError):
     """The configuration file is missing (when named explicitly), not TOML, or has a value of the wrong type."""
 
 
 def load_config(path: Path, *, explicit: bool = False) -> dict:
-    """Read the TOML file ``path``. When it is missing: ``config.example.toml``'s defaults, unless ``explicit`` (the
-    file was named with ``--config``). Raises :class:`ConfigError` naming the file and the problem (no such file,
-    unreadable, not valid TOML with its line and column)."""
-    source = path if path.exists() or explicit else ROOT / "config.example.toml"
+    """Read the TOML file ``path``. When it is missing: ``{}``, the built-in defaults (``config.example.toml`` lists
+    them), unless ``explicit`` (the file was named with ``--config``). Raises :class:`ConfigError` naming the file and
+    the problem (no such file, unreadable, not valid TOML with its line and column)."""
+    if not explicit and not path.exists():
+        return {}
     try:
-        with source.open("rb") as handle:
+        with path.open("rb") as handle:
             return tomllib.load(handle)
     except FileNotFoundError:
-        raise ConfigError(f"{source}: no such file") from None
+        raise ConfigError(f"{path}: no such file") from None
     except OSError as error:
-        raise ConfigError(f"{source}: cannot read it ({error.strerror or error})") from None
+        raise ConfigError(f"{path}: cannot read it ({error.strerror or error})") from None
     except tomllib.TOMLDecodeError as error:
-        raise ConfigError(f"{source}: not valid TOML: {error}") from None
+        raise ConfigError(f"{path}: not valid TOML: {error}") from None
 
 
 _KINDS = {str: ("a string (in quotes)", (str,)), int: ("a whole number", (int,)), float: ("a number", (int, float)),
@@ -98,12 +96,13 @@ class Settings:
     __str__ = __repr__
 
     @classmethod
-    def from_config(cls, config: dict, *, base: Path = ROOT, environ: dict | None = None) -> Settings:
+    def from_config(cls, config: dict, *, base: Path | None = None, environ: dict | None = None) -> Settings:
         """Settings from the parsed TOML; ``DISCORD_TOKEN`` in ``environ`` wins over ``[discord] token``; relative
-        paths are taken from ``base`` (the project folder); ``BGCLUB_DATABASE_URL`` in ``environ`` wins over
+        paths are taken from ``base`` (default: the current folder, where the program was started); ``BGCLUB_DATABASE_URL`` in ``environ`` wins over
         ``[storage] url`` (a ``postgresql://…`` URL: the PostgreSQL backend instead of the file). Raises :class:`ConfigError` for a value of the wrong
         type (``[discord] token = 5``), saying which key and what it must be."""
         environ = os.environ if environ is None else environ
+        base = Path.cwd() if base is None else base
         storage = _section(config, "storage")
         legacy = _value(config, "storage", "database", str, "") if "path" not in storage else ""
         database = Path(_value(config, "storage", "path", str, "") or legacy or "bgclub.sqlite3")

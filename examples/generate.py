@@ -1,5 +1,5 @@
 """Write the example scripts of ``examples/`` by playing them through the console (run it from the project folder:
-``python examples/generate.py``) — needed only when the dice derivation or the rules change, since a script's plays
+``python -m examples.generate``) — needed only when the dice derivation or the rules change, since a script's plays
 are legal only for the dice it was written with.
 
 Each script is played in-process on a fresh database with the dice of ``python bot.py --console --seed example``
@@ -17,13 +17,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+from bot import reproducible
+from club import ClubService, ManualClock
+from console import Console, member_id
+from storage import Database
 
-from bot import reproducible  # noqa: E402
-from club import ClubService, ManualClock  # noqa: E402
-from console import Console, member_id  # noqa: E402
-from storage import Database  # noqa: E402
+ROOT = Path(__file__).resolve().parent.parent
 
 SEED = "example"
 """The ``--seed`` the examples are written for."""

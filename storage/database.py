@@ -31,11 +31,12 @@ from typing import Any
 import aiosqlite
 
 from . import replies, tallies
-from .errors import SchemaError
+from .errors import DatabaseUnavailableError, SchemaError
 from .files import owner_only
 from .lease import GrantedLease, Lease
 from .matchrows import deadline_rows, match_columns, write_game
 from .migrations import MIGRATIONS, SCHEMA_VERSION, migrate_or_close, schema_sql
+from .pgerrors import hide_password
 from .records import (
     ActionRecord,
     ClubRecord,
@@ -92,12 +93,22 @@ class Database:
         Use as ``async with Database.open(path) as db:`` or ``db = await Database.open(path)``. ``synchronous`` is
         SQLite's setting ("FULL" or "NORMAL", see the module docstring); ``busy_timeout_ms`` how long to wait for
         another process's write lock. Raises :class:`~storage.errors.SchemaError` if the file is not a club database
-        or is newer than this code, ``ValueError`` for a bad ``synchronous``.
+        or is newer than this code, ``ValueError`` for a bad ``synchronous``, and
+        :class:`~storage.errors.DatabaseUnavailableError` for a PostgreSQL URL when asyncpg (the optional
+        ``postgres`` extra) is not installed.
         """
         if synchronous.upper() not in _SYNCHRONOUS:
             raise ValueError(f"synchronous must be one of {', '.join(_SYNCHRONOUS)}, not {synchronous!r}")
         if isinstance(path, str) and path.startswith(("postgresql://", "postgres://")):
-            from .pgstore import PgDatabase  # asyncpg is only loaded for a PostgreSQL database
+            try:
+                from .pgstore import PgDatabase  # asyncpg is only loaded for a PostgreSQL database
+            except ModuleNotFoundError as error:
+                if error.name != "asyncpg":
+                    raise
+                raise DatabaseUnavailableError(
+                    f"{hide_password(path)}: PostgreSQL needs the asyncpg package: "
+                    'python -m pip install "bgclub[postgres]" (in a clone: -r requirements-postgres.txt)'
+                ) from None
 
             return _Opener(PgDatabase.connect, path)
         return _Opener(cls._connect, Path(path), synchronous.upper(), busy_timeout_ms)

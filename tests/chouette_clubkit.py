@@ -7,11 +7,10 @@ import random
 from contextlib import asynccontextmanager
 from pathlib import Path
 
-from clubkit import seeded
-
 from club import ClubService, ManualClock
 from club.chouette import ChouetteService
 from storage import Database
+from tests.clubkit import seeded
 
 GUILD = 1
 CHANNEL = 4242

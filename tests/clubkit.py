@@ -21,7 +21,7 @@ NAMES = {ALICE: "Alice", BOB: "Bob", CAROL: "Carol"}
 def snapshot(path: Path) -> dict[str, list[tuple]]:
     """Every row of every table, read with a separate plain sqlite3 connection (for byte-for-byte comparisons); in
     the ``[postgresql]`` copy of a test, of the database that stands for ``path`` (tests/pgkit.py)."""
-    import pgkit
+    from tests import pgkit
 
     url = pgkit.ROUTES.get(str(Path(path).resolve()))
     if url is not None:

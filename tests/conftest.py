@@ -1,20 +1,11 @@
-"""Shared test helpers: where the worked cases live, and the project root on sys.path."""
+"""The suite's fixtures and hooks: the Discord harness, both storage backends, reproducible client seeds, and the
+harness tests kept on one worker in a parallel run. Paths and worked cases: :mod:`tests.casekit`."""
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
-CASES = ROOT / "tests" / "cases"
-sys.path.insert(0, str(ROOT))
-sys.path.insert(0, str(ROOT / "tests"))
-
-
-def load_cases(name: str):
-    """The parsed JSON of the worked case file ``tests/cases/<name>``."""
-    return json.loads((CASES / name).read_text(encoding="utf-8"))
+import pytest
 
 
 def pytest_unconfigure(config):
@@ -29,14 +20,11 @@ def pytest_unconfigure(config):
             obj.stop()
 
 
-import pytest  # noqa: E402
-
-
 @pytest.fixture
 async def harness(tmp_path):
     """The Discord harness (:mod:`discordkit`): the real bot on a fresh database in ``tmp_path``, logged in to a
     fake Discord; the test fails on leaving if any Discord rule or limit was broken."""
-    from discordkit import Harness
+    from tests.discordkit import Harness
 
     async with Harness.start(tmp_path / "club.sqlite3") as h:
         yield h
@@ -51,7 +39,7 @@ def pytest_configure(config):
 
 def pytest_generate_tests(metafunc):
     """Tests of modules marked ``backends`` run on both backends (unless marked ``sqlite_only``)."""
-    import pgkit
+    from tests import pgkit
 
     marked = metafunc.definition.get_closest_marker("backends")
     if marked is None or metafunc.definition.get_closest_marker("sqlite_only") or not pgkit.enabled():
@@ -65,7 +53,7 @@ def pg_cluster():
     template database (tests/pgkit.py)."""
     import os
 
-    import pgkit
+    from tests import pgkit
 
     cluster = pgkit.start_cluster()
     if cluster is None:
@@ -98,7 +86,7 @@ def backend(request):
     if name != "postgresql":
         yield name
         return
-    import pgkit
+    from tests import pgkit
 
     router = pgkit.Router(request.getfixturevalue("pg_cluster"), request.node.nodeid)
     router.install()

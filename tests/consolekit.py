@@ -5,11 +5,10 @@ from __future__ import annotations
 
 from contextlib import asynccontextmanager
 
-from clubkit import seeded
-
 from club import ClubService, ManualClock
 from console import Console
 from storage import Database
+from tests.clubkit import seeded
 
 CAST = ("bob", "carol", "erin", "finn")
 """Members made (``as NAME``) before alice acts: the tests challenge them."""

@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from aiohttp import web
-from discord_limits import check_message, check_thread_name, check_tree
+
+from tests.discord_limits import check_message, check_thread_name, check_tree
 
 DISCORD_EPOCH_MS = 1_420_070_400_000
 SNOWFLAKE_START_MS = 1_764_547_200_000
@@ -312,7 +313,7 @@ class FakeDiscordServer:
     discord.py's ``Route.BASE`` is set to; ``await stop()``)."""
 
     def __init__(self, world: World) -> None:
-        from discord_routes import ROUTES
+        from tests.discord_routes import ROUTES
 
         self.world = world
         self.app = web.Application(middlewares=[self._middleware], client_max_size=64 * 1024 * 1024)

@@ -8,7 +8,8 @@ from __future__ import annotations
 import time
 
 from aiohttp import web
-from discord_fake import (
+
+from tests.discord_fake import (
     DM,
     EPHEMERAL,
     FIRST_ANSWER_SECONDS,
@@ -275,7 +276,7 @@ async def callback(request):
                               "response_message_loading": kind == 5,
                               "response_message_ephemeral": bool(int(data.get("flags") or 0) & EPHEMERAL)}}  # fmt: skip
     if kind == 8:
-        from discord_limits import check_choices
+        from tests.discord_limits import check_choices
 
         option_type = record.focused_type
         problems = check_choices(data.get("choices") or [], option_type, f"autocomplete {record.label}")

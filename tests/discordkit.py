@@ -62,11 +62,11 @@ from typing import Any
 import discord
 from discord import app_commands
 from discord.http import Route
-from discord_fake import EPHEMERAL, Failure, FakeDiscordServer, InteractionRecord, World, iso
 
 import bot as botmod
 from club import ManualClock
 from cogs.errors import APOLOGY
+from tests.discord_fake import EPHEMERAL, Failure, FakeDiscordServer, InteractionRecord, World, iso
 
 GUILD = 777_000_000_000_000_001
 BOT_ID = 555_000_000_000_000_001
@@ -364,7 +364,7 @@ class Harness:
         await self._boot()
 
     async def _boot(self) -> None:
-        from clubkit import seeded
+        from tests.clubkit import seeded
 
         # durability and big pictures cost time and prove nothing here (storage and rendering have their own tests)
         settings = {"synchronous": "OFF", "width": 400, **self.settings}

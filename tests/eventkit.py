@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import random
 
-from clubkit import GUILD, decide
-
 from club import ClubService
 from club.events.service import EventService
+from tests.clubkit import GUILD, decide
 
 PLAYERS = {100 + i: f"P{i}" for i in range(1, 14)}
 

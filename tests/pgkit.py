@@ -23,12 +23,12 @@ import threading
 from pathlib import Path
 
 import asyncpg
-from pgcluster import Cluster, find_bindir
 
 from storage import Database
 from storage.database import _Opener
 from storage.migrations import SCHEMA_VERSION
 from storage.pgstore import PgDatabase, is_url
+from tests.pgcluster import Cluster, find_bindir
 
 TEMPLATE = "bgclub_template"
 

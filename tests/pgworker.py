@@ -1,8 +1,8 @@
-"""A bot process for tests/test_postgres.py: ``python tests/pgworker.py URL NAME store N START`` — races on match 1's
+"""A bot process for tests/test_postgres.py: ``python -m tests.pgworker URL NAME store N START`` — races on match 1's
 version through the real store (:class:`storage.Database` on PostgreSQL: N trials of load → commit) from the Unix
 time START on; prints one JSON line of what it did.
 
-``python tests/pgworker.py URL NAME scheduler SECONDS START LOG CLOCK``: the bot's real reminder loop
+``python -m tests.pgworker URL NAME scheduler SECONDS START LOG CLOCK``: the bot's real reminder loop
 (:class:`cogs.reminders.Reminders`, its ``tasks.loop`` every 0.05 s, under the scheduler's lease) from START on,
 until the file CLOCK says ``stop`` (at most SECONDS); the club's clock reads the time written in the file CLOCK (the
 test moves it deadline by deadline, so a loaded machine slows the run but never changes what is due); every round
@@ -17,8 +17,6 @@ import sys
 import time
 from pathlib import Path
 from types import SimpleNamespace
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from storage import Commit, Database, MatchWrite, NewAction
 from storage.errors import VersionConflictError

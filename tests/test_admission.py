@@ -8,10 +8,10 @@ import random
 import time
 
 import pytest
-from chouette_clubkit import ANN, chouettes, seated
-from clubkit import club_service, decide, new_table, snapshot
 
 from club.admission import Admission, BusyError
+from tests.chouette_clubkit import ANN, chouettes, seated
+from tests.clubkit import club_service, decide, new_table, snapshot
 
 pytestmark = pytest.mark.backends
 

@@ -10,8 +10,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import CASES, ROOT
-from randompos import random_position
 
 from backgammon.matfile import parse_mat
 from backgammon.moves import legal_plays
@@ -20,6 +18,8 @@ from backgammon.replay import replay
 from club.analysis import ENABLE_ANALYSIS, AnalysisUnavailableError, engine_available, require_engine
 from club.analysis.engine import CubeEquities, CubeState
 from club.analysis.walk import ANSWER, DOUBLE, PLAY, decisions
+from tests.casekit import CASES, ROOT
+from tests.randompos import random_position
 
 MATCHES = CASES / "matches"
 needs_engine = pytest.mark.skipif(not engine_available(), reason="the optional engine (bgsage) is not installed")
@@ -207,7 +207,7 @@ def test_abandoned_match_is_said_so(tmp_path):
 
 def test_requirements_and_ci_install_the_engine():
     assert "bgsage" in (ROOT / "requirements-analysis.txt").read_text()
-    assert "requirements-analysis.txt" in (ROOT / ".ci" / "run").read_text()
+    assert 'pip install --quiet -e ".[dev,analysis]"' in (ROOT / ".ci" / "run").read_text()
     assert not Path(ROOT / "backgammon").joinpath("analysis").exists()  # the rules engine stays engine-free
 
 

@@ -5,11 +5,11 @@ from __future__ import annotations
 import random
 
 import pytest
-from chouette_clubkit import NAMES, chouettes, decide_randomly, seated
 
 from club.analysis import engine_available
 from club.analysis.chouette import chouette_decisions, chouette_review_lines, grade_chouette
 from club.analysis.walk import ANSWER, DOUBLE
+from tests.chouette_clubkit import NAMES, chouettes, decide_randomly, seated
 
 
 async def _one_game_played(tmp_path, seed: int):

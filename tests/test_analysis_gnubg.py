@@ -12,10 +12,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import CASES, ROOT
 
 from backgammon.matfile import parse_mat
 from club.analysis import engine_available
+from tests.casekit import CASES, ROOT
 
 pytestmark = pytest.mark.skipif(not engine_available(), reason="the optional engine (bgsage) is not installed")
 

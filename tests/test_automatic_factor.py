@@ -5,7 +5,6 @@ and on the ledger's score sheet."""
 from __future__ import annotations
 
 import pytest
-from clubkit import ALICE, BOB, GUILD, club_service, new_table
 
 from backgammon.matfile import parse_mat
 from backgammon.replay import replay
@@ -16,6 +15,7 @@ from club.export import export_mat
 from club.records import ClubRecords
 from rendering.board import render_board
 from rendering.view import BoardView
+from tests.clubkit import ALICE, BOB, GUILD, club_service, new_table
 
 pytestmark = pytest.mark.backends
 
@@ -73,10 +73,9 @@ def test_the_board_draws_every_legal_count():
 async def test_the_factor_is_shown_on_the_console_board_and_the_discord_embed(tmp_path):
     """RULES D6: the console's text board shows the add-one factor beside the cube (``cube 1 ×4 (automatic doubles)``)
     and a pending double as ``doubles to 2 ×4 (…)``; through the real bot the board's embed footer says it too."""
-    from discordkit import GUILD as DISCORD_GUILD
-    from discordkit import Harness
-
     from console.games import ascii_table
+    from tests.discordkit import GUILD as DISCORD_GUILD
+    from tests.discordkit import Harness
 
     dice = InjectedDice([(3, 3), (5, 5), (1, 1), (5, 2)], fallback=b"factor")
     async with club_service(tmp_path / "factor.sqlite3", clock=ManualClock(T0), dice=dice) as service:
@@ -109,12 +108,11 @@ async def test_the_factor_is_shown_on_the_console_board_and_the_discord_embed(tm
 def test_the_chouette_panels_show_each_cubes_factor():
     """RULES D6 in a chouette (003 Atlanta 5.1 with 000 §20b's add-one): two opening ties raise every cube's factor to
     3 beside a face of 1; the console's and Discord's seat panels show ``cube 1 ×3 (automatic doubles: 3 points)``."""
-    from chouette_clubkit import ANN, BOB, CY, NAMES, seated_table
-
     from backgammon.chouette import ChouetteRules
     from club.chouette.views import ChouetteView
     from cogs.chouette_present import seats_text as discord_seats
     from console.chouettes import seats_text as console_seats
+    from tests.chouette_clubkit import ANN, BOB, CY, NAMES, seated_table
 
     rules = ChouetteRules.preset("chouette-atlanta", automatic_doubles=2, automatic_doubles_kind="add")
     table = seated_table(rules, [ANN, BOB, CY], [(6, 6), (6, 5), (5, 5)])

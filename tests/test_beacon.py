@@ -5,9 +5,9 @@ a test key through the same code — and every way a round is refused."""
 from __future__ import annotations
 
 import pytest
-from beaconkit import TEST_CHAIN, FakeBeacon, answer
 
 from club.beacon import QUICKNET, Beacon, BeaconError, ForgedRoundError, check_answer, snowflake_ms
+from tests.beaconkit import TEST_CHAIN, FakeBeacon, answer
 
 # A real quicknet round as published with its signature (the drand-verify package's documentation on PyPI:
 # verify_quicknet(657413, "b71371…") -> "fc1873…").

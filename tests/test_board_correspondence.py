@@ -10,7 +10,6 @@ import random
 
 import pytest
 from PIL import Image, ImageDraw
-from randompos import random_position
 
 import rendering.board as board_module
 import rendering.words as words_module
@@ -25,6 +24,7 @@ from rendering.layout import MIN_TEXT_PX
 from rendering.text import BOLD, EMOJI, REGULAR, draw_text, font, has_emoji, layout_text
 from rendering.view import OPPONENT, VIEWER
 from rendering.words import fit_status, match_text
+from tests.randompos import random_position
 
 THEME = theme_from_name(None)
 

@@ -4,12 +4,11 @@ export (RULES A4)."""
 
 from __future__ import annotations
 
-from discordkit import GUILD, PNG_MAGIC, Harness
-
 from backgammon.matfile import parse_mat
 from backgammon.replay import replay
 from club import InjectedDice
 from club.boards import board_view
+from tests.discordkit import GUILD, PNG_MAGIC, Harness
 
 
 async def test_config_is_for_club_admins_only(harness):

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import logging
 
-from clubkit import snapshot
-from discordkit import GUILD, Harness
-
 import bot as botmod
 from club import InjectedDice
 from cogs.errors import APOLOGY
+from tests.clubkit import snapshot
+from tests.discordkit import GUILD, Harness
 
 
 async def open_match(h: Harness, length="5"):

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from pathlib import Path
 
 import discord
 import pytest
-from conftest import ROOT
 
 import bot as botmod
+from tests.casekit import ROOT
 
 
 def run_bot(*args: str) -> subprocess.CompletedProcess:
@@ -40,9 +41,22 @@ def test_missing_config():
     assert result.returncode == 2 and result.stderr == "config: /nonexistent.toml: no such file\n"
     with pytest.raises(botmod.ConfigError, match="no such file"):
         botmod.load_config(ROOT / "absent-config.toml", explicit=True)
-    assert botmod.load_config(ROOT / "absent-config.toml")["storage"]["path"] == "bgclub.sqlite3"
+    assert botmod.load_config(ROOT / "absent-config.toml") == {}  # the built-in defaults
     help_text = run_bot("--help").stdout
     assert "[storage] path" in help_text and "[storage] database" not in help_text
+
+
+def test_config_example_lists_the_built_in_defaults(tmp_path):
+    """Without a config.toml the program runs on its built-in defaults (an installed bgclub has no example file
+    beside it); config.example.toml, the file to copy, gives every one of them the same value."""
+    import dataclasses
+
+    example = botmod.Settings.from_config(botmod.load_config(ROOT / "config.example.toml"), base=tmp_path, environ={})
+    built_in = botmod.Settings.from_config({}, base=tmp_path, environ={})
+    assert example.defaults() == built_in.defaults()
+    assert dataclasses.replace(example, club_defaults={}) == dataclasses.replace(built_in, club_defaults={})
+    assert built_in.database == tmp_path / "bgclub.sqlite3"
+    assert botmod.Settings.from_config({}, environ={}).database == Path.cwd() / "bgclub.sqlite3"
 
 
 def test_cannot_reach_discord_exits_non_zero(monkeypatch, capsys):
@@ -109,9 +123,9 @@ async def test_storage_url_opens_postgresql_and_the_environment_wins(pg_cluster)
     instead of the file; the password never shows in the settings' text; a URL of another kind is refused by the
     check; without a URL the SQLite file stays the default."""
     import asyncpg
-    import pgkit
 
     from storage.pgstore import PgDatabase
+    from tests import pgkit
 
     server = await asyncpg.connect(pg_cluster.url())
     try:

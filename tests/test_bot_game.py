@@ -7,11 +7,10 @@ from __future__ import annotations
 
 import random
 
-from discordkit import GUILD, PNG_MAGIC, Harness, Member, Msg
-
 from club import InjectedDice
 from club.boards import board_view
 from club.verify import verify_database
+from tests.discordkit import GUILD, PNG_MAGIC, Harness, Member, Msg
 
 
 async def challenge_and_accept(h: Harness, alice: Member, bob: Member, *, length="1", rules=None) -> int:

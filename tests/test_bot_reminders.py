@@ -7,9 +7,9 @@ from __future__ import annotations
 import logging
 
 import pytest
-from discordkit import GUILD, Harness
 
 from club import InjectedDice, ManualClock
+from tests.discordkit import GUILD, Harness
 
 pytestmark = pytest.mark.backends
 

@@ -13,7 +13,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import CASES, ROOT
 
 import bot as botmod
 from backgammon.errors import RuleSetError
@@ -22,8 +21,8 @@ from backgammon.replay import replay
 from club.export import export_mat
 from club.matreplay import replay_match_file
 from storage import Database
+from tests.casekit import MATCHES, ROOT
 
-MATCHES = CASES / "matches"
 ALL_FILES = sorted(path for path in MATCHES.iterdir() if path.name != "expected.json")
 SAMPLE = [
     "galaxy_16pt_02.txt",  # a Galaxy forfeit ("Losses") before any play; the file ends mid-match

@@ -7,9 +7,8 @@ import re
 import subprocess
 import sys
 
-from conftest import ROOT
-
 import bot as botmod
+from tests.casekit import ROOT
 
 NAME = re.compile(r"^[-_\w]{1,32}$")
 EXPECTED = {

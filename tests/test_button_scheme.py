@@ -8,11 +8,10 @@ from __future__ import annotations
 import copy
 import re
 
-from clubkit import snapshot
-from discordkit import Harness, Msg
-
 from club import InjectedDice
 from cogs.buttons import Key
+from tests.clubkit import snapshot
+from tests.discordkit import Harness, Msg
 
 
 def old_id(custom_id: str) -> str:
@@ -142,9 +141,9 @@ async def test_old_rematch_and_claim_ids_rebuild_into_the_scheme(harness):
     joined the scheme) rebuild into the same :class:`~cogs.buttons.TableButton` as the new ids; a finished match's
     old Rematch button, pressed through the harness, challenges again."""
     import discord
-    from test_discord_platform import _finished
 
     from cogs.buttons import ClaimButton, RematchButton, TableButton
+    from tests.test_discord_platform import _finished
 
     for legacy, old, key in (
         (RematchButton, "bgrematch:7", Key("m", 7, "0", "rematch")),

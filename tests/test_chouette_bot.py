@@ -8,8 +8,6 @@ from __future__ import annotations
 import io
 
 import pytest
-from clubkit import snapshot
-from discordkit import GUILD, PNG_MAGIC, Harness, Msg, chouette_parts
 from PIL import Image
 
 from club import InjectedDice, ManualClock
@@ -17,6 +15,8 @@ from club.chouette.images import sheet_view
 from club.verify import verify_chouette
 from rendering.sheet import ROW, render_sheet_image, sheet_layout
 from storage import Database
+from tests.clubkit import snapshot
+from tests.discordkit import GUILD, PNG_MAGIC, Harness, Msg, chouette_parts
 
 pytestmark = pytest.mark.backends
 
@@ -190,7 +190,7 @@ async def test_five_member_chouette_over_simulated_days(tmp_path):
 async def test_commands_are_a_subgroup_of_bg(harness):
     """``/bg chouette`` sits in the one ``/bg`` group; its commands and options follow Discord's limits and the
     whole ``/bg`` payload stays within 4000 characters."""
-    from test_bot_tree import check_option
+    from tests.test_bot_tree import check_option
 
     bot = harness.bot
     payload = bot.tree.get_command("bg").to_dict(bot.tree)

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from conftest import load_cases
 
 from backgammon.chouette import ChouetteRules, ChouetteSession
 from backgammon.errors import ChouetteError
+from tests.casekit import load_cases
 
 CASES = load_cases("chouette.json")
 PRESET = {"classic-000": "chouette-classic", "classic-1931": "chouette-classic-1931", "atlanta": "chouette-atlanta"}

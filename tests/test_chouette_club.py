@@ -8,8 +8,6 @@ import random
 import sqlite3
 
 import pytest
-from chouette_clubkit import ANN, BOB, CHANNEL, CY, DI, ED, GUILD, HOUR, chouettes, decide_randomly, seated
-from clubkit import snapshot
 
 from backgammon.errors import ChouetteError
 from club import InjectedDice, ManualClock
@@ -19,6 +17,8 @@ from club.scheduler import run_due
 from club.verify import verify_chouette
 from storage import SCHEMA_VERSION, Database
 from storage.chouettes import ChouetteStore
+from tests.chouette_clubkit import ANN, BOB, CHANNEL, CY, DI, ED, GUILD, HOUR, chouettes, decide_randomly, seated
+from tests.clubkit import snapshot
 
 pytestmark = pytest.mark.backends
 

@@ -4,10 +4,10 @@ between Team members (003 Atlanta 4.4). Members A (Box) | B (Captain), C, D [, E
 from __future__ import annotations
 
 import pytest
-from chouette_helpers import atlanta, classic, classic_1931, last_points, refused, started
 
 from backgammon.chouette import ChouetteRules
 from backgammon.errors import RuleSetError
+from tests.chouette_helpers import atlanta, classic, classic_1931, last_points, refused, started
 
 
 # -- 003 Atlanta 4.4: settlements between Team members ---------------------------------------------------------------

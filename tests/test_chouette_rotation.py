@@ -6,9 +6,9 @@ from __future__ import annotations
 import itertools
 
 import pytest
-from chouette_helpers import atlanta, classic, classic_1931, last_points, started
 
 from backgammon.chouette import Outcome, atlanta_next_order, classic_next_order, relinquish_box
+from tests.chouette_helpers import atlanta, classic, classic_1931, last_points, started
 
 # -- classic (000 Ch.6–11; 001 Ch.5–10): one cube; each of B, C, D takes (T) or refuses (D) Box's double -------------
 # Box keeps the box until defeated; the defeated go last; a refusing Captain loses his seat to the highest-ranking

@@ -7,12 +7,12 @@ each Team member, RULES C3).
 from __future__ import annotations
 
 import pytest
-from chouette_helpers import atlanta, classic, classic_1931, last_points, refused, seated, started
 
 from backgammon.chouette import ChouetteRules, ChouetteSession, split_box_partner
 from backgammon.chouette.seating import apply_throws
 from backgammon.errors import ChouetteError, RuleSetError
 from backgammon.game import GameResult
+from tests.chouette_helpers import atlanta, classic, classic_1931, last_points, refused, seated, started
 
 
 # ================================================================================================= C1 seating

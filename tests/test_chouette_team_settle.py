@@ -5,8 +5,6 @@ shown by the console and by the Discord seat panel."""
 from __future__ import annotations
 
 import pytest
-from chouette_clubkit import ANN, BOB, CY, DI, seated_table
-from test_console_club import console_in
 
 from backgammon.chouette import ChouetteRules
 from backgammon.errors import ChouetteError
@@ -15,6 +13,8 @@ from club.errors import ClubError
 from club.records import ClubRecords
 from cogs.chouette_present import seats_text as discord_seats
 from console import member_id
+from tests.chouette_clubkit import ANN, BOB, CY, DI, seated_table
+from tests.test_console_club import console_in
 
 NAMES = ("alice", "bob", "cy", "di")
 
@@ -143,9 +143,8 @@ async def test_the_settlement_through_discord_player_settle(tmp_path):
     """Through the real bot (the harness): in a five-member chouette Bob (Captain) offers Cy 1 point with
     ``/player settle``; the board's seat panel shows the offer; Cy's ``accept`` is published in the channel and Bob
     holds Cy's cube; a refused step (Di accepting) is answered privately and changes nothing."""
-    from discordkit import Harness
-
     from club import InjectedDice
+    from tests.discordkit import Harness
 
     seating = [(6, 6), (6, 5), (5, 5), (5, 4), (4, 4)]  # Ann Box, Bob Captain, then Cy, Di, Ed
     dice = InjectedDice([*seating, (2, 1)], fallback=b"team-settle")

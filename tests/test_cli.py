@@ -16,9 +16,8 @@ import pytest
 
 from backgammon.notation import parse_play
 from backgammon.position import Position
+from tests.casekit import MATCHES, ROOT
 
-ROOT = Path(__file__).resolve().parents[1]
-MATCHES = ROOT / "tests" / "cases" / "matches"
 PYTHON = "/work/venv/bin/python" if Path("/work/venv/bin/python").exists() else sys.executable
 
 

@@ -10,7 +10,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from clubkit import ALICE, BOB, CAROL, GUILD, club_service, decide, new_table, seeded
 
 from backgammon.errors import CubeError, RuleSetError
 from club import (
@@ -27,6 +26,7 @@ from club.commitments import logged_contributions
 from club.dice import derive_dice_v2, seed_hash
 from club.verify import verify_database
 from storage import Database
+from tests.clubkit import ALICE, BOB, CAROL, GUILD, club_service, decide, new_table, seeded
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.backends]
 

@@ -11,11 +11,11 @@ import asyncio
 from collections import Counter
 
 import pytest
-from clubkit import ALICE, BOB, club_service, new_table, seeded
 
 from club import ClubService, ManualClock, NotNowError, NotYourTurnError, StaleVersionError
 from club.verify import verify_database
 from storage import Database
+from tests.clubkit import ALICE, BOB, club_service, new_table, seeded
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.backends]
 

@@ -17,11 +17,11 @@ import time
 import traceback
 
 import pytest
-from clubkit import ALICE, BOB, CAROL, GUILD, NAMES, decide
 
 from club import ClubService
 from club.verify import verify_match
 from storage import Database
+from tests.clubkit import ALICE, BOB, CAROL, GUILD, NAMES, decide
 
 pytestmark = pytest.mark.backends
 

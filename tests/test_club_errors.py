@@ -7,7 +7,6 @@ plays (RULES G10: never accept an illegal play) and cube refusals (RULES D1).
 from __future__ import annotations
 
 import pytest
-from clubkit import ALICE, BOB, CAROL, GUILD, club_service, new_table, snapshot
 
 from backgammon.errors import BackgammonError, CubeError, IllegalPlayError, InvalidPlayError
 from club import (
@@ -21,6 +20,7 @@ from club import (
     UnknownGameError,
     UnknownMemberError,
 )
+from tests.clubkit import ALICE, BOB, CAROL, GUILD, club_service, new_table, snapshot
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.backends]
 

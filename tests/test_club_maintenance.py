@@ -8,11 +8,11 @@ import random
 import sqlite3
 
 import pytest
-from clubkit import club_service, decide, new_table, seeded
 
 from club.__main__ import main as club_main
 from club.verify import verify_database
 from storage import Database
+from tests.clubkit import club_service, decide, new_table, seeded
 
 pytestmark = pytest.mark.backends
 

@@ -10,9 +10,9 @@ import sqlite3
 import time
 
 import pytest
-from clubkit import club_service, new_table
 
 from storage import Database
+from tests.clubkit import club_service, new_table
 
 pytestmark = pytest.mark.backends
 
@@ -84,9 +84,8 @@ async def test_load_never_shows_a_torn_match_game_deadline(tmp_path):
 @pytest.mark.sqlite_only
 async def test_chouette_load_never_shows_a_torn_session(tmp_path):
     """A chouette's session row, dice series and deadlines of one load carry the same stamp every time."""
-    from chouette_clubkit import chouettes, seated
-
     from storage.chouettes import ChouetteStore
+    from tests.chouette_clubkit import chouettes, seated
 
     path = tmp_path / "club.sqlite3"
     async with chouettes(path) as service:

@@ -7,14 +7,13 @@ import random
 import subprocess
 import sys
 
-from clubkit import seeded
-from conftest import ROOT
-
 from backgammon.matfile import parse_mat
 from backgammon.replay import replay
 from club import ClubService, ManualClock
 from console import Console, member_id
 from storage import Database
+from tests.casekit import ROOT
+from tests.clubkit import seeded
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

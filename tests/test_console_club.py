@@ -7,11 +7,10 @@ from __future__ import annotations
 import subprocess
 import sys
 
-from conftest import ROOT
-from consolekit import console_in
-
 from console import member_id
 from storage import OperationFailedError
+from tests.casekit import ROOT
+from tests.consolekit import console_in
 
 
 def one_line_refusal(text: str) -> bool:

@@ -7,12 +7,11 @@ from __future__ import annotations
 
 from contextlib import asynccontextmanager
 
-from clubkit import seeded
-
 from club import ClubService, ManualClock
 from club.settings import DAY, HOUR
 from console import Console, member_id
 from storage import Database
+from tests.clubkit import seeded
 
 
 @asynccontextmanager

@@ -6,11 +6,11 @@ themselves are played through the service's ordinary match calls (tests/eventkit
 from __future__ import annotations
 
 import pytest
-from clubkit import snapshot
-from consolekit import console_in
-from eventkit import win
 
 from console import member_id
+from tests.clubkit import snapshot
+from tests.consolekit import console_in
+from tests.eventkit import win
 
 CAST = ("ann", "bob", "cy", "di", "ed", "fay")
 

@@ -8,7 +8,7 @@ import re
 import subprocess
 import sys
 
-from conftest import ROOT
+from tests.casekit import ROOT
 
 EXAMPLES = ROOT / "examples"
 

@@ -12,13 +12,13 @@ import subprocess
 import sys
 
 import pytest
-from clubkit import seeded
-from conftest import ROOT
 
 from club import ClubService, ManualClock
 from console import run_console
 from console.verbs import VERBS
 from storage import Database
+from tests.casekit import ROOT
+from tests.clubkit import seeded
 
 LINES = 10_500
 """Lines of the full fuzz run (at least 10,000), marked slow: ``python -m pytest -m slow``."""

@@ -3,9 +3,8 @@ a message that must be right, clear and consistent with the documents."""
 
 from __future__ import annotations
 
-from consolekit import console_in
-
 from console import Console, member_id
+from tests.consolekit import console_in
 
 NAMES = ("alice", "bob", "cy", "di")
 
@@ -203,10 +202,9 @@ def test_config_example_has_every_club_default_and_the_true_ranges():
     import dataclasses
     import tomllib
 
-    from conftest import ROOT
-
     from club.settings import EXPIRY_POLICIES, ClubSettings
     from rendering.layout import MIN_WIDTH
+    from tests.casekit import ROOT
 
     text = (ROOT / "config.example.toml").read_text(encoding="utf-8")
     defaults = tomllib.loads(text)["club"]["defaults"]
@@ -224,7 +222,7 @@ async def test_a_chouettes_dice_proof_and_rules_from_the_console(tmp_path):
     import subprocess
     import sys
 
-    from conftest import ROOT
+    from tests.casekit import ROOT
 
     async with console_in(tmp_path) as console:
         await seated_chouette(console)
@@ -245,7 +243,7 @@ def test_verify_dice_reads_a_missing_file_and_help_without_a_traceback(tmp_path)
     import subprocess
     import sys
 
-    from conftest import ROOT
+    from tests.casekit import ROOT
 
     tool = [sys.executable, str(ROOT / "tools" / "verify_dice.py")]
     helped = subprocess.run([*tool, "--help"], capture_output=True, text=True, timeout=60)

@@ -3,9 +3,8 @@ that must be read one way only."""
 
 from __future__ import annotations
 
-import consolekit
-
 from console import member_id
+from tests import consolekit
 
 
 def console_in(tmp_path, seed: int = 7):

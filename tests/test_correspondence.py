@@ -7,12 +7,12 @@ from __future__ import annotations
 import statistics
 
 import pytest
-from clubkit import ALICE, BOB, CAROL, GUILD, club_service, new_table, seeded, snapshot
 
 from club.correspondence import Correspondence, away_state
 from club.errors import InvalidRequestError, NotAPlayerError, NotNowError
 from club.scheduler import run_due
 from club.settings import DAY, HOUR
+from tests.clubkit import ALICE, BOB, CAROL, GUILD, club_service, new_table, seeded, snapshot
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.backends]  # and on PostgreSQL
 

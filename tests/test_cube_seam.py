@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import pytest
-from chouette_clubkit import ANN, BOB, CHANNEL, CY, DI, ED, GUILD, chouettes, seated_table
 
 from backgammon import cube as cube_rules
 from backgammon.chouette import ChouetteRules, ChouetteSession
@@ -22,6 +21,7 @@ from backgammon.rules import RuleSet
 from club import InjectedDice
 from club.chouette.table import SIDES, ChouetteTable
 from club.errors import ClubError, StaleVersionError
+from tests.chouette_clubkit import ANN, BOB, CHANNEL, CY, DI, ED, GUILD, chouettes, seated_table
 
 pytestmark = pytest.mark.backends
 

@@ -9,12 +9,12 @@ import shutil
 import sqlite3
 
 import pytest
-from clubkit import club_service, new_table
 
 import bot as botmod
 from club.__main__ import main as club_main
 from storage import SCHEMA_VERSION
 from storage.health import check_before_opening
+from tests.clubkit import club_service, new_table
 
 
 async def _club_file(path):

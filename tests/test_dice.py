@@ -9,10 +9,10 @@ import random
 from collections import Counter
 
 import pytest
-from clubkit import club_service, decide, new_table, seeded
 
 from club.commitments import logged_contributions
 from club.dice import RECIPE_V2, InjectedDice, derive_dice, derive_dice_v2, new_seed, seed_hash, verify_rolls
+from tests.clubkit import club_service, decide, new_table, seeded
 
 pytestmark = pytest.mark.backends  # and on PostgreSQL
 

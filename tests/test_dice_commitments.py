@@ -8,13 +8,13 @@ from __future__ import annotations
 import random
 
 import pytest
-from clubkit import ALICE, BOB, GUILD, club_service, new_table, play_out, seeded
 
 from club import InvalidRequestError
 from club.commitments import CLIENT_SEED, logged_contributions
 from club.dice import RECIPE_V2, derive_dice, derive_dice_v2, seed_hash, verify_rolls
 from club.requests import Request
 from club.verify import verify_database
+from tests.clubkit import ALICE, BOB, GUILD, club_service, new_table, play_out, seeded
 
 pytestmark = pytest.mark.backends  # and on PostgreSQL
 
@@ -112,7 +112,7 @@ async def test_discord_player_seed_and_interaction_ids_are_the_client_seeds(tmp_
     """Through the harness (the real bot, discord.py's parsing): ``/player seed`` sets Bob's phrase; the challenge
     message shows game 1's commitment; Bob's Accept click fixes his client seed (his phrase, then that click's
     interaction id) and Alice's first click after it hers (its interaction id); the rolls follow from them."""
-    from discordkit import Harness
+    from tests.discordkit import Harness
 
     async with Harness.start(tmp_path / "club.sqlite3") as h:
         alice, bob = h.member("Alice"), h.member("Bob")
@@ -171,7 +171,7 @@ async def test_a_chouette_commits_each_series_before_its_members_client_seeds(tm
     """Chouettes the same: the seat throws' series 0 and game 1 are committed in the ``open``,
     game n+1 when game n starts; every member who acts contributes to each series, strictly after its commitment;
     the seat throws and every game roll follow from the server seed and those client seeds (``club verify``)."""
-    from chouette_clubkit import chouettes, decide_randomly, seated
+    from tests.chouette_clubkit import chouettes, decide_randomly, seated
 
     async with chouettes(tmp_path / "ch.sqlite3") as service:
         outcome = await seated(service)

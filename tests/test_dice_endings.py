@@ -12,7 +12,6 @@ import sys
 from pathlib import Path
 
 import pytest
-from clubkit import ALICE, BOB, GUILD, club_service, new_table, play_out, seeded
 
 from club.commitments import UNUSED_SEED
 from club.correspondence import Correspondence
@@ -21,6 +20,7 @@ from club.export import export_mat
 from club.proof import chouette_lines, match_lines
 from club.settings import HOUR
 from club.verify import verify_chouette, verify_match
+from tests.clubkit import ALICE, BOB, GUILD, club_service, new_table, play_out, seeded
 
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "verify_dice.py"
 
@@ -111,7 +111,7 @@ async def test_a_claimed_or_forfeited_match_opens_the_next_games_commitment(tmp_
 
 
 async def test_a_closed_chouette_opens_the_next_games_commitment(tmp_path):
-    from chouette_clubkit import ANN, BOB, CY, DI, ED, chouettes, decide_randomly, seated
+    from tests.chouette_clubkit import ANN, BOB, CY, DI, ED, chouettes, decide_randomly, seated
 
     async with chouettes(tmp_path / "ch.sqlite3") as service:
         outcome = await seated(service)

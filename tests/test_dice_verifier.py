@@ -10,12 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-from clubkit import club_service, new_table, play_out, seeded
-
 from club import frontend
 from club.dice import RECIPE_V2, RECIPE_V2_TEXT
 from club.export import export_mat
 from club.proof import chouette_lines
+from tests.clubkit import club_service, new_table, play_out, seeded
 
 ROOT = Path(__file__).resolve().parent.parent
 TOOL = ROOT / "tools" / "verify_dice.py"
@@ -105,7 +104,7 @@ async def test_bg_verify_states_the_recipe_and_every_value_and_its_text_verifies
 async def test_a_chouette_from_its_published_values(tmp_path):
     """A chouette played to its close (two games; everyone leaves during the second): every series — the seat
     throws' and both games' — is revealed and the verifier reproduces 100 % of the logged rolls and throws."""
-    from chouette_clubkit import ANN, BOB, CY, DI, ED, chouettes, decide_randomly, seated
+    from tests.chouette_clubkit import ANN, BOB, CY, DI, ED, chouettes, decide_randomly, seated
 
     async with chouettes(tmp_path / "ch.sqlite3") as service:
         outcome = await seated(service)
@@ -135,11 +134,10 @@ async def test_a_chouette_from_its_published_values(tmp_path):
 async def test_bg_chouette_verify_publishes_a_file_the_verifier_reproduces(tmp_path):
     """``/bg chouette verify`` (through the Discord harness) attaches the published lines; after a finished game
     they verify 100 %."""
-    from chouette_clubkit import decide_randomly
-    from discordkit import Harness
-
     from club import ManualClock
     from club.chouette import ChouetteOutcome
+    from tests.chouette_clubkit import decide_randomly
+    from tests.discordkit import Harness
 
     async with Harness.start(tmp_path / "b.sqlite3", clock=ManualClock(), reviews=False) as h:
         ann, bob, cy = h.member("Ann"), h.member("Bob"), h.member("Cy")
@@ -179,9 +177,6 @@ def test_the_dice_proof_command_gives_the_output_it_shows():
 
 async def test_the_published_dice_proof_is_what_the_generator_writes():
     """``examples/dice-proof.mat`` is deterministic: the generator writes it again byte for byte."""
-    sys.path.insert(0, str(ROOT / "examples"))
-    try:
-        import generate
-    finally:
-        sys.path.remove(str(ROOT / "examples"))
+    from examples import generate
+
     assert await generate.dice_proof() == (ROOT / "examples" / "dice-proof.mat").read_text(encoding="utf-8")

@@ -4,9 +4,8 @@ privately with the list — each game with a jump link to its board — and neve
 
 from __future__ import annotations
 
-from discordkit import GUILD, Harness
-
 from club import InjectedDice
+from tests.discordkit import GUILD, Harness
 
 
 def _links(h: Harness, text: str) -> set[int]:

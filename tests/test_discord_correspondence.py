@@ -7,10 +7,9 @@ Rematch button of the last board after a claimed match; ``/player autoroll`` off
 
 from __future__ import annotations
 
-from discordkit import GUILD, Harness, Member
-
 from club import InjectedDice
 from club.settings import DAY, HOUR
+from tests.discordkit import GUILD, Harness, Member
 
 
 async def configure(h: Harness, **options) -> None:

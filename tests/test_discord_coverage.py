@@ -8,7 +8,8 @@ them last, and only in a session that runs every harness test (``python -m pytes
 from __future__ import annotations
 
 from discord import app_commands
-from discordkit import SESSION
+
+from tests.discordkit import SESSION
 
 SMOKE = "test_every_subcommand_of_every_group_answers"
 """The test that runs each leaf once with its required options (tests/test_discord_flows.py)."""

@@ -5,9 +5,9 @@ results post the bracket picture; /event my links the match; refusals are privat
 
 from __future__ import annotations
 
-from clubkit import snapshot
-from discordkit import Harness
-from eventkit import win
+from tests.clubkit import snapshot
+from tests.discordkit import Harness
+from tests.eventkit import win
 
 
 def _mentioned(message) -> set[int]:

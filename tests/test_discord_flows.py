@@ -8,9 +8,9 @@ import random
 
 import discord
 from discord import app_commands
-from discordkit import Harness, chouette_parts, play_turn
 
 from club import InjectedDice
+from tests.discordkit import Harness, chouette_parts, play_turn
 
 
 def _leaves(tree: app_commands.CommandTree):

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from discord_limits import check_command, check_components, check_message, check_tree, command_size
+
+from tests.discord_limits import check_command, check_components, check_message, check_tree, command_size
 
 
 async def test_the_command_tree_syncs_within_discords_limits(harness):
@@ -54,7 +55,7 @@ async def test_a_whole_match_through_discord(tmp_path, seed):
     """Challenge → accept → a 3-point match to its end through buttons, menus and /bg move, its Crawford game
     included whatever the dice (game 1: the first player who may double does, it is taken, and the other resigns a
     single game at cube 2: 2-away → 1-away); every interaction answered exactly once, no limit broken."""
-    from discordkit import Harness, play_turn
+    from tests.discordkit import Harness, play_turn
 
     rng = random.Random(seed)
     async with Harness.start(tmp_path / "club.sqlite3", seed=seed, reviews=False) as h:

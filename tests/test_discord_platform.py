@@ -107,7 +107,7 @@ async def _to_roll(h, match_id=1):
     """Drive the match with /bg commands until someone must roll; returns the view."""
     import random
 
-    from discordkit import play_turn
+    from tests.discordkit import play_turn
 
     rng = random.Random(5)
     for _ in range(50):
@@ -298,9 +298,8 @@ async def test_a_burst_of_edits_for_one_table_is_coalesced(tmp_path):
     edits become one (the newest), and the board ends current."""
     import asyncio
 
-    from discordkit import Harness
-
     from club import InjectedDice
+    from tests.discordkit import Harness
 
     seating = [(6, 6), (6, 5), (5, 5), (5, 4), (4, 4)]
     dice = InjectedDice([*seating, (2, 1), (3, 1), (1, 2)], fallback=b"burst")

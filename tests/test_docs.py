@@ -182,7 +182,7 @@ failed = []
 for script in sys.argv[1:]:
     sys.argv = [script, "--help"]
     try:
-        runpy.run_path(script, run_name="__main__")
+        runpy.run_module(script, run_name="__main__", alter_sys=True)
     except SystemExit as done:
         if done.code not in (0, None):
             failed.append(f"{script}: exit {done.code}")
@@ -200,10 +200,10 @@ print("".join(f"FAILED {line}\\n" for line in failed), file=sys.stderr, end="")
 
 
 def test_every_benchmark_answers_help():
-    """Each ``python bench/NAME.py`` the documents name exists and prints its usage for ``--help`` (one process for
+    """Each ``python -m bench.NAME`` the documents name exists and prints its usage for ``--help`` (one process for
     all of them, so the shared imports are paid once)."""
-    named = sorted({m for path in DOCUMENTS for m in re.findall(r"python (bench/\w+\.py)", path.read_text("utf-8"))})
-    assert len(named) >= 10 and all((ROOT / name).is_file() for name in named), named
+    named = sorted({m for path in DOCUMENTS for m in re.findall(r"python -m (bench\.\w+)", path.read_text("utf-8"))})
+    assert len(named) >= 10 and all((ROOT / "bench" / f"{name[6:]}.py").is_file() for name in named), named
     run = subprocess.run([sys.executable, "-c", HELP_DRIVER, *named], cwd=ROOT, capture_output=True, text=True,
                          timeout=300)  # fmt: skip
     assert run.returncode == 0 and "FAILED " not in run.stderr, run.stderr[-3000:]

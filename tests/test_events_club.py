@@ -7,14 +7,14 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from clubkit import GUILD, club_service, snapshot
-from eventkit import members, play_round, win
 
 from club import ManualClock
 from club.errors import InvalidRequestError
 from club.events.formats import Format, How, Settings
 from club.events.log import Status
 from club.events.service import EventService
+from tests.clubkit import GUILD, club_service, snapshot
+from tests.eventkit import members, play_round, win
 
 pytestmark = pytest.mark.backends
 

@@ -14,13 +14,13 @@ import time
 import traceback
 
 import pytest
-from clubkit import ALICE, BOB, CAROL, GUILD, NAMES, decide, snapshot
 
 from backgammon.errors import BackgammonError
 from club import ClubService, ManualClock, frontend
 from club.chouette import ChouetteService
 from club.records.service import ClubRecords
 from storage import Database
+from tests.clubkit import ALICE, BOB, CAROL, GUILD, NAMES, decide, snapshot
 
 pytestmark = pytest.mark.backends
 

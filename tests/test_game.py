@@ -7,19 +7,6 @@ import json
 import random
 
 import pytest
-from conftest import load_cases
-from game_helpers import (
-    A,
-    B,
-    advance_to,
-    assert_rejected,
-    board_from_case,
-    copy_game,
-    final_board,
-    finish_by_bearing_off,
-    play_first_legal,
-    random_action,
-)
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -40,6 +27,19 @@ from backgammon.ids import GAME_DROP, GAME_OVER, GAME_RESIGNED, decode_match_id,
 from backgammon.moves import Play, legal_plays
 from backgammon.position import Position
 from backgammon.rules import RuleSet
+from tests.casekit import load_cases
+from tests.game_helpers import (
+    A,
+    B,
+    advance_to,
+    assert_rejected,
+    board_from_case,
+    copy_game,
+    final_board,
+    finish_by_bearing_off,
+    play_first_legal,
+    random_action,
+)
 
 MONEY = RuleSet.preset("money", automatic_doubles=0, jacoby=False)
 PLAIN = RuleSet.preset("tournament")
@@ -728,8 +728,10 @@ def test_every_g_d_m_rule_is_named_by_a_test():
     import re
     from pathlib import Path
 
+    from tests.casekit import RULES
+
     here = Path(__file__).resolve().parent
-    rules_text = (here.parent / "docs" / "rules.md").read_text(encoding="utf-8")
+    rules_text = RULES.read_text(encoding="utf-8")
     rules = set(re.findall(r"^- \*\*([GDM]\d+) ", rules_text, flags=re.MULTILINE))
     assert {"G1", "G12", "D6", "M6"} <= rules
     named = ""

@@ -36,7 +36,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
-from clubkit import ALICE, BOB, CAROL, GUILD, club_service, new_table, play_out, seeded
 
 from backgammon.errors import BackgammonError
 from backgammon.ids import decode_match_id, decode_position_id
@@ -46,11 +45,12 @@ from backgammon.rules import RuleSet
 from club import InjectedDice, ManualClock
 from club.export import export_mat
 from club.scheduler import run_due
+from tests.casekit import MATCHES
+from tests.clubkit import ALICE, BOB, CAROL, GUILD, club_service, new_table, play_out, seeded
 
 GNUBG = shutil.which("gnubg") or ("/usr/games/gnubg" if Path("/usr/games/gnubg").exists() else None)
 pytestmark = pytest.mark.skipif(GNUBG is None, reason="GNU Backgammon (gnubg) is not installed")
 
-MATCHES = Path(__file__).resolve().parent / "cases" / "matches"
 CASE_FILES = sorted(p for p in MATCHES.iterdir() if p.suffix in (".txt", ".mat"))
 T0 = 1_709_510_400.0
 HOUR = 3600.0
@@ -512,7 +512,7 @@ def _board_id(opponent: list[int], player: list[int]) -> str:
 def _random_position_ids(rng: random.Random, count: int) -> list[str]:
     """Position IDs: legal boards, boards with a 16th checker, two colours on a point, both sides on the bar against
     closed boards (BG27) and one bar only, boards with 1-bits after the end, single flipped bits, random strings."""
-    from randompos import random_position
+    from tests.randompos import random_position
 
     closed = [2, 2, 2, 2, 2, 2] + [0] * 18
     ids = []

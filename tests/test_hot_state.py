@@ -8,10 +8,10 @@ import json
 import random
 
 import pytest
-from chouette_clubkit import chouettes, decide_randomly, seated
-from clubkit import club_service, decide, new_table
 
 from storage import dumps
+from tests.chouette_clubkit import chouettes, decide_randomly, seated
+from tests.clubkit import club_service, decide, new_table
 
 pytestmark = pytest.mark.backends
 

@@ -8,10 +8,8 @@ import re
 
 import gnubg_nn
 import pytest
-from conftest import load_cases
 from hypothesis import given
 from hypothesis import strategies as st
-from randompos import random_position
 
 from backgammon.ascii import ascii_board
 from backgammon.errors import InvalidMatchIdError, InvalidPositionError
@@ -24,6 +22,8 @@ from backgammon.ids import (
     encode_position_id,
 )
 from backgammon.position import Position
+from tests.casekit import load_cases
+from tests.randompos import random_position
 
 
 def test_opening_position_id():

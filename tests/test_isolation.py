@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 import pytest
-from clubkit import ALICE, BOB, GUILD, club_service, new_table, snapshot
 
 from club import frontend
 from club.errors import UnknownGameError
 from club.requests import Request
+from tests.clubkit import ALICE, BOB, GUILD, club_service, new_table, snapshot
 
 pytestmark = pytest.mark.backends
 
@@ -59,7 +59,7 @@ async def test_another_servers_match_is_no_such_game_here(tmp_path):
 async def test_forged_custom_id_and_commands_from_another_server(tmp_path):
     """Through the Discord harness: a board, rules, verify or export with game:1 sent from another server, and a
     forged button of match 1 pressed from there, get "no such game here" and change nothing."""
-    from discordkit import Harness, Msg
+    from tests.discordkit import Harness, Msg
 
     path = tmp_path / "b.sqlite3"
     async with Harness.start(path) as h:
@@ -87,9 +87,8 @@ async def test_forged_custom_id_and_commands_from_another_server(tmp_path):
 
 async def test_forged_chouette_button_from_another_server(tmp_path):
     """A chouette's button pressed from another server (through the Discord harness) is "no such chouette here"."""
-    from discordkit import Harness
-
     from club import InjectedDice
+    from tests.discordkit import Harness
 
     path = tmp_path / "ch.sqlite3"
     dice = InjectedDice([(6, 6), (6, 5), (2, 1)], fallback=b"iso")

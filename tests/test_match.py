@@ -6,7 +6,6 @@ import json
 import random
 
 import pytest
-from game_helpers import A, B, final_board, finish_by_bearing_off, random_action
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -15,6 +14,7 @@ from backgammon.game import GameResult
 from backgammon.ids import decode_match_id, encode_match_id
 from backgammon.match import Match
 from backgammon.rules import RuleSet
+from tests.game_helpers import A, B, final_board, finish_by_bearing_off, random_action
 
 TOURNAMENT = RuleSet.preset("tournament")
 

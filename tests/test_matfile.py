@@ -8,7 +8,6 @@ Backgammon's own column-splitting rule (``import.c``, ``ImportGame``), re-implem
 from __future__ import annotations
 
 import re
-from pathlib import Path
 
 import pytest
 
@@ -26,8 +25,8 @@ from backgammon.matfile import (
     normalized_move,
     parse_mat,
 )
+from tests.casekit import MATCHES
 
-MATCHES = Path(__file__).resolve().parent / "cases" / "matches"
 FILES = sorted(p for p in MATCHES.iterdir() if p.suffix in (".txt", ".mat"))
 EXPECTED = __import__("json").loads((MATCHES / "expected.json").read_text(encoding="utf-8"))
 

@@ -9,13 +9,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import CASES, load_cases
 
 from backgammon.errors import MatchFileError
 from backgammon.game import Game
 from backgammon.matfile import SET_POS, format_mat, parse_mat, xg_set_pos
 from backgammon.position import Position
 from backgammon.replay import replay
+from tests.casekit import CASES, load_cases
 
 INTEROP = CASES / "interop"
 ROOT = Path(__file__).resolve().parents[1]

@@ -6,13 +6,13 @@ import random
 
 import gnubg_nn
 import pytest
-from conftest import load_cases
-from randompos import random_position
 
 from backgammon.errors import AmbiguousPlayError, IllegalPlayError, InvalidDiceError
 from backgammon.moves import legal_plays
 from backgammon.notation import parse_play
 from backgammon.position import Position
+from tests.casekit import load_cases
+from tests.randompos import random_position
 
 MOVE_CASES = [
     c for c in [*load_cases("positions.json"), *load_cases("positions-2.json")] if c["kind"] in ("moves", "notation")

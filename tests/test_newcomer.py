@@ -4,11 +4,11 @@ repros, run in the console as he typed it, and failed before its fix."""
 from __future__ import annotations
 
 import pytest
-from consolekit import console_in
 
 from club.analysis import engine_available
 from console import member_id
 from storage.prs import pr_totals
+from tests.consolekit import console_in
 
 needs_engine = pytest.mark.skipif(not engine_available(), reason="the optional engine (bgsage) is not installed")
 

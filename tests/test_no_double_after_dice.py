@@ -9,7 +9,6 @@ changes nothing.
 
 from __future__ import annotations
 
-from chouette_clubkit import seated_table
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -18,6 +17,7 @@ from backgammon.errors import BackgammonError
 from backgammon.game import Game, Phase
 from backgammon.rules import RuleSet
 from club.chouette.table import SIDES, ChouetteTable, name
+from tests.chouette_clubkit import seated_table
 
 MEMBERS = (101, 202, 303, 404)
 DIE = st.integers(1, 6)

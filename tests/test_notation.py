@@ -5,15 +5,15 @@ from __future__ import annotations
 import random
 
 import pytest
-from conftest import load_cases
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from randompos import random_position
 
 from backgammon.errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
 from backgammon.moves import legal_plays
 from backgammon.notation import ROUTE_NO_HIT, parse_play, parse_segments
 from backgammon.position import Position
+from tests.casekit import load_cases
+from tests.randompos import random_position
 
 CASES = [
     c for c in [*load_cases("positions.json"), *load_cases("positions-2.json")] if c["kind"] in ("moves", "notation")

@@ -9,13 +9,13 @@ import random
 import sqlite3
 
 import pytest
-from clubkit import club_service, new_table, play_out, seeded
 
 from club import ManualClock, offload
 from club.errors import UnknownGameError
 from club.export import export_mat, mat_text_of_rows
 from club.verify import verify_match
 from storage import MatchRows
+from tests.clubkit import club_service, new_table, play_out, seeded
 
 pytestmark = pytest.mark.backends  # and on PostgreSQL
 

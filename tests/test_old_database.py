@@ -9,15 +9,14 @@ import random
 import sqlite3
 from pathlib import Path
 
-from chouette_clubkit import decide_randomly
-from clubkit import decide, seeded
-
 from club import ClubService, ManualClock
 from club.chouette import ChouetteService
 from club.states import upgrade_states
 from club.verify import verify_database
 from storage import Database, dumps
 from storage.chouettes import ChouetteStore
+from tests.chouette_clubkit import decide_randomly
+from tests.clubkit import decide, seeded
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "old_club.sql"
 

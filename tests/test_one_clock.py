@@ -7,10 +7,10 @@ import ast
 from pathlib import Path
 
 import pytest
-from chouette_clubkit import ANN, BOB, CY, DI, ED, GUILD, HOUR, chouettes, seated
 
 from club import InjectedDice, ManualClock
 from club.scheduler import ChouetteClock, Deadline, MatchClock, clocks_of, due, run_due
+from tests.chouette_clubkit import ANN, BOB, CY, DI, ED, GUILD, HOUR, chouettes, seated
 
 pytestmark = pytest.mark.backends
 

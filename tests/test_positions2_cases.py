@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from conftest import load_cases
 
 from backgammon.game import Game
 from backgammon.ids import decode_match_id
 from backgammon.position import Position
 from backgammon.rules import RuleSet
+from tests.casekit import load_cases
 
 BG24 = next(case for case in load_cases("positions-2.json") if case["id"] == "BG24")
 CHECKED = BG24["expected"]["gnubg_1.07.001_checked"]

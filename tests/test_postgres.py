@@ -21,9 +21,6 @@ asyncpg = pytest.importorskip("asyncpg")
 import asyncio  # noqa: E402
 import random  # noqa: E402
 
-from clubkit import ALICE, BOB, GUILD, club_service, new_table, play_out, seeded  # noqa: E402
-from conftest import ROOT  # noqa: E402
-
 from club import ClubService, ManualClock  # noqa: E402
 from club.__main__ import main as club_main  # noqa: E402
 from club.records import ClubRecords  # noqa: E402
@@ -33,8 +30,11 @@ from storage.__main__ import main as storage_main  # noqa: E402
 from storage.migrate import compare  # noqa: E402
 from storage.pgstore import PgDatabase  # noqa: E402
 from storage.records import Commit  # noqa: E402
+from tests.casekit import ROOT  # noqa: E402
+from tests.clubkit import ALICE, BOB, GUILD, club_service, new_table, play_out, seeded  # noqa: E402
 
-WORKER = Path(__file__).with_name("pgworker.py")
+WORKER = (sys.executable, "-m", "tests.pgworker")
+"""A bot process of its own (tests/pgworker.py), started in the repository's root (``cwd=ROOT``)."""
 
 
 @pytest.fixture
@@ -54,7 +54,8 @@ def _run_workers(url: str, what: str, amount: float, lead: float = 1.5) -> list[
     start = time.time() + lead  # both processes start together
     procs = [
         subprocess.Popen(
-            [sys.executable, str(WORKER), url, name, what, str(amount), str(start)],
+            [*WORKER, url, name, what, str(amount), str(start)],
+            cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
@@ -283,8 +284,7 @@ async def test_two_bot_processes_run_the_reminder_loop_one_at_a_time_and_the_oth
     procs = {
         name: subprocess.Popen(
             [
-                sys.executable,
-                str(WORKER),
+                *WORKER,
                 pg_url,
                 name,
                 "scheduler",
@@ -293,6 +293,7 @@ async def test_two_bot_processes_run_the_reminder_loop_one_at_a_time_and_the_oth
                 str(log),
                 str(club_clock),
             ],
+            cwd=ROOT,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,

@@ -6,12 +6,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from clubkit import ALICE, BOB, CAROL, GUILD, club_service, new_table, play_out
 
 from club.analysis import engine_available
 from club.records import ClubRecords
 from club.records.texts import leaderboard_text, stats_text
 from storage.prs import MatchPr, keep_match_prs, match_prs, pr_totals
+from tests.clubkit import ALICE, BOB, CAROL, GUILD, club_service, new_table, play_out
 
 pytestmark = pytest.mark.backends  # and on PostgreSQL
 

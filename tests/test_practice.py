@@ -6,7 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from clubkit import ALICE, BOB, GUILD, club_service, new_table, play_out
 
 from club import frontend
 from club.analysis import AnalysisUnavailableError, engine_available
@@ -14,6 +13,7 @@ from club.analysis.hints import HintRefusedError, check_hint_allowed, practice_r
 from club.errors import InvalidRequestError
 from club.practice import ENGINE_NAME, engine_turns, room_of, start_practice
 from club.records import ClubRecords
+from tests.clubkit import ALICE, BOB, GUILD, club_service, new_table, play_out
 
 pytestmark = pytest.mark.backends  # and on PostgreSQL
 

@@ -8,9 +8,9 @@ import random
 import sys
 
 import pytest
-from discordkit import BOT_ID, Harness, play_turn
 
 from club.analysis import ENABLE_ANALYSIS, engine_available
+from tests.discordkit import BOT_ID, Harness, play_turn
 
 needs_engine = pytest.mark.skipif(not engine_available(), reason="the optional engine (bgsage) is not installed")
 

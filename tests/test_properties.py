@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from randompos import random_position
 
 from backgammon.moves import apply_move, legal_plays
 from backgammon.position import Position
+from tests.randompos import random_position
 
 rolls = st.tuples(st.integers(1, 6), st.integers(1, 6))
 positions = st.builds(random_position, st.randoms(use_true_random=False))

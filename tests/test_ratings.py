@@ -10,11 +10,11 @@ from __future__ import annotations
 import math
 
 import pytest
-from bookkit import store_table
 
 from club import ClubService, ManualClock
 from club.records import ClubRecords, k_factor, p_upset, rate, rating_change
 from storage import Database
+from tests.bookkit import store_table
 
 pytestmark = pytest.mark.backends  # and on PostgreSQL
 

@@ -17,12 +17,12 @@ import sqlite3
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from bookkit import store_chouette, store_table
-from clubkit import snapshot
 
 from club import ClubService, InvalidRequestError, ManualClock, UnknownGameError, UnknownMemberError
 from club.records import ClubRecords, SessionRef, parse_period, period_at, settle_up
 from storage import SCHEMA_VERSION, ConstraintError, Database
+from tests.bookkit import store_chouette, store_table
+from tests.clubkit import snapshot
 
 pytestmark = pytest.mark.backends
 
@@ -328,9 +328,9 @@ def test_periods_parse_and_cut_weeks_and_months_in_the_club_time_zone():
 async def test_a_chouette_played_through_the_club_enters_the_ledger_and_sheet(tmp_path):
     """RULES A3, C11: the chouette's own sheet (club.chouette) and the club ledger agree, point for point, at the
     session's stake."""
-    from chouette_clubkit import ANN as C_ANN
-    from chouette_clubkit import GUILD as C_GUILD
-    from chouette_clubkit import chouettes, decide_randomly, seated
+    from tests.chouette_clubkit import ANN as C_ANN
+    from tests.chouette_clubkit import GUILD as C_GUILD
+    from tests.chouette_clubkit import chouettes, decide_randomly, seated
 
     rng = random.Random(1)
     async with chouettes(tmp_path / "chouette.sqlite3") as service:

@@ -6,11 +6,10 @@ from __future__ import annotations
 import io
 import zipfile
 
-from bookkit import store_chouette, store_table
-from discordkit import GUILD, PNG_MAGIC, Harness
-from test_bot_tree import check_option
-
 from club import ManualClock
+from tests.bookkit import store_chouette, store_table
+from tests.discordkit import GUILD, PNG_MAGIC, Harness
+from tests.test_bot_tree import check_option
 
 T0 = 1_709_510_400.0  # Monday 2024-03-04 00:00 UTC
 

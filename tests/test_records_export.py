@@ -12,8 +12,6 @@ import zipfile
 from contextlib import asynccontextmanager
 
 import pytest
-from bookkit import store_table
-from clubkit import ALICE, BOB, CAROL, GUILD, club_service, new_table, play_out, seeded
 from PIL import Image
 
 from backgammon.matfile import format_mat, parse_mat
@@ -25,6 +23,8 @@ from club.export import export_mat, mat_text
 from club.records import ClubRecords, export_books, pictures
 from rendering.records import Cell, Column, RecordTable, RecordTableError, render_record_table
 from storage.books import SheetEntry
+from tests.bookkit import store_table
+from tests.clubkit import ALICE, BOB, CAROL, GUILD, club_service, new_table, play_out, seeded
 
 pytestmark = pytest.mark.backends
 

@@ -7,9 +7,9 @@ import json
 import random
 
 import pytest
-from bookkit import store_chouette, store_table
 
 from storage import Database, MatchWrite, NewAction, books, tallies
+from tests.bookkit import store_chouette, store_table
 
 pytestmark = pytest.mark.backends
 

@@ -4,7 +4,6 @@ and an illegal play says what made it illegal next to the legal plays. Each refu
 from __future__ import annotations
 
 import pytest
-from clubkit import ALICE, BOB, club_service, new_table, seeded, snapshot
 
 from backgammon.errors import IllegalPlayError
 from backgammon.moves import legal_plays
@@ -13,6 +12,7 @@ from club import InjectedDice
 from club.errors import NotNowError
 from club.frontend import explain
 from club.refusals import illegal_play_reason
+from tests.clubkit import ALICE, BOB, club_service, new_table, seeded, snapshot
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.backends]
 
@@ -101,7 +101,7 @@ async def test_an_illegal_play_through_the_club_gives_reason_and_legal_plays(tmp
 async def test_an_illegal_chouette_play_says_what_made_it_illegal(tmp_path):
     """The chouette's board is the 1-on-1 game: an illegal play there names its reason too (RULES G7), and the
     session is unchanged."""
-    from chouette_clubkit import ANN, chouettes, seated
+    from tests.chouette_clubkit import ANN, chouettes, seated
 
     seating = [(6, 6), (6, 5), (5, 5), (5, 4), (4, 4)]
     async with chouettes(tmp_path / "c.sqlite3", dice=InjectedDice([*seating, (6, 4)], fallback=b"c")) as svc:

@@ -17,7 +17,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from PIL import Image, ImageDraw
-from randompos import random_position
 
 from backgammon.moves import Move, legal_plays
 from backgammon.position import Position
@@ -43,6 +42,7 @@ from rendering.sprites import cube_label
 from rendering.text import EMOJI, FALLBACK, REGULAR, draw_text, font, layout_text
 from rendering.view import OPPONENT, VIEWER
 from rendering.words import caption_text, match_text, status_text
+from tests.randompos import random_position
 
 ROOT = Path(__file__).resolve().parents[1]
 THEME = theme_from_name(None)

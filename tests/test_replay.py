@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import re
-from pathlib import Path
 
 import gnubg_nn
 import pytest
@@ -20,8 +19,8 @@ from backgammon.notation import parse_play
 from backgammon.position import Position
 from backgammon.replay import replay
 from backgammon.rules import RuleSet
+from tests.casekit import MATCHES
 
-MATCHES = Path(__file__).resolve().parent / "cases" / "matches"
 FILES = sorted(p.name for p in MATCHES.iterdir() if p.suffix in (".txt", ".mat"))
 EXPECTED = json.loads((MATCHES / "expected.json").read_text(encoding="utf-8"))
 WITHOUT_FORFEITS = [name for name in FILES if "Losses" not in (MATCHES / name).read_text(encoding="utf-8")]

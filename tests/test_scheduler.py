@@ -7,12 +7,12 @@ import asyncio
 import random
 
 import pytest
-from clubkit import ALICE, BOB, GUILD, club_service, decide, new_table, seeded
 
 from club import ClubService, ManualClock
 from club.scheduler import due, run_due
 from club.verify import verify_database
 from storage import Database
+from tests.clubkit import ALICE, BOB, GUILD, club_service, decide, new_table, seeded
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.backends]
 

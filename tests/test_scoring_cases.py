@@ -12,8 +12,16 @@ import re
 from dataclasses import replace
 
 import pytest
-from conftest import load_cases
-from game_helpers import (
+
+from backgammon.cube import points_needed
+from backgammon.errors import CubeError, InvalidMatchIdError, RuleSetError, WrongPhaseError, WrongTurnError
+from backgammon.game import Game, Phase
+from backgammon.ids import encode_match_id
+from backgammon.match import Match
+from backgammon.position import Position
+from backgammon.rules import RuleSet
+from tests.casekit import load_cases
+from tests.game_helpers import (
     LEVEL,
     SIDE,
     A,
@@ -29,14 +37,6 @@ from game_helpers import (
     play_first_legal,
     snapshot,
 )
-
-from backgammon.cube import points_needed
-from backgammon.errors import CubeError, InvalidMatchIdError, RuleSetError, WrongPhaseError, WrongTurnError
-from backgammon.game import Game, Phase
-from backgammon.ids import encode_match_id
-from backgammon.match import Match
-from backgammon.position import Position
-from backgammon.rules import RuleSet
 
 SCORING = load_cases("scoring.json")
 POSITION_CASES = load_cases("positions.json")

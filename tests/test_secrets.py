@@ -9,11 +9,10 @@ import os
 import sqlite3
 import stat
 
-from clubkit import club_service, new_table
-
 import bot as botmod
 from storage import Database
 from storage.backup import backup_file
+from tests.clubkit import club_service, new_table
 
 
 def _mode(path) -> int:

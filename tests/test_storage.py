@@ -34,7 +34,7 @@ NOW = 1_700_000_000.0
 def snapshot(path) -> dict[str, list[tuple]]:
     """Every row of every table, read with a separate plain sqlite3 connection (byte-for-byte comparisons); in the
     ``[postgresql]`` copy, of the database standing for ``path`` (tests/pgkit.py)."""
-    import pgkit
+    from tests import pgkit
 
     url = pgkit.ROUTES.get(str(path.resolve()))
     if url is not None:
@@ -347,9 +347,8 @@ async def test_latest_time_is_the_newest_time_a_clock_stored(tmp_path):
     """Store.latest_time (where a restarted console clock starts): None for an empty database; then the newest of
     the matches' and the chouettes' logged actions, a deadline's recorded reminder or expiry (``marked_at``, which
     logs nothing), and the clubs' and members' updated_at."""
-    from bookkit import store_chouette
-
     from storage.chouettes import ChouetteCommit, ChouetteStore, DeadlineRow, NewChouetteAction
+    from tests.bookkit import store_chouette
 
     async with Database.open(tmp_path / "club.sqlite") as db:
         assert await db.store.latest_time() is None

@@ -9,12 +9,12 @@ import random
 import sys
 
 import pytest
-from discordkit import PNG_MAGIC, Harness, Member
 
 from backgammon.position import Position
 from club import frontend
 from club.analysis import ENABLE_ANALYSIS, engine_available
 from club.errors import UnknownGameError
+from tests.discordkit import PNG_MAGIC, Harness, Member
 
 needs_engine = pytest.mark.skipif(not engine_available(), reason="the optional engine (bgsage) is not installed")
 
@@ -126,7 +126,7 @@ async def test_without_the_engine_study_says_how_to_enable_it(tmp_path, monkeypa
 
 @needs_engine
 async def test_chouette_review_grades_each_members_cube_decisions(harness):
-    from chouette_clubkit import decide_randomly
+    from tests.chouette_clubkit import decide_randomly
 
     h = harness
     ann, ben, cy = (h.member(name) for name in ("Ann", "Ben", "Cy"))

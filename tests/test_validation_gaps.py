@@ -6,7 +6,6 @@ from __future__ import annotations
 import math
 
 import pytest
-from clubkit import ALICE, BOB, CAROL, GUILD, club_service, snapshot
 
 from backgammon.errors import IllegalPlayError
 from backgammon.notation import parse_play
@@ -15,6 +14,7 @@ from club import frontend
 from club.errors import InvalidRequestError
 from club.records.service import ClubRecords
 from club.settings import ClubSettings
+from tests.clubkit import ALICE, BOB, CAROL, GUILD, club_service, snapshot
 
 pytestmark = pytest.mark.backends
 

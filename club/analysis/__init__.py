@@ -18,8 +18,8 @@ from __future__ import annotations
 import importlib
 
 ENABLE_ANALYSIS = (
-    "Analysis needs the optional engine Open Sage: run `python -m pip install -r requirements-analysis.txt` "
-    "and restart the bot."
+    'Analysis needs the optional engine Open Sage: run `python -m pip install "bgclub[analysis]"` (in a clone of '
+    "the repository: `python -m pip install -r requirements-analysis.txt`) and restart the bot."
 )
 
 
