@@ -11,7 +11,8 @@ import re
 from pathlib import Path
 
 import pytest
-from conftest import ROOT
+
+from tests.casekit import ROOT
 
 OUTSIDE = {"storage", "tests", "bench"}
 """Top-level folders not scanned for SQL (see the module docstring)."""
