@@ -36,9 +36,9 @@ is ``botapp`` and the script ``bot.py`` that runs it."""
 FRONT_ENDS = ("cogs", "console")
 """The packages that may not import ``storage`` (they reach it through ``club/``)."""
 
-STORAGE_ALLOWED = {("console.core", "storage"), ("console.core", "storage.pgerrors")}
-"""(front-end module, storage module) imports still to be moved behind ``club/`` (the console catches
-``StorageError`` and hides a URL's password itself): this list only ever shrinks, to empty."""
+STORAGE_ALLOWED: set[tuple[str, str]] = set()
+"""(front-end module, storage module) imports still to be moved behind ``club/``: this list only ever shrinks, and
+is empty."""
 
 LAYERS_ALLOWED = {("storage.__main__", "club.verify")}
 """Imports against the layers still to be removed (``python -m storage migrate-to`` runs club's verify on the copy):
