@@ -73,7 +73,7 @@ async def _publish(interaction: discord.Interaction, outcome: Outcome, member: i
 
 NOT_FOR_TURN = ("decline", "stop")
 """Slash-command actions that do not need the member's turn (decline also withdraws his own challenge; stop ends a
-money session after the game, RULES G13): outside a game's thread they may go to his only open game."""
+money session after the game, RULES M1): outside a game's thread they may go to his only open game."""
 
 
 def board_links(bot, guild_id: int | None):
