@@ -1,9 +1,10 @@
 """Command line: ``python -m storage backup SOURCE DEST``, ``python -m storage check PATH`` and
-``python -m storage migrate-to URL [--from PATH]`` (copy the SQLite file into PostgreSQL, compare every table, then
-replay every stored table on the copy: ``club verify``; :mod:`storage.migrate`).
+``python -m storage migrate-to URL [--from PATH]`` (copy the SQLite file into PostgreSQL and compare every table,
+:mod:`storage.migrate`; then ``python -m club verify URL`` replays every stored table on the copy — the use-case
+layer's check, which storage does not import).
 
-Exit status 0 on success, 1 when the check finds problems or the source is missing (or the copy differs or does not
-verify), 2 for a refused target.
+Exit status 0 on success, 1 when the check finds problems or the source is missing (or the copy differs), 2 for a
+refused target.
 """
 
 from __future__ import annotations
@@ -48,11 +49,7 @@ def main(argv: list[str] | None = None) -> int:
 
 
 async def _migrate_to(source: str, url: str) -> int:
-    """``migrate-to``: the copy and its comparison (:func:`storage.migrate.migrate_to`), then ``club verify`` of the
-    copy (the use-case layer's replay of every stored table; imported here, in the command, not by the package)."""
-    from club.verify import verify_database
-
-    from .database import Database
+    """``migrate-to``: the copy and its comparison (:func:`storage.migrate.migrate_to`)."""
     from .errors import StorageError
     from .migrate import migrate_to
 
@@ -71,16 +68,9 @@ async def _migrate_to(source: str, url: str) -> int:
     if not report.ok:
         print(f"the copy differs from {source}: do not use it (drop the database and copy again)")
         return 1
-    async with Database.open(url) as db:
-        reports = await verify_database(db)
-    bad = [each for each in reports if not each.ok]
-    for each in bad:
-        print(f"{getattr(each, 'label', None) or f'match {each.match_id}'}: {'; '.join(each.problems)}")
-    print(f"copied {report.rows} rows of {len(report.tables)} database tables; club verify: {len(reports)} "
-          f"matches, money sessions and chouettes replayed, {len(bad)} with problems")  # fmt: skip
-    if bad:
-        return 1
-    print("now set [storage] url (or BGCLUB_DATABASE_URL) to the database and start the bot")
+    print(f"copied {report.rows} rows of {len(report.tables)} database tables, every table the same")
+    print("now replay every table on the copy: python -m club verify URL; then set [storage] url (or "
+          "BGCLUB_DATABASE_URL) to the database and start the bot")
     return 0
 
 

@@ -148,7 +148,7 @@ async def test_migrate_to_copies_a_played_file_and_the_copy_verifies(tmp_path, p
         ledger = await ClubRecords(service).ledger(GUILD, "all")
     assert await asyncio.to_thread(storage_main, ["migrate-to", pg_url, "--from", str(path)]) == 0
     out = capsys.readouterr().out
-    assert "DIFFERENT" not in out and "0 with problems" in out and "actions:" in out
+    assert "DIFFERENT" not in out and "every table the same" in out and "actions:" in out
     assert await asyncio.to_thread(club_main, ["verify", pg_url, "--quiet"]) == 0  # python -m club verify URL
     assert "0 with problems" in capsys.readouterr().out
     assert (await compare(path, pg_url)).ok
