@@ -1,7 +1,7 @@
 """Correspondence play (RULES A2): away periods, away days, claims, more time, nudges, pings.
 
-Built on the one clock (:mod:`club.scheduler`): every table's deadlines are :class:`~club.scheduler.Deadline` s
-and each table moves its own (:meth:`~club.scheduler.TableClock.move`).
+Built on the one clock (:mod:`club.scheduler`): every table's deadlines are :class:`~club.clocks.Deadline` s
+and each table moves its own (:meth:`~club.clocks.TableClock.move`).
 
 - **Away** (:meth:`Correspondence.away`): a member away for ``days`` in a club has each of his clocks there paused —
   the time he had left starts again when the period ends — and one notice is posted in each of his games there. The
@@ -16,7 +16,7 @@ and each table moves its own (:meth:`~club.scheduler.TableClock.move`).
 - **Nudge** (:meth:`Correspondence.nudge`): after ``nudge_hours`` of waiting, at most once per ``nudge_hours``.
 - **Ping** (:meth:`Correspondence.ping`): a message in each of a member's games, mentioning his opponents.
 
-Every call returns :class:`~club.scheduler.Notice` s to post (the front end posts them); bad requests raise
+Every call returns :class:`~club.clocks.Notice` s to post (the front end posts them); bad requests raise
 :class:`~club.errors.InvalidRequestError` (or :class:`~club.errors.NotNowError`) and change nothing.
 """
 
@@ -26,9 +26,9 @@ import math
 import time
 from dataclasses import dataclass
 
+from .clocks import ChouetteClock, Deadline, MatchClock, Notice
 from .errors import InvalidRequestError, NotAPlayerError, NotNowError, StaleVersionError
 from .requests import Request
-from .scheduler import ChouetteClock, Deadline, MatchClock, Notice
 from .settings import DAY, HOUR, ClubSettings
 
 CLAIMS = {"claim_game": "forfeit", "claim_match": "forfeit_match"}

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from backgammon.matfile import (
     BEAVER,
@@ -44,8 +45,10 @@ from storage.records import GameRecord as StoredGame
 
 from . import offload, proof
 from .errors import UnknownGameError
-from .service import ClubService
 from .table import Table
+
+if TYPE_CHECKING:
+    from .service import ClubService
 
 _CUBE_KINDS = {"double": DOUBLE, "beaver": BEAVER, "raccoon": RACCOON}
 _ANSWERS = {"take": TAKE, "drop": DROP}

@@ -59,6 +59,7 @@ from .errors import (
     UnknownMemberError,
     shown,
 )
+from .export import keep_mat_file
 from .refusals import explain_illegal
 from .requests import Request, as_request
 from .results import GameView, Outcome, TableView
@@ -425,8 +426,6 @@ class ClubService:
     async def _keep_mat_file(self, match_id: int) -> None:
         """Keep the ``.mat`` file of a table that has just ended (exports read it, never replay); a table
         whose file cannot be made is logged and left for the export to report."""
-        from .export import keep_mat_file  # club.export builds on this module
-
         try:
             await keep_mat_file(self, match_id)
         except Exception:

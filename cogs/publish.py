@@ -377,7 +377,7 @@ class Publisher:
             await self.direct_message(member, text, home=home)
 
     async def post_notice(self, notice) -> None:
-        """Post a time-limit notice (:class:`club.scheduler.Notice`) where its table is shown: a chouette's in its
+        """Post a time-limit notice (:class:`club.clocks.Notice`) where its table is shown: a chouette's in its
         channel (:meth:`post_chouette_notice`); a match's in the game's home, mentioning whom it concerns, then the
         board if the club acted (a forfeit, a lapse); direct messages to who asked for them."""
         if getattr(notice, "table", "match") == "chouette":
@@ -459,7 +459,7 @@ class Publisher:
             log.info("no-talk thread of chouette %s: %s", view.session_id, error)
 
     async def post_chouette_notice(self, notice) -> None:
-        """Post a chouette time-limit notice (:class:`club.scheduler.Notice`) in the session's channel,
+        """Post a chouette time-limit notice (:class:`club.clocks.Notice`) in the session's channel,
         mentioning whom it concerns — or, when the club acted, the new board with the notice as its text; direct
         messages to who asked for them."""
         if notice.outcome is not None:

@@ -1,6 +1,6 @@
 """Time limits (RULES A2, M5, C5, C9): the one reminder loop. It fires what :func:`club.scheduler.run_due` says is
-due on every table — the 1-on-1 matches (:class:`club.scheduler.MatchClock`) and, when ``cogs.chouette`` is loaded,
-the chouettes (:class:`club.scheduler.ChouetteClock`) — and posts each notice where its table is shown: a match's
+due on every table — the 1-on-1 matches (:class:`club.clocks.MatchClock`) and, when ``cogs.chouette`` is loaded,
+the chouettes (:class:`club.clocks.ChouetteClock`) — and posts each notice where its table is shown: a match's
 in its thread (:meth:`cogs.publish.Publisher.post_notice`), a chouette's in its channel
 (the same :meth:`~cogs.publish.Publisher.post_notice`). Each notice fires once, even across restarts (the
 scheduler records the firing before returning it).
@@ -15,7 +15,8 @@ import logging
 
 from discord.ext import commands, tasks
 
-from club.scheduler import Notice, clocks_of, run_due
+from club.clocks import Notice, clocks_of
+from club.scheduler import run_due
 
 log = logging.getLogger("bgclub.discord")
 

@@ -6,8 +6,9 @@ deadline (RULES A2, C9, M5) happen in order, in minutes."""
 
 from __future__ import annotations
 
+from club.clocks import clocks_of
 from club.errors import InvalidRequestError
-from club.scheduler import clocks_of, run_due
+from club.scheduler import run_due
 from club.wording import plural
 
 from .core import Console

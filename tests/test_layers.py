@@ -48,8 +48,6 @@ CYCLES_ALLOWED = {
     for cycle in (
         "backgammon.ascii backgammon.ids backgammon.moves backgammon.notation backgammon.position",
         "storage.database storage.pgstore",
-        "club.export club.service",
-        "club.correspondence club.scheduler",
         "console.chouettes console.core console.games console.player console.study",
         "cogs.buttons cogs.chouette cogs.chouette_present cogs.components cogs.event cogs.player cogs.present",
     )

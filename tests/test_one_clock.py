@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from club import InjectedDice, ManualClock
-from club.scheduler import ChouetteClock, Deadline, MatchClock, clocks_of, due, run_due
+from club.clocks import ChouetteClock, Deadline, MatchClock, clocks_of
+from club.scheduler import due, run_due
 from tests.chouette_clubkit import ANN, BOB, CY, DI, ED, GUILD, HOUR, chouettes, seated
 
 pytestmark = pytest.mark.backends

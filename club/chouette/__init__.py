@@ -8,7 +8,7 @@ and the first game starts by itself. Each game's board is a normal game between 
 raccoon, extras), every decision with a deadline; a member who misses it is represented by his named proxy, else by
 the Captain (``proxy``; RULES C9), and when the proxy's time passes too the club's policy decides
 (:mod:`club.chouette.service`). Deadlines fire through the one clock, :func:`club.scheduler.run_due` with the
-chouette's hooks (:class:`club.scheduler.ChouetteClock`). When a game ends its row goes on the score sheet and into
+chouette's hooks (:class:`club.clocks.ChouetteClock`). When a game ends its row goes on the score sheet and into
 ``chouette_results`` in the same transaction; the session can wait overnight — or across a restart — and go on.
 
 Every call returns a :class:`ChouetteOutcome`: the new :class:`ChouetteView`, what happened in words, and ``ping`` —

@@ -1,5 +1,5 @@
 """What the club does when a chouette deadline passes (RULES A2, C5, C9): the hook of the one clock
-(:class:`club.scheduler.ChouetteClock`) — mark the late member away for his proxy, or decide by the club's policy
+(:class:`club.clocks.ChouetteClock`) — mark the late member away for his proxy, or decide by the club's policy
 (:func:`club.chouette.step.policy_decision`); the board's rolls and plays follow the club's ``expiry_policy``.
 
 :class:`ChouetteExpiry` is a mixin of :class:`~club.chouette.service.ChouetteService` (it uses the service's

@@ -1,0 +1,303 @@
+"""The deadline model and the tables' clocks (RULES A2, M5, C5, C9): :class:`Deadline`, :class:`Notice`, the
+:class:`TableClock` hooks and the two tables' clocks, :class:`MatchClock` (1-on-1 matches and money sessions) and
+:class:`ChouetteClock`. :mod:`club.scheduler` fires them (:func:`club.scheduler.run_due`)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .describe import pending_words
+from .errors import ClubError, StaleVersionError
+from .settings import ClubSettings
+
+if TYPE_CHECKING:
+    from .chouette.service import ChouetteService
+    from .service import ClubService
+
+MEMBER, PROXY = "member", "proxy"
+
+
+@dataclass(frozen=True, slots=True)
+class Deadline:
+    """One deadline of one table, whatever the table.
+
+    ``table`` ``"match"`` (a 1-on-1 match or money session, ``table_id`` its match id) or ``"chouette"``
+    (``table_id`` its session id); ``subject`` whose decision it is, ``actor`` who must make it now, ``stage``
+    ``"member"`` or ``"proxy"``; ``pending`` what is awaited (``roll``, ``play``, ``answer_challenge``, ...);
+    ``version`` the table version it was set at, ``mark`` the chouette turn mark (``"3.12"``; empty for a match);
+    ``due_at`` the expiry, ``reminders`` the reminder times still to send (Unix s), ``reminders_sent`` how many were
+    sent, ``expired_at`` when the expiry fired (None: not yet), ``next_at`` the next thing to fire (None: nothing).
+    ``stored`` is the table's own stored row (for its hooks); ``set_at`` when the deadline was set."""
+
+    table: str
+    table_id: int
+    subject: int
+    actor: int
+    stage: str
+    pending: str
+    version: int
+    due_at: float
+    reminders: tuple[float, ...]
+    reminders_sent: int
+    expired_at: float | None
+    next_at: float | None
+    mark: str = ""
+    stored: Any = None
+    set_at: float = 0.0
+
+    def classify(self, now: float) -> str | None:
+        """What fires at ``now``: ``"expiry"`` (once ``due_at`` has passed and it has not fired), ``"reminder"``
+        (a reminder time has passed), else None."""
+        if self.next_at is None or self.next_at > now:
+            return None
+        if now >= self.due_at:
+            return "expiry" if self.expired_at is None else None
+        return "reminder" if any(at <= now for at in self.reminders) else None
+
+
+@dataclass(frozen=True, slots=True)
+class Notice:
+    """A fired reminder or expiry to post: ``kind`` (``reminder``/``expiry``), the ``table`` and ``table_id``,
+    whose decision (``subject``), who may make it (``actor``), ``pending``, ``due_at``, ``text`` (in words),
+    ``ping`` (the members to mention, in order) and the ``outcome`` when the club acted (a lapse, a forfeit, a
+    proxy's turn: the table's own outcome type). ``offer``: the buttons to show ``offer_to`` (``claim_game``,
+    ``claim_match``, ``more_time``: the ``claim`` expiry policy), for the deadline set at table ``version``."""
+
+    kind: str
+    table: str
+    table_id: int
+    subject: int
+    actor: int
+    pending: str
+    due_at: float
+    text: str
+    ping: tuple[int, ...]
+    outcome: Any = None
+    offer: tuple[str, ...] = ()
+    offer_to: int | None = None
+    version: int = 0
+
+
+class TableClock(Protocol):
+    """The hooks of one kind of table for the one clock."""
+
+    table: str
+    noun: str
+
+    def now(self) -> float:
+        """The table service's clock (Unix s)."""
+
+    async def due_deadlines(self, now: float) -> list[Deadline]:
+        """The stored deadlines with ``next_at <= now``, earliest first."""
+
+    async def mark_reminded(self, deadline: Deadline, now: float) -> bool:
+        """Record that the reminders of ``deadline`` due at ``now`` fired, if it is still the same deadline; False
+        (nothing written) when it was replaced or fired meanwhile."""
+
+    async def names(self, members: Sequence[int]) -> dict[int, str]:
+        """Display names of ``members``."""
+
+    def words(self, pending: str) -> str:
+        """``pending`` in words (after "to")."""
+
+    async def expire(self, deadline: Deadline, now: float) -> Notice | None:
+        """The table's rule at the expiry of ``deadline``: the notice, or None when it is stale (someone acted)."""
+
+    async def move(self, deadline: Deadline, due_at: float, reminders: Sequence[float]) -> bool:
+        """Move ``deadline`` to ``due_at`` with ``reminders`` if it is still the same one (False: replaced)."""
+
+    async def club_id(self, deadline: Deadline) -> int:
+        """The club the table belongs to."""
+
+
+def _left(deadline: Deadline, now: float) -> list[float]:
+    return sorted(at for at in deadline.reminders if at > now)
+
+
+# -- the 1-on-1's hooks -------------------------------------------------------------------------------------------
+class MatchClock:
+    """The hooks of 1-on-1 matches and money sessions (``deadlines`` table, one per match): a deadline is stale
+    once the match version changed; at the expiry a challenge lapses, else the club's ``expiry_policy`` applies."""
+
+    table = "match"
+    noun = "match"
+
+    def __init__(self, service: ClubService) -> None:
+        self.service = service
+
+    def now(self) -> float:
+        """The service's clock."""
+        return self.service.clock.now()
+
+    @staticmethod
+    def of(record) -> Deadline:
+        """The :class:`Deadline` of a stored ``deadlines`` row (:class:`storage.DeadlineRecord`)."""
+        return Deadline("match", record.match_id, record.member_id, record.member_id, MEMBER, record.pending,
+                        record.version, record.due_at, tuple(record.reminders), record.reminders_sent,
+                        record.expired_at, record.next_at, "", record, record.set_at)  # fmt: skip
+
+    async def move(self, deadline: Deadline, due_at: float, reminders: Sequence[float]) -> bool:
+        """Move the match deadline if the match is still at its version."""
+        return await self.service.db.move_deadline(
+            deadline.table_id, deadline.version, due_at=due_at, reminders=reminders
+        )
+
+    async def club_id(self, deadline: Deadline) -> int:
+        """The match's club."""
+        return (await self.service.db.get_match(deadline.table_id)).club_id
+
+    async def due_deadlines(self, now: float) -> list[Deadline]:
+        """The match deadlines due at ``now``."""
+        return [self.of(record) for record in await self.service.db.due_deadlines(now)]
+
+    async def _current(self, deadline: Deadline) -> Deadline | None:
+        record = await self.service.db.get_deadline(deadline.table_id)
+        return None if record is None else self.of(record)
+
+    async def mark_reminded(self, deadline: Deadline, now: float) -> bool:
+        """Mark the reminders sent, under the match's lock and only if the stored deadline is unchanged."""
+        async with self.service._lock_for(deadline.table_id):
+            current = await self._current(deadline)
+            if current is None or current.version != deadline.version or current.classify(now) != "reminder":
+                return False
+            left = _left(current, now)
+            return await self.service.db.mark_deadline(
+                deadline.table_id, deadline.version, reminders=left, reminders_sent=current.reminders_sent + 1,
+                expired_at=None, next_at=min([*left, current.due_at]), at=now,
+            )  # fmt: skip
+
+    async def names(self, members: Sequence[int]) -> dict[int, str]:
+        """Display names."""
+        return await self.service._names(members)
+
+    def words(self, pending: str) -> str:
+        """``pending`` in words (:func:`club.describe.pending_words`)."""
+        return pending_words(pending)
+
+    async def expire(self, deadline: Deadline, now: float) -> Notice | None:
+        """RULES A2, M5: lapse an unanswered challenge; else the club's ``expiry_policy``."""
+        service, db = self.service, self.service.db
+        async with service._lock_for(deadline.table_id):
+            current = await self._current(deadline)
+            if current is None or current.version != deadline.version or current.classify(now) != "expiry":
+                return None  # someone acted, or another scheduler fired it
+            match = await db.get_match(deadline.table_id)
+            names = await service._names(match.players)
+            who = names.get(deadline.subject, str(deadline.subject))
+            what = pending_words(deadline.pending)
+            club = await db.get_club_by_id(match.club_id)
+            if club.guild_id < 0:  # a practice game's deadline stored before they had none: it ends quietly
+                await db.mark_deadline(deadline.table_id, deadline.version, reminders=(),
+                                       reminders_sent=current.reminders_sent, expired_at=now, next_at=None)  # fmt: skip
+                return None
+            settings = ClubSettings.from_json(club.settings)
+            policy = "lapse" if deadline.pending == "answer_challenge" else settings.expiry_policy
+            if policy in ("nothing", "claim"):
+                marked = await db.mark_deadline(deadline.table_id, deadline.version, reminders=(),
+                                                reminders_sent=current.reminders_sent, expired_at=now,
+                                                next_at=None)  # fmt: skip
+                if not marked:
+                    return None
+                text = f"Time is up: {who} did not {what} in time in match {deadline.table_id}. "
+                if policy == "nothing":
+                    return Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor,
+                                  deadline.pending, deadline.due_at, text + "The club waits for the move.",
+                                  tuple(match.players))  # fmt: skip
+                opponent = match.players[1 - match.players.index(deadline.subject)]
+                other = names.get(opponent, str(opponent))
+                text += f"{other}, you may claim the game, claim the match, or give {who} 24 hours more."
+                return Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor,
+                              deadline.pending, deadline.due_at, text, (opponent, deadline.subject),
+                              offer=("claim_game", "claim_match", "more_time"), offer_to=opponent,
+                              version=deadline.version)  # fmt: skip
+        # the club acts through the use-case layer (its own lock and version check)
+        side = match.players.index(deadline.subject)
+        what_to_do = {"lapse": "lapse", "forfeit_game": "forfeit", "forfeit_match": "forfeit_match"}[policy]
+        try:
+            outcome = await service.expire(
+                deadline.table_id, None if what_to_do == "lapse" else side, what_to_do, version=deadline.version
+            )
+        except (StaleVersionError, ClubError):
+            return None
+        text = f"Time is up for {who} in match {deadline.table_id}.\n{outcome.message}"
+        return Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor, deadline.pending,
+                      deadline.due_at, text, tuple(match.players), outcome)  # fmt: skip
+
+
+# -- the chouette's hooks -----------------------------------------------------------------------------------------
+class ChouetteClock:
+    """The hooks of chouettes (``chouette_deadlines``, one per member the session waits for): a deadline is stale
+    once its actor, stage, turn mark or version changed; at the expiry the late member is marked away for his
+    proxy (RULES C9), or the club's policy decides (:meth:`ChouetteService.expire`)."""
+
+    table = "chouette"
+    noun = "chouette"
+
+    def __init__(self, chouettes: ChouetteService) -> None:
+        self.chouettes = chouettes
+
+    def now(self) -> float:
+        """The service's clock."""
+        return self.chouettes.clock.now()
+
+    @staticmethod
+    def of(record) -> Deadline:
+        """The :class:`Deadline` of a stored ``chouette_deadlines`` row (:class:`storage.ChouetteDeadline`)."""
+        return Deadline("chouette", record.session_id, record.subject_id, record.actor_id, record.stage,
+                        record.pending, record.version, record.due_at, tuple(record.reminders),
+                        record.reminders_sent, record.expired_at, record.next_at, record.mark, record,
+                        record.set_at)  # fmt: skip
+
+    async def move(self, deadline: Deadline, due_at: float, reminders: Sequence[float]) -> bool:
+        """Move the chouette deadline if it is still the same one."""
+        return await self.chouettes.store.move_deadline(deadline.stored, due_at=due_at, reminders=reminders)
+
+    async def club_id(self, deadline: Deadline) -> int:
+        """The session's club."""
+        return (await self.chouettes.store.get(deadline.table_id)).club_id
+
+    async def due_deadlines(self, now: float) -> list[Deadline]:
+        """The chouette deadlines due at ``now``."""
+        return [self.of(record) for record in await self.chouettes.store.due_deadlines(now)]
+
+    async def mark_reminded(self, deadline: Deadline, now: float) -> bool:
+        """Mark the reminders sent if the stored deadline is still the same one."""
+        stored = deadline.stored
+        return await self.chouettes.store.mark_deadline(
+            stored, reminders=_left(deadline, now), reminders_sent=stored.reminders_sent + 1, expired_at=None, at=now
+        )
+
+    async def names(self, members: Sequence[int]) -> dict[int, str]:
+        """Display names."""
+        return await self.chouettes.club._names(members)
+
+    def words(self, pending: str) -> str:
+        """A chouette decision in words (:data:`club.chouette.views.DECISION_WORDS`)."""
+        from .chouette.views import DECISION_WORDS
+
+        return DECISION_WORDS.get(pending, "act")
+
+    async def expire(self, deadline: Deadline, now: float) -> Notice | None:
+        """RULES C9: the proxy's turn, or the policy's decision (:meth:`ChouetteService.expire`)."""
+        fired = await self.chouettes.expire(deadline.stored)
+        if fired is None:
+            return None
+        text, outcome = fired
+        if outcome is not None:
+            text, ping = f"{text}\n{outcome.message}".strip(), tuple(outcome.ping)
+        else:
+            ping = (deadline.actor,)
+        return Notice("expiry", "chouette", deadline.table_id, deadline.subject, deadline.actor, deadline.pending,
+                      deadline.due_at, text, ping, outcome)  # fmt: skip
+
+
+def clocks_of(service: ClubService | None = None, chouettes: ChouetteService | None = None) -> list[TableClock]:
+    """The table hooks of a bot or console: the 1-on-1's (``service``) and the chouette's (``chouettes``)."""
+    clocks: list[TableClock] = []
+    if service is not None:
+        clocks.append(MatchClock(service))
+    if chouettes is not None:
+        clocks.append(ChouetteClock(chouettes))
+    return clocks
