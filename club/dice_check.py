@@ -46,10 +46,11 @@ async def dice_proof(
         raise InvalidRequestError(f"a game of a match is its number, 1, 2 …, not {shown(game_number)}")
     number = view.game_number if game_number is None else game_number
     game = await service.db.get_game(match_id, number)  # this game's rows only: the cost does not grow with history
-    if game is None and view.status not in ("challenged", "active"):
-        unused = await _unused(service, match_id, number)
-        if unused is not None:
-            return unused
+    if game is None:
+        if view.status not in ("challenged", "active"):
+            unused = await _unused(service, match_id, number)
+            if unused is not None:
+                return unused
         have = "none yet" if view.game_number < 1 else "1" if view.game_number == 1 else f"1–{view.game_number}"
         raise InvalidRequestError(f"match {match_id} has no game {number} (games: {have})")
     # this game's actions and those that may hold its client seeds (the game before, whose players fix the seeds of

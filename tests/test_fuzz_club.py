@@ -18,6 +18,7 @@ import pytest
 from backgammon.errors import BackgammonError
 from club import ClubService, ManualClock, frontend
 from club.chouette import ChouetteService
+from club.requests import Request
 from club.records.service import ClubRecords
 from storage import Database
 from tests.clubkit import ALICE, BOB, CAROL, GUILD, NAMES, decide, snapshot
@@ -65,8 +66,9 @@ async def _hostile(rng, service, chouettes, records, matches, sessions):
     if choice == 5:
         return await service.set_preferences(member, **{rng.choice(["auto_roll", "notify", "bogus"]): _value(rng)})
     if choice == 6:
-        return await frontend.perform(service, match_id, member, rng.choice([*MEMBER_ACTIONS, "play", "resign",
-                                      "explode", _value(rng)]), _value(rng), guild_id=rng.choice([GUILD, OTHER_GUILD]))  # fmt: skip
+        request = Request(member, guild_id=rng.choice([GUILD, OTHER_GUILD]))
+        return await frontend.perform(service, match_id, request, rng.choice([*MEMBER_ACTIONS, "play", "resign",
+                                      "explode", _value(rng)]), _value(rng))  # fmt: skip
     if choice == 7:
         return await frontend.resolve_match(service, member, guild_id=rng.choice([GUILD, OTHER_GUILD]),
                                             given=rng.choice([match_id, None]), here=rng.choice([match_id, None]))  # fmt: skip
