@@ -18,8 +18,8 @@ import pytest
 from backgammon.errors import BackgammonError
 from club import ClubService, ManualClock, frontend
 from club.chouette import ChouetteService
-from club.requests import Request
 from club.records.service import ClubRecords
+from club.requests import Request
 from storage import Database
 from tests.clubkit import ALICE, BOB, CAROL, GUILD, NAMES, decide, snapshot
 
