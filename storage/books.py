@@ -185,6 +185,7 @@ async def session_exists(db: Database, club_id: int, source: tuple[str, int]) ->
     kind, session_id = source
     if kind not in SOURCES:
         raise ValueError(f"a source is one of {', '.join(SOURCES)}, not {kind!r}")
+    params: tuple[Any, ...]
     if kind == "chouette":
         sql, params = "SELECT 1 FROM chouette_sessions WHERE id = ? AND club_id = ?", (session_id, club_id)
     else:
@@ -207,6 +208,8 @@ async def session_entries(db: Database, club_id: int, source: tuple[str, int]) -
         )
         return [SheetEntry(row[0], row[1], row[2], row[3], row[4]) for row in rows]
     match = await db._fetchone("SELECT player0, player1, stake FROM matches WHERE id = ?", (session_id,))
+    if match is None:
+        return None
     rows = await db._fetchall(
         "SELECT number, ended_at, result FROM games WHERE match_id = ? AND status = 'over' ORDER BY number",
         (session_id,),
@@ -361,8 +364,7 @@ async def finished_matches(
 
 async def finished_match_count(db: Database, club_id: int) -> int:
     """How many matches of club ``club_id`` count in the ratings (:data:`_RATED`)."""
-    row = await db._fetchone(f"SELECT count(*) FROM matches WHERE {_RATED}", (club_id,))
-    return row[0]
+    return await db._fetchvalue(f"SELECT count(*) FROM matches WHERE {_RATED}", (club_id,))
 
 
 async def played_games(db: Database, club_id: int, member: int) -> list[PlayedGame]:
@@ -413,6 +415,7 @@ async def chouette_games(db: Database, club_id: int, member: int) -> tuple[int, 
         "JOIN chouette_sessions s ON s.id = r.session_id WHERE s.club_id = ? AND r.member_id = ?",
         (club_id, member),
     )
+    assert row is not None  # an aggregate gives one row
     return (row[0], row[1], row[2], row[3])
 
 

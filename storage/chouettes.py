@@ -236,7 +236,9 @@ class ChouetteStore:
         async def then(tx: Tx, session_id: int) -> None:
             await self.store.write_dice(tx, ("chouette", session_id), _dice_row(dice))
 
-        return await self.get(await self.store.create("chouette", row, action, now, then))
+        record = await self.get(await self.store.create("chouette", row, action, now, then))
+        assert record is not None  # just written, and a session is never deleted
+        return record
 
     async def get(self, session_id: int) -> ChouetteRecord | None:
         """The session ``session_id``, or None."""

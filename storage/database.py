@@ -78,7 +78,7 @@ class Database:
         self._conn = conn
         self._lock = asyncio.Lock()
         self._closed = False
-        self.path = path
+        self.path: Path | None = path
         self.store = Store(conn, self._lock)
         """The one action store (:mod:`storage.store`) on this connection: logs, commits, dice, deadlines, messages."""
 
@@ -121,7 +121,7 @@ class Database:
             try:
                 conn.row_factory = sqlite3.Row
                 await conn.execute(f"PRAGMA busy_timeout = {int(busy_timeout_ms)}")
-                mode = await conn.execute_fetchall("PRAGMA journal_mode = WAL")
+                mode = list(await conn.execute_fetchall("PRAGMA journal_mode = WAL"))
                 if mode[0][0].lower() != "wal":
                     raise SchemaError(f"{path}: cannot switch to WAL journal mode (got {mode[0][0]})")
                 await conn.execute(f"PRAGMA synchronous = {synchronous}")
@@ -141,7 +141,8 @@ class Database:
             await self._conn.close()
         from .health import seal
 
-        await asyncio.to_thread(seal, self.path)  # bytes that change on the disk later are noticed at start-up
+        if self.path is not None:
+            await asyncio.to_thread(seal, self.path)  # bytes that change on the disk later are noticed at start-up
 
     def scheduler_lease(self) -> Lease:
         """The reminder scheduler's lease (:mod:`storage.lease`): on SQLite always granted."""
@@ -155,7 +156,7 @@ class Database:
 
     async def _migrate(self) -> None:
         conn = self._conn
-        version = (await conn.execute_fetchall("PRAGMA user_version"))[0][0]
+        version = list(await conn.execute_fetchall("PRAGMA user_version"))[0][0]
         if version > SCHEMA_VERSION:
             raise SchemaError(
                 f"{self.path} has schema version {version}, newer than this code's {SCHEMA_VERSION}; "
@@ -181,6 +182,9 @@ class Database:
     async def _fetchone(self, sql: str, params: Sequence[Any] = ()) -> sqlite3.Row | None:
         return await self.store.fetchone(sql, params)
 
+    async def _fetchvalue(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        return await self.store.fetchvalue(sql, params)
+
     def transaction(self):
         """``async with db.transaction() as tx:`` — one ``BEGIN IMMEDIATE`` transaction, committed at the end of the
         block, rolled back if it raises (:meth:`storage.store.Store.transaction`)."""
@@ -202,7 +206,7 @@ class Database:
 
     async def user_version(self) -> int:
         """The schema version of the file (``PRAGMA user_version``)."""
-        return (await self._fetchone("PRAGMA user_version"))[0]
+        return await self._fetchvalue("PRAGMA user_version")
 
     async def integrity_check(self) -> list[str]:
         """``PRAGMA integrity_check`` plus ``PRAGMA foreign_key_check``: ``["ok"]`` for a sound file, else the
@@ -350,8 +354,9 @@ class Database:
         async def then(tx: Tx, match_id: int) -> None:
             await self.store.replace_deadlines(tx, ("match", match_id), deadline_rows(deadline, 1, now))
 
-        match_id = await self.store.create("match", row, action, now, then)
-        return await self.get_match(match_id)
+        record = await self.get_match(await self.store.create("match", row, action, now, then))
+        assert record is not None  # just written, and a match is never deleted
+        return record
 
     async def get_match(self, match_id: int) -> MatchRecord | None:
         """The match ``match_id`` or None."""
@@ -438,7 +443,9 @@ class Database:
 
     async def actions_of_kind(self, match_id: int, kind: str) -> list[ActionRecord]:
         """The logged actions of match ``match_id`` of one ``kind`` (``unused_seed`` …), in order."""
-        rows = await self._fetchall("SELECT * FROM actions WHERE match_id = ? AND kind = ? ORDER BY seq", (match_id, kind))
+        rows = await self._fetchall(
+            "SELECT * FROM actions WHERE match_id = ? AND kind = ? ORDER BY seq", (match_id, kind)
+        )
         return await built(rows, ActionRecord.from_row)
 
     async def match_rows(self, match_id: int, parts: Sequence[str] = ("match", "actions", "games")) -> MatchRows:

@@ -39,7 +39,7 @@ class EventRecord:
     @classmethod
     def from_row(cls, row: Any) -> EventRecord:
         """From a row of ``events``."""
-        return cls(*(row[name] for name in cls.__slots__))  # type: ignore[attr-defined]
+        return cls(*(row[name] for name in cls.__slots__))
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,7 +62,7 @@ class NewEventAction:
     member_id: int | None = None
 
 
-_COLUMNS = ", ".join(EventRecord.__slots__)  # type: ignore[attr-defined]
+_COLUMNS = ", ".join(EventRecord.__slots__)
 
 
 class EventStore:

@@ -101,7 +101,7 @@ async def migrate_to(source: str | Path, url: str) -> MigrationReport:
         finally:
             conn.close()
         for name, _columns in tables:
-            if (await target._fetchone(f"SELECT count(*) FROM {name}"))[0]:
+            if await target._fetchvalue(f"SELECT count(*) FROM {name}"):
                 raise StorageError(
                     f"the target database already has rows in {name}: copy into an empty database (for example "
                     "dropdb NAME, then createdb -O USER NAME)"

@@ -40,7 +40,7 @@ from .lease import AdvisoryLease, Lease
 from .migrations import SCHEMA_VERSION, migrate_or_close
 from .pgdialect import pg_migrations, pg_schema, to_postgres
 from .pgerrors import unavailable
-from .store import Store
+from .store import Store, Tx
 
 WRITE_LOCK = 0x6267636C7562  # "bgclub"
 """The advisory lock every write transaction takes (one writer at a time, like SQLite's ``BEGIN IMMEDIATE``)."""
@@ -97,9 +97,11 @@ def _count(status: str) -> int:
     return int(last) if last.isdigit() else 0
 
 
-class PgTx:
+class PgTx(Tx):
     """The statements of one open transaction (or snapshot) on one pooled connection — :class:`storage.store.Tx`'s
     interface: SQL written for SQLite, translated (:func:`~storage.pgdialect.to_postgres`)."""
+
+    _conn: asyncpg.Connection
 
     def __init__(self, conn: asyncpg.Connection) -> None:
         self._conn = conn
@@ -214,6 +216,8 @@ class PgDatabase(Database):
 
     dialect = "postgresql"
 
+    store: PgStore
+
     def __init__(self, pool: asyncpg.Pool, url: str) -> None:
         self._pool = pool
         self._closed = False
@@ -285,7 +289,7 @@ class PgDatabase(Database):
 
     async def user_version(self) -> int:
         """The schema version of the database (table ``bgclub_schema``)."""
-        return (await self._fetchone("SELECT max(version) FROM bgclub_schema"))[0]
+        return await self._fetchvalue("SELECT max(version) FROM bgclub_schema")
 
     async def integrity_check(self) -> list[str]:
         """``["ok"]`` when the schema is this code's and every trigger of the schema (the append-only logs, results,

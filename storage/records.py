@@ -362,7 +362,7 @@ CHUNK = 100
 async def built(rows: Sequence[Any], build) -> list:
     """``[build(row) for row in rows]``, yielding to the event loop every :data:`CHUNK` rows, so that reading a long
     log (13,000 actions of a 300-game session) never stalls the other games for more than a few milliseconds."""
-    records = []
+    records: list[Any] = []
     for start in range(0, len(rows), CHUNK):
         if start:
             await asyncio.sleep(0)

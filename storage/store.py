@@ -227,6 +227,14 @@ class Store:
         rows = await self.fetchall(sql, params)
         return rows[0] if rows else None
 
+    async def fetchvalue(self, sql: str, params: Sequence[Any] = ()) -> Any:
+        """The first column of the one row of a query that always gives one (an aggregate such as ``count(*)``, a
+        ``PRAGMA``). Raises :class:`OperationFailedError` when it gives none."""
+        row = await self.fetchone(sql, params)
+        if row is None:
+            raise OperationFailedError(f"no row from {sql!r}")
+        return row[0]
+
     # -- subjects and their log -------------------------------------------------------------------------------------
     async def create(self, kind: str, row: Mapping[str, Any], entry, now: float, then: Then = None) -> int:
         """Insert a new subject of ``kind`` with the columns ``row`` (version 1, ``created_at``/``updated_at`` =
@@ -467,9 +475,11 @@ class Store:
         spec = kind_of(subject)
         async with self.transaction() as tx:
             await self.put_message(tx, subject, MessageWrite(channel_id, message_id, game_number, purpose, now))
-            return await tx.fetchone(
+            row = await tx.fetchone(
                 f"SELECT * FROM {spec.messages} WHERE channel_id = ? AND message_id = ?", (channel_id, message_id)
             )
+        assert row is not None  # just written in this transaction
+        return row
 
     @staticmethod
     async def put_message(tx: Any, subject: Subject, message: MessageWrite) -> None:
