@@ -28,10 +28,10 @@ from .errors import (
     InvalidPositionError,
     NotationError,
 )
-from .ids import MatchState, decode_match_id, decode_position_id, encode_match_id, encode_position_id
-from .moves import Move, Play, legal_plays
-from .notation import format_moves, parse_play
-from .position import Position
+from .ids import MatchState, decode_match_id, encode_match_id
+from .moves import Move, Play, format_moves, legal_plays
+from .notation import parse_play
+from .position import Position, decode_position_id, encode_position_id
 
 __all__ = [
     "AmbiguousPlayError",

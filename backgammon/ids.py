@@ -2,7 +2,9 @@
 
 Position ID (gnubg manual, "Position ID"): for the opponent and then the player on roll, for points 1–24 and the bar,
 as many 1-bits as checkers followed by a 0-bit; the 80 bits, little-endian within 10 bytes, in base64 without
-padding: 14 characters. The opening is ``4HPwATDgc/ABMA``.
+padding: 14 characters. The opening is ``4HPwATDgc/ABMA``. The Position ID is the position's own
+(:func:`backgammon.position.encode_position_id`, :meth:`~backgammon.position.Position.position_id`); this module
+holds the Match ID and the rules both follow.
 
 Match ID (gnubg manual, "Match ID"): 66 fields bits, plus gnubg 1.07's "not Jacoby" bit, little-endian within 9 bytes,
 base64: 12 characters. Players are numbered 0 and 1 as gnubg numbers them (0 = the bottom player, "you").
@@ -31,72 +33,10 @@ Validation follows GNU Backgammon's own readers (``matchid.c`` ``MatchFromKey``,
 
 from __future__ import annotations
 
-import base64
-import binascii
 from dataclasses import dataclass
 
-from .errors import InvalidMatchIdError, InvalidPositionError
-from .position import Position
-
-
-def _bits_to_b64(bits: list[int], nbytes: int) -> str:
-    data = bytearray(nbytes)
-    for index, bit in enumerate(bits):
-        if bit:
-            data[index >> 3] |= 1 << (index & 7)
-    return base64.b64encode(bytes(data)).decode("ascii").rstrip("=")
-
-
-def _b64_to_bits(text: str, nbytes: int, what: str, error) -> list[int]:
-    text = text.strip()
-    padded = text + "=" * (-len(text) % 4)
-    try:
-        data = base64.b64decode(padded, validate=True)
-    except (binascii.Error, ValueError):
-        raise error(f"{what} {text!r} is not valid base64") from None
-    if len(data) != nbytes:
-        raise error(f"{what} {text!r} decodes to {len(data)} bytes; a {what} is {nbytes} bytes")
-    return [(data[i >> 3] >> (i & 7)) & 1 for i in range(nbytes * 8)]
-
-
-def encode_position_id(position: Position) -> str:
-    """The 14-character gnubg Position ID of ``position`` (player on roll last, as gnubg writes it)."""
-    bits: list[int] = []
-    for side in (position.opponent, position.player):
-        for count in side:
-            bits.extend([1] * count)
-            bits.append(0)
-    return _bits_to_b64(bits, 10)
-
-
-def decode_position_id(position_id: str) -> Position:
-    """Decode a 14-character gnubg Position ID into a :class:`Position`.
-
-    Raises :class:`InvalidPositionError` for a wrong length, bad characters, and a board gnubg's ``CheckPosition``
-    refuses (gnubg: "Illegal position."): more than 15 checkers a side, two colours on a point, both sides on the bar
-    against closed boards (positions-2.json BG27). Bits after the board are ignored, as gnubg ignores them.
-    """
-    if not isinstance(position_id, str) or len(position_id.strip()) != 14:
-        raise InvalidPositionError(f"a Position ID has 14 characters, e.g. 4HPwATDgc/ABMA; got {position_id!r}")
-    bits = _b64_to_bits(position_id, 10, "Position ID", InvalidPositionError)
-    sides: list[list[int]] = [[], []]
-    index = 0
-    for side in sides:
-        while len(side) < 25:
-            count = 0
-            while index < 80 and bits[index]:
-                count += 1
-                index += 1
-            if index >= 80:
-                raise InvalidPositionError(f"Position ID {position_id!r} runs out of bits before the board is complete")
-            index += 1
-            side.append(count)
-    # Bits after the board are ignored, as gnubg's oldPositionFromKey stops there.
-    try:
-        return Position(tuple(sides[1]), tuple(sides[0]))
-    except InvalidPositionError as error:
-        raise InvalidPositionError(f"Position ID {position_id!r} is an illegal position: {error}") from None
-
+from .errors import InvalidMatchIdError
+from .position import b64_to_bits, bits_to_b64
 
 # Match ID game states (gnubg's gamestate enum)
 GAME_NONE, GAME_PLAYING, GAME_OVER, GAME_RESIGNED, GAME_DROP = range(5)
@@ -198,7 +138,7 @@ def encode_match_id(state: MatchState) -> str:
     _put(bits, 36, 15, state.score[0])
     _put(bits, 51, 15, state.score[1])
     _put(bits, 66, 1, int(not state.jacoby))
-    return _bits_to_b64(bits, 9)
+    return bits_to_b64(bits, 9)
 
 
 def decode_match_id(match_id: str) -> MatchState:
@@ -211,7 +151,7 @@ def decode_match_id(match_id: str) -> MatchState:
     """
     if not isinstance(match_id, str) or len(match_id.strip()) != 12:
         raise InvalidMatchIdError(f"a Match ID has 12 characters, e.g. cAgAAAAAAAAE; got {match_id!r}")
-    bits = _b64_to_bits(match_id, 9, "Match ID", InvalidMatchIdError)
+    bits = b64_to_bits(match_id, 9, "Match ID", InvalidMatchIdError)
     owner = _get(bits, 4, 2)
     dice = (_get(bits, 15, 3), _get(bits, 18, 3))
     game_state = _get(bits, 8, 3)

@@ -11,10 +11,11 @@ doublets need no deduplication; each play allocates only its side tuple, its :cl
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import NamedTuple
 
 from .errors import InvalidDiceError
-from .position import Position
+from .position import BAR, OFF, Position
 
 
 class Move(NamedTuple):
@@ -82,9 +83,73 @@ class Play:
         When the play knows its starting position (plays from :func:`legal_plays` do), a joined move keeps an
         intermediate point that another route would hit on, so the text always parses back to this play.
         """
-        from .notation import format_moves
-
         return format_moves(self.moves, self.start)
+
+
+# -- writing a play in standard notation --------------------------------------------------------------------------
+def point_name(point: int) -> str:
+    """A point as the notation writes it: ``bar``, ``off`` or its number."""
+    if point == BAR:
+        return "bar"
+    if point == OFF:
+        return "off"
+    return str(point)
+
+
+def _paths(moves: Sequence[Move]) -> list[list[tuple[int, bool]]]:
+    """Group moves into checker paths: each path is ``[(start, False), (point, hit), …]``."""
+    paths: list[list[tuple[int, bool]]] = []
+    for move in moves:
+        for path in reversed(paths):
+            if path[-1][0] == move.source and move.source != OFF:
+                path.append((move.target, move.hit))
+                break
+        else:
+            paths.append([(move.source, False), (move.target, move.hit)])
+    return paths
+
+
+def _alternative_route_hits(path: list[tuple[int, bool]], dice: list[int], start: Position | None) -> bool:
+    """True if a two-dice path a→b could also be routed over an opposing blot (so ``a/b`` alone would be ambiguous)."""
+    if start is None or len(path) != 3 or len(set(dice)) != 2:
+        return False
+    source, middle = path[0][0], path[1][0]
+    other = source - (dice[1] if source - dice[0] == middle else dice[0])
+    return 1 <= other <= 24 and start.at(other) == -1
+
+
+def format_moves(moves: Sequence[Move], start: Position | None = None) -> str:
+    """The moves of one play in standard notation; ``""`` for an empty play.
+
+    ``moves`` in the order played (as in :class:`~backgammon.moves.Play`). ``start`` (the position before the play)
+    lets a joined move keep its intermediate point when another route of the same dice would hit a blot, so that the
+    text parses back to the same play (the ``24/13`` case of ``positions.json`` BG13).
+    """
+    if not moves:
+        return ""
+    dice = [move.die for move in moves]
+    texts: list[tuple[int, int, str]] = []
+    for path in _paths(moves):
+        points = [path[0][0]]
+        marks = [""]
+        for index, (point, hit) in enumerate(path[1:], start=1):
+            is_last = index == len(path) - 1
+            keep = is_last or hit or _alternative_route_hits(path, dice, start)
+            if keep:
+                points.append(point)
+                marks.append("*" if hit else "")
+        text = "/".join(point_name(p) + m for p, m in zip(points, marks, strict=True))
+        texts.append((path[0][0], path[-1][0], text))
+    texts.sort(key=lambda item: (-item[0], -item[1]))
+    out: list[str] = []
+    counts: list[int] = []
+    for _, _, text in texts:
+        if out and out[-1] == text:
+            counts[-1] += 1
+        else:
+            out.append(text)
+            counts.append(1)
+    return " ".join(t if c == 1 else f"{t}({c})" for t, c in zip(out, counts, strict=True))
 
 
 def check_dice(dice) -> tuple[int, int]:

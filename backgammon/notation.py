@@ -2,7 +2,8 @@
 
 Points are counted from the mover (24 → 1); ``bar`` (or ``25``) is the bar and ``off`` (or ``0``) is borne off.
 Output follows GNU Backgammon: moves sorted from the highest point, a checker's consecutive moves joined (``24/13``),
-intermediate hits shown (``13/7*/5``), identical moves counted (``8/5(2)``), every hit marked with ``*``.
+intermediate hits shown (``13/7*/5``), identical moves counted (``8/5(2)``), every hit marked with ``*``. The writing
+is :func:`backgammon.moves.format_moves` (a play's :meth:`~backgammon.moves.Play.notation`); this module reads.
 
 Input is forgiving where it can be and exact where it must be (python-chess's ``parse_san`` is the model):
 moves in any order, ``*`` optional (landing on a blot always hits), ``bar``/``25`` and ``off``/``0`` synonyms, dice in
@@ -15,11 +16,10 @@ plays), :class:`~backgammon.errors.AmbiguousPlayError` (lists the candidates).
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 from functools import lru_cache
 
 from .errors import AmbiguousPlayError, IllegalPlayError, InvalidPlayError
-from .moves import Move, Play, apply_move, check_dice, dice_text, legal_plays, single_moves
+from .moves import Move, Play, apply_move, check_dice, dice_text, legal_plays, point_name, single_moves
 from .position import BAR, OFF, Position
 
 ROUTE_REJECT = "reject"
@@ -27,70 +27,6 @@ ROUTE_NO_HIT = "no_hit"
 _EMPTY_WORDS = {"", "pass", "-", "cannot move", "can't move", "no move", "none", "(no move)", "no legal move"}
 _TOKEN = re.compile(r"^(bar|b|\d{1,2})((?:/(?:off|o|\d{1,2})\*?)+)(?:\((\d)\))?$")
 _STEP = re.compile(r"/(off|o|\d{1,2})(\*?)")
-
-
-def _point_name(point: int) -> str:
-    if point == BAR:
-        return "bar"
-    if point == OFF:
-        return "off"
-    return str(point)
-
-
-def _paths(moves: Sequence[Move]) -> list[list[tuple[int, bool]]]:
-    """Group moves into checker paths: each path is ``[(start, False), (point, hit), …]``."""
-    paths: list[list[tuple[int, bool]]] = []
-    for move in moves:
-        for path in reversed(paths):
-            if path[-1][0] == move.source and move.source != OFF:
-                path.append((move.target, move.hit))
-                break
-        else:
-            paths.append([(move.source, False), (move.target, move.hit)])
-    return paths
-
-
-def _alternative_route_hits(path: list[tuple[int, bool]], dice: list[int], start: Position | None) -> bool:
-    """True if a two-dice path a→b could also be routed over an opposing blot (so ``a/b`` alone would be ambiguous)."""
-    if start is None or len(path) != 3 or len(set(dice)) != 2:
-        return False
-    source, middle = path[0][0], path[1][0]
-    other = source - (dice[1] if source - dice[0] == middle else dice[0])
-    return 1 <= other <= 24 and start.at(other) == -1
-
-
-def format_moves(moves: Sequence[Move], start: Position | None = None) -> str:
-    """The moves of one play in standard notation; ``""`` for an empty play.
-
-    ``moves`` in the order played (as in :class:`~backgammon.moves.Play`). ``start`` (the position before the play)
-    lets a joined move keep its intermediate point when another route of the same dice would hit a blot, so that the
-    text parses back to the same play (the ``24/13`` case of ``positions.json`` BG13).
-    """
-    if not moves:
-        return ""
-    dice = [move.die for move in moves]
-    texts: list[tuple[int, int, str]] = []
-    for path in _paths(moves):
-        points = [path[0][0]]
-        marks = [""]
-        for index, (point, hit) in enumerate(path[1:], start=1):
-            is_last = index == len(path) - 1
-            keep = is_last or hit or _alternative_route_hits(path, dice, start)
-            if keep:
-                points.append(point)
-                marks.append("*" if hit else "")
-        text = "/".join(_point_name(p) + m for p, m in zip(points, marks, strict=True))
-        texts.append((path[0][0], path[-1][0], text))
-    texts.sort(key=lambda item: (-item[0], -item[1]))
-    out: list[str] = []
-    counts: list[int] = []
-    for _, _, text in texts:
-        if out and out[-1] == text:
-            counts[-1] += 1
-        else:
-            out.append(text)
-            counts.append(1)
-    return " ".join(t if c == 1 else f"{t}({c})" for t, c in zip(out, counts, strict=True))
 
 
 # -- parsing -----------------------------------------------------------------------------------------------------------
@@ -136,8 +72,8 @@ def parse_segments(text: str) -> list[tuple[int, int, bool]]:
                 raise InvalidPlayError(f"{token!r}: a checker borne off cannot move on")
             if target >= source:
                 raise InvalidPlayError(
-                    f"{token!r}: checkers move from higher to lower points ({_point_name(source)} → "
-                    f"{_point_name(target)} goes the wrong way)"
+                    f"{token!r}: checkers move from higher to lower points ({point_name(source)} → "
+                    f"{point_name(target)} goes the wrong way)"
                 )
             path.append((source, target, bool(star)))
             source = target

@@ -13,6 +13,8 @@ cannot arise in play and the game could never end).
 
 from __future__ import annotations
 
+import base64
+import binascii
 from dataclasses import dataclass
 
 from .errors import InvalidPositionError
@@ -170,22 +172,76 @@ class Position:
 
     # -- identifiers ----------------------------------------------------------------------------------------------
     def position_id(self) -> str:
-        """The 14-character gnubg Position ID of this position (see :mod:`backgammon.ids`)."""
-        from .ids import encode_position_id
-
+        """The 14-character gnubg Position ID of this position (:func:`encode_position_id`)."""
         return encode_position_id(self)
 
     @classmethod
     def from_position_id(cls, position_id: str) -> Position:
-        """Decode a gnubg Position ID; raises :class:`InvalidPositionError` for a malformed ID."""
-        from .ids import decode_position_id
-
+        """Decode a gnubg Position ID (:func:`decode_position_id`); raises :class:`InvalidPositionError` for a
+        malformed ID."""
         return decode_position_id(position_id)
 
-    def __str__(self) -> str:
-        from .ascii import ascii_board
 
-        return ascii_board(self)
+# -- gnubg Position ID --------------------------------------------------------------------------------------------
+def bits_to_b64(bits: list[int], nbytes: int) -> str:
+    """``bits`` (least significant first in each byte) packed in ``nbytes`` bytes, as gnubg's unpadded base64."""
+    data = bytearray(nbytes)
+    for index, bit in enumerate(bits):
+        if bit:
+            data[index >> 3] |= 1 << (index & 7)
+    return base64.b64encode(bytes(data)).decode("ascii").rstrip("=")
+
+
+def b64_to_bits(text: str, nbytes: int, what: str, error: type[Exception]) -> list[int]:
+    """The bits of gnubg's base64 ``text`` of ``nbytes`` bytes; raises ``error`` naming ``what`` when malformed."""
+    text = text.strip()
+    padded = text + "=" * (-len(text) % 4)
+    try:
+        data = base64.b64decode(padded, validate=True)
+    except (binascii.Error, ValueError):
+        raise error(f"{what} {text!r} is not valid base64") from None
+    if len(data) != nbytes:
+        raise error(f"{what} {text!r} decodes to {len(data)} bytes; a {what} is {nbytes} bytes")
+    return [(data[i >> 3] >> (i & 7)) & 1 for i in range(nbytes * 8)]
+
+
+def encode_position_id(position: Position) -> str:
+    """The 14-character gnubg Position ID of ``position`` (player on roll last, as gnubg writes it)."""
+    bits: list[int] = []
+    for side in (position.opponent, position.player):
+        for count in side:
+            bits.extend([1] * count)
+            bits.append(0)
+    return bits_to_b64(bits, 10)
+
+
+def decode_position_id(position_id: str) -> Position:
+    """Decode a 14-character gnubg Position ID into a :class:`Position`.
+
+    Raises :class:`InvalidPositionError` for a wrong length, bad characters, and a board gnubg's ``CheckPosition``
+    refuses (gnubg: "Illegal position."): more than 15 checkers a side, two colours on a point, both sides on the bar
+    against closed boards (positions-2.json BG27). Bits after the board are ignored, as gnubg ignores them.
+    """
+    if not isinstance(position_id, str) or len(position_id.strip()) != 14:
+        raise InvalidPositionError(f"a Position ID has 14 characters, e.g. 4HPwATDgc/ABMA; got {position_id!r}")
+    bits = b64_to_bits(position_id, 10, "Position ID", InvalidPositionError)
+    sides: list[list[int]] = [[], []]
+    index = 0
+    for side in sides:
+        while len(side) < 25:
+            count = 0
+            while index < 80 and bits[index]:
+                count += 1
+                index += 1
+            if index >= 80:
+                raise InvalidPositionError(f"Position ID {position_id!r} runs out of bits before the board is complete")
+            index += 1
+            side.append(count)
+    # Bits after the board are ignored, as gnubg's oldPositionFromKey stops there.
+    try:
+        return Position(tuple(sides[1]), tuple(sides[0]))
+    except InvalidPositionError as error:
+        raise InvalidPositionError(f"Position ID {position_id!r} is an illegal position: {error}") from None
 
 
 _NEW = object.__new__

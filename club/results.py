@@ -14,8 +14,7 @@ from typing import Any
 from backgammon.errors import BackgammonError
 from backgammon.game import Game, GameResult
 from backgammon.ids import encode_match_id
-from backgammon.moves import Move
-from backgammon.notation import format_moves
+from backgammon.moves import Move, format_moves
 from backgammon.position import Position
 
 from .describe import pending_words

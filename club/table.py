@@ -51,8 +51,7 @@ from typing import Any
 from backgammon.errors import GameError, WrongPhaseError, WrongTurnError
 from backgammon.game import ACTIONS, Game, Phase
 from backgammon.match import Match
-from backgammon.moves import Play
-from backgammon.notation import format_moves
+from backgammon.moves import Play, format_moves
 from backgammon.rules import RuleSet
 
 GAME_ACTIONS = ACTIONS

@@ -186,5 +186,7 @@ def _draw_box(draw: ImageDraw.ImageDraw, theme: Theme, box: Box, x: int, y: int,
     if box.score:
         draw_text(draw, (x + m.box_w - 8, y + m.box_h * 0.62), box.score, m.small, theme.accent, align="right",
                   max_width=score_room)  # fmt: skip
-    if m.key >= 8:  # a large bracket drawn small leaves the keys out: unreadable at that size, and a quarter of the text
+    if (
+        m.key >= 8
+    ):  # a large bracket drawn small leaves the keys out: unreadable at that size, and a quarter of the text
         draw_text(draw, (x + m.box_w - 8, y + m.small), box.key, m.key, theme.text_muted, align="right")

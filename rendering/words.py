@@ -62,7 +62,7 @@ def caption_text(view: BoardView, size: int | None = None, room: float | None = 
         if not tail:
             return ""
     else:
-        from backgammon.notation import format_moves
+        from backgammon.moves import format_moves
 
         tail = f" played{dice}: {format_moves(view.last_play)}"
     if size is not None and room is not None and layout_text(name + tail, size).width > room:

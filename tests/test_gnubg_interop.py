@@ -38,8 +38,9 @@ from pathlib import Path
 import pytest
 
 from backgammon.errors import BackgammonError
-from backgammon.ids import decode_match_id, decode_position_id
+from backgammon.ids import decode_match_id
 from backgammon.matfile import FORFEIT, PLAY, format_mat, parse_mat
+from backgammon.position import decode_position_id
 from backgammon.replay import ReplayReport, replay
 from backgammon.rules import RuleSet
 from club import InjectedDice, ManualClock

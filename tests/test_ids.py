@@ -13,15 +13,8 @@ from hypothesis import strategies as st
 
 from backgammon.ascii import ascii_board
 from backgammon.errors import InvalidMatchIdError, InvalidPositionError
-from backgammon.ids import (
-    MAX_MATCH_LENGTH,
-    MatchState,
-    decode_match_id,
-    decode_position_id,
-    encode_match_id,
-    encode_position_id,
-)
-from backgammon.position import Position
+from backgammon.ids import MAX_MATCH_LENGTH, MatchState, decode_match_id, encode_match_id
+from backgammon.position import Position, decode_position_id, encode_position_id
 from tests.casekit import load_cases
 from tests.randompos import random_position
 

@@ -6,8 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from backgammon.moves import Move
-from backgammon.notation import format_moves
+from backgammon.moves import Move, format_moves
 
 DECISION_VERBS = {"take": "takes", "drop": "drops", "beaver": "beavers", "raccoon": "raccoons"}
 RESULTS = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}
