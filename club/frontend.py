@@ -10,7 +10,7 @@ challenge or a resignation (RULES G12) — see :func:`answer_action`.
 from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from backgammon.moves import Play
 
@@ -80,19 +80,22 @@ async def perform(
     value: str | Play | int | None = None,
     *,
     version: int | None = None,
+    guild_id: int | None = None,
 ) -> Outcome:
     """Call the use-case ``action`` (one of :data:`ACTIONS`) for ``member`` (his :class:`~club.requests.Request`:
     his server, the version he saw, his dice contribution; a bare id: nothing else known) on match ``match_id``;
     ``value`` is the play for ``play`` (notation or a legal Play) and the level 1/2/3 for ``resign`` (default 1).
-    ``version``: the view the member acted on, when the request does not say (a stale one raises
-    :class:`~club.errors.StaleVersionError`). The use-case checks the club: a match of another server is unknown
-    there (RULES A2).
+    ``version`` and ``guild_id``: the view the member acted on and his server, when the request does not say (a
+    stale view raises :class:`~club.errors.StaleVersionError`). The use-case checks the club: a match of another
+    server is unknown there (RULES A2).
 
     Raises :class:`~club.errors.InvalidRequestError` for an unknown action, :class:`~club.errors.UnknownGameError`,
     and whatever the use-case raises."""
     if action not in ACTIONS:
         raise InvalidRequestError(f"unknown action {action!r}; actions are: {', '.join(ACTIONS)}")
     request = as_request(member, version)
+    if guild_id is not None and request.guild_id is None:
+        request = replace(request, guild_id=guild_id)
     if action == "play":
         if value is None:
             raise InvalidRequestError("say which play, e.g. 24/18 13/11")

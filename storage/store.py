@@ -48,6 +48,10 @@ import aiosqlite
 from .errors import ConstraintError, DuplicateError, OperationFailedError, VersionConflictError
 from .records import MessageWrite, dumps
 
+LOG_ROWS = 200
+"""The most log rows one INSERT writes (a commit of more actions writes them in several; SQLite and PostgreSQL
+both take far more parameters than 200 rows have)."""
+
 Subject = tuple[str, int]
 """``(kind, id)``: ``("match", 7)`` or ``("chouette", 7)``."""
 
@@ -285,16 +289,18 @@ class Store:
                 raise VersionConflictError(subject_id, expected_version, None if found is None else found[0])
             if then is not None:
                 await then(tx, subject_id)  # first: the log may refer to the rows it writes (a new game)
-            await tx.executemany(
-                self._insert_log(spec),
-                [entry.params(subject_id, expected_version + i, now) for i, entry in enumerate(entries, 1)],
-            )
+            rows = [entry.params(subject_id, expected_version + i, now) for i, entry in enumerate(entries, 1)]
+            for start in range(0, len(rows), LOG_ROWS):  # one statement for a commit's actions
+                chunk = rows[start : start + LOG_ROWS]
+                await tx.execute(self._insert_log(spec, len(chunk)), [value for row in chunk for value in row])
         return new_version
 
     @staticmethod
-    def _insert_log(spec: Kind) -> str:
+    def _insert_log(spec: Kind, count: int = 1) -> str:
+        """The INSERT of ``count`` log rows of ``spec`` in one statement."""
         columns = (spec.key, "seq", *spec.log_columns)
-        return f"INSERT INTO {spec.log} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})"
+        values = ", ".join([f"({', '.join('?' * len(columns))})"] * count)
+        return f"INSERT INTO {spec.log} ({', '.join(columns)}) VALUES {values}"
 
     async def log(self, subject: Subject, *, game_number: int | None = None) -> list[sqlite3.Row]:
         """The logged actions of ``subject`` in seq order (only those of game ``game_number`` if given)."""
