@@ -84,7 +84,7 @@ class BgBot(commands.AutoShardedBot):
             log.info("database %s open", hide_password(self.settings.database_url) or self.settings.database)
             await upgrade_stored_states(self.database)
         if self.service is None:
-            options = {"admission": Admission(), **self.service_options}
+            options = {"admission": Admission(), "beacon": self.settings.dice_beacon(), **self.service_options}
             self.service = ClubService(self.database, defaults=self.settings.defaults(), **options)
         for extension in EXTENSIONS:
             await self.load_extension(extension)

@@ -81,6 +81,8 @@ class Settings:
     log_level: str = "INFO"
     reminder_seconds: float = 60.0
     shards: int = 0
+    beacon: str = ""
+    """``[dice] beacon``: the drand chain whose round due enters every game's dice (``"quicknet"``), or "" (off)."""
 
     def __repr__(self) -> str:
         """Every setting but the token, which is shown as ``<hidden>`` (or ``<none>``): it would let anyone run the
@@ -123,11 +125,23 @@ class Settings:
             review_after_match=_value(config, "analysis", "review_after_match", bool, True),
             log_level=_value(config, "logging", "level", str, "INFO").upper(),
             reminder_seconds=_value(config, "scheduler", "interval_seconds", float, 60.0),
+            beacon=_value(config, "dice", "beacon", str, "").strip(),
         )
 
     def board_options(self) -> BoardOptions:
         """The :class:`club.boards.BoardOptions` of ``[rendering]`` (validated; ``ValueError`` says what is wrong)."""
         return BoardOptions(self.theme, self.width, self.home).checked()
+
+    def dice_beacon(self):
+        """The :class:`club.beacon.Beacon` of ``[dice] beacon`` (None when off). Raises ``ValueError`` for a chain
+        the bot does not know."""
+        from club.beacon import CHAINS, Beacon
+
+        if not self.beacon:
+            return None
+        if self.beacon not in CHAINS:
+            raise ValueError(f"[dice] beacon is one of {', '.join(CHAINS)} (or empty: off), not {self.beacon!r}")
+        return Beacon(CHAINS[self.beacon])
 
     def defaults(self) -> ClubSettings:
         """The settings a new club starts with (``[club.defaults]``); raises ``InvalidRequestError`` for a bad key
@@ -153,6 +167,10 @@ class Settings:
             self.defaults()
         except ValueError as error:
             return f"[club.defaults]: {error}"
+        try:
+            self.dice_beacon()
+        except ValueError as error:
+            return str(error)
         if self.shards < 0:
             return f"[discord] shards is 0 (as many as Discord recommends) or a number of shards, not {self.shards}"
         if self.database_url and not self.database_url.startswith(("postgresql://", "postgres://")):

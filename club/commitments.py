@@ -28,6 +28,10 @@ from .dice import MAX_CONTRIBUTION, RECIPE, RECIPE_V2, Contribution, new_contrib
 CLIENT_SEED = "client_seed"
 """The logged action kind of a contribution."""
 
+BEACON = "beacon"
+"""The logged action kind of a game's beacon round (:mod:`club.beacon`), fetched and verified before its first
+roll: ``{"game", "chain", "round", "signature", "randomness", "start_ms"}``."""
+
 UNUSED_SEED = "unused_seed"
 """The logged action kind that reveals the seed committed ahead when the table ends before that series starts:
 ``{"game", "seed", "seed_hash"}`` (every commitment published is revealed, whatever the ending)."""
@@ -40,12 +44,15 @@ class Ahead:
     number: int
     seed: bytes
     seed_hash: str
+    at: float = 0.0
+    """When its commitment was published (Unix seconds; 0: not known, a book stored before it was kept)."""
 
     @classmethod
-    def draw(cls, number: int, seeds: Callable[[], bytes]) -> Ahead:
-        """A fresh seed for series ``number`` from ``seeds`` (:func:`club.dice.new_seed`) and its commitment."""
+    def draw(cls, number: int, seeds: Callable[[], bytes], at: float = 0.0) -> Ahead:
+        """A fresh seed for series ``number`` from ``seeds`` (:func:`club.dice.new_seed`) and its commitment,
+        published at ``at``."""
         seed = seeds()
-        return cls(number, seed, seed_hash(seed))
+        return cls(number, seed, seed_hash(seed), at)
 
 
 @dataclass
@@ -57,6 +64,11 @@ class DiceBook:
     clients: list[tuple[int, int, int, str]] = field(default_factory=list)
     standing: list[int] = field(default_factory=list)
     """Series rolled with v2 besides ``current``: a chouette's seating series 0."""
+    recipe: str = RECIPE_V2
+    """The recipe of ``current`` (:data:`~club.dice.RECIPE_V3` for every series started now)."""
+    beacon: dict[str, Any] | None = None
+    """The beacon round of ``current`` (``[dice] beacon``): ``{"chain", "round", "start_ms"}`` once due, with
+    ``"randomness"`` once fetched and verified (:mod:`club.beacon`)."""
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> DiceBook:
@@ -64,19 +76,24 @@ class DiceBook:
         data = data or {}
         ahead = data.get("ahead")
         return cls(
-            None if ahead is None else Ahead(ahead["number"], bytes.fromhex(ahead["seed"]), ahead["seed_hash"]),
+            None if ahead is None else Ahead(ahead["number"], bytes.fromhex(ahead["seed"]), ahead["seed_hash"],
+                                             ahead.get("at", 0.0)),
             data.get("current"),
             [tuple(item) for item in data.get("clients", [])],
             list(data.get("standing", [])),
-        )
+            data.get("recipe", RECIPE_V2),
+            data.get("beacon"),
+        )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
         """The book as JSON (the seed ahead as hex: it is stored, 0600, never logged)."""
         ahead = self.ahead
         return {
             "ahead": None if ahead is None else {"number": ahead.number, "seed": ahead.seed.hex(),
-                                                  "seed_hash": ahead.seed_hash},
+                                                  "seed_hash": ahead.seed_hash, "at": ahead.at},
             "current": self.current,
+            "recipe": self.recipe,
+            **({"beacon": self.beacon} if self.beacon else {}),
             "clients": [list(item) for item in self.clients],
             **({"standing": self.standing} if self.standing else {}),
         }  # fmt: skip
@@ -88,7 +105,9 @@ class DiceBook:
     def recipe_of(self, number: int) -> tuple[str, list[Contribution]]:
         """``(recipe, client seeds)`` of series ``number``: v2 with its client seeds, or v1 with none (a series
         started under the v1 recipe)."""
-        return (RECIPE_V2, self.contributions(number)) if self.v2(number) else (RECIPE, [])
+        if not self.v2(number):
+            return RECIPE, []
+        return (self.recipe if number == self.current else RECIPE_V2), self.contributions(number)
 
     def contributions(self, number: int) -> list[Contribution]:
         """The client seeds of series ``number`` in their published order: ``[(from_roll, text), …]``."""
@@ -99,18 +118,51 @@ class DiceBook:
         return any(series == number and each == who for series, each, _, _ in self.clients)
 
     def start(
-        self, number: int, seeds: Callable[[], bytes], keep: tuple[int, ...] = (), *, last: bool = False
+        self,
+        number: int,
+        seeds: Callable[[], bytes],
+        keep: tuple[int, ...] = (),
+        *,
+        last: bool = False,
+        now: float = 0.0,
+        recipe: str = RECIPE_V2,
     ) -> tuple[bytes, str, str | None]:
         """Series ``number`` starts: its seed is the one committed ahead (or, for a table stored with no book,
         a fresh one committed now); the next series' seed is drawn and committed — unless this is certainly the
         ``last`` series (a 1-point match's only game: there is no next game to commit to). Returns ``(seed, its
         commitment, the next one's commitment or None)``; client seeds of older series (but those in ``keep``: a
-        chouette's seating series 0) are dropped (they are in the log)."""
+        chouette's seating series 0) are dropped (they are in the log). ``now``: the time the next commitment is
+        published; ``recipe``: the one series ``number`` is rolled with."""
         ahead = self.ahead if self.ahead is not None and self.ahead.number == number else Ahead.draw(number, seeds)
-        self.ahead = None if last else Ahead.draw(number + 1, seeds)
+        self.ahead = None if last else Ahead.draw(number + 1, seeds, now)
         self.current = number
+        self.recipe = recipe
+        self.beacon = None
         self.clients = [item for item in self.clients if item[0] >= number or item[0] in keep]
         return ahead.seed, ahead.seed_hash, None if self.ahead is None else self.ahead.seed_hash
+
+
+def luck_args(book: DiceBook, text: str, set_at: float) -> dict[str, Any] | None:
+    """The ``client_seed`` args of a member's luck ``text`` (:data:`~club.dice.RECIPE_V3`, step 7) for the series
+    committed ahead, or None when no series waits for its first roll. ``set_at``: when he set the text (typed it now,
+    or set his standing phrase); it is protection only if the commitment was published before."""
+    ahead = book.ahead
+    if ahead is None:
+        return None
+    protected = set_at > ahead.at > 0
+    return {"game": ahead.number, "from_roll": 0, "seed": text, "set_at": set_at, "protected": protected}
+
+
+def luck_of(actions: Iterable[Any], number: int) -> list[tuple[int | None, float, bool, str]]:
+    """The luck of series ``number`` as the log records it: ``(who, set_at, protected, text)`` in log order (who: a
+    match's side, a chouette's member id)."""
+    return [
+        (getattr(action, "side", None) if getattr(action, "side", None) is not None else action.member_id,
+         action.args.get("set_at", action.at),
+         bool(action.args.get("protected")), action.args["seed"])
+        for action in actions
+        if action.kind == CLIENT_SEED and action.args.get("game") == number
+    ]  # fmt: skip
 
 
 def unused_args(book: DiceBook) -> dict[str, Any] | None:

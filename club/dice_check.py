@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from storage import ActionRecord
 
 from . import proof
-from .commitments import CLIENT_SEED, UNUSED_SEED
-from .dice import RECIPES, seed_hash, verify_rolls
+from .commitments import BEACON, CLIENT_SEED, UNUSED_SEED, luck_of
+from .dice import RECIPE_V3, RECIPES, seed_hash, verify_rolls
 from .errors import InvalidRequestError, shown
 from .scope import _is_id, in_club
 from .service import ClubService
@@ -67,13 +67,18 @@ async def dice_proof(
     commitment = f"Commitment (SHA-256 of the server seed, {when}): {game.seed_hash}"
     recipe = f"Recipe {recipe_name}: {RECIPES[recipe_name]}"
     clients = _client_seed_lines(view, actions, number) if series else ""
+    beacon = next((a.args for a in actions if a.kind == BEACON and a.args.get("game") == number), None)
+    if recipe_name == RECIPE_V3:
+        clients = _luck_lines(view, actions, number) + _beacon_line(beacon, view.names)
     published = "\n".join(proof.lines(series))
     if not game.seed_revealed:
         text = (f"{head}\n{commitment}{clients}\nThe seed stays secret until the game ends; then /bg verify shows it "
                 f"and every roll.\n{recipe}")  # fmt: skip
         return DiceProof(match_id, number, clip(text), None)
     contributions = series[0].clients if series else ()
-    problems = verify_rolls(game.seed, game.seed_hash, rolls, recipe=recipe_name, contributions=contributions)
+    randomness = None if beacon is None else beacon["randomness"]
+    problems = verify_rolls(game.seed, game.seed_hash, rolls, recipe=recipe_name, contributions=contributions,
+                            beacon=randomness)  # fmt: skip
     text = f"{head}\n{commitment}\nRevealed seed: {game.seed}{clients}\n{recipe}\n"
     if problems:
         text += "PROBLEMS:\n" + "\n".join(problems)
@@ -81,7 +86,7 @@ async def dice_proof(
         every = "the only roll follows" if len(rolls) == 1 else f"all {plural(len(rolls), 'roll')} follow"
         text += f"The seed hashes to the commitment and {every} from it: the dice were fair."
     check = ("\nCheck it yourself: save the lines below (or the /bg export file) and run "
-             "python tools/verify_dice.py FILE (standard library only).\n")  # fmt: skip
+             "python tools/verify_dice.py FILE.\n")  # fmt: skip
     if len(text) + len(check) + len(published) <= MAX_MESSAGE:
         text += check + published
     else:
@@ -100,6 +105,32 @@ async def _unused(service: ClubService, match_id: int, number: int) -> DiceProof
             f"{found.commitment} is opened: the server seed was {found.seed}, and its SHA-256 "
             f"{'is' if ok else 'is NOT'} the commitment (unused).\n{found.line()}")  # fmt: skip
     return DiceProof(match_id, number, text, ok, found.line() + "\n")
+
+
+def _luck_lines(view, actions: Sequence[ActionRecord], number: int) -> str:
+    """The luck of each player of v3 game ``number`` (:data:`club.dice.RECIPE_V3`, step 7) and whether it protects
+    him: set after the commitment, the bot could not have chosen its seed against it. The value of his clicks (the
+    interaction id, which he never sees) is never counted as protection: it is not in the dice."""
+    out, safe = [], set()
+    for side, _at, protected, text in luck_of(actions, number):
+        who = f"{view.names[side]} (side {side})" if side in (0, 1) else f"member {side}"
+        how = "set after the commitment: protects him" if protected else "set before the commitment: no protection"
+        out.append(f"\nLuck of {who}, {how}: “{text}”")
+        safe |= {side} if protected else set()
+    for side in (0, 1):
+        if side not in safe:
+            out.append(f"\n{view.names[side]} (side {side}) added no luck after the commitment: not protected by it.")
+    return "".join(out)
+
+
+def _beacon_line(beacon: dict | None, names) -> str:
+    """What the game's beacon round says (:mod:`club.beacon`), or that it has none."""
+    if beacon is None:
+        return ("\nNo beacon: whoever runs the bot knew the seed; only a player's own luck set after the commitment "
+                "keeps it from choosing the dice.")  # fmt: skip
+    return (f"\nBeacon: drand {beacon['chain']} round {beacon['round']} (the first 30 s or more after the game's "
+            f"start, {beacon['start_ms']} ms), signature {beacon['signature']}, randomness {beacon['randomness']}: "
+            "nobody knew it when the seed and the luck were fixed, so nobody could bias these dice.")  # fmt: skip
 
 
 def _client_seed_lines(view, actions: Sequence[ActionRecord], number: int) -> str:

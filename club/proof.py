@@ -26,12 +26,12 @@ from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from storage import ActionRecord, GameRecord
 
-from .commitments import logged_contributions, unused_series
-from .dice import RECIPE, RECIPE_V2, RECIPES, Contribution
+from .commitments import BEACON, logged_contributions, luck_of, unused_series
+from .dice import RECIPE, RECIPE_V2, RECIPE_V3, RECIPES, Contribution
 
 RECIPE_KEY = "DiceRecipe"
 
@@ -50,6 +50,14 @@ class Series:
     clients: tuple[Contribution, ...] = ()
     unused: bool = False
     """The table ended before this series started: its seed is revealed, it has no rolls."""
+    luck: tuple[tuple[str, float, bool], ...] = ()
+    """v3: for each client seed (same order) who set it, when (Unix s) and whether it is claimed as protection."""
+    committed: float = 0.0
+    """v3: when the commitment was published (Unix s; the time of the action that carries it)."""
+    members: tuple[str, ...] = ()
+    """v3: every player of the series (``side0``, ``side1``; a chouette's ``m<id>``)."""
+    beacon: str | None = None
+    """v3 with a beacon: ``chain:round:signature start=<Unix ms of the message that started the game>``."""
 
     def value(self) -> str:
         """The header value: ``[recipe=… ]commitment=… seed=… [clients=… ][status=unused ]rolls=…``."""
@@ -57,7 +65,14 @@ class Series:
         text = f"commitment={self.commitment} seed={self.seed or 'secret'} "
         if self.unused:
             return f"{text}status=unused rolls="
-        if self.recipe != RECIPE:
+        if self.recipe == RECIPE_V3:
+            clients = ",".join(f"{who}:{round(at * 1000)}:{'protected' if safe else 'unprotected'}:{seed.encode().hex()}"
+                               for (who, at, safe), (_, seed) in zip(self.luck, self.clients, strict=True))  # fmt: skip
+            text = (f"recipe={self.recipe} {text}committed={round(self.committed * 1000)} "
+                    f"members={','.join(self.members)} clients={clients} ")  # fmt: skip
+            if self.beacon:
+                text += f"beacon={self.beacon} "
+        elif self.recipe != RECIPE:
             clients = ",".join(f"{start}:{seed.encode('utf-8').hex()}" for start, seed in self.clients)
             text = f"recipe={self.recipe} {text}clients={clients} "
         return f"{text}rolls={rolls}"
@@ -84,8 +99,25 @@ def match_series(games: Iterable[GameRecord], actions: Sequence[ActionRecord]) -
         recipe = recipes.get(game.number, RECIPE)
         clients = tuple(logged_contributions(actions, game.number)) if recipe != RECIPE else ()
         key = f"DiceGame{game.number}"
-        out.append(Series(key, game.seed_hash, seed, tuple(rolls.get(game.number, ())), recipe, clients))
+        extra = _v3(actions, game.number, game.seed_hash, lambda who: f"side{who}", ("side0", "side1"))
+        series = Series(key, game.seed_hash, seed, tuple(rolls.get(game.number, ())), recipe, clients)
+        out.append(replace(series, **extra) if recipe == RECIPE_V3 else series)
     return out + _unused(actions, "DiceGame{}")
+
+
+def _v3(actions, number: int, commitment: str, label, members: tuple[str, ...]) -> dict:
+    """The v3 fields of series ``number`` (commitment ``commitment``) from its log ``actions``: each client seed's
+    setter (``label(who)``), time and claim, when the commitment was published, the ``members``, the beacon round."""
+    committed = next((a.at for a in actions if commitment in (a.args.get("seed_hash"), a.args.get("next_seed_hash"))),
+                     0.0)  # fmt: skip
+    beacon = next((a.args for a in actions if a.kind == BEACON and a.args.get("game") == number), None)
+    return {
+        "luck": tuple((label(who), at, safe) for who, at, safe, _ in luck_of(actions, number)),
+        "committed": committed,
+        "members": members,
+        "beacon": None if beacon is None else (f"{beacon['chain']}:{beacon['round']}:{beacon['signature']} "
+                                               f"start={beacon['start_ms']}"),
+    }  # fmt: skip
 
 
 def _unused(actions, key: str) -> list[Series]:

@@ -22,7 +22,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -47,10 +47,11 @@ from storage.pgerrors import hide_password
 
 from . import dice as _dice
 from .admission import Admission
+from .beacon import Beacon, BeaconError
 from .clock import Clock, SystemClock
 from .commitments import Ahead, DiceBook
 from .describe import describe, pending_words
-from .dice import RECIPE, RECIPE_V2, new_seed
+from .dice import RECIPE, new_seed
 from .errors import (
     InvalidRequestError,
     NotAPlayerError,
@@ -125,6 +126,14 @@ def _unsaved(record_type, table_id: int, write: MessageWrite):
                        write.created_at)  # fmt: skip
 
 
+class _AwaitingBeacon(Exception):
+    """Raised inside a unit of work whose game waits for its beacon round ``due``: nothing is done in it."""
+
+    def __init__(self, due: int) -> None:
+        super().__init__(due)
+        self.due = due
+
+
 def _check_version(version: Any) -> int | None:
     if version is None:
         return None
@@ -143,7 +152,8 @@ class ClubService:
     client seed when neither his phrase nor the front end gives one (default :func:`club.dice.new_contribution`,
         looked up at each call). ``max_auto_actions``: a
         bound on automatic steps per call (a position where both sides can only dance never loops forever).
-        ``admission``: the backpressure on actions (:class:`~club.admission.Admission`; default none — every action
+        ``beacon``: a :class:`~club.beacon.Beacon` whose round due for each game enters its dice (``[dice] beacon``;
+        default none). ``admission``: the backpressure on actions (:class:`~club.admission.Admission`; default none — every action
         starts at once; the bot passes the default limit, so a flood of clicks is answered "busy, try again" instead of
         queueing without bound).
     """
@@ -159,8 +169,11 @@ class ClubService:
         contributions: Callable[[], str] | None = None,
         max_auto_actions: int = 400,
         admission: Admission | None = None,
+        beacon: Beacon | None = None,
     ) -> None:
         self.db = database
+        self.beacon = beacon
+        """The public randomness beacon in every game's dice (``[dice] beacon``, :mod:`club.beacon`), or None."""
         self.admission = admission if admission is not None else Admission(None)
         self.clock: Clock = clock or SystemClock()
         self.defaults = defaults or ClubSettings()
@@ -225,7 +238,7 @@ class ClubService:
         state = table.state_json()
         book = None
         if self._dice is None:  # game 1's server seed, committed now: before anyone's client seed
-            book = DiceBook(Ahead.draw(1, self._seeds))
+            book = DiceBook(Ahead.draw(1, self._seeds, self.clock.now()))
             args["next_seed_hash"] = book.ahead.seed_hash
             state["dice"] = book.to_json()
         now = self.clock.now()
@@ -318,12 +331,33 @@ class ClubService:
         """Money session: end it when the current game ends (either player may ask)."""
         return await self._simple(match_id, member, "stop", version)
 
+    async def add_luck(self, match_id: int, member: int | Request, text: str) -> Outcome:
+        """A player adds luck of his own to the next game's dice (:data:`club.dice.RECIPE_V3`, step 7): ``text``
+        (1–100 printable characters, typed in the luck modal of the challenge or the board) joins the client seeds
+        of the game committed ahead, fixed at its first roll; typed after its commitment, it protects him. Raises
+        :class:`InvalidRequestError` for bad text, :class:`NotNowError` when no game waits for its dice,
+        :class:`GameFinishedError` on an ended table."""
+        text = text.strip() if isinstance(text, str) else text
+        if not isinstance(text, str) or not 1 <= len(text) <= 100 or not text.isprintable():
+            raise InvalidRequestError(f"your luck is 1 to 100 printable characters, not {shown(text)}")
+        request = as_request(member)
+
+        async def operation(step: MatchStep, side: int) -> None:
+            step.require_open()
+            if self._dice is not None:
+                raise NotNowError("This table's dice are given from outside (a test or a replay): no luck to add.")
+            step.add_luck(side, text)
+
+        return await self._mutate(match_id, request, operation)
+
     async def _simple(
         self, match_id: int, member: int | Request, kind: str, version: int | None, value: Any = None
     ) -> Outcome:
         request = as_request(member, version)
 
         async def operation(step: MatchStep, side: int) -> None:
+            if (due := step.beacon_due()) is not None:
+                raise _AwaitingBeacon(due)  # the game's opening waits for its beacon round: fetch it first
             if step.table.status == "active" and step.table.waiting()[0] is None:
                 step.autoplay()  # finish what the club had left to do (e.g. an opening roll), then judge the call
             step.require_turn(side, kind)
@@ -346,7 +380,11 @@ class ClubService:
                     raise explain_illegal(error, step.table.game, value) from None
                 raise
 
-        return await self._mutate(match_id, request, operation)
+        try:
+            return await self._mutate(match_id, request, operation)
+        except _AwaitingBeacon as waiting:
+            board = Outcome(await self.state(match_id), "")
+            return await self._beacon_roll(board, request.member, waiting.due)
 
     # -- time limits (called by club.scheduler) ------------------------------------------------------------------------
     async def expire(self, match_id: int, side: int | None, what: str, *, version: int) -> Outcome:
@@ -409,7 +447,30 @@ class ClubService:
                 task = asyncio.create_task(self._keep_mat_file(match_id))
                 self._background.add(task)
                 task.add_done_callback(self._background.discard)
-        return self._outcome(unit.step, unit.version, member, unit.commit)
+        outcome = self._outcome(unit.step, unit.version, member, unit.commit)
+        due = unit.step.beacon_due()
+        return outcome if due is None else await self._beacon_roll(outcome, member, due)
+
+    async def _beacon_roll(self, first: Outcome, member: int | None, due: int) -> Outcome:
+        """The game started in ``first`` waits for its beacon round ``due``: fetch and verify it (waiting until it
+        is published, with retries) and roll the opening with it in a second unit of work (RULES A1,
+        :mod:`club.beacon`). When the round cannot be had, nothing is rolled or stored: ``first`` says why, and the
+        next action on the table tries again."""
+        try:
+            found = await self.beacon.fetch(due)
+        except BeaconError as error:
+            text = (f"The dice of this game are not rolled: {error}. Nothing is lost: the next action on this table "
+                    "tries again.")  # fmt: skip
+            return replace(first, message=f"{first.message}\n{text}".strip())
+
+        async def operation(step: MatchStep, _side: int | None) -> None:
+            if step.beacon_due() == due:
+                step.use_beacon(found)
+                step.autoplay()
+
+        second = await self._mutate(first.match_id, None, operation, first.view.version)
+        return replace(second, message=f"{first.message}\n{second.message}".strip(),
+                       events=first.events + second.events)  # fmt: skip
 
     async def _match_ended(self, match_id: int) -> None:
         for hook in self.match_end_hooks:
@@ -468,7 +529,8 @@ class ClubService:
                 expected_version=game_record.version,
                 version=game_record.version,
                 was_over=game_record.status == "over",
-                recipe=RECIPE_V2 if v2 else RECIPE,
+                recipe=step.book.recipe if v2 else RECIPE,
+                beacon=(step.book.beacon or {}).get("randomness") if v2 else None,
                 contributions=step.book.contributions(game_record.number) if v2 else [],
             )
         return step
@@ -663,6 +725,8 @@ class ClubService:
         """Change a member's preferences (e.g. ``auto_roll=False``); returns them. Raises
         :class:`UnknownMemberError`, :class:`InvalidRequestError`."""
         member = await self._member(user_id)
+        if "seed" in changes:
+            changes["seed_at"] = self.clock.now()  # a phrase protects only games committed before it was set
         preferences = MemberPreferences.from_json(member.preferences).updated(**changes)
         await self.db.set_preferences(user_id, preferences.to_json(), self.clock.now())
         return preferences

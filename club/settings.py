@@ -213,6 +213,8 @@ class MemberPreferences:
     away_used: dict = field(default_factory=dict)
     nudged: dict = field(default_factory=dict)
     seed: str = ""
+    seed_at: float = 0.0
+    """When ``seed`` was last set (Unix seconds): his phrase protects a game only if set after its commitment."""
 
     def __post_init__(self) -> None:
         phrase = self.seed

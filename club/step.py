@@ -11,9 +11,10 @@ from backgammon.game import Phase
 from backgammon.moves import dice_text
 from storage import Commit, DeadlineWrite, GameWrite, MatchRecord, MatchWrite, NewAction
 
-from .commitments import CLIENT_SEED, UNUSED_SEED, DiceBook, contribution_text, due, unused_args
+from .beacon import Round, snowflake_ms
+from .commitments import BEACON, CLIENT_SEED, UNUSED_SEED, DiceBook, due, luck_args, unused_args
 from .describe import pending_words
-from .dice import RECIPE_V2
+from .dice import RECIPE_V3
 from .errors import GameFinishedError, NotNowError, NotYourTurnError, StaleVersionError
 from .refusals import CUBE_KINDS, cube_reason, roll_reason
 from .requests import Request
@@ -149,8 +150,8 @@ class MatchStep(Step):
     def start_game(self) -> None:
         """Start the next game (then the opening roll follows, RULES G2, G3). Fair dice: its
         seed is the one committed ahead (in the challenge, or when the game before started), rolled by
-        :data:`~club.dice.RECIPE_V2` with the client seeds fixed since; the next game's seed is drawn and its
-        commitment published in this ``new_game`` action — before anyone acts in this game."""
+        :data:`~club.dice.RECIPE_V3` with the luck fixed since (none is added once it has started); the next
+        game's seed is drawn and its commitment published in this ``new_game`` action."""
         table = self.table
         if table.game is not None:
             self.games[table.game_number].final_state = table.game.to_json()
@@ -160,38 +161,70 @@ class MatchStep(Step):
             args = {"number": number, "dice": info.dice, "seed_hash": None}
         else:
             # a 1-point match has no game 2: no commitment for it (any win of game 1 ends the match, RULES M1)
-            seed, commitment, ahead = self.book.start(number, self.service._seeds, last=table.length == 1)
-            info = _GameInfo(number, "fair", seed, commitment, 0, RECIPE_V2, self.book.contributions(number))
-            args = {"number": number, "dice": "fair", "seed_hash": commitment, "recipe": RECIPE_V2}
+            seed, commitment, ahead = self.book.start(number, self.service._seeds, last=table.length == 1,
+                                                      now=self.now, recipe=RECIPE_V3)  # fmt: skip
+            info = _GameInfo(number, "fair", seed, commitment, 0, RECIPE_V3, self.book.contributions(number))
+            args = {"number": number, "dice": "fair", "seed_hash": commitment, "recipe": RECIPE_V3}
             if ahead is not None:
                 args["next_seed_hash"] = ahead
+            beacon = self.service.beacon
+            if beacon is not None:  # the round due: named now, fetched before the opening roll (club.beacon)
+                start_ms = self.start_ms()
+                self.book.beacon = {"chain": beacon.chain.name, "round": beacon.due(start_ms), "start_ms": start_ms}
+                args["beacon"] = dict(self.book.beacon)
         self.games[number] = info
         self.act("new_game", None, args)
 
     def contribute(self, side: int) -> None:
-        """``side`` acts himself: fix his client seed for the game being played and the committed game ahead if he
-        has none there yet (:func:`club.commitments.due`): his ``/player seed`` phrase and the contribution of
-        :attr:`request` (:class:`club.requests.Request`). Logged as ``client_seed`` actions; counts from the next
-        roll. Nothing for injected dice, a finished table, or the club acting in his name (``request.behalf``)."""
+        """``side`` acts himself: his standing ``/player seed`` phrase becomes his luck in the game committed
+        ahead if he has none there yet (:data:`~club.dice.RECIPE_V3`, step 7; protected only when he set the
+        phrase after that commitment). Nothing for injected dice, a finished table, the club acting in his name
+        (``request.behalf``), or a member without a phrase — no value of the request (the interaction id, which
+        he never sees) enters the dice."""
         table, request = self.table, self.request
         if self.service._dice is not None or table.finished or (request is not None and request.behalf):
             return
-        info = self.games.get(table.game_number)
-        playing = table.game is not None and not table.game.is_over and info is not None and info.dice == "fair"
-        v2 = playing and info.recipe == RECIPE_V2
-        targets = due(self.book, side, [(info.number, info.rolls)] if v2 else [])
-        if not targets:
-            return
-        value = None if request is None else request.contribution
-        text = contribution_text(self.prefs[side].seed, value, self.service._contributions)
-        for number, start in targets:
-            self.act(CLIENT_SEED, side, {"game": number, "from_roll": start, "seed": text})
-            self.book.clients.append((number, side, start, text))
-            if playing and number == info.number:
-                info.contributions.append((start, text))
+        prefs = self.prefs[side]
+        if prefs.seed and due(self.book, side, []):
+            self.add_luck(side, prefs.seed, prefs.seed_at)
+
+    def add_luck(self, side: int, text: str, set_at: float | None = None) -> None:
+        """Log ``text`` as ``side``'s luck in the game committed ahead (:func:`club.commitments.luck_args`):
+        ``set_at`` when he set it (default now: typed in the luck modal). Raises :class:`NotNowError` when no game
+        waits for its first roll (the last game of the table is being played)."""
+        args = luck_args(self.book, text, self.now if set_at is None else set_at)
+        if args is None:
+            raise NotNowError("No game of this table waits for its dice: the last one has started, and a game's "
+                              "luck is fixed at its first roll.")  # fmt: skip
+        self.act(CLIENT_SEED, side, args)
+        self.book.clients.append((args["game"], side, 0, text))
+
+    def start_ms(self) -> int:
+        """When the message that starts the game was sent (Unix ms): the Discord timestamp in the request's
+        interaction id (a snowflake; Discord writes it, not the bot), else now (the console, the club's own step)."""
+        value = None if self.request is None else self.request.contribution
+        if value is not None and value.isdigit() and int(value) >> 22 > 0:
+            return snowflake_ms(int(value))
+        return round(self.now * 1000)
+
+    def beacon_due(self) -> int | None:
+        """The beacon round the current game waits for before its first roll, or None (no beacon, or fetched)."""
+        book = self.book.beacon
+        return None if book is None or "randomness" in book else book["round"]
+
+    def use_beacon(self, found: Round) -> None:
+        """Log the verified beacon round ``found`` of the current game (``beacon`` action) and roll with it."""
+        args = {"game": self.table.game_number, **self.book.beacon, "signature": found.signature,
+                "randomness": found.randomness}  # fmt: skip
+        self.act(BEACON, None, args, by_club=True)
+        self.book.beacon = {key: args[key] for key in ("chain", "round", "start_ms", "randomness")}
+        self.games[self.table.game_number].beacon = found.randomness
 
     def opening(self) -> None:
-        """Roll the opening until it is not a tie (RULES G2; ties may raise the cube, G3)."""
+        """Roll the opening until it is not a tie (RULES G2; ties may raise the cube, G3); not before the game's
+        beacon round is in (:meth:`beacon_due`)."""
+        if self.beacon_due() is not None:
+            return
         for _ in range(MAX_OPENING_TIES):
             if self.table.game.phase != Phase.OPENING:
                 return

@@ -31,6 +31,8 @@ kind                      side   meaning
 ``stop``                  s      money session: end it when the current game ends
 ``client_seed``           s      a player's dice contribution (:mod:`club.commitments`): ``args``
                                  = game, from_roll, seed; changes nothing at the table
+``beacon``                None   the game's verified beacon round (:mod:`club.beacon`): game, chain, round,
+                                 start_ms, signature, randomness; changes nothing at the table
 ``unused_seed``           None   the table ended before game ``args.game`` started: its committed seed is
                                  revealed (``args`` = game, seed, seed_hash); changes nothing at the table
 ========================  =====  ==================================================================================
@@ -58,7 +60,7 @@ GAME_ACTIONS = ACTIONS
 """Logged actions that go straight to :class:`~backgammon.game.Game` (their ``args`` are its history entries)."""
 
 MATCH_ACTIONS = (
-    "challenge", "accept", "decline", "cancel", "lapse", "new_game", "forfeit_match", "stop", "client_seed", "unused_seed",
+    "challenge", "accept", "decline", "cancel", "lapse", "new_game", "forfeit_match", "stop", "client_seed", "unused_seed", "beacon",
 )  # fmt: skip
 """Logged actions the table handles itself."""
 
@@ -339,7 +341,7 @@ class MatchTable:
                 raise WrongTurnError(f"only {who} can {kind} the challenge")
             self.status = {"accept": "active", "decline": "declined", "cancel": "cancelled"}[kind]
             return [Event(kind, side)]
-        if kind in ("client_seed", "unused_seed"):
+        if kind in ("client_seed", "unused_seed", "beacon"):
             return []  # the dice's business (club.commitments): nothing changes at the table
         if kind == "lapse":
             if self.status != "challenged":

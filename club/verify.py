@@ -28,9 +28,10 @@ from storage import ActionRecord, Database, GameRecord, MatchRecord, MatchRows, 
 from storage.chouettes import ChouetteStore
 
 from . import offload
+from .beacon import CHAINS, BeaconError
 from .chouette.table import member_id
 from .chouette.table import replay as replay_chouette
-from .commitments import CLIENT_SEED, logged_contributions, unused_series
+from .commitments import BEACON, CLIENT_SEED, logged_contributions, unused_series
 from .dice import RECIPE, seed_hash, verify_rolls
 from .proof import chouette_recipes
 from .states import canonical, held_sheet_rows
@@ -148,7 +149,10 @@ def check_match(match_id: int, found: MatchRows) -> MatchReport:
     by_game: dict[int, list] = defaultdict(list)
     seeds: dict[int, list] = defaultdict(list)
     published: dict[str, Any] = {}
+    beacons: dict[int, dict] = {}
     for action in actions:
+        if action.kind == BEACON:
+            beacons[action.args.get("game")] = action.args
         if action.game_number is not None:
             by_game[action.game_number].append(action)
         if action.kind == CLIENT_SEED:
@@ -160,7 +164,7 @@ def check_match(match_id: int, found: MatchRows) -> MatchReport:
     for game in games:
         related = ([published[game.seed_hash]] if game.seed_hash in published else []) + seeds[game.number]
         _check_game(report, game, game_states.get(game.number), counts.get(game.number, 0), by_game[game.number],
-                    related)  # fmt: skip
+                    related, beacons.get(game.number))  # fmt: skip
     if table.finished:
         report.problems.extend(all_opened(actions, {g.seed_hash for g in games if g.seed_revealed}))
     return report
@@ -180,7 +184,7 @@ def all_opened(actions, revealed: set[str | None]) -> list[str]:
     return problems
 
 
-def _check_game(report: MatchReport, game, state, count: int, actions, related) -> None:
+def _check_game(report: MatchReport, game, state, count: int, actions, related, beacon=None) -> None:
     """Check stored ``game`` against the ``state`` the log rebuilds, its ``count`` of logged actions, its own
     ``actions`` (those of its game number) and the ``related`` ones (the action that published its commitment, then
     its client seeds, in log order)."""
@@ -212,7 +216,29 @@ def _check_game(report: MatchReport, game, state, count: int, actions, related) 
     contributions = logged_contributions(related, game.number)
     if contributions:
         report.problems.extend(f"{label}: {p}" for p in commitment_first(related, game.number, game.seed_hash))
-    _prove(report, label, game.seed, game.seed_hash, rolls, over and not game.seed_revealed, recipe, contributions)
+    randomness = None
+    if beacon is not None:
+        problem = beacon_problem(beacon)
+        report.problems.extend([f"{label}: {problem}"] if problem else [])
+        randomness = beacon["randomness"]
+    _prove(report, label, game.seed, game.seed_hash, rolls, over and not game.seed_revealed, recipe, contributions,
+           randomness)  # fmt: skip
+
+
+def beacon_problem(args: dict) -> str | None:
+    """What is wrong with a logged beacon round (``beacon`` action args), or None: its chain must be known, its round
+    the one due for the game's start, its signature the network's, its randomness SHA-256 of the signature."""
+    chain = CHAINS.get(args.get("chain"))
+    if chain is None:
+        return f"beacon chain {args.get('chain')!r} is not one this bot knows ({', '.join(CHAINS)})"
+    if args["round"] != chain.round_due(args["start_ms"]):
+        return f"beacon round {args['round']} is not the one due ({chain.round_due(args['start_ms'])})"
+    try:
+        if chain.verify(args["round"], args["signature"]) != args["randomness"]:
+            return "the beacon randomness is not SHA-256 of its signature"
+    except BeaconError as error:
+        return str(error)
+    return None
 
 
 def commitment_first(actions, number: int, commitment: str | None, subject: str = "game") -> list[str]:
@@ -230,14 +256,22 @@ def commitment_first(actions, number: int, commitment: str | None, subject: str 
 
 
 def _prove(
-    report: MatchReport, label: str, seed, commitment, rolls, unrevealed: bool, recipe: str = RECIPE, contributions=()
+    report: MatchReport,
+    label: str,
+    seed,
+    commitment,
+    rolls,
+    unrevealed: bool,
+    recipe: str = RECIPE,
+    contributions=(),
+    beacon: str | None = None,
 ) -> None:
     """Check one fair dice series (a game's, or a chouette's series) against its commitment and count its proven
     rolls (RULES A1, :func:`club.dice.verify_rolls` by ``recipe`` with the client seeds ``contributions``);
     ``unrevealed``: it is over but the seed was not revealed."""
     if unrevealed:
         report.problems.append(f"{label}: over but its seed was not revealed")
-    problems = verify_rolls(seed, commitment, rolls, recipe=recipe, contributions=contributions)
+    problems = verify_rolls(seed, commitment, rolls, recipe=recipe, contributions=contributions, beacon=beacon)
     report.problems.extend(f"{label}: {problem}" for problem in problems)
     if not problems:
         report.proven_rolls += len(rolls)

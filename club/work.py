@@ -114,6 +114,8 @@ class DiceInUse:
     rolls: int
     recipe: str = RECIPE
     contributions: list[Contribution] = field(default_factory=list)
+    beacon: str | None = None
+    """v3 with a beacon: the round's randomness (64 hex digits), once fetched and verified."""
 
     @staticmethod
     def fresh_seed(seeds: Callable[[], bytes], injected: bool, recipe: str = RECIPE) -> dict[str, Any]:
@@ -128,7 +130,7 @@ class DiceInUse:
         injected dice); advances the counter."""
         index = self.rolls
         if self.dice == "fair":
-            dice = list(derive(self.recipe, self.seed, index, self.contributions, count))
+            dice = list(derive(self.recipe, self.seed, index, self.contributions, count, self.beacon))
         else:
             dice = list(injector(subject_id, self.number, index))[:count]
         self.rolls += 1

@@ -129,6 +129,19 @@ async def seed(console: Console, args: list[str]) -> str:
     return phrase_text(prefs.seed)
 
 
+@verb("luck", "luck TEXT [game=N]", "add luck of your own to the next game's dice (before its first roll)")
+async def luck(console: Console, args: list[str]) -> str:
+    """``luck my own words game=1``: the "Add your luck" button of the challenge and the board
+    (:meth:`club.service.ClubService.add_luck`): the text joins the client seeds of the game committed ahead."""
+    target, rest = take_target(args, trailing_number=False)
+    if not rest:
+        raise InvalidRequestError("luck TEXT: words of your own for the next game's dice, e.g. luck seven sevens")
+    target = await console.target(target, for_turn=False, kinds=("match",))
+    from .games import show
+
+    return await show(console, await console.service.add_luck(target.id, console.member, " ".join(rest)))
+
+
 # -- the buttons ----------------------------------------------------------------------------------------------------
 @verb("claim", "claim game|match [game]", "your opponent's time ran out (claim policy): he forfeits (RULES M5)")
 async def claim(console: Console, args: list[str]) -> str:

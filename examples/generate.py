@@ -425,9 +425,9 @@ CLICKS = 1312345678901234567
 
 
 async def dice_proof() -> str:
-    """Play a 1-point match, alice against bob, with client seeds (bob's phrase, then each first click's id, made up
-    and counted up from :data:`CLICKS` so the file is the same on every run) and return its ``.mat`` export: the
-    published dice proof of README "Checking the dice yourself" (RULES A1), written to ``examples/dice-proof.mat``."""
+    """Play a 1-point match, alice against bob, with the players' luck (bob's standing phrase, set before the
+    commitment; alice's words typed after it) and return its ``.mat`` export: the published dice proof of
+    docs/dice.md (RULES A1), written to ``examples/dice-proof.mat``."""
     from club.export import export_mat
 
     clicks = iter(range(CLICKS, CLICKS + 10_000))
@@ -438,9 +438,11 @@ async def dice_proof() -> str:
             writer = Writer(console)
             names = {member_id("alice"): "alice", member_id("bob"): "bob"}
             await writer.say("as bob")
-            await writer.say("seed bob's lucky phrase")
+            await writer.say("seed bob's lucky phrase")  # set before the commitment: no protection
             await writer.say("as alice")
             await writer.say("challenge bob 1")
+            console.service.clock.advance(20)
+            await writer.say("luck alice typed this after the commitment game=1")
             await writer.say("as bob")
             await writer.say("accept")
             for _ in range(3000):

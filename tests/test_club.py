@@ -241,12 +241,13 @@ async def test_queries_waiting_history_state_log_and_messages(tmp_path):
         state = await service.state(first.match_id)
         assert state.version == first.version and state.names == ("Alice", "Bob") and state.length == 3
         log = await service.log(first.match_id)
-        assert [a.kind for a in log[:4]] == ["challenge", "client_seed", "accept", "new_game"]  # seed first
-        assert log[2].member_id == BOB and log[0].member_id == ALICE
+        assert [a.kind for a in log[:3]] == ["challenge", "accept", "new_game"]  # no phrase, no luck: no client seed
+        assert log[1].member_id == BOB and log[0].member_id == ALICE
         openings = [a for a in log if a.kind == "opening_roll"]
         game = await service.db.get_game(first.match_id, 1)
         clients = logged_contributions(log, 1)
         derived = [derive_dice_v2(bytes.fromhex(game.seed), i, clients) for i in range(len(openings))]
+        assert clients == []
         assert [a.dice for a in openings] == derived
         assert all(a.at == log[0].at for a in log)  # the injected clock stamps every action
         message = await service.remember_message(first.match_id, 555, 777, game_number=1)

@@ -11,8 +11,8 @@ from collections import Counter
 import pytest
 
 from club.commitments import logged_contributions
-from club.dice import RECIPE_V2, InjectedDice, derive_dice, derive_dice_v2, new_seed, seed_hash, verify_rolls
-from tests.clubkit import club_service, decide, new_table, seeded
+from club.dice import RECIPE_V3, InjectedDice, derive_dice, derive_dice_v2, new_seed, seed_hash, verify_rolls
+from tests.clubkit import ALICE, BOB, club_service, decide, new_table, seeded
 
 pytestmark = pytest.mark.backends  # and on PostgreSQL
 
@@ -179,6 +179,8 @@ async def test_revealed_seeds_recompute_every_logged_roll(tmp_path):
     and recomputes every logged roll, opening rolls included (RULES A1, G2)."""
     rng = random.Random(9)
     async with club_service(tmp_path / "club.sqlite", seeds=seeded(9)) as service:
+        for member in (ALICE, BOB):  # their standing phrases: the luck of every game
+            await service.set_preferences(member, seed=f"phrase of {member}")
         outcome = await new_table(service, 3)
         match_id = outcome.match_id
         commitments = {1: outcome.view.game.seed_hash}
@@ -198,7 +200,7 @@ async def test_revealed_seeds_recompute_every_logged_roll(tmp_path):
             assert [i for i, _ in rolls] == list(range(len(rolls)))
             clients = logged_contributions(log, number)
             assert clients and all(dice == reference_dice_v2(bytes.fromhex(seed_hex), i, clients) for i, dice in rolls)
-            assert verify_rolls(seed_hex, digest, rolls, recipe=RECIPE_V2, contributions=clients) == []
+            assert verify_rolls(seed_hex, digest, rolls, recipe=RECIPE_V3, contributions=clients) == []
             assert verify_rolls(seed_hex, digest, rolls) != []  # the v1 recipe does not make these rolls
             checked += len(rolls)
         assert checked > 50

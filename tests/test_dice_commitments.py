@@ -11,7 +11,7 @@ import pytest
 
 from club import InvalidRequestError
 from club.commitments import CLIENT_SEED, logged_contributions
-from club.dice import RECIPE_V2, derive_dice, derive_dice_v2, seed_hash, verify_rolls
+from club.dice import RECIPE_V2, RECIPE_V3, derive_dice, derive_dice_v2, seed_hash, verify_rolls
 from club.requests import Request
 from club.verify import verify_database
 from tests.clubkit import ALICE, BOB, GUILD, club_service, new_table, play_out, seeded
@@ -29,21 +29,28 @@ async def test_each_commitment_is_published_strictly_before_every_client_seed_of
         log = await service.log(challenge.match_id)
         commitment = log[0].args["next_seed_hash"]
         assert commitment in challenge.message and not any(a.kind == CLIENT_SEED for a in log)
+        service.clock.advance(5)
+        await service.add_luck(challenge.match_id, ALICE, "alice's own words")  # the Add your luck button
+        await service.set_preferences(BOB, seed="bob's standing phrase")
         accepted = await service.accept(challenge.match_id, BOB)
-        final = await play_out(service, accepted, random.Random(4))
+        final = await play_out(service, accepted, random.Random(4), cube=0.0)
         log = await service.log(challenge.match_id)
         games = {g.number: g for g in await service.db.games(challenge.match_id)}
         assert final.view.status == "over" and len(games) >= 2
         for number, game in games.items():
             published = _first_seq(log, game.seed_hash)
             seeds = [a for a in log if a.kind == CLIENT_SEED and a.args["game"] == number]
-            assert {a.side for a in seeds} == {0, 1}, f"game {number}: both players contribute"
+            assert {a.side for a in seeds} == ({0, 1} if number == 1 else {1}), f"game {number}: who added luck"
+            # set after game 1's commitment, before the later ones': protection in game 1 only
+            assert all(a.args["from_roll"] == 0 and a.args["protected"] == (number == 1) for a in seeds)
             assert all(a.seq > published for a in seeds), f"game {number}: a client seed before the commitment"
             starts = next(a for a in log if a.kind == "new_game" and a.args["number"] == number)
-            assert starts.args["recipe"] == RECIPE_V2 and (number == 1 or published < starts.seq)
+            assert starts.args["recipe"] == RECIPE_V3 and (number == 1 or published < starts.seq)
+            assert all(a.seq < min(r.seq for r in log if r.game_number == number and r.dice is not None)
+                       for a in seeds), "every client seed is fixed before the game's first roll"  # fmt: skip
             rolls = [(a.roll_index, a.dice) for a in log if a.game_number == number and a.dice is not None]
             clients = logged_contributions(log, number)
-            assert verify_rolls(game.seed, game.seed_hash, rolls, recipe=RECIPE_V2, contributions=clients) == []
+            assert verify_rolls(game.seed, game.seed_hash, rolls, recipe=RECIPE_V3, contributions=clients) == []
         assert all(r.ok for r in await verify_database(service.db))
         last = logged_contributions(log, max(games))
         assert "the client seeds —" in final.message
@@ -59,18 +66,18 @@ async def test_a_changed_client_seed_changes_the_rolls(tmp_path):
     """The same server seeds and the same decisions; only Bob's phrase differs — the dice differ, from the opening
     roll on, and each log verifies with its own client seeds."""
     logs = []
-    for index, phrase in enumerate(("", "bob's lucky phrase")):
+    for index, luck in enumerate(("", "bob's luck")):
         async with club_service(tmp_path / f"{index}.sqlite3", seeds=seeded(8)) as service:
-            if phrase:
-                await service.set_preferences(BOB, seed=phrase)
             challenge = await service.challenge(GUILD, ALICE, BOB, length=1)
-            request = Request(BOB, contribution="5551212")  # the accept's interaction id
+            if luck:
+                await service.add_luck(challenge.match_id, BOB, luck)
+            request = Request(BOB, contribution="5551212")  # the accept's interaction id: not in the dice
             outcome = await service.accept(challenge.match_id, request)
             await play_out(service, outcome, random.Random(1), stop=lambda o: o.view.game_number > 1)
             logs.append(await service.log(challenge.match_id))
     first = [a.args["seed"] for a in logs[0] if a.kind == CLIENT_SEED and a.side == 1 and a.args["game"] == 1]
     second = [a.args["seed"] for a in logs[1] if a.kind == CLIENT_SEED and a.side == 1 and a.args["game"] == 1]
-    assert first == ["5551212"] and second == ["bob's lucky phrase | 5551212"]
+    assert first == [] and second == ["bob's luck"]
     commitments = [next(a.args["next_seed_hash"] for a in log if a.kind == "challenge") for log in logs]
     assert commitments[0] == commitments[1]  # the same server seed …
     dice = [[a.dice for a in log if a.dice is not None][:10] for log in logs]
@@ -108,10 +115,10 @@ def test_a_bot_grinding_seeds_no_longer_picks_who_starts():
     assert abs(v2_starts - 150) < 5 * 8.7, v2_starts
 
 
-async def test_discord_player_seed_and_interaction_ids_are_the_client_seeds(tmp_path):
+async def test_discord_player_seed_is_the_client_seed_and_no_interaction_id_is(tmp_path):
     """Through the harness (the real bot, discord.py's parsing): ``/player seed`` sets Bob's phrase; the challenge
-    message shows game 1's commitment; Bob's Accept click fixes his client seed (his phrase, then that click's
-    interaction id) and Alice's first click after it hers (its interaction id); the rolls follow from them."""
+    message shows game 1's commitment; Bob's Accept click fixes his phrase as his luck — the click's interaction id,
+    which he never sees, is not in the dice, nor is Alice's; the rolls follow from the logged values."""
     from tests.discordkit import Harness
 
     async with Harness.start(tmp_path / "club.sqlite3") as h:
@@ -132,9 +139,7 @@ async def test_discord_player_seed_and_interaction_ids_are_the_client_seeds(tmp_
         first = await h.command(mover, "bg move", thread, play=plays[0])
         log = await service.log(1)
         seeds = {a.side: a.args["seed"] for a in log if a.kind == CLIENT_SEED and a.args["game"] == 1}
-        assert seeds[1] == f"bob's lucky phrase | {accept.record.id}"
-        if mover is alice:
-            assert seeds[0] == str(first.record.id)
+        assert seeds == {1: "bob's lucky phrase"} and accept.record.id and first.record.id  # no click id in the dice
         game = await service.db.get_game(1, 1)
         rolls = [(a.roll_index, a.dice) for a in log if a.game_number == 1 and a.dice is not None]
         clients = logged_contributions(log, 1)
@@ -142,8 +147,8 @@ async def test_discord_player_seed_and_interaction_ids_are_the_client_seeds(tmp_
 
 
 async def test_console_seed_verb_sets_the_phrase(tmp_path):
-    """The console's ``seed PHRASE`` is ``/player seed``: the phrase is in the member's next client seed, after it
-    the console line's fresh value."""
+    """The console's ``seed PHRASE`` is ``/player seed``: the phrase is the member's next client seed, alone (no
+    value of the console line)."""
     from club import ClubService, ManualClock
     from console import Console, member_id
     from storage import Database
@@ -159,7 +164,7 @@ async def test_console_seed_verb_sets_the_phrase(tmp_path):
         assert "Refused" not in await console.handle("accept")
         log = await console.service.log(1)
         mine = [a.args["seed"] for a in log if a.kind == CLIENT_SEED and a.side == 1]
-        assert len(mine) == 1 and mine[0].startswith("my console phrase | ") and len(mine[0]) == 20 + 32
+        assert mine == ["my console phrase"]
         assert "Your dice phrase is cleared" in await console.handle("seed")
         bob = member_id("bob")
         with pytest.raises(InvalidRequestError, match="dice phrase"):

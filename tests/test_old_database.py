@@ -82,8 +82,8 @@ def test_the_old_database_opens_verifies_upgrades_and_plays_on(tmp_path):
                     view = (await decide(club, view, rng, cube=0.1)).view
                 assert view.game_number > start or view.status == "over"
                 recipes = [a.args.get("recipe") for a in await club.log(match_id) if a.kind == "new_game"]
-                if view.game_number > start:  # old games keep v1 (never rewritten), new ones roll v2
-                    assert recipes[0] is None and recipes[-1] == "bgclub-hmac-sha256-v2", recipes
+                if view.game_number > start:  # old games keep v1 (never rewritten), new ones roll the current v3
+                    assert recipes[0] is None and recipes[-1] == "bgclub-hmac-sha256-v3", recipes
             money = await club.state(4)
             assert sum(money.score) == 0
             # the open challenge can still be answered

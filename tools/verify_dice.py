@@ -1,25 +1,25 @@
 #!/usr/bin/env python3
-"""Check a backgammon club's dice yourself, from the published values alone (standard library only, no database).
+"""Check a backgammon club's dice yourself, from the published values alone (no database, no code of the bot).
 
 Usage: ``python tools/verify_dice.py FILE [FILE …]`` (or ``-`` for standard input). FILE is a ``.mat`` export
 (``/bg export``), or the text of ``/bg verify`` pasted into a file: any text holding the lines ::
 
-    ; [DiceRecipe "bgclub-hmac-sha256-v2"]
-    ; [DiceGame1 "recipe=bgclub-hmac-sha256-v2 commitment=<hex> seed=<hex> clients=0:616e6e,2:3132 rolls=0:52,…"]
+    ; [DiceGame1 "recipe=bgclub-hmac-sha256-v3 commitment=<hex> committed=<ms> seed=<hex> members=side0,side1
+      clients=side1:<ms>:protected:<hex>,… [beacon=quicknet:<round>:<signature> start=<ms>] rolls=0:52,…"]
 
 For each series (a game; a chouette's seat throws or game) it checks that SHA-256 of the seed is the commitment,
 that the counters run 0, 1, 2 … and that each listed roll is the one the recipe makes; in a ``.mat`` file also that
-the dice of the moves, in order, are exactly those rolls (opening ties left out; the winner's last roll may be
-unplayed). Exit status 0 when everything checks, 1 otherwise; a series whose seed is still ``secret`` (game not
-over) is reported and cannot be checked yet.
+the dice of the moves are exactly those rolls. It says for each member whether his own luck protects him (set after
+the commitment) and refuses luck claimed as protection but set before it; a beacon round must be the one due
+(the first published 30 s or more after the game's start) and carry the network's BLS signature, checked with the
+public keys written below (this needs py-arkworks-bls12381; everything else is Python's standard library). An
+unused series (the table ended first) must reveal the seed of its commitment. Exit status 0 when all checks.
 
-The recipe of a line is its ``recipe=`` field, else the ``DiceRecipe`` line. ``bgclub-hmac-sha256-v1``: roll n of a
-game with server seed S: for block = 0, 1, 2 … take the 32 bytes of HMAC-SHA256(key=S, msg=ASCII "n:block") in
-order, skip every byte >= 252 (rejection sampling: 252 = 42 x 6, so each face has exactly 42 accepted byte values),
-each other byte b is the die b % 6 + 1; the roll is the first k dice (k = the number of digits listed: 2 for a roll,
-an opening roll being side 0's die then side 1's). ``bgclub-hmac-sha256-v2`` (with the players' client
-seeds, ``clients=from_roll:hex,…`` in the listed order, each the hex of its UTF-8 text): the same, with
-msg = ASCII "n:block" followed by ":" + hex for each non-empty client seed whose from_roll <= n.
+Recipes: roll n of a game with server seed S, for block = 0, 1, 2 …: HMAC-SHA256(key=S, msg=ASCII "n:block" + tail);
+bytes >= 252 are skipped, each other byte b is the die b % 6 + 1 (252 = 42 x 6: every face equally likely); the
+roll is the first k dice (an opening roll: side 0's die then side 1's). v1: no tail. v2: ":" + hex for each client
+seed (``clients=from_roll:hex``) with from_roll <= n. v3: ":" + hex for each client seed, then "|" + the beacon
+round's randomness (SHA-256 of its signature) if there is one. ``--chain NAME=KEY:GENESIS:PERIOD`` adds a chain.
 """
 
 from __future__ import annotations
@@ -29,18 +29,24 @@ import hmac
 import re
 import sys
 
-V1, V2 = "bgclub-hmac-sha256-v1", "bgclub-hmac-sha256-v2"
-RECIPES = (V1, V2)
+V1, V2, V3 = "bgclub-hmac-sha256-v1", "bgclub-hmac-sha256-v2", "bgclub-hmac-sha256-v3"
+RECIPES = (V1, V2, V3)
+CHAINS = {  # drand chains: public key (G2, compressed), genesis time, period (s); scheme bls-unchained-g1-rfc9380
+    "quicknet": ("83cf0f2896adee7eb8b5f01fcad3912212c437e0073e911fb90022d3e760183c8c4b450b6a0a6c3ac6a5776a2d1064510d1fec"
+                 "758c921cc22b0e17e63aaf4bcb5ed66304de9cf809bd274ca73bab4af5a6e9c76a4bc09e76eae8991ef5ece45a",
+                 1692803367, 3),
+}  # fmt: skip
 HEADER = re.compile(r'^[;#]\s*\[\s*(Dice[A-Za-z0-9]*)\s+"(.*)"\s*\]\s*$')
 GAME = re.compile(r"^\s*Game\s+(\d+)\s*$")
 MOVE_DICE = re.compile(r"(?<![0-9])([1-6])([1-6]):")
 
 
-def dice(seed: bytes, counter: int, count: int, recipe: str = V1, clients=()) -> tuple[int, ...]:
-    """The ``count`` dice of roll ``counter`` (the recipes above; ``clients``: [(from_roll, hex), …] for v2)."""
+def dice(seed: bytes, counter: int, count: int, recipe: str = V1, clients=(), beacon: str = "") -> tuple[int, ...]:
+    """The ``count`` dice of roll ``counter`` (the recipes above; ``clients``: [(from_roll, hex), …])."""
     out: list[int] = []
     block = 0
-    tail = "".join(":" + text for start, text in clients if start <= counter and text) if recipe == V2 else ""
+    tail = "".join(":" + text for start, text in clients if start <= counter and text) if recipe != V1 else ""
+    tail += "|" + beacon if recipe == V3 and beacon else ""
     while True:
         for byte in hmac.new(seed, f"{counter}:{block}{tail}".encode("ascii"), hashlib.sha256).digest():
             if byte < 252:
@@ -50,9 +56,33 @@ def dice(seed: bytes, counter: int, count: int, recipe: str = V1, clients=()) ->
         block += 1
 
 
+def beacon_randomness(field: str, start_ms: int) -> str:
+    """The randomness of the beacon round ``chain:round:signature`` after checking that it is the round due for a
+    game started at ``start_ms`` and that its BLS signature verifies. Raises ValueError saying what is wrong."""
+    chain, number, signature = field.split(":")
+    if chain not in CHAINS:
+        raise ValueError(f"unknown beacon chain {chain!r} (known: {', '.join(CHAINS)}; add one with --chain)")
+    key, genesis, period = CHAINS[chain]
+    due = max(1, -(-(start_ms + 30_000 - genesis * 1000) // (period * 1000)) + 1)
+    if int(number) != due:
+        raise ValueError(f"beacon round {number} is not the one due ({due}: the first 30 s after the game's start)")
+    from py_arkworks_bls12381 import GT, G1Point, G2Point  # the BLS12-381 pairing (pip install py-arkworks-bls12381)
+
+    message = G1Point.hash_to_curve(hashlib.sha256(int(number).to_bytes(8, "big")).digest(),
+                                    b"BLS_SIG_BLS12381G1_XMD:SHA-256_SSWU_RO_NUL_")  # fmt: skip
+    try:
+        point, public = (G1Point.from_compressed_bytes(bytes.fromhex(signature)),
+                         G2Point.from_compressed_bytes(bytes.fromhex(key)))  # fmt: skip
+        valid = GT.pairing_check([point, -message], [G2Point(), public])
+    except Exception:  # the bindings' own errors: not a point
+        valid = False
+    if not valid:
+        raise ValueError(f"the signature of beacon round {number} is not the {chain} network's")
+    return hashlib.sha256(bytes.fromhex(signature)).hexdigest()
+
+
 def parse(text: str):
-    """(recipe, {key: (commitment, seed or None, [(counter, dice)], recipe or None, [(from_roll, hex)])},
-    {game number: [move dice]})."""
+    """(recipe, {key: fields (with "rolls" as [(counter, dice)])}, {game number: [move dice]})."""
     recipe, series, moves, game = None, {}, {}, None
     for line in text.splitlines():
         header = HEADER.match(line.strip())
@@ -62,23 +92,9 @@ def parse(text: str):
                 recipe = value
                 continue
             fields = dict(part.split("=", 1) for part in value.split() if "=" in part)
-            rolls = []
-            for item in filter(None, fields.get("rolls", "").split(",")):
-                counter, digits = item.split(":")
-                rolls.append((int(counter), tuple(int(d) for d in digits)))
-            seed = fields.get("seed")
-            clients = [
-                (int(a), b) for a, b in (c.split(":") for c in filter(None, fields.get("clients", "").split(",")))
-            ]
-            seed = None if seed in (None, "secret") else seed
-            series[key] = (
-                fields.get("commitment", ""),
-                seed,
-                rolls,
-                fields.get("recipe"),
-                clients,
-                fields.get("status"),
-            )
+            fields["rolls"] = [(int(c), tuple(map(int, d))) for c, d in
+                               (item.split(":") for item in filter(None, fields.get("rolls", "").split(",")))]  # fmt: skip
+            series[key] = fields
             continue
         started = GAME.match(line)
         if started:
@@ -89,6 +105,23 @@ def parse(text: str):
     return recipe, series, moves
 
 
+def luck(fields: dict, wrong: list[str]) -> tuple[list, str]:
+    """The (from_roll, hex) client seeds of a series and what they say of each member; notes false claims."""
+    items = [item.split(":") for item in filter(None, fields.get("clients", "").split(","))]
+    if fields.get("recipe") != V3:
+        return [(int(a), b) for a, b in items], f"{len(items)} client seeds"
+    committed, safe = int(fields.get("committed", "0")), set()
+    for who, at, claim, _ in items:
+        if claim == "protected" and not int(at) > committed > 0:
+            wrong.append(f"{who}'s luck is shown as protection but was set before the commitment")
+        elif claim == "protected":
+            safe.add(who)
+    members = [m for m in fields.get("members", "").split(",") if m]
+    words = [f"{m} {'protected by his own luck' if m in safe else 'added no luck after the commitment'}"
+             for m in members]  # fmt: skip
+    return [(0, item[3]) for item in items], "; ".join(words)
+
+
 def check(text: str, out=print) -> int:
     """Check one file's text; print one line per series; return the number of problems (secret seeds excluded)."""
     recipe, series, moves = parse(text)
@@ -96,29 +129,37 @@ def check(text: str, out=print) -> int:
         out('no published dice found (lines ; [DiceGame1 "commitment=… seed=… rolls=…"])')
         return 1
     problems = 0
-    for key, (commitment, seed_hex, rolls, own, clients, status) in series.items():
-        if (own or recipe) not in RECIPES:
-            out(f"{key}: unknown dice recipe {own or recipe!r}: this verifier knows {', '.join(RECIPES)}")
+    for key, fields in series.items():
+        own, commitment, rolls = fields.get("recipe") or recipe, fields.get("commitment", ""), fields["rolls"]
+        seed_hex = None if fields.get("seed") in (None, "secret") else fields["seed"]
+        if own not in RECIPES:
+            out(f"{key}: unknown dice recipe {own!r}: this verifier knows {', '.join(RECIPES)}")
             problems += 1
             continue
-        if status == "unused":
+        if fields.get("status") == "unused":
             opened = seed_hex is not None and hashlib.sha256(bytes.fromhex(seed_hex)).hexdigest() == commitment
             problems += not opened or bool(rolls)
-            out(
-                f"{key}: {'unused — its seed is revealed and hashes to its commitment' if opened and not rolls else 'PROBLEMS: an unused series must reveal the seed of its commitment and list no rolls'}"
-            )
+            good = "unused — its seed is revealed and hashes to its commitment"
+            out(f"{key}: {good if opened and not rolls else 'PROBLEMS: unused, but not its commitment or with rolls'}")
             continue
         if seed_hex is None:
             out(f"{key}: seed still secret (the game is not over): {len(rolls)} rolls cannot be checked yet")
             continue
-        wrong, reproduced = [], 0
+        wrong, reproduced, beacon, said = [], 0, "", ""
+        clients, members = luck(fields, wrong)
+        if "beacon" in fields:
+            try:
+                beacon = beacon_randomness(fields["beacon"], int(fields.get("start", "0")))
+                said = f"; beacon {fields['beacon'].split(':')[0]} round {fields['beacon'].split(':')[1]} verified"
+            except (ValueError, ImportError) as error:
+                wrong.append(str(error))
         seed = bytes.fromhex(seed_hex)
         if hashlib.sha256(seed).hexdigest() != commitment:
             wrong.append(f"SHA-256 of the seed is {hashlib.sha256(seed).hexdigest()}, not the commitment")
         for expected, (counter, logged) in enumerate(rolls):
             if counter != expected:
                 wrong.append(f"counter {counter} where {expected} was due")
-            made = dice(seed, counter, len(logged), own or recipe, clients)
+            made = dice(seed, counter, len(logged), own, clients, beacon)
             reproduced += made == logged
             if made != logged:
                 wrong.append(f"roll {counter}: listed {logged}, the recipe gives {made}")
@@ -132,7 +173,7 @@ def check(text: str, out=print) -> int:
                 wrong.append(f"the moves' dice {played[:6]}… are not the listed rolls {made[:6]}…")
         problems += len(wrong)
         status = "ok" if not wrong else "PROBLEMS: " + "; ".join(wrong[:5])
-        by = f" ({own or recipe}, {len(clients)} client seeds)" if (own or recipe) == V2 else ""
+        by = f" ({own}, {members}{said})" if own != V1 else ""
         out(f"{key}: {status} — {reproduced} of {len(rolls)} rolls reproduced{by}")
     return problems
 
@@ -140,6 +181,11 @@ def check(text: str, out=print) -> int:
 def main(argv: list[str]) -> int:
     """Check every file named in ``argv``; exit status 0 when all check, 1 otherwise."""
     usage = "\n\n".join(__doc__.split("\n\n")[1:4]).replace("``", "").replace(" ::", ":")
+    while argv and argv[0] == "--chain" and len(argv) > 1:
+        name, value = argv[1].split("=", 1)
+        key, genesis, period = value.split(":")
+        CHAINS[name] = (key, int(genesis), int(period))
+        argv = argv[2:]
     if not argv or argv[0] in ("-h", "--help"):
         print(usage, file=sys.stdout if argv else sys.stderr)
         return 0 if argv else 2
