@@ -49,6 +49,11 @@ class ClubSettings:
       acts at deadlines as it always did until an admin sets an allowance.
     - ``nudge_hours``: a member may nudge an opponent who has kept him waiting this many hours, at most once per
       this many hours.
+    - ``highlights``: post the animated turning point of each finished match in its thread (:mod:`club.highlight`);
+      on by default.
+    - ``quiz_names``: a club quiz names whose game each position came from; off by default (:mod:`club.quiz`).
+    - ``quiz_threshold``: the equity (cube units) a play must lose to be a quiz position, 0.04 to 1 (default 0.08,
+      GNU Backgammon's "bad").
     """
 
     match_rules: str = "tournament"
@@ -62,6 +67,9 @@ class ClubSettings:
     game_channel: int = 0
     away_days: int = 0
     nudge_hours: float = 24.0
+    highlights: bool = True
+    quiz_names: bool = False
+    quiz_threshold: float = 0.08
 
     def __post_init__(self) -> None:
         for name in ("match_rules", "money_rules"):
@@ -106,6 +114,14 @@ class ClubSettings:
         hours = self.nudge_hours
         if isinstance(hours, bool) or not isinstance(hours, int | float) or not 1 <= hours <= 24 * 30:
             raise InvalidRequestError(f"nudge_hours is a number of hours from 1 to 720, not {hours!r}")
+        for name in ("highlights", "quiz_names"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidRequestError(f"{name} is true or false, not {shown(getattr(self, name))}")
+        threshold = self.quiz_threshold
+        if isinstance(threshold, bool) or not isinstance(threshold, int | float) or not 0.04 <= threshold <= 1:
+            raise InvalidRequestError(
+                f"quiz_threshold is the equity a quiz play lost, from 0.04 to 1 (e.g. 0.08), not {shown(threshold)}"
+            )
         if isinstance(self.game_channel, bool) or not isinstance(self.game_channel, int) or self.game_channel < 0:
             raise InvalidRequestError(
                 f"game_channel is a channel id (0 = where the challenge is made), not {self.game_channel!r}"

@@ -9,6 +9,9 @@
   given by its gnubg Position ID; in a practice game's thread without a position, for its current position and
   dice. Refused for a game being played — a rated match or session, or a chouette — with the reason (RULES 003 1.5:
   no electronic aids in a match; :mod:`club.analysis.hints`).
+- ``/study highlight [game]`` — the turning point of a finished match as an animated GIF, checker by checker
+  (:mod:`club.highlight`); posted by itself in the game's thread when a match ends unless the club turned
+  ``highlights`` off. Without the engine the turning point is the biggest pip-count swing.
 - ``/study practice [length] [strength]`` — a match (or, length 0, a money session) against the engine in a seat
   the bot takes (:mod:`club.practice`): unrated, outside the club's books; its own thread, played with the ``/bg``
   commands and buttons like any game. Whenever the engine is to act (:meth:`Study.on_practice_turn`, dispatched by
@@ -45,6 +48,7 @@ from club.analysis.hints import (
 from club.analysis.pool import AnalysisPool
 from club.analysis.practice import DEFAULT_STRENGTH, STRENGTHS
 from club.errors import InvalidRequestError
+from club.highlight import Highlight, match_highlight
 from club.practice import DEFAULT_LENGTH, MAX_PRACTICE_LENGTH, engine_turns, practice_title, start_practice
 from club.results import Outcome, TableView
 
@@ -218,16 +222,56 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
 
     @commands.Cog.listener()
     async def on_match_finished(self, view: TableView) -> None:
-        """A match or money session ended: post its review in the game's thread (nothing without the engine)."""
-        if not engine_available():
-            return
+        """A match or money session ended: post its review in the game's thread (with the engine), then its
+        highlight (:mod:`club.highlight`: by the review's equities, else by the pip count) unless the club turned
+        highlights off."""
+        analysis = None
+        home = await self.bot.publisher.home(view.match_id)
+        if engine_available():
+            try:
+                review = await self.review_of(view.match_id)
+                analysis = review.analysis
+                if home is not None:
+                    await home.send(**self.review_kwargs(review))
+            except Exception:
+                log.exception("could not post the review of match %s", view.match_id)
         try:
-            review = await self.review_of(view.match_id)
-            home = await self.bot.publisher.home(view.match_id)
-            if home is not None:
-                await home.send(**self.review_kwargs(review))
+            guild_id = await self.bot.service.guild_of(view.club_id)
+            if home is None or guild_id is None or not (await self.bot.service.club_settings(guild_id)).highlights:
+                return
+            found = await match_highlight(
+                self.bot.service, view.match_id, analysis=analysis, options=self.bot.board_options
+            )
+            if found is not None:
+                await home.send(**self.highlight_kwargs(found))
         except Exception:
-            log.exception("could not post the review of match %s", view.match_id)
+            log.exception("could not post the highlight of match %s", view.match_id)
+
+    # -- highlights -------------------------------------------------------------------------------------------------
+    @staticmethod
+    def highlight_kwargs(found: Highlight) -> dict:
+        """``send`` keyword arguments for a highlight: its caption and the animation."""
+        return {"content": found.caption[:2000], "file": discord.File(io.BytesIO(found.data), filename=found.filename)}
+
+    @app_commands.command(description="The turning point of a finished match, animated checker by checker")
+    @app_commands.describe(game="Match number (default: the match of this thread)")
+    async def highlight(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+        """``/study highlight [game]``: the animated turning point of a finished match (by the engine's equity when
+        it is installed, else by the pip count); refused while the match is played (RULES 003 1.5)."""
+        await interaction.response.defer(thinking=True)
+        async with guarded(interaction, "/study highlight", game=game):
+            await flow.register(interaction)
+            match_id = game or await self.bot.publisher.here(interaction.channel_id, open_only=False)
+            if match_id is None:
+                raise InvalidRequestError("Say which match: /study highlight game:<its number>.")
+            await self._view_here(interaction, match_id)
+            found = await match_highlight(
+                self.bot.service, match_id, pool=self.pool, options=self.bot.board_options
+            )
+            if found is None:
+                await interaction.followup.send(f"Match #{match_id} has no checker play to show.", ephemeral=True)
+                return
+            await interaction.followup.send(**self.highlight_kwargs(found))
 
     # -- hints ------------------------------------------------------------------------------------------------------
     @app_commands.command(description="Best plays or cube advice for a position given by ID (not in games in play)")

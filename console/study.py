@@ -1,4 +1,5 @@
-"""The ``/study`` verbs of the console: ``practice`` (a match against the engine), ``review`` (the
+"""The ``/study`` verbs of the console: ``practice`` (a match against the engine), ``highlight`` (a finished
+match's turning point as an animated GIF: :mod:`club.highlight`), ``review`` (the
 engine's review of a finished match) and ``hint`` (best plays or cube advice where hints are allowed) — the same
 calls the Discord cog (:mod:`cogs.study`) makes: :mod:`club.practice`, :mod:`club.analysis.review`,
 :mod:`club.analysis.hints`. The engine runs in the console's worker pool (:func:`pool_of`), and after each of the
@@ -203,3 +204,24 @@ async def hint(console: Console, args: list[str]) -> str:
         cube = CubeState()
     result = await pool_of(console).run(hint_task, board.position_id(), rolled, cube, HINT_LEVEL)
     return hint_text(board, rolled, result, HINT_LEVEL).text.replace("```\n", "").replace("\n```", "")
+
+
+@verb("study highlight", "highlight [game]", "the turning point of a finished match, as an animated GIF", bare=True)
+async def highlight(console: Console, args: list[str]) -> str:
+    """``highlight [game]``: the turning point of a finished match played checker by checker, written as a GIF
+    (:func:`club.highlight.match_highlight`: by the engine's equity when it is installed, else by the pip count);
+    refused while the match is played (RULES 003 1.5)."""
+    from club.highlight import match_highlight
+
+    from .games import _match_for_look
+
+    match_id, rest = await _match_for_look(console, args)
+    if rest:
+        raise InvalidRequestError(f"highlight takes a game number only, not {' '.join(rest)[:60]!r}")
+    pool = pool_of(console) if engine_available() else None
+    found = await match_highlight(console.service, match_id, pool=pool, options=console.options)
+    if found is None:
+        return f"Match #{match_id} has no checker play to show."
+    written = console.write_png(found.filename, found.data)
+    size = f"{len(found.data) / 1024:.0f} KB"
+    return "\n".join(line for line in (found.caption, f"{written} ({size})" if written else "") if line)

@@ -10,6 +10,9 @@ Then the event pictures (:mod:`rendering.events`) in ``OUTDIR/events``: a 13-pla
 played to its reset final, a Swiss standings table and a league table, drawn from the plain data in
 ``samples/events.json`` (written by ``python -m club.events.pictures rendering/samples/events.json``: the renderer
 never imports the club).
+
+Then the pictures of learning from the club's games in ``OUTDIR/learning``: a highlight (an animated GIF, its size
+printed).
 """
 
 from __future__ import annotations
@@ -312,6 +315,20 @@ def event_samples() -> dict[str, bytes]:
     return pictures
 
 
+def learning_samples() -> dict[str, bytes]:
+    """The pictures of learning from the club's games, by file name: a highlight (a turning point played checker
+    by checker, :func:`~rendering.animation.play_frames`, as a GIF)."""
+    from .animation import play_frames, render_animation
+
+    start = Position.from_points({24: 2, 13: 4, 8: 3, 6: 5, 5: 1, 1: -2, 12: -5, 14: -1, 17: -3, 19: -4})
+    play = _play(start, (6, 4), "24/14*")
+    views = play_frames(
+        start, play.moves, (6, 4), "#7 turning point: pip lead +19 → +37", viewer_name="Ann", opponent_name="Bob",
+        match_length=7, score=(2, 4), cube_value=2, cube_owner=OPPONENT,
+    )  # fmt: skip
+    return {"highlight.gif": render_animation(views)}
+
+
 def main(argv: list[str] | None = None) -> int:
     """Write the sample boards as PNG files into OUTDIR; prints one line per file."""
     parser = argparse.ArgumentParser(prog="python -m rendering.gallery", description=__doc__.splitlines()[0])
@@ -333,6 +350,12 @@ def main(argv: list[str] | None = None) -> int:
         path = events / f"{name}.png"
         path.write_bytes(data)
         print(f"{path}  {len(data) // 1024} KB")
+    learning = args.outdir / "learning"
+    learning.mkdir(exist_ok=True)
+    for name, data in learning_samples().items():
+        path = learning / name
+        path.write_bytes(data)
+        print(f"{path}  {len(data) // 1024} KB ({len(data):,} bytes)")
     return 0
 
 
