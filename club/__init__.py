@@ -22,7 +22,7 @@ Use-cases (methods of :class:`ClubService`; ``version`` = the view's version, to
 - time limits: :func:`club.scheduler.due` / :func:`club.scheduler.run_due`, one clock for matches and chouettes
   (clock injected; run it every minute)
 - dice: :mod:`club.dice` (provably fair: commitment, HMAC-SHA256 derivation, :func:`club.dice.verify_rolls`)
-- maintenance: :func:`club.verify.verify_database`; ``python -m club verify PATH`` / ``python -m club backup SRC DST``
+- maintenance: :func:`club.verify.verify_database`; ``python -m club verify PATH`` (backup and restore: ``python -m storage``)
 """
 
 from .clock import Clock, ManualClock, SystemClock

@@ -1,9 +1,8 @@
-"""Command line maintenance: ``python -m club verify PATH``, ``python -m club upgrade PATH`` and
-``python -m club backup SOURCE DEST``.
+"""Command line maintenance: ``python -m club verify PATH`` and ``python -m club upgrade PATH`` (backup and
+restore are ``python -m storage backup|restore``).
 
 ``PATH`` may be a ``postgresql://…`` URL (the PostgreSQL backend). ``verify`` replays every stored match's log and checks it against the stored state and the dice commitments
-(:mod:`club.verify`); exit status 0 when everything is sound, 1 otherwise. ``backup`` is the online backup of
-:mod:`storage.backup` (safe while the bot runs). ``upgrade`` rewrites states stored in an older format as the
+(:mod:`club.verify`); exit status 0 when everything is sound, 1 otherwise. ``upgrade`` rewrites states stored in an older format as the
 state their log replays to (:mod:`club.states`; the bot does it at start), and keeps the ``.mat`` file of every
 finished table that has none (an older database: :func:`club.export.fill_mat_files`; exports read these files);
 exit status 1 if any state was left as it was or a file could not be made.
@@ -16,7 +15,7 @@ import asyncio
 import sys
 from pathlib import Path
 
-from storage import Database, StorageError, backup_file
+from storage import Database, StorageError
 from storage.errors import DatabaseUnavailableError
 from storage.health import FileProblem, check_before_opening
 from storage.pgerrors import hide_password
@@ -76,18 +75,7 @@ def main(argv: list[str] | None = None) -> int:
     verify.add_argument("--quiet", action="store_true", help="print only matches with problems and the summary")
     upgrade = commands.add_parser("upgrade", help="rewrite states of an older format from their logs")
     upgrade.add_argument("path")
-    backup = commands.add_parser("backup", help="online backup of the database (safe while the bot runs)")
-    backup.add_argument("source")
-    backup.add_argument("destination")
     args = parser.parse_args(argv)
-    if args.command == "backup":
-        try:
-            path = asyncio.run(backup_file(args.source, args.destination))
-        except FileNotFoundError as error:
-            print(error, file=sys.stderr)
-            return 1
-        print(f"backed up {args.source} to {path}")
-        return 0
     if args.path.startswith(("postgresql://", "postgres://")):  # a PostgreSQL database: no file to check first
         try:
             return asyncio.run(_upgrade(args.path) if args.command == "upgrade" else _verify(args.path, args.quiet))
@@ -112,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_upgrade(path))
         return asyncio.run(_verify(path, args.quiet))
     except (StorageError, OSError) as error:  # damage quick_check did not see
-        print(f"{path} cannot be read to the end ({error}): it is damaged; restore the last backup")
+        print(f"{path} cannot be read to the end ({error}): it is damaged; restore the last backup: "
+              f"python -m storage restore BACKUP {path}")
         return 1
 
 

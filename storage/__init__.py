@@ -15,7 +15,7 @@
   ``Database.open("postgresql://…")``; :mod:`storage.migrate` copies a file into it.
 - :mod:`storage.lease` — the reminder scheduler's lease (``Database.scheduler_lease()``): one bot process on a
   database runs the scheduler at a time (PostgreSQL: a session-level advisory lock; SQLite: always granted).
-- ``python -m storage backup SOURCE DEST`` / ``python -m storage check PATH`` / ``python -m storage migrate-to URL``
+- ``python -m storage backup SOURCE DEST`` / ``python -m storage restore BACKUP DATABASE`` / ``python -m storage check PATH`` / ``python -m storage migrate-to URL``
   — maintenance entries.
 
 No game rules and no Discord types here: ``club/`` decides what to write, this package writes it atomically.

@@ -1,10 +1,12 @@
-"""Command line: ``python -m storage backup SOURCE DEST``, ``python -m storage check PATH`` and
+"""Command line: ``python -m storage backup SOURCE DEST``, ``python -m storage restore BACKUP DATABASE`` (the bot
+stopped: the database and its -wal/-shm moved aside, the backup copied in and checked, :func:`storage.backup.restore_file`),
+``python -m storage check PATH`` and
 ``python -m storage migrate-to URL [--from PATH]`` (copy the SQLite file into PostgreSQL and compare every table,
 :mod:`storage.migrate`; then ``python -m club verify URL`` replays every stored table on the copy — the use-case
 layer's check, which storage does not import).
 
 Exit status 0 on success, 1 when the check finds problems or the source is missing (or the copy differs), 2 for a
-refused target.
+refused target (a backup or restore onto its own source, a backup that is not a sound club database).
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ import argparse
 import asyncio
 import sys
 
-from .backup import backup_file, check_file
+from .backup import RefusedError, backup_file, check_file, restore_file
 from .errors import DatabaseUnavailableError
 
 
@@ -24,6 +26,11 @@ def main(argv: list[str] | None = None) -> int:
     backup = commands.add_parser("backup", help="online backup of a database file (safe while the bot runs)")
     backup.add_argument("source")
     backup.add_argument("destination")
+    restore = commands.add_parser(
+        "restore", help="stop the bot first: put a backup in place of the database, the old files kept aside"
+    )
+    restore.add_argument("backup")
+    restore.add_argument("database")
     check = commands.add_parser("check", help="PRAGMA integrity_check and foreign-key check (or a postgresql:// URL)")
     check.add_argument("path")
     migrate = commands.add_parser("migrate-to", help="copy the SQLite file into an empty PostgreSQL database, verified")
@@ -34,6 +41,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.command == "migrate-to":
         return asyncio.run(_migrate_to(args.source, args.url))
+    if args.command == "restore":
+        return _restore(args.backup, args.database)
     try:
         if args.command == "backup":
             path = asyncio.run(backup_file(args.source, args.destination))
@@ -43,9 +52,38 @@ def main(argv: list[str] | None = None) -> int:
     except (FileNotFoundError, DatabaseUnavailableError) as error:
         print(error, file=sys.stderr)
         return 1
+    except RefusedError as error:
+        print(error, file=sys.stderr)
+        return 2
     for problem in problems:
         print(problem)
     return 0 if problems == ["ok"] else 1
+
+
+def _restore(backup: str, database: str) -> int:
+    """``restore``: :func:`storage.backup.restore_file`, and what it did, one line a step."""
+    try:
+        report = restore_file(backup, database)
+    except FileNotFoundError as error:
+        print(error, file=sys.stderr)
+        return 1
+    except RefusedError as error:
+        print(error, file=sys.stderr)
+        return 2
+    except OSError as error:
+        print(f"not restored: {error}", file=sys.stderr)
+        return 1
+    for old, new in report.aside:
+        print(f"moved {old} aside to {new}")
+    print(f"copied {report.backup} to {report.database}")
+    for problem in report.check:
+        print(f"integrity check: {problem}")
+    if report.check != ["ok"]:
+        print(f"the restored file is not sound: restore another backup (the old files are kept as moved above)")
+        return 1
+    print(f"restored: {report.database} holds exactly {report.backup}; actions taken since that backup are lost. "
+          f"Replay every log of it: python -m club verify {report.database}; then start the bot")  # fmt: skip
+    return 0
 
 
 async def _migrate_to(source: str, url: str) -> int:

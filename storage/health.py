@@ -97,11 +97,11 @@ def can_write(folder: Path) -> bool:
 def _restore_advice(path: Path) -> str:
     backup = newest_backup(path)
     if backup is None:
-        return (f"restore your last backup over it (none found next to it nor in {path.parent / 'backups'}); "
-                "keep the damaged file for inspection")  # fmt: skip
+        return (f"restore your last backup (none found next to it nor in {path.parent / 'backups'}): "
+                f"python -m storage restore BACKUP {path}")  # fmt: skip
     made = time.strftime("%Y-%m-%d %H:%M", time.localtime(backup.stat().st_mtime))
-    return (f"stop the bot, keep the damaged file aside and restore the last backup, {backup} (made {made}): "
-            f"cp {backup} {path}")  # fmt: skip
+    return (f"stop the bot and restore the last backup, {backup} (made {made}), which keeps the damaged file and "
+            f"its -wal/-shm aside: python -m storage restore {backup} {path}")  # fmt: skip
 
 
 def _seal_path(path: Path) -> Path:

@@ -1,5 +1,5 @@
 """Maintenance entries: ``python -m club verify`` replays every stored game's log against the stored state and the
-dice commitments (and catches tampering); ``python -m club backup`` / the backup function copy a live database."""
+dice commitments (and catches tampering); ``python -m storage backup`` / the backup function copy a live database."""
 
 from __future__ import annotations
 
@@ -12,6 +12,7 @@ import pytest
 from club.__main__ import main as club_main
 from club.verify import verify_database
 from storage import Database
+from storage.__main__ import main as storage_main
 from tests.clubkit import club_service, decide, new_table, seeded
 
 pytestmark = pytest.mark.backends
@@ -74,7 +75,7 @@ def test_backup_command_and_function_give_a_verifiable_copy(tmp_path, capsys):
     path = tmp_path / "club.sqlite"
     build(path, games=1)
     copy = tmp_path / "backup.sqlite"
-    assert club_main(["backup", str(path), str(copy)]) == 0
+    assert storage_main(["backup", str(path), str(copy)]) == 0
     assert club_main(["verify", str(copy)]) == 0
 
     async def compare():
@@ -85,4 +86,4 @@ def test_backup_command_and_function_give_a_verifiable_copy(tmp_path, capsys):
             assert all(r.ok for r in reports)
 
     asyncio.run(compare())
-    assert club_main(["backup", str(tmp_path / "nothing.sqlite"), str(tmp_path / "x.sqlite")]) == 1
+    assert storage_main(["backup", str(tmp_path / "nothing.sqlite"), str(tmp_path / "x.sqlite")]) == 1

@@ -79,7 +79,7 @@ async def test_verify_and_start_up_refuse_a_damaged_file_naming_the_backup(tmp_p
     assert botmod.main(["--console", "--db", str(path)]) == 2
     err = capsys.readouterr().err
     _one_line(err)
-    assert "damaged" in err and str(backups / "club-new.sqlite3") in err and "cp " in err
+    assert "damaged" in err and f"python -m storage restore {backups / 'club-new.sqlite3'} {path}" in err
 
 
 async def test_start_up_refuses_a_newer_schema(tmp_path, capsys):
