@@ -100,8 +100,10 @@ def main(argv: list[str] | None = None) -> int:
             return asyncio.run(_upgrade(path))
         return asyncio.run(_verify(path, args.quiet))
     except (StorageError, OSError) as error:  # damage quick_check did not see
-        print(f"{path} cannot be read to the end ({error}): it is damaged; restore the last backup: "
-              f"python -m storage restore BACKUP {path}")
+        print(
+            f"{path} cannot be read to the end ({error}): it is damaged; restore the last backup: "
+            f"python -m storage restore BACKUP {path}"
+        )
         return 1
 
 

@@ -79,7 +79,7 @@ def _restore(backup: str, database: str) -> int:
     for problem in report.check:
         print(f"integrity check: {problem}")
     if report.check != ["ok"]:
-        print(f"the restored file is not sound: restore another backup (the old files are kept as moved above)")
+        print("the restored file is not sound: restore another backup (the old files are kept as moved above)")
         return 1
     print(f"restored: {report.database} holds exactly {report.backup}; actions taken since that backup are lost. "
           f"Replay every log of it: python -m club verify {report.database}; then start the bot")  # fmt: skip

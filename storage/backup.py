@@ -96,7 +96,8 @@ def restore_file(backup: str | Path, database: str | Path) -> RestoreReport:
     what, _, problem = _inspect(backup)
     if what != "club" or problem is not None:
         why = problem or {"empty": "an empty database", "foreign": "another program's database"}.get(
-            what, "not an SQLite database")
+            what, "not an SQLite database"
+        )
         raise RefusedError(f"not restored: {backup} is not a sound club database ({why}); name another backup")
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime())
     aside = []
