@@ -16,10 +16,13 @@ from storage import (
     ConstraintError,
     Database,
     DeadlineWrite,
+    DuplicateError,
     GameWrite,
     MatchWrite,
     NewAction,
+    OperationFailedError,
     SchemaError,
+    StorageError,
     VersionConflictError,
     backup_file,
     check_file,
@@ -238,6 +241,34 @@ async def test_a_failing_transaction_writes_nothing(tmp_path):
         bad = Commit(match_id, 1, NOW, [NewAction("roll", game_number=7)], MatchWrite("active", {}, 7, 1, "x", 0, 0))
         with pytest.raises(ConstraintError):
             await db.commit(bad)
+        assert snapshot(path) == before
+
+
+async def test_errors_are_storage_s_own_on_both_backends(tmp_path):
+    """A refused write and a failed statement raise :mod:`storage.errors`' classes, never ``sqlite3``'s or
+    ``asyncpg``'s: a second row under a unique key :class:`DuplicateError` (a :class:`ConstraintError`), an
+    append-only log's trigger :class:`ConstraintError`, a statement the database cannot run
+    :class:`OperationFailedError`; each a :class:`StorageError`, with the database's words, and nothing written."""
+    path = tmp_path / "club.sqlite"
+    async with Database.open(path) as db:
+        match_id = await make_match(db)
+        club = await db.ensure_club(4242, NOW)
+        before = snapshot(path)
+        with pytest.raises(DuplicateError) as duplicate:
+            async with db.transaction() as tx:
+                await tx.execute(
+                    "INSERT INTO clubs (guild_id, name, settings, created_at, updated_at) VALUES (?, '', '{}', ?, ?)",
+                    (club.guild_id, NOW, NOW),
+                )
+        with pytest.raises(ConstraintError, match="append-only") as refused:
+            async with db.transaction() as tx:
+                await tx.execute("DELETE FROM actions WHERE match_id = ?", (match_id,))
+        with pytest.raises(OperationFailedError) as failed:
+            await db._fetchall("SELECT * FROM no_such_table")
+        for error in (duplicate.value, refused.value, failed.value):
+            assert isinstance(error, StorageError) and str(error)
+            assert type(error).__module__ == "storage.errors" and not isinstance(error, sqlite3.Error)
+        assert isinstance(duplicate.value, ConstraintError) and not isinstance(refused.value, DuplicateError)
         assert snapshot(path) == before
 
 
