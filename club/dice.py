@@ -63,7 +63,6 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 
 SEED_BYTES = 32
 RECIPE = "bgclub-hmac-sha256-v1"
@@ -206,20 +205,6 @@ def new_contribution() -> str:
     """A fresh unpredictable client seed (32 hex digits from :mod:`secrets`): the console's per-line value, and what
     a member's action contributes when no front end gave one."""
     return secrets.token_hex(16)
-
-
-@dataclass(frozen=True, slots=True)
-class RollCheck:
-    """The check of one logged roll: ``index`` (the counter), the ``logged`` dice and the ``derived`` ones."""
-
-    index: int
-    logged: tuple[int, ...]
-    derived: tuple[int, ...]
-
-    @property
-    def ok(self) -> bool:
-        """Whether the logged dice are the derived ones."""
-        return self.logged == self.derived
 
 
 def verify_rolls(

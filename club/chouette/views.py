@@ -375,14 +375,9 @@ def _rows(held: list[SheetRow], stored: Sequence[dict], game: tuple[int, str] | 
     return ordered
 
 
-def sheet_data(table: ChouetteTable, stored: Sequence[dict] = ()) -> SheetData:
-    """The score sheet of ``table`` with member ids (RULES C11); ``stored``: the rows kept in ``chouette_sheet``
-    (:func:`sheet_rows`)."""
-    return _sheet_source(table, stored)()
-
-
 def _sheet_source(table: ChouetteTable, stored: Sequence[dict]) -> Callable[[], SheetData]:
-    """A function building :func:`sheet_data` of ``table`` as it is now: what it needs of the table is copied at once
+    """A function building the score sheet of ``table`` with member ids (RULES C11) as it is now (``stored``: the rows
+    kept in ``chouette_sheet``, :func:`sheet_rows`): what it needs of the table is copied at once
     — the sheet's columns and totals and the rows the table holds, a few games at most (the table may change
     afterwards) — and the rows from ``stored`` (never rewritten) are read only when it is called."""
     session = table.session

@@ -51,10 +51,6 @@ class Leaderboard:
     rows: tuple[LeaderRow, ...]
     notes: tuple[str, ...] = ()
 
-    def row_of(self, member: int) -> LeaderRow | None:
-        """The row of ``member``, or None when he is not on the board."""
-        return next((row for row in self.rows if row.member == member), None)
-
 
 def _ranked(items: Sequence[tuple[int, str, tuple]], key: Callable[[tuple], Any]) -> tuple[LeaderRow, ...]:
     """Rows sorted by ``key(values)`` (higher first), name breaking ties in order but not in rank."""
