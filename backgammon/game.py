@@ -656,7 +656,14 @@ class Game:
         board), so timing out never saves a gammon; ``"single"`` a single game (Backgammon Galaxy's "Losses 1
         point"); ``"worst"`` the worst result still possible for him (:meth:`max_resignation`). Returns the result."""
         self._check_forfeit(side)
+        result = self.forfeit_result(side)
         self.history.append({"action": "forfeit", "side": side})
+        return self._finish(result)
+
+    def forfeit_result(self, side: int) -> GameResult:
+        """What :meth:`forfeit` would score if ``side`` forfeited now, without forfeiting (a claim's terms, said
+        before it is made). Raises :class:`GameError` when the game cannot be forfeited."""
+        self._check_forfeit(side)
         valuation = self.rules.forfeit_valuation
         if valuation == "worst":
             level = self.max_resignation(side)
@@ -666,10 +673,8 @@ class Game:
             level = 1
         multiplier = cubes.scored_multiplier(level, self.cube, self.rules, self.match_length)
         cube = self.cube
-        return self._finish(
-            GameResult(
-                1 - side, cube.count * multiplier, RESULT_KINDS[level], "forfeit", cube.value, multiplier, cube.factor
-            )
+        return GameResult(
+            1 - side, cube.count * multiplier, RESULT_KINDS[level], "forfeit", cube.value, multiplier, cube.factor
         )
 
     # -- replay ---------------------------------------------------------------------------------------------------

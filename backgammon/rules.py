@@ -267,8 +267,8 @@ class RuleSet:
 
 
 PRESETS: dict[str, RuleSet] = {
-    "tournament": RuleSet(name="tournament"),
-    "money": RuleSet(name="money", jacoby=True, beavers=True, automatic_doubles=1),
+    "tournament": RuleSet(name="tournament", forfeit_valuation="single"),
+    "money": RuleSet(name="money", jacoby=True, beavers=True, automatic_doubles=1, forfeit_valuation="single"),
     "classic-1931": RuleSet(
         name="classic-1931", automatic_doubles=15, crawford=False, dead_cube=False, bear_off_high_die_first=True
     ),
@@ -279,8 +279,10 @@ PRESETS: dict[str, RuleSet] = {
 (2^15), for 001 §15 "otherwise it stands" (no agreed limit).
 
 Forfeit valuation per preset (``forfeit_valuation``; no seed text values a forfeited game, so each is the club's
-choice, RULES A2/M5): every preset uses ``"board"`` — ``tournament`` and ``money`` because a forfeit at a time limit
-must never pay (a player about to be gammoned loses the gammon anyway); ``classic-1931``, ``chouette-classic`` and
-``chouette-atlanta`` for the same reason (003 Atlanta 4.9 settles a chouette game on the result, and a late member's
-game is his result). A club that follows Backgammon Galaxy sets ``"single"``; one that wants the forfeiting side to
-pay the most the board could still cost him sets ``"worst"``. The replay of a Galaxy file uses ``"single"``."""
+choice, RULES A2/M5): ``tournament`` and ``money`` use ``"single"`` (Backgammon Galaxy's "Losses 1 point") — a claim
+of the game at a lapsed deadline is then a single game at the cube, not the backgammon an early board stands at,
+which in a short match is the same as claiming the match; ``classic-1931``, ``chouette-classic`` and
+``chouette-atlanta`` use ``"board"`` (003 Atlanta 4.9 settles a chouette game on the result, and a late member's game
+is his result). A club that wants timing out never to save a gammon sets ``"board"`` (the rule option
+``{ forfeit_valuation = "board" }``); one that wants the forfeiting side to pay the most the board could still cost him
+sets ``"worst"``. The replay of a Galaxy file uses ``"single"``."""

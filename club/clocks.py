@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
-from .describe import pending_words
+from .describe import claim_terms, pending_words
 from .errors import ClubError, StaleVersionError
 from .settings import ClubSettings
 
@@ -63,7 +63,8 @@ class Notice:
     whose decision (``subject``), who may make it (``actor``), ``pending``, ``due_at``, ``text`` (in words),
     ``ping`` (the members to mention, in order) and the ``outcome`` when the club acted (a lapse, a forfeit, a
     proxy's turn: the table's own outcome type). ``offer``: the buttons to show ``offer_to`` (``claim_game``,
-    ``claim_match``, ``more_time``: the ``claim`` expiry policy), for the deadline set at table ``version``."""
+    ``claim_match``, ``more_time``: the ``claim`` expiry policy), for the deadline set at table ``version``;
+    ``terms``: what each claim scores, by action (:func:`club.describe.claim_terms`)."""
 
     kind: str
     table: str
@@ -78,6 +79,7 @@ class Notice:
     offer: tuple[str, ...] = ()
     offer_to: int | None = None
     version: int = 0
+    terms: dict[str, str] | None = None
 
 
 class TableClock(Protocol):
@@ -205,13 +207,17 @@ class MatchClock:
                     return Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor,
                                   deadline.pending, deadline.due_at, text + "The club waits for the move.",
                                   tuple(match.players))  # fmt: skip
-                opponent = match.players[1 - match.players.index(deadline.subject)]
+                late = match.players.index(deadline.subject)
+                opponent = match.players[1 - late]
                 other = names.get(opponent, str(opponent))
-                text += f"{other}, you may claim the game, claim the match, or give {who} 24 hours more."
+                table, _version = await service.table_state(deadline.table_id)
+                terms = claim_terms(table, late)
+                text += (f"{other}, you may claim the game ({terms['claim_game']}), claim the match "
+                         f"({terms['claim_match']}), or give {who} 24 hours more.")  # fmt: skip
                 return Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor,
                               deadline.pending, deadline.due_at, text, (opponent, deadline.subject),
                               offer=("claim_game", "claim_match", "more_time"), offer_to=opponent,
-                              version=deadline.version)  # fmt: skip
+                              version=deadline.version, terms=terms)  # fmt: skip
         # the club acts through the use-case layer (its own lock and version check)
         side = match.players.index(deadline.subject)
         what_to_do = {"lapse": "lapse", "forfeit_game": "forfeit", "forfeit_match": "forfeit_match"}[policy]

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from backgammon.moves import dice_text
-from backgammon.result import counted_single
+from backgammon.result import counted_single, kind_words
 
 from .table import Event
 from .wording import plural
@@ -159,3 +159,22 @@ def describe(event: Event, names: Sequence[str], *, money: bool, length: int = 0
             "no database needed; the operator checks the stored log too (python -m club verify)."
         )
     return f"{who}: {kind.replace('_', ' ')}."
+
+
+VALUED = {"board": "as the board stands", "single": "a single game at the cube", "worst": "the worst still possible"}
+"""How the rule set values a forfeited game (``forfeit_valuation``, RULES A2, M5), in words."""
+
+
+def claim_terms(table, late: int) -> dict[str, str]:
+    """What each claim against ``late`` (the side whose time ran out) scores now, said before it is made:
+    ``{"claim_game": "1 point (single, a single game at the cube)", "claim_match": "…"}`` — from the rule set's
+    forfeit valuation (:meth:`backgammon.game.Game.forfeit_result`, RULES A2, M5). ``table``: a
+    :class:`~club.table.MatchTable` with a game being played."""
+    result = table.game.forfeit_result(late)
+    how = VALUED.get(table.rules.forfeit_valuation, table.rules.forfeit_valuation)
+    kind = kind_words(result.kind, result.multiplier)
+    game = f"{plural(result.points, 'point')} ({kind}, {how})"
+    if table.kind == "match" and table.score[1 - late] + result.points >= table.length:
+        game += ": that ends the match"
+    match = "the match is yours" if table.kind == "match" else "the session ends, this game forfeited as above"
+    return {"claim_game": game, "claim_match": match}

@@ -22,6 +22,7 @@ from discord.ext import commands
 from club import frontend
 from club.commitments import phrase_text
 from club.correspondence import Correspondence, autoroll_words, away_state_in, pinged_words, resolve_their_turn
+from club.describe import shorten
 from club.errors import InvalidRequestError
 from club.wording import plural
 
@@ -70,12 +71,16 @@ async def claim(interaction: discord.Interaction, match_id: int, version: int, a
 
 
 def claim_view(notice) -> discord.ui.View | None:
-    """The buttons a notice offers (``notice.offer``), or None."""
+    """The buttons a notice offers (``notice.offer``), or None; Claim the game says what it scores (``notice.terms``:
+    "Claim the game: 1 point (single, a single game at the cube)")."""
     if not getattr(notice, "offer", ()):
         return None
     view = discord.ui.View(timeout=None)
+    terms = getattr(notice, "terms", None) or {}
     for action in notice.offer:
-        view.add_item(TableButton.of("m", notice.table_id, notice.version, action))
+        label = f"{CLAIM_LABELS[action]}: {terms[action]}" if action == "claim_game" and action in terms else None
+        view.add_item(TableButton.of("m", notice.table_id, notice.version, action, label=shorten(label, 80)
+                                     if label else None))  # fmt: skip
     return view
 
 

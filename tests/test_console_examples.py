@@ -168,21 +168,23 @@ def test_correspondence_over_days(tmp_path):
     """eve v finn, a 5-point match over days: finn nudges after 12 hours; eve goes away 2 days and comes
     back after one (a day given back); her clock lapses, her last away day is used automatically, it lapses again
     and finn — offered claim game, claim match, more-time — gives 24 hours more; at the next lapse he claims the
-    game (a forfeit: 3 points, RULES M5), in game 2 the match; eve asks for a rematch and finn accepts."""
+    game (a forfeit: a single game at the cube, the tournament preset's valuation, RULES M5), in game 2 the match;
+    eve asks for a rematch and finn accepts."""
     out = run_example(tmp_path, "correspondence")
     assert "match #1 (to eve): Nudge from finn" in out
     assert "match #1 (to finn): eve is away until" in out and "(travelling)" in out
     assert "match #1 (to finn): eve is back" in out
     assert "one away day was used automatically, 24 hours more (0 away days left this year)" in out
     assert out.count("finn can: claim game, claim match, more-time (as finn)") == 3
+    assert "finn, you may claim the game (1 point (single, a single game at the cube))" in out
     assert "you can: claim game, claim match, more-time" in out
     assert "finn gives eve 24 hours more in match 1" in out
     assert "eve ran out of time and forfeits the game" in out and "eve ran out of time and forfeits the match" in out
-    assert "Match #1 is over: finn won 5–0." in out and "you can: rematch" in out
+    assert "Match #1 is over: finn won 2–0." in out and "you can: rematch" in out
     assert "Rematch: eve challenges finn to a 5-point match. Rules: tournament." in out
     assert "finn accepts the challenge." in out
     sheet = sheet_rows(out, "Score sheet — Match 1 to 5", ["eve", "finn"])
-    assert sheet["1"] == {"eve": -3, "finn": 3} and sheet["2"]["finn"] > 0
+    assert sheet["1"] == {"eve": -1, "finn": 1} and sheet["2"]["finn"] > 0
 
 
 def test_tournament_double_elimination_and_swiss(tmp_path):

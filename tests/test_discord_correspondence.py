@@ -121,7 +121,8 @@ async def test_claim_buttons_at_a_lapsed_deadline_and_the_rematch(tmp_path):
         await h.tick()
         post = h.last(thread)
         assert mentioned(post, waiting) and "claim the game" in post.content
-        assert post.labels == ["Claim the game", "Claim the match", "Give 24 h more"]
+        claim_game = "Claim the game: 1 point (single, a single game at the cube)"  # said before it is pressed
+        assert post.labels == [claim_game, "Claim the match", "Give 24 h more"]
         version = (await service.state(1)).version
         for label in post.labels:
             refused = await h.press(late, post, label)
@@ -130,13 +131,13 @@ async def test_claim_buttons_at_a_lapsed_deadline_and_the_rematch(tmp_path):
         more = await h.press(waiting, post, "Give 24 h more")
         assert more.private and "24 hours more" in more.text
         assert mentioned(h.last(thread), late) and "24 hours more" in h.last(thread).content
-        early = await h.press(waiting, post, "Claim the game")
+        early = await h.press(waiting, post, claim_game)
         assert early.private and "still has" in early.text and (await service.state(1)).version == version
         h.clock.advance(24 * HOUR)
         await h.tick()
         second = h.last(thread)
-        assert second.labels == ["Claim the game", "Claim the match", "Give 24 h more"]
-        await h.press(waiting, second, "Claim the game")
+        assert second.labels == [claim_game, "Claim the match", "Give 24 h more"]
+        await h.press(waiting, second, claim_game)
         assert (await service.state(1)).game_number == 2, "the late member forfeited the game"
         assert any("forfeits the game" in m.text for m in h.messages(thread))
         for _ in range(5):  # game 2: whoever keeps it waiting, his opponent claims the match at the lapse

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -120,7 +121,8 @@ def test_g3_automatic_doubles_add_one_kind_then_a_voluntary_double_doubles_the_c
 def test_d6_add_one_factor_prices_drops_resignations_and_forfeits():
     """RULES D2/D6: a drop costs the count before the double (cube × factor), a resignation and a forfeit the count
     times the level; a result without a factor stores no 'factor' key (older results read the same)."""
-    rules = RuleSet.preset("money", automatic_doubles=1, automatic_doubles_kind="add", jacoby=False, beavers=False)
+    rules = RuleSet.preset("money", automatic_doubles=1, automatic_doubles_kind="add", jacoby=False, beavers=False,
+                           forfeit_valuation="board")  # fmt: skip
 
     def tied() -> Game:
         game = Game(rules)
@@ -350,15 +352,16 @@ def test_max_resignation_follows_g11():
 
 # -- forfeit (RULES A2/M5 with G11) ------------------------------------------------------------------------------------
 def test_forfeit_is_valued_per_g11_at_the_current_cube():
-    """RULES M5/A2 with G11, D4: a forfeit loses the game as the board stands at the current cube: from the start a
-    backgammon (checkers in the winner's home board); a forfeiter with one off loses a single; Jacoby counts it 1."""
-    game = Game.from_position(MONEY, Position.initial(), on_roll=A, cube_value=2, cube_owner=B)
+    """RULES M5/A2 with G11, D4, forfeit_valuation='board' (a club's choice): a forfeit loses the game as the board
+    stands at the current cube: from the start a backgammon (checkers in the winner's home board); a forfeiter with one off loses a single; Jacoby counts it 1."""
+    board = replace(MONEY, forfeit_valuation="board")
+    game = Game.from_position(board, Position.initial(), on_roll=A, cube_value=2, cube_owner=B)
     result = game.forfeit(B)
     assert result == GameResult(A, 6, "backgammon", "forfeit", 2, 3)
     assert_rejected(game, lambda: game.forfeit(A), WrongPhaseError)
     position = Position.from_points({5: 5, 4: 5, 3: 5, 20: -5, 19: -5, 2: -4})
-    assert Game.from_position(MONEY, position, on_roll=A).forfeit(B).kind == "single"
-    jacoby = Game(RuleSet.preset("money"))
+    assert Game.from_position(board, position, on_roll=A).forfeit(B).kind == "single"
+    jacoby = Game(RuleSet.preset("money", forfeit_valuation="board"))
     assert jacoby.forfeit(A).points == 1
     waiting = opened()
     waiting.play(A, waiting.legal_plays()[0])
@@ -411,7 +414,8 @@ def test_forfeit_valuation_reads_old_stored_rule_sets():
         RuleSet.from_json({**old, "forfeit_scores_board": False, "forfeit_valuation": "board"})
     with pytest.raises(RuleSetError):
         RuleSet.preset("tournament", forfeit_valuation="half")
-    assert all(RuleSet.preset(name).forfeit_valuation == "board" for name in ("tournament", "money", "classic-1931"))
+    assert all(RuleSet.preset(name).forfeit_valuation == "single" for name in ("tournament", "money"))
+    assert all(RuleSet.preset(name).forfeit_valuation == "board" for name in ("classic-1931", "chouette-atlanta"))
 
 
 # -- D1–D5 in play -------------------------------------------------------------------------------------------------------

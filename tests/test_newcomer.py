@@ -123,3 +123,28 @@ async def test_a_chouettes_text_and_png_give_the_same_position_id(tmp_path):
                 out = await console.handle("roll" if "roll" in decision.actions else decision.actions[0])
             assert not out.startswith("Refused"), out
         assert doubled, "the game had a Team window"
+
+
+async def test_claims_say_what_they_score_and_claim_game_is_not_claim_match(tmp_path):
+    """``claim game`` after one move of a 3-point match scored a backgammon and ended the match like ``claim match``,
+    unannounced: the notice now says what each claim scores under the club's valuation — by default a single game at
+    the cube, so the match goes on; a club that values forfeits as the board stands is told so beforehand."""
+    async with console_in(tmp_path) as console:
+        await run(console, "as erin; config move_hours 1 expiry claim; challenge bob 3; as bob; accept")
+        view = await console.service.state(1)
+        mover = view.names[view.players.index(view.waiting_for)]
+        plays = await console.service.legal_plays(1, view.waiting_for)
+        out = await run(console, f"as {mover}; move {plays[0]}; wait 2h; claim game")
+        assert "you may claim the game (1 point (single, a single game at the cube)), claim the match (the match is " \
+               "yours)" in out[-2], out[-2]  # fmt: skip
+        assert "Match #1 is over" not in out[-1] and (await console.service.state(1)).status == "active", out[-1]
+    (tmp_path / "board").mkdir()
+    async with console_in(tmp_path / "board") as console:
+        out = await run(console, "as erin; config move_hours 1 expiry claim; config rule_overrides "
+                                 """'{ forfeit_valuation = "board" }'; challenge bob 3; as bob; accept""")  # fmt: skip
+        assert not any(line.startswith("Refused") for line in out), out
+        view = await console.service.state(1)
+        mover = view.names[view.players.index(view.waiting_for)]
+        plays = await console.service.legal_plays(1, view.waiting_for)
+        out = await run(console, f"as {mover}; move {plays[0]}; wait 2h")
+        assert "claim the game (3 points (backgammon, as the board stands): that ends the match)" in out[-1], out[-1]
