@@ -15,8 +15,8 @@ import argparse
 import asyncio
 import sys
 
-from .backup import RefusedError, backup_file, check_file, restore_file
-from .errors import DatabaseUnavailableError
+from .backup import POSTGRESQL, RefusedError, backup_file, check_file, restore_file, restore_postgres
+from .errors import DatabaseUnavailableError, StorageError
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -63,14 +63,17 @@ def main(argv: list[str] | None = None) -> int:
 def _restore(backup: str, database: str) -> int:
     """``restore``: :func:`storage.backup.restore_file`, and what it did, one line a step."""
     try:
-        report = restore_file(backup, database)
+        if database.startswith(POSTGRESQL):
+            report = asyncio.run(restore_postgres(backup, database))
+        else:
+            report = restore_file(backup, database)
     except FileNotFoundError as error:
         print(error, file=sys.stderr)
         return 1
     except RefusedError as error:
         print(error, file=sys.stderr)
         return 2
-    except OSError as error:
+    except (OSError, StorageError) as error:
         print(f"not restored: {error}", file=sys.stderr)
         return 1
     for old, new in report.aside:
@@ -88,7 +91,6 @@ def _restore(backup: str, database: str) -> int:
 
 async def _migrate_to(source: str, url: str) -> int:
     """``migrate-to``: the copy and its comparison (:func:`storage.migrate.migrate_to`)."""
-    from .errors import StorageError
     from .migrate import migrate_to
 
     try:

@@ -9,6 +9,7 @@ place has the backup's bytes and passes SQLite's integrity check.
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import sqlite3
@@ -18,8 +19,12 @@ from pathlib import Path
 
 from .database import Database
 from .errors import StorageError
-from .files import OWNER_ONLY
+from .files import OWNER_ONLY, owner_only
 from .health import _digest, _inspect, seal
+from .pgerrors import hide_password
+
+POSTGRESQL = ("postgresql://", "postgres://")
+"""How a PostgreSQL database's URL starts (the other databases are SQLite files)."""
 
 
 class RefusedError(StorageError):
@@ -28,11 +33,12 @@ class RefusedError(StorageError):
 
 @dataclass(frozen=True, slots=True)
 class RestoreReport:
-    """What :func:`restore_file` did: the ``backup`` copied to ``database``, the files moved ``aside``
-    (original → new name), and ``check``, SQLite's integrity and foreign-key check of the result (``["ok"]``)."""
+    """What :func:`restore_file` or :func:`restore_postgres` did: the ``backup`` copied to ``database`` (a file, or
+    a PostgreSQL URL without its password), the files moved ``aside`` (original → new name; none on PostgreSQL), and
+    ``check``, the database's integrity check of the result (``["ok"]``)."""
 
     backup: Path
-    database: Path
+    database: Path | str
     aside: tuple[tuple[Path, Path], ...]
     check: list[str]
 
@@ -48,12 +54,16 @@ def _same_file(a: Path, b: Path) -> bool:
 
 
 async def backup_file(source: str | Path, destination: str | Path) -> Path:
-    """Copy the club database at ``source`` to ``destination`` (overwritten) with the online backup API.
+    """Copy the club database at ``source`` to ``destination`` (overwritten) with the online backup API; a
+    ``postgresql://`` ``source`` is written with ``pg_dump`` as its custom-format archive (:func:`restore_postgres`
+    reads it back). The copy is created 0600: it holds the seeds of running games.
 
     Raises ``FileNotFoundError`` if ``source`` does not exist (a backup never creates an empty database),
     :class:`RefusedError` if ``destination`` is ``source`` itself, :class:`~storage.errors.SchemaError` if it is not
     a club database. Returns the destination path.
     """
+    if isinstance(source, str) and source.startswith(POSTGRESQL):
+        return await _pg_dump(source, Path(destination))
     source, destination = Path(source), Path(destination)
     if not source.is_file():
         raise FileNotFoundError(f"no database at {source}")
@@ -122,12 +132,55 @@ def restore_file(backup: str | Path, database: str | Path) -> RestoreReport:
     return RestoreReport(backup, database, tuple(aside), check)
 
 
+async def _run(tool: str, *args: str) -> str:
+    """Run the PostgreSQL client ``tool`` with ``args``; its first error line ("" when it succeeded)."""
+    try:
+        process = await asyncio.create_subprocess_exec(
+            tool, *args, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE
+        )
+    except FileNotFoundError:
+        return f"{tool} is not installed (Debian: apt-get install postgresql-client)"
+    _, err = await process.communicate()
+    if process.returncode == 0:
+        return ""
+    lines = [line for line in err.decode("utf-8", "replace").splitlines() if line.strip()]
+    return lines[0] if lines else f"{tool} ended with status {process.returncode}"
+
+
+async def _pg_dump(url: str, destination: Path) -> Path:
+    """``pg_dump`` of ``url`` into ``destination`` (custom format, 0600). Raises :class:`RefusedError` when it
+    fails (the message without the password)."""
+    owner_only(destination)
+    error = await _run("pg_dump", "--format=custom", "--no-owner", f"--file={destination}", f"--dbname={url}")
+    if error:
+        raise RefusedError(f"not backed up: {error.replace(url, hide_password(url))}")
+    return destination
+
+
+async def restore_postgres(backup: str | Path, url: str) -> RestoreReport:
+    """Put the ``pg_dump`` archive ``backup`` (:func:`backup_file`) in place of the club tables of the PostgreSQL
+    database ``url`` (the bot stopped): ``pg_restore --clean`` in one transaction, so a failure changes nothing; then
+    the database's own check (:meth:`storage.pgstore.PgDatabase.integrity_check`). Raises ``FileNotFoundError`` if
+    there is no ``backup``, :class:`RefusedError` (nothing changed) if ``pg_restore`` cannot use it."""
+    backup = Path(backup)
+    if not backup.is_file():
+        raise FileNotFoundError(f"not restored: no backup at {backup}")
+    error = await _run("pg_restore", "--clean", "--if-exists", "--no-owner", "--single-transaction",
+                       "--exit-on-error", f"--dbname={url}", str(backup))  # fmt: skip
+    if error:
+        raise RefusedError(f"not restored: {backup} could not be restored into {hide_password(url)} ({error}); "
+                           "nothing was changed")  # fmt: skip
+    async with Database.open(url) as database:
+        check = await database.integrity_check()
+    return RestoreReport(backup, hide_password(url), (), check)
+
+
 async def check_file(path: str | Path) -> list[str]:
     """``PRAGMA integrity_check`` and foreign-key check of the database at ``path``: ``["ok"]`` or the problems.
 
     ``path`` may be a ``postgresql://…`` URL: then :meth:`storage.pgstore.PgDatabase.integrity_check` (schema
     version and triggers). Raises ``FileNotFoundError`` if there is no file at ``path``."""
-    if isinstance(path, str) and path.startswith(("postgresql://", "postgres://")):
+    if isinstance(path, str) and path.startswith(POSTGRESQL):
         async with Database.open(path) as database:
             return await database.integrity_check()
     path = Path(path)

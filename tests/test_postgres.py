@@ -421,3 +421,38 @@ async def test_a_database_that_cannot_be_used_is_one_line_in_every_tool(pg_clust
             lines = [line for line in text.splitlines() if line.strip()]
             assert len(lines) == 1 and what in lines[0] and hint in lines[0], (url, text)
             assert "Traceback" not in text and "s3cret" not in text, (url, text)
+
+
+async def test_backup_and_restore_of_a_postgresql_database_with_the_same_commands(tmp_path, pg_url, capsys):
+    """``python -m storage backup URL FILE`` (pg_dump's archive) and ``python -m storage restore FILE URL``
+    (pg_restore in one transaction): the actions played after the backup are gone, the database holds exactly the
+    backup's rows, and ``club verify`` passes; a file that is not such an archive is refused and changes nothing."""
+    from tests.clubkit import NAMES
+    from tests.pgkit import snapshot_rows
+
+    dump = tmp_path / "club.dump"
+    rng = random.Random(5)
+    async with Database.open(pg_url) as db:
+        service = ClubService(db, clock=ManualClock(1_700_000_000.0), seeds=seeded(5))
+        for user, name in NAMES.items():
+            await service.register(GUILD, user, name)
+        await play_out(service, await new_table(service, 3), rng)
+    assert await asyncio.to_thread(storage_main, ["backup", pg_url, str(dump)]) == 0
+    assert str(dump) in capsys.readouterr().out and (dump.stat().st_mode & 0o777) == 0o600
+    kept = snapshot_rows(pg_url)
+    async with Database.open(pg_url) as db:
+        service = ClubService(db, clock=ManualClock(1_700_100_000.0), seeds=seeded(6))
+        await play_out(service, await new_table(service, 1), rng)
+    assert snapshot_rows(pg_url) != kept
+    assert await asyncio.to_thread(storage_main, ["restore", str(dump), pg_url]) == 0
+    out = capsys.readouterr().out
+    assert "integrity check: ok" in out and f"python -m club verify {pg_url}" in out
+    assert snapshot_rows(pg_url) == kept
+    assert await asyncio.to_thread(club_main, ["verify", pg_url, "--quiet"]) == 0
+    assert capsys.readouterr().out.rstrip().endswith("checked, 0 with problems")
+    bad = tmp_path / "bad.dump"
+    bad.write_bytes(b"not an archive")
+    assert await asyncio.to_thread(storage_main, ["restore", str(bad), pg_url]) == 2
+    err = capsys.readouterr().err
+    assert "not restored" in err and "Traceback" not in err and len(err.strip().splitlines()) == 1
+    assert snapshot_rows(pg_url) == kept
