@@ -92,7 +92,7 @@ def play_frames(
         views.append(
             BoardView(
                 reached, on_roll=None if last else VIEWER, awaiting=header if last else f"plays {roll}",
-                last_play=moves[:count], last_mover=VIEWER, last_dice=tuple(dice) if last else None, **common,
+                last_play=moves[:count], last_mover=VIEWER, last_dice=(dice[0], dice[1]) if last else None, **common,
             )
         )  # fmt: skip
     if not moves:
