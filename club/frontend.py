@@ -16,10 +16,10 @@ from backgammon.moves import Play
 
 from .describe import shorten
 from .dice_check import DiceProof, dice_proof  # noqa: F401 (re-exported: /bg verify, the console's verify)
-from .errors import InvalidRequestError, NotAPlayerError, NotNowError, UnknownGameError
+from .errors import InvalidRequestError, NotAPlayerError, NotNowError
 from .requests import Request, as_request
 from .results import Outcome, TableView
-from .scope import _is_id, chouette_in_club, in_club
+from .scope import _is_id, chouette_in_club, in_club, record_in_club
 from .service import ClubService, HistoryItem, WaitingItem
 from .wording import (  # noqa: F401 (re-exported: the front ends call frontend.explain, frontend.filter_plays)
     MAX_CHOICES,
@@ -254,12 +254,9 @@ async def resolve_match(
     if given is not None:
         return await in_club(service, given, guild_id)
     if here is not None and _is_id(here):
-        record = await service.db.get_match(here)  # the row only: who plays there
-        if record is not None and member in record.players:
-            try:
-                return await in_club(service, here, guild_id)
-            except UnknownGameError:
-                pass
+        record = await service.db.get_match(here)  # the row only: who plays there, in which club
+        if record is not None and member in record.players and await record_in_club(service, record, guild_id):
+            return here
     waiting, others = await open_games(service, member, guild_id)
     choices = [GameChoice(item.match_id, describe_item(item, True), True) for item in waiting]
     choices += [GameChoice(item.match_id, describe_item(item, False), False) for item in others]

@@ -125,6 +125,8 @@ class TableView:
     ``legal``: the actions ``waiting_for`` may take now (names of the use-cases). ``game``: the current game.
     ``engine_side``/``strength``: a practice game's engine seat (:mod:`club.practice`), else None.
     ``stop_by``: in a money session, the side (0/1) that asked to end it when the current game ends, else None.
+    ``plays``: when ``waiting_for`` must play, the legal plays of his dice (notation, ``pass`` when none: what
+    :meth:`club.service.ClubService.legal_plays` says), else None.
     """
 
     match_id: int
@@ -151,6 +153,7 @@ class TableView:
     engine_side: int | None = None
     strength: str | None = None
     stop_by: int | None = None
+    plays: tuple[str, ...] | None = None
 
     @property
     def practice(self) -> bool:
@@ -220,6 +223,9 @@ class TableView:
             engine_side=table.engine_side,
             strength=table.strength,
             stop_by=table.stop_by,
+            plays=tuple(p.notation() or "pass" for p in table.legal_plays())
+            if side is not None and pending == "play" and table.status == "active"
+            else None,
         )
 
 

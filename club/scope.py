@@ -24,14 +24,21 @@ async def in_club(service: ClubService, match_id: int, guild_id: int | None) -> 
     if not _is_id(match_id):
         raise InvalidRequestError(f"a game is its number, like 12, not {shown(match_id)}")
     record = await service.db.get_match(match_id)
-    if record is not None and guild_id is not None:
-        club = await service.db.get_club(guild_id) if _is_id(guild_id) else None
-        room = await service.db.get_club(-guild_id) if _is_id(guild_id) else None  # its practice room
-        if club is None or record.club_id not in (club.id, room.id if room is not None else None):
-            record = None
-    if record is None:
+    if record is None or not await record_in_club(service, record, guild_id):
         raise UnknownGameError(f"There is no match or session {match_id} here.")
     return match_id
+
+
+async def record_in_club(service: ClubService, record, guild_id: int | None) -> bool:
+    """Whether the stored match ``record`` (a :class:`storage.MatchRecord`) belongs to the club of guild ``guild_id``
+    or to its practice room (whose guild id is the negated one); ``guild_id`` None accepts any. One read: the
+    match's club."""
+    if guild_id is None:
+        return True
+    if not _is_id(guild_id):
+        return False
+    club = await service.db.get_club_by_id(record.club_id)
+    return club is not None and club.guild_id in (guild_id, -guild_id)
 
 
 async def chouette_in_club(chouettes, session_id: int, guild_id: int | None) -> int:

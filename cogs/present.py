@@ -148,7 +148,9 @@ async def board_message(
         embed.add_field(name="Rules", value=view.rules_text[:1024] or "-", inline=False)
     plays = None
     if buttons and view.pending == "play" and view.waiting_for is not None:
-        plays = await service.legal_plays(view.match_id, view.waiting_for)
+        plays = (
+            list(view.plays) if view.plays is not None else await service.legal_plays(view.match_id, view.waiting_for)
+        )
     components = table_components(view, plays) if buttons else None
     if view.pending == "play" and view.waiting_for is not None and (plays is None or len(plays) > MAX_CHOICES):
         embed.add_field(name="Your play", value="Type `/bg move` — the legal plays are suggested as you type.")
