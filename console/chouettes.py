@@ -81,17 +81,22 @@ async def chouette_choices(console: Console, *, waiting_only: bool = False) -> l
     return result
 
 
-async def session_for(console: Console, args: list[str], *, joining: bool = False) -> tuple[int, list[str]]:
+async def session_for(
+    console: Console, args: list[str], *, joining: bool = False, looking: bool = False
+) -> tuple[int, list[str]]:
     """The chouette a chouette command means: ``chouette=N`` (or a trailing number), else the one the member sits
-    in (``joining``: the only open one he is not in). Raises :class:`InvalidRequestError` with the list."""
+    in (``joining``: the only open one he is not in; ``looking``, for a command that only shows it: else one whose
+    score sheet he is on — he left it). Raises :class:`InvalidRequestError` with the list."""
     target, rest = take_target(args)
     if target is not None:
         return target.id, rest
-    views = await open_views(console)
+    every = await open_views(console)
     if joining:
-        views = [view for view in views if console.member not in view.members] or views
+        views = [view for view in every if console.member not in view.members] or every
     else:
-        views = [view for view in views if console.member in view.members or view.decision_of(console.member)]
+        views = [view for view in every if console.member in view.members or view.decision_of(console.member)]
+    if looking and not views:
+        views = [view for view in every if console.member in view.sheet.members]
     if len(views) == 1:
         return views[0].session_id, rest
     if not views:
@@ -415,14 +420,14 @@ async def team_settle(console: Console, args: list[str]) -> str:
 @verb("chouette status", "chouette status [chouette=N]", "seats, cubes, who must decide", bare=True)
 async def status(console: Console, args: list[str]) -> str:
     """``chouette status``."""
-    session_id, _ = await session_for(console, args)
+    session_id, _ = await session_for(console, args, looking=True)
     return await chouette_board(console, await console.chouettes.state(session_id), console.member)
 
 
 @verb("chouette sheet", "chouette sheet [chouette=N]", "the score sheet, as a table and a PNG (RULES C11)")
 async def sheet(console: Console, args: list[str]) -> str:
     """``chouette sheet``."""
-    session_id, _ = await session_for(console, args)
+    session_id, _ = await session_for(console, args, looking=True)
     view = await console.chouettes.state(session_id)
     lines = [text_table(sheet_table(view))]
     if console.images is not None:
@@ -435,7 +440,7 @@ async def sheet(console: Console, args: list[str]) -> str:
 @verb("chouette rules", "chouette rules [chouette=N]", "the rules this chouette is played under")
 async def chouette_rules(console: Console, args: list[str]) -> str:
     """``chouette rules``."""
-    session_id, _ = await session_for(console, args)
+    session_id, _ = await session_for(console, args, looking=True)
     view = await console.chouettes.state(session_id)
     text = (f"Chouette #{view.session_id}: {view.rules_text}.\nTime: {view.decision_time / 3600:g} h per cube "
             f"decision, {view.proxy_time / 3600:g} h for a proxy.")  # fmt: skip

@@ -148,3 +148,15 @@ async def test_claims_say_what_they_score_and_claim_game_is_not_claim_match(tmp_
         plays = await console.service.legal_plays(1, view.waiting_for)
         out = await run(console, f"as {mover}; move {plays[0]}; wait 2h")
         assert "claim the game (3 points (backgammon, as the board stands): that ends the match)" in out[-1], out[-1]
+
+
+async def test_a_member_who_left_a_chouette_still_sees_its_sheet(tmp_path):
+    """A member who left during a game is out once it ends, but he is on the sheet: ``chouette sheet`` and
+    ``chouette status`` find the chouette for him (they said "No chouette here for you")."""
+    async with console_in(tmp_path, cast=("ann", "ben", "cy")) as console:
+        await run(console, "as ann; config expiry forfeit_game; chouette start; as ben; chouette join; as cy; "
+                           "chouette join; chouette seat; chouette leave; wait 80h")  # fmt: skip
+        assert member_id("cy") not in (await console.chouettes.state(1)).members, "cy is out after the game"
+        sheet = await console.handle("chouette sheet")
+        assert not sheet.startswith("Refused") and "cy" in sheet, sheet
+        assert not (await console.handle("chouette status")).startswith("Refused")
