@@ -12,7 +12,8 @@ Bytes that change on the disk without a write through the file system (a failing
 SQLite's checks do not read: a free page, a value inside a row) are noticed by the **seal**: when the last connection
 closes the file cleanly (no -wal left), :func:`seal` writes ``<file>.seal`` with the file's SHA-256, size and
 modification time; at the next start :func:`check_seal` recomputes the digest when size and time are unchanged
-(a file written since — by another process, a restore — has a new time and is not judged by an old seal).
+(a file written since — by another process, a restore — has a new time and is not judged by an old seal), and
+:func:`check_shrunk` refuses a file that is gone, emptied or smaller than its seal records (never a new club).
 """
 
 from __future__ import annotations
@@ -155,6 +156,25 @@ def check_seal(path: str | Path) -> str | None:
     return None
 
 
+def check_shrunk(path: str | Path) -> str | None:
+    """What the seal of ``path`` says about a file that is gone or smaller than when it was sealed (emptied, cut
+    short, replaced), or None. The club's files only grow between clean closes (nothing vacuums them), so a smaller
+    file is never the bot's own doing; one sentence naming the seal, the backup to restore and how to start anew."""
+    path = Path(path)
+    target = _seal_path(path)
+    try:
+        sealed = json.loads(target.read_text())["size"]
+        size = path.stat().st_size if path.exists() else None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    if not isinstance(sealed, int) or (size is not None and size >= sealed):
+        return None
+    now = "is gone" if size is None else ("is empty (0 bytes)" if size == 0 else f"has {size} bytes")
+    return (f"{path} {now}, but its seal {target} records {sealed} bytes at the bot's last clean close: it was "
+            f"emptied, cut short or replaced, and is not started as a new club; {_restore_advice(path)} (to start a "
+            f"new club there on purpose, delete {target} first)")  # fmt: skip
+
+
 def check_before_opening(path: str | Path, *, write: bool = True) -> FileProblem | None:
     """What stops the database at ``path`` from being opened (see the module docstring), or None when it is fine
     (or does not exist yet and its folder is writable). ``write``: whether the caller will write (start-up) — a
@@ -174,6 +194,9 @@ def check_before_opening(path: str | Path, *, write: bool = True) -> FileProblem
         if path.exists() and not os.access(path, os.R_OK | os.W_OK):
             return FileProblem("unreadable", f"{path} cannot be read and written by this user: fix its owner or mode "
                                "(chmod 600, owned by the bot's user)")  # fmt: skip
+    shrunk = check_shrunk(path)
+    if shrunk is not None:
+        return FileProblem("damaged", shrunk)
     if not path.exists():
         return None
     if path.is_dir():

@@ -164,3 +164,43 @@ async def test_bytes_flipped_in_the_last_page_are_noticed(tmp_path, capsys):
     assert "changed on the disk" in out.out
     os.utime(path)  # written since (another process, a restore): the old seal no longer judges it
     assert check_before_opening(path) is None
+
+
+@pytest.mark.parametrize("how", ["emptied", "halved", "deleted"])
+async def test_a_file_smaller_than_its_seal_is_refused_never_started_as_a_new_club(tmp_path, capsys, how):
+    """A sealed file emptied (truncated to 0 bytes), cut short or gone while its seal records its size: start-up and
+    verify refuse it in one line naming the seal and the backup to restore — the bot never starts it as an empty
+    club — and a file grown since its seal (the bot wrote to it) still passes."""
+    path = await _club_file(tmp_path / "club.sqlite3")
+    backups = tmp_path / "backups"
+    backups.mkdir()
+    shutil.copy(path, backups / "club-monday.sqlite3")
+    seal = tmp_path / "club.sqlite3.seal"
+    assert seal.exists()
+    size = path.stat().st_size
+    if how == "deleted":
+        path.unlink()
+    else:
+        with open(path, "r+b") as handle:
+            handle.truncate(0 if how == "emptied" else size // 2)
+    problem = check_before_opening(path)
+    assert problem is not None and problem.kind == "damaged"
+    assert str(seal) in problem.text and f"{size} bytes" in problem.text
+    assert f"python -m storage restore {backups / 'club-monday.sqlite3'} {path}" in problem.text
+    assert botmod.main(["--console", "--db", str(path)]) == 2
+    err = capsys.readouterr().err
+    _one_line(err)
+    assert str(seal) in err and str(backups / "club-monday.sqlite3") in err
+    assert not path.exists() or path.stat().st_size < size  # not started as a new club
+    if how != "deleted":
+        assert club_main(["verify", str(path)]) == 1
+        out = capsys.readouterr()
+        _one_line(out.out + out.err)
+        assert str(seal) in out.out
+
+
+async def test_a_file_grown_since_its_seal_passes(tmp_path):
+    path = await _club_file(tmp_path / "club.sqlite3")
+    with open(path, "ab") as handle:  # as the bot's writes after a crash would (the seal is older than the file)
+        handle.write(b"\x00" * 4096)
+    assert check_before_opening(path) is None
