@@ -36,7 +36,7 @@ from pathlib import Path
 from botapp.console import _console, no_contribution, reproducible, seed_source, stored_commitments
 from botapp.discord_bot import CONSOLE_HINT, TOKEN_HELP, BgBot, run_bot
 from botapp.replays import replay_files
-from botapp.settings import ConfigError, Settings, hide_password, load_config, url_password
+from botapp.settings import ConfigError, Settings, hide_password, load_config, program, url_password
 from botapp.startup import start_up_problem, upgrade_stored_states
 from cogs import EXTENSIONS
 from storage import DatabaseUnavailableError
@@ -107,12 +107,6 @@ def _settings(config: Path | None) -> Settings | int:
         where = "" if str(error).startswith(str(path)) else f"{path}: "  # load_config names the file itself
         print(f"config: {where}{error}", file=sys.stderr)
         return 2
-
-
-def program() -> str:
-    """How the program was started, for its usage lines: ``bgclub`` (the installed command) or ``python bot.py``."""
-    name = Path(sys.argv[0]).name
-    return name if name and not name.endswith(".py") else "python bot.py"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -21,18 +21,18 @@ from rendering import warm_up
 from storage import Database, DatabaseUnavailableError
 
 from .heap import settle_heap
-from .settings import Settings, hide_password
+from .settings import Settings, hide_password, program
 from .startup import upgrade_stored_states
 
 log = logging.getLogger("bgclub")
 
-TOKEN_HELP = """No Discord token.
+TOKEN_HELP = f"""No Discord token.
 To run the bot in Discord:
   1. https://discord.com/developers/applications → New Application → Bot → Reset Token (copy it).
   2. Put it in config.toml ([discord] token = "...") or in the environment: export DISCORD_TOKEN=...
   3. Invite the bot with the scopes bot and applications.commands (see README "Discord set-up"), then run
-     python bot.py --sync once so the /bg commands appear."""
-CONSOLE_HINT = "Without a token you can play right here: python bot.py --console"
+     {program()} --sync once so the /bg commands appear."""
+CONSOLE_HINT = f"Without a token you can play right here: {program()} --console"
 
 
 class BgBot(commands.AutoShardedBot):
@@ -158,7 +158,7 @@ def run_bot(settings: Settings, *, sync: bool, guild: int | None) -> int:
         return 1
     except (aiohttp.ClientError, OSError, discord.GatewayNotFound, discord.ConnectionClosed,
             discord.DiscordServerError) as error:  # fmt: skip
-        print(f"Cannot reach Discord ({error}). Check the network, or play in the console: python bot.py --console",
+        print(f"Cannot reach Discord ({error}). Check the network, or play in the console: {program()} --console",
               file=sys.stderr)  # fmt: skip
         return 1
     except KeyboardInterrupt:

@@ -6,6 +6,7 @@ these names."""
 from __future__ import annotations
 
 import os
+import sys
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -14,6 +15,12 @@ from club import ClubSettings
 from club.boards import BoardOptions
 from storage import Database
 from storage.pgerrors import hide_password, url_password  # noqa: F401  (re-exported: bot.py, discord_bot)
+
+
+def program() -> str:
+    """The command that started the program, for the texts that say what to type next: ``bgclub`` (the installed
+    command) or ``python bot.py`` (in a clone of the repository)."""
+    return "bgclub" if Path(sys.argv[0]).stem == "bgclub" else "python bot.py"
 
 
 class ConfigError(ValueError):

@@ -135,6 +135,16 @@ def test_nothing_patches_sys_path():
     assert not offenders, "\n".join(offenders)
 
 
+def test_the_texts_name_the_command_that_was_typed(monkeypatch):
+    """Usage lines and hints say ``bgclub`` when the installed command started the program, else ``python bot.py``."""
+    from botapp.settings import program
+
+    monkeypatch.setattr(sys, "argv", ["/venv/bin/bgclub", "--console"])
+    assert program() == "bgclub"
+    monkeypatch.setattr(sys, "argv", ["bot.py"])
+    assert program() == "python bot.py"
+
+
 def _run(*args: str | Path, cwd: Path, timeout: float = 600) -> subprocess.CompletedProcess:
     """Run a command; fail the test with its output when it fails."""
     done = subprocess.run([str(arg) for arg in args], cwd=cwd, capture_output=True, text=True, timeout=timeout)
@@ -161,6 +171,8 @@ def test_the_wheel_installs_and_bgclub_plays_a_game_outside_the_repository(tmp_p
     bgclub = tmp_path / "venv" / "bin" / "bgclub"
     helped = _run(bgclub, "--help", cwd=outside)
     assert helped.stdout.startswith("usage: bgclub") and "--console" in helped.stdout
+    tokenless = subprocess.run([bgclub, "--sync"], cwd=outside, capture_output=True, text=True, timeout=120)
+    assert tokenless.returncode == 1 and "play right here: bgclub --console" in tokenless.stdout, tokenless.stdout
     script = "\n".join(["as bob", "as alice", "/bg challenge bob 1", "as bob", "/bg accept", "/bg move 24/18 13/11",
                         "as alice", "/bg resign gammon", "as bob", "/bg accept", "quit", ""])  # fmt: skip
     played = subprocess.run([bgclub, "--console", "--db", "club.sqlite3", "--seed", "demo", "--no-review"],
