@@ -160,3 +160,19 @@ async def test_a_member_who_left_a_chouette_still_sees_its_sheet(tmp_path):
         sheet = await console.handle("chouette sheet")
         assert not sheet.startswith("Refused") and "cy" in sheet, sheet
         assert not (await console.handle("chouette status")).startswith("Refused")
+
+
+async def test_a_team_settlement_shows_on_the_panel(tmp_path):
+    """After cy buys dee's interest (003 Atlanta 4.4) the panel still said "Team dee — cube 1 centred": the text
+    panel and the PNG's now say that cy holds dee's cube, settled."""
+    from club.chouette.images import panel
+
+    async with console_in(tmp_path, cast=("ann", "ben", "cy", "dee")) as console:
+        await run(console, "as ann; chouette start; as ben; chouette join; as cy; chouette join; as dee; "
+                           "chouette join; chouette seat; as cy; chouette team-settle offer dee 1; as dee; "
+                           "chouette team-settle accept")  # fmt: skip
+        status = await console.handle("chouette status")
+        assert "Team dee — cube 1 centred, held by cy (settled)" in status, status
+        members = panel(await console.chouettes.state(1))
+        labels = [members.captain.name, *(member.name for member in members.team)]
+        assert "cy (dee's cube, settled)" in labels, labels

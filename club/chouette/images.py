@@ -37,6 +37,8 @@ def _power_of_two(value: int) -> int:
 
 def _member(view: ChouetteView, cube: CubeView) -> ChouetteMember:
     label = view.name(cube.team) if not cube.extra else f"{view.name(cube.box)} → {view.name(cube.team)} (extra)"
+    if not cube.extra and cube.team != cube.member:  # bought in a Team settlement (003 Atlanta 4.4)
+        label = f"{view.name(cube.team)} ({view.name(cube.member)}'s cube, settled)"
     state = PANEL_STATES[cube.state]
     if cube.state == "scored" and cube.owner is None:
         state = "centred"

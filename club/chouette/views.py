@@ -194,7 +194,8 @@ class ChouetteView:
     def seat_lines(self, *, team: str = "", notes: bool = False, cubes_between: bool = False) -> list[str]:
         """The seats in rotation order, one line each — role (``team``: how a Team member's is written), name, his
         cube while the board is played (``cubes_between``: also once it ended, until the next game), away and his
-        proxy (``notes``: a proxy named while present, and who leaves after this game) — then the extras, the open
+        proxy (``notes``: a proxy named while present, and who leaves after this game), and who holds his cube after a
+        Team settlement (``held by cy (settled)``, 003 Atlanta 4.4) — then the extras, the open
         settlement offer and who joins for the next game (RULES C3, C5, C9). The seat panel of every front end."""
         cubes = {cube.member: cube for cube in self.cubes if not cube.extra}
         lines = []
@@ -204,6 +205,8 @@ class ChouetteView:
                 role = "Captain"
             cube = cubes.get(member) if self.board_live or (cubes_between and self.phase == "playing") else None
             cube_text = f" — cube {cube.summary()}" if cube is not None else ""
+            if cube is not None and cube.team != member:  # a Team settlement: another member holds it (4.4)
+                cube_text += f", held by {self.name(cube.team)} (settled)"
             proxy = f"proxy {self.name(self.proxies[member])}" if member in self.proxies else ""
             away = f" (away{', ' + proxy if proxy else ''})" if member in self.away else ""
             if notes:
