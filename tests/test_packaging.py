@@ -183,3 +183,17 @@ def test_the_wheel_installs_and_bgclub_plays_a_game_outside_the_repository(tmp_p
     assert len(list((outside / "images" / "club").glob("*.png"))) == 4  # [console] images, from the current folder
     verified = _run(python, "-m", "club", "verify", "club.sqlite3", cwd=outside)
     assert "1 match checked, 0 with problems" in verified.stdout
+
+
+async def test_postgresql_without_the_postgres_extra_says_what_to_install(monkeypatch):
+    """A ``postgresql://`` URL where asyncpg is not installed (the ``postgres`` extra left out) is one line naming the
+    database without its password and the install command — not a traceback."""
+    from storage import Database, DatabaseUnavailableError
+
+    monkeypatch.setitem(sys.modules, "asyncpg", None)  # import asyncpg raises ModuleNotFoundError
+    monkeypatch.delitem(sys.modules, "storage.pgstore", raising=False)
+    with pytest.raises(DatabaseUnavailableError) as refused:
+        Database.open("postgresql://club:s3cret@db.example/club")
+    message = str(refused.value)
+    assert 'pip install "bgclub[postgres]"' in message and "requirements-postgres.txt" in message
+    assert "s3cret" not in message and "db.example/club" in message
