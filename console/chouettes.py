@@ -19,7 +19,7 @@ from club.chouette import ChouetteOutcome, ChouetteView
 from club.chouette.images import board_png_async, sheet_png_async
 from club.errors import InvalidRequestError, NotNowError
 
-from .core import CHOUETTE_CHANNELS, Console, member_id
+from .core import CHOUETTE_CHANNELS, Console, file_problem, member_id
 from .parse import Target, hours, member_name, number, options, take_target
 from .tables import Column, RecordTable, signed, text_table
 from .verbs import verb
@@ -455,8 +455,6 @@ async def chouette_verify(console: Console, args: list[str]) -> str:
     from pathlib import Path
 
     from club.proof import chouette_proof_text, chouette_series, lines
-
-    from .core import file_problem
 
     files = [word for word in args if "/" in word or "." in word]
     session_id, rest = await session_for(console, [word for word in args if word not in files])

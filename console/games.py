@@ -18,7 +18,7 @@ from club.errors import InvalidRequestError
 from club.export import export_mat
 from club.results import Outcome, TableView
 
-from .core import Console, file_problem
+from .core import Console, file_problem, member_id
 from .parse import member_name, number, options, take_target
 from .verbs import help_text, verb
 
@@ -235,8 +235,6 @@ async def challenge(console: Console, args: list[str]) -> str:
 async def _check_challenge(console: Console, opponent: str, length: int, rules: str | None, stake: int) -> None:
     """What :meth:`ClubService.challenge` would refuse, and an opponent who is not a member yet
     (:meth:`Console.known`), checked before anything is stored."""
-    from .core import member_id
-
     if member_id(opponent) == console.member:
         raise InvalidRequestError("you cannot challenge yourself: name another member, e.g. challenge bob 5")
     await console.known(opponent)

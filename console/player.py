@@ -22,6 +22,7 @@ from club.frontend import GameChoice
 from club.wording import plural
 
 from .core import Console
+from .games import next_step, show, you_can
 from .parse import Target, number, take_target
 from .verbs import verb
 
@@ -137,8 +138,6 @@ async def luck(console: Console, args: list[str]) -> str:
     if not rest:
         raise InvalidRequestError("luck TEXT: words of your own for the next game's dice, e.g. luck seven sevens")
     target = await console.target(target, for_turn=False, kinds=("match",))
-    from .games import show
-
     return await show(console, await console.service.add_luck(target.id, console.member, " ".join(rest)))
 
 
@@ -152,8 +151,6 @@ async def claim(console: Console, args: list[str]) -> str:
     match_id = await _mine(console, target, lapsed=True)
     console.last_match = match_id
     outcome = await cases(console).claim(match_id, console.member, f"claim_{rest[0].lower()}")
-    from .games import show
-
     return await show(console, outcome)
 
 
@@ -202,8 +199,6 @@ async def rematch(console: Console, args: list[str]) -> str:
     terms = await rematch_terms(console.service, console.guild_id, console.member, target.id)
     outcome = await terms.challenge(console.service, console.guild_id)
     console.last_match = outcome.match_id
-    from .games import next_step, you_can
-
     return "\n".join(line for line in ("Rematch: " + outcome.message, next_step(outcome.view),
                                        you_can(outcome.view, console.member)) if line)  # fmt: skip
 

@@ -14,6 +14,7 @@ from club.errors import InvalidRequestError
 from club.results import Outcome
 
 from .core import Console
+from .games import _match_for_look, show
 from .parse import number, options, take_target
 from .verbs import verb
 
@@ -135,8 +136,6 @@ async def practice(console: Console, args: list[str]) -> str:
         console.service, console.guild_id, console.member, ENGINE_MEMBER, length=points, strength=strength
     )
     console.last_match = outcome.match_id
-    from .games import show
-
     return await show(console, outcome)
 
 
@@ -146,8 +145,6 @@ async def review(console: Console, args: list[str]) -> str:
     errors of a finished match or session (:func:`club.analysis.review.review_match`)."""
     from club.analysis.hints import refuse_in_play
     from club.analysis.review import review_match
-
-    from .games import _match_for_look
 
     if not engine_available():
         return ENABLE_ANALYSIS
@@ -212,8 +209,6 @@ async def highlight(console: Console, args: list[str]) -> str:
     (:func:`club.highlight.match_highlight`: by the engine's equity when it is installed, else by the pip count);
     refused while the match is played (RULES 003 1.5)."""
     from club.highlight import match_highlight
-
-    from .games import _match_for_look
 
     match_id, rest = await _match_for_look(console, args)
     if rest:

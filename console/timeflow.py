@@ -11,7 +11,9 @@ from club.errors import InvalidRequestError
 from club.scheduler import run_due
 from club.wording import plural
 
+from .chouettes import show as show_chouette
 from .core import Console
+from .games import show as show_match
 from .parse import hours
 from .verbs import verb
 
@@ -33,9 +35,6 @@ async def next_due(console: Console) -> float | None:
 async def fire(console: Console, touched: dict | None = None) -> list[str]:
     """Run the one clock once at the clock's time; the notices in words (and the boards the club moved). The
     tables the club moved are added to ``touched`` (keys ``(kind, id)``, kind ``"chouette"`` or ``"match"``)."""
-    from .chouettes import show as show_chouette
-    from .games import show as show_match
-
     lines = []
     for notice in await run_due(clocks_of(console.service, console.chouettes)):
         lines.append(notice.text.split("\n", 1)[0] if notice.outcome is not None else notice.text)
