@@ -176,3 +176,17 @@ async def test_a_team_settlement_shows_on_the_panel(tmp_path):
         members = panel(await console.chouettes.state(1))
         labels = [members.captain.name, *(member.name for member in members.team)]
         assert "cy (dee's cube, settled)" in labels, labels
+
+
+def test_a_long_review_is_cut_between_lines_and_says_how_many_more():
+    """The review's text was cut at 3,500 characters mid-word ("equities: no doubl"): it ends on a whole line and
+    says how many lines were left out."""
+    from club.analysis.review import Review
+
+    lines = ["**Review**", *(f"{n}. game 1, erin: no double, right was double (−0.286; equities: no double …)"
+                             for n in range(1, 200))]  # fmt: skip
+    text = Review("title", lines, None).text
+    assert len(text) <= 3500
+    shown = text.splitlines()
+    assert shown[:-1] == lines[: len(shown) - 1], "whole lines only"
+    assert shown[-1] == f"… and {len(lines) - len(shown) + 1} more lines", shown[-1]

@@ -13,11 +13,16 @@ from dataclasses import dataclass, field
 
 from backgammon.game import Game
 
+from ..wording import plural
 from .grade import Grade
 from .match import DEFAULT_LEVEL, MatchAnalysis, analyse_games
 from .walk import ANSWER, DOUBLE
 
 COSTLIEST = 3
+
+
+TEXT_LIMIT = 3500
+"""The most characters of a review's text (a message body)."""
 
 
 @dataclass(slots=True)
@@ -32,8 +37,17 @@ class Review:
 
     @property
     def text(self) -> str:
-        """The lines joined (for a message body, at most ~3,500 characters)."""
-        return "\n".join(self.lines)[:3500]
+        """The lines joined for a message body: at most :data:`TEXT_LIMIT` characters, cut between whole lines
+        with ``… and N more lines`` saying what was left out."""
+        kept: list[str] = []
+        size = 0
+        for line in self.lines:
+            if size + len(line) + 1 > TEXT_LIMIT - 40:  # room for the closing line
+                break
+            kept.append(line)
+            size += len(line) + 1
+        left = len(self.lines) - len(kept)
+        return "\n".join([*kept, f"… and {plural(left, 'more line')}"] if left else kept)
 
 
 async def club_games(service, match_id: int) -> list[Game]:
