@@ -18,7 +18,7 @@ from backgammon.moves import Move, format_moves
 from backgammon.position import Position
 
 from .describe import pending_words
-from .table import Event, Table
+from .table import Event, MatchStatus, Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,7 +224,7 @@ class TableView:
             strength=table.strength,
             stop_by=table.stop_by,
             plays=tuple(p.notation() or "pass" for p in table.legal_plays())
-            if side is not None and pending == "play" and table.status == "active"
+            if side is not None and pending == "play" and table.status == MatchStatus.ACTIVE
             else None,
         )
 

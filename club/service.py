@@ -66,7 +66,7 @@ from .requests import Request, as_request
 from .results import GameView, Outcome, TableView
 from .settings import ClubSettings, MemberPreferences
 from .step import MatchStep, _GameInfo, store_challenge
-from .table import FINISHED, Event, Table
+from .table import FINISHED, Event, MatchStatus, Table
 from .work import TableLocks, UnsavedBoards, run_unit
 from .work import check_id as _check_id
 
@@ -358,7 +358,7 @@ class ClubService:
         async def operation(step: MatchStep, side: int) -> None:
             if (due := step.beacon_due()) is not None:
                 raise _AwaitingBeacon(due)  # the game's opening waits for its beacon round: fetch it first
-            if step.table.status == "active" and step.table.waiting()[0] is None:
+            if step.table.status == MatchStatus.ACTIVE and step.table.waiting()[0] is None:
                 step.autoplay()  # finish what the club had left to do (e.g. an opening roll), then judge the call
             step.require_turn(side, kind)
             if kind not in ("decline", "cancel"):
@@ -440,7 +440,7 @@ class ClubService:
         )
         if unit.step.table.finished and unit.step.record.status not in FINISHED:
             await self._match_ended(match_id)
-        if unit.step.table.status == "over" and unit.step.record.status != "over":
+        if unit.step.table.status == MatchStatus.OVER and unit.step.record.status != MatchStatus.OVER:
             if unit.version <= KEEP_INLINE:
                 await self._keep_mat_file(match_id)
             else:  # a long session: its last action does not wait for the replay
@@ -788,7 +788,7 @@ class ClubService:
         side = table.side_of(member)
         if side is None:
             raise NotAPlayerError(f"You do not play in match {match_id}.")
-        if table.status != "active" or table.waiting() != (side, "play"):
+        if table.status != MatchStatus.ACTIVE or table.waiting() != (side, "play"):
             return []
         return [play.notation() or "pass" for play in table.legal_plays()]
 
@@ -849,9 +849,9 @@ class ClubService:
         rows = await self.db.matches_of(member, club_id=club_id, limit=limit, before=before)
         items = []
         for row, mine, opponent, name, score in await self._seen_by(member, rows):
-            if row.status == "over" and row.kind == "match" and row.winner is not None:
+            if row.status == MatchStatus.OVER and row.kind == "match" and row.winner is not None:
                 outcome = "won" if row.winner == mine else "lost"
-            elif row.kind == "money" and row.status in ("active", "over"):
+            elif row.kind == "money" and row.status in (MatchStatus.ACTIVE, MatchStatus.OVER):
                 outcome = f"{score[0]:+d}"
             else:
                 outcome = row.status

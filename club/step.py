@@ -19,7 +19,7 @@ from .errors import GameFinishedError, NotNowError, NotYourTurnError, StaleVersi
 from .refusals import CUBE_KINDS, cube_reason, roll_reason
 from .requests import Request
 from .settings import MemberPreferences
-from .table import GAME_ACTIONS, Event, Table
+from .table import GAME_ACTIONS, Event, MatchStatus, Table
 from .work import DiceInUse, Step
 
 if TYPE_CHECKING:
@@ -44,10 +44,10 @@ VERBS = {
     "stop": "stop the session",
 }
 _STATUS_WORDS = {
-    "over": "is over",
-    "declined": "was declined",
-    "cancelled": "was withdrawn",
-    "expired": "lapsed (not answered in time)",
+    MatchStatus.OVER: "is over",
+    MatchStatus.DECLINED: "was declined",
+    MatchStatus.CANCELLED: "was withdrawn",
+    MatchStatus.EXPIRED: "lapsed (not answered in time)",
 }
 
 
@@ -236,7 +236,7 @@ class MatchStep(Step):
         double (his ``auto_roll`` preference), play a forced play (one legal play) or pass (none, RULES G9)."""
         table = self.table
         for _ in range(self.service.max_auto_actions):
-            if table.status != "active":
+            if table.status != MatchStatus.ACTIVE:
                 return
             side, pending = table.waiting()
             if pending == "new_game":
@@ -259,7 +259,7 @@ class MatchStep(Step):
         table = self.table
         if table.finished:
             text = f"{'Session' if table.kind == 'money' else 'Match'} {self.record.id} {_STATUS_WORDS[table.status]}"
-            if table.status == "over" and table.winner is not None:
+            if table.status == MatchStatus.OVER and table.winner is not None:
                 text += f" ({self.names[table.winner]} won {table.score[table.winner]}–{table.score[1 - table.winner]})"
             raise GameFinishedError(text + ": nothing more can be done.")
 
@@ -269,7 +269,7 @@ class MatchStep(Step):
         self.require_open()
         table = self.table
         waiting_side, pending = table.waiting()
-        if table.status == "challenged" and kind not in ("accept", "decline", "cancel"):
+        if table.status == MatchStatus.CHALLENGED and kind not in ("accept", "decline", "cancel"):
             raise NotNowError("The challenge has not been accepted yet: no game is being played.")
         if kind == "cancel":
             if side != 0:
@@ -286,7 +286,7 @@ class MatchStep(Step):
 
     def _pending_text(self, side: int, pending: str | None) -> str:
         game = self.table.game
-        legal = game.legal_actions(side) if game is not None and self.table.status == "active" else set()
+        legal = game.legal_actions(side) if game is not None and self.table.status == MatchStatus.ACTIVE else set()
         text = pending_words(pending, beaver="beaver" in legal, raccoon="raccoon" in legal)
         if pending == "play" and game is not None and game.dice:
             text += f" {dice_text(game.dice)}"
@@ -295,7 +295,7 @@ class MatchStep(Step):
     def not_now(self, side: int, kind: str) -> NotNowError:
         """A :class:`NotNowError` for ``kind`` by ``side``, naming the rule that refuses it (:mod:`club.refusals`)
         or saying what is awaited instead."""
-        game = self.table.game if self.table.status == "active" else None
+        game = self.table.game if self.table.status == MatchStatus.ACTIVE else None
         if game is not None:
             reason = cube_reason(game, side, kind) if kind in CUBE_KINDS else None
             reason = reason or (roll_reason(game, side) if kind == "roll" else None)

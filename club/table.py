@@ -48,6 +48,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from backgammon.errors import GameError, WrongPhaseError, WrongTurnError
@@ -68,7 +69,20 @@ STATE_FORMAT = 2
 """The format of ``matches.state`` written now: 2 = hot state (no list of finished games); 1 also
 held every finished game's result. :mod:`club.states` reads both and upgrades 1 to 2 by replaying the log."""
 
-FINISHED = ("over", "declined", "cancelled", "expired")
+
+class MatchStatus(StrEnum):
+    """The status of a match or money session (stored as its value: old rows and logs read the same):
+    ``challenged`` → ``active`` → ``over``; or ``declined`` / ``cancelled`` / ``expired``."""
+
+    CHALLENGED = "challenged"
+    ACTIVE = "active"
+    OVER = "over"
+    DECLINED = "declined"
+    CANCELLED = "cancelled"
+    EXPIRED = "expired"
+
+
+FINISHED = (MatchStatus.OVER, MatchStatus.DECLINED, MatchStatus.CANCELLED, MatchStatus.EXPIRED)
 """Statuses in which nothing more can happen."""
 
 PENDING_BY_PHASE = {
@@ -113,7 +127,7 @@ class MatchTable:
     rules: RuleSet
     stake: int
     club_id: int
-    status: str
+    status: MatchStatus
     match: Match
     game: Game | None = None
     game_number: int = 0
@@ -164,7 +178,7 @@ class MatchTable:
             rules=rules,
             stake=args["stake"],
             club_id=args["club_id"],
-            status="challenged",
+            status=MatchStatus.CHALLENGED,
             match=Match(rules, length),
             engine_side=engine.get("side"),
             strength=engine.get("strength"),
@@ -196,7 +210,7 @@ class MatchTable:
             rules=RuleSet.from_json(rules),
             stake=stake,
             club_id=club_id,
-            status=state["status"],
+            status=MatchStatus(state["status"]),
             match=match,
             game=None if game_state is None else Game.from_json(game_state),
             game_number=state["game_number"],
@@ -265,9 +279,9 @@ class MatchTable:
         ``answer_beaver``, ``answer_raccoon`` or ``answer_resignation``; ``(None, "opening_roll")`` while the opening
         roll is due and ``(None, "new_game")`` between games (both transient: the club acts at once).
         """
-        if self.status == "challenged":
+        if self.status == MatchStatus.CHALLENGED:
             return 1, "answer_challenge"
-        if self.status != "active":
+        if self.status != MatchStatus.ACTIVE:
             return None, None
         game = self.game
         if game is None or game.phase == Phase.OVER:
@@ -327,29 +341,30 @@ class MatchTable:
         return self._match_action(kind, side, args)
 
     def _require_game(self) -> Game:
-        if self.status != "active" or self.game is None:
+        if self.status != MatchStatus.ACTIVE or self.game is None:
             raise WrongPhaseError(f"no game is being played here (status {self.status})")
         return self.game
 
     def _match_action(self, kind: str, side: int | None, args: dict[str, Any]) -> list[Event]:
         if kind == "accept" or kind == "decline" or kind == "cancel":
-            if self.status != "challenged":
+            if self.status != MatchStatus.CHALLENGED:
                 raise WrongPhaseError(f"there is no open challenge to {kind} (status {self.status})")
             needed = 0 if kind == "cancel" else 1
             if side != needed:
                 who = "the challenger" if needed == 0 else "the challenged member"
                 raise WrongTurnError(f"only {who} can {kind} the challenge")
-            self.status = {"accept": "active", "decline": "declined", "cancel": "cancelled"}[kind]
+            self.status = {"accept": MatchStatus.ACTIVE, "decline": MatchStatus.DECLINED,
+                           "cancel": MatchStatus.CANCELLED}[kind]  # fmt: skip
             return [Event(kind, side)]
         if kind in ("client_seed", "unused_seed", "beacon"):
             return []  # the dice's business (club.commitments): nothing changes at the table
         if kind == "lapse":
-            if self.status != "challenged":
+            if self.status != MatchStatus.CHALLENGED:
                 raise WrongPhaseError(f"there is no open challenge to lapse (status {self.status})")
-            self.status = "expired"
+            self.status = MatchStatus.EXPIRED
             return [Event(kind, None)]
         if kind == "new_game":
-            if self.status != "active" or (self.game is not None and not self.game.is_over):
+            if self.status != MatchStatus.ACTIVE or (self.game is not None and not self.game.is_over):
                 raise WrongPhaseError("a new game starts only when the previous one is over")
             number = args.get("number")
             if number != self.game_number + 1:
@@ -366,7 +381,7 @@ class MatchTable:
         if kind == "stop":
             if self.kind != "money":
                 raise GameError("only a money session can be stopped; a match is played to its length or resigned")
-            if self.status != "active":
+            if self.status != MatchStatus.ACTIVE:
                 raise WrongPhaseError(f"the session is not being played (status {self.status})")
             if self.stop_by is not None:
                 raise WrongPhaseError("the session already ends after this game")
@@ -376,13 +391,13 @@ class MatchTable:
                 events += self._end("session_over")
             return events
         if kind == "forfeit_match":
-            if self.status != "active":
+            if self.status != MatchStatus.ACTIVE:
                 raise WrongPhaseError(f"nothing to forfeit (status {self.status})")
             events = [Event("forfeit_match", side)]
             if self.game is not None and not self.game.is_over:
                 self.game.forfeit(side)
                 events += self._after_game_action("forfeit", side, dict(self.game.history[-1]), announce=False)
-            if self.status == "active":
+            if self.status == MatchStatus.ACTIVE:
                 if self.kind == "match":
                     self.match.forfeit(side)
                     events += self._end("match_over")
@@ -440,7 +455,7 @@ class MatchTable:
         return data
 
     def _end(self, what: str) -> list[Event]:
-        self.status = "over"
+        self.status = MatchStatus.OVER
         return [Event(what, self.winner, data={"score": self.score, "games": self.games_played})]
 
     # -- plays ------------------------------------------------------------------------------------------------------
