@@ -297,13 +297,15 @@ async def sessions(
     club_id: int,
     *,
     member: int | None = None,
-    limit: int = 25,
+    limit: int | None = 25,
     start: float | None = None,
     end: float | None = None,
 ) -> list[SessionSummary]:
     """The club's sessions (money sessions, matches, chouette sessions) with at least one game finished in
-    ``start <= at < end`` (None = unbounded), most recent first (at most ``limit``), only those ``member`` played
-    in if given. ``games``, ``first_at`` and ``last_at`` count the games in that time."""
+    ``start <= at < end`` (None = unbounded), most recent first (at most ``limit``; None: all), only those
+    ``member`` played in if given. ``games``, ``first_at`` and ``last_at`` count the games in that time."""
+    cap = "" if limit is None else " LIMIT ?"
+    capped = [] if limit is None else [int(limit)]
     low, high = (_FOREVER[0] if start is None else start), (_FOREVER[1] if end is None else end)
     params: list[Any] = [low, high, club_id]
     where = "m.club_id = ? AND m.status IN ('active', 'over')"
@@ -314,8 +316,8 @@ async def sessions(
         "SELECT m.kind, m.id, m.player0, m.player1, m.status, m.length, count(g.id), min(g.ended_at), max(g.ended_at) "
         "FROM matches m JOIN games g ON g.match_id = m.id AND g.status = 'over' AND g.ended_at >= ? "
         f"AND g.ended_at < ? WHERE {where} "
-        "GROUP BY m.id ORDER BY max(g.ended_at) DESC, m.id DESC LIMIT ?",
-        [*params, int(limit)],
+        f"GROUP BY m.id ORDER BY max(g.ended_at) DESC, m.id DESC{cap}",
+        [*params, *capped],
     )
     found = [SessionSummary(r[0], r[1], (r[2], r[3]), r[6], r[7], r[8], r[4], r[5]) for r in rows]
     params = [club_id, low, high]
@@ -327,15 +329,15 @@ async def sessions(
     rows = await db._fetchall(
         "SELECT r.session_id, group_concat(DISTINCT r.member_id), count(DISTINCT r.game_number), min(r.at), "
         f"max(r.at), s.status FROM chouette_results r JOIN chouette_sessions s ON s.id = r.session_id WHERE {where} "
-        f"GROUP BY r.session_id, s.status{having} ORDER BY max(r.at) DESC LIMIT ?",
-        [*params, int(limit)],
+        f"GROUP BY r.session_id, s.status{having} ORDER BY max(r.at) DESC{cap}",
+        [*params, *capped],
     )
     for r in rows:
         members = tuple(sorted(int(text) for text in r[1].split(",")))
         status = "over" if r[5] == "closed" else "active"
         found.append(SessionSummary("chouette", r[0], members, r[2], r[3], r[4], status))
     found.sort(key=lambda summary: (summary.last_at, summary.id), reverse=True)
-    return found[:limit]
+    return found if limit is None else found[:limit]
 
 
 # -- matches, games and cube actions of members ----------------------------------------------------------------------

@@ -118,7 +118,7 @@ async def test_export_zip_holds_the_books_and_mat_files_that_reimport_to_the_sam
         export = await export_books(records, GUILD, "all")
         assert [match for match, _ in export.failed] == [broken] and len(export.names) == len(names) + 1
         readme = zipfile.ZipFile(io.BytesIO(export.data)).read("README.txt").decode()
-        assert f"match {broken} could not be written" in readme and "2 match file(s)" in readme
+        assert f"match {broken} could not be written" in readme and "2 match files" in readme
 
 
 async def test_pictures_of_ledger_sheet_leaderboard_and_settle_up_are_pngs(tmp_path):
@@ -298,3 +298,23 @@ async def test_a_long_tables_file_is_made_in_the_background_and_drain_waits_for_
         log = await service.log(outcome.match_id)
         assert kept is not None and kept[0] == view.version
         assert kept[1] == mat_text(log, view.names, outcome.match_id, await service.db.games(outcome.match_id))
+
+
+async def test_an_export_holds_every_sheet_or_says_what_it_left_out(tmp_path):
+    """The all-time export has no silent cap: every session of the period has its sheet (a ZIP capped at N sheets or
+    N match files says in README.txt how many of which it left out and why)."""
+    async with played_club(tmp_path / "capped.sqlite3") as (service, money_id, match_id):
+        records = ClubRecords(service)
+        club_id = (await service.db.get_club(GUILD)).id
+        more = [await store_table(service.db, club_id, (ALICE, CAROL), [(0, 1, T0 + 7200 + 60 * n)]) for n in range(3)]
+        export = await export_books(records, GUILD, "all")
+        sheets = sorted(name for name in export.names if name.startswith("sheets/"))
+        assert len(sheets) == 5 and export.left_out == 0 and export.sheets_left_out == 0
+        readme = zipfile.ZipFile(io.BytesIO(export.data)).read("README.txt").decode()
+        assert "5 score sheets" in readme and "left out" not in readme
+        capped = await export_books(records, GUILD, "all", max_sheets=2, max_mat=1)
+        assert capped.sheets_left_out == 3 and capped.left_out == 4
+        assert sorted(n for n in capped.names if n.startswith("sheets/")) == [f"sheets/money-{m}.csv" for m in more[1:]]
+        readme = zipfile.ZipFile(io.BytesIO(capped.data)).read("README.txt").decode()
+        assert "2 score sheets" in readme and "3 older sessions' score sheets left out" in readme
+        assert "4 older finished tables left out" in readme

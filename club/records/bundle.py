@@ -2,8 +2,9 @@
 
 Inside: ``ledger.csv`` and ``corrections.csv`` (:mod:`club.csvexport`), ``sheets/<session>.csv`` for every session
 with a game in the period, and ``mat/<…>.mat`` for every *finished* match and money session among them — the
-standard match files (:func:`club.export.export_mat`) that our reader and GNU Backgammon import — at most
-:data:`MAX_MAT_FILES` of them, the latest first. ``README.txt`` says what the file holds and what was left out.
+standard match files (:func:`club.export.export_mat`) that our reader and GNU Backgammon import. Everything of the
+period is in it, unless the caller caps the sheets or match files (the latest kept): then ``README.txt`` says how
+many of which were left out and why. (Discord's upload limit is the front end's to enforce, whole.)
 
 An export of a period takes at most about 2 s per 10,000 games and never runs on the event loop: the match files
 are the ones kept when each table ended (``mat_files``, :mod:`storage.matfiles`), read :data:`BATCH` tables per
@@ -27,17 +28,12 @@ from storage import matfiles
 
 from .. import csvexport
 from ..export import export_mat
+from ..wording import plural
 from .periods import Period, SessionRef
 from .service import ClubRecords
 from .sheets import SessionSheet
 
 log = logging.getLogger(__name__)
-
-MAX_MAT_FILES = 2000
-"""The most ``.mat`` files one export holds (they are kept files read in batches, not replays)."""
-
-MAX_SHEETS = 2000
-"""The most score sheets one export holds."""
 
 BATCH = 200
 """Tables (match files) read and written per step."""
@@ -56,7 +52,7 @@ SPOOL_BYTES = 16 * 1024 * 1024
 class BooksExport:
     """An export: ``filename`` (``.zip``), the ZIP in ``file`` (a binary file at position 0, ``size`` bytes; the
     caller sends or copies it, then closes it), the ``names`` of the files inside, how many match files were
-    ``left_out`` (over :data:`MAX_MAT_FILES`) and the tables whose log could not be written as a match file
+    ``left_out`` and how many score sheets (``sheets_left_out``) over the caller's caps, and the tables whose log could not be written as a match file
     (``failed``: ``(match id, reason)``, logged; the rest of the export is still made)."""
 
     filename: str
@@ -65,6 +61,7 @@ class BooksExport:
     names: tuple[str, ...]
     left_out: int
     failed: tuple[tuple[int, str], ...] = ()
+    sheets_left_out: int = 0
 
     @property
     def data(self) -> bytes:
@@ -121,15 +118,20 @@ async def export_books(
     period: str | Period | None = "month",
     *,
     session: str | SessionRef | None = None,
-    max_mat: int = MAX_MAT_FILES,
+    max_sheets: int | None = None,
+    max_mat: int | None = None,
     into: IO[bytes] | None = None,
 ) -> BooksExport:
     """The ZIP of the period's books (see the module docstring), written into ``into`` (a writable, seekable binary
-    file; default a spooled temporary file). Raises what :meth:`ClubRecords.ledger` raises."""
+    file; default a spooled temporary file): every session's score sheet and every finished table's match file,
+    or the latest ``max_sheets`` / ``max_mat`` of them (README.txt then says how many were left out). Raises what
+    :meth:`ClubRecords.ledger` raises."""
     chosen = await records.period(guild_id, period, session=session)
     ledger = await records.ledger(guild_id, chosen)
     corrections = await records.corrections(guild_id, chosen)
-    summaries = await records.sessions(guild_id, limit=MAX_SHEETS, period=chosen)
+    every = await records.sessions(guild_id, limit=None, period=chosen)
+    summaries = every if max_sheets is None else every[:max_sheets]
+    max_mat = len(every) if max_mat is None else max_mat
     names = {line.member: line.name for line in ledger.lines}
     names.update(await records.names({c.admin_id for c in corrections} - set(names)))
     target = into if into is not None else tempfile.SpooledTemporaryFile(max_size=SPOOL_BYTES)  # noqa: SIM115
@@ -143,7 +145,7 @@ async def export_books(
         for start in range(0, len(refs), SHEET_BATCH):
             builders = await records.sheet_builders(guild_id, refs[start : start + SHEET_BATCH])
             await stream.write([(_sheet_file, build) for build in builders])
-        finished = [summary.id for summary in summaries if summary.source != "chouette" and summary.status == "over"]
+        finished = [summary.id for summary in every if summary.source != "chouette" and summary.status == "over"]
         failed: list[tuple[int, str]] = []
         mats = 0
         for start in range(0, min(len(finished), max_mat), BATCH):
@@ -164,34 +166,51 @@ async def export_books(
             mats += len(files)
             await stream.write(files)
         left_out = max(0, len(finished) - max_mat)
-        await stream.write(
-            [("README.txt", _readme(chosen, ledger.is_zero_sum(), len(summaries), mats, left_out, failed))]
-        )
+        counts = _Counts(len(summaries), len(every) - len(summaries), mats, left_out)
+        await stream.write([("README.txt", _readme(chosen, ledger.is_zero_sum(), counts, failed))])
         size = await stream.close()
     except BaseException:
         if into is None:
             target.close()
         raise
     label = "".join(ch if ch.isalnum() else "-" for ch in chosen.label).strip("-")
-    return BooksExport(f"club-books-{label}.zip", target, size, tuple(sorted(stream.names)), left_out, tuple(failed))
+    return BooksExport(f"club-books-{label}.zip", target, size, tuple(sorted(stream.names)), left_out, tuple(failed),
+                       counts.sheets_left_out)  # fmt: skip
 
 
-def _readme(
-    period: Period, zero_sum: bool, sheets: int, mats: int, left_out: int, failed: list[tuple[int, str]]
-) -> str:
+@dataclass(frozen=True, slots=True)
+class _Counts:
+    """How many score sheets and match files an export holds and left out."""
+
+    sheets: int
+    sheets_left_out: int
+    mats: int
+    mats_left_out: int
+
+
+def _readme(period: Period, zero_sum: bool, counts: _Counts, failed: list[tuple[int, str]]) -> str:
     lines = [
         f"The club's books: {period.label}.",
         "",
         f"ledger.csv       every member's points (by kind of game), money at the stakes, games; "
         f"{'every column sums to zero' if zero_sum else 'WARNING: a column does not sum to zero'}",
         "corrections.csv  the admins' corrections in the period: who, when, why",
-        f"sheets/          {sheets} score sheet(s): one row per game, one column per member",
-        f"mat/             {mats} match file(s) of finished matches and money sessions (GNU Backgammon .mat)",
+        f"sheets/          {plural(counts.sheets, 'score sheet')}: one row per game, one column per member",
+        f"mat/             {plural(counts.mats, 'match file')} of finished matches and money sessions (GNU Backgammon "
+        ".mat)",
     ]
-    if left_out:
-        lines.append(f"                 ({left_out} older finished table(s) left out: export a shorter period)")
+    if counts.sheets_left_out:
+        lines.append(f"                 ({counts.sheets_left_out} older {_sessions(counts.sheets_left_out)} score "
+                     "sheets left out: export a shorter period)")  # fmt: skip
+    if counts.mats_left_out:
+        lines.append(f"                 ({plural(counts.mats_left_out, 'older finished table')} left out: export a "
+                     "shorter period)")  # fmt: skip
     for match_id, reason in failed:
         lines.append(f"                 (match {match_id} could not be written: {reason})")
     lines.append("")
     lines.append("Times are UTC. Open the CSV files in any spreadsheet; import the .mat files into GNU Backgammon.")
     return "\n".join(lines) + "\n"
+
+
+def _sessions(count: int) -> str:
+    return "session's" if count == 1 else "sessions'"

@@ -178,12 +178,13 @@ class ClubRecords:
         guild_id: int,
         *,
         member: int | None = None,
-        limit: int = 25,
+        limit: int | None = 25,
         period: Period | None = None,
     ) -> list[SessionSummary]:
-        """The club's sessions with a game finished in ``period`` (default: ever), latest first, only ``member``'s
-        if given. Raises :class:`InvalidRequestError` for a bad limit."""
-        if isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10_000:
+        """The club's sessions with a game finished in ``period`` (default: ever), latest first, at most ``limit``
+        (None: all of them, for an export), only ``member``'s if given. Raises :class:`InvalidRequestError` for a
+        bad limit."""
+        if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10_000):
             raise InvalidRequestError(f"limit is 1–10000, not {limit!r}")
         club_id = await self._club_id(guild_id)
         if period is not None and period.session is not None:
