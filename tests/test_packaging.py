@@ -197,3 +197,22 @@ async def test_postgresql_without_the_postgres_extra_says_what_to_install(monkey
     message = str(refused.value)
     assert 'pip install "bgclub[postgres]"' in message and "requirements-postgres.txt" in message
     assert "s3cret" not in message and "db.example/club" in message
+
+
+def test_nothing_reads_the_shared_folder_beside_the_repository():
+    """The repository is self-contained: no file names ``../shared`` (the CHANGELOG may tell where things came from)."""
+    named = []
+    for path in ROOT.rglob("*"):
+        relative = path.relative_to(ROOT)
+        if (
+            relative.parts[0].startswith(".")
+            or not path.is_file()
+            or path.name == "CHANGELOG.md"
+            or path == Path(__file__)
+        ):
+            continue
+        if path.suffix in (".py", ".md", ".toml", ".txt", ".json", ".sql", "") and path.stat().st_size < 2_000_000:
+            text = path.read_text(encoding="utf-8", errors="replace")
+            if "../shared" in text or re.search(r"""parents?\[?\d?\]?\s*/\s*["']shared["']""", text):
+                named.append(str(relative))
+    assert not named, named
