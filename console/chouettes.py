@@ -280,9 +280,19 @@ def _no_words(action: str, rest: list[str]) -> None:
         raise InvalidRequestError(f"{action} takes nothing more here, not {' '.join(rest)[:60]!r}")
 
 
+PHASE_WORDS = {
+    "lobby": "waiting for the seat roll: nothing to decide yet (chouette join, then chouette seat)",
+    "seating": "throwing for the seats",
+    "playing": "between two games",
+    "between": "between two games",
+    "closed": "over",
+}
+"""A chouette's phase (:attr:`ChouetteView.phase`) in words, when nobody must decide."""
+
+
 def _who_decides(view: ChouetteView) -> str:
     if not view.decisions:
-        return "Nobody must decide now." if view.board_live else f"The chouette is {view.phase}."
+        return "Nobody must decide now." if view.board_live else f"The chouette is {PHASE_WORDS[view.phase]}."
     return " ".join(f"{view.name(d.actor)} must {d.words}." for d in view.decisions[:5])
 
 

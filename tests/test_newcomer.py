@@ -190,3 +190,10 @@ def test_a_long_review_is_cut_between_lines_and_says_how_many_more():
     shown = text.splitlines()
     assert shown[:-1] == lines[: len(shown) - 1], "whole lines only"
     assert shown[-1] == f"… and {len(lines) - len(shown) + 1} more lines", shown[-1]
+
+
+async def test_a_cube_action_in_a_chouettes_lobby_says_what_the_lobby_waits_for(tmp_path):
+    """A member doubling in a chouette's lobby was told "The chouette is lobby.": now what it waits for."""
+    async with console_in(tmp_path, cast=("ann", "ben")) as console:
+        out = await run(console, "as ann; chouette start; as ben; chouette join; double chouette=1")
+        assert "is lobby" not in out[-1] and "waiting for the seat roll" in out[-1], out[-1]
