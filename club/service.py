@@ -342,13 +342,18 @@ class ClubService:
             raise InvalidRequestError(f"your luck is 1 to 100 printable characters, not {shown(text)}")
         request = as_request(member)
 
+        added: list[str] = []
+
         async def operation(step: MatchStep, side: int) -> None:
             step.require_open()
             if self._dice is not None:
                 raise NotNowError("This table's dice are given from outside (a test or a replay): no luck to add.")
             step.add_luck(side, text)
+            added[:] = [f"{step.names[side]} added luck of his own to the dice of game {step.book.ahead.number} "
+                        "(fixed at its first roll; /bg verify lists it when the game is over)."]  # fmt: skip
 
-        return await self._mutate(match_id, request, operation)
+        outcome = await self._mutate(match_id, request, operation)
+        return replace(outcome, message="\n".join([outcome.message, *added]).strip())
 
     async def _simple(
         self, match_id: int, member: int | Request, kind: str, version: int | None, value: Any = None

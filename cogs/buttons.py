@@ -113,7 +113,7 @@ class MatchKind(TableKind):
         from .components import STYLES
         from .player import CLAIM_LABELS, CLAIM_STYLES
 
-        labels = {**ACTION_LABELS, **CLAIM_LABELS, "rematch": "Rematch"}
+        labels = {**ACTION_LABELS, **CLAIM_LABELS, "rematch": "Rematch", "luck": "Add your luck"}
         styles = {**STYLES, **CLAIM_STYLES, "rematch": discord.ButtonStyle.primary}
         return labels.get(action, action.replace("_", " ").capitalize()), styles.get(
             action, discord.ButtonStyle.secondary
@@ -131,6 +131,8 @@ class MatchKind(TableKind):
             await claim(interaction, key.table_id, int(key.stamp), key.action)
         elif key.action == "rematch":
             await flow.rematch(interaction, key.table_id)
+        elif key.action == "luck":
+            await interaction.response.send_modal(flow.LuckModal(key.table_id))
         elif isinstance(item, TableMenu):
             play = values[0] if values else None
             await flow.component_action(interaction, key.table_id, int(key.stamp), "play", play)

@@ -39,7 +39,8 @@ BUTTON_ORDER = tuple(STYLES)
 def table_components(view: TableView, plays: list[str] | None = None) -> discord.ui.View | None:
     """The components for exactly the actions possible now: a button per decision of the member who must act (and
     Withdraw for a challenger while the challenge is open), the play menu when ``plays`` (the legal plays) has 2–25
-    entries; *Rematch* once the match is over. None when nothing can be done."""
+    entries, *Add your luck* for either player (:class:`cogs.flow.LuckModal`); *Rematch* once the match is over.
+    None when nothing can be done."""
     if view.status == "over" and view.kind == "match" and not view.practice:  # practice: /study practice again
         components = discord.ui.View(timeout=None)
         components.add_item(TableButton.of("m", view.match_id, 0, "rematch"))
@@ -56,6 +57,8 @@ def table_components(view: TableView, plays: list[str] | None = None) -> discord
                                           placeholder="Choose your play…"))  # fmt: skip
     for action in actions:
         components.add_item(TableButton.of("m", view.match_id, view.version, action))
+    if not view.practice and len(components.children) < 25:  # either player adds luck to the next game's dice
+        components.add_item(TableButton.of("m", view.match_id, view.version, "luck"))
     return components if components.children else None
 
 

@@ -691,6 +691,22 @@ class Harness:
         record.message_id = message.id
         return await self._dispatch(payload, record)
 
+    async def submit(self, user: Member, shown: Exchange, *texts: str) -> Exchange:
+        """``user`` fills the modal that ``shown`` answered with (response type 9) — ``texts``, one per text input in
+        order — and submits it (a MODAL_SUBMIT interaction, type 5, from the message the button was on)."""
+        modal = shown.record.callbacks[0]
+        assert int(modal["type"]) == 9, f"{shown.record.label} showed no modal"
+        data = modal["data"]
+        inputs = [item for row in data["components"] for item in row["components"]]
+        rows = [{"type": 1, "components": [{"type": 4, "custom_id": item["custom_id"], "value": text}]}
+                for item, text in zip(inputs, texts, strict=True)]  # fmt: skip
+        body = {"custom_id": data["custom_id"], "components": rows}
+        payload, record = self._base(user, shown.record.channel_id, 5, body, f"modal {data['title'][:40]}")
+        if shown.record.message_id is not None:
+            payload["message"] = copy.deepcopy(self.world.message_payload(shown.record.message_id))
+            record.message_id = shown.record.message_id
+        return await self._dispatch(payload, record)
+
     async def select(self, user: Member, message: Msg, values: list[str] | str, key: str | None = None) -> Exchange:
         """``user`` chooses ``values`` in the select ``key`` (default: the message's first select)."""
         if key is None:

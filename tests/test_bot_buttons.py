@@ -35,7 +35,7 @@ async def test_another_members_button_is_refused_and_changes_nothing(tmp_path):
         pressed = await h.press(alice, challenge, "Accept")
         assert pressed.private and "Bob must accept or decline" in pressed.text
         assert snapshot(path) == before
-        assert challenge.actions == ["accept", "decline", "cancel"], "the buttons are still there for Bob"
+        assert challenge.actions == ["accept", "decline", "cancel", "luck"], "the buttons are still there for Bob"
         await h.press(bob, challenge, "Accept")
         board = h.last(h.thread_of(challenge))
         assert board.content.startswith(alice.mention)
@@ -64,7 +64,7 @@ async def test_stale_button_explains_and_changes_nothing(tmp_path):
         assert stale.private and "Already done" in stale.text
         assert snapshot(path) == before
         current = h.last(thread)
-        assert current.actions == ["roll", "double"] and current.content.startswith(bob.mention)
+        assert current.actions == ["roll", "double", "luck"] and current.content.startswith(bob.mention)
         pressed = await h.press(bob, current, "Roll")
         assert pressed.initial == 6 and pressed.messages == [], "a working button needs no extra reply"
         assert (await h.bot.service.state(1)).pending == "play"

@@ -21,7 +21,7 @@ async def challenge_and_accept(h: Harness, alice: Member, bob: Member, *, length
     assert answer.private and "challenges Bob" in answer.text
     post = h.last(lobby)
     assert post.content.startswith(bob.mention), "the challenged member is mentioned"
-    assert post.actions == ["accept", "decline", "cancel"]
+    assert post.actions == ["accept", "decline", "cancel", "luck"]
     await h.press(bob, post, "Accept")
     assert post.custom_ids == [], "the answered challenge loses its buttons"
     thread = h.thread_of(post)  # the game gets its own thread, opened from the challenge
@@ -34,6 +34,7 @@ async def board_matches_state(h: Harness, post: Msg, match_id: int = 1) -> None:
     view = await h.bot.service.state(match_id)
     assert post.content.startswith(f"<@{view.waiting_for}>"), "the member who must act is mentioned"
     expected = {action for action in view.legal if action not in ("resign", "play")}
+    expected |= set() if view.practice else {"luck"}  # either player may add luck to the next game's dice
     assert set(post.actions) - {"play"} == expected
     if view.pending == "play":
         legal = await h.bot.service.legal_plays(match_id, view.waiting_for)
@@ -125,7 +126,7 @@ async def test_match_with_crawford(tmp_path):
         await press(other(leader), "take")
         resigned = await h.command(h.members[other(leader)], "bg resign", thread, level="single")
         assert "offers to resign a single game" in resigned.text
-        assert h.last(thread).actions == ["accept_resignation", "reject_resignation"]
+        assert h.last(thread).actions == ["accept_resignation", "reject_resignation", "luck"]
         await press(leader, "accept_resignation")
         view = await service.state(1)
         assert view.game_number == 2 and view.score[view.side_of(leader)] == 2
@@ -136,7 +137,7 @@ async def test_match_with_crawford(tmp_path):
         post = h.last(thread)
         assert "Crawford game" in post.embed["footer"]["text"]
         assert board_view(view).crawford and not board_view(view).post_crawford, "the picture says so too"
-        assert post.actions == ["roll"]
+        assert post.actions == ["roll", "luck"]
         refused = await h.command(h.members[view.waiting_for], "bg double", thread)
         assert refused.private and "Crawford" in refused.text
         assert (await service.state(1)).version == view.version, "a refusal changes nothing"
@@ -157,7 +158,7 @@ async def test_match_with_crawford(tmp_path):
         if view.status != "over":  # the trailer doubled and the leader dropped: 2-2, the cube is dead (M4)
             assert view.score == (2, 2)
             view = await to_roll()
-            assert h.last(thread).actions == ["roll"], "RULES M4: at double match point the cube is dead"
+            assert h.last(thread).actions == ["roll", "luck"], "RULES M4: at double match point the cube is dead"
             await h.command(h.members[view.waiting_for], "bg resign", thread)
             await press(other(view.waiting_for), "accept_resignation")
             view = await service.state(1)
@@ -238,10 +239,10 @@ async def test_money_session_every_answer_as_button_and_command(tmp_path):
         view = await state()
         assert view.pending == "roll_or_double" and view.waiting_for == bob.id
         await h.press(bob, h.last(thread), "Double")
-        assert set(h.last(thread).actions) == {"take", "drop", "beaver"}
+        assert set(h.last(thread).actions) == {"take", "drop", "beaver", "luck"}
         assert board_view(await state()).offer == "double"
         await h.command(alice, "bg beaver", thread)
-        assert set(h.last(thread).actions) == {"take", "drop", "raccoon"}
+        assert set(h.last(thread).actions) == {"take", "drop", "raccoon", "luck"}
         beavered = board_view(await state())
         assert (beavered.offer, beavered.offered_cube) == ("beaver", 4), "the board says beaver, not '4 doubles'"
         await h.press(bob, h.last(thread), "Raccoon")

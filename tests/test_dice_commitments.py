@@ -268,3 +268,44 @@ async def test_a_one_point_match_announces_no_game_2_commitment_and_still_verifi
     tool = Path(__file__).resolve().parent.parent / "tools" / "verify_dice.py"
     run = subprocess.run([sys.executable, "-I", str(tool), str(tmp_path / "m.mat")], capture_output=True, text=True)
     assert run.returncode == 0 and "DiceGame1: ok" in run.stdout and "DiceGame2" not in run.stdout, run.stdout
+
+
+async def test_discord_add_your_luck_button_opens_a_box_whose_words_join_the_next_games_dice(tmp_path):
+    """Through the harness: the challenge carries *Add your luck*; Alice presses it, types her words in the box
+    (a modal), and they are her client seed in game 1, protected (typed after the commitment); the board carries
+    the button too: Bob's words there go into game 2."""
+    from tests.discordkit import Harness
+
+    async with Harness.start(tmp_path / "club.sqlite3") as h:
+        alice, bob = h.member("Alice"), h.member("Bob")
+        lobby = h.channel("lobby")
+        await h.command(alice, "bg challenge", lobby, opponent=bob, length="3")
+        challenge = h.last(lobby)
+        h.clock.advance(20)  # she reads the commitment, then types
+        shown = await h.press(alice, challenge, "Add your luck")
+        submitted = await h.submit(alice, shown, "seven sevens for grandma")
+        assert "Your luck is in" in submitted.text and submitted.private, submitted.text
+        service = h.bot.service
+        log = await service.log(1)
+        (luck,) = [a for a in log if a.kind == CLIENT_SEED]
+        assert (luck.side, luck.args["game"], luck.args["seed"], luck.args["protected"]) == (
+            0, 1, "seven sevens for grandma", True)
+        await h.press(bob, h.last(lobby), "Accept")
+        thread = h.thread_of(challenge)
+        board = h.last(thread)
+        assert board.component("Add your luck")
+        shown = await h.press(bob, board, "Add your luck")
+        await h.submit(bob, shown, "bob's words")
+        log = await service.log(1)
+        assert [(a.side, a.args["game"]) for a in log if a.kind == CLIENT_SEED] == [(0, 1), (1, 2)]
+        game = await service.db.get_game(1, 1)
+        rolls = [(a.roll_index, a.dice) for a in log if a.game_number == 1 and a.dice is not None]
+        clients = logged_contributions(log, 1)
+        assert verify_rolls_v3(game.seed, rolls, clients)
+
+
+def verify_rolls_v3(seed_hex: str, rolls, clients) -> bool:
+    """Whether ``rolls`` are the v3 recipe's from ``seed_hex`` and the client seeds ``clients``."""
+    from club.dice import derive
+
+    return all(tuple(dice) == derive(RECIPE_V3, bytes.fromhex(seed_hex), i, clients) for i, dice in rolls)
