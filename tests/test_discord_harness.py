@@ -64,7 +64,7 @@ async def test_a_whole_match_through_discord(tmp_path, seed):
         answer = await h.command(alice, "bg challenge", games, opponent=bob, length="3")
         assert answer.thinking and answer.private and "challenges Bob" in answer.text
         challenge = h.last(games)
-        assert bob.mention in challenge.content and challenge.labels == ["Accept", "Decline", "Withdraw"]
+        assert bob.mention in challenge.content and challenge.labels == ["Accept", "Decline", "Withdraw", "Add your luck"]
         await h.press(bob, challenge, "Accept")
         thread = h.thread_of(challenge)
         match_id = 1
