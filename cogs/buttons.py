@@ -132,7 +132,9 @@ class MatchKind(TableKind):
         elif key.action == "rematch":
             await flow.rematch(interaction, key.table_id)
         elif key.action == "luck":
-            await interaction.response.send_modal(flow.LuckModal(key.table_id))
+            from .components import LuckModal
+
+            await interaction.response.send_modal(LuckModal(key.table_id))
         elif isinstance(item, TableMenu):
             play = values[0] if values else None
             await flow.component_action(interaction, key.table_id, int(key.stamp), "play", play)

@@ -17,6 +17,8 @@ from club.frontend import MAX_CHOICES
 from club.results import TableView
 
 from .buttons import GameButton, PlaySelect, TableButton, TableMenu  # noqa: F401 (the old names stay importable)
+from .errors import report
+from .flow import register, request_of
 
 STYLES = {
     "accept": discord.ButtonStyle.success,
@@ -39,7 +41,7 @@ BUTTON_ORDER = tuple(STYLES)
 def table_components(view: TableView, plays: list[str] | None = None) -> discord.ui.View | None:
     """The components for exactly the actions possible now: a button per decision of the member who must act (and
     Withdraw for a challenger while the challenge is open), the play menu when ``plays`` (the legal plays) has 2–25
-    entries, *Add your luck* for either player (:class:`cogs.flow.LuckModal`); *Rematch* once the match is over.
+    entries, *Add your luck* for either player (:class:`LuckModal`); *Rematch* once the match is over.
     None when nothing can be done."""
     if view.status == "over" and view.kind == "match" and not view.practice:  # practice: /study practice again
         components = discord.ui.View(timeout=None)
@@ -67,3 +69,41 @@ def custom_ids(components: discord.ui.View | None) -> list[str]:
     if components is None:
         return []
     return [item.custom_id for item in components.children if getattr(item, "custom_id", None)]
+
+
+class LuckModal(discord.ui.Modal, title="Add your luck to the next game's dice"):
+    """The box of the *Add your luck* button (challenge and board): any words of the player's own, added to the
+    client seeds of the match's next game before its first roll (:meth:`club.service.ClubService.add_luck`). Typed
+    after that game's commitment was shown, the bot could not have chosen its seed against them."""
+
+    words: discord.ui.TextInput = discord.ui.TextInput(
+        label="Your words (anything; they join the dice)", min_length=1, max_length=100,
+        placeholder="e.g. seven sevens for grandma",
+    )  # fmt: skip
+
+    def __init__(self, match_id: int) -> None:
+        super().__init__(timeout=900)
+        self.match_id = match_id
+
+    async def on_submit(self, interaction: discord.Interaction) -> None:
+        """Add the words; the message the button was on gets the table's new buttons (the words are an action: the
+        version moved on), and the player a private word on which game they go into."""
+        try:
+            member = await register(interaction)
+            service = interaction.client.service
+            outcome = await service.add_luck(self.match_id, request_of(interaction, member, None), self.words.value)
+            view = outcome.view
+            plays = None
+            if view.pending == "play" and view.waiting_for is not None:
+                plays = await service.legal_plays(view.match_id, view.waiting_for)
+        except Exception as error:
+            await report(interaction, error, context={"what": "luck", "match": self.match_id})
+            return
+        if interaction.message is not None:
+            await interaction.response.edit_message(view=table_components(view, plays))
+        else:
+            await interaction.response.defer(ephemeral=True)
+        await interaction.followup.send(
+            f"Your luck is in: “{self.words.value.strip()}”. {outcome.message} You typed it after the game's "
+            "commitment was shown, so the bot could not have chosen the dice against it.",
+            ephemeral=True)  # fmt: skip

@@ -144,46 +144,6 @@ async def component_action(
     return outcome
 
 
-class LuckModal(discord.ui.Modal, title="Add your luck to the next game's dice"):
-    """The box of the *Add your luck* button (challenge and board): any words of the player's own, added to the
-    client seeds of the match's next game before its first roll (:meth:`club.service.ClubService.add_luck`). Typed
-    after that game's commitment was shown, the bot could not have chosen its seed against them."""
-
-    words: discord.ui.TextInput = discord.ui.TextInput(
-        label="Your words (anything; they join the dice)", min_length=1, max_length=100,
-        placeholder="e.g. seven sevens for grandma",
-    )  # fmt: skip
-
-    def __init__(self, match_id: int) -> None:
-        super().__init__(timeout=900)
-        self.match_id = match_id
-
-    async def on_submit(self, interaction: discord.Interaction) -> None:
-        """Add the words; the message the button was on gets the table's new buttons (the words are an action: the
-        version moved on), and the player a private word on which game they go into."""
-        from .components import table_components
-
-        try:
-            member = await register(interaction)
-            service = interaction.client.service
-            outcome = await service.add_luck(self.match_id, request_of(interaction, member, None), self.words.value)
-            view = outcome.view
-            plays = None
-            if view.pending == "play" and view.waiting_for is not None:
-                plays = await service.legal_plays(view.match_id, view.waiting_for)
-        except Exception as error:
-            await report(interaction, error, context={"what": "luck", "match": self.match_id})
-            return
-        if interaction.message is not None:
-            await interaction.response.edit_message(view=table_components(view, plays))
-        else:
-            await interaction.response.defer(ephemeral=True)
-        await interaction.followup.send(
-            f"Your luck is in: “{self.words.value.strip()}”. {outcome.message} You typed it after the game's "
-            "commitment was shown, so the bot could not have chosen the dice against it.",
-            ephemeral=True)  # fmt: skip
-
-
 def parse_length(text: str | None) -> int:
     """A challenge's length option: empty, ``money`` or 0 → a money session (0); a number of points otherwise.
     Raises :class:`~club.errors.InvalidRequestError`."""
