@@ -48,15 +48,19 @@ def _inspect(path: Path) -> tuple[str, int | None, str | None]:
         conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, timeout=5)
     except sqlite3.Error:
         return "notdb", None, None
+    conn.text_factory = bytes  # the schema table's names are checked as UTF-8 here, not decoded by sqlite3
     try:
         version = conn.execute("PRAGMA user_version").fetchone()[0]
-        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        try:
+            tables = {row[0].decode() for row in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        except UnicodeDecodeError:
+            return "club", version, "its schema table holds a name that is not UTF-8 text"
         if not tables and version == 0:
             return "empty", 0, None
         if version == 0 or "matches" not in tables:
             return "foreign", version, None
         rows = conn.execute("PRAGMA quick_check").fetchall()
-        bad = [row[0] for row in rows if row[0] != "ok"]
+        bad = [row[0].decode("utf-8", "replace") for row in rows if row[0] != b"ok"]
         return "club", version, (bad[0] if bad else None)
     except sqlite3.DatabaseError as error:  # "file is not a database", "database disk image is malformed"
         text = str(error)

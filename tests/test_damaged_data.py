@@ -204,3 +204,25 @@ async def test_a_file_grown_since_its_seal_passes(tmp_path):
     with open(path, "ab") as handle:  # as the bot's writes after a crash would (the seal is older than the file)
         handle.write(b"\x00" * 4096)
     assert check_before_opening(path) is None
+
+
+async def test_a_schema_table_with_a_byte_that_is_not_utf8_is_damaged_in_one_line(tmp_path, capsys):
+    """A non-UTF-8 byte in the schema table (sqlite_master): start-up and verify say the file is damaged in one
+    line, and a damaged file beside it still gets its message (the bad file is no backup to name)."""
+    path = await _club_file(tmp_path / "club.sqlite3")
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA writable_schema = ON")
+    conn.execute("UPDATE sqlite_master SET name = CAST(X'6d61746368ff' AS TEXT) WHERE name = 'clubs'")
+    conn.commit()
+    conn.close()
+    problem = check_before_opening(path)
+    assert problem is not None and problem.kind == "damaged" and "UTF-8" in problem.text
+    assert club_main(["verify", str(path)]) == 1
+    out = capsys.readouterr()
+    _one_line(out.out + out.err)
+    assert botmod.main(["--console", "--db", str(path)]) == 2
+    _one_line(capsys.readouterr().err)
+    other = await _club_file(tmp_path / "other.sqlite3")
+    _damage(other)
+    problem = check_before_opening(other)
+    assert problem is not None and problem.kind == "damaged" and str(path) not in problem.text
