@@ -54,6 +54,7 @@ class ClubSettings:
     - ``quiz_names``: a club quiz names whose game each position came from; off by default (:mod:`club.quiz`).
     - ``quiz_threshold``: the equity (cube units) a play must lose to be a quiz position, 0.04 to 1 (default 0.08,
       GNU Backgammon's "bad").
+    - ``quiz_days``: a quiz is posted in ``quiz_channel`` (a Discord channel id) every this many days; 0 = none.
     """
 
     match_rules: str = "tournament"
@@ -70,6 +71,8 @@ class ClubSettings:
     highlights: bool = True
     quiz_names: bool = False
     quiz_threshold: float = 0.08
+    quiz_days: int = 0
+    quiz_channel: int = 0
 
     def __post_init__(self) -> None:
         for name in ("match_rules", "money_rules"):
@@ -122,6 +125,10 @@ class ClubSettings:
             raise InvalidRequestError(
                 f"quiz_threshold is the equity a quiz play lost, from 0.04 to 1 (e.g. 0.08), not {shown(threshold)}"
             )
+        if isinstance(self.quiz_days, bool) or not isinstance(self.quiz_days, int) or not 0 <= self.quiz_days <= 365:
+            raise InvalidRequestError(f"quiz_days is a whole number of days from 0 (none) to 365, not {self.quiz_days!r}")
+        if isinstance(self.quiz_channel, bool) or not isinstance(self.quiz_channel, int) or self.quiz_channel < 0:
+            raise InvalidRequestError(f"quiz_channel is a channel id (0 = none), not {self.quiz_channel!r}")
         if isinstance(self.game_channel, bool) or not isinstance(self.game_channel, int) or self.game_channel < 0:
             raise InvalidRequestError(
                 f"game_channel is a channel id (0 = where the challenge is made), not {self.game_channel!r}"

@@ -62,6 +62,9 @@ class Reminders(commands.Cog):
                 await self.bot.publisher.post_notice(notice)
             except Exception:
                 log.exception("could not post the %s of %s %s", notice.kind, notice.table, notice.table_id)
+        study = self.bot.get_cog("Study")
+        if study is not None:  # quizzes: reveals due, scheduled quizzes (cogs.study)
+            await study.quiz_tick()
         events = getattr(self.bot, "events", None)
         if events is not None:  # the events' own deadlines; what they do is posted by their cog's listener
             try:

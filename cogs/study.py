@@ -12,6 +12,11 @@
 - ``/study highlight [game]`` — the turning point of a finished match as an animated GIF, checker by checker
   (:mod:`club.highlight`); posted by itself in the game's thread when a match ends unless the club turned
   ``highlights`` off. Without the engine the turning point is the biggest pip-count swing.
+- ``/study quiz [hours]`` — a quiz from the club's recent finished games (:mod:`club.quiz`) posted as a Discord
+  poll of 3–4 plays with its board picture; when the poll's final results arrive (a MESSAGE_UPDATE with
+  ``is_finalized``, or the reminder loop finding it closed, after a restart too) the engine's ranking, the board after
+  the best play, who voted for what and the club's leaderboard. ``/study quizboard`` shows the leaderboard;
+  ``/study options`` (admins) sets the weekly schedule, whether names are shown, the threshold and highlights.
 - ``/study practice [length] [strength]`` — a match (or, length 0, a money session) against the engine in a seat
   the bot takes (:mod:`club.practice`): unrated, outside the club's books; its own thread, played with the ``/bg``
   commands and buttons like any game. Whenever the engine is to act (:meth:`Study.on_practice_turn`, dispatched by
@@ -26,6 +31,7 @@ never on the event loop.
 from __future__ import annotations
 
 import asyncio
+import datetime
 import io
 import logging
 from dataclasses import replace
@@ -49,16 +55,19 @@ from club.analysis.pool import AnalysisPool
 from club.analysis.practice import DEFAULT_STRENGTH, STRENGTHS
 from club.errors import InvalidRequestError
 from club.highlight import Highlight, match_highlight
+from club.quiz import NoQuizError, club_leaderboard, pending_quizzes, quiz_due, quiz_posted, reveal_quiz, start_quiz
 from club.practice import DEFAULT_LENGTH, MAX_PRACTICE_LENGTH, engine_turns, practice_title, start_practice
 from club.results import Outcome, TableView
 
 from . import flow
+from .bg import is_club_admin
 from .errors import guarded
 
 log = logging.getLogger("bgclub.discord")
 
 GameOption = app_commands.Range[int, 1, 2**53 - 1]
 HINT_LEVEL = "2ply"
+DEFAULT_QUIZ_HOURS = 24
 STRENGTH_CHOICES = [
     app_commands.Choice(name=f"{name} ({level}, noise {noise:g})", value=name)
     for name, (level, noise) in STRENGTHS.items()
@@ -246,6 +255,152 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
                 await home.send(**self.highlight_kwargs(found))
         except Exception:
             log.exception("could not post the highlight of match %s", view.match_id)
+
+    # -- quiz ---------------------------------------------------------------------------------------------------------
+    @app_commands.command(description="A quiz poll from the club's recent games; the answer when the poll closes")
+    @app_commands.describe(hours="How long the poll stays open (1–168 hours, default 24)")
+    async def quiz(self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 168] | None = None) -> None:
+        """``/study quiz [hours]``: post a quiz (:mod:`club.quiz`) here as a Discord poll with its board picture;
+        revealed when the poll's final results arrive (:meth:`reveal`)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/study quiz", hours=hours):
+            if not engine_available():
+                await interaction.followup.send(ENABLE_ANALYSIS, ephemeral=True)
+                return
+            await flow.register(interaction)
+            number = await self.post_quiz(interaction.guild_id, interaction.channel, hours or DEFAULT_QUIZ_HOURS)
+            await interaction.followup.send(f"Quiz {number} is posted; the answer comes when the poll closes.",
+                                            ephemeral=True)  # fmt: skip
+
+    async def post_quiz(self, guild_id: int, channel, hours: int) -> int:
+        """Pick, store and post a quiz in ``channel`` as a poll open ``hours``; returns its number. Raises
+        :class:`~club.quiz.NoQuizError` as an :class:`InvalidRequestError` (its message says why)."""
+        try:
+            new = await start_quiz(
+                self.bot.service, guild_id, channel.id, self.pool, hours=hours, options=self.bot.board_options
+            )
+        except NoQuizError as error:
+            raise InvalidRequestError(str(error)) from None
+        poll = discord.Poll(question=new.question.poll_question(new.number, new.show_names),
+                            duration=datetime.timedelta(hours=new.hours))  # fmt: skip
+        for answer in new.question.answers():
+            poll.add_answer(text=answer)
+        try:
+            message = await channel.send(
+                file=discord.File(io.BytesIO(new.png), filename=f"quiz-{new.number}.png"), poll=poll
+            )
+        except BaseException:
+            await quiz_posted(self.bot.service, new.quiz_id, None)
+            raise
+        await quiz_posted(self.bot.service, new.quiz_id, message.id)
+        return new.number
+
+    @app_commands.command(description="The club's quiz leaderboard")
+    async def quizboard(self, interaction: discord.Interaction) -> None:
+        """``/study quizboard``: who found the best play most often in the club's quizzes."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/study quizboard"):
+            lines = await club_leaderboard(self.bot.service, interaction.guild_id)
+            await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True,
+                                            allowed_mentions=discord.AllowedMentions.none())  # fmt: skip
+
+    @app_commands.command(description="Club admins: the quiz schedule and options, automatic highlights")
+    @app_commands.describe(
+        every_days="Post a quiz every this many days (0 = only /study quiz)",
+        channel="Channel of the scheduled quizzes",
+        names="Quizzes say whose game a position came from",
+        threshold="Equity a play must lose to be asked (0.04–1)",
+        highlights="Post each finished match's turning point",
+    )
+    @app_commands.check(is_club_admin)
+    async def options(
+        self,
+        interaction: discord.Interaction,
+        every_days: app_commands.Range[int, 0, 365] | None = None,
+        channel: discord.TextChannel | None = None,
+        names: bool | None = None,
+        threshold: app_commands.Range[float, 0.04, 1.0] | None = None,
+        highlights: bool | None = None,
+    ) -> None:
+        """``/study options``: the club's learning options (:class:`club.settings.ClubSettings` ``quiz_days``,
+        ``quiz_channel``, ``quiz_names``, ``quiz_threshold``, ``highlights``), shown and changed."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/study options"):
+            changes = {
+                "quiz_days": every_days, "quiz_channel": None if channel is None else channel.id, "quiz_names": names,
+                "quiz_threshold": threshold, "highlights": highlights,
+            }  # fmt: skip
+            changes = {key: value for key, value in changes.items() if value is not None}
+            service = self.bot.service
+            if changes:
+                settings = await service.configure_club(interaction.guild_id, **changes)
+            else:
+                settings = await service.club_settings(interaction.guild_id)
+            where = f"<#{settings.quiz_channel}>" if settings.quiz_channel else "no channel set"
+            schedule = f"every {settings.quiz_days} days in {where}" if settings.quiz_days else "only on /study quiz"
+            await interaction.followup.send(
+                f"Quizzes: {schedule}; names {'shown' if settings.quiz_names else 'hidden'}; positions that lost "
+                f"{settings.quiz_threshold:g} or more. Highlights at match end: {'on' if settings.highlights else 'off'}.",
+                ephemeral=True,
+            )
+
+    @commands.Cog.listener()
+    async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
+        """A poll's final results arrived (Discord's MESSAGE_UPDATE with ``is_finalized``): reveal its quiz."""
+        poll = payload.data.get("poll") if isinstance(payload.data, dict) else None
+        if not poll or not (poll.get("results") or {}).get("is_finalized"):
+            return
+        try:
+            for record in await pending_quizzes(self.bot.service, message_id=payload.message_id):
+                await self.reveal(record)
+        except Exception:
+            log.exception("could not reveal the quiz of poll %s", payload.message_id)
+
+    async def reveal(self, record) -> bool:
+        """Reveal quiz ``record`` when its poll's results are final (read from Discord: the voters of each
+        answer); returns True when revealed. A poll not final yet is left for later (Discord's counts may still
+        change); a poll deleted is revealed without votes."""
+        channel = self.bot.get_channel(record.channel_id) or await self.bot.fetch_channel(record.channel_id)
+        votes: dict[int, list[tuple[int, str]]] = {}
+        try:
+            message = await channel.fetch_message(record.message_id)
+        except discord.NotFound:
+            message = None
+        if message is not None:
+            if message.poll is None or not message.poll.is_finalized():
+                return False
+            for index, answer in enumerate(message.poll.answers):
+                votes[index] = [(user.id, user.display_name) async for user in answer.voters()]
+        found = await reveal_quiz(self.bot.service, record, votes, options=self.bot.board_options)
+        if found is None:
+            return False
+        await channel.send(
+            found.text, file=discord.File(io.BytesIO(found.png), filename=f"quiz-answer-{record.id}.png"),
+            allowed_mentions=discord.AllowedMentions.none(),
+            reference=None if message is None else message.to_reference(fail_if_not_exists=False),
+        )  # fmt: skip
+        return True
+
+    async def quiz_tick(self) -> None:
+        """Reveal the quizzes whose polls should have closed (after a restart too), and post the scheduled ones
+        that are due (``quiz_days``); run by the one reminder loop (:meth:`cogs.reminders.Reminders.tick`).
+        Failures are logged; the next tick tries again."""
+        try:
+            for record in await pending_quizzes(self.bot.service, due=True):
+                await self.reveal(record)
+        except Exception:
+            log.exception("could not reveal the quizzes due")
+        if not engine_available():
+            return
+        for guild in list(self.bot.guilds):
+            try:
+                if await quiz_due(self.bot.service, guild.id):
+                    settings = await self.bot.service.club_settings(guild.id)
+                    channel = self.bot.get_channel(settings.quiz_channel)
+                    if channel is not None:
+                        await self.post_quiz(guild.id, channel, DEFAULT_QUIZ_HOURS)
+            except Exception:
+                log.exception("could not post the scheduled quiz of guild %s", guild.id)
 
     # -- highlights -------------------------------------------------------------------------------------------------
     @staticmethod

@@ -79,6 +79,7 @@ class Console:
         self.name = ""
         self.written: list[Path] = []
         self.last_match: int | None = None
+        self.last_quiz = None  # the last quiz printed (club.quiz.NewQuiz), for quiz answer
         self.typed: list[str] = []
         self.analysis_pool = None  # the engine's worker pool (console.study.pool_of), started on first use
         self.review_after_match = review_after_match

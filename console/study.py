@@ -1,4 +1,5 @@
-"""The ``/study`` verbs of the console: ``practice`` (a match against the engine), ``highlight`` (a finished
+"""The ``/study`` verbs of the console: ``practice`` (a match against the engine), ``quiz`` (a quiz from the club's
+games, the poll printed as text), ``highlight`` (a finished
 match's turning point as an animated GIF: :mod:`club.highlight`), ``review`` (the
 engine's review of a finished match) and ``hint`` (best plays or cube advice where hints are allowed) — the same
 calls the Discord cog (:mod:`cogs.study`) makes: :mod:`club.practice`, :mod:`club.analysis.review`,
@@ -220,3 +221,33 @@ async def highlight(console: Console, args: list[str]) -> str:
     written = console.write_png(found.filename, found.data)
     size = f"{len(found.data) / 1024:.0f} KB"
     return "\n".join(line for line in (found.caption, f"{written} ({size})" if written else "") if line)
+
+
+@verb("study quiz", "quiz [answer]", "a quiz from the club's finished games (poll as text); quiz answer: the answer",
+      bare=True)  # fmt: skip
+async def quiz(console: Console, args: list[str]) -> str:
+    """``quiz``: a quiz from the club's recent finished games (:func:`club.quiz.start_quiz`), printed as the poll's
+    text with its board written as a PNG; ``quiz answer``: the engine's ranking of its choices with equities and
+    the board after the best play. Without the engine: how to install it."""
+    from club.quiz import NoQuizError, quiz_card_png, start_quiz
+
+    if args and args[0].lower() == "answer":
+        last = getattr(console, "last_quiz", None)
+        if last is None:
+            raise InvalidRequestError("No quiz yet: type quiz first.")
+        lines = last.question.reveal_lines(last.number, {}, last.show_names)
+        png = quiz_card_png(last.question, last.show_names, console.options, after=last.question.best)
+        written = console.write_png(f"quiz-{last.number}-answer.png", png)
+        return "\n".join([line.replace("**", "") for line in lines] + ([written] if written else []))
+    if args:
+        raise InvalidRequestError(f"quiz takes nothing or answer, not {' '.join(args)[:60]!r}")
+    if not engine_available():
+        return ENABLE_ANALYSIS
+    try:
+        new = await start_quiz(console.service, console.guild_id, 0, pool_of(console), hours=24, options=console.options)
+    except NoQuizError as error:
+        raise InvalidRequestError(str(error)) from None
+    console.last_quiz = new
+    written = console.write_png(f"quiz-{new.number}.png", new.png)
+    lines = [new.question.as_text(new.number, new.show_names)] + ([written] if written else [])
+    return "\n".join(lines + ["(quiz answer: the engine's ranking)"])

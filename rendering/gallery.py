@@ -11,8 +11,8 @@ played to its reset final, a Swiss standings table and a league table, drawn fro
 ``samples/events.json`` (written by ``python -m club.events.pictures rendering/samples/events.json``: the renderer
 never imports the club).
 
-Then the pictures of learning from the club's games in ``OUTDIR/learning``: a highlight (an animated GIF, its size
-printed).
+Then the pictures of learning from the club's games in ``OUTDIR/learning``: a quiz card and its answer, and a
+highlight (an animated GIF, its size printed).
 """
 
 from __future__ import annotations
@@ -316,8 +316,9 @@ def event_samples() -> dict[str, bytes]:
 
 
 def learning_samples() -> dict[str, bytes]:
-    """The pictures of learning from the club's games, by file name: a highlight (a turning point played checker
-    by checker, :func:`~rendering.animation.play_frames`, as a GIF)."""
+    """The pictures of learning from the club's games, by file name: a quiz card (the board of a quiz poll, the
+    names hidden as a club's quiz hides them by default, and the board after the best play shown at its reveal) and
+    a highlight (a turning point played checker by checker, :func:`~rendering.animation.play_frames`, as a GIF)."""
     from .animation import play_frames, render_animation
 
     start = Position.from_points({24: 2, 13: 4, 8: 3, 6: 5, 5: 1, 1: -2, 12: -5, 14: -1, 17: -3, 19: -4})
@@ -326,7 +327,19 @@ def learning_samples() -> dict[str, bytes]:
         start, play.moves, (6, 4), "#7 turning point: pip lead +19 → +37", viewer_name="Ann", opponent_name="Bob",
         match_length=7, score=(2, 4), cube_value=2, cube_owner=OPPONENT,
     )  # fmt: skip
-    return {"highlight.gif": render_animation(views)}
+    card = dict(viewer_name="On roll", opponent_name="Opponent", match_length=7, score=(2, 4), cube_value=2,
+                cube_owner=OPPONENT, dice=(6, 4), dice_side=VIEWER)  # fmt: skip
+    best = _play(start, (6, 4), "24/14*")
+    return {
+        "quiz-card.png": render_board(
+            BoardView(start, on_roll=VIEWER, awaiting="to play 6-4: which play is best?", **card)
+        ),
+        "quiz-answer.png": render_board(
+            BoardView(best.position, on_roll=None, awaiting="best: 24/14*", last_play=best.moves, last_mover=VIEWER,
+                      last_dice=(6, 4), **card)
+        ),  # fmt: skip
+        "highlight.gif": render_animation(views),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:

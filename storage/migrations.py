@@ -17,7 +17,7 @@ from typing import Any
 
 from .replies import REPLIES_V8
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 """The schema version this code writes and reads."""
 
 CHOUETTES_V2 = """
@@ -370,6 +370,30 @@ CREATE TABLE event_matches (
 """Version 10: club events — ``events`` (one row each: name, status, version, next deadline), their append-only log
 ``event_actions`` and ``event_matches``, the club match that plays each pairing (:mod:`storage.events`)."""
 
+QUIZZES_V11 = """
+CREATE TABLE quizzes (
+    id          INTEGER PRIMARY KEY,
+    club_id     INTEGER NOT NULL REFERENCES clubs (id),
+    channel_id  INTEGER NOT NULL,                        -- the Discord channel of its poll (an id only)
+    message_id  INTEGER,                                 -- the poll's message; NULL until posted
+    question    TEXT    NOT NULL CHECK (json_valid(question)),  -- club.quiz.QuizQuestion.to_json()
+    status      TEXT    NOT NULL CHECK (status IN ('open', 'revealed')),
+    created_at  REAL    NOT NULL,
+    closes_at   REAL    NOT NULL
+);
+CREATE INDEX quizzes_open ON quizzes (status, message_id);
+CREATE INDEX quizzes_club ON quizzes (club_id, created_at);
+CREATE TABLE quiz_answers (
+    quiz_id     INTEGER NOT NULL REFERENCES quizzes (id),
+    member_id   INTEGER NOT NULL,
+    club_id     INTEGER NOT NULL,
+    correct     INTEGER NOT NULL CHECK (correct IN (0, 1)),
+    PRIMARY KEY (quiz_id, member_id)
+) WITHOUT ROWID;
+CREATE INDEX quiz_answers_club ON quiz_answers (club_id, member_id);
+"""
+"""Version 11: the club quizzes (their polls, open until revealed) and each member's answers (:mod:`storage.quizzes`)."""
+
 MIGRATIONS: list[tuple[int, str]] = [
     (2, CHOUETTES_V2),
     (3, CORRECTIONS_V3),
@@ -380,6 +404,7 @@ MIGRATIONS: list[tuple[int, str]] = [
     (8, REPLIES_V8),
     (9, DEADLINE_MARKS_V9),
     (10, EVENTS_V10),
+    (11, QUIZZES_V11),
 ]
 """Upgrade steps ``(version reached, SQL script)`` in ascending order; version 1 is ``schema.sql`` itself."""
 

@@ -446,3 +446,25 @@ CREATE TABLE event_matches (
     at        REAL    NOT NULL,
     PRIMARY KEY (event_id, pairing)
 );
+
+-- Version 11: the club quizzes (their polls, open until revealed) and each member's answers (storage/quizzes.py).
+CREATE TABLE quizzes (
+    id          INTEGER PRIMARY KEY,
+    club_id     INTEGER NOT NULL REFERENCES clubs (id),
+    channel_id  INTEGER NOT NULL,                        -- the Discord channel of its poll (an id only)
+    message_id  INTEGER,                                 -- the poll's message; NULL until posted
+    question    TEXT    NOT NULL CHECK (json_valid(question)),  -- club.quiz.QuizQuestion.to_json()
+    status      TEXT    NOT NULL CHECK (status IN ('open', 'revealed')),
+    created_at  REAL    NOT NULL,
+    closes_at   REAL    NOT NULL
+);
+CREATE INDEX quizzes_open ON quizzes (status, message_id);
+CREATE INDEX quizzes_club ON quizzes (club_id, created_at);
+CREATE TABLE quiz_answers (
+    quiz_id     INTEGER NOT NULL REFERENCES quizzes (id),
+    member_id   INTEGER NOT NULL,
+    club_id     INTEGER NOT NULL,
+    correct     INTEGER NOT NULL CHECK (correct IN (0, 1)),
+    PRIMARY KEY (quiz_id, member_id)
+) WITHOUT ROWID;
+CREATE INDEX quiz_answers_club ON quiz_answers (club_id, member_id);

@@ -138,6 +138,7 @@ class World:
         self.messages: dict[int, dict] = {}
         self.files: dict[int, dict[str, bytes]] = {}
         self.edits: dict[int, int] = {}
+        self.votes: dict[int, dict[int, dict[str, dict]]] = {}  # poll message → answer id → voter id → user
         self.users: dict[int, dict] = {}
         self.dm_channels: dict[int, int] = {}
         self.closed_dms: set[int] = set()
@@ -235,6 +236,9 @@ class World:
             message["webhook_id"] = str(self.application_id)
             message["interaction_metadata"] = {"id": str(interaction.id), "type": interaction.kind,
                                                "user": self.bot_user}  # fmt: skip
+        if payload.get("poll") is not None:
+            message["poll"] = self._new_poll(payload["poll"])
+            self.votes[message_id] = {}
         self.messages[message_id] = message
         self.files[message_id] = {}
         self.edits[message_id] = 0
@@ -242,6 +246,54 @@ class World:
         if channel_id in self.channels:
             self.channels[channel_id]["last_message_id"] = str(message_id)
         return message
+
+    # -- polls ------------------------------------------------------------------------------------------------------
+    def _new_poll(self, create: dict) -> dict:
+        """A poll as Discord returns it from its create payload: answers numbered from 1, ``expiry`` the creation
+        time plus ``duration`` hours, results not final (Discord's counts may be stale until then)."""
+        answers = [{"answer_id": number, "poll_media": answer["poll_media"]}
+                   for number, answer in enumerate(create["answers"], start=1)]  # fmt: skip
+        return {
+            "question": create["question"], "answers": answers,
+            "expiry": iso(self.now() + 3600 * float(create.get("duration", 24))),
+            "allow_multiselect": bool(create.get("allow_multiselect")), "layout_type": create.get("layout_type", 1),
+            "results": {"is_finalized": False, "answer_counts": []},
+        }  # fmt: skip
+
+    def vote(self, message_id: int, user: dict, answer_id: int) -> None:
+        """``user`` votes for answer ``answer_id`` of the poll of ``message_id`` (one answer: a new vote replaces
+        his old one). Raises :class:`DiscordError` for a message without a poll, a closed poll or no such answer."""
+        message = self.message_payload(message_id)
+        poll = message.get("poll")
+        if poll is None or poll["results"]["is_finalized"]:
+            raise DiscordError(50035, "the poll is closed" if poll else "the message has no poll")
+        if not any(a["answer_id"] == answer_id for a in poll["answers"]):
+            raise DiscordError(50035, f"no answer {answer_id}")
+        votes = self.votes[message_id]
+        if not poll["allow_multiselect"]:
+            for voters in votes.values():
+                voters.pop(user["id"], None)
+        votes.setdefault(answer_id, {})[user["id"]] = user
+
+    def end_poll(self, message_id: int) -> dict:
+        """Close the poll of ``message_id`` with its final results (``is_finalized``: Discord's final state);
+        returns the message."""
+        message = self.message_payload(message_id)
+        poll = message["poll"]
+        votes = self.votes[message_id]
+        poll["results"] = {
+            "is_finalized": True,
+            "answer_counts": [{"id": a["answer_id"], "count": len(votes.get(a["answer_id"], {})), "me_voted": False}
+                              for a in poll["answers"]],
+        }  # fmt: skip
+        poll["expiry"] = min(poll["expiry"], iso(self.now()))
+        return message
+
+    def voters(self, message_id: int, answer_id: int, *, after: int = 0, limit: int = 25) -> list[dict]:
+        """The users who voted for ``answer_id`` (by id, after ``after``, at most ``limit``: Discord's page)."""
+        self.message_payload(message_id)
+        users = sorted(self.votes.get(message_id, {}).get(answer_id, {}).values(), key=lambda u: int(u["id"]))
+        return [u for u in users if int(u["id"]) > after][:limit]
 
     def _attach(self, message: dict, payload: dict, files: dict[str, bytes]) -> None:
         message_id = int(message["id"])

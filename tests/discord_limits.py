@@ -24,6 +24,12 @@ ROWS, BUTTONS_A_ROW, OPTIONS = 5, 5, 25
 CUSTOM_ID, LABEL, PLACEHOLDER, OPTION_TEXT = 100, 80, 150, 100
 FILES = 10
 UPLOAD_BYTES = 10 * 1024 * 1024
+POLL_QUESTION = 300
+POLL_ANSWERS = 10
+POLL_ANSWER = 55
+POLL_HOURS = (1, 768)
+"""A poll: its question (300 characters), at most 10 answers of 55 characters each, open 1 to 768 hours (32 days);
+a message with a poll may not be edited into another poll."""
 COMMAND_TOTAL, COMMAND_DESCRIPTION, CHOICES, COMMAND_OPTIONS = 4000, 100, 25, 25
 CHOICE_NAME, CHOICE_VALUE = 100, 100
 SUB_COMMAND, SUB_COMMAND_GROUP = 1, 2
@@ -165,11 +171,32 @@ def check_message(payload: dict, files: dict[str, int] | None = None, *, kept: I
     if total > EMBED_TOTAL:
         problems.append(f"embeds of {total} characters in all (at most {EMBED_TOTAL})")
     problems.extend(check_components(payload.get("components")))
+    if payload.get("poll") is not None:
+        problems.extend(check_poll(payload["poll"]))
     if len(files) > FILES:
         problems.append(f"{len(files)} files (at most {FILES})")
     for name, size in files.items():
         if size > UPLOAD_BYTES:
             problems.append(f"file {name} of {size} bytes (at most {UPLOAD_BYTES})")
+    return problems
+
+
+def check_poll(poll: dict) -> list[str]:
+    """A poll create payload (question, answers, duration in hours, multiselect) against Discord's limits."""
+    problems = []
+    question = (poll.get("question") or {}).get("text") or ""
+    if not question or len(question) > POLL_QUESTION:
+        problems.append(f"poll question of {len(question)} characters (1 to {POLL_QUESTION})")
+    answers = poll.get("answers") or []
+    if not 1 <= len(answers) <= POLL_ANSWERS:
+        problems.append(f"poll of {len(answers)} answers (1 to {POLL_ANSWERS})")
+    for number, answer in enumerate(answers):
+        text = (answer.get("poll_media") or {}).get("text") or ""
+        if not text or len(text) > POLL_ANSWER:
+            problems.append(f"poll answer {number} of {len(text)} characters (1 to {POLL_ANSWER})")
+    hours = poll.get("duration", 24)
+    if not (isinstance(hours, int | float) and POLL_HOURS[0] <= hours <= POLL_HOURS[1] and hours == int(hours)):
+        problems.append(f"poll duration {hours!r} (whole hours from {POLL_HOURS[0]} to {POLL_HOURS[1]})")
     return problems
 
 

@@ -395,6 +395,31 @@ async def get_commands(request):
 
 
 WEBHOOK = "/webhooks/{application_id}/{token}"
+async def poll_voters(request):
+    world, _, _ = await _begin(request)
+    channel_id = _id(request, "channel_id")
+    world.require(channel_id, "view_channel", "read_message_history")
+    message = _message_in(world, channel_id, _id(request, "message_id"))
+    if "poll" not in message:
+        raise DiscordError(10008)
+    after = int(request.query.get("after") or 0)
+    limit = int(request.query.get("limit") or 25)
+    if not 1 <= limit <= 100:
+        world.violations.append(f"GET poll voters with limit {limit} (1 to 100)")
+        raise DiscordError(50035, "limit: 1 to 100")
+    users = world.voters(int(message["id"]), _id(request, "answer_id"), after=after, limit=limit)
+    return json_answer({"users": users})
+
+
+async def expire_poll(request):
+    world, _, _ = await _begin(request)
+    channel_id = _id(request, "channel_id")
+    message = _message_in(world, channel_id, _id(request, "message_id"))
+    if "poll" not in message or int(message["author"]["id"]) != int(world.bot_user["id"]):
+        raise DiscordError(50005)
+    return json_answer(world.end_poll(int(message["id"])))
+
+
 ROUTES = [
     ("GET", "/users/@me", get_me),
     ("GET", "/oauth2/applications/@me", get_application),
@@ -405,6 +430,8 @@ ROUTES = [
     ("PATCH", "/channels/{channel_id}", edit_channel),
     ("POST", "/channels/{channel_id}/messages", create_message),
     ("GET", "/channels/{channel_id}/messages/{message_id}", get_message),
+    ("GET", "/channels/{channel_id}/polls/{message_id}/answers/{answer_id}", poll_voters),
+    ("POST", "/channels/{channel_id}/polls/{message_id}/expire", expire_poll),
     ("PATCH", "/channels/{channel_id}/messages/{message_id}", edit_message),
     ("DELETE", "/channels/{channel_id}/messages/{message_id}", delete_message),
     ("POST", "/channels/{channel_id}/messages/{message_id}/threads", thread_from_message),

@@ -469,6 +469,22 @@ class Harness:
         return [Msg(self.world, int(m["id"])) for m in self.world.messages.values()
                 if int(m["channel_id"]) == channel_id and (ephemeral or not m.get("flags", 0) & EPHEMERAL)]  # fmt: skip
 
+    def vote(self, member: Member, message: Msg, answer: str) -> None:
+        """``member`` votes in the poll of ``message`` for the answer whose text is ``answer`` (Discord sends the
+        bot a MESSAGE_POLL_VOTE_ADD)."""
+        found = [a["answer_id"] for a in message.data["poll"]["answers"] if a["poll_media"]["text"] == answer]
+        assert found, f"no answer {answer!r} in the poll"
+        self.world.vote(message.id, member.user_payload(), found[0])
+        self._gateway("MESSAGE_POLL_VOTE_ADD", {"user_id": str(member.id), "channel_id": str(message.channel_id),
+                                                "message_id": str(message.id), "guild_id": str(GUILD),
+                                                "answer_id": found[0]})  # fmt: skip
+
+    def end_poll(self, message: Msg) -> None:
+        """The poll of ``message`` closes: Discord finalises its results and sends the bot a MESSAGE_UPDATE with
+        them (``is_finalized`` true), as it does when a poll's time is up."""
+        data = self.world.end_poll(message.id)
+        self._gateway("MESSAGE_UPDATE", {**data, "guild_id": str(GUILD)})
+
     def last(self, channel_id: int) -> Msg:
         """The newest public message in a channel or thread."""
         found = self.messages(channel_id)

@@ -1,5 +1,6 @@
 """Learning from the club's games in the console: ``highlight [game]`` writes a finished match's turning point as
-an animated GIF and prints where, and refuses a match being played (RULES 003 1.5)."""
+an animated GIF and prints where, and refuses a match being played (RULES 003 1.5); ``quiz`` prints a quiz's poll
+as text and writes its board, ``quiz answer`` the engine's ranking; without the engine, how to install it."""
 
 from __future__ import annotations
 
@@ -7,10 +8,31 @@ import random
 import sys
 from pathlib import Path
 
+import pytest
 from PIL import Image
 
+from club.analysis import ENABLE_ANALYSIS, engine_available
 from rendering.animation import MAX_BYTES
 from tests.consolekit import console_in
+
+needs_engine = pytest.mark.skipif(not engine_available(), reason="the optional engine (bgsage) is not installed")
+
+
+async def _play_then_resign(console, *, plays: int, seed: int = 3) -> None:
+    """Match 1: random legal plays (``plays`` of them), then a resignation accepted (RULES G12)."""
+    service = console.service
+    rng = random.Random(seed)
+    while plays:
+        view = await service.state(1)
+        if view.pending == "play":
+            await service.play(1, view.waiting_for, rng.choice(await service.legal_plays(1, view.waiting_for)))
+            plays -= 1
+        else:
+            await service.roll(1, view.waiting_for)
+    view = await service.state(1)
+    await service.resign(1, view.waiting_for)
+    view = await service.state(1)
+    await service.accept_resignation(1, view.waiting_for)
 
 
 async def test_highlight_written_as_a_gif_after_the_match_and_refused_before(tmp_path, monkeypatch):
@@ -21,21 +43,38 @@ async def test_highlight_written_as_a_gif_after_the_match_and_refused_before(tmp
         await console.handle("accept")
         out = await console.handle("highlight 1")
         assert "while it is being played" in out, out
-        service = console.service
-        rng = random.Random(3)
-        for _ in range(8):  # a few plays, then a resignation accepted (RULES G12)
-            view = await service.state(1)
-            if view.pending == "play":
-                await service.play(1, view.waiting_for, rng.choice(await service.legal_plays(1, view.waiting_for)))
-            else:
-                await service.roll(1, view.waiting_for)
-        view = await service.state(1)
-        await service.resign(1, view.waiting_for)
-        view = await service.state(1)
-        await service.accept_resignation(1, view.waiting_for)
+        await _play_then_resign(console, plays=4)
         out = await console.handle("highlight 1")
         assert out.startswith("Turning point of #1, game 1") and "pip lead" in out, out
         path = Path(out.splitlines()[-1].removeprefix("Image: ").rsplit(" (", 1)[0])
         assert path.name == "highlight-1.gif" and 0 < path.stat().st_size <= MAX_BYTES
         with Image.open(path) as image:
             assert image.format == "GIF" and image.n_frames >= 2 and image.size[0] == 600
+
+
+@needs_engine
+async def test_quiz_printed_as_a_poll_then_its_answer(tmp_path):
+    async with console_in(tmp_path, images=tmp_path / "images") as console:
+        try:
+            out = await console.handle("quiz")
+            assert "no finished" in out, out
+            await console.handle("challenge bob 1")
+            await console.handle("as bob")
+            await console.handle("accept")
+            await _play_then_resign(console, plays=24)
+            out = await console.handle("quiz")
+            lines = out.splitlines()
+            assert lines[0].startswith("Quiz 1: the player on roll to play "), out
+            choices = [line for line in lines if line[:3] in ("A. ", "B. ", "C. ", "D. ")]
+            assert 3 <= len(choices) <= 4 and any(line.startswith("Image: ") for line in lines)
+            answer = await console.handle("quiz answer")
+            assert "Quiz 1 — the answer" in answer and "— best" in answer and "played in the game" in answer
+        finally:
+            if console.analysis_pool is not None:
+                console.analysis_pool.shutdown()
+
+
+async def test_quiz_without_the_engine_says_how_to_install_it(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "bgsage", None)
+    async with console_in(tmp_path) as console:
+        assert await console.handle("quiz") == ENABLE_ANALYSIS

@@ -1,6 +1,6 @@
 """Learning from the club's games without Discord: the highlight's frames (the play checker by checker, the dice
 shown, the last frame the final position, at most 2 MB and 600 px wide) and the turning point chosen by the pip
-count or by the engine's equities."""
+count or by the engine's equities; the quiz's choices (best, the member's own, others) in an order that varies."""
 
 from __future__ import annotations
 
@@ -12,10 +12,13 @@ from backgammon.game import Game
 from backgammon.moves import legal_plays
 from backgammon.position import Position
 from backgammon.rules import RuleSet
+from club.analysis import engine_available
 from club.analysis.walk import PLAY, decisions
 from club.highlight import EQUITY, PIPS, compute_highlight, turning_point
 from rendering.animation import MAX_BYTES, AnimationError, frames_of, play_frames, render_animation
 from rendering.gallery import learning_samples
+
+needs_engine = pytest.mark.skipif(not engine_available(), reason="the optional engine (bgsage) is not installed")
 
 
 def _played_game(turns: int = 12) -> Game:
@@ -81,7 +84,32 @@ def test_the_turning_point_by_equity_takes_the_biggest_swing_between_graded_play
     assert (point.before, point.after) == (pytest.approx(sign * 0.12), pytest.approx(sign * 0.9))
 
 
-def test_the_gallery_highlight_is_an_animation_within_the_limits():
-    data = learning_samples()["highlight.gif"]
+def test_the_gallery_has_a_quiz_card_and_a_highlight_within_the_limits():
+    samples = learning_samples()
+    assert samples["quiz-card.png"].startswith(b"\x89PNG") and samples["quiz-answer.png"].startswith(b"\x89PNG")
+    data = samples["highlight.gif"]
     frames = frames_of(data)
     assert data.startswith(b"GIF8") and len(data) <= MAX_BYTES and len(frames) == 3 and frames[0].size[0] == 600
+
+
+@needs_engine
+def test_quiz_choices_best_and_own_play_in_an_order_that_varies():
+    """The best play, the member's own and one or two others, every equity from one level; shuffled, so the best is
+    not always first (the known mistake of quiz tools: the answer was always "A")."""
+    from club.quiz import QUIZ_LEVEL, question_task, screen_task
+
+    game = _played_game(16)
+    found = screen_task([(1, 1, game.to_json())], 0.04)
+    assert found, "the first legal play of every roll made no error at all"
+    _loss, _match, _game, index = max(found)
+    bests = set()
+    for seed in range(8):
+        data = question_task(game.to_json(), index, 0.04, seed)
+        assert data is not None and 3 <= len(data["choices"]) <= 4
+        equities = [equity for _play, equity, _moves in data["choices"]]
+        assert data["choices"][data["best"]][1] == max(equities) and data["best"] != data["made"]
+        made = next(d for d in decisions(game) if d.kind == PLAY and d.index == index)
+        assert data["choices"][data["made"]][0] == (made.play.notation() or "no move")
+        bests.add(data["best"])
+    assert len(bests) > 1, "the best play was always in the same place"
+    assert QUIZ_LEVEL == "2ply"

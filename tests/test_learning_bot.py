@@ -1,18 +1,23 @@
 """Learning from the club's own games, through the Discord harness (tests/discordkit.py): the animated highlight of
 a finished match (``/study highlight``, and posted by itself when a match ends unless the club turns it off),
-refused while the match is played (RULES 003 1.5)."""
+refused while the match is played (RULES 003 1.5); the club quiz (``/study quiz``): a Discord poll within its
+limits, drawn only from finished games, revealed from the poll's final results after a restart, with the
+leaderboard; refused without the engine, saying how to install it."""
 
 from __future__ import annotations
 
 import asyncio
 import io
+import random
 import sys
 
 from PIL import Image
 
+from club.analysis import ENABLE_ANALYSIS
+from club.quiz import QuizQuestion, pending_quizzes
 from rendering.animation import MAX_BYTES
 from tests.discordkit import Harness
-from tests.test_study_bot import rated_game
+from tests.test_study_bot import needs_engine, rated_game
 
 GIF_MAGIC = b"GIF8"
 
@@ -79,3 +84,75 @@ async def test_the_club_can_turn_the_automatic_highlight_off(tmp_path, monkeypat
         await h.bot.service.configure_club(guild, highlights=False)
         await play_then_resign(h, 1)
         assert await _posted_highlight(h, thread, tries=40) is None
+
+
+# -- the club quiz ----------------------------------------------------------------------------------------------------
+async def play_randomly(h: Harness, match_id: int, plays: int, seed: int, *, resign: bool = True) -> None:
+    """Random legal plays (many of them errors), ``plays`` of them, then (``resign``) a resignation accepted."""
+    service = h.bot.service
+    rng = random.Random(seed)
+    while plays:
+        view = await service.state(match_id)
+        member = view.waiting_for
+        if view.pending == "play":
+            found = await service.legal_plays(match_id, member)
+            await service.play(match_id, member, rng.choice(found), version=view.version)
+            plays -= 1
+        else:
+            await service.roll(match_id, member, version=view.version)
+    if resign:
+        view = await service.state(match_id)
+        await service.resign(match_id, view.waiting_for)
+        view = await service.state(match_id)
+        outcome = await service.accept_resignation(match_id, view.waiting_for)
+        assert outcome.view.status == "over"
+
+
+@needs_engine
+async def test_quiz_poll_within_limits_then_revealed_after_a_restart_from_final_results(harness):
+    h = harness
+    alice, bob, _thread = await rated_game(h, length="1")
+    await play_randomly(h, 1, 24, seed=1)
+    carol, dan = h.member("Carol"), h.member("Dan")
+    games = h.channel("games")
+    await h.command(carol, "bg challenge", games, opponent=dan, length="1")
+    await h.press(dan, h.last(games), "Accept")
+    await play_randomly(h, 2, 30, seed=2, resign=False)  # match 2 is being played: never a quiz
+    lobby = h.channel("lobby")
+    asked = await h.command(alice, "study quiz", lobby, hours=2)
+    assert asked.private and "Quiz 1 is posted" in asked.text, asked.text
+    posted = h.last(lobby)
+    poll = posted.data["poll"]
+    answers = [a["poll_media"]["text"] for a in poll["answers"]]
+    question = poll["question"]["text"]
+    assert 3 <= len(answers) <= 4 and len(set(answers)) == len(answers)
+    assert len(question) <= 300 and all(len(a) <= 55 for a in answers) and question.startswith("Quiz 1: ")
+    assert "Alice" not in question and "Bob" not in question  # names are off by default
+    assert any(name.endswith(".png") for name in posted.files)
+    [record] = await pending_quizzes(h.bot.service)
+    stored = QuizQuestion.from_json({k: v for k, v in record.question.items() if k != "number"})
+    assert stored.match_id == 1 and stored.answers() == answers and stored.best != stored.made
+    best, wrong = answers[stored.best], answers[stored.made]
+    h.vote(bob, posted, best)
+    h.vote(carol, posted, wrong)
+    # not final yet: nothing is revealed (Discord's counts may still change)
+    assert await h.bot.get_cog("Study").reveal(record) is False
+    await h.restart()
+    h.end_poll(posted)  # the final results arrive as a MESSAGE_UPDATE, to the new bot
+    await h.settle()
+    reveal = h.last(lobby)
+    assert reveal.content.startswith("**Quiz 1 — the answer**"), reveal.content
+    assert f"{best}: " in reveal.content and "— best; votes: Bob" in reveal.content
+    assert "Right: Bob." in reveal.content and f"<@{bob.id}> 1 of 1 right" in reveal.content
+    assert f"<@{carol.id}> 0 of 1 right" in reveal.content
+    assert any(name.endswith(".png") for name in reveal.files)
+    assert await pending_quizzes(h.bot.service) == []
+    board = await h.command(dan, "study quizboard", lobby)
+    assert board.private and board.text.splitlines()[1] == f"1. <@{bob.id}> 1 of 1 right"
+
+
+async def test_quiz_refused_without_the_engine_saying_how_to_install_it(tmp_path, monkeypatch):
+    monkeypatch.setitem(sys.modules, "bgsage", None)
+    async with Harness.start(tmp_path / "club.sqlite3") as h:
+        asked = await h.command(h.member("Alice"), "study quiz", h.channel("lobby"))
+        assert asked.private and asked.text == ENABLE_ANALYSIS and "requirements-analysis.txt" in asked.text
