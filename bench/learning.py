@@ -60,7 +60,9 @@ async def _bench_quiz(matches: int) -> bool:
         print(f"quiz: a club of {matches} finished 3-point matches built in {time.perf_counter() - start:.1f} s")
         try:
             with AnalysisPool(2) as pool:
-                await asyncio.gather(*(pool.run(warm_task, level) for level in (SCREEN_LEVEL, QUIZ_LEVEL) for _ in "ab"))
+                await asyncio.gather(
+                    *(pool.run(warm_task, level) for level in (SCREEN_LEVEL, QUIZ_LEVEL) for _ in "ab")
+                )
                 stall = 0.0
                 done = False
 

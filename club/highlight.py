@@ -156,9 +156,7 @@ async def match_highlight(service, match_id: int, *, pool=None, analysis=None, o
     if analysis is None and pool is not None and engine_available():
         from .analysis.match import analyse_games
 
-        analysis = await asyncio.to_thread(
-            analyse_games, games, view.names, length=view.length, pool=pool, luck=False
-        )
+        analysis = await asyncio.to_thread(analyse_games, games, view.names, length=view.length, pool=pool, luck=False)
     grades = None if analysis is None else [g for p in analysis.players for g in p.grades]
     theme = getattr(options, "theme", None)
     return await asyncio.to_thread(compute_highlight, games, view.names, match_id, grades=grades, theme=theme)

@@ -126,7 +126,9 @@ class ClubSettings:
                 f"quiz_threshold is the equity a quiz play lost, from 0.04 to 1 (e.g. 0.08), not {shown(threshold)}"
             )
         if isinstance(self.quiz_days, bool) or not isinstance(self.quiz_days, int) or not 0 <= self.quiz_days <= 365:
-            raise InvalidRequestError(f"quiz_days is a whole number of days from 0 (none) to 365, not {self.quiz_days!r}")
+            raise InvalidRequestError(
+                f"quiz_days is a whole number of days from 0 (none) to 365, not {self.quiz_days!r}"
+            )
         if isinstance(self.quiz_channel, bool) or not isinstance(self.quiz_channel, int) or self.quiz_channel < 0:
             raise InvalidRequestError(f"quiz_channel is a channel id (0 = none), not {self.quiz_channel!r}")
         if isinstance(self.game_channel, bool) or not isinstance(self.game_channel, int) or self.game_channel < 0:

@@ -55,8 +55,8 @@ from club.analysis.pool import AnalysisPool
 from club.analysis.practice import DEFAULT_STRENGTH, STRENGTHS
 from club.errors import InvalidRequestError
 from club.highlight import Highlight, match_highlight
-from club.quiz import NoQuizError, club_leaderboard, pending_quizzes, quiz_due, quiz_posted, reveal_quiz, start_quiz
 from club.practice import DEFAULT_LENGTH, MAX_PRACTICE_LENGTH, engine_turns, practice_title, start_practice
+from club.quiz import NoQuizError, club_leaderboard, pending_quizzes, quiz_due, quiz_posted, reveal_quiz, start_quiz
 from club.results import Outcome, TableView
 
 from . import flow
@@ -259,7 +259,9 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
     # -- quiz ---------------------------------------------------------------------------------------------------------
     @app_commands.command(description="A quiz poll from the club's recent games; the answer when the poll closes")
     @app_commands.describe(hours="How long the poll stays open (1–168 hours, default 24)")
-    async def quiz(self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 168] | None = None) -> None:
+    async def quiz(
+        self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 168] | None = None
+    ) -> None:
         """``/study quiz [hours]``: post a quiz (:mod:`club.quiz`) here as a Discord poll with its board picture;
         revealed when the poll's final results arrive (:meth:`reveal`)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -420,9 +422,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
             if match_id is None:
                 raise InvalidRequestError("Say which match: /study highlight game:<its number>.")
             await self._view_here(interaction, match_id)
-            found = await match_highlight(
-                self.bot.service, match_id, pool=self.pool, options=self.bot.board_options
-            )
+            found = await match_highlight(self.bot.service, match_id, pool=self.pool, options=self.bot.board_options)
             if found is None:
                 await interaction.followup.send(f"Match #{match_id} has no checker play to show.", ephemeral=True)
                 return

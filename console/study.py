@@ -244,7 +244,9 @@ async def quiz(console: Console, args: list[str]) -> str:
     if not engine_available():
         return ENABLE_ANALYSIS
     try:
-        new = await start_quiz(console.service, console.guild_id, 0, pool_of(console), hours=24, options=console.options)
+        new = await start_quiz(
+            console.service, console.guild_id, 0, pool_of(console), hours=24, options=console.options
+        )
     except NoQuizError as error:
         raise InvalidRequestError(str(error)) from None
     console.last_quiz = new

@@ -335,8 +335,15 @@ def learning_samples() -> dict[str, bytes]:
             BoardView(start, on_roll=VIEWER, awaiting="to play 6-4: which play is best?", **card)
         ),
         "quiz-answer.png": render_board(
-            BoardView(best.position, on_roll=None, awaiting="best: 24/14*", last_play=best.moves, last_mover=VIEWER,
-                      last_dice=(6, 4), **card)
+            BoardView(
+                best.position,
+                on_roll=None,
+                awaiting="best: 24/14*",
+                last_play=best.moves,
+                last_mover=VIEWER,
+                last_dice=(6, 4),
+                **card,
+            )
         ),  # fmt: skip
         "highlight.gif": render_animation(views),
     }

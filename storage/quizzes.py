@@ -112,7 +112,9 @@ async def reveal_quiz(db, quiz_id: int, club_id: int, answers: Sequence[tuple[in
     """Mark quiz ``quiz_id`` revealed and keep each ``(member id, answered right)``, in one transaction. Returns
     False (nothing written) when it was revealed already (two reveals racing: one writes)."""
     async with db.transaction() as tx:
-        changed = await tx.execute("UPDATE quizzes SET status = 'revealed' WHERE id = ? AND status = 'open'", (quiz_id,))
+        changed = await tx.execute(
+            "UPDATE quizzes SET status = 'revealed' WHERE id = ? AND status = 'open'", (quiz_id,)
+        )
         if not changed:
             return False
         for member_id, correct in answers:

@@ -395,6 +395,8 @@ async def get_commands(request):
 
 
 WEBHOOK = "/webhooks/{application_id}/{token}"
+
+
 async def poll_voters(request):
     world, _, _ = await _begin(request)
     channel_id = _id(request, "channel_id")
