@@ -611,11 +611,7 @@ class ClubService:
         with the match's next commit or by :meth:`flush` (:class:`~club.work.UnsavedBoards`: why this is safe), so an
         action is one write transaction. Until then :meth:`messages` and :meth:`match_of_message` know it (its
         ``id`` is 0: not stored yet)."""
-        write = MessageWrite(
-            _check_id(channel_id, "channel id"), _check_id(message_id, "message id"), game_number, "board",
-            self.clock.now(),
-        )  # fmt: skip
-        self.unsaved.add(("match", _check_id(match_id, "match id")), write)
+        write = self.unsaved.board(("match", match_id), channel_id, message_id, game_number, self.clock.now())
         return _unsaved(MessageRecord, match_id, write)
 
     async def flush(self) -> None:

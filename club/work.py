@@ -168,9 +168,14 @@ class UnsavedBoards:
     def __init__(self) -> None:
         self._writes: dict[tuple[str, int], list[MessageWrite]] = {}
 
-    def add(self, key: tuple[str, int], write: MessageWrite) -> None:
-        """Keep ``write`` for table ``key``."""
-        self._writes.setdefault(key, []).append(write)
+    def board(self, key: tuple[str, int], channel_id: int, message_id: int, game_number: int | None, now: float):
+        """Keep the board message ``message_id`` of ``channel_id`` posted at ``now`` for table ``key`` (game
+        ``game_number``); returns its :class:`~storage.MessageWrite`. Raises :class:`InvalidRequestError` for a bad
+        id."""
+        write = MessageWrite(check_id(channel_id, "channel id"), check_id(message_id, "message id"), game_number,
+                             "board", now)  # fmt: skip
+        self._writes.setdefault((key[0], check_id(key[1], f"{key[0]} id")), []).append(write)
+        return write
 
     def of(self, key: tuple[str, int], purpose: str | None = None) -> list[MessageWrite]:
         """The messages kept for table ``key`` (of ``purpose`` if given), oldest first."""

@@ -38,7 +38,7 @@ from typing import Any
 from backgammon.chouette import ChouetteRules
 from backgammon.errors import BackgammonError, IllegalPlayError
 from backgammon.moves import Play
-from storage import MessageWrite, StorageError, VersionConflictError
+from storage import StorageError, VersionConflictError
 from storage.chouettes import (
     ChouetteAction,
     ChouetteDeadline,
@@ -408,11 +408,7 @@ class ChouetteService(ChouetteExpiry):
         """Remember the board message just posted for chouette ``session_id``: stored with the session's next
         commit or by :meth:`flush` (:class:`~club.work.UnsavedBoards`), so a decision is one write transaction;
         :meth:`messages` knows it meanwhile (id 0)."""
-        write = MessageWrite(
-            _check_id(channel_id, "channel id"), _check_id(message_id, "message id"), game_number, "board",
-            self.clock.now(),
-        )  # fmt: skip
-        self.club.unsaved.add(("chouette", _check_id(session_id, "chouette id")), write)
+        write = self.club.unsaved.board(("chouette", session_id), channel_id, message_id, game_number, self.clock.now())
         return _unsaved(ChouetteMessage, session_id, write)
 
     async def flush(self) -> None:
