@@ -18,6 +18,16 @@ async def run(console, lines: str) -> list[str]:
     return [await console.handle(line.strip()) for line in lines.split(";")]
 
 
+async def first_mover(console):
+    """Match 1 as it stands, the name of the member to act first, and his legal plays."""
+    view = await console.service.state(1)
+    return (
+        view,
+        view.names[view.players.index(view.waiting_for)],
+        await console.service.legal_plays(1, view.waiting_for),
+    )
+
+
 async def test_a_jacoby_reduced_result_says_counted_single(tmp_path):
     """A gammon resigned with the cube in the middle under the Jacoby rule scores a single (RULES D4): the game's
     line and the sheet say so, not "a gammon, 1 point" and "resigned gammon | +1"."""
@@ -36,9 +46,7 @@ async def test_the_pr_leaderboard_ranks_nobody_below_the_reviews_minimum(tmp_pat
     named under the board, and a match without a decision is not counted."""
     async with console_in(tmp_path) as console:
         await run(console, "as erin; config move_hours 1 expiry claim; challenge bob 3; as bob; accept")
-        view = await console.service.state(1)
-        mover = view.names[view.players.index(view.waiting_for)]
-        plays = await console.service.legal_plays(1, view.waiting_for)
+        view, mover, plays = await first_mover(console)
         out = await run(console, f"as {mover}; move {plays[0]}; wait 2h; claim match; review 1; "
                                  "club leaderboard pr")  # fmt: skip
         review, board = out[-2], out[-1]
@@ -53,10 +61,8 @@ async def test_reminders_follow_the_clubs_setting_after_every_extension(tmp_path
     come before the new deadline — not one reminder 4 hours before it (RULES A2)."""
     async with console_in(tmp_path) as console:
         await run(console, "as erin; config move_hours 24 reminders 12,2 away_days 5; challenge bob 3; as bob; accept")
-        view = await console.service.state(1)
-        mover = view.names[view.players.index(view.waiting_for)]
+        view, mover, plays = await first_mover(console)
         late = "bob" if mover == "erin" else "erin"
-        plays = await console.service.legal_plays(1, view.waiting_for)
         out = await run(console, f"as {mover}; move {plays[0]}; wait 25h; wait 25h")
         assert "one away day was used automatically" in out[-2], out[-2]
         after = out[-1]
@@ -131,9 +137,7 @@ async def test_claims_say_what_they_score_and_claim_game_is_not_claim_match(tmp_
     the cube, so the match goes on; a club that values forfeits as the board stands is told so beforehand."""
     async with console_in(tmp_path) as console:
         await run(console, "as erin; config move_hours 1 expiry claim; challenge bob 3; as bob; accept")
-        view = await console.service.state(1)
-        mover = view.names[view.players.index(view.waiting_for)]
-        plays = await console.service.legal_plays(1, view.waiting_for)
+        view, mover, plays = await first_mover(console)
         out = await run(console, f"as {mover}; move {plays[0]}; wait 2h; claim game")
         assert "you may claim the game (1 point (single, a single game at the cube)), claim the match (the match is " \
                "yours)" in out[-2], out[-2]  # fmt: skip
@@ -143,9 +147,7 @@ async def test_claims_say_what_they_score_and_claim_game_is_not_claim_match(tmp_
         out = await run(console, "as erin; config move_hours 1 expiry claim; config rule_overrides "
                                  """'{ forfeit_valuation = "board" }'; challenge bob 3; as bob; accept""")  # fmt: skip
         assert not any(line.startswith("Refused") for line in out), out
-        view = await console.service.state(1)
-        mover = view.names[view.players.index(view.waiting_for)]
-        plays = await console.service.legal_plays(1, view.waiting_for)
+        view, mover, plays = await first_mover(console)
         out = await run(console, f"as {mover}; move {plays[0]}; wait 2h")
         assert "claim the game (3 points (backgammon, as the board stands): that ends the match)" in out[-1], out[-1]
 
