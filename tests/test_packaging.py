@@ -31,9 +31,9 @@ REQUIREMENT_FILES = {
 }
 """Each requirements file and the extras of ``pyproject.toml`` it stands for (with the runtime dependencies)."""
 
-NOT_SHIPPED = {"tests", "bench", "examples", "tools"}
-"""Folders of the repository that stay out of the package: the suite, the benchmarks, the example scripts and the
-members' standalone dice verifier."""
+NOT_SHIPPED = {"tests", "bench", "examples", "tools", "build", "dist"}
+"""Folders of the repository that stay out of the package: the suite, the benchmarks, the example scripts, the
+members' standalone dice verifier, and what building a wheel leaves behind (ignored by git)."""
 
 
 def _key(text: str) -> tuple[str, str, str]:
@@ -96,7 +96,12 @@ def test_every_package_of_the_repository_is_shipped():
     assert SETUPTOOLS["py-modules"] == ["bot"]
     assert PROJECT["scripts"] == {"bgclub": "bot:main"}
     for folder in ROOT.iterdir():
-        if folder.is_dir() and folder.name not in NOT_SHIPPED and not folder.name.startswith("."):
+        if (
+            folder.is_dir()
+            and folder.name not in NOT_SHIPPED
+            and not folder.name.startswith(".")
+            and folder.suffix != ".egg-info"
+        ):
             inside = [path for path in folder.rglob("*.py") if "__pycache__" not in path.parts]
             assert not inside or (folder / "__init__.py").exists(), f"{folder.name}/ has modules but is no package"
 
