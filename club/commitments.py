@@ -211,8 +211,8 @@ def logged_contributions(actions: Iterable[Any], number: int) -> list[Contributi
 def phrase_text(phrase: str) -> str:
     """The answer to ``/player seed`` (console ``seed``): what his dice phrase is now and what it does."""
     if not phrase:
-        return ("Your dice phrase is cleared: in each game your client seed is the id of your first click after the "
-                "game's commitment is shown (it is published with the seed at the game's end).")  # fmt: skip
-    return (f"Your dice phrase is now “{phrase}”. In every game whose commitment is shown from now on, your client "
-            "seed is this phrase and the id of your first click after the commitment; every roll depends on it, and "
-            "/bg verify lists it once the game is over.")  # fmt: skip
+        return ("Your dice phrase is cleared: your luck in a game is now only what you type with its Add your luck "
+                "button before its first roll.")  # fmt: skip
+    return (f"Your dice phrase is now “{phrase}”. It becomes your luck in each next game at your first action after "
+            "its commitment is shown; it protects you in the games whose commitment was shown before you set it "
+            "(the bot could not choose their seeds against it). /bg verify lists it once the game is over.")  # fmt: skip

@@ -474,7 +474,9 @@ class ClubService:
                 step.autoplay()
 
         second = await self._mutate(first.match_id, None, operation, first.view.version)
-        return replace(second, message=f"{first.message}\n{second.message}".strip(),
+        named = (f"Game {second.view.game_number}'s dice use drand {found.chain} round {found.number}: the first "
+                 "published 30 s or more after the message that started the game, its signature verified.")  # fmt: skip
+        return replace(second, message=f"{first.message}\n{named}\n{second.message}".strip(),
                        events=first.events + second.events)  # fmt: skip
 
     async def _match_ended(self, match_id: int) -> None:

@@ -50,6 +50,8 @@ async def test_each_game_uses_the_round_due_after_its_start_and_the_verifier_che
         started_ms = round(service.clock.now() * 1000)
         accepted = await service.accept(challenge.match_id, BOB)
         assert accepted.view.game_number == 1 and accepted.view.waiting_for is not None, "the opening was rolled"
+        due = TEST_CHAIN.round_due(started_ms)
+        assert f"Game 1's dice use drand test round {due}" in accepted.message  # named on the opening board
         log = await service.log(challenge.match_id)
         new_game = next(a for a in log if a.kind == "new_game")
         due = TEST_CHAIN.round_due(started_ms)
