@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import Any
 
 from backgammon.moves import legal_plays
 from backgammon.position import Position
@@ -327,8 +328,8 @@ def learning_samples() -> dict[str, bytes]:
         start, play.moves, (6, 4), "#7 turning point: pip lead +19 → +37", viewer_name="Ann", opponent_name="Bob",
         match_length=7, score=(2, 4), cube_value=2, cube_owner=OPPONENT,
     )  # fmt: skip
-    card = dict(viewer_name="On roll", opponent_name="Opponent", match_length=7, score=(2, 4), cube_value=2,
-                cube_owner=OPPONENT, dice=(6, 4), dice_side=VIEWER)  # fmt: skip
+    card: dict[str, Any] = dict(viewer_name="On roll", opponent_name="Opponent", match_length=7, score=(2, 4),
+                                cube_value=2, cube_owner=OPPONENT, dice=(6, 4), dice_side=VIEWER)  # fmt: skip
     best = _play(start, (6, 4), "24/14*")
     return {
         "quiz-card.png": render_board(
