@@ -152,7 +152,7 @@ def parse_length(text: str | None) -> int:
     if text is None or not text.strip() or text.strip().lower() in ("money", "0", "money session"):
         return 0
     cleaned = text.strip().lower().removesuffix("points").removesuffix("point").removesuffix("pt").strip()
-    if not cleaned.isdigit():
+    if not (cleaned.isascii() and cleaned.isdigit()) or len(cleaned) > 4:
         raise InvalidRequestError(f"length is a number of points (1–99) or 'money', not {text!r}")
     return int(cleaned)
 

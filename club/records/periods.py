@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 
-from ..errors import InvalidRequestError
+from ..errors import MAX_ID, InvalidRequestError
 
 PERIODS = ("session", "day", "week", "month", "all")
 """The kinds of period, shortest first."""
@@ -43,15 +43,15 @@ class SessionRef:
 
     @classmethod
     def parse(cls, text: str | SessionRef) -> SessionRef:
-        """``money:12``, ``match 7``, ``chouette:3`` → a :class:`SessionRef`. Raises :class:`InvalidRequestError`
-        saying what is accepted."""
+        """``money:12``, ``match 7``, ``chouette:3`` → a :class:`SessionRef` (an id of ASCII digits, 1 to below
+        :data:`~club.errors.MAX_ID`). Raises :class:`InvalidRequestError` saying what is accepted."""
         if isinstance(text, SessionRef):
             return text
         cleaned = str(text).strip().lower().replace(" ", ":")
         source, _, number = cleaned.partition(":")
         if source in ("session", "money-session"):
             source = "money"
-        if source not in SOURCE_WORDS or not number.isdigit() or int(number) < 1:
+        if source not in SOURCE_WORDS or not (number.isascii() and number.isdigit()) or not 0 < int(number) < MAX_ID:
             raise InvalidRequestError(
                 f"a session is written money:ID, match:ID or chouette:ID (e.g. money:12), not {str(text)!r}"
             )
