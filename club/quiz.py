@@ -124,16 +124,16 @@ class QuizQuestion:
         lines += [f"{chr(65 + i)}. {answer}" for i, answer in enumerate(self.answers())]
         return "\n".join(lines)
 
-    def board_view(self, show_names: bool, *, after: int | None = None):
-        """The :class:`~rendering.view.BoardView` of the position from the mover's side with the dice; ``after``
-        a choice's index: the position after that play, its moves marked."""
+    def board_view(self, show_names: bool, *, after: int | None = None, prompt: str = "which play is best?"):
+        """The :class:`~rendering.view.BoardView` of the position from the mover's side with the dice and
+        ``prompt``; ``after`` a choice's index: the position after that play, its moves marked."""
         from backgammon.moves import apply_move
         from rendering import OPPONENT, VIEWER, BoardView
 
         cube = self.cube_state
         names = self.names if show_names else ("On roll", "Opponent") if self.side == 0 else ("Opponent", "On roll")
         position = self.position
-        extra: dict = {"on_roll": VIEWER, "awaiting": f"to play {dice_text(self.dice)}: which play is best?"}
+        extra: dict = {"on_roll": VIEWER, "awaiting": f"to play {dice_text(self.dice)}: {prompt}"[:80]}
         if after is not None:
             moves = tuple(Move(*m) for m in self.choices[after].moves)
             for move in moves:
@@ -189,16 +189,23 @@ def warm_task(level: str) -> str:
     return level
 
 
-def screen_task(items: Sequence[tuple[int, int, dict]], threshold: float) -> list[tuple[float, int, int, int]]:
+def screen_task(
+    items: Sequence[tuple[int, int, dict]], threshold: float, sides: dict | None = None
+) -> list[tuple[float, int, int, int]]:
     """Worker task: the checker plays of ``items`` (``(match id, game number, Game.to_json())``) with at least
     three legal plays that lost ``threshold`` or more at :data:`SCREEN_LEVEL`, as ``(loss, match id, game,
-    history index)``."""
+    history index)``; only the plays of side ``sides[match id]`` when ``sides`` is given."""
     from .analysis.pool import engine
 
     found = []
     screen = engine(SCREEN_LEVEL)
     for match_id, number, game_json in items:
-        plays = [d for d in decisions(Game.from_json(game_json)) if d.kind == PLAY and d.choices >= 3]
+        only = None if sides is None else sides.get(match_id)
+        plays = [
+            d
+            for d in decisions(Game.from_json(game_json))
+            if d.kind == PLAY and d.choices >= 3 and (only is None or d.side == only)
+        ]
         if not plays:
             continue
         ranked = screen.best_plays_many([(d.position, d.dice, d.cube) for d in plays])
@@ -242,14 +249,17 @@ def question_task(game_json: dict, index: int, threshold: float, seed: int) -> d
 
 
 # -- picking ------------------------------------------------------------------------------------------------------
-async def recent_games(service, club_id: int, limit: int = RECENT) -> list[tuple[object, list[Game]]]:
-    """The club's last ``limit`` finished rated matches (practice games left out): ``(TableView, games)`` each."""
+async def recent_games(
+    service, club_id: int, limit: int = RECENT, *, member: int | None = None
+) -> list[tuple[object, list[Game]]]:
+    """The club's last ``limit`` finished rated matches (practice games left out; only ``member``'s when given):
+    ``(TableView, games)`` each."""
     from storage.quizzes import finished_matches
 
     from .analysis.review import club_games
 
     found = []
-    for match_id in await finished_matches(service.db, club_id, limit):
+    for match_id in await finished_matches(service.db, club_id, limit, member=member):
         view = await service.state(match_id)
         if view.status != "over" or view.practice:
             continue

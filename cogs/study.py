@@ -17,6 +17,8 @@
   ``is_finalized``, or the reminder loop finding it closed, after a restart too) the engine's ranking, the board after
   the best play, who voted for what and the club's leaderboard. ``/study quizboard`` shows the leaderboard;
   ``/study options`` (admins) sets the weekly schedule, whether names are shown, the threshold and highlights.
+- ``/study blunders [member] [count] [share]`` — a member's costliest plays in his recent finished matches
+  (:mod:`club.blunders`), each with its board; private to the asker unless he shares his own.
 - ``/study practice [length] [strength]`` — a match (or, length 0, a money session) against the engine in a seat
   the bot takes (:mod:`club.practice`): unrated, outside the club's books; its own thread, played with the ``/bg``
   commands and buttons like any game. Whenever the engine is to act (:meth:`Study.on_practice_turn`, dispatched by
@@ -53,6 +55,7 @@ from club.analysis.hints import (
 )
 from club.analysis.pool import AnalysisPool
 from club.analysis.practice import DEFAULT_STRENGTH, STRENGTHS
+from club.blunders import member_blunders
 from club.errors import InvalidRequestError
 from club.highlight import Highlight, match_highlight
 from club.practice import DEFAULT_LENGTH, MAX_PRACTICE_LENGTH, engine_turns, practice_title, start_practice
@@ -61,7 +64,7 @@ from club.results import Outcome, TableView
 
 from . import flow
 from .bg import is_club_admin
-from .errors import guarded
+from .errors import guarded, report
 
 log = logging.getLogger("bgclub.discord")
 
@@ -346,6 +349,11 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
                 ephemeral=True,
             )
 
+    async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
+        """Check failures (``/study options`` for admins only) and option errors end up here (:mod:`cogs.errors`)."""
+        command = getattr(interaction.command, "qualified_name", None) or "study"
+        await report(interaction, error, context={"what": f"/{command}"})
+
     @commands.Cog.listener()
     async def on_raw_message_edit(self, payload: discord.RawMessageUpdateEvent) -> None:
         """A poll's final results arrived (Discord's MESSAGE_UPDATE with ``is_finalized``): reveal its quiz."""
@@ -403,6 +411,38 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
                         await self.post_quiz(guild.id, channel, DEFAULT_QUIZ_HOURS)
             except Exception:
                 log.exception("could not post the scheduled quiz of guild %s", guild.id)
+
+    # -- blunders -----------------------------------------------------------------------------------------------------
+    @app_commands.command(
+        description="A member's costliest plays in his recent finished matches (private unless shared)"
+    )
+    @app_commands.describe(
+        member="Whose (default: yours)", count="How many (1–5, default 3)", share="Post it for everyone (yours only)"
+    )
+    async def blunders(
+        self,
+        interaction: discord.Interaction,
+        member: discord.Member | None = None,
+        count: app_commands.Range[int, 1, 5] | None = None,
+        share: bool = False,
+    ) -> None:
+        """``/study blunders [member] [count] [share]``: the costliest plays (:mod:`club.blunders`), each with its
+        board, the play made, the best play and the equity lost; only the asker sees it unless he shares his own."""
+        if share and member is not None and member.id != interaction.user.id:
+            share = False
+        await interaction.response.defer(ephemeral=not share, thinking=True)
+        async with guarded(interaction, "/study blunders", count=count, share=share):
+            if not engine_available():
+                await interaction.followup.send(ENABLE_ANALYSIS, ephemeral=True)
+                return
+            await flow.register(interaction)
+            who = member or interaction.user
+            found = await member_blunders(
+                self.bot.service, interaction.guild_id, who.id, who.display_name, self.pool, count=count or 3,
+                options=self.bot.board_options,
+            )  # fmt: skip
+            files = [discord.File(io.BytesIO(png), filename=name) for name, png in found.images]
+            await interaction.followup.send(found.text, files=files, ephemeral=not share)
 
     # -- highlights -------------------------------------------------------------------------------------------------
     @staticmethod

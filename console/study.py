@@ -253,3 +253,26 @@ async def quiz(console: Console, args: list[str]) -> str:
     written = console.write_png(f"quiz-{new.number}.png", new.png)
     lines = [new.question.as_text(new.number, new.show_names)] + ([written] if written else [])
     return "\n".join(lines + ["(quiz answer: the engine's ranking)"])
+
+
+@verb("study blunders", "blunders [COUNT]", "your costliest plays in your recent finished matches", bare=True)
+async def blunders(console: Console, args: list[str]) -> str:
+    """``blunders [COUNT]``: the member's COUNT (1–5, default 3) costliest plays in his recent finished matches
+    (:func:`club.blunders.member_blunders`), each board written as a PNG. Without the engine: how to install it."""
+    from club.blunders import MAX_COUNT, member_blunders
+
+    if len(args) > 1:
+        raise InvalidRequestError(f"blunders takes a count only (1–{MAX_COUNT}), not {' '.join(args)[:60]!r}")
+    count = number(args[0], "a count", low=1, high=MAX_COUNT) if args else 3
+    if not engine_available():
+        return ENABLE_ANALYSIS
+    found = await member_blunders(
+        console.service, console.guild_id, console.member, console.name or "you", pool_of(console), count=count,
+        options=console.options,
+    )  # fmt: skip
+    lines = [found.text.replace("**", "")]
+    for name, png in found.images:
+        written = console.write_png(name, png)
+        if written:
+            lines.append(written)
+    return "\n".join(lines)

@@ -44,13 +44,16 @@ def _record(row) -> QuizRecord:
     return QuizRecord(row[0], row[1], row[2], row[3], json.loads(row[4]), row[5], row[6], row[7])
 
 
-async def finished_matches(db, club_id: int, limit: int = 50) -> list[int]:
+async def finished_matches(db, club_id: int, limit: int = 50, *, member: int | None = None) -> list[int]:
     """The ids of club ``club_id``'s last ``limit`` finished matches and money sessions (status ``over``), newest
-    first. Only finished ones: a game in play is never a quiz (RULES 003 1.5)."""
-    rows = await db._fetchall(
-        "SELECT id FROM matches WHERE club_id = ? AND status = 'over' ORDER BY ended_at DESC, id DESC LIMIT ?",
-        (club_id, limit),
-    )
+    first; only those ``member`` played when given. Only finished ones: a game in play is never a quiz nor in a
+    list of blunders (RULES 003 1.5)."""
+    sql = "SELECT id FROM matches WHERE club_id = ? AND status = 'over'"
+    params: list = [club_id]
+    if member is not None:
+        sql += " AND (player0 = ? OR player1 = ?)"
+        params += [member, member]
+    rows = await db._fetchall(sql + " ORDER BY ended_at DESC, id DESC LIMIT ?", [*params, limit])
     return [row[0] for row in rows]
 
 

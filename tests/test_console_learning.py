@@ -69,6 +69,9 @@ async def test_quiz_printed_as_a_poll_then_its_answer(tmp_path):
             assert 3 <= len(choices) <= 4 and any(line.startswith("Image: ") for line in lines)
             answer = await console.handle("quiz answer")
             assert "Quiz 1 — the answer" in answer and "— best" in answer and "played in the game" in answer
+            listed = await console.handle("blunders 1")
+            assert listed.startswith("bob's costliest plays") and "\n1. #1 game 1, " in listed, listed
+            assert listed.splitlines()[-1].startswith("Image: ") and "blunder-1.png" in listed
         finally:
             if console.analysis_pool is not None:
                 console.analysis_pool.shutdown()
@@ -78,3 +81,4 @@ async def test_quiz_without_the_engine_says_how_to_install_it(tmp_path, monkeypa
     monkeypatch.setitem(sys.modules, "bgsage", None)
     async with console_in(tmp_path) as console:
         assert await console.handle("quiz") == ENABLE_ANALYSIS
+        assert await console.handle("blunders") == ENABLE_ANALYSIS

@@ -11,6 +11,7 @@ import io
 import random
 import sys
 
+import pytest
 from PIL import Image
 
 from club.analysis import ENABLE_ANALYSIS
@@ -79,9 +80,12 @@ async def test_the_club_can_turn_the_automatic_highlight_off(tmp_path, monkeypat
     monkeypatch.setitem(sys.modules, "bgsage", None)
     async with Harness.start(tmp_path / "club.sqlite3") as h:
         alice, bob, thread = await rated_game(h, length="1")
-        club = await h.bot.service.state(1)
-        guild = await h.bot.service.guild_of(club.club_id)
-        await h.bot.service.configure_club(guild, highlights=False)
+        asked = await h.command(bob, "study options", thread, highlights=False)
+        assert "Only club admins" in asked.text
+        admin = h.member("Ada", admin=True)
+        asked = await h.command(admin, "study options", thread, highlights=False, names=True, every_days=7)
+        assert asked.private and "Highlights at match end: off" in asked.text and "names shown" in asked.text
+        assert "every 7 days in no channel set" in asked.text
         await play_then_resign(h, 1)
         assert await _posted_highlight(h, thread, tries=40) is None
 
@@ -154,5 +158,30 @@ async def test_quiz_poll_within_limits_then_revealed_after_a_restart_from_final_
 async def test_quiz_refused_without_the_engine_saying_how_to_install_it(tmp_path, monkeypatch):
     monkeypatch.setitem(sys.modules, "bgsage", None)
     async with Harness.start(tmp_path / "club.sqlite3") as h:
-        asked = await h.command(h.member("Alice"), "study quiz", h.channel("lobby"))
-        assert asked.private and asked.text == ENABLE_ANALYSIS and "requirements-analysis.txt" in asked.text
+        alice, lobby = h.member("Alice"), h.channel("lobby")
+        for command in ("study quiz", "study blunders"):
+            asked = await h.command(alice, command, lobby)
+            assert asked.private and asked.text == ENABLE_ANALYSIS and "requirements-analysis.txt" in asked.text
+
+
+@pytest.mark.slow
+@needs_engine
+async def test_blunders_private_from_finished_matches_only(harness):
+    h = harness
+    alice, bob, _thread = await rated_game(h, length="1")
+    await play_randomly(h, 1, 24, seed=1)
+    games = h.channel("games")
+    await h.command(alice, "bg challenge", games, opponent=bob, length="1")
+    await h.press(bob, h.last(games), "Accept")
+    await play_randomly(h, 2, 20, seed=4, resign=False)  # match 2 is being played: never listed
+    lobby = h.channel("lobby")
+    asked = await h.command(alice, "study blunders", lobby, count=2)
+    assert asked.private and asked.text.startswith("**Alice's costliest plays**"), asked.text
+    listed = [line for line in asked.text.splitlines() if line[:3] in ("1. ", "2. ")]
+    assert listed and all(line.split()[1] == "#1" for line in listed), asked.text
+    assert all("played " in line and ", best " in line and "−" in line for line in listed)
+    assert sum(name.endswith(".png") for m in asked.messages for name in m.files) == len(listed)
+    shared = await h.command(bob, "study blunders", lobby, share=True)
+    assert not shared.private and shared.text.startswith("**Bob's costliest plays**")
+    other = await h.command(bob, "study blunders", lobby, member=alice, share=True)
+    assert other.private  # another member's list is never posted for everyone
