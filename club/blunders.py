@@ -48,7 +48,7 @@ async def member_blunders(
         return Blunders([f"{name} has no finished match in this club yet."], [])
     sides = {view.match_id: view.players.index(member_id) for view, _games in matches}
     views = {view.match_id: view for view, _games in matches}
-    games = {(view.match_id, n): g.to_json() for view, found in matches for n, g in enumerate(found, start=1)}
+    games = {(view.match_id, n): g for view, found in matches for n, g in enumerate(found, start=1)}
     items = [(match_id, number, data) for (match_id, number), data in games.items()]
     half = max(1, -(-len(items) // max(1, pool.workers)))
     batches = [items[i : i + half] for i in range(0, len(items), half)]

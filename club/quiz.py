@@ -251,19 +251,18 @@ def question_task(game_json: dict, index: int, threshold: float, seed: int) -> d
 # -- picking ------------------------------------------------------------------------------------------------------
 async def recent_games(
     service, club_id: int, limit: int = RECENT, *, member: int | None = None
-) -> list[tuple[object, list[Game]]]:
+) -> list[tuple[object, list[dict]]]:
     """The club's last ``limit`` finished rated matches (practice games left out; only ``member``'s when given):
-    ``(TableView, games)`` each."""
+    ``(TableView, games)`` each, every game as stored (``Game.to_json()``: the worker tasks' input, not rebuilt
+    here on the event loop)."""
     from storage.quizzes import finished_matches
-
-    from .analysis.review import club_games
 
     found = []
     for match_id in await finished_matches(service.db, club_id, limit, member=member):
         view = await service.state(match_id)
         if view.status != "over" or view.practice:
             continue
-        found.append((view, await club_games(service, match_id)))
+        found.append((view, [record.state for record in await service.db.games(match_id)]))
     return found
 
 
@@ -284,11 +283,11 @@ async def pick_question(
 
     matches = await recent_games(service, club_id)
     views = {view.match_id: view for view, _games in matches}
-    games = {(view.match_id, n): g.to_json() for view, found in matches for n, g in enumerate(found, start=1)}
+    games = {(view.match_id, n): g for view, found in matches for n, g in enumerate(found, start=1)}
     items = [(match_id, number, data) for (match_id, number), data in games.items()]
     if not items:
         raise NoQuizError("The club has no finished rated match to make a quiz from yet.")
-    batches = list(_batches(items, max(1, pool.workers)))
+    batches = list(_batches(items, 4 * max(1, pool.workers)))  # small batches keep every worker busy to the end
     screened = await asyncio.gather(*(pool.run(screen_task, batch, threshold) for batch in batches))
     exclude = exclude or set()
     candidates = sorted(
