@@ -11,6 +11,7 @@ import time
 from pathlib import Path
 
 from club.boards import BoardOptions
+from club.wording import plural
 from storage import Database
 
 from .settings import Settings
@@ -94,7 +95,7 @@ async def replay_files(
         pool.shutdown(wait=True)
         if folder is not None:
             folder.cleanup()
-    out(f"{len(files) - failures} of {len(files)} file(s) played through the club.")
+    out(f"{len(files) - failures} of {plural(len(files), 'file')} played through the club.")
     return 0 if failures == 0 else 1
 
 

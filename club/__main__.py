@@ -15,6 +15,7 @@ import asyncio
 import sys
 from pathlib import Path
 
+from club.wording import plural
 from storage import Database, StorageError
 from storage.errors import DatabaseUnavailableError
 from storage.health import FileProblem, check_before_opening
@@ -62,7 +63,7 @@ async def _upgrade(path: Path | str) -> int:
     for problem in report.problems + unkept:
         print(f"    {problem}")
     print(f"{len(report.upgraded)} states upgraded, {report.current} already current, {len(report.problems)} left")
-    print(f"{made} .mat file(s) of finished tables kept, {len(unkept)} could not be made")
+    print(f"{plural(made, '.mat file')} of finished tables kept, {len(unkept)} could not be made")
     return 1 if report.problems or unkept else 0
 
 

@@ -22,6 +22,7 @@ from storage.books import CorrectionRecord
 
 from .records.ledger import Ledger
 from .records.sheets import SessionSheet
+from .wording import plural
 
 
 def iso_time(at: float) -> str:
@@ -88,7 +89,7 @@ def sheet_csv(sheet: SessionSheet) -> str:
             "",
             *(totals[member] for member in sheet.members),
             *((cash_totals[member] for member in sheet.members) if money else ()),
-            f"{sheet.games} game(s)",
+            plural(sheet.games, "game"),
         ]
     )
     return _write(rows)

@@ -21,6 +21,7 @@ from backgammon.errors import BackgammonError
 from club.errors import InvalidRequestError
 from club.records import LEADERBOARDS, ClubRecords, export_books, pictures, texts
 from club.records.periods import SessionRef
+from club.wording import plural
 
 from .bg import is_club_admin
 from .errors import guarded, report
@@ -190,7 +191,7 @@ class RecordCommands(app_commands.Group):
                     )
                 text = f"The club's books: {books.filename} ({len(books.names)} files)."
                 if books.left_out:
-                    text += f" {books.left_out} older match file(s) left out: export a shorter period for them."
+                    text += f" {plural(books.left_out, 'older match file')} left out: export a shorter period for them."
                 file = discord.File(books.file, filename=books.filename)
                 await interaction.followup.send(text, file=file, ephemeral=True)
 

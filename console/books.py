@@ -12,6 +12,7 @@ from pathlib import Path
 
 from club.errors import InvalidRequestError
 from club.records import LEADERBOARDS, export_books, pictures, texts
+from club.wording import plural
 
 from .core import Console, file_problem
 from .parse import MAX_ID, number, options
@@ -137,7 +138,7 @@ async def export(console: Console, args: list[str]) -> str:
     text = f"Wrote {path}: the club's books, {len(books.names)} files ({', '.join(books.names[:6])}"
     text += "…)." if len(books.names) > 6 else ")."
     if books.left_out:
-        text += f" {books.left_out} older match file(s) left out: export a shorter period for them."
+        text += f" {plural(books.left_out, 'older match file')} left out: export a shorter period for them."
     return text
 
 

@@ -111,7 +111,7 @@ def render_record_table(table: RecordTable, *, theme: Theme | str | None = None,
     max_width = max(400, int(max_width))
     rows = _check(table)
     shown, hidden = rows[:MAX_ROWS], len(rows) - MAX_ROWS
-    footer = list(table.footer) + ([f"… and {hidden} more row(s) not shown"] if hidden > 0 else [])
+    footer = list(table.footer) + ([f"… and {hidden} more {'row' if hidden == 1 else 'rows'} not shown"] if hidden > 0 else [])
     widths = []
     for index, column in enumerate(table.columns):
         texts = [layout_text(column.heading, _SIZE, True).width]

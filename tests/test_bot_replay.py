@@ -80,7 +80,7 @@ def test_replay_command_writes_an_image_per_turn(tmp_path):
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     out = result.stdout
-    assert "2 of 2 file(s) played through the club." in out
+    assert "2 of 2 files played through the club." in out
     for path in files:
         record = parse_mat(path.read_text(encoding="utf-8"))
         engine = replay(record)
@@ -110,7 +110,7 @@ def test_replay_command_reports_a_bad_file(tmp_path):
 
     code = asyncio.run(botmod.replay_files([bad], images=None, database_path=None, settings=botmod.Settings(),
                                            out=lines.append))  # fmt: skip
-    assert code == 1 and "cannot read it" in lines[0] and "0 of 1 file(s)" in lines[-1]
+    assert code == 1 and "cannot read it" in lines[0] and "0 of 1 file" in lines[-1]
 
 
 async def test_export_of_a_replayed_match_round_trips(tmp_path):
@@ -212,4 +212,4 @@ def test_replay_command_takes_the_money_options(tmp_path):
     assert run().returncode == 1
     done = run("--beavers")
     assert done.returncode == 0, done.stdout + done.stderr
-    assert "1 of 1 file(s) played through the club." in done.stdout
+    assert "1 of 1 file played through the club." in done.stdout

@@ -15,6 +15,7 @@ from rendering import OPPONENT, VIEWER, BoardView, ChouetteMember, ChouettePanel
 from rendering.sheet import SheetCell, SheetLine, SheetView, render_sheet
 
 from ..boards import BoardOptions, _last_play
+from ..wording import plural
 from .views import ChouetteView, CubeView, SheetData
 
 PANEL_STATES = {
@@ -131,7 +132,7 @@ def sheet_view(view: ChouetteView) -> SheetView:
         lines.append(SheetLine(row.game, view.name(row.box), cells, view.name(row.next_captain)))
     stake = f"Stake {view.stake} per point (003 Atlanta 2.1)" if view.stake else "No money stake: points only"
     return SheetView(
-        title=f"Chouette #{view.session_id} — score sheet after {len(sheet.rows)} game(s)",
+        title=f"Chouette #{view.session_id} — score sheet after {plural(len(sheet.rows), 'game')}",
         members=tuple(view.name(m) for m in members),
         lines=tuple(lines),
         totals=tuple(sheet.totals.get(m, 0) for m in members),

@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 
 from rendering.records import Cell, Column, RecordTable, render_record_table, signed
 
+from ..wording import plural
 from .leaderboards import Leaderboard
 from .ledger import KIND_WORDS, Ledger
 from .service import Settlement
@@ -57,7 +58,7 @@ def sheet_table(sheet: SessionSheet) -> RecordTable:
         label = f"corr. {row.label.split()[-1]}" if row.is_correction else row.label
         rows.append((Cell(label, "muted" if row.is_correction else "plain"), *cells, Cell(row.note, "muted")))
     totals = sheet.totals("points")
-    rows.append(("total", *(signed(totals[m]) for m in sheet.members), f"{sheet.games} game(s)"))
+    rows.append(("total", *(signed(totals[m]) for m in sheet.members), plural(sheet.games, "game")))
     total_rows = {len(rows) - 1}
     if sheet.has_money:
         money = sheet.totals("money")
@@ -88,7 +89,7 @@ def leaderboard_table(board: Leaderboard, *, limit: int = 25) -> RecordTable:
         rows.append((str(row.rank), row.name, *cells))
     footer = []
     if len(board.rows) > limit:
-        footer.append(f"{len(board.rows) - limit} more member(s) not shown.")
+        footer.append(f"{plural(len(board.rows) - limit, 'more member')} not shown.")
     if not board.rows:
         footer.append("Nobody on this board yet.")
     footer.extend(board.notes)
@@ -107,7 +108,7 @@ def settlement_table(settlement: Settlement) -> RecordTable:
         for p in settlement.payments
     )
     members = sum(1 for value in settlement.ledger.balances(unit).values() if value)
-    footer = (f"{len(rows)} payment(s) clear {members} balance(s) (never more than n − 1).",)
+    footer = (f"{plural(len(rows), 'payment')} clear {plural(members, 'balance')} (never more than n − 1).",)
     return RecordTable(
         f"Settle up — {settlement.ledger.period.label}",
         (Column("payer", "left"), Column("", "centre"), Column("payee", "left"), Column(unit)),
