@@ -5,8 +5,9 @@ Picking (:func:`pick_question`, the engine in the worker pool, never on the even
 1. the club's last :data:`RECENT` finished rated matches (status ``over``: a game in play is never used, RULES
    003 1.5; practice games against the engine are left out);
 2. every checker play with at least three legal plays is screened by the engine's quick level
-   (:data:`SCREEN_LEVEL`); plays that lost at least the club's ``quiz_threshold`` are candidates, costliest first,
-   and decisions an earlier quiz of the club asked about are skipped;
+   (:data:`SCREEN_LEVEL`), newest match first, until :data:`ENOUGH` are found; plays that lost at least the club's
+   ``quiz_threshold`` are candidates, costliest first, and decisions an earlier quiz of the club asked about are
+   skipped;
 3. the first candidates are graded again at :data:`QUIZ_LEVEL` — every equity on one card comes from that one level
    — and the costliest that still lost the threshold becomes the :class:`QuizQuestion`: the best play, the member's
    own, the next best (a plausible one) and, with four or more legal plays, a clearly worse one, in shuffled order
@@ -35,6 +36,8 @@ SCREEN_LEVEL = "1ply"
 QUIZ_LEVEL = "2ply"
 FINALISTS = 4
 """Candidates graded again at :data:`QUIZ_LEVEL` (the costliest by the screen)."""
+ENOUGH = 24
+"""The screening stops once this many candidates are found (the batches are handed out newest match first)."""
 QUESTION_LIMIT = 300
 ANSWER_LIMIT = 55
 """Discord's limits: a poll's question (300 characters) and each answer (55)."""
@@ -287,12 +290,19 @@ async def pick_question(
     items = [(match_id, number, data) for (match_id, number), data in games.items()]
     if not items:
         raise NoQuizError("The club has no finished rated match to make a quiz from yet.")
-    batches = list(_batches(items, 4 * max(1, pool.workers)))  # small batches keep every worker busy to the end
-    screened = await asyncio.gather(*(pool.run(screen_task, batch, threshold) for batch in batches))
     exclude = exclude or set()
-    candidates = sorted(
-        (c for found in screened for c in found if (c[1], c[2], c[3]) not in exclude), key=lambda c: -c[0]
-    )
+    batches = list(_batches(items, 4 * max(1, pool.workers)))  # small batches keep every worker busy to the end
+    tasks = [asyncio.ensure_future(pool.run(screen_task, batch, threshold)) for batch in batches]
+    found: list = []
+    try:
+        for done in asyncio.as_completed(tasks):
+            found += [c for c in await done if (c[1], c[2], c[3]) not in exclude]
+            if len(found) >= ENOUGH:
+                break
+    finally:
+        for task in tasks:
+            task.cancel()  # batches not started are not run
+    candidates = sorted(found, key=lambda c: -c[0])
     seed = secrets.randbits(32) if seed is None else seed
     for _loss, match_id, number, index in candidates[:FINALISTS]:
         data = await pool.run(question_task, games[(match_id, number)], index, threshold, seed)
