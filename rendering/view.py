@@ -58,13 +58,14 @@ class ChouetteMember:
 @dataclass(frozen=True, slots=True)
 class ChouettePanel:
     """The chouette seating drawn under the board (RULES C3, C5, C7): ``box`` plays against the ``captain``, who is
-    listed with the rest of the ``team`` in rank order; ``partner`` is Box's Partner if any (C7). The renderer draws
-    exactly what is given."""
+    listed with the rest of the ``team`` in rank order; ``partner`` is Box's Partner if any (C7); ``stake`` the
+    money per point (0 = none, C6), named in the header. The renderer draws exactly what is given."""
 
     box: str
     captain: ChouetteMember
     team: tuple[ChouetteMember, ...] = ()
     partner: str | None = None
+    stake: int = 0
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "team", tuple(self.team))

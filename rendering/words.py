@@ -19,7 +19,10 @@ def _colours(theme: Theme, view: BoardView, side: str):
 
 # -- text -----------------------------------------------------------------------------------------------------------
 def match_text(view: BoardView) -> str:
-    """The header's match line: "7-point match · Crawford game", "… · post-Crawford" or "Money game" (RULES M1, M3)."""
+    """The header's match line: "7-point match · Crawford game", "… · post-Crawford", "Money game" (RULES M1, M3) or,
+    on a chouette's board, "Chouette · 5 a point" (RULES C6)."""
+    if view.chouette is not None:
+        return f"Chouette · {view.chouette.stake} a point" if view.chouette.stake else "Chouette"
     if view.match_length == 0:
         return "Money game"
     text = f"{view.match_length}-point match"

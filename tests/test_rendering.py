@@ -529,7 +529,7 @@ def test_gallery_scenarios_render_small_and_wide_enough(tmp_path):
 
 def test_chouette_panel_adds_rows_under_the_board():
     """RULES C3/C5: the chouette panel (Box, Captain, Team members with their cubes) is drawn under the board;
-    the board itself is where it always is."""
+    the board itself is where it always is (below the header, which names the chouette)."""
     panel = ChouettePanel(
         "Carmen",
         ChouetteMember("Oleg", 2, "taken"),
@@ -539,10 +539,8 @@ def test_chouette_panel_adds_rows_under_the_board():
     with_panel = decode(render_board(BoardView(Position.initial(), chouette=panel)))
     without = decode(render_board(BoardView(Position.initial())))
     assert with_panel.height == layout.height(2) > without.height == layout.base_height
-    assert (
-        with_panel.crop((0, 0, WIDTH, layout.panel_top)).tobytes()
-        == without.crop((0, 0, WIDTH, layout.panel_top)).tobytes()
-    )
+    below_header = (0, layout.header_top + layout.header_height, WIDTH, layout.panel_top)
+    assert with_panel.crop(below_header).tobytes() == without.crop(below_header).tobytes()
     assert _ink(with_panel, (0, layout.panel_top, WIDTH, with_panel.height), THEME.cube_fill) > 100
 
 
@@ -663,3 +661,12 @@ def test_money_session_totals_may_be_negative_and_show_signed():
     assert _score_text(view, "viewer") == "Score -4"
     assert _score_text(view, "opponent") == "Score +4"
     assert render_board(view)[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_a_chouette_board_says_chouette_and_its_stake_not_money_game():
+    """RULES C6: the header of a chouette's board names the chouette and its stake per point."""
+    captain = ChouetteMember("Bob")
+    staked = BoardView(Position.initial(), chouette=ChouettePanel("Ann", captain, stake=5))
+    assert match_text(staked) == "Chouette · 5 a point"
+    assert match_text(BoardView(Position.initial(), chouette=ChouettePanel("Ann", captain))) == "Chouette"
+    assert match_text(BoardView(Position.initial())) == "Money game"

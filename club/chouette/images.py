@@ -64,7 +64,8 @@ def panel(view: ChouetteView) -> ChouettePanel | None:
     first = next((i for i, m in enumerate(order) if m == captain), 0)
     captain_member = members.pop(first if first < len(members) else 0)
     box = view.name(view.box)
-    return ChouettePanel(box, captain_member, tuple(members), None if view.partner is None else view.name(view.partner))
+    partner = None if view.partner is None else view.name(view.partner)
+    return ChouettePanel(box, captain_member, tuple(members), partner, view.stake)
 
 
 def board_view(view: ChouetteView, viewer: int | None = None) -> BoardView:
