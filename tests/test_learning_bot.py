@@ -153,6 +153,21 @@ async def test_quiz_poll_within_limits_then_revealed_after_a_restart_from_final_
     assert await pending_quizzes(h.bot.service) == []
     board = await h.command(dan, "study quizboard", lobby)
     assert board.private and board.text.splitlines()[1] == f"1. <@{bob.id}> 1 of 1 right"
+    # the admins' schedule: the reminder loop's tick posts the next quiz in the quiz channel when one is due
+    study = h.bot.get_cog("Study")
+    await study.quiz_tick()
+    assert h.last(lobby).id == reveal.id  # no schedule yet
+    admin = h.member("Ada", admin=True)
+    asked = await h.command(admin, "study options", lobby, every_days=7, channel=lobby)
+    assert f"every 7 days in <#{lobby}>" in asked.text
+    await study.quiz_tick()
+    assert h.last(lobby).data.get("poll") is None  # quiz 1 was made less than 7 days ago
+    h.clock.advance(7 * 86_400)
+    await study.quiz_tick()
+    scheduled = h.last(lobby)
+    assert scheduled.data["poll"]["question"]["text"].startswith("Quiz 2: ")
+    await study.quiz_tick()
+    assert h.last(lobby).id == scheduled.id  # the next one is due in 7 days
 
 
 async def test_quiz_refused_without_the_engine_saying_how_to_install_it(tmp_path, monkeypatch):
