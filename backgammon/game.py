@@ -596,11 +596,27 @@ class Game:
             return 3
         return 2
 
-    def _check_resign(self, side: int, level: int = 1) -> None:
+    def _check_resign(self, side: int, level: int = 3) -> None:
         _check_side(side)
         if level not in RESULT_KINDS or isinstance(level, bool):
             raise GameError(f"a resignation is of level 1 (single), 2 (gammon) or 3 (backgammon), not {level!r}")
         self._require_phase(Phase.ROLL, Phase.PLAY)
+        declined = self.declined_resignation(side)
+        if level <= declined:
+            raise GameError(f"the opponent has already declined your offer of a {RESULT_KINDS[declined]} this turn: "
+                            "offer a higher one, or play on (RULES G12)")  # fmt: skip
+
+    def declined_resignation(self, side: int) -> int:
+        """The highest resignation level ``side`` offered and the opponent refused since the last play (the current
+        turn), 0 if none — as GNU Backgammon, which refuses such an offer again until the turn passes (RULES G12)."""
+        declined = 0
+        for later, entry in zip(reversed(self.history), reversed([None, *self.history[:-1]]), strict=True):
+            if later["action"] in ("play", "opening_roll"):
+                break
+            if later["action"] == "reject_resignation" and entry is not None and entry["action"] == "resign" \
+                    and entry["side"] == side:  # fmt: skip
+                declined = max(declined, entry["level"])
+        return declined
 
     def _check_answer_resignation(self, side: int) -> None:
         _check_side(side)

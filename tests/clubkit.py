@@ -10,6 +10,7 @@ import sqlite3
 from contextlib import asynccontextmanager
 from pathlib import Path
 
+from backgammon.errors import BackgammonError
 from club import ClubService, ManualClock
 from storage import Database
 
@@ -65,7 +66,10 @@ async def decide(service: ClubService, view, rng: random.Random, *, cube: float 
     match_id, who, pending = view.match_id, view.waiting_for, view.pending
     legal = view.legal
     if resign and "resign" in legal and rng.random() < resign:
-        return await service.resign(match_id, who, rng.randint(1, 3))
+        try:
+            return await service.resign(match_id, who, rng.randint(1, 3))
+        except BackgammonError:  # RULES G12: that offer was refused already this turn; decide otherwise
+            pass
     if pending == "roll_or_double":
         if rng.random() < cube:
             return await service.double(match_id, who)

@@ -125,8 +125,10 @@ def random_action(game: Game, rng: random.Random, *, cube_rate=0.15, resign_rate
     side = game.turn
     actions = game.legal_actions(side)
     if "resign" in actions and rng.random() < resign_rate:
-        game.resign(side, rng.randint(1, 3))
-        return "resign"
+        level = rng.randint(1, 3)
+        if level > game.declined_resignation(side):  # RULES G12: not the refused offer again this turn
+            game.resign(side, level)
+            return "resign"
     if game.phase == Phase.ROLL:
         if "double" in actions and rng.random() < cube_rate:
             game.double(side)

@@ -313,6 +313,28 @@ def test_g12_resignation_refused_returns_to_where_the_game_was(during):
     assert {k: v for k, v in after.items() if k != "history"} == {k: v for k, v in before.items() if k != "history"}
 
 
+def test_g12_a_refused_resignation_is_not_offered_again_in_the_same_turn():
+    """RULES G12, as GNU Backgammon ("has already declined your offer"): once the opponent refused, the same or a
+    lower resignation is refused for the rest of that turn, unchanged; a higher one may be offered; after the turn
+    passes, any may be offered again."""
+    game = Game.from_position(MONEY, Position.initial(), on_roll=A)
+    game.resign(A, 2)
+    game.reject_resignation(B)
+    for level in (2, 1):
+        assert_rejected(game, lambda lv=level: game.resign(A, lv), GameError)
+    with pytest.raises(GameError, match="already declined.*G12"):
+        game.resign(A, 1)
+    game.roll(A, (3, 1))
+    assert_rejected(game, lambda: game.resign(A, 2), GameError)
+    game.resign(A, 3)
+    game.reject_resignation(B)
+    play_first_legal(game)
+    game.roll(B, (5, 2))
+    play_first_legal(game)
+    game.resign(A, 2)  # a new turn: the offer may be made again
+    assert game.resignation == (A, 2)
+
+
 @pytest.mark.parametrize("level", [1, 2, 3])
 def test_g12_accepted_resignation_scores_level_times_cube(level):
     """RULES G12, D6: an accepted resignation of level 1/2/3 scores level × cube (no Jacoby here)."""
