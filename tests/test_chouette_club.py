@@ -333,7 +333,7 @@ async def test_migration_to_version_2_matches_the_schema(tmp_path):
         pass
     conn = sqlite3.connect(old)
     objects = conn.execute(
-        "SELECT type, name FROM sqlite_master WHERE name LIKE 'chouette%' OR name LIKE 'correction%' OR name LIKE 'event%' "
+        "SELECT type, name FROM sqlite_master WHERE name LIKE 'chouette%' OR name LIKE 'correction%' OR name LIKE 'event%' OR name LIKE 'quiz%' "
         "OR name LIKE 'tall%' OR name LIKE 'reply%' OR name IN ('mat_files', 'actions_member', 'games_ended', 'matches_finished')"
     ).fetchall()
     for kind, name in objects:
