@@ -306,7 +306,7 @@ class EventService:
 
         def check(event: Event) -> list[NewEventAction]:
             if event.status is not Status.OPEN:
-                raise InvalidRequestError(f"{event.name} has started: withdraw with /event leave is closed; "
+                raise InvalidRequestError(f"{event.name} has started: leaving is closed; "
                                           "use /event withdraw (you forfeit your remaining matches).")  # fmt: skip
             if member not in event.entrants and member not in event.waiting:
                 raise InvalidRequestError(f"You are not in {event.name}.")
@@ -498,7 +498,10 @@ class EventService:
             done = event.state is not None and (event.format is Format.LADDER or finished(event.state))
             return [NewEventAction("close" if done else "cancel", {}, member)]
 
-        return await self._update(guild_id, name, check)
+        update = await self._update(guild_id, name, check)
+        if update.event.status is Status.CANCELLED:
+            return _with_text(update, f"{update.event.name} is called off.")
+        return update
 
     async def next_season(self, guild_id: int, name: str, member: int, new_name: str, *, organiser: bool
                           ) -> EventUpdate:  # fmt: skip
