@@ -151,9 +151,10 @@ class RuleSet:
                         f"got {value!r} (RULES G3)"
                     )
             elif spec.name == "cube_cap":
-                if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
+                if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1
+                                          or value & (value - 1)):  # fmt: skip
                     raise RuleSetError(
-                        f"cube_cap is None (no limit) or a value of at least 1; got {value!r} (RULES D5)"
+                        f"cube_cap is None (no limit) or a cube value (1, 2, 4, 8 …); got {value!r} (RULES D5)"
                     )
             elif not isinstance(value, bool):
                 raise RuleSetError(f"{spec.name} is true or false, not {value!r}")

@@ -5,6 +5,7 @@ these names."""
 
 from __future__ import annotations
 
+import difflib
 import os
 import sys
 import tomllib
@@ -46,6 +47,49 @@ def load_config(path: Path, *, explicit: bool = False) -> dict:
 
 _KINDS = {str: ("a string (in quotes)", (str,)), int: ("a whole number", (int,)), float: ("a number", (int, float)),
           bool: ("true or false", (bool,))}  # fmt: skip
+
+
+KEYS = {
+    "discord": ("token", "dev_guild", "shards"),
+    "storage": ("path", "database", "url", "synchronous", "busy_timeout_ms"),
+    "club": ("defaults",),
+    "dice": ("beacon",),
+    "scheduler": ("interval_seconds",),
+    "rendering": ("theme", "width", "home"),
+    "console": ("images",),
+    "analysis": ("review_after_match",),
+    "logging": ("level",),
+}
+"""Every key of ``config.toml`` the program reads, by section (``[club] defaults`` is the table ``[club.defaults]``,
+whose keys :class:`club.ClubSettings` checks)."""
+
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+"""The values of ``[logging] level``."""
+
+INTERVAL_SECONDS = (1, 3600)
+"""The lowest and highest ``[scheduler] interval_seconds``."""
+
+
+def _unknown_keys(config: dict) -> None:
+    """Refuse a section or key of ``config`` the program does not read (a typo would silently leave the default in
+    force): :class:`ConfigError` naming it and the nearest valid name (:func:`difflib.get_close_matches`)."""
+
+    def named(section: str, key: str) -> str:
+        return f"[{section}.{key}]" if section == "club" else f"[{section}] {key}"
+
+    for section, table in config.items():
+        if section not in KEYS:
+            near = difflib.get_close_matches(section, KEYS, n=1)
+            sections = sorted(f"{name}.defaults" if name == "club" else name for name in KEYS)
+            hint = f"did you mean [{near[0]}]?" if near else f"the sections are {', '.join(sections)}"
+            raise ConfigError(f"[{section}] is not a section; {hint}")
+        if not isinstance(table, dict):
+            continue  # _section says it must be a table
+        for key in table:
+            if key not in KEYS[section]:
+                near = difflib.get_close_matches(key, KEYS[section], n=1, cutoff=0.0 if section == "club" else 0.6)
+                hint = f"did you mean {named(section, near[0])}?" if near else f"the keys are {', '.join(KEYS[section])}"
+                raise ConfigError(f"[{section}] {key} is not a setting; {hint}")
 
 
 def _section(config: dict, name: str) -> dict:
@@ -112,6 +156,7 @@ class Settings:
         type (``[discord] token = 5``), saying which key and what it must be."""
         environ = os.environ if environ is None else environ
         base = Path.cwd() if base is None else base
+        _unknown_keys(config)
         storage = _section(config, "storage")
         legacy = _value(config, "storage", "database", str, "") if "path" not in storage else ""
         database = Path(_value(config, "storage", "path", str, "") or legacy or "bgclub.sqlite3")
@@ -178,6 +223,12 @@ class Settings:
             self.dice_beacon()
         except ValueError as error:
             return str(error)
+        if self.log_level not in LOG_LEVELS:
+            return f"[logging] level is {', '.join(LOG_LEVELS[:-1])} or {LOG_LEVELS[-1]}, not {self.log_level!r}"
+        low, high = INTERVAL_SECONDS
+        if not low <= self.reminder_seconds <= high:
+            return (f"[scheduler] interval_seconds is from {low} to {high} (seconds between two checks), "
+                    f"not {self.reminder_seconds:g}")
         if self.shards < 0:
             return f"[discord] shards is 0 (as many as Discord recommends) or a number of shards, not {self.shards}"
         if self.database_url and not self.database_url.startswith(("postgresql://", "postgres://")):

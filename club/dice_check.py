@@ -18,6 +18,11 @@ from .service import ClubService
 from .wording import MAX_MESSAGE, clip, plural
 
 
+ATTACHED = "the attached file"
+"""How a proof too long for one message names the file of its rolls (a front end without attachments writes the file
+and puts its path in place of these words)."""
+
+
 @dataclass(frozen=True, slots=True)
 class DiceProof:
     """The dice check of one game (RULES A1): ``text`` in words, ``ok`` (None while the seed is still secret or
@@ -90,7 +95,8 @@ async def dice_proof(
     if len(text) + len(check) + len(published) <= MAX_MESSAGE:
         text += check + published
     else:
-        text += "\nAll rolls are too many for one message: they are in the attached file and in /bg export (run python tools/verify_dice.py FILE on either)."
+        text += (f"\nAll rolls are too many for one message: they are in {ATTACHED} and in /bg export (run python "
+                 "tools/verify_dice.py FILE on either).")
     return DiceProof(match_id, number, text, not problems, published + "\n")
 
 

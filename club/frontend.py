@@ -15,7 +15,7 @@ from dataclasses import dataclass, replace
 from backgammon.moves import Play
 
 from .describe import shorten
-from .dice_check import DiceProof, dice_proof  # noqa: F401 (re-exported: /bg verify, the console's verify)
+from .dice_check import ATTACHED, DiceProof, dice_proof  # noqa: F401 (re-exported: /bg verify, the console's verify)
 from .errors import InvalidRequestError, NotAPlayerError, NotNowError
 from .requests import Request, as_request
 from .results import Outcome, TableView

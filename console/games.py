@@ -423,7 +423,8 @@ async def rules(console: Console, args: list[str]) -> str:
 
 @verb("verify", "verify [game] [number=N]", "the dice proof of a game (RULES A1)")
 async def verify(console: Console, args: list[str]) -> str:
-    """``verify [game] [number=N]`` (``verify chouette=N``: the chouette's proof file, as ``chouette verify``)."""
+    """``verify [game] [number=N]`` (``verify chouette=N``: the chouette's proof file, as ``chouette verify``). Rolls
+    too many for the reply are written to ``dice-M-game-N.txt`` in this folder (the file ``/bg verify`` attaches)."""
     if take_target(args)[0] is not None and take_target(args)[0].kind == "chouette":
         from .chouettes import chouette_verify
 
@@ -431,7 +432,15 @@ async def verify(console: Console, args: list[str]) -> str:
     named, args = options(args, ("number",))
     match_id, _ = await _match_for_look(console, args)
     game_number = number(named["number"], "a game of the match", high=10_000) if "number" in named else None
-    return (await frontend.dice_proof(console.service, match_id, game_number)).text
+    proof = await frontend.dice_proof(console.service, match_id, game_number)
+    if frontend.ATTACHED not in proof.text:
+        return proof.text
+    path = Path(f"dice-{proof.match_id}-game-{proof.game_number}.txt").resolve()  # what /bg verify attaches
+    try:
+        path.write_text(proof.published, encoding="utf-8")
+    except OSError as error:
+        raise InvalidRequestError(file_problem(error, path)) from None
+    return proof.text.replace(frontend.ATTACHED, str(path)).replace("/bg export", "export")
 
 
 @verb("export", "export [game] [FILE]", "the match as a .mat file (RULES A4), by default in this folder")

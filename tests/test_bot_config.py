@@ -159,3 +159,47 @@ def test_a_database_the_bot_cannot_reach_is_named_as_the_database_not_discord(mo
     err = capsys.readouterr().err
     assert err.startswith('database: cannot reach the PostgreSQL server for database "club"') and "s3cret" not in err
     assert "Discord" not in err and len(err.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize(
+    ("config", "expected"),
+    [
+        ({"rendering": {"colour": "red"}}, "[rendering] colour is not a setting; the keys are theme, width, home"),
+        ({"rendering": {"widht": 500}}, "[rendering] widht is not a setting; did you mean [rendering] width?"),
+        ({"bogus": {"x": 1}}, "[bogus] is not a section; the sections are analysis, club.defaults, console, dice, "
+                              "discord, logging, rendering, scheduler, storage"),
+        ({"loging": {"level": "INFO"}}, "[loging] is not a section; did you mean [logging]?"),
+        ({"club": {"default": {}}}, "[club] default is not a setting; did you mean [club.defaults]?"),
+    ],
+)
+def test_a_misspelt_key_or_section_is_refused_naming_the_nearest_one(config, expected):
+    """``config.toml`` keys are checked against the settings the program reads: a typo stops the start with the
+    nearest valid name (difflib's close match), never silently falls back to the default."""
+    with pytest.raises(botmod.ConfigError) as refused:
+        botmod.Settings.from_config(config, environ={})
+    assert str(refused.value) == expected
+
+
+@pytest.mark.parametrize(
+    ("config", "expected"),
+    [
+        ({"logging": {"level": "LOUD"}}, "[logging] level is DEBUG, INFO, WARNING or ERROR, not 'LOUD'"),
+        ({"scheduler": {"interval_seconds": 99999999999999999999}},
+         "[scheduler] interval_seconds is from 1 to 3600 (seconds between two checks), not 1e+20"),
+        ({"scheduler": {"interval_seconds": 0}},
+         "[scheduler] interval_seconds is from 1 to 3600 (seconds between two checks), not 0"),
+        ({"club": {"defaults": {"rule_overrides": {"cube_cap": 3}}}},
+         "[club.defaults]: rule_overrides: cube_cap is None (no limit) or a cube value (1, 2, 4, 8 …); got 3 (RULES D5)"),
+    ],
+)
+def test_out_of_range_values_are_refused_at_start(config, expected):
+    """A log level, a scheduler interval or a cube cap the program cannot use is a start-up error in words."""
+    assert botmod.Settings.from_config(config, environ={}).check() == expected
+
+
+def test_a_misspelt_key_stops_the_program_with_one_line(tmp_path):
+    config = tmp_path / "config.toml"
+    config.write_text('[rendering]\ntheem = "classic"\n', encoding="utf-8")
+    result = run_bot("--config", str(config), "--console")
+    assert result.returncode == 2, result.stderr
+    assert result.stderr == f"config: {config}: [rendering] theem is not a setting; did you mean [rendering] theme?\n"

@@ -63,6 +63,7 @@ def test_overrides_and_unknown_names():
         {"automatic_doubles_kind": "triple"},
         {"cube_cap": 0},
         {"cube_cap": "64"},
+        {"cube_cap": 3},
         {"dead_cube_rule": "never"},
         {"jacoby": "yes"},
         {"name": ""},
@@ -93,7 +94,7 @@ def test_json_round_trip_and_errors():
     raccoons=st.booleans(),
     automatic=st.integers(0, 15),
     kind=st.sampled_from(["double", "add"]),
-    cap=st.one_of(st.none(), st.integers(1, 1 << 15)),
+    cap=st.one_of(st.none(), st.integers(0, 15).map(lambda power: 1 << power)),
     dead=st.sampled_from(["match_ends", "doubler_already_wins"]),
     flags=st.lists(st.booleans(), min_size=8, max_size=8),
 )
