@@ -17,7 +17,6 @@ from .scope import _is_id, in_club
 from .service import ClubService
 from .wording import MAX_MESSAGE, clip, plural
 
-
 ATTACHED = "the attached file"
 """How a proof too long for one message names the file of its rolls (a front end without attachments writes the file
 and puts its path in place of these words)."""
