@@ -402,7 +402,7 @@ class Database:
         match_id, now = commit.match_id, commit.now
 
         async def then(tx: Tx, _id: int) -> None:
-            await replies.record(tx, match_id, commit.expected_version, commit.actions, now)
+            await replies.record(tx, match_id, commit.expected_version, commit.actions, now, self.dialect)
             for game in commit.games:
                 await write_game(tx, match_id, game, now)
                 if game.status == "over":

@@ -98,30 +98,50 @@ REPLIES_V8 = REPLIES_TABLE + backfill_sql("sqlite")
 """Version 8's SQLite step: the table and its backfill from the log (PostgreSQL's: ``storage.pgdialect``)."""
 
 
-async def record(tx, match_id: int, expected_version: int, entries: Sequence, now: float) -> None:
+_ADD = (
+    "INSERT INTO reply_tallies (club_id, member_id, bucket, replies, seconds) "
+    "SELECT club_id, member_id, {bucket}, 1, wait FROM ({replies}) AS reply WHERE true "
+    "ON CONFLICT (club_id, member_id, bucket) DO UPDATE SET replies = reply_tallies.replies + 1, "
+    "seconds = reply_tallies.seconds + excluded.seconds"
+)
+"""Add the one reply the inner SELECT ``{replies}`` gives (``club_id, member_id, wait``; none: nothing added)."""
+
+_AFTER_LOG = (
+    "SELECT m.club_id, CAST(? AS BIGINT) AS member_id, "
+    "CASE WHEN b.at > CAST(? AS DOUBLE PRECISION) THEN 0.0 ELSE CAST(? AS DOUBLE PRECISION) - b.at END AS wait "
+    "FROM matches m JOIN actions b ON b.match_id = m.id AND b.seq = ? "
+    "WHERE m.id = ? AND CAST(? AS BIGINT) IN (m.player0, m.player1) "
+    "AND (b.member_id IS NULL OR b.member_id <> CAST(? AS BIGINT) OR b.auto = 1)"
+)
+"""The reply of member ``?`` at time ``?`` to the logged action ``seq`` of match ``?`` (none when it is not one)."""
+
+_AFTER_CLUB = (
+    "SELECT club_id, CAST(? AS BIGINT) AS member_id, 0.0 AS wait FROM matches "
+    "WHERE id = ? AND CAST(? AS BIGINT) IN (player0, player1)"
+)
+"""The reply, of no length, of member ``?`` to an action the same commit logged just before (none when he does not
+play in match ``?``)."""
+
+
+async def record(
+    tx, match_id: int, expected_version: int, entries: Sequence, now: float, dialect: str = "sqlite"
+) -> None:
     """Inside a match commit's transaction: add the replies among ``entries`` (:class:`~storage.records.NewAction`,
-    appended as seq ``expected_version + 1 …`` at time ``now``) to the histogram. Two indexed reads (the action before
-    them and the match's players), only when one of them can be a reply."""
-    if not any(entry.member_id is not None and not entry.auto for entry in entries):
-        return
-    match = await tx.fetchone("SELECT club_id, player0, player1 FROM matches WHERE id = ?", (match_id,))
-    before = await tx.fetchone("SELECT member_id, auto, at FROM actions WHERE match_id = ? AND seq = ?",
-                               (match_id, expected_version))  # fmt: skip
-    if match is None or before is None:
-        return
-    previous, previous_auto, at = before[0], bool(before[1]), before[2]
-    for entry in entries:
+    appended as seq ``expected_version + 1 …`` at time ``now``) to the histogram — one statement a reply, the wait and
+    the players read in SQL (``dialect``: ``"sqlite"`` or ``"postgresql"``), none for an action that cannot be one."""
+    bucket_of_wait = bucket_sql("wait", dialect)
+    for index, entry in enumerate(entries):
         member = entry.member_id
-        handed = previous != member or previous_auto  # somebody else's action, or the club's (even for him)
-        if member is not None and not entry.auto and member in (match[1], match[2]) and handed:
-            wait = max(0.0, now - at)  # a clock set back: no negative reply
-            await tx.execute(
-                "INSERT INTO reply_tallies (club_id, member_id, bucket, replies, seconds) VALUES (?, ?, ?, 1, ?) "
-                "ON CONFLICT (club_id, member_id, bucket) DO UPDATE SET replies = reply_tallies.replies + 1, "
-                "seconds = reply_tallies.seconds + excluded.seconds",
-                (match[0], member, bucket(wait), wait),
-            )
-        previous, previous_auto, at = member, entry.auto, now
+        if member is None or entry.auto:
+            continue
+        sql: str | None = None
+        params: tuple = ()
+        if index == 0:  # after the logged action, read in SQL
+            sql, params = _AFTER_LOG, (member, now, now, expected_version, match_id, member, member)
+        elif entries[index - 1].member_id != member or entries[index - 1].auto:  # after the club's or another's
+            sql, params = _AFTER_CLUB, (member, match_id, member)
+        if sql is not None:
+            await tx.execute(_ADD.format(bucket=bucket_of_wait, replies=sql), params)
 
 
 async def summary(db, club_id: int, member: int) -> tuple[int, float | None, float | None]:

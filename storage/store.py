@@ -114,6 +114,11 @@ def sqlite_errors() -> Iterator[None]:
         raise OperationFailedError(str(error)) from error
 
 
+def _marks(values: Sequence[Any]) -> str:
+    """``(?, ?, …)``: one placeholder for each of ``values``."""
+    return f"({', '.join('?' * len(values))})"
+
+
 class Tx:
     """The statements of one open transaction (only valid inside :meth:`Store.transaction`). Each raises
     storage's errors (:func:`sqlite_errors`), never ``sqlite3``'s."""
@@ -379,15 +384,28 @@ class Store:
     @staticmethod
     async def replace_deadlines(tx: Tx, subject: Subject, rows: Sequence[Mapping[str, Any]]) -> None:
         """Replace every deadline of ``subject`` by ``rows`` (column → value, without the subject's key; reminders
-        as a list) in the transaction ``tx``."""
+        as a list; the same columns in each) in the transaction ``tx``: one upsert of them all (a column not given
+        — ``marked_at`` — starts empty, as in a new row), after deleting the subject's other deadlines (a match has
+        one at most: no delete then, unless ``rows`` is empty)."""
         spec = kind_of(subject)
-        await tx.execute(f"DELETE FROM {spec.deadlines} WHERE {spec.key} = ?", (subject[1],))
-        for row in rows:
-            values = {spec.key: subject[1], **row, "reminders": dumps(sorted(row.get("reminders", ())))}
-            await tx.execute(
-                f"INSERT INTO {spec.deadlines} ({', '.join(values)}) VALUES ({', '.join('?' * len(values))})",
-                list(values.values()),
-            )
+        keys = (spec.key, *spec.deadline_id)
+        given = [{spec.key: subject[1], **row, "reminders": dumps(sorted(row.get("reminders", ())))} for row in rows]
+        if not given or spec.deadline_id:
+            (column,) = spec.deadline_id or ("",)  # one column tells a subject's deadlines apart
+            kept = [row[column] for row in given]
+            where = f"{spec.key} = ?" + (f" AND {column} NOT IN {_marks(kept)}" if kept else "")
+            await tx.execute(f"DELETE FROM {spec.deadlines} WHERE {where}", [subject[1], *kept])
+        if not given:
+            return
+        columns = list(given[0])
+        updates = [f"{column} = excluded.{column}" for column in columns if column not in keys]
+        if "marked_at" not in columns:
+            updates.append("marked_at = NULL")
+        await tx.execute(
+            f"INSERT INTO {spec.deadlines} ({', '.join(columns)}) VALUES {', '.join([_marks(columns)] * len(given))} "
+            f"ON CONFLICT ({', '.join(keys)}) DO UPDATE SET {', '.join(updates)}",
+            [row[column] for row in given for column in columns],
+        )
 
     async def deadlines(self, subject: Subject) -> list[sqlite3.Row]:
         """The deadlines of ``subject`` (earliest due first)."""
