@@ -143,7 +143,7 @@ class Game:
         self.resignation: tuple[int, int] | None = None
         self.result: GameResult | None = None
         self.history: list[dict[str, Any]] = []
-        self._board = Position.initial()  # seen by side 0 (RULES G1)
+        self._board = Position.initial(rules.variant)  # seen by side 0 (RULES G1)
         self._resume: Phase | None = None  # the phase a refused resignation returns to
         self._legal: tuple[Any, list[Play]] | None = None  # cache of legal plays for (board, on_roll, dice)
 

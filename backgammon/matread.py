@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 from .errors import BackgammonError, MatchFileError
+from .rules import VARIANTS
 from .matrecord import (
     _RAISES_KEY,
     _SET_POS,
@@ -132,6 +133,19 @@ def _parse_players(line: str, lineno: int) -> tuple[tuple[str, str], tuple[str |
     return (names[0], names[1]), (ratings[0], ratings[1]), (int(match.group("s0")), int(match.group("s1")))
 
 
+def _second_match(lines: list[str], lineno: int, length: int) -> str:
+    """The warning for a second match whose ``N point match`` line is line ``lineno`` (1-based) of ``lines``: its
+    length and, when its first player line can be found, its players."""
+    who = ""
+    for index in range(lineno, len(lines) - 1):
+        if _GAME_LINE.match(lines[index]):
+            players = _PLAYERS.match(lines[index + 1].expandtabs(8).rstrip())
+            who = f", {players.group('n0')} vs {players.group('n1')}" if players else ""
+            break
+    return (f"line {lineno}: a second match starts here ({length} point match{who}); only the first match is read — "
+            "split the file to replay the others")  # fmt: skip
+
+
 def _fix_galaxy_forfeit(game: GameRecord, own_line: set[int]) -> None:
     """A Galaxy ``Losses`` line of its own whose column gives it to the game's ``Wins`` side belongs to the other
     side: the loser cannot also be the winner (Galaxy writes it at the left margin after the right player's move)."""
@@ -143,6 +157,16 @@ def _fix_galaxy_forfeit(game: GameRecord, own_line: set[int]) -> None:
             game.actions[index] = Action(
                 action.number, 1 - action.side, FORFEIT, None, action.text, action.line, action.value, action.match
             )
+
+
+def _check_variation(key: str, value: str, lineno: int) -> None:
+    """Refuse a ``; [Variation "…"]`` header line (GNU Backgammon's) naming a game other than backgammon and
+    Nackgammon (RULES G1): Hypergammon's three checkers a side are not a game this engine plays."""
+    if key.lower() == "variation" and value.strip().lower() not in VARIANTS:
+        raise MatchFileError(
+            f"line {lineno}: the file is a game of {value.strip()}; only backgammon and Nackgammon are replayed "
+            "(RULES G1)"
+        )
 
 
 def _parse_raises(value: str) -> dict[int, int]:
@@ -241,6 +265,7 @@ def parse_mat(text: str, *, lenient: bool = False) -> MatchRecord:
                 header_match = _HEADER.match(stripped)
                 if header_match:
                     header[header_match.group(1)] = header_match.group(2)
+                    _check_variation(header_match.group(1), header_match.group(2), lineno)
                 else:
                     comments.append(stripped.lstrip(";#").strip())
             continue
@@ -271,6 +296,10 @@ def parse_mat(text: str, *, lenient: bool = False) -> MatchRecord:
                 )
             length = int(length_match.group(1))
             continue
+        second = _LENGTH_LINE.match(line)
+        if second:  # GNU Backgammon reads the first match of a file that holds several (BBGT writes them)
+            warnings.append(_second_match(lines, lineno, int(second.group(1))))
+            break
         if game is None:
             raise MatchFileError(f"line {lineno}: expected ' Game 1' after the match length, got {stripped!r}")
         try:

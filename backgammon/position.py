@@ -24,6 +24,8 @@ BAR = 25  # the bar as a point number, as in the notation ``25/22`` or ``bar/22`
 OFF = 0  # borne off, as in ``6/0`` or ``6/off``
 
 _START_SIDE = (0, 0, 0, 0, 0, 5, 0, 3, 0, 0, 0, 0, 5, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 0)
+_NACKGAMMON_SIDE = (0, 0, 0, 0, 0, 4, 0, 3, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 2, 2, 0)
+_STARTS = {"backgammon": _START_SIDE, "nackgammon": _NACKGAMMON_SIDE}
 
 
 def _check_side(side: tuple[int, ...], name: str) -> None:
@@ -74,9 +76,13 @@ class Position:
         return _trusted(player, opponent)
 
     @classmethod
-    def initial(cls) -> Position:
-        """The starting position, RULES G1: 2 on the 24-point, 5 on the 13, 3 on the 8, 5 on the 6, each side."""
-        return cls(_START_SIDE, _START_SIDE)
+    def initial(cls, variant: str = "backgammon") -> Position:
+        """The starting position of ``variant`` (RULES G1): ``"backgammon"`` 2 on the 24-point, 5 on the 13, 3 on the
+        8, 5 on the 6, each side; ``"nackgammon"`` 2 on the 24, 2 on the 23, 4 on the 13, 3 on the 8, 4 on the 6.
+        Raises :class:`InvalidPositionError` for another variant."""
+        if variant not in _STARTS:
+            raise InvalidPositionError(f"the starting positions are {' and '.join(_STARTS)}, not {variant!r}")
+        return cls(_STARTS[variant], _STARTS[variant])
 
     @classmethod
     def from_points(

@@ -21,7 +21,8 @@ def default_rules(
     money session (length 0) the Jacoby rule (D4), beavers and raccoons (D3) and automatic doubles (G3) as asked or as
     the file's own header says (``; [Jacoby "On"]``, ``; [Beaver "On"]``, ``; [AutomaticDoubles "1"]`` and
     ``; [AutomaticDoublesKind "add"]`` for raises that add one, 000 §20b, as our exports write them). A file from Backgammon Galaxy (``; [Site "BackgammonGalaxy"]``) scores a forfeited game
-    single, as that site does (``forfeit_valuation="single"``). ``crawford`` (not ``None``) overrides the header's
+    single, as that site does (``forfeit_valuation="single"``); a ``; [Variation "Nackgammon"]`` file starts from
+    Nackgammon's set-up (``variant``, RULES G1). ``crawford`` (not ``None``) overrides the header's
     Crawford setting (``--no-crawford``, RULES M3). Raises
     :class:`~backgammon.errors.RuleSetError` when those options are asked for a match (RULES G3, M2, D3)."""
     header = {key.lower(): value.strip().lower() for key, value in record.header.items()}
@@ -39,8 +40,10 @@ def default_rules(
         automatic_doubles = automatic_doubles or (int(stated) if stated.isdigit() else 0)
         kind = "add" if header.get("automaticdoubleskind") == "add" else "double"
     galaxy = "galaxy" in header.get("site", "")
+    variant = header.get("variation", "backgammon")  # the reader refuses a variation not in VARIANTS
     rules = RuleSet.preset(
         "tournament",
+        variant=variant,
         name="tournament" if record.length else "money",
         forfeit_valuation="single" if galaxy else "board",
         crawford=crawford,

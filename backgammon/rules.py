@@ -37,6 +37,10 @@ Fields
     ``"double"`` the previous count (000 §20a, 001 §15) or ``"add"`` one to it (000 §20b). Never in match play.
 ``cube_cap`` (RULES D5; 001 §18, 002)
     ``None`` (default, no limit) or the highest value the cube may reach.
+``variant`` (RULES G1)
+    ``"backgammon"`` (default): the set-up of 000 §2. ``"nackgammon"``: Nick Ballard's set-up, one checker each from
+    the 13- and 6-points moved back to the 23-point (GNU Backgammon's ``Variation "Nackgammon"``); everything else
+    is the same game.
 ``crawford`` (RULES M3; 003 5.5)
     Matches: the game after a player first reaches N−1 points is played without the cube.
 ``dead_cube`` / ``dead_cube_rule`` (RULES M4; 003 5.6; cases SC16, SC17, BG18 — unsure)
@@ -87,6 +91,7 @@ AUTOMATIC_KINDS = ("double", "add")
 DEAD_CUBE_RULES = ("match_ends", "doubler_already_wins")
 JOINED_MOVE_ROUTES = ("reject", "no_hit")
 FORFEIT_VALUATIONS = ("board", "single", "worst")
+VARIANTS = ("backgammon", "nackgammon")
 _LEGACY = "forfeit_scores_board"  # the older boolean of forfeit_valuation, still read (module docstring)
 
 
@@ -134,6 +139,7 @@ class RuleSet:
     joined_move_routes: str = "reject"
     bear_off_high_die_first: bool = False
     forfeit_valuation: str = "board"
+    variant: str = "backgammon"
 
     def __post_init__(self) -> None:
         for spec in fields(self):
@@ -141,7 +147,8 @@ class RuleSet:
             if spec.name == "name":
                 if not isinstance(value, str) or not value:
                     raise RuleSetError(f"a rule set's name is a non-empty string, not {value!r}")
-            elif spec.name in ("automatic_doubles_kind", "dead_cube_rule", "joined_move_routes", "forfeit_valuation"):
+            elif spec.name in ("automatic_doubles_kind", "dead_cube_rule", "joined_move_routes", "forfeit_valuation",
+                               "variant"):  # fmt: skip
                 if not isinstance(value, str):
                     raise RuleSetError(f"{spec.name} is a string, not {value!r}")
             elif spec.name == "automatic_doubles":
@@ -172,6 +179,8 @@ class RuleSet:
                 "forfeit_valuation is 'board' (RULES G11 on the board as it stands), 'single' (a single game) or "
                 f"'worst' (the worst result still possible), not {self.forfeit_valuation!r}"
             )
+        if self.variant not in VARIANTS:
+            raise RuleSetError(f"variant is 'backgammon' or 'nackgammon' (RULES G1), not {self.variant!r}")
         if self.dead_cube_rule not in DEAD_CUBE_RULES:
             raise RuleSetError(
                 f"dead_cube_rule is 'match_ends' (003 5.6) or 'doubler_already_wins' (gnubg), not {self.dead_cube_rule!r}"
@@ -253,6 +262,8 @@ class RuleSet:
     def describe(self) -> str:
         """A one-line human summary of the options that differ from plain rules, e.g. for ``/rules``."""
         parts = [self.name]
+        if self.variant != "backgammon":
+            parts.append(self.variant.capitalize())
         if self.jacoby:
             parts.append("Jacoby")
         if self.beavers:

@@ -55,6 +55,8 @@ async def replay_files(
                     out(f"{path}: cannot read it: {error}")
                     failures += 1
                     continue
+                for warning in record.warnings:
+                    out(f"{path.name}: warning: {warning}")
                 target = None if images is None else images / path.stem
                 if target is not None:
                     target.mkdir(parents=True, exist_ok=True)

@@ -68,7 +68,7 @@ def match_record(
         raise UnknownGameError("an empty log, or one that does not start with its challenge, cannot be exported")
     table = Table.from_challenge(actions[0].args)
     rules = table.rules
-    header = {"Site": "bgclub", "Variation": "Backgammon"}
+    header = {"Site": "bgclub", "Variation": rules.variant.capitalize()}  # GNU Backgammon's names (RULES G1)
     if match_id is not None:
         header["Match ID"] = str(match_id)
     header["EventDate"] = time.strftime("%Y.%m.%d", time.gmtime(actions[0].at))

@@ -213,3 +213,36 @@ def test_replay_command_takes_the_money_options(tmp_path):
     done = run("--beavers")
     assert done.returncode == 0, done.stdout + done.stderr
     assert "1 of 1 file played through the club." in done.stdout
+
+
+async def test_a_nackgammon_file_through_the_club_and_its_export(tmp_path):
+    """RULES G1: GNU Backgammon's Nackgammon file plays through the club from Nackgammon's set-up, to the engine's
+    result, and the club's export says ``; [Variation "Nackgammon"]`` so that it replays the same again."""
+    from club import ClubService
+    from tests.casekit import CASES
+
+    record = parse_mat((CASES / "interop" / "nackgammon.mat").read_text(encoding="utf-8"))
+    engine = replay(record)
+    async with Database.open(tmp_path / "nack.sqlite3") as database:
+        result = await replay_match_file(database, record, players=(40, 41))
+        assert result.ok, result.problems
+        _, text = await export_mat(ClubService(database), result.match_id)
+    assert [(g.winner, g.points, g.kind) for g in result.games] == [(0, 2, "gammon")]
+    assert (result.winner, result.score) == (engine.winner, engine.score)
+    assert '; [Variation "Nackgammon"]' in text
+    again = replay(parse_mat(text))
+    assert again.ok and again.rules.variant == "nackgammon" and again.score == engine.score
+
+
+def test_replay_command_warns_about_a_second_match_in_the_file():
+    """A file of two matches: ``bot.py replay`` plays the first and prints the warning naming the second."""
+    import asyncio
+
+    from tests.casekit import CASES
+
+    lines: list[str] = []
+    code = asyncio.run(botmod.replay_files([CASES / "interop" / "two_matches.mat"], images=None, database_path=None,
+                                           settings=botmod.Settings(), out=lines.append))  # fmt: skip
+    assert code == 0, lines
+    assert any(line.startswith("two_matches.mat: warning: line 14: a second match starts here") for line in lines)
+    assert "1 of 1 file played through the club." in lines

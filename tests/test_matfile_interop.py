@@ -170,3 +170,71 @@ def test_cli_lenient_and_no_crawford(tmp_path):
     assert done.returncode == 0 and "warning: game 2, move 2" in done.stderr and "Crawford" in done.stderr
     quiet = run("--no-crawford")
     assert quiet.returncode == 0 and quiet.stderr == "" and "Game 2 (0-2): Alice wins 1 point" in quiet.stdout
+
+
+TWO_MATCHES = """; [Site "BBGT"]
+; [Event "Round 1"]
+
+ 1 point match
+
+ Game 1
+ Alice : 0                   Bob : 0
+  1) 31: 8/5 6/5                  61: 13/7 8/7
+  2)  Wins 1 point and the match
+
+; [Site "BBGT"]
+; [Event "Round 2"]
+
+ 3 point match
+
+ Game 1
+ Carol : 0                   Dave : 0
+  1) 31: 8/5 6/5                  Doubles => 2
+  2)  Drops                       Wins 1 point
+"""
+
+
+@pytest.mark.parametrize("lenient", [False, True])
+def test_a_file_of_two_matches_reads_the_first_and_warns_about_the_second(lenient):
+    """A file holding two matches (BBGT writes these): the first match is read, as GNU Backgammon reads it, and a
+    warning names the line and length of the second; neither reading plays the second match's game as a game of the
+    first, nor takes its header lines."""
+    record = parse_mat(TWO_MATCHES, lenient=lenient)
+    assert [game.number for game in record.games] == [1] and record.header["Event"] == "Round 1"
+    assert record.warnings == ["line 14: a second match starts here (3 point match, Carol vs Dave); only the first "
+                               "match is read — split the file to replay the others"]  # fmt: skip
+    report = replay(record, lenient=lenient)
+    assert report.ok and report.score == (1, 0) and report.winner == 0 and not report.discrepancies
+
+
+def test_the_cli_replays_the_first_match_of_two_and_warns():
+    path = ROOT / "tests" / "cases" / "interop" / "two_matches.mat"
+    done = subprocess.run([sys.executable, "-m", "backgammon", "replay", str(path)], cwd=ROOT, capture_output=True,
+                          text=True, timeout=60, check=False)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert "Final score: Alice 1, Bob 0 — Alice wins the match" in done.stdout
+    assert done.stderr.startswith("warning: line 14: a second match starts here (3 point match, Carol vs Dave)")
+
+
+def test_a_nackgammon_file_replays_from_the_nackgammon_set_up():
+    """RULES G1: a file headed ``; [Variation "NackGammon"]`` (written by GNU Backgammon) replays from Nackgammon's
+    set-up — two on the 24, two on the 23, four on the 13, three on the 8, four on the 6 — to the result it states."""
+    record = parse_mat((INTEROP / "nackgammon.mat").read_text(encoding="utf-8"))
+    report = replay(record)
+    assert report.rules.variant == "nackgammon"
+    assert report.ok and not report.discrepancies and report.winner == 0 and report.score == (1, 0)
+    start = Position.initial("nackgammon")
+    assert start.player == start.opponent and {p: start.at(p) for p in range(1, 25) if start.at(p) > 0} == {
+        6: 4, 8: 3, 13: 4, 23: 2, 24: 2}  # fmt: skip
+    assert Position.initial() == Position.initial("backgammon") != start
+    standard = replay(parse_mat(record_text := (INTEROP / "nackgammon.mat").read_text(encoding="utf-8").replace(
+        '; [Variation "NackGammon"]\n', "")))  # fmt: skip
+    assert "Variation" not in record_text and standard.first_illegal.move == 1  # the 23-point is empty in backgammon
+
+
+def test_a_variant_the_engine_does_not_play_is_refused_naming_it():
+    """Hypergammon (3 checkers a side) is not backgammon: a file of it is refused, naming the variant and the line."""
+    text = '; [Variation "Hypergammon"]\n' + CRAWFORD_DOUBLE
+    with pytest.raises(MatchFileError, match=r"line 1: the file is a game of Hypergammon; only backgammon and "
+                                             r"Nackgammon are replayed"):  # fmt: skip
+        parse_mat(text, lenient=True)
