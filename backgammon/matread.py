@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 
 from .errors import BackgammonError, MatchFileError
-from .rules import VARIANTS
 from .matrecord import (
     _RAISES_KEY,
     _SET_POS,
@@ -27,6 +26,7 @@ from .matrecord import (
     MatchRecord,
     xg_set_pos,
 )
+from .rules import VARIANTS
 
 _LENGTH_LINE = re.compile(r"^\s*(\d+)\s+points?\s+match\s*$", re.IGNORECASE)
 _GAME_LINE = re.compile(r"^\s*Game\s+(\d+)\s*$", re.IGNORECASE)
