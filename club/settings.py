@@ -55,6 +55,10 @@ class ClubSettings:
     - ``quiz_threshold``: the equity (cube units) a play must lose to be a quiz position, 0.04 to 1 (default 0.08,
       GNU Backgammon's "bad").
     - ``quiz_days``: a quiz is posted in ``quiz_channel`` (a Discord channel id) every this many days; 0 = none.
+    - ``organiser_role``: the name of the role (case-insensitive) whose members may organise events besides the
+      admins; "" = admins only. "Organiser" by default.
+    - ``event_forum``: a forum channel (a Discord channel id; 0 = none) in which each event gets one post for its
+      round announcements and its bracket or standings picture.
     """
 
     match_rules: str = "tournament"
@@ -73,6 +77,8 @@ class ClubSettings:
     quiz_threshold: float = 0.08
     quiz_days: int = 0
     quiz_channel: int = 0
+    organiser_role: str = "Organiser"
+    event_forum: int = 0
 
     def __post_init__(self) -> None:
         for name in ("match_rules", "money_rules"):
@@ -135,6 +141,13 @@ class ClubSettings:
             raise InvalidRequestError(
                 f"game_channel is a channel id (0 = where the challenge is made), not {self.game_channel!r}"
             )
+        role = self.organiser_role
+        if not isinstance(role, str) or len(role) > 100 or not (role.isprintable() and role == role.strip()):
+            raise InvalidRequestError(
+                f"organiser_role is a role's name, up to 100 characters (empty: admins only), not {shown(role)}"
+            )
+        if isinstance(self.event_forum, bool) or not isinstance(self.event_forum, int) or self.event_forum < 0:
+            raise InvalidRequestError(f"event_forum is a forum channel id (0 = none), not {shown(self.event_forum)}")
 
     def check_kinds(self, names: tuple[str, ...] = ("match_rules", "money_rules")) -> None:
         """Each default preset in ``names`` must be usable for its kind with the club's ``rule_overrides``, or every

@@ -16,7 +16,7 @@ from club.correspondence import games_extras
 from club.export import export_mat
 
 from . import flow
-from .errors import NotClubAdmin, guarded, report
+from .errors import guarded, is_club_admin, report
 from .present import board_message
 
 GameOption = app_commands.Range[int, 1, 2**53 - 1]
@@ -25,14 +25,6 @@ LEVEL_CHOICES = [app_commands.Choice(name=name, value=name) for name in frontend
 LENGTHS = ("money", "1", "3", "5", "7", "9", "11", "13", "15", "17", "19", "21", "25")
 HOUR = 3600.0
 GAME_HELP = "Match number, if you have several"
-
-
-def is_club_admin(interaction: discord.Interaction) -> bool:
-    """Check: the member may manage the server (the club's admins, RULES A2). Raises :class:`NotClubAdmin`."""
-    permissions = interaction.permissions
-    if permissions.manage_guild or permissions.administrator:
-        return True
-    raise NotClubAdmin("Only club admins (members who may manage this server) can change the club's settings.")
 
 
 async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:

@@ -28,6 +28,14 @@ class NotClubAdmin(app_commands.CheckFailure):
     """The member may not change the club's settings (RULES A2: a club decision)."""
 
 
+def is_club_admin(interaction: discord.Interaction) -> bool:
+    """Check: the member may manage the server (the club's admins, RULES A2). Raises :class:`NotClubAdmin`."""
+    permissions = interaction.permissions
+    if permissions.manage_guild or permissions.administrator:
+        return True
+    raise NotClubAdmin("Only club admins (members who may manage this server) can change the club's settings.")
+
+
 def refusal_text(error: BaseException, legal: Sequence[str] | None = None) -> str | None:
     """The message for ``error`` if it is a refusal meant for the member, else None (a bug: log it)."""
     if isinstance(error, app_commands.CommandInvokeError):

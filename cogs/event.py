@@ -7,12 +7,18 @@ recorded, a deadline passed — reaches Discord through the service's listener (
 whatever caused it (a command, a match that ended, the reminder loop): each new pairing is an ordinary club
 challenge posted in the event's channel with one message that mentions both players (the second accepts to start;
 the match then lives in its own thread as any), and the bracket or standings picture is posted, then edited after
-each result. Organisers: club admins (who may manage the server) and members with a role called "Organiser"
-(or "Organizer"). Event names autocomplete.
+each result. With the club's ``event_forum`` set, each event gets one post there when it is created, and its
+round announcements and picture go to that post instead (the challenges stay in the event's channel: a match's
+thread cannot open inside a post). The picture's message is logged with the event, so after a restart the same
+message is edited. ``/event admin live`` schedules a Discord event for a live night (cancelled with the event).
+Organisers: club admins (who may manage the server) and members with the role the club names (``organiser_role``,
+"Organiser" by default). Event names autocomplete.
 """
 
 from __future__ import annotations
 
+import asyncio
+import datetime as dt
 import io
 import logging
 
@@ -24,20 +30,18 @@ from backgammon.errors import BackgammonError
 from club.errors import InvalidRequestError
 from club.events import pictures
 from club.events.formats import EventError, Format, Settings
-from club.events.service import EventService, EventUpdate
+from club.events.log import Event, LiveNight, Status
+from club.events.service import WHEN_EXAMPLE, EventService, EventUpdate, parse_when
 from club.events.texts import bracket_text, format_words, pairings_text, standings_text, summary
 from club.results import Outcome
 from club.wording import plural
 
 from .buttons import TableButton
-from .errors import guarded, report
+from .errors import guarded, is_club_admin, report
 from .flow import register
 from .present import MENTIONS, mention
 
 log = logging.getLogger(__name__)
-
-ORGANISER_ROLES = ("organiser", "organizer", "event organiser", "event organizer")
-"""Role names (case-insensitive) that may organise events besides the admins."""
 
 FORMAT_CHOICES = [
     app_commands.Choice(name=name, value=value)
@@ -67,12 +71,14 @@ def events_of(interaction: discord.Interaction) -> EventService:
     return interaction.client.events
 
 
-def may_organise(interaction: discord.Interaction) -> bool:
-    """Whether the member may organise events: an admin (manage server) or a member with an organiser role."""
+async def may_organise(interaction: discord.Interaction) -> bool:
+    """Whether the member may organise events: an admin (manage server) or a member with the role the club names
+    (:meth:`EventService.may_organise`)."""
     permissions = interaction.permissions  # his permissions in this channel, as Discord sends them
-    if permissions.manage_guild or permissions.administrator:
-        return True
-    return any(role.name.strip().lower() in ORGANISER_ROLES for role in getattr(interaction.user, "roles", ()))
+    roles = [role.name for role in getattr(interaction.user, "roles", ())]
+    return await events_of(interaction).may_organise(
+        interaction.guild_id, admin=permissions.manage_guild or permissions.administrator, roles=roles
+    )
 
 
 async def event_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -120,8 +126,8 @@ class AdminCommands(app_commands.Group):
     @app_commands.choices(decision=DECISIONS)
     @app_commands.autocomplete(event=event_autocomplete)
     async def decide(self, interaction: discord.Interaction, event: str, match: str, decision: str) -> None:
-        await _call(interaction, "/event admin decide", lambda s, m: s.decide(
-            interaction.guild_id, event, m, match.strip().upper(), decision, organiser=may_organise(interaction)))  # fmt: skip
+        await _call(interaction, "/event admin decide", lambda s, m, o: s.decide(
+            interaction.guild_id, event, m, match.strip().upper(), decision, organiser=o))  # fmt: skip
 
     @app_commands.command(description="Open check-in: only those who check in are seeded")
     @app_commands.describe(event=NAME_HELP, hours="How long check-in stays open")
@@ -129,30 +135,149 @@ class AdminCommands(app_commands.Group):
     async def checkin(
         self, interaction: discord.Interaction, event: str, hours: app_commands.Range[int, 1, 168] = 24
     ) -> None:
-        await _call(interaction, "/event admin checkin", lambda s, m: s.open_checkin(
-            interaction.guild_id, event, m, hours, organiser=may_organise(interaction)))  # fmt: skip
+        await _call(interaction, "/event admin checkin", lambda s, m, o: s.open_checkin(
+            interaction.guild_id, event, m, hours, organiser=o))  # fmt: skip
 
     @app_commands.command(description="End a ladder or a league season (or call an event off)")
     @app_commands.describe(event=NAME_HELP)
     @app_commands.autocomplete(event=event_autocomplete)
     async def close(self, interaction: discord.Interaction, event: str) -> None:
-        await _call(interaction, "/event admin close", lambda s, m: s.close(
-            interaction.guild_id, event, m, organiser=may_organise(interaction)))  # fmt: skip
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/event admin close"):
+            member = await register(interaction)
+            update = await events_of(interaction).close(interaction.guild_id, event, member,
+                                                        organiser=await may_organise(interaction))  # fmt: skip
+            text = _names_text(update.text, update.names) or f"{update.event.name}: done."
+            if update.event.status is Status.CANCELLED and update.event.live:
+                cancelled = await cancel_live(interaction.guild, update.event)
+                text += f"\n{plural(cancelled, 'live night')} cancelled on Discord."
+            await _answer(interaction, text)
 
     @app_commands.command(description="Start a league's next season: promotion and relegation applied")
     @app_commands.describe(event="The finished season", name="The new season's name")
     @app_commands.autocomplete(event=event_autocomplete)
     async def season(self, interaction: discord.Interaction, event: str, name: app_commands.Range[str, 1, 40]) -> None:
-        await _call(interaction, "/event admin season", lambda s, m: s.next_season(
-            interaction.guild_id, event, m, name, organiser=may_organise(interaction)))  # fmt: skip
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/event admin season"):
+            member = await register(interaction)
+            update = await events_of(interaction).next_season(interaction.guild_id, event, member, name,
+                                                              organiser=await may_organise(interaction))  # fmt: skip
+            forum = await open_forum_post(interaction.client, interaction.guild_id, update.event)
+            await _answer(interaction, _names_text(update.text, update.names) + forum)
+
+    @app_commands.command(description="Club admins: who organises events, and the forum of their posts")
+    @app_commands.describe(organiser_role="The role whose members organise events besides admins (none: admins only)",
+                           forum="A forum: one post per event for its rounds and pictures",
+                           clear_forum="No forum: each event posts in its own channel")  # fmt: skip
+    @app_commands.check(is_club_admin)
+    async def settings(
+        self, interaction: discord.Interaction, organiser_role: app_commands.Range[str, 1, 100] | None = None,
+        forum: discord.ForumChannel | None = None, clear_forum: bool = False,
+    ) -> None:  # fmt: skip
+        """``/event admin settings``: the club's ``organiser_role`` and ``event_forum``
+        (:class:`club.settings.ClubSettings`), shown and changed."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/event admin settings"):
+            changes = {"organiser_role": None if organiser_role is None else role_name(organiser_role),
+                       "event_forum": 0 if clear_forum else None if forum is None else forum.id}  # fmt: skip
+            changes = {key: value for key, value in changes.items() if value is not None}
+            service = interaction.client.service
+            if changes:
+                settings = await service.configure_club(interaction.guild_id, **changes)
+            else:
+                settings = await service.club_settings(interaction.guild_id)
+            await _answer(interaction, settings_text(settings))
+
+    @app_commands.command(description="Schedule a Discord event for a live night (cancelled if the event is)")
+    @app_commands.describe(event=NAME_HELP, when=f"When it starts: {WHEN_EXAMPLE} (UTC) or with an offset (+01:00)",
+                           hours="How long it lasts", channel="A voice channel (default: a link to the event)")  # fmt: skip
+    @app_commands.autocomplete(event=event_autocomplete)
+    async def live(
+        self, interaction: discord.Interaction, event: str, when: app_commands.Range[str, 1, 40],
+        hours: app_commands.Range[int, 1, 24] = 3, channel: discord.VoiceChannel | None = None,
+    ) -> None:  # fmt: skip
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/event admin live"):
+            member = await register(interaction)
+            service = events_of(interaction)
+            start = parse_when(when)
+            found = await service.check_live(interaction.guild_id, event, member, start, hours,
+                                             organiser=await may_organise(interaction))  # fmt: skip
+            night = await schedule_live(interaction, found, start, hours, channel)
+            await service.record_live(found.id, member, night)
+            await _answer(interaction, f"Live night of {found.name} scheduled on Discord: <t:{int(start)}:F>, "
+                                       f"{plural(hours, 'hour')}, {night.where}.")  # fmt: skip
+
+
+def role_name(text: str) -> str:
+    """A role's name as typed (``none``: no role — admins only)."""
+    name = text.strip().removeprefix("@")
+    return "" if name.lower() in ("none", "-") else name
+
+
+def settings_text(settings) -> str:
+    """The club's event settings in words."""
+    role = settings.organiser_role
+    who = f"club admins and members with the role {role}" if role else "club admins only (no organiser role)"
+    where = (f"one post per event in <#{settings.event_forum}>" if settings.event_forum
+             else "in the channel where each event was created (no forum)")  # fmt: skip
+    return f"Events are organised by {who}; their rounds and pictures are posted {where}."
+
+
+def _utc(seconds: float) -> dt.datetime:
+    return dt.datetime.fromtimestamp(seconds, dt.UTC)
+
+
+def _link(guild_id: int, channel_id: int) -> str:
+    return f"https://discord.com/channels/{guild_id}/{channel_id}"
+
+
+async def schedule_live(interaction: discord.Interaction, event: Event, start: float, hours: int,
+                        voice: discord.VoiceChannel | None) -> LiveNight:  # fmt: skip
+    """Create the Discord scheduled event of a live night: in ``voice`` if given, else an external one whose
+    location links to the event's post (its forum post, or its channel). Raises :class:`InvalidRequestError` when
+    Discord refuses it (nothing is stored then)."""
+    guild = interaction.guild
+    assert guild is not None
+    end = start + hours * 3600
+    options: dict = {"name": event.name, "start_time": _utc(start), "end_time": _utc(end),
+                     "privacy_level": discord.PrivacyLevel.guild_only,
+                     "description": f"{event.name}: a live night — play your event matches together."}  # fmt: skip
+    if voice is not None:
+        where = voice.mention
+        options.update(entity_type=discord.EntityType.voice, channel=voice)
+    else:
+        where = _link(guild.id, event.posts.get("forum") or event.channel_id or interaction.channel_id)
+        options.update(entity_type=discord.EntityType.external, location=where)
+    try:
+        scheduled = await guild.create_scheduled_event(**options)
+    except discord.HTTPException as error:
+        raise InvalidRequestError(f"Discord refused the live night ({error.text or error.status}); give the bot "
+                                  "the Create Events permission, or choose another time or channel.") from None  # fmt: skip
+    return LiveNight(scheduled.id, start, end, where)
+
+
+async def cancel_live(guild: discord.Guild | None, event: Event) -> int:
+    """Cancel on Discord the live nights of ``event`` still scheduled; returns how many were."""
+    cancelled = 0
+    for night in event.live if guild is not None else ():
+        try:
+            scheduled = await guild.fetch_scheduled_event(night.id)
+            if scheduled.status is discord.EventStatus.scheduled:
+                await scheduled.cancel()
+                cancelled += 1
+        except discord.HTTPException as error:
+            log.info("event %s: live night %s not cancelled: %s", event.id, night.id, error)
+    return cancelled
 
 
 async def _call(interaction: discord.Interaction, what: str, call) -> None:
-    """The shape of most commands: defer privately, register the member, one service call, its text privately."""
+    """The shape of most commands: defer privately, register the member, one service call (given the service,
+    the member and whether he may organise), its text privately."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     async with guarded(interaction, what):
         member = await register(interaction)
-        update = await call(events_of(interaction), member)
+        update = await call(events_of(interaction), member, await may_organise(interaction))
         await _answer(interaction, _names_text(update.text, update.names) or f"{update.event.name}: done.")
 
 
@@ -205,41 +330,41 @@ class EventCommands(app_commands.Group):
                                    consolation=consolation, cycles=cycles, division_size=division_size, reach=reach,
                                    round_hours=hours)  # fmt: skip
             update = await events_of(interaction).create(
-                interaction.guild_id, member, name, settings, organiser=may_organise(interaction), cap=cap,
+                interaction.guild_id, member, name, settings, organiser=await may_organise(interaction), cap=cap,
                 seeding=seeding, rules=rules, channel_id=interaction.channel_id,
             )  # fmt: skip
-            await _answer(interaction, f"{update.text}\n{summary(update.event, {})}")
+            forum = await open_forum_post(interaction.client, interaction.guild_id, update.event)
+            await _answer(interaction, f"{update.text}\n{summary(update.event, {})}{forum}")
 
     @app_commands.command(description="Join an event (or its waiting list)")
     @app_commands.describe(event=NAME_HELP)
     @app_commands.autocomplete(event=event_autocomplete)
     async def join(self, interaction: discord.Interaction, event: str) -> None:
-        await _call(interaction, "/event join", lambda s, m: s.join(interaction.guild_id, event, m))
+        await _call(interaction, "/event join", lambda s, m, o: s.join(interaction.guild_id, event, m))
 
     @app_commands.command(description="Leave an event before it starts")
     @app_commands.describe(event=NAME_HELP)
     @app_commands.autocomplete(event=event_autocomplete)
     async def leave(self, interaction: discord.Interaction, event: str) -> None:
-        await _call(interaction, "/event leave", lambda s, m: s.leave(interaction.guild_id, event, m))
+        await _call(interaction, "/event leave", lambda s, m, o: s.leave(interaction.guild_id, event, m))
 
     @app_commands.command(description="Check in to an event")
     @app_commands.describe(event=NAME_HELP)
     @app_commands.autocomplete(event=event_autocomplete)
     async def checkin(self, interaction: discord.Interaction, event: str) -> None:
-        await _call(interaction, "/event checkin", lambda s, m: s.checkin(interaction.guild_id, event, m))
+        await _call(interaction, "/event checkin", lambda s, m, o: s.checkin(interaction.guild_id, event, m))
 
     @app_commands.command(description="Start an event (its organiser): the field is seeded, round 1 is paired")
     @app_commands.describe(event=NAME_HELP)
     @app_commands.autocomplete(event=event_autocomplete)
     async def start(self, interaction: discord.Interaction, event: str) -> None:
-        await _call(interaction, "/event start", lambda s, m: s.start(
-            interaction.guild_id, event, m, organiser=may_organise(interaction)))  # fmt: skip
+        await _call(interaction, "/event start", lambda s, m, o: s.start(interaction.guild_id, event, m, organiser=o))
 
     @app_commands.command(description="Withdraw from a running event (your remaining matches are forfeited)")
     @app_commands.describe(event=NAME_HELP)
     @app_commands.autocomplete(event=event_autocomplete)
     async def withdraw(self, interaction: discord.Interaction, event: str) -> None:
-        await _call(interaction, "/event withdraw", lambda s, m: s.withdraw(interaction.guild_id, event, m))
+        await _call(interaction, "/event withdraw", lambda s, m, o: s.withdraw(interaction.guild_id, event, m))
 
     @app_commands.command(description="Ladder: challenge a member up to 3 places above you")
     @app_commands.describe(event=NAME_HELP, opponent="Whom you challenge")
@@ -363,8 +488,27 @@ async def decide_button(interaction: discord.Interaction, event_id: int, index: 
             raise InvalidRequestError("This button is not one the bot drew for this server's events.")
         decision = {"award_a": "a", "award_b": "b"}.get(action, action)
         update = await service.decide(interaction.guild_id, event.name, member, keys[index], decision,
-                                      organiser=may_organise(interaction))  # fmt: skip
+                                      organiser=await may_organise(interaction))  # fmt: skip
         await _answer(interaction, _names_text(update.text, update.names))
+
+
+async def open_forum_post(bot, guild_id: int, event: Event) -> str:
+    """Open the event's post in the club's ``event_forum`` (if it names one) and log it with the event; returns a
+    line for the organiser ("" without a forum)."""
+    settings = await bot.service.club_settings(guild_id)
+    if not settings.event_forum:
+        return ""
+    forum = await bot.publisher.channel(settings.event_forum)
+    if not isinstance(forum, discord.ForumChannel):
+        return f"\nThe club's event forum <#{settings.event_forum}> is not a forum the bot can reach: no post opened."
+    try:
+        thread, _ = await forum.create_thread(name=event.name, content=summary(event, {})[:2000],
+                                              allowed_mentions=discord.AllowedMentions.none())  # fmt: skip
+    except discord.HTTPException as error:
+        log.warning("event %s: no forum post in %s: %s", event.id, forum.id, error)
+        return f"\nThe bot could not open a post in {forum.mention} ({error.text or error.status}): no post opened."
+    await bot.events.remember(event.id, "forum", thread.id)
+    return f"\nIts rounds and pictures are posted in {thread.mention}."
 
 
 async def standings_picture(bot, guild_id: int, name: str):
@@ -391,7 +535,7 @@ class EventCog(commands.Cog):
         bot.events = EventService(bot.service)
         bot.events.listeners.append(self.on_update)
         self.commands = EventCommands()
-        self.pictures: dict[int, discord.Message] = {}  # event id → its picture message, edited after each result
+        self.picture_locks: dict[int, asyncio.Lock] = {}  # event id → one picture posted or edited at a time
         self.resumed = False
 
     async def cog_unload(self) -> None:
@@ -409,9 +553,10 @@ class EventCog(commands.Cog):
                 log.exception("events: resuming after a restart failed")
 
     async def on_update(self, update: EventUpdate) -> None:
-        """Post what an event did: each new pairing's challenge with both players mentioned once, the results and
-        the decisions asked of the organiser in words, and the bracket or standings picture (edited when posted
-        before)."""
+        """Post what an event did: each new pairing's challenge with both players mentioned once (in the event's
+        channel), and in the event's forum post if it has one (else in that channel too) the results, the new
+        pairings and the decisions asked of the organiser in words, and the bracket or standings picture (edited
+        when posted before)."""
         event = update.event
         publisher = self.bot.publisher
         guild_id = await self.bot.service.guild_of(event.club_id)
@@ -419,7 +564,9 @@ class EventCog(commands.Cog):
         if channel is None and guild_id is not None:
             settings = await self.bot.service.club_settings(guild_id)
             channel = await publisher.channel(settings.game_channel) if settings.game_channel else None
-        if channel is None:
+        forum = await publisher.channel(event.posts["forum"]) if "forum" in event.posts else None
+        news = forum or channel
+        if channel is None or news is None:
             log.info("event %s: no channel to post in", event.id)
             return
         for pairing, match_id in update.matches:
@@ -431,14 +578,14 @@ class EventCog(commands.Cog):
             text = f"{event.name} {pairing.key} ({pairing.why})."
             await publisher.post_challenge(Outcome(view, _names_text(text, update.names)), channel=channel,
                                            content=content)  # fmt: skip
-        words = [line for line in update.text.splitlines() if " — match " not in line and line.split(":")[0]
-                 not in update.asked]  # fmt: skip
+        words = [line for line in update.text.splitlines() if line.split(":")[0] not in update.asked
+                 and (forum is not None or " — match " not in line)]  # fmt: skip
         if words:
-            await channel.send(content="\n".join(words)[:2000], allowed_mentions=MENTIONS)
+            await news.send(content="\n".join(words)[:2000], allowed_mentions=MENTIONS)
         for key in update.asked:
-            await self._ask(channel, update, key)
+            await self._ask(news, update, key)
         if update.results and guild_id is not None:
-            await self._picture(channel, guild_id, update)
+            await self._picture(news, guild_id, update)
 
     async def _ask(self, channel, update: EventUpdate, key: str) -> None:
         """The organiser's buttons for pairing ``key``, which neither player touched before its deadline."""
@@ -456,26 +603,29 @@ class EventCog(commands.Cog):
                 f"deadline. Decide (or /event admin decide); if nobody does within {hours}, both are out.")  # fmt: skip
         await channel.send(content=text[:2000], view=view, allowed_mentions=MENTIONS)
 
-    async def _picture(self, channel, guild_id: int, update: EventUpdate) -> None:
-        event = update.event
-        if event.state is None:
-            return
-        if event.format in (Format.SINGLE, Format.DOUBLE):
-            png = await pictures.bracket_png_async(event.state, update.names, event.name,
-                                                   theme=self.bot.board_options.theme)  # fmt: skip
-            filename = f"bracket-{event.id}.png"
-        else:
-            _, png, _ = await standings_picture(self.bot, guild_id, event.name)
-            filename = f"standings-{event.id}.png"
-        file = discord.File(io.BytesIO(png), filename=filename)
-        old = self.pictures.get(event.id)
-        if old is not None:
-            try:
-                await old.edit(attachments=[file])
+    async def _picture(self, news, guild_id: int, update: EventUpdate) -> None:
+        """Post the event's bracket or standings picture in ``news`` as the event now stands, or edit the message
+        posted before (logged with the event: the same message after a restart)."""
+        async with self.picture_locks.setdefault(update.event.id, asyncio.Lock()):
+            event = await self.bot.events.load(update.event.id)
+            if event.state is None:
                 return
-            except discord.HTTPException:
-                pass
-        self.pictures[event.id] = await channel.send(content=f"{event.name}:", file=file)
+            if event.format in (Format.SINGLE, Format.DOUBLE):
+                png = await pictures.bracket_png_async(event.state, update.names, event.name,
+                                                       theme=self.bot.board_options.theme)  # fmt: skip
+                filename = f"bracket-{event.id}.png"
+            else:
+                _, png, _ = await standings_picture(self.bot, guild_id, event.name)
+                filename = f"standings-{event.id}.png"
+            old = event.posts.get("picture")
+            if old is not None:
+                try:
+                    await news.get_partial_message(old).edit(attachments=[discord.File(io.BytesIO(png), filename)])
+                    return
+                except discord.HTTPException as error:  # gone, or in another channel: post it again
+                    log.info("event %s: picture %s not edited: %s", event.id, old, error)
+            message = await news.send(content=f"{event.name}:", file=discord.File(io.BytesIO(png), filename))
+            await self.bot.events.remember(event.id, "picture", message.id)
 
 
 async def setup(bot: commands.Bot) -> None:

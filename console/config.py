@@ -30,6 +30,8 @@ KEYS = {
     "game_channel": "game_channel",
     "away_days": "away_days",
     "nudge_hours": "nudge_hours",
+    "organiser_role": "organiser_role",
+    "event_forum": "event_forum",
 }
 """The keys ``config`` takes (Discord's option names and the stored setting names) → the stored setting."""
 
@@ -73,8 +75,10 @@ def setting_value(key: str, text: str):
         return number(text, f"{key} (seconds)", low=0, high=10**9)
     if stored == "nudge_hours":
         return hours(text, key) / HOUR
-    if stored in ("max_stake", "game_channel", "away_days"):
+    if stored in ("max_stake", "game_channel", "away_days", "event_forum"):
         return number(text, key, low=0, high=2**53 - 1)
+    if stored == "organiser_role":
+        return "" if text.strip().lower() in ("none", "-") else text.strip()
     return text.strip().lower()
 
 
@@ -111,12 +115,14 @@ def settings_text(settings: ClubSettings, changed: bool) -> str:
         f"• largest stake per point: {settings.max_stake}",
         f"• rule options: {settings.rule_overrides or 'none'}",
         f"• away days per member a year: {settings.away_days}; a nudge after {settings.nudge_hours:g} h of waiting",
+        f"• events organised by admins and the role: {settings.organiser_role or 'none'}; event forum: "
+        f"{settings.event_forum or 'none'}",
     ]
     return "\n".join(lines)
 
 
 @verb("config", "config [KEY VALUE …]", "club settings: match_rules, money_rules, move_hours, reminders 24,4, "
-      "expiry claim, max_stake, away_days, nudge_hours, rule_overrides { cube_cap = 64 }")  # fmt: skip
+      "expiry claim, max_stake, away_days, nudge_hours, organiser_role Organiser, rule_overrides { cube_cap = 64 }")  # fmt: skip
 async def config(console: Console, args: list[str]) -> str:
     """``config [KEY VALUE …]``: show or change the club's settings (admins)."""
     if not console.admin:

@@ -3,12 +3,13 @@ Discord's error codes, and checking every request against Discord's limits (:mod
 
 discord.py talks to it over a real socket (``Route.BASE`` points here), so everything above the socket runs as in
 production: ``HTTPClient.request`` with its rate-limit buckets, the webhook adapter of interaction responses,
-multipart uploads. The world it keeps: one guild, its channels and threads (archived or not), messages with their
+multipart uploads. The world it keeps: one guild, its roles, channels (text, forum, voice) and threads (archived or
+not; a forum's posts are threads opened with their first message), its scheduled events, messages with their
 attachments, direct-message channels, interaction tokens (3 s for the first answer, 15 minutes for the rest) and
 failures injected by a test. Read it through :class:`discordkit.Harness`; this module is the server side.
 
 Error answers (status, code, message as Discord sends them): 10003 Unknown Channel, 10008 Unknown Message, 10015
-Unknown Webhook, 10062 Unknown interaction, 40060 Interaction has already been acknowledged, 50001 Missing Access,
+Unknown Webhook, 10062 Unknown interaction, 10070 Unknown Guild Scheduled Event, 40060 Interaction has already been acknowledged, 50001 Missing Access,
 50007 Cannot send messages to this user, 50013 Missing Permissions, 50027 Invalid Webhook Token, 50083 Thread is
 archived, 50035 Invalid Form Body (a limit broken), 429 with ``retry_after``.
 """
@@ -33,7 +34,7 @@ DISCORD_EPOCH_MS = 1_420_070_400_000
 SNOWFLAKE_START_MS = 1_764_547_200_000
 """The timestamp of the first id (2025-12-01 00:00 UTC)."""
 EPHEMERAL = 64
-TEXT, DM, PUBLIC_THREAD, PRIVATE_THREAD = 0, 1, 11, 12
+TEXT, DM, VOICE, PUBLIC_THREAD, PRIVATE_THREAD, FORUM = 0, 1, 2, 11, 12, 15
 THREADS = (PUBLIC_THREAD, PRIVATE_THREAD)
 ERRORS = {
     10003: (404, "Unknown Channel"),
@@ -41,6 +42,7 @@ ERRORS = {
     10013: (404, "Unknown User"),
     10015: (404, "Unknown Webhook"),
     10062: (404, "Unknown interaction"),
+    10070: (404, "Unknown Guild Scheduled Event"),
     40060: (400, "Interaction has already been acknowledged."),
     50001: (403, "Missing Access"),
     50005: (403, "Cannot edit a message authored by another user"),
@@ -140,6 +142,8 @@ class World:
         self.edits: dict[int, int] = {}
         self.votes: dict[int, dict[int, dict[str, dict]]] = {}  # poll message → answer id → voter id → user
         self.users: dict[int, dict] = {}
+        self.roles: dict[int, dict] = {}
+        self.scheduled_events: dict[int, dict] = {}
         self.dm_channels: dict[int, int] = {}
         self.closed_dms: set[int] = set()
         self.denied: dict[int, set[str]] = {}
@@ -169,7 +173,8 @@ class World:
     # -- channels ---------------------------------------------------------------------------------------------------
     def add_channel(self, name: str, *, kind: int = TEXT, parent_id: int | None = None, channel_id: int | None = None,
                     owner_id: int | None = None) -> dict:  # fmt: skip
-        """A text channel (or a thread of ``parent_id``) in the guild; returns its payload."""
+        """A text channel (a forum or voice channel by ``kind``, or a thread of ``parent_id``) in the guild; returns
+        its payload."""
         channel_id = channel_id or self.snowflake()
         payload: dict[str, Any] = {
             "id": str(channel_id), "type": kind, "guild_id": str(self.guild_id), "name": name, "position": 0,
@@ -185,6 +190,12 @@ class World:
             )  # fmt: skip
             payload.pop("permission_overwrites")
             payload.pop("position")
+        if kind == FORUM:
+            payload.update(topic=None, available_tags=[], default_reaction_emoji=None, default_sort_order=None,
+                           default_forum_layout=0, default_thread_rate_limit_per_user=0,
+                           default_auto_archive_duration=4320)  # fmt: skip
+        elif kind == VOICE:
+            payload.update(bitrate=64000, user_limit=0, rtc_region=None)
         self.channels[channel_id] = payload
         return payload
 
@@ -220,9 +231,11 @@ class World:
         return message
 
     def store_message(self, channel_id: int, payload: dict, files: dict[str, bytes], *, author: dict | None = None,
-                      flags: int = 0, interaction: InteractionRecord | None = None) -> dict:  # fmt: skip
-        """Create a message in ``channel_id`` from a create payload and the uploaded files; returns its JSON."""
-        message_id = self.snowflake()
+                      flags: int = 0, interaction: InteractionRecord | None = None,
+                      message_id: int | None = None) -> dict:  # fmt: skip
+        """Create a message in ``channel_id`` from a create payload and the uploaded files (``message_id``: the id
+        it must have, as a forum post's first message has its thread's); returns its JSON."""
+        message_id = message_id or self.snowflake()
         message = {
             "id": str(message_id), "channel_id": str(channel_id), "author": author or self.bot_user,
             "content": payload.get("content") or "", "timestamp": iso(self.now()), "edited_timestamp": None,

@@ -5,6 +5,7 @@ and 15 minute windows of an interaction token, Discord's limits) and answers wit
 
 from __future__ import annotations
 
+import datetime as dt
 import time
 
 from aiohttp import web
@@ -13,11 +14,13 @@ from tests.discord_fake import (
     DM,
     EPHEMERAL,
     FIRST_ANSWER_SECONDS,
+    FORUM,
     PRIVATE_THREAD,
     PUBLIC_THREAD,
     RECORD,
     THREADS,
     TOKEN_SECONDS,
+    VOICE,
     WORLD,
     DiscordError,
     Request,
@@ -142,11 +145,15 @@ async def edit_channel(request):
     return json_answer(channel)
 
 
-def _new_thread(world: World, parent: dict, payload: dict, *, thread_id: int | None, kind: int) -> dict:
+def _thread_name(world: World, payload: dict) -> None:
     problems = check_thread_name(payload.get("name", ""))
     if problems:
         world.violations.extend(f"thread: {p}" for p in problems)
         raise DiscordError(50035, "; ".join(problems))
+
+
+def _new_thread(world: World, parent: dict, payload: dict, *, thread_id: int | None, kind: int) -> dict:
+    _thread_name(world, payload)
     permission = "create_private_threads" if kind == PRIVATE_THREAD else "create_public_threads"
     world.require(int(parent["id"]), "view_channel", permission)
     if parent["type"] != 0:
@@ -173,9 +180,30 @@ async def thread_from_message(request):
     return json_answer(thread, 201)
 
 
+def _forum_post(world: World, forum: dict, payload: dict, files: dict) -> dict:
+    """A post in a forum channel: a public thread opened with its first message (``payload["message"]``), whose id
+    is the thread's; Discord needs Send Messages in the forum. Returns the thread with ``message``."""
+    message = payload.get("message")
+    if not message:
+        raise DiscordError(50035, "a forum post needs its first message")
+    _thread_name(world, payload)
+    world.require(int(forum["id"]), "view_channel", "send_messages")
+    _content_permissions(world, forum, message, files)
+    world.check(f"forum post in {forum['name']}", message, files)
+    thread = world.add_channel(payload["name"], kind=PUBLIC_THREAD, parent_id=int(forum["id"]))
+    meta = thread["thread_metadata"]
+    meta["auto_archive_duration"] = payload.get("auto_archive_duration") or forum["default_auto_archive_duration"]
+    first = world.store_message(int(thread["id"]), message, files, message_id=int(thread["id"]))
+    thread.update(message_count=1, total_message_sent=1)
+    world.gateway("THREAD_CREATE", {**thread, "newly_created": True})
+    return {**thread, "message": first}
+
+
 async def thread_without_message(request):
-    world, payload, _ = await _begin(request)
+    world, payload, files = await _begin(request)
     parent = world.channel(_id(request, "channel_id"))
+    if parent["type"] == FORUM:
+        return json_answer(_forum_post(world, parent, payload or {}, files), 201)
     thread = _new_thread(world, parent, payload, thread_id=None, kind=int(payload.get("type") or PRIVATE_THREAD))
     return json_answer(thread, 201)
 
@@ -397,6 +425,118 @@ async def get_commands(request):
 WEBHOOK = "/webhooks/{application_id}/{token}"
 
 
+# -- scheduled events ------------------------------------------------------------------------------------------------
+SCHEDULED, ACTIVE, COMPLETED, CANCELED = 1, 2, 3, 4
+STATUS_MOVES = {SCHEDULED: {ACTIVE, CANCELED}, ACTIVE: {COMPLETED}}
+"""A scheduled event's status → the statuses Discord lets it move to."""
+STAGE, VOICE_EVENT, EXTERNAL = 1, 2, 3
+
+
+def _guild(world: World, request: web.Request) -> None:
+    if _id(request, "guild_id") != world.guild_id:
+        raise DiscordError(50001)
+    if "create_events" in world.denied.get(world.guild_id, set()):
+        raise DiscordError(50013, "create_events")
+
+
+def _when(value) -> float:
+    try:
+        return dt.datetime.fromisoformat(str(value)).timestamp()
+    except ValueError:
+        raise DiscordError(50035, f"not an ISO 8601 timestamp: {value!r}") from None
+
+
+def _check_scheduled(world: World, event: dict) -> None:
+    """Discord's checks of a scheduled event as it would stand (50035 when broken)."""
+    problems = []
+    if not 1 <= len(event.get("name") or "") <= 100:
+        problems.append("name: 1 to 100 characters")
+    if len(event.get("description") or "") > 1000:
+        problems.append("description: at most 1000 characters")
+    if event.get("privacy_level") != 2:
+        problems.append("privacy_level: must be 2 (guild only)")
+    start = _when(event["scheduled_start_time"])
+    end = event.get("scheduled_end_time")
+    if end is not None and _when(end) <= start:
+        problems.append("scheduled_end_time: must be after the start")
+    kind = event.get("entity_type")
+    if kind == EXTERNAL:
+        location = (event.get("entity_metadata") or {}).get("location") or ""
+        if not 1 <= len(location) <= 100 or end is None or event.get("channel_id") is not None:
+            problems.append("an external event has a location (1 to 100 characters), an end and no channel")
+    elif kind in (STAGE, VOICE_EVENT):
+        channel = world.channels.get(int(event.get("channel_id") or 0))
+        if channel is None or channel["type"] != (VOICE if kind == VOICE_EVENT else 13):
+            problems.append("channel_id: a voice (or stage) channel of the guild")
+    else:
+        problems.append(f"entity_type: 1, 2 or 3, not {kind!r}")
+    if problems:
+        world.violations.extend(f"scheduled event: {p}" for p in problems)
+        raise DiscordError(50035, "; ".join(problems))
+
+
+async def create_scheduled_event(request):
+    world, payload, _ = await _begin(request)
+    _guild(world, request)
+    payload = payload or {}
+    if "scheduled_start_time" not in payload:
+        raise DiscordError(50035, "scheduled_start_time is required")
+    if _when(payload["scheduled_start_time"]) <= world.now():
+        raise DiscordError(50035, "Cannot schedule event in the past")
+    event_id = world.snowflake()
+    event = {
+        "id": str(event_id), "guild_id": str(world.guild_id), "channel_id": None, "creator_id": world.bot_user["id"],
+        "creator": world.bot_user, "description": None, "scheduled_end_time": None, "entity_id": None,
+        "entity_metadata": None, "status": SCHEDULED, "user_count": 0, "image": None, "recurrence_rule": None,
+        **{key: payload[key] for key in ("name", "description", "scheduled_start_time", "scheduled_end_time",
+                                         "privacy_level", "entity_type", "channel_id", "entity_metadata")
+           if key in payload},
+    }  # fmt: skip
+    _check_scheduled(world, event)
+    if event["channel_id"] is not None:
+        event["channel_id"] = str(event["channel_id"])  # ids are strings in what Discord sends
+    world.scheduled_events[event_id] = event
+    world.gateway("GUILD_SCHEDULED_EVENT_CREATE", event)
+    return json_answer(event)
+
+
+def _scheduled(world: World, request: web.Request) -> dict:
+    event = world.scheduled_events.get(_id(request, "event_id"))
+    if event is None or int(event["guild_id"]) != _id(request, "guild_id"):
+        raise DiscordError(10070)
+    return event
+
+
+async def get_scheduled_event(request):
+    world, _, _ = await _begin(request)
+    return json_answer(_scheduled(world, request))
+
+
+async def edit_scheduled_event(request):
+    world, payload, _ = await _begin(request)
+    _guild(world, request)
+    event = _scheduled(world, request)
+    payload = payload or {}
+    status = payload.get("status", event["status"])
+    if status != event["status"] and status not in STATUS_MOVES.get(event["status"], set()):
+        raise DiscordError(50035, f"a scheduled event cannot go from status {event['status']} to {status}")
+    changed = {**event, **payload, "status": status}
+    if event["status"] == SCHEDULED and status == SCHEDULED:
+        _check_scheduled(world, changed)
+    event.update(changed)
+    world.gateway("GUILD_SCHEDULED_EVENT_UPDATE", event)
+    return json_answer(event)
+
+
+async def delete_scheduled_event(request):
+    world, _, _ = await _begin(request)
+    _guild(world, request)
+    event = _scheduled(world, request)
+    del world.scheduled_events[int(event["id"])]
+    world.gateway("GUILD_SCHEDULED_EVENT_DELETE", event)
+    return no_content()
+
+
 async def poll_voters(request):
     world, _, _ = await _begin(request)
     channel_id = _id(request, "channel_id")
@@ -445,6 +585,10 @@ ROUTES = [
     ("GET", WEBHOOK + "/messages/{message}", webhook_get),
     ("PATCH", WEBHOOK + "/messages/{message}", webhook_edit),
     ("DELETE", WEBHOOK + "/messages/{message}", webhook_delete),
+    ("POST", "/guilds/{guild_id}/scheduled-events", create_scheduled_event),
+    ("GET", "/guilds/{guild_id}/scheduled-events/{event_id}", get_scheduled_event),
+    ("PATCH", "/guilds/{guild_id}/scheduled-events/{event_id}", edit_scheduled_event),
+    ("DELETE", "/guilds/{guild_id}/scheduled-events/{event_id}", delete_scheduled_event),
     ("PUT", "/applications/{application_id}/commands", put_commands),
     ("GET", "/applications/{application_id}/commands", get_commands),
     ("PUT", "/applications/{application_id}/guilds/{guild_id}/commands", put_commands),

@@ -66,7 +66,17 @@ from discord.http import Route
 import bot as botmod
 from club import ManualClock
 from cogs.errors import APOLOGY
-from tests.discord_fake import EPHEMERAL, Failure, FakeDiscordServer, InteractionRecord, World, iso
+from tests.discord_fake import (
+    EPHEMERAL,
+    FORUM,
+    TEXT,
+    VOICE,
+    Failure,
+    FakeDiscordServer,
+    InteractionRecord,
+    World,
+    iso,
+)
 
 GUILD = 777_000_000_000_000_001
 BOT_ID = 555_000_000_000_000_001
@@ -110,6 +120,7 @@ class Member:
     name: str
     admin: bool = False
     bot: bool = False
+    roles: list[int] = field(default_factory=list)
 
     def user_payload(self) -> dict:
         """The user object Discord sends."""
@@ -119,7 +130,7 @@ class Member:
     def member_payload(self, *, with_user: bool = True) -> dict:
         """The guild member object Discord sends (with his permissions in the channel)."""
         permissions = discord.Permissions.all() if self.admin else MEMBER_PERMISSIONS
-        payload = {"nick": None, "roles": [], "joined_at": iso(1_600_000_000), "deaf": False, "mute": False,
+        payload = {"nick": None, "roles": [str(role) for role in self.roles], "joined_at": iso(1_600_000_000), "deaf": False, "mute": False,
                    "flags": 0, "pending": False, "permissions": str(permissions.value), "avatar": None,
                    "communication_disabled_until": None}  # fmt: skip
         if with_user:
@@ -410,10 +421,11 @@ class Harness:
             {"id": str(BOT_ROLE), "name": "bgclub", "permissions": str(BOT_PERMISSIONS.value), "position": 1,
              "color": 0, "hoist": False, "managed": True, "mentionable": False, "flags": 0,
              "tags": {"bot_id": str(BOT_ID)}},
+            *world.roles.values(),
         ]  # fmt: skip
         me = {"user": world.bot_user, "roles": [str(BOT_ROLE)], "joined_at": iso(1_600_000_000), "deaf": False,
               "mute": False, "flags": 0, "nick": None}  # fmt: skip
-        channels = [c for c in world.channels.values() if c["type"] == 0]
+        channels = [c for c in world.channels.values() if c["type"] in (TEXT, FORUM, VOICE)]
         threads = [c for c in world.channels.values() if c["type"] in (11, 12) and
                    not c["thread_metadata"]["archived"]]  # fmt: skip
         return {"id": str(GUILD), "name": "Backgammon club", "owner_id": str(OWNER), "icon": None,
@@ -453,11 +465,24 @@ class Harness:
         self.world.users[member.id] = member.user_payload()
         return member
 
-    def channel(self, name: str = "games") -> int:
-        """A new text channel; returns its id (pass it to :meth:`command`)."""
-        channel = self.world.add_channel(name)
+    def channel(self, name: str = "games", *, kind: int = TEXT) -> int:
+        """A new text channel (``kind``: :data:`~discord_fake.FORUM` a forum channel, :data:`~discord_fake.VOICE`
+        a voice channel); returns its id (pass it to :meth:`command`)."""
+        channel = self.world.add_channel(name, kind=kind)
         self._gateway("CHANNEL_CREATE", channel)
         return int(channel["id"])
+
+    def role(self, name: str, *members: Member) -> int:
+        """A new role of the guild called ``name`` (GUILD_ROLE_CREATE to the bot), given to ``members`` (Discord
+        sends a member's role ids with each interaction); returns its id."""
+        role_id = self.world.snowflake()
+        role = {"id": str(role_id), "name": name, "permissions": "0", "position": 1 + len(self.world.roles),
+                "color": 0, "hoist": False, "managed": False, "mentionable": True, "flags": 0}  # fmt: skip
+        self.world.roles[role_id] = role
+        self._gateway("GUILD_ROLE_CREATE", {"guild_id": str(GUILD), "role": role})
+        for member in members:
+            member.roles.append(role_id)
+        return role_id
 
     def thread_of(self, message: Msg) -> int:
         """The id of the thread opened from ``message`` (AssertionError if there is none)."""

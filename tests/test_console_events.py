@@ -220,3 +220,23 @@ async def test_checkin_seeds_only_those_who_checked_in(tmp_path):
         assert "Night has started with 3 players." in started
         event = await console.events.find(console.guild_id, "Night")
         assert member_id("di") not in event.state.seeds
+
+
+async def test_the_event_settings_from_the_console(tmp_path):
+    """``config organiser_role`` and ``config event_forum`` set the club's event settings (the name's case kept,
+    ``none`` for admins only); a bad value is refused with nothing stored; a console that is not an admin's cannot
+    create an event."""
+    async with console_in(tmp_path, cast=CAST) as console:
+        shown = await say(console, "config organiser_role Referee event_forum 42")
+        assert "events organised by admins and the role: Referee; event forum: 42" in shown
+        settings = await console.service.club_settings(console.guild_id)
+        assert (settings.organiser_role, settings.event_forum) == ("Referee", 42)
+        before = snapshot(tmp_path / "club.sqlite3")
+        await refused(console, "config event_forum -3", "event_forum")
+        assert snapshot(tmp_path / "club.sqlite3") == before
+        cleared = await say(console, "config organiser_role none")
+        assert "and the role: none" in cleared
+        assert (await console.service.club_settings(console.guild_id)).organiser_role == ""
+        console.admin = False
+        await say(console, "as ann")
+        await refused(console, "event create Cup single", "Only a club admin can create an event")

@@ -16,6 +16,8 @@ rebuilds exactly the state the use-cases worked on. Logged actions (``kind`` —
 ``ask``             key, default_at — a deadline passed and neither player acted: the organiser decides
 ``replay``          key, deadline — the organiser orders a pairing played again (a new match)
 ``close``           the event is over (``cancel``: called off)
+``post``            what, id — where a front end posts the event: its ``forum`` post, its ``picture`` message
+``live``            id, start, end, where — a live night a front end scheduled (Discord's scheduled event id)
 ==================  ==========================================================================================
 """
 
@@ -45,13 +47,25 @@ class Seeding(StrEnum):
     RANDOM = "random"
 
 
+@dataclass(frozen=True, slots=True)
+class LiveNight:
+    """A live night of an event: the front end's scheduled event ``id`` (Discord's), ``start`` and ``end`` (Unix s)
+    and ``where`` (a place's words, or a voice channel's mention)."""
+
+    id: int
+    start: float
+    end: float
+    where: str
+
+
 @dataclass(slots=True)
 class Event:
     """One event of a club, rebuilt from its log. ``entrants`` in the order they joined; ``waiting`` the waiting
     list; ``channel_id`` where a front end posts its pairings (None: its choice); ``checked_in`` who checked in
     (when ``checkin_until`` is set); ``state`` the pure format state once
     started; ``asked``: pairings waiting for the organiser's decision → when the default applies; ``replays``:
-    pairings ordered replayed → how many times."""
+    pairings ordered replayed → how many times; ``posts``: where a front end posts the event (``forum``: its forum
+    post, ``picture``: the message of its bracket or standings picture) → the id; ``live``: its live nights."""
 
     id: int
     club_id: int
@@ -72,6 +86,8 @@ class Event:
     state: EventState | None = None
     asked: dict[str, float] = field(default_factory=dict)
     replays: dict[str, int] = field(default_factory=dict)
+    posts: dict[str, int] = field(default_factory=dict)
+    live: list[LiveNight] = field(default_factory=list)
     created_at: float = 0.0
 
     @property
@@ -193,6 +209,10 @@ def apply(event: Event, kind: str, args: dict[str, Any], member: int | None) -> 
         event.state.pairings[key] = Pairing(old.key, old.round, old.a, old.b, old.why, old.final, args["deadline"])
         event.asked.pop(key, None)
         event.replays[key] = event.replays.get(key, 0) + 1
+    elif kind == "post":
+        event.posts[args["what"]] = args["id"]
+    elif kind == "live":
+        event.live.append(LiveNight(args["id"], args["start"], args["end"], args["where"]))
     elif kind == "close":
         event.status = Status.OVER
     elif kind == "cancel":

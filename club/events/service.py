@@ -30,10 +30,11 @@ wrong and what would be right; nothing is stored then.
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
 import re
 import secrets
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -45,7 +46,7 @@ from ..table import FINISHED
 from ..wording import plural
 from . import formats
 from .formats import EventError, Format, How, Pairing, Result, Settings, finished, settle
-from .log import Event, Seeding, Status, apply, pairing_json, replay, result_json, settings_json
+from .log import Event, LiveNight, Seeding, Status, apply, pairing_json, replay, result_json, settings_json
 from .standings import Row, standings
 
 if TYPE_CHECKING:
@@ -57,6 +58,26 @@ MAX_NAME = 40
 RETRIES = 8
 LARGE_FIELD = 64
 """Fields above this many players are paired in a worker thread."""
+LIVE_HOURS = (1, 24)
+"""The shortest and longest live night, in hours."""
+LIVE_AHEAD = 365 * 86_400
+"""How far ahead a live night may be scheduled, in seconds."""
+WHEN_EXAMPLE = "2026-12-05 20:00"
+
+
+def parse_when(text: str) -> float:
+    """A date and time as typed — ISO 8601 (``2026-12-05 20:00``, ``2026-12-05T20:00+01:00``; UTC when it names
+    no offset) — as Unix seconds. Raises :class:`InvalidRequestError` saying what is expected."""
+    try:
+        when = dt.datetime.fromisoformat(str(text).strip())
+    except ValueError:
+        raise InvalidRequestError(
+            f"{str(text)[:40]!r} is not a date and time: write it as {WHEN_EXAMPLE} (UTC) or "
+            f"{WHEN_EXAMPLE.replace(' ', 'T')}+01:00."
+        ) from None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=dt.UTC)
+    return when.timestamp()
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,6 +189,15 @@ class EventService:
         found = await self.db.get_members(list(members))
         return {m: found[m].display_name if m in found else str(m) for m in members}
 
+    async def may_organise(self, guild_id: int, *, admin: bool, roles: Iterable[str] = ()) -> bool:
+        """Whether a member may organise the club's events: an ``admin`` (the front end's word), or a member holding
+        the role the club names (``organiser_role`` of :class:`~club.settings.ClubSettings`, compared without case;
+        "" names none) among his ``roles`` (their names)."""
+        if admin:
+            return True
+        wanted = (await self.club.club_settings(guild_id)).organiser_role.casefold()
+        return bool(wanted) and any(role.strip().casefold() == wanted for role in roles)
+
     async def standings(self, guild_id: int, name: str) -> tuple[Event, list[list[Row]]]:
         """The standings of an event: one table per division of a league, else one table."""
         event = await self.find(guild_id, name)
@@ -250,8 +280,12 @@ class EventService:
         ``entry``: an entry fee, recorded only (no money changes hands). ``channel_id``: where a front end posts
         the event's pairings and pictures."""
         if not organiser:
+            role = (await self.club.club_settings(guild_id)).organiser_role
+            if not role:
+                raise InvalidRequestError("Only a club admin can create an event: this club names no organiser "
+                                          "role (an admin names one with organiser_role in the club settings).")  # fmt: skip
             raise InvalidRequestError(
-                "Only a club admin or a member with the club's organiser role can create an event."
+                f"Only a club admin or a member with the club's organiser role ({role}) can create an event."
             )
         club_id = await self._club_id(guild_id)
         await self._require_member(club_id, member)
@@ -527,6 +561,55 @@ class EventService:
         update = await self._update(guild_id, created.event.name, check)
         return _with_text(update, f"{new_name} has started: {len(divisions)} divisions, "
                                   f"{old.settings.up} up and {old.settings.down} down from {old.name}.")  # fmt: skip
+
+    # -- what a front end posts -------------------------------------------------------------------------------------
+    async def remember(self, event_id: int, what: str, post_id: int) -> Event:
+        """Log where a front end posts event ``event_id``: ``what`` is ``forum`` (its forum post) or ``picture`` (the
+        message of its bracket or standings picture, edited after each result), ``post_id`` the id. Returns the
+        event as it now stands."""
+        if what not in ("forum", "picture"):
+            raise ValueError(f"an event's post is its forum or its picture, not {what!r}")
+        return await self._note(event_id, NewEventAction("post", {"what": what, "id": post_id}))
+
+    async def check_live(self, guild_id: int, name: str, member: int, start: float, hours: int, *, organiser: bool
+                         ) -> Event:  # fmt: skip
+        """Check a live night before a front end schedules it: the organiser's, of an event not over, starting in
+        the future (within a year) and lasting ``hours`` (1 to 24). Returns the event; raises
+        :class:`InvalidRequestError` (nothing is stored)."""
+        event = await self.find(guild_id, name)
+        self._require_organiser(event, member, organiser)
+        if event.status in (Status.OVER, Status.CANCELLED):
+            raise InvalidRequestError(f"{event.name} is over: there is no live night to schedule.")
+        low, high = LIVE_HOURS
+        if isinstance(hours, bool) or not isinstance(hours, int) or not low <= hours <= high:
+            raise InvalidRequestError(f"A live night lasts {low} to {high} hours, not {hours!r}.")
+        now = self.club.clock.now()
+        if not now < start <= now + LIVE_AHEAD:
+            today = dt.datetime.fromtimestamp(now, dt.UTC).strftime("%Y-%m-%d %H:%M")
+            raise InvalidRequestError(f"A live night starts in the future, within a year (it is {today} UTC now).")
+        return event
+
+    async def record_live(self, event_id: int, member: int, night: LiveNight) -> Event:
+        """Log the live night a front end scheduled (checked first with :meth:`check_live`)."""
+        args = {"id": night.id, "start": night.start, "end": night.end, "where": night.where}
+        return await self._note(event_id, NewEventAction("live", args, member))
+
+    async def _note(self, event_id: int, action: NewEventAction) -> Event:
+        """Log ``action``, which changes no pairing or result (so nothing is settled), again from the log if
+        another writer got there first."""
+        lock = self._locks.setdefault(event_id, asyncio.Lock())
+        for _ in range(RETRIES):
+            async with lock:
+                event = await self.load(event_id)
+                try:
+                    await self.store.commit(event_id, event.version, [action], self.club.clock.now(),
+                                            status=event.status.value, next_at=event.next_at())  # fmt: skip
+                except VersionConflictError:
+                    continue
+                apply(event, action.kind, dict(action.args), action.member_id)
+                event.version += 1
+                return event
+        raise InvalidRequestError("The event changed too often at once; try again.")
 
     # -- the hook and the clock -----------------------------------------------------------------------------------------
     async def match_ended(self, match_id: int) -> EventUpdate | None:
