@@ -9,13 +9,13 @@ Actions measured (each on a fresh position of its kind, a few times; the figures
 
 - ``/bg move``: the command, with a legal play, in a money session;
 - ``roll``: the Roll button of the board;
-- ``double+take``: the Double button, then the Take button (two interactions, figures summed and per press);
+- ``double`` and ``take``: the Double button, then the Take button (each press counted alone);
 - ``chouette decision``: a Team member's cube pass (its button) in a chouette of three, and the board's roll.
 
 Per action it prints: statements (without ``BEGIN``/``COMMIT``/``ROLLBACK``), read snapshots (``BEGIN``), write
 transactions (``BEGIN IMMEDIATE``, plus every write outside a transaction: SQLite commits it alone), statements
 outside any transaction, and how often the ``matches``, ``chouette_sessions`` and ``clubs`` rows are read. Target:
-at most :data:`TARGET` statements and one write transaction per action (``double+take``: per press).
+at most :data:`TARGET` statements and one write transaction per action.
 
 Run: ``python -m bench.statements [--repeat 3] [--verbose]``.
 """
@@ -56,13 +56,13 @@ class Count:
     loose: int = 0
     rows: dict[str, int] = field(default_factory=lambda: dict.fromkeys(_ROWS, 0))
 
-    def line(self, name: str, presses: int = 1) -> str:
-        """One printed line: the figures against the target (``presses`` interactions make up the action)."""
-        ok = len(self.statements) <= TARGET * presses and self.writes <= presses
+    def line(self, name: str) -> str:
+        """One printed line: the figures against the target."""
+        ok = len(self.statements) <= TARGET and self.writes <= 1
         rows = ", ".join(f"{key} {value}" for key, value in self.rows.items() if value)
         return (f"  {name:<19} {len(self.statements):>3} statements, {self.reads} read snapshot(s), "
                 f"{self.writes} write transaction(s), {self.loose} outside a transaction; rows read: {rows or '-'}"
-                f"  [{'ok' if ok else 'over'}: ≤ {TARGET * presses} statements, ≤ {presses} write]")  # fmt: skip
+                f"  [{'ok' if ok else 'over'}: ≤ {TARGET} statements, ≤ 1 write]")  # fmt: skip
 
 
 class Tracer:
@@ -119,9 +119,9 @@ async def measure(tracer: Tracer, action) -> Count:
 
 
 async def money(folder: Path, repeat: int) -> dict[str, list[Count]]:
-    """Counts of ``/bg move``, ``roll`` and ``double+take`` in a money session."""
+    """Counts of ``/bg move``, ``roll``, ``double`` and ``take`` in a money session."""
     rng = random.Random(7)
-    found: dict[str, list[Count]] = {"/bg move": [], "roll": [], "double+take": []}
+    found: dict[str, list[Count]] = {"/bg move": [], "roll": [], "double": [], "take": []}
     async with Harness.start(folder / "money.sqlite3", seed=7, reviews=False) as h:
         alice, bob = h.member("Alice"), h.member("Bob")
         games = h.channel()
@@ -144,16 +144,13 @@ async def money(folder: Path, repeat: int) -> dict[str, list[Count]]:
                 found["/bg move"].append(await measure(tracer, move))
                 continue
             board_key = f"t:m:1:{view.version}:"
-            if view.pending == "roll_or_double" and "double" in view.legal and len(found["double+take"]) < repeat:
+            if view.pending == "roll_or_double" and "double" in view.legal and len(found["double"]) < repeat:
                 board = h.with_component(board_key + "double")
-
-                async def double_take(board=board, member=member, key=board_key) -> None:
-                    await h.press(member, board, key + "double")
-                    after = await service.state(1)
-                    await h.press(h.members[after.waiting_for], h.with_component(f"t:m:1:{after.version}:take"),
-                                  f"t:m:1:{after.version}:take")  # fmt: skip
-
-                found["double+take"].append(await measure(tracer, double_take()))
+                found["double"].append(await measure(tracer, h.press(member, board, board_key + "double")))
+                after = await service.state(1)
+                take = f"t:m:1:{after.version}:take"
+                taker = h.members[after.waiting_for]
+                found["take"].append(await measure(tracer, h.press(taker, h.with_component(take), take)))
                 continue
             if view.pending in ("roll", "roll_or_double") and len(found["roll"]) < repeat:
                 board = h.with_component(board_key + "roll")
@@ -238,9 +235,8 @@ async def main(args) -> int:
             ok = False
             continue
         count = worst(counts)
-        presses = 2 if action == "double+take" else 1
-        ok &= len(count.statements) <= TARGET * presses and count.writes <= presses
-        print(count.line(action, presses))
+        ok &= len(count.statements) <= TARGET and count.writes <= 1
+        print(count.line(action))
         if args.verbose:
             for sql in count.statements:
                 print("      " + " ".join(sql.split())[:150])

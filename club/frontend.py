@@ -240,11 +240,15 @@ async def resolve_match(
     guild_id: int | None,
     given: int | None = None,
     here: int | None = None,
+    thread: int | None = None,
+    open_only: bool = True,
     for_turn: bool = False,
     links: Callable[[list[int]], Awaitable[dict[int, str]]] | None = None,
 ) -> int:
     """The match ``member`` means: ``given`` if he named one; else ``here`` (the game of the thread he is in) if
-    he plays in it; else by :func:`choose_game` over his open games (``for_turn``: the action needs his turn) —
+    he plays in it, or the match whose thread is ``thread`` (the channel he acts in) if he plays in it (with
+    ``open_only``, only while it is challenged or played: in a finished match's thread an action goes to his open
+    games; one read); else by :func:`choose_game` over his open games (``for_turn``: the action needs his turn) —
     the game-addressing rule: never "the last one named". Only matches of the club of ``guild_id`` are found
     (:func:`in_club`; None: any club). ``links``: ``async (match ids) -> {id: link}`` (Discord: a jump link to each
     game's board), asked only for a refusal, whose list then carries them.
@@ -257,6 +261,10 @@ async def resolve_match(
         record = await service.db.get_match(here)  # the row only: who plays there, in which club
         if record is not None and member in record.players and await record_in_club(service, record, guild_id):
             return here
+    if thread is not None:
+        found = await service.match_in_thread(thread, member, guild_id, open_only=open_only)
+        if found is not None:
+            return found
     waiting, others = await open_games(service, member, guild_id)
     choices = [GameChoice(item.match_id, describe_item(item, True), True) for item in waiting]
     choices += [GameChoice(item.match_id, describe_item(item, False), False) for item in others]

@@ -239,6 +239,8 @@ class TableOutcome:
     must act next if not the caller, and both players when a game or the match ended; the chouette: exactly the
     actors of new decisions, RULES C5, C9). ``image_due``: the board changed (a new image should be posted or the
     old one edited). ``revealed``: ``(game number, seed hex, seed hash)`` of the dice seeds this call revealed.
+    ``direct``: of the members to tell, those who asked for a direct message (``/bg notify on``), as the call read
+    them; None when the call did not read them (the front end asks for each one's preferences then).
     """
 
     view: Any
@@ -246,6 +248,7 @@ class TableOutcome:
     notify: tuple[int, ...] = ()
     image_due: bool = False
     revealed: tuple[tuple[int, str, str], ...] = ()
+    direct: tuple[int, ...] | None = None
 
     @property
     def table_id(self) -> int:

@@ -507,16 +507,14 @@ class ClubService:
     async def _load_step(self, match_id: int, request: Request | None = None) -> MatchStep:
         """The step of match ``match_id`` as stored. Raises :class:`UnknownGameError` for an unknown match or, for a
         ``request`` from another server than the match's club's, "no match here" (club isolation, RULES A2)."""
-        loaded = await self.db.load(match_id)
+        loaded = await self.db.load_table(match_id)
         if loaded is None:
             here = "" if request is None or request.guild_id is None else " here"
             raise UnknownGameError(f"There is no match or session {match_id}{here}.")
-        record, game_record, _ = loaded
-        club = await self.db.get_club_by_id(record.club_id)
+        record, game_record, club, members = loaded.match, loaded.game, loaded.club, loaded.members
         if request is not None and not request.in_club(club.guild_id):
             raise UnknownGameError(f"There is no match or session {match_id} here.")
         table = self._table(record, game_record)
-        members = await self.db.get_members(record.players)
         names = tuple(members[p].display_name if p in members else str(p) for p in record.players)
         prefs = tuple(
             MemberPreferences.from_json(members[p].preferences if p in members else {}) for p in record.players
@@ -590,6 +588,7 @@ class ClubService:
             notify=tuple(notify),
             image_due=image_due,
             revealed=tuple(step.revealed),
+            direct=tuple(player for player, prefs in zip(table.players, step.prefs, strict=True) if prefs.notify),
         )
 
     # -- Discord messages (ids only) -----------------------------------------------------------------------------------
@@ -639,6 +638,18 @@ class ClubService:
             return found
         record = await self.db.message(channel_id, message_id)
         return None if record is None else record.match_id
+
+    async def match_in_thread(
+        self, channel_id: int, member: int, guild_id: int | None = None, *, open_only: bool = True
+    ) -> int | None:
+        """The match whose thread ``channel_id`` is, if ``member`` plays in it and it is of the club of guild
+        ``guild_id`` or its practice room (None: any); with ``open_only`` (game actions) only while it is challenged
+        or being played. None otherwise. One read (a thread is opened from a message remembered at once, never from
+        a board waiting for the next commit)."""
+        if not channel_id:
+            return None
+        statuses = (MatchStatus.CHALLENGED, MatchStatus.ACTIVE) if open_only else None
+        return await self.db.thread_match(channel_id, member, guild_id=guild_id, statuses=statuses)
 
     # -- what the front ends look up (they never read the database themselves) --------------------------------------
     async def match_status(self, match_id: int) -> str | None:

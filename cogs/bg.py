@@ -103,10 +103,9 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
         """The legal plays of the member's dice that match what he has typed (at most 25)."""
         service = self.bot.service
         try:
-            here = await self.bot.publisher.here(interaction.channel_id)
             game = getattr(interaction.namespace, "game", None)
             match_id = await frontend.resolve_match(
-                service, interaction.user.id, guild_id=interaction.guild_id, given=game, here=here
+                service, interaction.user.id, guild_id=interaction.guild_id, given=game, thread=interaction.channel_id
             )
             plays = await service.legal_plays(match_id, interaction.user.id)
         except BackgammonError:
@@ -306,9 +305,9 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
         await report(interaction, error, context={"what": f"/{command}"})
 
     async def _match(self, interaction: discord.Interaction, member: int, game: int | None) -> int:
-        here = await self.bot.publisher.here(interaction.channel_id, open_only=False)
         return await frontend.resolve_match(
-            self.bot.service, member, guild_id=interaction.guild_id, given=game, here=here,
+            self.bot.service, member, guild_id=interaction.guild_id, given=game, thread=interaction.channel_id,
+            open_only=False,
             links=flow.board_links(self.bot, interaction.guild_id),
         )  # fmt: skip
 

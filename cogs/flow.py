@@ -105,9 +105,8 @@ async def command_action(
     match_id = member = None
     try:
         member = await register(interaction)
-        here = await bot.publisher.here(interaction.channel_id)
         match_id = await frontend.resolve_match(
-            bot.service, member, guild_id=interaction.guild_id, given=game, here=here,
+            bot.service, member, guild_id=interaction.guild_id, given=game, thread=interaction.channel_id,
             for_turn=action not in NOT_FOR_TURN, links=board_links(bot, interaction.guild_id),
         )  # fmt: skip
         if action in ("accept", "decline"):

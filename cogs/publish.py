@@ -48,24 +48,43 @@ OPEN = ("challenged", "active")
 
 
 class LiveIndex:
-    """The live message of each table, by ``(kind, id)`` (``("match", 12)``, ``("chouette", 3)``): the newest
-    remembered record of a purpose, read from the database once and then kept current as messages are posted."""
+    """The messages of each table, by ``(kind, id)`` (``("match", 12)``, ``("chouette", 3)``): the newest remembered
+    record of each purpose, and every ``decisions`` record (the overflow rows of its boards), read from the database
+    once — all the table's messages in one read, at the first question about it — and then kept current as messages
+    are posted."""
+
+    LISTED = "decisions"
+    """The purpose whose every record is kept, not only the newest."""
 
     def __init__(self) -> None:
         self._live: dict[tuple[str, int, str], Any] = {}
+        self._listed: dict[tuple[str, int], list[Any]] = {}
+
+    async def _load(self, key: tuple[str, int], load) -> None:
+        if key in self._listed:
+            return
+        records = await load()  # every remembered message of the table, oldest first
+        newest = {record.purpose: record for record in records}
+        for purpose, record in newest.items():
+            self._live.setdefault((*key, purpose), record)  # one set meanwhile is newer
+        self._listed[key] = [record for record in records if record.purpose == self.LISTED]
 
     async def get(self, key: tuple[str, int], purpose: str, load) -> Any:
-        """The live record of ``purpose`` for table ``key``; ``load()`` (the table's remembered records of that
-        purpose, oldest first) is awaited only on the first question."""
-        slot = (*key, purpose)
-        if slot not in self._live:
-            records = await load()
-            self._live[slot] = records[-1] if records else None
-        return self._live[slot]
+        """The live record of ``purpose`` for table ``key`` (None: none); ``load()`` (all the table's remembered
+        records, oldest first) is awaited only on the first question about the table."""
+        await self._load(key, load)
+        return self._live.get((*key, purpose))
+
+    async def listed(self, key: tuple[str, int], load) -> list[Any]:
+        """Every ``decisions`` record of table ``key``, oldest first (``load`` as for :meth:`get`)."""
+        await self._load(key, load)
+        return list(self._listed[key])
 
     def set(self, key: tuple[str, int], purpose: str, record: Any) -> None:
         """``record`` is now the live message of ``purpose`` for table ``key``."""
         self._live[(*key, purpose)] = record
+        if purpose == self.LISTED and key in self._listed:
+            self._listed[key].append(record)
 
 
 class Publisher:
@@ -99,8 +118,7 @@ class Publisher:
         return channel
 
     async def _record(self, match_id: int, purpose: str):
-        return await self.index.get(("match", match_id), purpose,
-                                    lambda: self.service.messages(match_id, purpose=purpose))  # fmt: skip
+        return await self._live(("match", match_id), purpose)
 
     async def _remember(self, match_id: int, channel_id: int, message_id: int, *, purpose: str,
                         game_number: int | None = None):  # fmt: skip
@@ -207,9 +225,12 @@ class Publisher:
     def _store(self, kind: str):
         return self.service if kind == "match" else self.bot.chouettes
 
-    async def _live(self, key: tuple[str, int], purpose: str):
+    def _loader(self, key: tuple[str, int]):
         kind, table_id = key
-        return await self.index.get(key, purpose, lambda: self._store(kind).messages(table_id, purpose=purpose))
+        return lambda: self._store(kind).messages(table_id)
+
+    async def _live(self, key: tuple[str, int], purpose: str):
+        return await self.index.get(key, purpose, self._loader(key))
 
     async def _keep(self, key: tuple[str, int], channel_id: int, message_id: int, purpose: str, game_number):
         kind, table_id = key
@@ -259,8 +280,7 @@ class Publisher:
 
     async def _extras(self, key: tuple[str, int], board) -> list:
         """The overflow messages of the board message ``board`` (remembered after it)."""
-        kind, table_id = key
-        return [r for r in await self._store(kind).messages(table_id, purpose="decisions") if r.id > board.id]
+        return [r for r in await self.index.listed(key, self._loader(key)) if r.message_id > board.message_id]
 
     async def _overflow(self, key: tuple[str, int], channel, message, board, game_number) -> None:
         """More than five rows: the others in messages after the board (edited in place when they exist)."""
@@ -330,11 +350,12 @@ class Publisher:
             channel_id = await self.service.remember_dm_channel(member_id, int(data["id"]))
         return channel_id
 
-    async def direct_message(self, member_id: int, text: str, *, home=None) -> bool:
-        """Send ``text`` to ``member_id`` privately if he asked for it (``/bg notify on``); True if sent. When he
-        accepts no direct messages (50007), that is remembered and said once in ``home`` (he is mentioned there)."""
+    async def direct_message(self, member_id: int, text: str, *, home=None, wanted: bool | None = None) -> bool:
+        """Send ``text`` to ``member_id`` privately if he asked for it (``/bg notify on``; ``wanted``: whether he
+        did, when the caller knows; None: his preferences are read); True if sent. When he accepts no direct
+        messages (50007), that is remembered and said once in ``home`` (he is mentioned there)."""
         try:
-            if not (await self.service.preferences(member_id)).notify:
+            if not (wanted if wanted is not None else (await self.service.preferences(member_id)).notify):
                 return False
         except ClubError:
             return False
@@ -374,7 +395,8 @@ class Publisher:
             else:
                 last = outcome.message.splitlines()[-1] if outcome.message else view.status
                 text = f"{title(view)}: {last}{link}"
-            await self.direct_message(member, text, home=home)
+            wanted = None if outcome.direct is None else member in outcome.direct
+            await self.direct_message(member, text, home=home, wanted=wanted)
 
     async def post_notice(self, notice) -> None:
         """Post a time-limit notice (:class:`club.clocks.Notice`) where its table is shown: a chouette's in its

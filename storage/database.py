@@ -25,6 +25,7 @@ import asyncio
 import sqlite3
 from collections.abc import AsyncIterator, Iterable, Sequence
 from contextlib import asynccontextmanager
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -391,6 +392,27 @@ class Database:
             deadline = None if row is None else DeadlineRecord.from_row(row)
         return match, game, deadline
 
+    async def load_table(self, match_id: int) -> TableRows | None:
+        """What one action on match ``match_id`` starts from (:class:`TableRows`: the match, its current game, its
+        club and its players' member rows), read in one read transaction (:meth:`read`), each row once; None if
+        unknown."""
+        async with self.read() as tx:
+            row = await tx.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
+            if row is None:
+                return None
+            match = MatchRecord.from_row(row)
+            game = None
+            if match.game_number:
+                row = await tx.fetchone(
+                    "SELECT * FROM games WHERE match_id = ? AND number = ?", (match_id, match.game_number)
+                )
+                game = None if row is None else GameRecord.from_row(row)
+            row = await tx.fetchone("SELECT * FROM clubs WHERE id = ?", (match.club_id,))
+            assert row is not None  # a match's club is never deleted (foreign key)
+            club = ClubRecord.from_row(row)
+            rows = await tx.fetchall("SELECT * FROM members WHERE user_id IN (?, ?)", match.players)
+        return TableRows(match, game, club, {row["user_id"]: MemberRecord.from_row(row) for row in rows})
+
     async def commit(self, commit: Commit) -> int:
         """Apply ``commit`` in one transaction if the match is still at ``commit.expected_version``
         (:meth:`storage.store.Store.commit`).
@@ -591,10 +613,40 @@ class Database:
         """The messages that show match ``match_id`` (of one ``purpose`` if given), oldest first."""
         return [MessageRecord.from_row(row) for row in await self.store.messages(("match", match_id), purpose=purpose)]
 
+    async def thread_match(
+        self, channel_id: int, member: int, *, guild_id: int | None = None, statuses: Sequence[str] | None = None
+    ) -> int | None:
+        """The match whose home is the thread ``channel_id`` (the message it opened from has the thread's id), if
+        ``member`` plays in it, it belongs to the club of guild ``guild_id`` or to that club's practice room (None:
+        any club) and its status is one of ``statuses`` (None: any); else None. One statement."""
+        sql = ("SELECT m.id FROM messages g JOIN matches m ON m.id = g.match_id JOIN clubs c ON c.id = m.club_id "
+               "WHERE g.channel_id = ? AND g.message_id = ? AND ? IN (m.player0, m.player1)")  # fmt: skip
+        params: list[Any] = [channel_id, channel_id, member]
+        if guild_id is not None:
+            sql += " AND c.guild_id IN (?, ?)"
+            params += [guild_id, -guild_id]
+        if statuses is not None:
+            sql += f" AND m.status IN ({', '.join('?' * len(statuses))})"
+            params += list(statuses)
+        row = await self._fetchone(sql, params)
+        return None if row is None else int(row[0])
+
     async def message(self, channel_id: int, message_id: int) -> MessageRecord | None:
         """The stored message ``message_id`` of channel ``channel_id`` (which match it shows), or None."""
         row = await self.store.message("match", channel_id, message_id)
         return None if row is None else MessageRecord.from_row(row)
+
+
+@dataclass(frozen=True, slots=True)
+class TableRows:
+    """The rows one action on a match starts from (:meth:`Database.load_table`): ``match``, its current ``game``
+    (None before the first), its ``club`` and its players' ``members`` rows by user id (a player not registered as a
+    member is missing)."""
+
+    match: MatchRecord
+    game: GameRecord | None
+    club: ClubRecord
+    members: dict[int, MemberRecord]
 
 
 class _Opener:
