@@ -2,8 +2,9 @@
 
 Commands (a subgroup of the ``/bg`` group; each parses, makes one :class:`club.chouette.ChouetteService` call and
 replies privately): ``start`` (a rule set, stake, times, "no cube, no talk"), ``join``, ``leave``, ``seat`` (the
-seat roll), ``status``, ``sheet`` (the score-sheet image), ``proxy @member`` (RULES C9), ``rules`` and ``move`` (a
-play, with the legal plays suggested). The session of a command is the one running in its channel.
+seat roll), ``status``, ``sheet`` (the score-sheet image), ``proxy @member`` (RULES C9), ``order`` (standing
+answers: pass my doubles, take up to N, drop above N, for the game or while away; RULES C9), ``rules`` and ``move``
+(a play, with the legal plays suggested). The session of a command is the one running in its channel.
 
 Buttons and menus are the one scheme of :mod:`cogs.buttons` (kind ``c``): the ``custom_id`` carries the session, the
 game and board turn they were drawn for (``mark``), the action, the member whose decision it is and the cube —
@@ -28,6 +29,7 @@ from backgammon.errors import BackgammonError
 from club import frontend
 from club.chouette import ChouetteOutcome, ChouetteService
 from club.chouette.images import sheet_png_async
+from club.chouette.table import ORDER_UNTIL
 from club.errors import InvalidRequestError
 from club.proof import chouette_proof_text, chouette_series
 from club.proof import lines as proof_lines
@@ -41,6 +43,7 @@ from .platform import POST, PRIVATE_THREADS, require_permissions
 log = logging.getLogger("bgclub.discord")
 
 RULE_CHOICES = [app_commands.Choice(name=name, value=name) for name in CHOUETTE_PRESETS]
+ORDER_CUBES = [app_commands.Choice(name=str(n), value=n) for n in (2, 4, 8, 16, 32, 64)]
 STAKE_CHOICES = [app_commands.Choice(name=f"{n}× the base stake", value=n) for n in (1, 2, 4, 8)]
 
 
@@ -185,6 +188,33 @@ class ChouetteCommands(app_commands.Group):
             return await chouettes.proxy(await _session(interaction, me.member), me, other)
 
         await self._run(interaction, "proxy", call)
+
+    @app_commands.command(description="Standing answers for your cube while you are away or for this game")
+    @app_commands.describe(
+        pass_doubles="Never double for me",
+        take_upto="Take any double up to this cube",
+        drop_above="Drop any double above this cube",
+        until="For the rest of this game, or while I am away (from now until I am back)",
+        clear="Withdraw my standing order",
+    )
+    @app_commands.choices(
+        take_upto=ORDER_CUBES, drop_above=ORDER_CUBES, until=[app_commands.Choice(name=n, value=n) for n in ORDER_UNTIL]
+    )
+    async def order(
+        self,
+        interaction: discord.Interaction,
+        pass_doubles: bool = False,
+        take_upto: int | None = None,
+        drop_above: int | None = None,
+        until: str = "game",
+        clear: bool = False,
+    ) -> None:
+        async def call(chouettes: ChouetteService, request: Request) -> ChouetteOutcome:
+            return await chouettes.standing_order(await _session(interaction, request.member), request,
+                                                  pass_doubles=pass_doubles, take_upto=take_upto,
+                                                  drop_above=drop_above, until=until, clear=clear)  # fmt: skip
+
+        await self._run(interaction, "order", call)
 
     @app_commands.command(description="Play your dice on the chouette's board")
     @app_commands.describe(play="Your play, e.g. 13/7 8/7")

@@ -63,7 +63,7 @@ def title(view: ChouetteView) -> str:
         return f"Chouette #{view.session_id} · over"
     text = f"Chouette #{view.session_id} · game {view.game_number}"
     if view.board_live:
-        text += f" · Box {view.name(view.box)} vs Captain {view.name(view.captain)}"
+        text += f" · Box {view.name(view.box)} vs {view.team_seat}"
     return text
 
 

@@ -167,7 +167,7 @@ async def chouette_board(console: Console, view: ChouetteView, viewer: int | Non
     board = view.board
     if board is not None and view.board_live:
         side = board.turn if board.turn is not None else 0
-        seats = ("Box " + view.name(view.box), "Captain " + view.name(view.captain))  # board side 0 is Box's
+        seats = ("Box " + view.name(view.box), view.team_seat)  # board side 0 is Box's
         lines.append(f"X = {seats[side]}{' to play ' + '-'.join(map(str, board.dice)) if board.dice else ''}")
         lines.append(ascii_board(board.board_for(side), names=(seats[side], seats[1 - side]),
                                  position_id=board.on_roll_position_id))  # fmt: skip
@@ -190,7 +190,7 @@ def _title(view: ChouetteView) -> str:
     if view.phase == "closed" or view.status != "open":
         return f"Chouette #{view.session_id} · over"
     text = f"Chouette #{view.session_id} (chouette={view.session_id}) · game {view.game_number}"
-    return text + (f" · Box {view.name(view.box)} vs Captain {view.name(view.captain)}" if view.board_live else "")
+    return text + (f" · Box {view.name(view.box)} vs {view.team_seat}" if view.board_live else "")
 
 
 async def show(console: Console, outcome: ChouetteOutcome) -> str:
@@ -391,6 +391,35 @@ async def proxy(console: Console, args: list[str]) -> str:
         raise InvalidRequestError("chouette proxy NAME, e.g. proxy carol")
     other = await console.known(rest[0])
     return await show(console, await console.chouettes.proxy(session_id, console.member, other))
+
+
+@verb("chouette order", "chouette order [pass] [take N] [drop N] [until back] | clear [chouette=N]",
+      "standing answers for your cube: this game, or while you are away (RULES C9)", bare=True)  # fmt: skip
+async def standing_order(console: Console, args: list[str]) -> str:
+    """``chouette order pass take 4 drop 8 [until back]`` (never double; take any double up to a 4-cube; drop one
+    above an 8-cube; for this game, or while away) or ``chouette order clear``."""
+    target, rest = take_target(args, trailing_number=False)  # N is a trailing number, not a chouette
+    session_id = target.id if target is not None else (await session_for(console, []))[0]
+    usage = "chouette order [pass] [take N] [drop N] [until game|back], or chouette order clear; e.g. order take 4"
+    words = [word.lower() for word in rest]
+    if words == ["clear"]:
+        return await show(console, await console.chouettes.standing_order(session_id, console.member, clear=True))
+    order: dict = {"pass_doubles": False, "take_upto": None, "drop_above": None, "until": "game"}
+    while words:
+        word = words.pop(0)
+        if word == "pass":
+            order["pass_doubles"] = True
+        elif word in ("take", "drop", "until") and words:
+            value = words.pop(0)
+            if word == "until":
+                order["until"] = value
+            else:
+                order["take_upto" if word == "take" else "drop_above"] = number(value, f"the cube for {word}", low=2, high=4096)
+        else:
+            raise InvalidRequestError(usage)
+    if order == {"pass_doubles": False, "take_upto": None, "drop_above": None, "until": "game"}:
+        raise InvalidRequestError(usage)
+    return await show(console, await console.chouettes.standing_order(session_id, console.member, **order))
 
 
 @verb("chouette move", "chouette move PLAY [chouette=N]", "play the board's dice (same as move)")

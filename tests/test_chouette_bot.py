@@ -70,8 +70,9 @@ async def test_five_member_chouette_over_simulated_days(tmp_path):
     doubles; Di may not press Cy's button while Cy is here. Overnight nothing fires; Cy is reminded, then misses the
     deadline: he is away and Di — pinged — doubles Cy's cube for him (C9); Box drops both (paid at once), the
     Captain plays; Box doubles the other two. The bot restarts. Bob's Drop button still works; Ed misses his answer
-    and then Bob misses Ed's proxy time: the policy follows Bob's own drop (7.1). Game 2: the Captain does not play
-    in time and the club's policy forfeits the board. The sheet — points per member, zero-sum — and its image."""
+    and then Bob misses Ed's proxy time: the policy follows Bob's own drop (7.1). Game 2: Captain Cy is still away, so Di
+    stands in as Acting Captain (C9); Di does not play in time, nor does each one standing in after him; with nobody
+    present left, the club's policy forfeits the board. The sheet — points per member, zero-sum — and its image."""
     clock = ManualClock()
     path = tmp_path / "club.sqlite3"
     dice = InjectedDice([*SEATING, (2, 1), (3, 1), (1, 2)], fallback=b"days")
@@ -153,10 +154,18 @@ async def test_five_member_chouette_over_simulated_days(tmp_path):
         sheet_post, game2 = h.messages(room)[-2:]
         assert sheet_post.content.startswith("Score sheet after game 1: Ann +0, Bob -1, Cy +1, Di +1, Ed -1")
         assert sheet_post.png.startswith(PNG_MAGIC)
-        assert mentioned(game2) == {cy.id}, "game 2: Captain Cy opens (the Team won the opening roll)"
-        clock.advance(3 * HOUR)  # day 4: Cy does not play within the club's move time: the board is forfeited
-        expired = await tick(h)
-        assert expired[0].outcome.finished == (2,)
+        assert mentioned(game2) == {di.id}, "game 2: Captain Cy is still away: Di stands in and opens (C9)"
+        assert "Di is Acting Captain for Cy" in h.messages(room)[-1].embed["description"]
+        acting = []  # day 4: Di does not play within the club's move time, nor does any Team member after him
+        for _ in range(5):
+            clock.advance(3 * HOUR)
+            expired = await tick(h)
+            if expired[0].outcome.finished:
+                break
+            acting.append(expired[0].outcome.view.player)
+            assert "is Acting Captain for" in expired[0].outcome.message
+        assert acting == [bob.id], "Di is late: away; Ed is away since game 1, so Bob stands in (C9)"
+        assert expired[0].outcome.finished == (2,), "nobody present is left: the club's policy forfeits the board"
 
         view = await h.bot.chouettes.state(1)
         rows = [row.points for row in view.sheet.rows]

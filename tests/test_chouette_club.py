@@ -107,8 +107,9 @@ async def test_team_window_pings_exactly_the_deciders_and_closes_early(tmp_path)
 
 async def test_missed_window_goes_to_the_named_proxy_then_the_policy(tmp_path):
     """RULES C9 (003 Atlanta 7.1), A2: Cy named Di his proxy; Cy and Ed miss the window's deadline: they are marked
-    away, Di is pinged for Cy and the Captain (Bob) for Ed; Di doubles Cy's cube for him (logged as Di acting for
-    Cy); Bob lets Ed's proxy time pass too: the club's policy is no double, and the window closes."""
+    away, Di is pinged for Cy; Ed, away with no proxy, is passed over at once (no double: only he, his proxy or his
+    standing order turns his cube) — nobody is asked for him; Di doubles Cy's cube for him (logged as Di acting for
+    Cy), and the window closes."""
     clock = ManualClock()
     async with chouettes(tmp_path / "c.sqlite3", clock, dice=InjectedDice([*SEATING, (2, 1)], fallback=b"p")) as svc:
         seatedo = await seated(svc)
@@ -129,20 +130,20 @@ async def test_missed_window_goes_to_the_named_proxy_then_the_policy(tmp_path):
         view = await svc.state(sid)
         assert set(view.away) == {CY, ED}
         proxies = {d.subject: (d.actor, d.stage, d.due_at) for d in view.decisions}
-        assert proxies == {CY: (DI, "proxy", clock.now() + 12 * HOUR), ED: (BOB, "proxy", clock.now() + 12 * HOUR)}
-        assert {n.subject: n.ping for n in notices} == {CY: (DI,), ED: (BOB,)}
+        assert proxies == {CY: (DI, "proxy", clock.now() + 12 * HOUR)}
+        assert {n.subject: n.ping for n in notices}[CY] == (DI,) and BOB not in {p for n in notices for p in n.ping}
+        passed = [n.text for n in notices if n.subject == ED][0]
+        assert "Ed does not double (away with nobody present to decide for him: passed over" in passed
         with pytest.raises(ChouetteError, match="Di acts for Cy"):
             await svc.act(sid, ED, "double", subject=CY, mark=mark)
         outcome = await svc.act(sid, DI, "double", subject=CY, mark=mark)
         assert "Cy doubles (for Cy, by Di)" in outcome.message
-        last = (await svc.log(sid))[-1]
-        assert (last.kind, last.member_id, last.args["member"]) == ("double", DI, CY)
-        clock.advance(12 * HOUR)
-        notices = await run_due(svc)
-        assert len(notices) == 1 and notices[0].subject == ED and "Ed passes (time)" in notices[0].text
-        view = notices[0].outcome.view
-        assert [(d.subject, d.pending) for d in view.decisions] == [(ANN, "box_answer")]
-        assert notices[0].ping == (ANN,)
+        log = await svc.log(sid)
+        assert (log[-1].kind, log[-1].member_id, log[-1].args["member"]) == ("double", DI, CY)
+        passed_over = [a for a in log if a.kind == "pass" and a.args["member"] == ED]
+        assert [(a.member_id, a.args.get("why")) for a in passed_over] == [(None, "passed_over")]
+        assert [(d.subject, d.pending) for d in outcome.view.decisions] == [(ANN, "box_answer")]
+        assert outcome.ping == (ANN,)
         assert (await verify_chouette(svc.club.db, sid)).ok
 
 
@@ -389,9 +390,10 @@ async def test_box_may_insist_on_rotation_order(tmp_path):
 
 
 async def test_board_deadline_forfeits_under_the_club_policy(tmp_path):
-    """RULES A2: the board's play has the club's move time; with the expiry policy ``forfeit_game`` the late side
-    forfeits the board, every cube in play scores (singles here: no cube turned, Jacoby D4) and the next game starts;
-    with ``nothing`` the chouette waits and the member is told."""
+    """RULES A2, C9: the board's play has the club's move time. A late Captain is away and the next Team member
+    present stands in as Acting Captain (whatever the policy); a late Box — nobody stands in for him — follows the
+    club's expiry policy: with ``nothing`` the chouette waits and he is told; with ``forfeit_game`` his side forfeits
+    the board, every cube in play scores (singles here: no cube turned, Jacoby D4) and the next game starts."""
     clock = ManualClock()
     dice = InjectedDice([*SEATING[:3], (1, 2)], fallback=b"f")
     async with chouettes(tmp_path / "c.sqlite3", clock, dice=dice) as svc:
@@ -403,13 +405,21 @@ async def test_board_deadline_forfeits_under_the_club_policy(tmp_path):
         ]
         clock.advance(3 * HOUR)
         notices = await run_due(svc)
-        assert [(n.kind, n.ping, n.outcome) for n in notices] == [("expiry", (BOB,), None)]
+        assert [(n.kind, n.ping) for n in notices] == [("expiry", (CY,))]
+        assert "Cy is Acting Captain for Bob" in notices[0].outcome.message
+        view = notices[0].outcome.view
+        assert (view.away, view.player) == ((BOB,), CY) and view.game_number == 1
+        assert [(d.subject, d.pending) for d in view.decisions] == [(CY, "play")]
+        plays = await svc.legal_plays(sid, CY)
+        outcome = await svc.play(sid, CY, plays[0])
+        assert [(d.subject, d.pending) for d in outcome.view.decisions] == [(ANN, "roll")]
+        clock.advance(3 * HOUR)
+        notices = await run_due(svc)
+        assert [(n.kind, n.ping, n.outcome) for n in notices] == [("expiry", (ANN,), None)]
         assert "waits" in notices[0].text and (await svc.state(sid)).game_number == 1
         assert await run_due(svc) == []
         await svc.club.configure_club(GUILD, expiry_policy="forfeit_game")
-        plays = await svc.legal_plays(sid, BOB)
-        outcome = await svc.play(sid, BOB, plays[0])
-        outcome = await svc.act(sid, ANN, "roll", mark=outcome.view.mark)
+        await svc.act(sid, ANN, "roll", mark=outcome.view.mark)
         clock.advance(3 * HOUR)
         notices = await run_due(svc)
         assert len(notices) == 1 and notices[0].outcome.finished == (1,)

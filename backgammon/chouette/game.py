@@ -24,7 +24,8 @@ class ChouetteGame:
 
     Seats: ``number`` (1-based), ``order`` (at the start: Box, Captain, Team by rank, RULES C1/C8), ``box``,
     ``partner`` (RULES C7, or ``None``), ``team`` (Team members by rank: ``order[1:]`` without the Partner),
-    ``initial_captain`` and ``captain`` (changes when the Captain leaves play: 000 Ch.10, 003 Atlanta 6.2–6.3).
+    ``initial_captain`` and ``captain`` (changes when the Captain leaves play: 000 Ch.10, 003 Atlanta 6.2–6.3);
+    ``stand_in``: the Acting Captain playing the Team's checkers while the Captain is away (RULES C9), else ``None``.
 
     Cubes: ``cubes`` (key → :class:`~backgammon.chouette.cubes.ChouetteCube`, own cubes first in rank order, then
     extras). ``transfers``: every point moved so far (10.1 "recording points from dropped cubes as they happen").
@@ -67,6 +68,7 @@ class ChouetteGame:
     outcome: Outcome | None = None
     result: dict[str, str] | None = None
     rolled: bool = False
+    stand_in: str | None = None
 
     # -- views -------------------------------------------------------------------------------------------------
     @property
@@ -119,6 +121,7 @@ class ChouetteGame:
             "ended_by": self.ended_by,
             "outcome": None if self.outcome is None else self.outcome.to_json(),
             "result": copy.deepcopy(self.result),
+            **({} if self.stand_in is None else {"stand_in": self.stand_in}),
         }
 
     @classmethod
@@ -148,6 +151,7 @@ class ChouetteGame:
                 ended_by=data["ended_by"],
                 outcome=None if data["outcome"] is None else Outcome.from_json(data["outcome"]),
                 result=copy.deepcopy(data["result"]),
+                stand_in=data.get("stand_in"),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise ChouetteError(f"malformed chouette game record: {error}") from None

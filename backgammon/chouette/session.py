@@ -176,22 +176,54 @@ class ChouetteSession:
         Captain; ``sheet().text()`` renders it, ``sheet().totals()`` gives the running totals."""
         return copy.deepcopy(self._sheet)
 
-    def proxy_for(self, member: str) -> str:
-        """Who makes ``member``'s cube decisions now (RULES C9; 003 Atlanta 7.1): himself when present; else the proxy
-        he (or his proxy) appointed, following proxies of proxies who are away too; the Captain when there is none
-        (or the chain loops). Box decides for himself. Raises :class:`ChouetteError` for a stranger."""
-        if member not in self.members:
-            raise ChouetteError(f"{member!r} is not in this chouette; members: {', '.join(self.members)}")
-        if member == self.box:
-            return member
+    @property
+    def player(self) -> str | None:
+        """Who plays the Team's checkers now (and, classic, doubles for it, RULES C4): the Captain, or the Acting
+        Captain standing in for him while he is away (:meth:`stand_in`, RULES C9) as long as the stand-in is still in
+        the game; between games, the next Captain."""
+        if self.phase != "playing":
+            return self.captain
+        game = self._current
+        if game.stand_in is not None and game.in_play(game.stand_in):
+            return game.stand_in
+        return game.captain
+
+    def stand_in_candidate(self) -> str | None:
+        """Who would stand in for the Team's player (RULES C9, read with 003 Atlanta 6.2 "the next player in line
+        becoming Acting Captain"): the first other Team member in rank order who is present and still in the game;
+        ``None`` between games or when nobody present is left."""
+        if self.phase != "playing":
+            return None
+        game, player = self._current, self.player
+        return next((m for m in game.team if m != player and m not in self.away and game.in_play(m)), None)
+
+    def stand_in_due(self) -> str | None:
+        """The Team member who should stand in now: :meth:`stand_in_candidate` when :attr:`player` is away, else
+        ``None``."""
+        return self.stand_in_candidate() if self.phase == "playing" and self.player in self.away else None
+
+    def named_proxy(self, member: str) -> str | None:
+        """The present member who decides for the away ``member`` because he (or his proxy, and so on) named him
+        (RULES C9; 003 Atlanta 7.1), else ``None`` — the Captain's default representation is not counted here."""
         seen, current = {member}, member
         while current in self.away:
             following = self.proxies.get(current)
             if following is None or following in seen:
-                return self.captain or member
+                return None
             seen.add(following)
             current = following
-        return current
+        return None if current == member else current
+
+    def proxy_for(self, member: str) -> str:
+        """Who makes ``member``'s cube decisions now (RULES C9; 003 Atlanta 7.1): himself when present; else the proxy
+        he (or his proxy) appointed, following proxies of proxies who are away too; the Captain (the Acting Captain
+        standing in for him, :attr:`player`) when there is none (or the chain loops). Box decides for himself.
+        Raises :class:`ChouetteError` for a stranger."""
+        if member not in self.members:
+            raise ChouetteError(f"{member!r} is not in this chouette; members: {', '.join(self.members)}")
+        if member == self.box or member not in self.away:
+            return member
+        return self.named_proxy(member) or self.player or member
 
     def awaiting(self) -> list[Awaiting]:
         """Every decision someone must make before the game can go on (who, for whom, which actions, which cubes)."""
@@ -237,7 +269,7 @@ class ChouetteSession:
             return []
         if game.on_roll == "box":
             return [slot.key for slot in game.live_cubes() if slot.box == actor and self._double_ok(slot, BOX_SIDE)]
-        if game.on_roll == "team" and self.rules.single_cube and actor == game.captain:
+        if game.on_roll == "team" and self.rules.single_cube and actor == self.player:
             live = game.live_cubes()
             return [slot.key for slot in live] if all(self._double_ok(s, TEAM_SIDE) for s in live) else []
         return []
@@ -539,6 +571,21 @@ class ChouetteSession:
         self.away.append(member)
 
     @event
+    def stand_in(self, member: str) -> None:
+        """``member`` stands in as Acting Captain for the Team's player, who is away (RULES C9, read with 003 Atlanta
+        6.2): he rolls and plays the Team's checkers (classic: and doubles for the Team) until the game ends, or until
+        he is out of the game or away himself; the Captain keeps his seat, his cube and his place in the rotation, and
+        the Acting Captain is the default proxy of members away without one (7.1). Raises :class:`ChouetteError`
+        unless ``member`` is the one due (:meth:`stand_in_due`)."""
+        due = self.stand_in_due()
+        if due is None or member != due:
+            raise ChouetteError(
+                f"an Acting Captain stands in for an away Captain: the next Team member present ({due or 'nobody'}), "
+                f"not {member!r}"
+            )
+        self._current.stand_in = member
+
+    @event
     def come_back(self, member: str) -> None:
         """``member`` is back and decides for himself again (RULES C9). Raises :class:`ChouetteError` if he was not
         away."""
@@ -749,8 +796,8 @@ class ChouetteSession:
         if self.rules.single_cube:
             if cube is not None:
                 raise ChouetteError("the classic chouette has one cube: omit cube")
-            if member != game.captain:
-                raise ChouetteError(f"in the classic chouette the Captain ({game.captain}) doubles for the Team (C4)")
+            if member != self.player:
+                raise ChouetteError(f"in the classic chouette the Captain ({self.player}) doubles for the Team (C4)")
             if member in game.doubled:
                 raise ChouetteError("the Captain has already doubled this turn")
             reason = self._pending_reason()

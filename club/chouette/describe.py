@@ -8,8 +8,16 @@ from typing import Any
 
 from backgammon.moves import Move, format_moves
 
+from .table import order_text
+
 DECISION_VERBS = {"take": "takes", "drop": "drops", "beaver": "beavers", "raccoon": "raccoons"}
 RESULTS = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}
+WHY_WORDS = {
+    "order": " (his standing order, RULES C9)",
+    "passed_over": " (away with nobody present to decide for him: passed over, RULES C9)",
+}
+"""Why the club made a member's decision at once (a logged ``why``), after the decision."""
+POLICY = " (time: the club's policy)"
 
 
 def humanize(text: str, names: Mapping[int, str]) -> str:
@@ -47,6 +55,13 @@ def describe(kind: str, member: int | None, args: dict[str, Any], names: Mapping
         return f"{who(subject)} missed his deadline: he is away and represented now (RULES C9, 003 Atlanta 7.1)."
     if kind == "back":
         return f"{who(subject)} is back."
+    if kind == "stand_in":
+        return (f"{who(args['member'])} is Acting Captain for {who(args['for'])}, who is away: he rolls and plays for "
+                "the Team until the game ends (RULES C9, 003 Atlanta 6.2).")  # fmt: skip
+    if kind == "order":
+        if args.get("clear"):
+            return f"{who(member)} withdraws his standing order."
+        return f"{who(member)} leaves a standing order: {order_text(args)} (RULES C9)."
     if kind == "start_game":
         return f"Game {args['number']} starts."
     if kind == "opening_roll":
@@ -73,11 +88,16 @@ def describe(kind: str, member: int | None, args: dict[str, Any], names: Mapping
             order = " and insists on rotation order (5.8)" if args.get("in_order") else ""
             return f"Box {who(subject)} doubles {whom}{order}."
         return f"{who(subject)} doubles{proxy}."
+    why = WHY_WORDS.get(args.get("why", ""), "")
     if kind == "pass":
-        return f"{who(subject)} does not double{proxy}." if member is not None else f"{who(subject)} passes (time)."
+        if member is not None:
+            return f"{who(subject)} does not double{proxy}."
+        return f"{who(subject)} does not double{why}." if why else f"{who(subject)} passes (time)."
     if kind == "answer":
         verb = DECISION_VERBS.get(args["decision"], args["decision"])
-        return f"{who(subject)} {verb}{proxy}" + (" (time: the club's policy)." if member is None else ".")
+        if member is None:
+            return f"{who(subject)} {verb}{why or POLICY}."
+        return f"{who(subject)} {verb}{proxy}."
     if kind == "box_answer":
         decisions = args["decisions"]
         if isinstance(decisions, str):
@@ -87,7 +107,7 @@ def describe(kind: str, member: int | None, args: dict[str, Any], names: Mapping
         )
         return f"Box {parts}."
     if kind == "extra":
-        return f"{who(subject)} {'offers' if args['offer'] else 'offers no'} extra (003 Atlanta 5.7){proxy}."
+        return f"{who(subject)} {'offers' if args['offer'] else 'offers no'} extra (003 Atlanta 5.7){proxy}{why}."
     if kind == "team_settle":
         return _team_settlement(args, who)
     if kind == "forfeit":

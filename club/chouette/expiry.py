@@ -1,6 +1,8 @@
 """What the club does when a chouette deadline passes (RULES A2, C5, C9): the hook of the one clock
 (:class:`club.clocks.ChouetteClock`) — mark the late member away for his proxy, or decide by the club's policy
-(:func:`club.chouette.step.policy_decision`); the board's rolls and plays follow the club's ``expiry_policy``.
+(:func:`club.chouette.step.policy_decision`); a late Team player is marked away and an Acting Captain plays on
+(RULES C9) while another Team member is present in the game, else the board's rolls and plays follow the club's
+``expiry_policy``.
 
 :class:`ChouetteExpiry` is a mixin of :class:`~club.chouette.service.ChouetteService` (it uses the service's
 ``club``, ``store``, ``_load_step`` and ``_finish``).
@@ -40,7 +42,9 @@ class ChouetteExpiry:
             if pending is None or pending.actor != deadline.actor_id:
                 return None
             who = step.names.get(pending.subject, str(pending.subject))
-            if pending.pending in ("roll", "play"):
+            if pending.pending in ("roll", "play") and table.board.turn == 1 and table.session.stand_in_candidate():
+                step.log("away", None, {"member": pending.subject})  # an Acting Captain plays on (RULES C9)
+            elif pending.pending in ("roll", "play"):
                 if step.settings.expiry_policy == "nothing":
                     if not await self.store.mark_deadline(deadline, reminders=(), reminders_sent=deadline.reminders_sent,
                                                           expired_at=step.now):  # fmt: skip

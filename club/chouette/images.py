@@ -77,6 +77,8 @@ def board_view(view: ChouetteView, viewer: int | None = None) -> BoardView:
     bottom = 0 if viewer is not None and viewer == view.box else 1
     captain = view.captain if view.board_live else (view.sheet.rows[-1].captain if view.sheet.rows else None)
     names = (view.name(view.box) + " (Box)", view.name(captain) + " (Captain)")
+    if view.board_live and view.player is not None and view.player != view.captain:
+        names = (names[0], view.name(view.player) + " (Acting Captain)")
     if not view.board_live and view.sheet.rows:
         names = (view.name(view.sheet.rows[-1].box) + " (Box)", names[1])
 

@@ -68,7 +68,7 @@ from ..work import run_unit
 from .describe import describe, humanize
 from .expiry import ChouetteExpiry
 from .step import ChouetteStep, _Series
-from .table import STEPS, ChouetteTable, check_points, member_id, name
+from .table import STEPS, ChouetteTable, check_order, check_points, member_id, name
 from .views import ChouetteOutcome, ChouetteView, Decision, SheetData
 
 DEFAULT_DECISION_HOURS = 24.0
@@ -247,6 +247,34 @@ class ChouetteService(ChouetteExpiry):
         _check_id(proxy, "proxy")
         args = {"proxy": proxy, "member": for_member or member}
         return await self._mutate(session_id, request, lambda step: step.log("proxy", member, args))
+
+    async def standing_order(
+        self,
+        session_id: int,
+        member: int | Request,
+        *,
+        pass_doubles: bool = False,
+        take_upto: int | None = None,
+        drop_above: int | None = None,
+        until: str = "game",
+        clear: bool = False,
+    ) -> ChouetteOutcome:
+        """``member`` leaves standing answers (RULES C9): ``pass_doubles`` (never double in the Team's window),
+        ``take_upto`` (take any double to a cube of N or less), ``drop_above`` (drop a double to a cube above N), for
+        the rest of this game (``until="game"``) or while he is away (``"back"``: he is away from now on, and the
+        order ends when he comes back); ``clear`` withdraws it. The club applies it at once, as a logged decision
+        like any other. Raises :class:`InvalidRequestError` (a bad order, not seated), :class:`NotNowError` (an order
+        for the game between games)."""
+        request = as_request(member)
+        member = request.member
+        args = (
+            {"clear": True}
+            if clear
+            else check_order(
+                {"pass_doubles": pass_doubles, "take_upto": take_upto, "drop_above": drop_above, "until": until}
+            )
+        )
+        return await self._mutate(session_id, request, lambda step: step.log("order", member, args))
 
     # -- the game ---------------------------------------------------------------------------------------------------
     async def act(

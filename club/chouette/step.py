@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from backgammon.errors import ChouetteError
 from storage.chouettes import (
     ChouetteCommit,
     ChouetteDeadline,
@@ -230,6 +231,21 @@ class ChouetteStep(Step):
                 self.roll(None)
             elif step == "play":
                 self.log("play", None, {}, auto=True)
+            elif step == "stand_in":
+                self.log("stand_in", None, {"member": member_id(table.session.stand_in_due())}, auto=True)
+            elif step == "decide" and not self._decide_at_once():
+                return
+
+    def _decide_at_once(self) -> bool:
+        """Log the first decision the club makes at once that the rules accept now (a standing order, a member passed
+        over: :meth:`ChouetteTable.automatic`); False if none is accepted yet (e.g. rotation order, 5.8)."""
+        for kind, args in self.table.automatic():
+            try:
+                self.log(kind, None, args, auto=True)
+            except ChouetteError:
+                continue
+            return True
+        return False
 
     def roll(self, member: int | None) -> None:
         """Roll the board's dice for the roller (``member``, or the club for an automatic roll)."""

@@ -20,15 +20,18 @@ kind                meaning (args)
 ``proxy``           ``member`` names ``proxy`` (``by``: the one acting for him, 003 Atlanta 7.1, RULES C9)
 ``away``            ``member`` missed his deadline: his proxy, else the Captain, acts for him now (RULES C9)
 ``back``            ``member`` acts himself again (RULES C9)
+``stand_in``        ``member`` becomes Acting Captain: the Team's player is away (RULES C9; the club's step)
+``order``           ``member`` leaves a standing order (``pass_doubles``, ``take_upto``, ``drop_above``, ``until``
+                    ``game``/``back``), or ``clear`` s it (RULES C9; see below)
 ``start_game``      the next game (``number``, dice commitment; Partner ``auto``, RULES C3, C7)
 ``opening_roll``    the board's opening roll (``dice``: Box's die, the Captain's; a tie may raise the cubes, G2, G3)
 ``turn``            the board has ``side`` (``box``/``team``) to roll: the time to double (RULES D1, C5)
 ``roll``/``play``   the board (RULES G4–G10): ``dice``; the play's moves
 ``double``          ``member`` doubles (Box: ``targets``, ``in_order`` 5.6/5.8; a Team member his cube, 5.9; an extra)
-``pass``            ``member`` does not double in the Team's window (5.9)
-``answer``          ``member`` answers the offers to him (``decision``, ``cube``, ``by``; RULES D2–D3, C4, C5)
+``pass``            ``member`` does not double in the Team's window (5.9); ``why``: ``order`` / ``passed_over``
+``answer``          ``member`` answers the offers to him (``decision``, ``cube``, ``by``, ``why``; RULES D2–D3, C4, C5)
 ``box_answer``      Box answers the Team's doubles (``decisions``: one for all, or cube → decision; 5.10, 5.11)
-``extra``           a dropper offers the lone taker an extra or not (``offer``, 5.7)
+``extra``           a dropper offers the lone taker an extra or not (``offer``, ``why``; 5.7)
 ``team_settle``     a settlement between Team members, by ``step``: offer, preempt (Box), accept, decline (4.4; see
                     below)
 ``forfeit``         the board side ``side`` loses at the club's time limit (RULES A2)
@@ -58,6 +61,22 @@ the seller's acceptance and its effect, so Box preempts while the offer is open 
 the acceptance ("If 'B' accepts the offer, Box may preempt"); the seller gets the same points either way. The
 points are transfers of the game, so they enter the game's row on the score sheet (RULES C11, the row sums to zero)
 and from it the club's ledger (RULES A3) when the game ends. One offer at a time; an offer lives in its game only.
+
+Absent members (RULES C9; 003 Atlanta 6.2, 7.1 — the club's reading, in docs/rules.md). Nobody waits on a member who
+is away:
+
+- The Team's player away (he left, or missed his deadline to roll or play): the next Team member in rank order who is
+  present and still in the game stands in as Acting Captain (``stand_in``) and plays the checkers until the game
+  ends; the Captain keeps his cube (decided by his proxy, else the Acting Captain), his seat and his rotation place.
+- A standing order (``order``): "pass my doubles" (``pass_doubles``), "take any double up to N" (``take_upto``: the
+  cube offered shows N or less), "drop above N" (``drop_above``), for the rest of this game (``until`` ``game``) or
+  while he is away (``back``: giving it marks him away now, and it ends when he comes back). The club applies it at
+  once, as a logged ``pass`` / ``answer`` with ``why: "order"``.
+- Passed over (``why: "passed_over"``): an away member with no named proxy present and no standing order that
+  answers gets no double in the Team's window (5.9) and offers no extra (5.7) — only he, his proxy or his order turns
+  his cube; an answer he owes with nobody present to give it (his proxy and the Captain away too) is a drop (his
+  count before the double, 000 Ch.8) — nobody raises an absent member's stake without his word. Answers to Box's
+  doubles otherwise go to his proxy, else the (Acting) Captain (7.1), who is present.
 """
 
 from __future__ import annotations
@@ -87,7 +106,8 @@ DECISION_KINDS = ("double", "answer", "box_answer", "consent", "extra", "roll", 
 Team's doubles, a classic partner's consent (000 Ch.8), an extra (5.7), the board's roll (or double) and play."""
 
 KINDS = (
-    "open", "sit", "stand", "seat", "rethrow", "retire", "proxy", "away", "back", "start_game", "opening_roll",
+    "open", "sit", "stand", "seat", "rethrow", "retire", "proxy", "away", "back", "stand_in", "order", "start_game",
+    "opening_roll",
     "turn", "roll", "play", "double", "pass", "answer", "box_answer", "extra", "team_settle", "forfeit", "game_over", "close",
     "client_seed", "unused_seed",
 )  # fmt: skip
@@ -106,6 +126,53 @@ def member_id(engine_name: str) -> int:
 
 STEPS = ("offer", "preempt", "accept", "decline")
 """The steps of a settlement between Team members (see the module docstring)."""
+
+WHY = ("order", "passed_over")
+"""Why the club made a member's decision at once (a logged ``why``): his standing order, or passed over (RULES C9)."""
+
+ORDER_UNTIL = ("game", "back")
+"""How long a standing order lasts: the rest of this game, or while he is away (until he comes back)."""
+
+MAX_ORDER_CUBE = 4096
+
+
+def check_order(args: dict[str, Any]) -> dict[str, Any]:
+    """A standing order as logged (RULES C9): ``pass_doubles`` (bool), ``take_upto`` / ``drop_above`` (a cube value
+    2, 4, … 4096, or None; take up to N and drop above M need N ≤ M), ``until`` (one of :data:`ORDER_UNTIL`).
+    Raises :class:`InvalidRequestError` for anything else or an order that says nothing."""
+    until = args.get("until", "game")
+    if until not in ORDER_UNTIL:
+        raise InvalidRequestError(
+            f"a standing order lasts until the game ends or you come back (game, back), not {until!r}"
+        )
+    values = {}
+    for key, words in (("take_upto", "take up to"), ("drop_above", "drop above")):
+        value = args.get(key)
+        whole = isinstance(value, int) and not isinstance(value, bool)
+        if value is not None and not (whole and 2 <= value <= MAX_ORDER_CUBE and not value & (value - 1)):
+            raise InvalidRequestError(f"'{words}' takes a cube value (2, 4, 8 … {MAX_ORDER_CUBE}), not {value!r}")
+        values[key] = value
+    pass_doubles = args.get("pass_doubles", False)
+    if not isinstance(pass_doubles, bool):
+        raise InvalidRequestError(f"pass_doubles is yes or no, not {pass_doubles!r}")
+    if not pass_doubles and values["take_upto"] is None and values["drop_above"] is None:
+        raise InvalidRequestError("A standing order says something: pass my doubles, take up to N or drop above N.")
+    if None not in (values["take_upto"], values["drop_above"]) and values["take_upto"] > values["drop_above"]:
+        raise InvalidRequestError(
+            f"take up to {values['take_upto']} and drop above {values['drop_above']} contradict each other: the "
+            "take limit is at most the drop limit"
+        )
+    return {"pass_doubles": pass_doubles, **values, "until": until}
+
+
+def order_text(order: dict[str, Any]) -> str:
+    """A standing order in words, e.g. ``no doubles, takes up to 4, drops above 8 (this game)``."""
+    parts = ["no doubles"] if order["pass_doubles"] else []
+    if order["take_upto"] is not None:
+        parts.append(f"takes up to {order['take_upto']}")
+    if order["drop_above"] is not None:
+        parts.append(f"drops above {order['drop_above']}")
+    return ", ".join(parts) + (" (this game)" if order["until"] == "game" else " (until he is back)")
 
 
 def check_points(points: Any) -> int:
@@ -138,7 +205,8 @@ class ChouetteTable:
     plays. ``no_talk``: the "no cube, no talk" thread is kept. ``lobby``: members waiting for the seat roll, with
     ``lobby_stakes`` (RULES C6). ``retiring``: members leaving once this game is over. ``turns``: turn events in the
     current game (a button's ``mark`` names the game and turn it was drawn for). ``team_offer``: a settlement between
-    Team members on offer (see the module docstring), else None.
+    Team members on offer (see the module docstring), else None. ``orders``: standing orders, member id as text →
+    the order (:func:`check_order`, with ``game`` for one that lasts the game).
     """
 
     club_id: int
@@ -158,6 +226,7 @@ class ChouetteTable:
     board: Game | None = None
     turns: int = 0
     team_offer: dict[str, Any] | None = None
+    orders: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     # -- construction -----------------------------------------------------------------------------------------------
     @classmethod
@@ -210,6 +279,7 @@ class ChouetteTable:
             "board": None if self.board is None else self.board.to_json(),
             "turns": self.turns,
             "team_offer": self.team_offer,
+            **({"orders": copy.deepcopy(self.orders)} if self.orders else {}),
             "format": STATE_FORMAT,
         }
 
@@ -234,6 +304,7 @@ class ChouetteTable:
             board=None if data["board"] is None else Game.from_json(data["board"]),
             turns=data["turns"],
             team_offer=data.get("team_offer"),
+            orders=copy.deepcopy(data.get("orders") or {}),
         )._dice_from_board()
 
     def _dice_from_board(self) -> ChouetteTable:
@@ -302,7 +373,7 @@ class ChouetteTable:
         """Who acts on the board now: Box for side 0, the (Acting) Captain for side 1; None if nobody."""
         if not self.board_live or self.board.turn is None:
             return None
-        return member_id(self.session.box if self.board.turn == 0 else self.session.captain)
+        return member_id(self.session.box if self.board.turn == 0 else self.session.player)
 
     def may_double(self, member: int) -> list[str]:
         """The cube keys ``member`` may double now (RULES D1, C4, C5)."""
@@ -351,7 +422,8 @@ class ChouetteTable:
         """What the club does by itself now, needing no decision: ``rethrow`` (ties at the seat roll, RULES C1),
         ``retire`` (a member who left during the game), ``start_game``, ``opening_roll``, ``turn``, ``game_over``,
         ``roll`` (nobody may double: an automatic roll, if the roller wants it), ``play`` (a forced play), ``close``
-        (nobody left); None when a member must act."""
+        (nobody left), ``stand_in`` (an Acting Captain for an away player), ``decide`` (a standing order or a member
+        passed over: :meth:`automatic`); None when a member must act."""
         if self.status != "open":
             return None
         session = self.session
@@ -368,16 +440,66 @@ class ChouetteTable:
         board = self.board
         if board.is_over:
             return "game_over"
+        if session.stand_in_due() is not None:
+            return "stand_in"
         if board.phase == Phase.OPENING:
             return "opening_roll"
         if board.phase == Phase.ROLL and session.game.on_roll != SIDES[board.turn]:
             return "turn"
+        if self.automatic():
+            return "decide"
         if session.awaiting():
             return None
         if board.phase == Phase.ROLL and not self.may_double(self.roller()):
             return "roll"
         if board.phase == Phase.PLAY and len(board.legal_plays()) == 1:
             return "play"
+        return None
+
+    def order_of(self, member: int) -> dict[str, Any] | None:
+        """``member``'s standing order in force now (RULES C9): one for this game, or one for while he is away (he
+        is); else None."""
+        order = self.orders.get(str(member))
+        if order is None:
+            return None
+        if order["until"] == "game":
+            return order if order.get("game") == self.game_number and self.board_live else None
+        return order if name(member) in self.session.away else None
+
+    def automatic(self) -> list[tuple[str, dict[str, Any]]]:
+        """The decisions the club makes at once now, as ``(kind, args)`` to log (see the module docstring, "Absent
+        members"): a standing order that answers, else a member passed over. The rules may refuse one for now (Box
+        insisted on rotation order, 5.8): the caller tries them in turn."""
+        session, result = self.session, []
+        for pending in self.pending():
+            subject = name(pending.subject)
+            order = self.order_of(pending.subject)
+            away = subject in session.away and session.named_proxy(subject) is None
+            who = {"member": pending.subject}
+            if pending.pending == "double" and order and order["pass_doubles"]:
+                result.append(("pass", {**who, "cube": None, "why": "order"}))
+            elif pending.pending == "double" and away:
+                result.append(("pass", {**who, "cube": None, "why": "passed_over"}))
+            elif pending.pending == "answer" and order and (decision := self._ordered(pending, order)):
+                result.append(("answer", {**who, "decision": decision, "cube": None, "why": "order"}))
+            elif pending.pending == "extra" and away:
+                result.append(("extra", {**who, "offer": False, "why": "passed_over"}))
+            elif pending.pending in ("answer", "consent") and name(pending.actor) in session.away:
+                decision = "drop" if "drop" in pending.actions else pending.actions[0]
+                result.append(("answer", {**who, "decision": decision, "cube": None, "why": "passed_over"}))
+        return result
+
+    def _ordered(self, pending: Pending, order: dict[str, Any]) -> str | None:
+        """What ``order`` answers to the doubles offered to ``pending.subject`` (every cube's offered count within
+        the take limit: take; every one above the drop limit: drop), else None."""
+        slots = [self.session.game.cubes[key] for key in pending.cubes]
+        if not slots or any(slot.cube.stage != "double" for slot in slots):
+            return None
+        counts = [slot.cube.offered_count for slot in slots]
+        if order["take_upto"] is not None and max(counts) <= order["take_upto"] and "take" in pending.actions:
+            return "take"
+        if order["drop_above"] is not None and min(counts) > order["drop_above"] and "drop" in pending.actions:
+            return "drop"
         return None
 
     def throwers(self) -> list[int]:
@@ -494,6 +616,7 @@ class ChouetteTable:
                 self.retiring.remove(member)
             if name(member) in self.session.away:
                 self.session.come_back(name(member))
+                self._end_order(member)
         elif member in self.members:
             raise InvalidRequestError("You already sit in this chouette.")
         elif self.phase == "seating":
@@ -572,7 +695,38 @@ class ChouetteTable:
 
     def _back(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
         self.session.come_back(name(args["member"]))
+        self._end_order(args["member"])
         return {"member": args["member"]}
+
+    def _end_order(self, member: int) -> None:
+        """He is back: a standing order for while he was away ends (RULES C9)."""
+        if self.orders.get(str(member), {}).get("until") == "back":
+            del self.orders[str(member)]
+
+    def _stand_in(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self._require_board()
+        away = self.session.player
+        self.session.stand_in(name(args["member"]))
+        return {"member": args["member"], "for": member_id(away)}
+
+    def _order(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        if member is None or self.phase not in ("playing", "between") or member not in self.members:
+            raise InvalidRequestError("Standing orders are for members seated at this chouette (RULES C9).")
+        if args.get("clear"):
+            if self.orders.pop(str(member), None) is None:
+                raise InvalidRequestError("You have no standing order at this chouette.")
+            return {"clear": True}
+        order = check_order(args)
+        if order["until"] == "game":
+            if not self.board_live:
+                raise NotNowError(
+                    "No game is being played: an order for this game is given during one (or use until back)."
+                )
+            order["game"] = self.game_number
+        elif name(member) not in self.session.away:
+            self.session.leave(name(member))  # until he is back: he is away from now on
+        self.orders[str(member)] = order
+        return dict(order)
 
     def _close(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
         if self.session.members or self.lobby:
@@ -604,13 +758,13 @@ class ChouetteTable:
         self._require_board()
         subject, by = _acting_for(member, args)
         self.session.no_double(name(subject), args.get("cube"), by)
-        return {"member": subject, "cube": args.get("cube")}
+        return {"member": subject, "cube": args.get("cube"), **_why(member, args)}
 
     def _answer(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
         self._require_board()
         subject, by = _acting_for(member, args)
         self.session.answer(name(subject), args["decision"], args.get("cube"), by)
-        return {"member": subject, "decision": args["decision"], "cube": args.get("cube")}
+        return {"member": subject, "decision": args["decision"], "cube": args.get("cube"), **_why(member, args)}
 
     def _box_answer(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
         self._require_board()
@@ -627,7 +781,7 @@ class ChouetteTable:
             self.session.offer_extra(name(subject), by)
         else:
             self.session.no_extra(name(subject), by)
-        return {"member": subject, "offer": bool(args["offer"])}
+        return {"member": subject, "offer": bool(args["offer"]), **_why(member, args)}
 
     # settlements between Team members (RULES C10; 003 Atlanta 4.4, see the module docstring)
     def open_offer(self) -> dict[str, Any] | None:
@@ -713,6 +867,16 @@ def replay(actions) -> ChouetteTable:
     for action in actions[1:]:
         table.apply(action.kind, action.member_id, action.args, atomic=False)
     return table
+
+
+def _why(member: int | None, args: dict[str, Any]) -> dict[str, str]:
+    """``{"why": …}`` for a decision the club made at once (:data:`WHY`; only the club's, ``member`` None)."""
+    why = args.get("why")
+    if why is None:
+        return {}
+    if member is not None or why not in WHY:
+        raise InvalidRequestError(f"only the club decides by a standing order or passes a member over, not {why!r}")
+    return {"why": why}
 
 
 def _acting_for(member: int | None, args: dict[str, Any]) -> tuple[int, str | None]:

@@ -16,7 +16,7 @@ from backgammon.chouette.cubes import TEAM_SIDE
 from backgammon.chouette.sheet import SheetRow
 
 from ..results import GameView, TableOutcome
-from .table import ChouetteTable, Pending, member_id
+from .table import ChouetteTable, Pending, member_id, order_text
 
 DECISION_WORDS = {
     "double": "double or pass (the Team's window, 003 Atlanta 5.9)",
@@ -149,6 +149,8 @@ class ChouetteView:
     ``lobby``: waiting for the seat roll. ``away`` / ``proxies``: RULES C9. ``mark``: the game and turn buttons are
     drawn for. ``in_game``: Box and the members whose cube is in play ("no cube, no talk"). ``team_offer``: a
     settlement between Team members on offer (``buyer``, ``seller``, ``points``, ``preempt``; 003 Atlanta 4.4).
+    ``player``: who plays the Team's checkers — the Captain, or the Acting Captain standing in while he is away;
+    ``orders``: the standing orders in force, member → in words (RULES C9).
     """
 
     session_id: int
@@ -184,6 +186,8 @@ class ChouetteView:
     in_game: tuple[int, ...] = ()
     seed_hash: str | None = None
     team_offer: dict | None = None
+    player: int | None = None
+    orders: dict[int, str] = field(default_factory=dict)
 
     @cached_property
     def sheet(self) -> SheetData:
@@ -203,6 +207,8 @@ class ChouetteView:
             role = "Box" if member == self.box else "Partner" if member == self.partner else team
             if self.board_live and member == self.captain:
                 role = "Captain"
+            if self.board_live and member == self.player != self.captain:
+                role = "Acting Captain"
             cube = cubes.get(member) if self.board_live or (cubes_between and self.phase == "playing") else None
             cube_text = f" — cube {cube.summary()}" if cube is not None else ""
             if cube is not None and cube.team != member:  # a Team settlement: another member holds it (4.4)
@@ -212,7 +218,8 @@ class ChouetteView:
             if notes:
                 away = away or (f" ({proxy})" if proxy else "")
                 away += " (leaves after this game)" if member in self.retiring else ""
-            lines.append(f"{role + ' ' if role else ''}{self.name(member)}{cube_text}{away}")
+            order = f" (standing order: {self.orders[member]})" if member in self.orders else ""
+            lines.append(f"{role + ' ' if role else ''}{self.name(member)}{cube_text}{away}{order}")
         for cube in self.cubes:
             if cube.extra:
                 lines.append(f"extra {self.name(cube.box)} → {self.name(cube.team)} — {cube.summary()}")
@@ -221,6 +228,14 @@ class ChouetteView:
         if self.waiting:
             lines.append("Next game: " + ", ".join(self.name(m) for m in self.waiting))
         return lines
+
+    @property
+    def team_seat(self) -> str:
+        """The Team's seat at the board in words: ``Captain Bob``, or ``Acting Captain Cy (for Bob)`` while one
+        stands in for the away Captain (RULES C9)."""
+        if self.board_live and self.player is not None and self.player != self.captain:
+            return f"Acting Captain {self.name(self.player)} (for {self.name(self.captain)})"
+        return f"Captain {self.name(self.captain)}"
 
     def offer_text(self) -> str:
         """The open settlement between Team members in one line for the seat panels (003 Atlanta 4.4), e.g.
@@ -323,6 +338,8 @@ class ChouetteView:
             in_game=in_game,
             seed_hash=seed_hash,
             team_offer=None if table.open_offer() is None else dict(table.open_offer()),
+            player=None if session.player is None else member_id(session.player),
+            orders={member: order_text(order) for member in table.members if (order := table.order_of(member))},
         )
 
 
