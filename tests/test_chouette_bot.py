@@ -206,7 +206,7 @@ async def test_commands_are_a_subgroup_of_bg(harness):
     sub = next(option for option in payload["options"] if option["name"] == "chouette")
     assert sub["type"] == 2
     names = {option["name"] for option in sub["options"]}
-    assert names == {"start", "join", "leave", "seat", "status", "sheet", "proxy", "rules", "move", "verify"}
+    assert names == {"start", "join", "leave", "seat", "status", "sheet", "proxy", "order", "rules", "move", "verify"}
     assert check_option(payload, "") <= 4000
     patterns = {pattern.pattern for pattern in bot._connection._view_store._dynamic_items}
     assert {"t:", "tm:", "ch:", "chs:"} <= {p.split("(")[0] for p in patterns}, "the one scheme and the old ids"
