@@ -64,7 +64,11 @@ async def sheet(console: Console, args: list[str]) -> str:
         raise InvalidRequestError(f"club sheet [money:ID|match:ID|chouette:ID], not {period[:40]!r}")
     found = await console.records.sheet(console.guild_id, session, member=console.member)
     name = f"sheet-{found.session.source}-{found.session.id}.png"
-    return await _picture(console, pictures.sheet_table(found), name)
+    words = ""
+    if found.session.source == "chouette":
+        words = (f"The books' sheet (corrections included). The chouette's own sheet, with Box, the circled losers and "
+                 f"the next Captain (RULES C11): chouette sheet chouette={found.session.id}")  # fmt: skip
+    return await _picture(console, pictures.sheet_table(found), name, words)
 
 
 @verb("club ledger", "club ledger [week|last week|month|day|all] [SESSION]", "who is up: points and money",

@@ -198,7 +198,11 @@ async def show(console: Console, outcome: ChouetteOutcome) -> str:
     view = outcome.view
     viewer = view.decisions[0].actor if view.decisions else console.member
     text = await chouette_board(console, view, viewer)
-    return "\n".join(part for part in (outcome.message, text) if part)
+    sheet = ""
+    if outcome.finished and view.sheet.rows and console.images is not None:  # the sheet after the game (RULES C11)
+        name = f"chouette-{view.session_id}-sheet-game{view.sheet.rows[-1].game}.png"
+        sheet = console.write_png(name, await sheet_png_async(view, console.options))
+    return "\n".join(part for part in (outcome.message, sheet, text) if part)
 
 
 def sheet_table(view: ChouetteView) -> RecordTable:
@@ -471,7 +475,7 @@ async def sheet(console: Console, args: list[str]) -> str:
     lines = [text_table(sheet_table(view))]
     if console.images is not None:
         lines.append(
-            console.write_png(f"sheet-chouette-{session_id}.png", await sheet_png_async(view, console.options))
+            console.write_png(f"chouette-{session_id}-sheet.png", await sheet_png_async(view, console.options))
         )
     return "\n".join(line for line in lines if line)
 

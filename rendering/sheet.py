@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from PIL import Image, ImageDraw
 
 from .board import encode_png
+from .records import signed
 from .text import draw_text, fit_text, layout_text
 from .themes import Theme, theme_from_name
 from .view import ViewError
@@ -81,6 +82,26 @@ class SheetView:
         return rows_ok and sum(self.totals) == 0
 
 
+def figure(value: int) -> str:
+    """A figure of the sheet as the texts write it: ``+12``, ``−1,305`` (a real minus sign, thousands grouped),
+    ``0``."""
+    return signed(value).text
+
+
+def legend(view: SheetView) -> str:
+    """The meaning of the marks ``view`` uses, one line ("" when it has none): the circle, the circle crossed
+    through and the "b" (RULES C11; 003 Atlanta 10.1)."""
+    cells = [cell for line in view.lines for cell in line.cells]
+    parts = []
+    if any(cell.circled for cell in cells):
+        parts.append("circled: lost to Box")
+    if any(cell.crossed for cell in cells):
+        parts.append("crossed through: has been Box since")
+    if any(cell.b for cell in cells):
+        parts.append("b: the losing Captain, who follows Box")
+    return " · ".join(parts)
+
+
 @dataclass(frozen=True, slots=True)
 class SheetLayout:
     """Where things are drawn: ``columns`` (left, right) in pixels — game, Box, one per member, next Captain —
@@ -113,10 +134,10 @@ def sheet_layout(view: SheetView) -> SheetLayout:
     widths = [width_of(["Game", *(str(line.game) for line in view.lines)], True)]
     widths.append(width_of(["Box", *(line.box for line in view.lines)], True))
     for index, member in enumerate(view.members):
-        numbers = [f"{c.cells[index].points:+d}" for c in view.lines if c.cells[index].points is not None]
-        numbers.append(f"{view.totals[index]:+d}")
+        numbers = [figure(c.cells[index].points) for c in view.lines if c.cells[index].points is not None]
+        numbers.append(figure(view.totals[index]))
         if view.money is not None:
-            numbers.append(f"{view.money[index]:+d}")
+            numbers.append(figure(view.money[index]))
         widths.append(width_of([member, *numbers], True) + FONT)  # room for a circle and a "b"
     widths.append(width_of(["Next Captain", *(line.next_captain for line in view.lines)], True))
     columns: list[tuple[float, float]] = []
@@ -127,7 +148,7 @@ def sheet_layout(view: SheetView) -> SheetLayout:
     total_width = max(int(x + PAD), int(layout_text(view.title, FONT + 4, True).width + 2 * PAD), 360)
     header_top = PAD + ROW * 1.3 + (ROW * 0.8 if view.stake else 0)
     rows = len(view.lines) + 1 + (1 if view.money is not None else 0)
-    height = int(header_top + ROW * (rows + 1) + ROW * 1.4 + PAD)
+    height = int(header_top + ROW * (rows + 1) + ROW * (2.2 if legend(view) else 1.4) + PAD)
     return SheetLayout(tuple(columns), header_top, header_top + ROW, ROW, total_width, height)
 
 
@@ -164,13 +185,13 @@ def render_sheet_image(view: SheetView, theme: Theme | str | None = None) -> Ima
     base = top + ROW * 0.68
     _cell(draw, columns[0], base, "Total", theme.text, bold=True)
     for column, total in zip(columns[2:-1], view.totals, strict=False):
-        _cell(draw, column, base, f"{total:+d}", theme.text, bold=True)
+        _cell(draw, column, base, figure(total), theme.text, bold=True)
     rows = 1
     if view.money is not None:
         base += ROW
         _cell(draw, columns[0], base, "Money", theme.text_muted, bold=True)
         for column, money in zip(columns[2:-1], view.money, strict=False):
-            _cell(draw, column, base, f"{money:+d}", theme.text_muted)
+            _cell(draw, column, base, figure(money), theme.text_muted)
         rows += 1
     footer = layout.row_top(len(view.lines)) + ROW * rows + ROW * 0.9
     if view.zero_sum:
@@ -180,6 +201,9 @@ def render_sheet_image(view: SheetView, theme: Theme | str | None = None) -> Ima
     if view.next_captain:
         check = f"Next Captain: {view.next_captain}.  " + check
     draw_text(draw, (PAD, footer), check, FONT - 2, colour, max_width=layout.width - 2 * PAD)
+    if legend(view):
+        draw_text(draw, (PAD, footer + ROW * 0.8), legend(view), FONT - 4, theme.text_muted,
+                  max_width=layout.width - 2 * PAD)  # fmt: skip
     return image
 
 
@@ -202,7 +226,7 @@ def _cell(draw, column, baseline, text, fill, *, bold=False) -> None:
 def _entry(draw, theme: Theme, column, top, baseline, cell: SheetCell) -> None:
     if cell.points is None:
         return
-    text = f"{cell.points:+d}"
+    text = figure(cell.points)
     _cell(draw, column, baseline, text, theme.text)
     if not cell.circled:
         return

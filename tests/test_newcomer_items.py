@@ -29,3 +29,48 @@ async def test_verify_writes_the_file_its_text_names_when_the_rolls_do_not_fit(t
     checked = subprocess.run([sys.executable, str(ROOT / "tools" / "verify_dice.py"), str(written)],
                              capture_output=True, text=True, timeout=60)  # fmt: skip
     assert checked.returncode == 0 and ": ok — " in checked.stdout, checked.stdout + checked.stderr
+
+
+async def test_the_books_sheet_and_the_chouette_sheet_are_two_files_and_each_game_end_writes_the_sheet(tmp_path,
+                                                                                                     monkeypatch):
+    """``club sheet chouette:1`` (the books: results as booked, corrections included) and ``chouette sheet`` (RULES
+    C11: Box, circled losers, the next Captain) are different pictures under different names — neither overwrites
+    the other — and the books' reply points to the C11 sheet. A chouette game's end writes the C11 sheet as it
+    stands after that game, as Discord posts it."""
+    from tests.test_console_newuser import play_until, seated_chouette
+
+    async def no_board(*_):  # the boards of the game are not what is tested here, and drawing them is slow
+        return b"board"
+
+    monkeypatch.setattr("console.chouettes.board_png_async", no_board)
+    images = tmp_path / "images"
+    async with console_in(tmp_path, images=images) as console:
+        await seated_chouette(console)
+        await play_until(console, lambda view: view.game_number >= 2)
+        after_game = sorted(path.name for path in images.glob("chouette-1-sheet*.png"))
+        books = await console.handle("club sheet chouette:1")
+        played = await console.handle("chouette sheet")
+    assert after_game == ["chouette-1-sheet-game1.png"]
+    assert f"Image: {images / 'sheet-chouette-1.png'}" in books
+    assert "chouette sheet chouette=1" in books and "RULES C11" in books
+    assert f"Image: {images / 'chouette-1-sheet.png'}" in played
+    assert (images / "sheet-chouette-1.png").read_bytes() != (images / "chouette-1-sheet.png").read_bytes()
+
+
+def test_the_chouette_sheet_explains_its_marks_and_groups_thousands():
+    """The C11 sheet's circle, crossed circle and "b" are explained under it when they appear, and money has
+    thousands separators as in the text ("−1,305")."""
+    from rendering.sheet import SheetCell, SheetLine, SheetView, figure, legend, sheet_layout
+
+    plain = SheetView("Chouette #1", ("Ann", "Bob"), (SheetLine(1, "Ann", (SheetCell(1), SheetCell(-1)), "Bob"),),
+                      (1, -1), money=(1305, -1305))  # fmt: skip
+    marked = SheetView("Chouette #1", ("Ann", "Bob", "Cy"), (SheetLine(1, "Ann", (
+        SheetCell(2), SheetCell(-1, circled=True, crossed=True), SheetCell(-1, circled=True, b=True)), "Cy"),),
+        (2, -1, -1))  # fmt: skip
+    assert legend(plain) == ""
+    text = legend(marked)
+    assert "circled: lost to Box" in text and "crossed through: has been Box since" in text and "b:" in text
+    unmarked = SheetView("Chouette #1", ("Ann", "Bob", "Cy"), (SheetLine(1, "Ann", (
+        SheetCell(2), SheetCell(-1), SheetCell(-1)), "Cy"),), (2, -1, -1))  # fmt: skip
+    assert sheet_layout(marked).height > sheet_layout(unmarked).height  # a line for the legend
+    assert figure(-1305) == "−1,305" and figure(1305) == "+1,305" and figure(0) == "0"
