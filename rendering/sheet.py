@@ -134,7 +134,8 @@ def sheet_layout(view: SheetView) -> SheetLayout:
     widths = [width_of(["Game", *(str(line.game) for line in view.lines)], True)]
     widths.append(width_of(["Box", *(line.box for line in view.lines)], True))
     for index, member in enumerate(view.members):
-        numbers = [figure(c.cells[index].points) for c in view.lines if c.cells[index].points is not None]
+        points = (line.cells[index].points for line in view.lines)
+        numbers = [figure(value) for value in points if value is not None]
         numbers.append(figure(view.totals[index]))
         if view.money is not None:
             numbers.append(figure(view.money[index]))
