@@ -94,8 +94,10 @@ async def dice_proof(
     if len(text) + len(check) + len(published) <= MAX_MESSAGE:
         text += check + published
     else:
-        text += (f"\nAll rolls are too many for one message: they are in {ATTACHED} and in /bg export (run python "
-                 "tools/verify_dice.py FILE on either).")
+        text += (
+            f"\nAll rolls are too many for one message: they are in {ATTACHED} and in /bg export (run python "
+            "tools/verify_dice.py FILE on either)."
+        )
     return DiceProof(match_id, number, text, not problems, published + "\n")
 
 

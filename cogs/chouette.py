@@ -29,7 +29,7 @@ from backgammon.errors import BackgammonError
 from club import frontend
 from club.chouette import ChouetteOutcome, ChouetteService
 from club.chouette.images import sheet_png_async
-from club.chouette.table import ORDER_UNTIL
+from club.chouette.table import parse_order
 from club.errors import InvalidRequestError
 from club.proof import chouette_proof_text, chouette_series
 from club.proof import lines as proof_lines
@@ -43,7 +43,6 @@ from .platform import POST, PRIVATE_THREADS, require_permissions
 log = logging.getLogger("bgclub.discord")
 
 RULE_CHOICES = [app_commands.Choice(name=name, value=name) for name in CHOUETTE_PRESETS]
-ORDER_CUBES = [app_commands.Choice(name=str(n), value=n) for n in (2, 4, 8, 16, 32, 64)]
 STAKE_CHOICES = [app_commands.Choice(name=f"{n}× the base stake", value=n) for n in (1, 2, 4, 8)]
 
 
@@ -189,30 +188,12 @@ class ChouetteCommands(app_commands.Group):
 
         await self._run(interaction, "proxy", call)
 
-    @app_commands.command(description="Standing answers for your cube while you are away or for this game")
-    @app_commands.describe(
-        pass_doubles="Never double for me",
-        take_upto="Take any double up to this cube",
-        drop_above="Drop any double above this cube",
-        until="For the rest of this game, or while I am away (from now until I am back)",
-        clear="Withdraw my standing order",
-    )
-    @app_commands.choices(
-        take_upto=ORDER_CUBES, drop_above=ORDER_CUBES, until=[app_commands.Choice(name=n, value=n) for n in ORDER_UNTIL]
-    )
-    async def order(
-        self,
-        interaction: discord.Interaction,
-        pass_doubles: bool = False,
-        take_upto: int | None = None,
-        drop_above: int | None = None,
-        until: str = "game",
-        clear: bool = False,
-    ) -> None:
+    @app_commands.command(description="Standing answers for your cube")
+    @app_commands.describe(answers="pass take 4 drop 8 until back, or clear")
+    async def order(self, interaction: discord.Interaction, answers: app_commands.Range[str, 1, 80]) -> None:
         async def call(chouettes: ChouetteService, request: Request) -> ChouetteOutcome:
-            return await chouettes.standing_order(await _session(interaction, request.member), request,
-                                                  pass_doubles=pass_doubles, take_upto=take_upto,
-                                                  drop_above=drop_above, until=until, clear=clear)  # fmt: skip
+            order = parse_order(answers)
+            return await chouettes.standing_order(await _session(interaction, request.member), request, **order)
 
         await self._run(interaction, "order", call)
 

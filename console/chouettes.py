@@ -17,6 +17,7 @@ from backgammon.chouette import CHOUETTE_PRESETS
 from club import frontend
 from club.chouette import ChouetteOutcome, ChouetteView
 from club.chouette.images import board_png_async, sheet_png_async
+from club.chouette.table import parse_order
 from club.errors import InvalidRequestError, NotNowError
 
 from .core import CHOUETTE_CHANNELS, Console, file_problem, member_id
@@ -404,25 +405,7 @@ async def standing_order(console: Console, args: list[str]) -> str:
     above an 8-cube; for this game, or while away) or ``chouette order clear``."""
     target, rest = take_target(args, trailing_number=False)  # N is a trailing number, not a chouette
     session_id = target.id if target is not None else (await session_for(console, []))[0]
-    usage = "chouette order [pass] [take N] [drop N] [until game|back], or chouette order clear; e.g. order take 4"
-    words = [word.lower() for word in rest]
-    if words == ["clear"]:
-        return await show(console, await console.chouettes.standing_order(session_id, console.member, clear=True))
-    order: dict = {"pass_doubles": False, "take_upto": None, "drop_above": None, "until": "game"}
-    while words:
-        word = words.pop(0)
-        if word == "pass":
-            order["pass_doubles"] = True
-        elif word in ("take", "drop", "until") and words:
-            value = words.pop(0)
-            if word == "until":
-                order["until"] = value
-            else:
-                order["take_upto" if word == "take" else "drop_above"] = number(value, f"the cube for {word}", low=2, high=4096)
-        else:
-            raise InvalidRequestError(usage)
-    if order == {"pass_doubles": False, "take_upto": None, "drop_above": None, "until": "game"}:
-        raise InvalidRequestError(usage)
+    order = parse_order(" ".join(rest))
     return await show(console, await console.chouettes.standing_order(session_id, console.member, **order))
 
 

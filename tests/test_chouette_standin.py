@@ -79,7 +79,7 @@ async def test_a_captain_who_leaves_gets_an_acting_captain_and_his_proxy_decides
         fields = " ".join(f["value"] for f in board.embed["fields"])
         assert "Acting Captain Cy" in fields and "Captain Bob" in fields
 
-        ordered = await chouette(h, ed, "order", room, pass_doubles=True, until="back")
+        ordered = await chouette(h, ed, "order", room, answers="pass until back")
         assert ordered.private
         board = h.last(room)
         assert "Ed leaves a standing order: no doubles (until he is back)" in board.embed["description"]

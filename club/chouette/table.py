@@ -165,6 +165,33 @@ def check_order(args: dict[str, Any]) -> dict[str, Any]:
     return {"pass_doubles": pass_doubles, **values, "until": until}
 
 
+ORDER_USAGE = "[pass] [take N] [drop N] [until game|back], or clear; e.g. take 4 drop 8"
+
+
+def parse_order(text: str) -> dict[str, Any]:
+    """A standing order typed as words — ``pass take 4 drop 8 until back`` (any of them, in any order) or
+    ``clear`` — as :meth:`~club.chouette.ChouetteService.standing_order`'s keywords (checked by
+    :func:`check_order`). Raises :class:`InvalidRequestError` with the usage."""
+    words = text.lower().split()
+    if words == ["clear"]:
+        return {"clear": True}
+    order: dict[str, Any] = {"pass_doubles": False, "take_upto": None, "drop_above": None, "until": "game"}
+    keys = {"take": "take_upto", "drop": "drop_above", "until": "until"}
+    while words:
+        word = words.pop(0)
+        if word == "pass":
+            order["pass_doubles"] = True
+        elif word in keys and words:
+            value = words.pop(0)
+            if word != "until" and not (value.isdigit() and len(value) < 6):
+                raise InvalidRequestError(f"'{word}' takes a cube value (2, 4, 8 …), not {value[:20]!r}")
+            order[keys[word]] = value if word == "until" else int(value)
+        else:
+            raise InvalidRequestError(f"A standing order is {ORDER_USAGE}.")
+    check_order(order)
+    return order
+
+
 def order_text(order: dict[str, Any]) -> str:
     """A standing order in words, e.g. ``no doubles, takes up to 4, drops above 8 (this game)``."""
     parts = ["no doubles"] if order["pass_doubles"] else []
