@@ -302,6 +302,7 @@ class EventCommands(app_commands.Group):
         division_size="League: players per division", reach="Ladder: challenge up to this many places above",
         hours="Hours each round has", cap="Most players (more join a waiting list)",
         seeding="By the club rating (default) or at random", rules="A rule-set preset (default: the club's)",
+        entry="An entry fee, recorded only (default 0: none)",
     )  # fmt: skip
     @app_commands.choices(format=FORMAT_CHOICES, seeding=[app_commands.Choice(name="club rating", value="rating"),
                                                           app_commands.Choice(name="random", value="random")])  # fmt: skip
@@ -322,6 +323,7 @@ class EventCommands(app_commands.Group):
         cap: app_commands.Range[int, 0, 1024] = 0,
         seeding: str = "rating",
         rules: app_commands.Range[str, 1, 40] | None = None,
+        entry: app_commands.Range[int, 0, 1_000_000] = 0,
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/event create"):
@@ -331,7 +333,7 @@ class EventCommands(app_commands.Group):
                                    round_hours=hours)  # fmt: skip
             update = await events_of(interaction).create(
                 interaction.guild_id, member, name, settings, organiser=await may_organise(interaction), cap=cap,
-                seeding=seeding, rules=rules, channel_id=interaction.channel_id,
+                seeding=seeding, rules=rules, entry=entry, channel_id=interaction.channel_id,
             )  # fmt: skip
             forum = await open_forum_post(interaction.client, interaction.guild_id, update.event)
             await _answer(interaction, f"{update.text}\n{summary(update.event, {})}{forum}")

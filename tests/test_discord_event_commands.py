@@ -284,3 +284,26 @@ async def test_export_is_a_zip_of_the_results(tmp_path):
         assert [(r["match"], r["winner"], r["how"], r["rated"]) for r in rows] == [(pairing.key, "Ann", "played", "1")]
         assert data["status"] == "over" and data["standings"][0][0]["name"] == "Ann"
         assert any(n.startswith(f"matches/{pairing.key}-") and n.endswith(".mat") for n in names)
+
+
+async def test_a_capped_event_with_an_entry(tmp_path):
+    """/event create with a cap and an entry: members past the cap join the waiting list, the first moves up when
+    one leaves; the entry is recorded (no money changes hands) and shown."""
+    async with Harness.start(tmp_path / "club.sqlite3") as h:
+        olga, ann, bob = h.member("Olga", admin=True), h.member("Ann"), h.member("Bob")
+        room = h.channel("events")
+        created = await h.command(olga, "event create", room, name="Cup", format="single", lengths="1", cap=2,
+                                  entry=5)  # fmt: skip
+        assert "Cup is open" in created.text
+        for member in (olga, ann):
+            await h.command(member, "event join", room, event="Cup")
+        late = await h.command(bob, "event join", room, event="Cup")
+        assert late.private and "You are in the waiting list of Cup" in late.text
+        shown = await h.command(bob, "event show", room, event="Cup")
+        assert "cap 2; waiting list: Bob" in shown.text
+        await h.command(ann, "event leave", room, event="Cup")
+        await h.command(olga, "event start", room, event="Cup")
+        event = await h.bot.events.find(h.guild, "Cup")
+        assert set(event.state.seeds) == {olga.id, bob.id} and event.entry == 5
+        shown = await h.command(bob, "event show", room, event="Cup")
+        assert "entry 5" in shown.text

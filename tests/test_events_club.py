@@ -380,3 +380,29 @@ async def test_a_stale_writer_starts_again_from_the_log(tmp_path):
         event = await events.find(GUILD, "Stale")
         assert sorted(k for k in event.state.pairings if k.startswith("S2-")) == ["S2-1", "S2-2"]
         assert [a.kind for a in await events.store.log(event.id)].count("result") == 2
+
+
+async def test_a_capped_field_waits_and_seeding_follows_the_rating(tmp_path):
+    """A cap puts later members on a waiting list, the first of whom moves up when a member leaves; the entry is
+    recorded. Seeding by rating puts the better rated first whatever the order of joining; random seeding seeds
+    exactly the field."""
+    async with club_service(tmp_path / "club.db") as service:
+        events = EventService(service)
+        p1, p2, p3 = await members(service, 3)
+        outcome = await service.challenge(GUILD, p1, p2, length=1)
+        await win(service, outcome.match_id, p2)  # a rated match: P2 now rates above P1
+        await events.create(GUILD, p1, "Capped", Settings(Format.SINGLE, lengths=(1,)), organiser=True, cap=2,
+                            entry=5)  # fmt: skip
+        for member in (p1, p3, p2):
+            await events.join(GUILD, "Capped", member)
+        event = await events.find(GUILD, "Capped")
+        assert (event.entrants, event.waiting, event.entry) == ([p1, p3], [p2], 5)
+        left = await events.leave(GUILD, "Capped", p3)
+        assert (left.event.entrants, left.event.waiting) == ([p1, p2], [])
+        started = await events.start(GUILD, "Capped", p1, organiser=False)
+        assert started.event.state.seeds == (p2, p1)
+        await events.create(GUILD, p1, "Lots", Settings(Format.SINGLE, lengths=(1,)), organiser=True, seeding="random")
+        for member in (p1, p2, p3):
+            await events.join(GUILD, "Lots", member)
+        drawn = await events.start(GUILD, "Lots", p1, organiser=False)
+        assert sorted(drawn.event.state.seeds) == sorted((p1, p2, p3))

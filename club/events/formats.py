@@ -17,6 +17,12 @@ as the first run did. The formats (:class:`Format`):
 
 The entry point is :func:`settle`: given the state, the pairings (and automatic results: byes, walkovers of
 withdrawn players) that are due now. Players are member ids (``int``).
+
+Libraries weighed: PyPI's pairing packages (``round-robin-tournament``, ``roundrobin-match``, ``bracketool``,
+``chess-pairings``) make schedules or chess pairings, where colours drive the Dutch system; none has MoreSwiss's
+elimination at the Nth loss, its bye rule (the lowest record among those with the fewest byes) or backgammon's
+tie-breaks. So the formats are written here; the one hard part — pairing the players the score groups leave with
+the fewest rematches — is networkx's maximum-weight matching (:func:`networkx.max_weight_matching`).
 """
 
 from __future__ import annotations
