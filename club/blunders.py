@@ -1,10 +1,12 @@
-"""A member's blunders: his costliest checker plays across his recent finished matches in the club, each with the
-board, his play, the engine's best play and the equity he lost. No Discord types: ``/study blunders`` and the
-console's ``blunders`` show what :func:`member_blunders` returns.
+"""A member's blunders: his costliest decisions — checker plays and cube decisions (doubling or not, taking or
+passing) — across his recent finished matches in the club, each with the board, what he did, the engine's choice and
+the equity he lost. No Discord types: ``/study blunders`` and the console's ``blunders`` show what
+:func:`member_blunders` returns.
 
-Only finished matches are read (RULES 003 1.5: nothing about a game in play). The engine screens his plays at
-:data:`~club.quiz.SCREEN_LEVEL` in the worker pool and grades the costliest again at :data:`~club.quiz.QUIZ_LEVEL`
-(the figures shown all come from that one level), as the quiz does (:mod:`club.quiz`).
+Only finished matches are read (RULES 003 1.5: nothing about a game in play). His decisions are screened as the
+quiz screens them (:func:`club.quiz.screen_candidates`: the worker pool, the games screened or reviewed before read
+from its cache) and the costliest are graded again at :data:`~club.quiz.QUIZ_LEVEL` (the figures shown all come
+from that one level).
 """
 
 from __future__ import annotations
@@ -12,14 +14,13 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
-from backgammon.moves import dice_text
-
-from .quiz import QUIZ_LEVEL, QuizChoice, QuizQuestion, question_task, recent_games, screen_task
+from .analysis.screen import FLOOR
+from .quiz import QUIZ_LEVEL, QuizQuestion, question_task, recent_games, screen_candidates
 
 MATCHES = 20
 """His last matches read."""
 MAX_COUNT = 5
-MIN_LOSS = 0.04
+MIN_LOSS = FLOOR
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +39,7 @@ class Blunders:
 async def member_blunders(
     service, guild_id: int, member_id: int, name: str, pool, *, count: int = 3, options=None
 ) -> Blunders:
-    """The ``count`` (1–:data:`MAX_COUNT`) costliest plays of ``member_id`` (shown as ``name``) in his last
+    """The ``count`` (1–:data:`MAX_COUNT`) costliest decisions of ``member_id`` (shown as ``name``) in his last
     :data:`MATCHES` finished matches in the club of ``guild_id``. Raises
     :class:`~club.analysis.AnalysisUnavailableError` without the engine."""
     count = max(1, min(MAX_COUNT, count))
@@ -49,37 +50,32 @@ async def member_blunders(
     sides = {view.match_id: view.players.index(member_id) for view, _games in matches}
     views = {view.match_id: view for view, _games in matches}
     games = {(view.match_id, n): g for view, found in matches for n, g in enumerate(found, start=1)}
-    items = [(match_id, number, data) for (match_id, number), data in games.items()]
-    half = max(1, -(-len(items) // max(1, pool.workers)))
-    batches = [items[i : i + half] for i in range(0, len(items), half)]
-    screened = await asyncio.gather(*(pool.run(screen_task, batch, MIN_LOSS, sides) for batch in batches))
-    candidates = sorted((c for found in screened for c in found), key=lambda c: -c[0])[: count * 2]
+
+    def keep(match_id: int, _number: int, _index: int, loss: float, side: int) -> bool:
+        return side == sides[match_id] and loss >= MIN_LOSS
+
+    candidates = (await screen_candidates(pool, games, keep))[: count * 2]
     graded = await asyncio.gather(
         *(pool.run(question_task, games[(m, n)], index, MIN_LOSS, 0) for _loss, m, n, index in candidates)
     )
-    found = []
-    for (_loss, match_id, number, index), data in zip(candidates, graded, strict=True):
-        if data is None:
-            continue
-        view = views[match_id]
-        question = QuizQuestion(
-            match_id, number, index, member_id, data["side"], tuple(view.names), data["position_id"],
-            tuple(data["dice"]), data["cube"],
-            [QuizChoice(play, equity, tuple(tuple(m) for m in moves)) for play, equity, moves in data["choices"]],
-            data["best"], data["made"],
-        )  # fmt: skip
-        found.append(question)
-    found.sort(key=lambda q: q.choices[q.made].equity - q.choices[q.best].equity)
+    found = [
+        QuizQuestion.from_task(data, match_id, number, index, views[match_id])
+        for (_loss, match_id, number, index), data in zip(candidates, graded, strict=True)
+        if data is not None
+    ]
+    found.sort(key=lambda q: -q.loss)
     found = found[:count]
     if not found:
-        return Blunders([f"No play of {name}'s last {len(matches)} finished matches lost {MIN_LOSS:g} or more."], [])
-    lines = [f"**{name}'s costliest plays** (last {len(matches)} finished matches, Open Sage {QUIZ_LEVEL})"]
+        return Blunders(
+            [f"No decision of {name}'s last {len(matches)} finished matches lost {MIN_LOSS:g} or more."], []
+        )
+    lines = [f"**{name}'s costliest decisions** (last {len(matches)} finished matches, Open Sage {QUIZ_LEVEL})"]
     images = []
     for number, question in enumerate(found, start=1):
         made, best = question.choices[question.made], question.choices[question.best]
         lines.append(
-            f"{number}. #{question.match_id} game {question.game}, {dice_text(question.dice)}: played {made.play} "
-            f"({made.equity:+.3f}), best {best.play} ({best.equity:+.3f}), −{best.equity - made.equity:.3f}"
+            f"{number}. #{question.match_id} game {question.game}, {question.situation}: played {made.play} "
+            f"({made.equity:+.3f}), best {best.play} ({best.equity:+.3f}), −{question.loss:.3f}"
         )
         prompt = f"played {made.play}, best {best.play}"
         png = await asyncio.to_thread(_card, question, options, prompt)

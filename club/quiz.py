@@ -1,17 +1,23 @@
-"""The club quiz: a clear error from the club's own finished games, asked as a poll of 3–4 plays.
+"""The club quiz: a clear error from the club's own finished games — a checker play or a cube decision — asked as a
+poll.
 
 Picking (:func:`pick_question`, the engine in the worker pool, never on the event loop):
 
 1. the club's last :data:`RECENT` finished rated matches (status ``over``: a game in play is never used, RULES
    003 1.5; practice games against the engine are left out);
-2. every checker play with at least three legal plays is screened by the engine's quick level
-   (:data:`SCREEN_LEVEL`), newest match first, until :data:`ENOUGH` are found; plays that lost at least the club's
-   ``quiz_threshold`` are candidates, costliest first, and decisions an earlier quiz of the club asked about are
-   skipped;
+2. their games are screened (:mod:`club.analysis.screen`: every checker play with at least three legal plays, every
+   cube decision and answer to a double, at the engine's quick level), newest match first, spread over the pool's
+   workers, until :data:`ENOUGH` candidates are found; a game screened before (or reviewed when its match ended) is
+   not screened again. Decisions that lost at least the club's ``quiz_threshold`` are candidates, costliest first;
+   decisions an earlier quiz of the club asked about are skipped;
 3. the first candidates are graded again at :data:`QUIZ_LEVEL` — every equity on one card comes from that one level
-   — and the costliest that still lost the threshold becomes the :class:`QuizQuestion`: the best play, the member's
-   own, the next best (a plausible one) and, with four or more legal plays, a clearly worse one, in shuffled order
-   (the best is not always first).
+   — and the costliest that still lost the threshold becomes the :class:`QuizQuestion`:
+
+   - a checker play: the best play, the member's own, the next best (a plausible one) and, with four or more legal
+     plays, a clearly worse one, in shuffled order (the best is not always first);
+   - a cube decision (RULES D1): "No double", "Double, take", "Double, pass" — the whole cube action, in that
+     order; the member's own is what happened in the game (his double and the answer it got);
+   - an answer to a double (RULES D2): "Take", "Pass".
 
 The reveal (:meth:`QuizQuestion.reveal_lines`) gives the engine's ranking with equities, who voted for what and who
 was right. No Discord types: the cog posts the poll, the console prints it as text.
@@ -21,18 +27,19 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 
 from backgammon.game import Game
 from backgammon.moves import Move, dice_text
 from backgammon.position import Position
 
-from .analysis.engine import CubeState
-from .analysis.walk import PLAY, decisions
+from .analysis.engine import CubeEquities, CubeState
+from .analysis.grade import grade_answer, grade_double
+from .analysis.screen import SCREEN_LEVEL, GameKey, Screened, game_key, screen_game
+from .analysis.walk import ANSWER, DOUBLE, PLAY, Decision, decisions
 
 RECENT = 50
-SCREEN_LEVEL = "1ply"
 QUIZ_LEVEL = "2ply"
 FINALISTS = 4
 """Candidates graded again at :data:`QUIZ_LEVEL` (the costliest by the screen)."""
@@ -49,19 +56,24 @@ class NoQuizError(LookupError):
 
 @dataclass(frozen=True, slots=True)
 class QuizChoice:
-    """One answer: ``play`` in notation, its ``equity`` (the mover's view, :data:`QUIZ_LEVEL`), its ``moves``."""
+    """One answer: ``play`` in notation (or the cube action in words), its ``equity`` (the decider's view,
+    :data:`QUIZ_LEVEL`), its ``moves`` (a checker play's); ``loss`` what it gives up against the right answer
+    (None: the best choice's equity minus this one's)."""
 
     play: str
     equity: float
     moves: tuple[tuple[int, int, int, bool], ...] = ()
+    loss: float | None = None
 
 
 @dataclass(slots=True)
 class QuizQuestion:
     """A quiz position: from match ``match_id``, game ``game`` (1 = first), history entry ``index``; ``member_id``
-    and ``side`` who played it, ``names`` of sides 0 and 1; ``position_id`` (gnubg, the mover on roll), ``dice``,
-    ``cube`` (:class:`~club.analysis.engine.CubeState` fields); ``choices`` in the order shown, ``best`` and
-    ``made`` their indexes (the engine's best, the member's play); ``level`` of the equities."""
+    and ``side`` who decided, ``names`` of sides 0 and 1; ``position_id`` (gnubg, from the decider's view),
+    ``dice`` (a checker play's; None for the cube), ``cube`` (:class:`~club.analysis.engine.CubeState` fields, the
+    decider's view); ``choices`` in the order shown, ``best`` and ``made`` their indexes (the engine's best, what
+    was done in the game); ``level`` of the equities; ``kind`` ``"play"``, ``"double"`` (the cube action of the
+    player on roll) or ``"answer"`` (take or pass); ``loss`` the equity the member lost there."""
 
     match_id: int
     game: int
@@ -70,12 +82,14 @@ class QuizQuestion:
     side: int
     names: tuple[str, str]
     position_id: str
-    dice: tuple[int, int]
+    dice: tuple[int, int] | None
     cube: dict
     choices: list[QuizChoice] = field(default_factory=list)
     best: int = 0
     made: int = 0
     level: str = QUIZ_LEVEL
+    kind: str = PLAY
+    loss: float = 0.0
 
     def to_json(self) -> dict:
         """The question as a JSON object (stored with the quiz until its reveal)."""
@@ -88,33 +102,75 @@ class QuizQuestion:
         """The question stored by :meth:`to_json`."""
         data = dict(data)
         data["names"] = tuple(data["names"])
-        data["dice"] = tuple(data["dice"])
+        data["dice"] = None if data.get("dice") is None else tuple(data["dice"])
         data["choices"] = [
-            QuizChoice(c["play"], c["equity"], tuple(tuple(m) for m in c["moves"])) for c in data["choices"]
+            QuizChoice(c["play"], c["equity"], tuple(tuple(m) for m in c["moves"]), c.get("loss"))
+            for c in data["choices"]
         ]
         return cls(**data)
 
+    @classmethod
+    def from_task(cls, data: dict, match_id: int, game: int, index: int, view) -> QuizQuestion:
+        """The question of :func:`question_task`'s answer ``data`` about game ``game`` of finished match ``view``
+        (a :class:`~club.results.TableView`)."""
+        return cls(
+            match_id, game, index, view.players[data["side"]], data["side"], tuple(view.names), data["position_id"],
+            None if data["dice"] is None else tuple(data["dice"]), data["cube"],
+            [QuizChoice(play, equity, tuple(tuple(m) for m in moves), loss)
+             for play, equity, moves, loss in data["choices"]],
+            data["best"], data["made"], kind=data["kind"], loss=data["loss"],
+        )  # fmt: skip
+
     @property
     def position(self) -> Position:
-        """The position, the mover on roll."""
+        """The position, from the decider's view."""
         return Position.from_position_id(self.position_id)
 
     @property
     def cube_state(self) -> CubeState:
-        """The cube and score around the play."""
+        """The cube and score around the decision (the decider's view)."""
         return CubeState(**{**self.cube, "score": tuple(self.cube["score"])})
 
+    def choice_loss(self, index: int) -> float:
+        """What choice ``index`` gives up against the right answer (≥ 0)."""
+        choice = self.choices[index]
+        if choice.loss is not None:
+            return choice.loss
+        return max(0.0, self.choices[self.best].equity - choice.equity)
+
+    @property
+    def situation(self) -> str:
+        """The decision in a few words: ``6-4`` (a roll to play), ``cube action`` or ``doubled to 4``."""
+        if self.kind == DOUBLE:
+            return "cube action"
+        if self.kind == ANSWER:
+            return f"doubled to {2 * self.cube_state.value}"
+        return dice_text(self.dice)
+
     def mover(self, show_names: bool) -> str:
-        """Who is to play: his name when the club shows names, else "the player on roll"."""
-        return self.names[self.side] if show_names else "the player on roll"
+        """Who decides: his name when the club shows names, else "the player on roll" (a double's answer: "the
+        player doubled")."""
+        if show_names:
+            return self.names[self.side]
+        return "the player doubled" if self.kind == ANSWER else "the player on roll"
 
     def poll_question(self, number: int, show_names: bool) -> str:
-        """The poll's question, at most :data:`QUESTION_LIMIT` characters: ``Quiz 3: Ann to play 6-4 (…). Best?``"""
+        """The poll's question, at most :data:`QUESTION_LIMIT` characters: ``Quiz 3: Ann to play 6-4 (…). Which
+        play is best?``, ``Quiz 3: Ann on roll (…). The right cube action?``, ``Quiz 3: Ann is doubled to 2 (…).
+        Take or pass?``"""
         cube = self.cube_state
         what = f"{cube.match_length}-point match, {cube.score[0]}-{cube.score[1]}" if cube.match_length else "money"
         if cube.value > 1:
             what += f", cube {cube.value}"
-        text = f"Quiz {number}: {self.mover(show_names)} to play {dice_text(self.dice)} ({what}). Which play is best?"
+        who = self.mover(show_names)
+        if self.kind == DOUBLE:
+            who = f"{self.names[self.side]} on roll" if show_names else "the player on roll"
+            text = f"Quiz {number}: {who} ({what}). The right cube action?"
+        elif self.kind == ANSWER:
+            who = self.names[self.side] if show_names else "The player doubled"
+            text = f"Quiz {number}: {who} is doubled to {2 * cube.value} ({what}). Take or pass?"
+        else:
+            text = f"Quiz {number}: {who} to play {dice_text(self.dice)} ({what}). Which play is best?"
         return text[:QUESTION_LIMIT]
 
     def answers(self) -> list[str]:
@@ -127,17 +183,31 @@ class QuizQuestion:
         lines += [f"{chr(65 + i)}. {answer}" for i, answer in enumerate(self.answers())]
         return "\n".join(lines)
 
-    def board_view(self, show_names: bool, *, after: int | None = None, prompt: str = "which play is best?"):
-        """The :class:`~rendering.view.BoardView` of the position from the mover's side with the dice and
-        ``prompt``; ``after`` a choice's index: the position after that play, its moves marked."""
+    def board_view(self, show_names: bool, *, after: int | None = None, prompt: str | None = None):
+        """The :class:`~rendering.view.BoardView` of the position from the decider's side with the dice (a checker
+        play) or the cube (a cube decision; a double's answer: the cube offered) and ``prompt``; ``after`` a
+        choice's index: a checker play's position after that play, its moves marked (a cube decision: the same
+        position, the choice named)."""
         from backgammon.moves import apply_move
         from rendering import OPPONENT, VIEWER, BoardView
 
         cube = self.cube_state
         names = self.names if show_names else ("On roll", "Opponent") if self.side == 0 else ("Opponent", "On roll")
+        if self.kind == ANSWER and not show_names:
+            names = ("Doubled", "Doubler") if self.side == 0 else ("Doubler", "Doubled")
         position = self.position
-        extra: dict = {"on_roll": VIEWER, "awaiting": f"to play {dice_text(self.dice)}: {prompt}"[:80]}
-        if after is not None:
+        if self.kind == PLAY:
+            asked = f"to play {dice_text(self.dice)}: {prompt or 'which play is best?'}"
+        elif self.kind == DOUBLE:
+            asked = f"to roll or double: {prompt or 'the right cube action?'}"
+        else:
+            asked = f"to take or pass: {prompt or 'take or pass?'}"
+        extra: dict = {"on_roll": VIEWER, "awaiting": asked[:80]}
+        if self.kind == ANSWER:
+            extra["offered_cube"] = 2 * cube.value
+        if after is not None and self.kind != PLAY:
+            extra = {"on_roll": None, "awaiting": f"right: {self.choices[after].play}"[:80]}
+        elif after is not None:
             moves = tuple(Move(*m) for m in self.choices[after].moves)
             for move in moves:
                 position, _hit = apply_move(position, move.source, move.target)
@@ -149,15 +219,15 @@ class QuizQuestion:
             position, viewer_name=names[self.side], opponent_name=names[1 - self.side], viewer_colour=self.side,
             cube_value=cube.value, cube_owner={None: None, 0: VIEWER, 1: OPPONENT}[cube.owner],
             crawford=cube.crawford, score=cube.score, match_length=cube.match_length, dice=self.dice,
-            dice_side=VIEWER, **extra,
+            dice_side=VIEWER if self.dice else None, **extra,
         )  # fmt: skip
 
     def reveal_lines(self, number: int, votes: dict[int, list[str]], show_names: bool) -> list[str]:
         """The reveal: the engine's ranking of the choices with equities (the best marked, the play made in the
-        game marked), then who voted for what. ``votes``: choice index → voters' names."""
+        game marked), then who voted for what. ``votes``: choice index → voters' names. A cube decision's
+        equities are the player on roll's (no double, double/take, double/pass), an answer's the taker's."""
         lines = [f"**Quiz {number} — the answer** (Open Sage {self.level})"]
-        ranked = sorted(range(len(self.choices)), key=lambda i: -self.choices[i].equity)
-        top = self.choices[self.best].equity
+        ranked = sorted(range(len(self.choices)), key=self.choice_loss)
         for rank, i in enumerate(ranked, start=1):
             choice = self.choices[i]
             marks = []
@@ -168,7 +238,8 @@ class QuizQuestion:
             note = f" — {', '.join(marks)}" if marks else ""
             voters = votes.get(i, [])
             who = f"; votes: {', '.join(voters)}" if voters else "; no votes"
-            lines.append(f"{rank}. {choice.play}: {choice.equity:+.3f} ({choice.equity - top:+.3f}){note}{who}")
+            loss = self.choice_loss(i)
+            lines.append(f"{rank}. {choice.play}: {choice.equity:+.3f} ({-loss or 0.0:+.3f}){note}{who}")
         if show_names:
             lines.append(f"From {self.names[0]} vs {self.names[1]} (#{self.match_id}), game {self.game}.")
         return lines
@@ -192,62 +263,85 @@ def warm_task(level: str) -> str:
     return level
 
 
-def screen_task(
-    items: Sequence[tuple[int, int, dict]], threshold: float, sides: dict | None = None
-) -> list[tuple[float, int, int, int]]:
-    """Worker task: the checker plays of ``items`` (``(match id, game number, Game.to_json())``) with at least
-    three legal plays that lost ``threshold`` or more at :data:`SCREEN_LEVEL`, as ``(loss, match id, game,
-    history index)``; only the plays of side ``sides[match id]`` when ``sides`` is given."""
+def screen_task(items: Sequence[tuple[GameKey, dict]]) -> list[tuple[GameKey, Screened]]:
+    """Worker task: the screen of each ``(key, Game.to_json())`` (:func:`~club.analysis.screen.screen_game` at
+    :data:`~club.analysis.screen.SCREEN_LEVEL`), with its key."""
     from .analysis.pool import engine
 
-    found = []
     screen = engine(SCREEN_LEVEL)
-    for match_id, number, game_json in items:
-        only = None if sides is None else sides.get(match_id)
-        plays = [
-            d
-            for d in decisions(Game.from_json(game_json))
-            if d.kind == PLAY and d.choices >= 3 and (only is None or d.side == only)
-        ]
-        if not plays:
-            continue
-        ranked = screen.best_plays_many([(d.position, d.dice, d.cube) for d in plays])
-        for decision, entries in zip(plays, ranked, strict=True):
-            made = next((e for e in entries if e.play.position == decision.play.position), None)
-            if made is not None and made.loss >= threshold:
-                found.append((made.loss, match_id, number, decision.index))
-    return found
+    return [(key, screen_game(screen, game_json)) for key, game_json in items]
+
+
+def _cube_choices(decision: Decision, cube: CubeEquities, found: list[Decision]) -> tuple[list, int, int, float]:
+    """A cube decision's or an answer's choices ``[label, equity, moves, loss]``, the right one's and the one made's
+    indexes, and the member's loss (see the module docstring). A double's choices are whole cube actions: each
+    loses the doubler's error plus the taker's (taking a pass, passing a take)."""
+    if decision.kind == ANSWER:
+        take, drop = -cube.double_take, -cube.double_pass
+        best = max(take, drop)
+        choices = [["Take (beaver)" if cube.beaver else "Take", take, [], best - take], ["Pass", drop, [], best - drop]]
+        return choices, 0 if cube.should_take else 1, 0 if decision.acted else 1, grade_answer(decision, cube).loss
+    doubling = cube.best - cube.double_equity  # the doubler's error in doubling (0 when doubling is right)
+    choices = [
+        ["No double", cube.no_double, [], cube.best - cube.no_double],
+        [f"Double, {'beaver' if cube.beaver else 'take'}", cube.double_take, [],
+         doubling + max(0.0, cube.double_take - cube.double_pass)],
+        ["Double, pass", cube.double_pass, [], doubling + max(0.0, cube.double_pass - cube.double_take)],
+    ]  # fmt: skip
+    best = 0 if not cube.should_double else 1 if cube.should_take else 2
+    made = 0
+    if decision.acted:
+        answer = next((d for d in found if d.kind == ANSWER and d.index > decision.index), None)
+        made = 1 if answer is None or answer.acted else 2
+    return choices, best, made, grade_double(decision, cube).loss
 
 
 def question_task(game_json: dict, index: int, threshold: float, seed: int) -> dict | None:
-    """Worker task: the choices of the play at history ``index`` of ``game_json``, graded at :data:`QUIZ_LEVEL`
-    (see the module docstring), or None when it did not lose ``threshold`` there. Returns ``{"position_id",
-    "dice", "cube", "side", "choices": [[play, equity, moves]…], "best", "made"}`` in shuffled order (``seed``)."""
+    """Worker task: the choices of the decision at history ``index`` of ``game_json`` (a checker play, a cube
+    decision or an answer), graded at :data:`QUIZ_LEVEL` (see the module docstring), or None when it did not lose
+    ``threshold`` there. Returns ``{"kind", "position_id", "dice", "cube", "side", "choices": [[play, equity,
+    moves, loss]…], "best", "made", "loss"}`` (a checker play's choices in shuffled order, ``seed``)."""
     from .analysis.pool import engine
 
-    decision = next(d for d in decisions(Game.from_json(game_json)) if d.kind == PLAY and d.index == index)
-    ranked = engine(QUIZ_LEVEL).best_plays(decision.position, decision.dice, decision.cube)
-    made = next((e for e in ranked if e.play.position == decision.play.position), None)
-    if made is None or made.loss < threshold or len(ranked) < 3:
+    found = decisions(Game.from_json(game_json))
+    decision = next(d for d in found if d.kind in (PLAY, DOUBLE, ANSWER) and d.index == index)
+    position, cube = decision.position, decision.cube
+    if decision.kind != PLAY:
+        equities = engine(QUIZ_LEVEL).cube_decision(position, cube)
+        choices, best, made, loss = _cube_choices(decision, equities, found)
+        if loss < threshold:
+            return None
+        if decision.kind == ANSWER:  # shown from the taker's side
+            position, cube = position.swap(), cube.swapped()
+        return {
+            "kind": decision.kind, "position_id": position.position_id(), "dice": None,
+            "cube": {**asdict(cube), "score": list(cube.score)}, "side": decision.side, "choices": choices,
+            "best": best, "made": made, "loss": loss,
+        }  # fmt: skip
+    ranked = engine(QUIZ_LEVEL).best_plays(position, decision.dice, cube)
+    chosen = next((e for e in ranked if e.play.position == decision.play.position), None)
+    if chosen is None or chosen.loss < threshold or len(ranked) < 3:
         return None
     rng = random.Random(seed)
-    picked = [ranked[0], made]
-    others = [e for e in ranked[1:] if e is not made]
+    picked = [ranked[0], chosen]
+    others = [e for e in ranked[1:] if e is not chosen]
     picked.append(others[0])  # the next best: a plausible answer
-    worse = [e for e in others[1:] if e.loss >= max(made.loss, 0.16)]
+    worse = [e for e in others[1:] if e.loss >= max(chosen.loss, 0.16)]
     if worse:
         picked.append(rng.choice(worse[:6]))  # a clearly worse one, for beginners
     order = list(range(len(picked)))
     rng.shuffle(order)
     shown = [picked[i] for i in order]
     return {
-        "position_id": decision.position.position_id(),
+        "kind": PLAY,
+        "position_id": position.position_id(),
         "dice": list(decision.dice),
-        "cube": {**asdict(decision.cube), "score": list(decision.cube.score)},
+        "cube": {**asdict(cube), "score": list(cube.score)},
         "side": decision.side,
-        "choices": [[e.play.notation() or "no move", e.equity, [list(m) for m in e.play.moves]] for e in shown],
+        "choices": [[e.play.notation() or "no move", e.equity, [list(m) for m in e.play.moves], e.loss] for e in shown],
         "best": order.index(0),
         "made": order.index(1),
+        "loss": chosen.loss,
     }
 
 
@@ -275,48 +369,82 @@ def _batches(items: list, count: int) -> Iterable[list]:
         yield items[start : start + size]
 
 
+Keep = Callable[[int, int, int, float, int], bool]
+"""Whether a screened decision is a candidate: ``keep(match id, game number, history index, loss, side)``."""
+
+
+async def screen_candidates(
+    pool, games: dict[tuple[int, int], dict], keep: Keep, *, enough: int | None = None
+) -> list[tuple[float, int, int, int]]:
+    """The decisions of ``games`` (``(match id, game number)`` → ``Game.to_json()``, newest first) that ``keep``
+    accepts, as ``(loss, match id, game, history index)``, costliest first. Games ``pool`` screened before (or
+    reviewed: :class:`~club.analysis.screen.ScreenCache`) are read from its cache; the others are screened across
+    its workers, in small batches so both stay busy to the end; with ``enough``, the screening stops once that many
+    are found (batches not started are not run)."""
+    cache = pool.screened
+    found: list[tuple[float, int, int, int]] = []
+
+    def take(key, screened) -> None:
+        match_id, number, _length = key
+        found.extend(
+            (loss, match_id, number, index)
+            for loss, index, side in screened
+            if keep(match_id, number, index, loss, side)
+        )
+
+    todo = []
+    for (match_id, number), data in games.items():
+        key = game_key(match_id, number, data)
+        screened = cache.get(key)
+        if screened is None:
+            todo.append((key, data))
+        else:
+            take(key, screened)
+    if todo and (enough is None or len(found) < enough):
+        tasks = [asyncio.ensure_future(pool.run(screen_task, batch)) for batch in _batches(todo, 4 * pool.workers)]
+        try:
+            for done in asyncio.as_completed(tasks):
+                for key, screened in await done:
+                    cache.put(key, screened)
+                    take(key, screened)
+                if enough is not None and len(found) >= enough:
+                    break
+        finally:
+            for task in tasks:
+                if task.done() and not task.cancelled() and task.exception() is None:
+                    for key, screened in task.result():  # screened by now: kept for the next time
+                        cache.put(key, screened)
+                task.cancel()  # batches not started are not run
+    return sorted(found, reverse=True)
+
+
 async def pick_question(
     service, club_id: int, pool, *, threshold: float, exclude: set | None = None, seed: int | None = None
 ) -> QuizQuestion:
     """A :class:`QuizQuestion` from club ``club_id``'s recent finished games (see the module docstring): the
-    screening spread over ``pool``'s workers, the final grading in one of them; the event loop only awaits.
-    ``exclude``: ``(match id, game, index)`` already asked. Raises :class:`NoQuizError` when no clear error is
-    left, :class:`~club.analysis.AnalysisUnavailableError` without the engine."""
+    screening spread over ``pool``'s workers (:func:`screen_candidates`), the final grading in one of them; the
+    event loop only awaits. ``exclude``: ``(match id, game, index)`` already asked. Raises :class:`NoQuizError`
+    when no clear error is left, :class:`~club.analysis.AnalysisUnavailableError` without the engine."""
     import secrets
 
     matches = await recent_games(service, club_id)
     views = {view.match_id: view for view, _games in matches}
     games = {(view.match_id, n): g for view, found in matches for n, g in enumerate(found, start=1)}
-    items = [(match_id, number, data) for (match_id, number), data in games.items()]
-    if not items:
+    if not games:
         raise NoQuizError("The club has no finished rated match to make a quiz from yet.")
     exclude = exclude or set()
-    batches = list(_batches(items, 4 * max(1, pool.workers)))  # small batches keep every worker busy to the end
-    tasks = [asyncio.ensure_future(pool.run(screen_task, batch, threshold)) for batch in batches]
-    found: list = []
-    try:
-        for done in asyncio.as_completed(tasks):
-            found += [c for c in await done if (c[1], c[2], c[3]) not in exclude]
-            if len(found) >= ENOUGH:
-                break
-    finally:
-        for task in tasks:
-            task.cancel()  # batches not started are not run
-    candidates = sorted(found, key=lambda c: -c[0])
+
+    def keep(match_id: int, number: int, index: int, loss: float, _side: int) -> bool:
+        return loss >= threshold and (match_id, number, index) not in exclude
+
+    candidates = await screen_candidates(pool, games, keep, enough=ENOUGH)
     seed = secrets.randbits(32) if seed is None else seed
     for _loss, match_id, number, index in candidates[:FINALISTS]:
         data = await pool.run(question_task, games[(match_id, number)], index, threshold, seed)
-        if data is None:
-            continue
-        view = views[match_id]
-        return QuizQuestion(
-            match_id, number, index, view.players[data["side"]], data["side"], tuple(view.names),
-            data["position_id"], tuple(data["dice"]), data["cube"],
-            [QuizChoice(play, equity, tuple(tuple(m) for m in moves)) for play, equity, moves in data["choices"]],
-            data["best"], data["made"],
-        )  # fmt: skip
+        if data is not None:
+            return QuizQuestion.from_task(data, match_id, number, index, views[match_id])
     raise NoQuizError(
-        f"No play of the club's last {len(matches)} finished matches lost {threshold:g} or more that a quiz has "
+        f"No decision of the club's last {len(matches)} finished matches lost {threshold:g} or more that a quiz has "
         "not asked about yet."
     )
 
@@ -406,7 +534,7 @@ async def reveal_quiz(service, record, votes: dict[int, list[tuple[int, str]]], 
     names = {index: [name for _member, name in voters] for index, voters in votes.items()}
     lines = question.reveal_lines(number, names, settings.quiz_names)
     right = [name for _member, name in votes.get(question.best, [])]
-    lines.append(f"Right: {', '.join(right)}." if right else "Nobody found the best play this time.")
+    lines.append(f"Right: {', '.join(right)}." if right else "Nobody found the best answer this time.")
     lines += await leaderboard_lines(service, record.club_id, limit=5)
     png = await asyncio.to_thread(quiz_card_png, question, settings.quiz_names, options, after=question.best)
     return Reveal(lines, png)
@@ -444,3 +572,18 @@ async def quiz_due(service, guild_id: int) -> bool:
         return False
     last = await quizzes.last_quiz_at(service.db, club_id)
     return last is None or service.clock.now() - last >= settings.quiz_days * 86_400
+
+
+def options_text(settings, channel: str) -> str:
+    """The club's learning options in one paragraph (``/study options``, the console's ``options``): the quiz
+    schedule (in ``channel``, e.g. ``<#123>``; ``""``: no schedule shown), names, threshold, highlights."""
+    if not channel:
+        schedule = "on request"
+    elif settings.quiz_days:
+        schedule = f"every {settings.quiz_days} days in {channel}"
+    else:
+        schedule = "only on /study quiz"
+    return (
+        f"Quizzes: {schedule}; names {'shown' if settings.quiz_names else 'hidden'}; decisions that lost "
+        f"{settings.quiz_threshold:g} or more. Highlights at match end: {'on' if settings.highlights else 'off'}."
+    )

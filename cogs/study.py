@@ -11,14 +11,14 @@
   no electronic aids in a match; :mod:`club.analysis.hints`).
 - ``/study highlight [game]`` — the turning point of a finished match as an animated GIF, checker by checker
   (:mod:`club.highlight`); posted by itself in the game's thread when a match ends unless the club turned
-  ``highlights`` off. Without the engine the turning point is the biggest pip-count swing.
+  ``highlights`` off. Without the engine the turning point is the biggest pip-count or cube swing.
 - ``/study quiz [hours]`` — a quiz from the club's recent finished games (:mod:`club.quiz`) posted as a Discord
   poll of 3–4 plays with its board picture; when the poll's final results arrive (a MESSAGE_UPDATE with
   ``is_finalized``, or the reminder loop finding it closed, after a restart too) the engine's ranking, the board after
   the best play, who voted for what and the club's leaderboard. ``/study quizboard`` shows the leaderboard;
   ``/study options`` (admins) sets the weekly schedule, whether names are shown, the threshold and highlights.
-- ``/study blunders [member] [count] [share]`` — a member's costliest plays in his recent finished matches
-  (:mod:`club.blunders`), each with its board; private to the asker unless he shares his own.
+- ``/study blunders [member] [count] [share]`` — a member's costliest decisions (checker plays and cube) in his
+  recent finished matches (:mod:`club.blunders`), each with its board; private to the asker unless he shares his own.
 - ``/study practice [length] [strength]`` — a match (or, length 0, a money session) against the engine in a seat
   the bot takes (:mod:`club.practice`): unrated, outside the club's books; its own thread, played with the ``/bg``
   commands and buttons like any game. Whenever the engine is to act (:meth:`Study.on_practice_turn`, dispatched by
@@ -59,7 +59,16 @@ from club.blunders import member_blunders
 from club.errors import InvalidRequestError
 from club.highlight import Highlight, match_highlight
 from club.practice import DEFAULT_LENGTH, MAX_PRACTICE_LENGTH, engine_turns, practice_title, start_practice
-from club.quiz import NoQuizError, club_leaderboard, pending_quizzes, quiz_due, quiz_posted, reveal_quiz, start_quiz
+from club.quiz import (
+    NoQuizError,
+    club_leaderboard,
+    options_text,
+    pending_quizzes,
+    quiz_due,
+    quiz_posted,
+    reveal_quiz,
+    start_quiz,
+)
 from club.results import Outcome, TableView
 
 from . import flow
@@ -235,8 +244,8 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
     @commands.Cog.listener()
     async def on_match_finished(self, view: TableView) -> None:
         """A match or money session ended: post its review in the game's thread (with the engine), then its
-        highlight (:mod:`club.highlight`: by the review's equities, else by the pip count) unless the club turned
-        highlights off."""
+        highlight (:mod:`club.highlight`: by the review's equities, else by the pip count and the cube) unless the
+        club turned highlights off."""
         analysis = None
         home = await self.bot.publisher.home(view.match_id)
         if engine_available():
@@ -342,12 +351,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
             else:
                 settings = await service.club_settings(interaction.guild_id)
             where = f"<#{settings.quiz_channel}>" if settings.quiz_channel else "no channel set"
-            schedule = f"every {settings.quiz_days} days in {where}" if settings.quiz_days else "only on /study quiz"
-            await interaction.followup.send(
-                f"Quizzes: {schedule}; names {'shown' if settings.quiz_names else 'hidden'}; positions that lost "
-                f"{settings.quiz_threshold:g} or more. Highlights at match end: {'on' if settings.highlights else 'off'}.",
-                ephemeral=True,
-            )
+            await interaction.followup.send(options_text(settings, where), ephemeral=True)
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
         """Check failures (``/study options`` for admins only) and option errors end up here (:mod:`cogs.errors`)."""
@@ -414,7 +418,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
 
     # -- blunders -----------------------------------------------------------------------------------------------------
     @app_commands.command(
-        description="A member's costliest plays in his recent finished matches (private unless shared)"
+        description="A member's costliest plays and cube decisions in recent finished matches (private unless shared)"
     )
     @app_commands.describe(
         member="Whose (default: yours)", count="How many (1–5, default 3)", share="Post it for everyone (yours only)"
@@ -426,7 +430,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
         count: app_commands.Range[int, 1, 5] | None = None,
         share: bool = False,
     ) -> None:
-        """``/study blunders [member] [count] [share]``: the costliest plays (:mod:`club.blunders`), each with its
+        """``/study blunders [member] [count] [share]``: the costliest decisions (:mod:`club.blunders`), each with its
         board, the play made, the best play and the equity lost; only the asker sees it unless he shares his own."""
         if share and member is not None and member.id != interaction.user.id:
             share = False
@@ -454,7 +458,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
     @app_commands.describe(game="Match number (default: the match of this thread)")
     async def highlight(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
         """``/study highlight [game]``: the animated turning point of a finished match (by the engine's equity when
-        it is installed, else by the pip count); refused while the match is played (RULES 003 1.5)."""
+        it is installed, else by the pip count and the cube); refused while the match is played (RULES 003 1.5)."""
         await interaction.response.defer(thinking=True)
         async with guarded(interaction, "/study highlight", game=game):
             await flow.register(interaction)

@@ -148,15 +148,20 @@ async def show(console: Console, outcome: Outcome) -> str:
     if any(event.kind in ("match_over", "session_over") for event in outcome.events):
         from club.analysis import engine_available
 
+        from .study import auto_highlight
+
         if engine_available() and console.review_after_match and not view.practice:
             from club.analysis.review import club_games
 
             from .study import start_review
 
-            # the review is computed in the background and printed when ready (console.study.ready_reviews)
+            # the review is computed in the background and printed when ready (console.study.ready_reviews), the
+            # highlight after it, by its equities
             lines.append(start_review(console, view, await club_games(console.service, view.match_id)))
-        elif engine_available():
-            lines.append(f"The engine's review (PRs, costliest plays, cube errors): review {view.match_id}")
+        else:
+            if engine_available():
+                lines.append(f"The engine's review (PRs, costliest plays, cube errors): review {view.match_id}")
+            lines.append(await auto_highlight(console, view))  # by the pip count and the cube
     return "\n".join(line for line in lines if line)
 
 

@@ -99,6 +99,9 @@ async def ready_reviews(console: Console, *, wait: bool = False, only: int | Non
             texts.append(f"The engine's review of #{match_id} failed ({type(error).__name__}: {str(error)[:200]}).")
             continue
         texts.append(await review_text(console, view, found))
+        highlight = await auto_highlight(console, view, found.analysis)  # by the review's equities
+        if highlight:
+            texts.append(highlight)
     return texts
 
 
@@ -204,10 +207,33 @@ async def hint(console: Console, args: list[str]) -> str:
     return hint_text(board, rolled, result, HINT_LEVEL).text.replace("```\n", "").replace("\n```", "")
 
 
+def highlight_text(console: Console, found, match_id: int) -> str:
+    """The console's text of :class:`~club.highlight.Highlight` ``found`` of match ``match_id``: its caption and
+    where its GIF was written (with its size), or that the match has nothing to show."""
+    if found is None:
+        return f"Match #{match_id} has no checker play to show."
+    written = console.write_png(found.filename, found.data)
+    size = f"{len(found.data) / 1024:.0f} KB"
+    return "\n".join(line for line in (found.caption, f"{written} ({size})" if written else "") if line)
+
+
+async def auto_highlight(console: Console, view, analysis=None) -> str:
+    """The highlight of match ``view`` when it ends (:func:`club.highlight.match_highlight`: by ``analysis``, the
+    review's equities, when given, else by the pip count and the cube), unless the club turned ``highlights`` off
+    (then ``""``), as Discord posts it in the game's thread."""
+    from club.highlight import match_highlight
+
+    if not (await console.service.club_settings(console.guild_id)).highlights:
+        return ""
+    found = await match_highlight(console.service, view.match_id, analysis=analysis, options=console.options)
+    return "" if found is None else highlight_text(console, found, view.match_id)
+
+
 @verb("study highlight", "highlight [game]", "the turning point of a finished match, as an animated GIF", bare=True)
 async def highlight(console: Console, args: list[str]) -> str:
     """``highlight [game]``: the turning point of a finished match played checker by checker, written as a GIF
-    (:func:`club.highlight.match_highlight`: by the engine's equity when it is installed, else by the pip count);
+    (:func:`club.highlight.match_highlight`: by the engine's equity when it is installed, else by the pip count
+    and the cube);
     refused while the match is played (RULES 003 1.5)."""
     from club.highlight import match_highlight
 
@@ -216,11 +242,43 @@ async def highlight(console: Console, args: list[str]) -> str:
         raise InvalidRequestError(f"highlight takes a game number only, not {' '.join(rest)[:60]!r}")
     pool = pool_of(console) if engine_available() else None
     found = await match_highlight(console.service, match_id, pool=pool, options=console.options)
-    if found is None:
-        return f"Match #{match_id} has no checker play to show."
-    written = console.write_png(found.filename, found.data)
-    size = f"{len(found.data) / 1024:.0f} KB"
-    return "\n".join(line for line in (found.caption, f"{written} ({size})" if written else "") if line)
+    return highlight_text(console, found, match_id)
+
+
+@verb("study options", "options [highlights=on|off] [names=on|off] [threshold=0.08]",
+      "club admins: whether quizzes name whose game, their threshold, highlights at match end", bare=True)  # fmt: skip
+async def study_options(console: Console, args: list[str]) -> str:
+    """``options [highlights=on|off] [names=on|off] [threshold=X]``: show or change the club's learning options
+    (``/study options``: :class:`club.settings.ClubSettings` ``highlights``, ``quiz_names``, ``quiz_threshold``);
+    changes are for admins."""
+    from club.quiz import options_text
+
+    named, rest = options(args, ("highlights", "names", "threshold"))
+    if rest:
+        raise InvalidRequestError(
+            f"options takes highlights=on|off, names=on|off, threshold=0.04–1, not {' '.join(rest)[:60]!r}"
+        )
+    changes: dict = {}
+    for key, stored in (("highlights", "highlights"), ("names", "quiz_names")):
+        if key in named:
+            word = named[key].strip().lower()
+            if word not in ("on", "off", "true", "false", "yes", "no"):
+                raise InvalidRequestError(f"{key} is on or off, not {named[key][:20]!r}")
+            changes[stored] = word in ("on", "true", "yes")
+    if "threshold" in named:
+        try:
+            changes["quiz_threshold"] = float(named["threshold"])
+        except ValueError:
+            raise InvalidRequestError(
+                f"threshold is an equity from 0.04 to 1, not {named['threshold'][:20]!r}"
+            ) from None
+    if changes and not console.admin:
+        raise InvalidRequestError("only a club admin can change the learning options")
+    service = console.service
+    settings = await (
+        service.configure_club(console.guild_id, **changes) if changes else service.club_settings(console.guild_id)
+    )
+    return options_text(settings, "")
 
 
 @verb("study quiz", "quiz [answer]", "a quiz from the club's finished games (poll as text); quiz answer: the answer",
@@ -255,10 +313,12 @@ async def quiz(console: Console, args: list[str]) -> str:
     return "\n".join(lines + ["(quiz answer: the engine's ranking)"])
 
 
-@verb("study blunders", "blunders [COUNT]", "your costliest plays in your recent finished matches", bare=True)
+@verb("study blunders", "blunders [COUNT]", "your costliest plays and cube decisions in recent finished matches",
+      bare=True)  # fmt: skip
 async def blunders(console: Console, args: list[str]) -> str:
-    """``blunders [COUNT]``: the member's COUNT (1–5, default 3) costliest plays in his recent finished matches
-    (:func:`club.blunders.member_blunders`), each board written as a PNG. Without the engine: how to install it."""
+    """``blunders [COUNT]``: the member's COUNT (1–5, default 3) costliest decisions (plays and cube) in his recent
+    finished matches (:func:`club.blunders.member_blunders`), each board written as a PNG. Without the engine: how
+    to install it."""
     from club.blunders import MAX_COUNT, member_blunders
 
     if len(args) > 1:

@@ -324,9 +324,11 @@ def learning_samples() -> dict[str, bytes]:
 
     start = Position.from_points({24: 2, 13: 4, 8: 3, 6: 5, 5: 1, 1: -2, 12: -5, 14: -1, 17: -3, 19: -4})
     play = _play(start, (6, 4), "24/14*")
+    before = start.pips_opponent - start.pips_player
+    after = play.position.pips_opponent - play.position.pips_player
     views = play_frames(
-        start, play.moves, (6, 4), "#7 turning point: pip lead +19 → +37", viewer_name="Ann", opponent_name="Bob",
-        match_length=7, score=(2, 4), cube_value=2, cube_owner=OPPONENT,
+        start, play.moves, (6, 4), f"#7 turning point: pip lead {before:+d} → {after:+d}", viewer_name="Ann",
+        opponent_name="Bob", match_length=7, score=(2, 4), cube_value=2, cube_owner=OPPONENT,
     )  # fmt: skip
     card: dict[str, Any] = dict(viewer_name="On roll", opponent_name="Opponent", match_length=7, score=(2, 4),
                                 cube_value=2, cube_owner=OPPONENT, dice=(6, 4), dice_side=VIEWER)  # fmt: skip

@@ -70,7 +70,7 @@ async def test_quiz_printed_as_a_poll_then_its_answer(tmp_path):
             answer = await console.handle("quiz answer")
             assert "Quiz 1 — the answer" in answer and "— best" in answer and "played in the game" in answer
             listed = await console.handle("blunders 1")
-            assert listed.startswith("bob's costliest plays") and "\n1. #1 game 1, " in listed, listed
+            assert listed.startswith("bob's costliest decisions") and "\n1. #1 game 1, " in listed, listed
             assert listed.splitlines()[-1].startswith("Image: ") and "blunder-1.png" in listed
         finally:
             if console.analysis_pool is not None:
@@ -82,3 +82,53 @@ async def test_quiz_without_the_engine_says_how_to_install_it(tmp_path, monkeypa
     async with console_in(tmp_path) as console:
         assert await console.handle("quiz") == ENABLE_ANALYSIS
         assert await console.handle("blunders") == ENABLE_ANALYSIS
+
+
+async def _end_by_console(console, match_id: int, *, plays: int, seed: int) -> str:
+    """Random legal plays on match ``match_id``, then the member on roll resigns and the other accepts, both typed
+    in the console (what it prints when the match ends is returned)."""
+    service = console.service
+    rng = random.Random(seed)
+    while plays:
+        view = await service.state(match_id)
+        if view.pending == "play":
+            await service.play(
+                match_id, view.waiting_for, rng.choice(await service.legal_plays(match_id, view.waiting_for))
+            )
+            plays -= 1
+        else:
+            await service.roll(match_id, view.waiting_for)
+    view = await service.state(match_id)
+    names = await service.display_names(view.players)
+    resigner = view.waiting_for
+    other = next(p for p in view.players if p != resigner)
+    await console.handle(f"as {names[resigner]}")
+    await console.handle(f"resign #{match_id}")
+    await console.handle(f"as {names[other]}")
+    return await console.handle(f"accept #{match_id}")
+
+
+async def test_the_highlight_is_written_when_a_match_ends_unless_the_club_turned_it_off(tmp_path, monkeypatch):
+    """As Discord posts it in the game's thread: the turning point (no engine: by the pip count and the cube) written
+    as a GIF when the match ends, its path printed; ``options highlights=off`` (admins) turns it off."""
+    monkeypatch.setitem(sys.modules, "bgsage", None)
+    async with console_in(tmp_path, images=tmp_path / "images") as console:
+        await console.handle("challenge bob 1")
+        await console.handle("as bob")
+        await console.handle("accept")
+        out = await _end_by_console(console, 1, plays=4, seed=5)
+        assert "Turning point of #1, game 1" in out and "(by the pip count and the cube (no engine))" in out, out
+        line = next(line for line in out.splitlines() if "highlight-1.gif" in line)
+        path = Path(line.removeprefix("Image: ").rsplit(" (", 1)[0])
+        with Image.open(path) as image:
+            assert image.format == "GIF" and image.n_frames >= 2
+        shown = await console.handle("options")
+        assert "Highlights at match end: on" in shown and "names hidden" in shown, shown
+        assert "highlights is on or off, not 'maybe'" in await console.handle("options highlights=maybe")
+        out = await console.handle("options highlights=off threshold=0.1")
+        assert "Highlights at match end: off" in out and "lost 0.1 or more" in out, out
+        await console.handle("challenge carol 1")
+        await console.handle("as carol")
+        await console.handle("accept")
+        out = await _end_by_console(console, 2, plays=4, seed=6)
+        assert "Turning point" not in out and not (tmp_path / "images" / "highlight-2.gif").exists(), out

@@ -64,7 +64,7 @@ async def test_highlight_refused_in_play_then_posted_at_match_end_and_on_demand(
         await play_then_resign(h, 1)
         posted = await _posted_highlight(h, thread)
         assert posted is not None, "no highlight was posted at the match's end"
-        assert "(by the pip count (no engine))" in posted.content
+        assert "(by the pip count and the cube (no engine))" in posted.content
         [(name, data)] = posted.files.items()
         assert name == "highlight-1.gif" and data.startswith(GIF_MAGIC) and len(data) <= MAX_BYTES
         image = Image.open(io.BytesIO(data))
@@ -191,12 +191,12 @@ async def test_blunders_private_from_finished_matches_only(harness):
     await play_randomly(h, 2, 20, seed=4, resign=False)  # match 2 is being played: never listed
     lobby = h.channel("lobby")
     asked = await h.command(alice, "study blunders", lobby, count=2)
-    assert asked.private and asked.text.startswith("**Alice's costliest plays**"), asked.text
+    assert asked.private and asked.text.startswith("**Alice's costliest decisions**"), asked.text
     listed = [line for line in asked.text.splitlines() if line[:3] in ("1. ", "2. ")]
     assert listed and all(line.split()[1] == "#1" for line in listed), asked.text
     assert all("played " in line and ", best " in line and "−" in line for line in listed)
     assert sum(name.endswith(".png") for m in asked.messages for name in m.files) == len(listed)
     shared = await h.command(bob, "study blunders", lobby, share=True)
-    assert not shared.private and shared.text.startswith("**Bob's costliest plays**")
+    assert not shared.private and shared.text.startswith("**Bob's costliest decisions**")
     other = await h.command(bob, "study blunders", lobby, member=alice, share=True)
     assert other.private  # another member's list is never posted for everyone

@@ -39,10 +39,14 @@ def default_workers() -> int:
 class AnalysisPool:
     """A lazily started pool of ``workers`` engine processes. ``submit``/``map`` for scripts, ``run`` for coroutines;
     ``shutdown`` stops the workers (also on ``with``). Raises :class:`~club.analysis.AnalysisUnavailableError` on
-    first use when the engine is not installed (checked in this process, before any worker starts)."""
+    first use when the engine is not installed (checked in this process, before any worker starts). ``screened``
+    keeps the screens of finished games its workers (or a review) computed (:mod:`club.analysis.screen`)."""
 
     def __init__(self, workers: int | None = None) -> None:
+        from .screen import ScreenCache
+
         self.workers = workers or default_workers()
+        self.screened = ScreenCache()
         self._executor: concurrent.futures.ProcessPoolExecutor | None = None
 
     def _pool(self) -> concurrent.futures.ProcessPoolExecutor:

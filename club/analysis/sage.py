@@ -102,30 +102,39 @@ class SageEngine:
             if len(plays) == 1:
                 results[index] = [PlayEquity(plays[0], 0.0, 0.0)]
                 continue
-            entry = {
-                "board": to_board(position),
-                "die1": dice[0],
-                "die2": dice[1],
-                "cube_value": cube.value,
-                "cube_owner": _owner(cube),
-            }
-            if cube.match_length:
-                entry.update(away1=cube.away[0], away2=cube.away[1], is_crawford=cube.crawford)
-            inputs.append(entry)
+            inputs.append(_play_entry(position, dice, cube))
             pending.append((index, plays, cube))
         if inputs:
-            jacoby = _money_options([cube for _, _, cube in pending])["jacoby"]
-            if self._n_ply is None:
-                raw = bgbot_cpp.batch_checker_play(
-                    inputs, self._one_ply, FILTER_MAX_MOVES, FILTER_THRESHOLD, 1, jacoby=jacoby
-                )
-            else:
-                raw = bgbot_cpp.batch_checker_play(
-                    inputs, self._one_ply, self._n_ply, FILTER_MAX_MOVES, FILTER_THRESHOLD, 1, jacoby=jacoby
-                )
+            raw = self._checker_play(inputs, [cube for _, _, cube in pending])
             for (index, plays, _cube), answer in zip(pending, raw, strict=True):
                 results[index] = _ranked(plays, answer["moves"])
         return results  # type: ignore[return-value]
+
+    def play_losses(self, items: Sequence[tuple[Position, tuple[int, int], CubeState, Position]]) -> list[float]:
+        """The equity each play made lost against the best play of its roll: ``items`` ``(position, dice, cube,
+        reached)`` with ``reached`` the position after the play (the mover's view). One engine call, without
+        listing our legal plays (the cheap path of a screen, :mod:`club.analysis.screen`): the engine's own list
+        of plays is matched by the position reached. A play it does not list (none expected) loses 1.0."""
+        if not items:
+            return []
+        inputs = [_play_entry(position, check_dice(dice), cube) for position, dice, cube, _reached in items]
+        raw = self._checker_play(inputs, [cube for _position, _dice, cube, _reached in items])
+        losses = []
+        for (_position, _dice, _cube, reached), answer in zip(items, raw, strict=True):
+            equities = {tuple(move["board"]): float(move["equity"]) for move in answer["moves"]}
+            made = equities.get(tuple(to_board(reached)))
+            losses.append(1.0 if made is None else max(0.0, max(equities.values()) - made))
+        return losses
+
+    def _checker_play(self, inputs: list[dict], cubes: Sequence[CubeState]) -> list[dict]:
+        jacoby = _money_options(cubes)["jacoby"]
+        if self._n_ply is None:
+            return bgbot_cpp.batch_checker_play(
+                inputs, self._one_ply, FILTER_MAX_MOVES, FILTER_THRESHOLD, 1, jacoby=jacoby
+            )
+        return bgbot_cpp.batch_checker_play(
+            inputs, self._one_ply, self._n_ply, FILTER_MAX_MOVES, FILTER_THRESHOLD, 1, jacoby=jacoby
+        )
 
     def roll_equities(self, position: Position, cube: CubeState, *, opening: bool = False) -> dict:
         """The equity after the best play of each roll (21 rolls; 15 without doublets for an opening roll, RULES
@@ -133,10 +142,7 @@ class SageEngine:
         measures luck, at its 0-ply). Returns ``{(d1, d2): equity}`` with ``d1 ≥ d2``; a roll that cannot be played
         is valued by the position itself after the pass."""
         rolls = [(d1, d2) for d1 in range(6, 0, -1) for d2 in range(d1, 0, -1) if not (opening and d1 == d2)]
-        entry = {"board": to_board(position), "cube_value": cube.value, "cube_owner": _owner(cube)}
-        if cube.match_length:
-            entry.update(away1=cube.away[0], away2=cube.away[1], is_crawford=cube.crawford)
-        inputs = [dict(entry, die1=d1, die2=d2) for d1, d2 in rolls]
+        inputs = [_play_entry(position, roll, cube) for roll in rolls]
         jacoby = _money_options([cube])["jacoby"]
         raw = bgbot_cpp.batch_checker_play(inputs, self._one_ply, FILTER_MAX_MOVES, FILTER_THRESHOLD, 1, jacoby=jacoby)
         found = {}
@@ -167,6 +173,20 @@ class SageEngine:
         return [
             CubeEquities(r["equity_nd"], r["equity_dt"], r["equity_dp"], bool(r.get("is_beaver", False))) for r in raw
         ]
+
+
+def _play_entry(position: Position, dice: tuple[int, int], cube: CubeState) -> dict:
+    """Open Sage's input for the plays of ``dice`` from ``position``."""
+    entry = {
+        "board": to_board(position),
+        "die1": dice[0],
+        "die2": dice[1],
+        "cube_value": cube.value,
+        "cube_owner": _owner(cube),
+    }
+    if cube.match_length:
+        entry.update(away1=cube.away[0], away2=cube.away[1], is_crawford=cube.crawford)
+    return entry
 
 
 def _ranked(plays: list[Play], moves: list[dict]) -> list[PlayEquity]:
