@@ -210,7 +210,9 @@ async def chouette_message(
         plays = None
         play = next((d for d in view.decisions if d.pending == "play"), None)
         if play is not None:
-            plays = await bot.chouettes.legal_plays(view.session_id, play.subject)
+            plays = list(view.plays) if view.plays is not None else await bot.chouettes.legal_plays(
+                view.session_id, play.subject
+            )
             if len(plays) > 25:
                 embed.add_field(name="Your play", value="Type `/bg chouette move` — the legal plays are suggested.")
         components = await components_for(view, plays)

@@ -8,7 +8,7 @@ history: one read snapshot of the rows it needs, each read once, and one commit.
 
 from __future__ import annotations
 
-from bench.statements import TARGET, money
+from bench.statements import TARGET, chouette, money
 
 
 def _over(found: dict) -> list[str]:
@@ -30,3 +30,11 @@ async def test_a_move_a_roll_a_double_and_a_take_each_run_at_most_12_statements_
     for counts in found.values():  # one snapshot, each hot row read once there
         assert all(count.reads == 1 and count.writes == 1 for count in counts)
         assert all(count.rows["clubs"] == 1 for count in counts)
+
+
+async def test_a_chouette_decision_runs_at_most_12_statements_in_one_write(tmp_path):
+    found = await chouette(tmp_path, 1)
+    assert set(found) == {"chouette pass", "chouette roll"}
+    assert not _over(found), "\n".join(_over(found))
+    for counts in found.values():
+        assert all(count.reads == 1 and count.rows["chouettes"] == 1 and count.rows["clubs"] == 1 for count in counts)

@@ -471,7 +471,8 @@ class ChouetteService(ChouetteExpiry):
         async def act(step: ChouetteStep) -> None:
             step.request = request
             try:
-                step.names.update(await self.club._names([member]))
+                if member not in step.names:  # a presser outside the table (read with it otherwise)
+                    step.names.update(await self.club._names([member]))
                 await step.contribute(member)  # his client seeds, if due
                 result = operation(step)
                 if inspect.isawaitable(result):

@@ -151,6 +151,8 @@ class ChouetteView:
     settlement between Team members on offer (``buyer``, ``seller``, ``points``, ``preempt``; 003 Atlanta 4.4).
     ``player``: who plays the Team's checkers — the Captain, or the Acting Captain standing in while he is away;
     ``orders``: the standing orders in force, member → in words (RULES C9).
+    ``plays``: while a decision is a play, the legal plays of the board's dice (notation, ``pass`` when none: what
+    :meth:`club.chouette.ChouetteService.legal_plays` says), else None.
     """
 
     session_id: int
@@ -188,6 +190,7 @@ class ChouetteView:
     team_offer: dict | None = None
     player: int | None = None
     orders: dict[int, str] = field(default_factory=dict)
+    plays: tuple[str, ...] | None = None
 
     @cached_property
     def sheet(self) -> SheetData:
@@ -340,6 +343,9 @@ class ChouetteView:
             team_offer=None if table.open_offer() is None else dict(table.open_offer()),
             player=None if session.player is None else member_id(session.player),
             orders={member: order_text(order) for member in table.members if (order := table.order_of(member))},
+            plays=tuple(p.notation() or "pass" for p in table.board.legal_plays())
+            if table.board is not None and any(d.pending == "play" for d in decisions)
+            else None,
         )
 
 
