@@ -202,12 +202,13 @@ class Settings:
 
     def open_database(self, path: Path | None = None):
         """``Database.open`` of ``path`` (default: ``[storage] url`` if set, else ``[storage] path``) with
-        ``synchronous`` and ``busy_timeout_ms`` (SQLite's)."""
+        ``synchronous`` and ``busy_timeout_ms`` (SQLite's), held by this program alone (a second bot or console on
+        the file is refused: :class:`storage.DatabaseInUseError`)."""
         if path is None and self.database_url:
             return Database.open(self.database_url)
         path = path or self.database
         path.parent.mkdir(parents=True, exist_ok=True)
-        return Database.open(path, synchronous=self.synchronous, busy_timeout_ms=self.busy_timeout_ms)
+        return Database.open(path, synchronous=self.synchronous, busy_timeout_ms=self.busy_timeout_ms, exclusive=True)
 
     def check(self) -> str | None:
         """What is wrong with the configuration, in words, or None."""

@@ -25,6 +25,7 @@ from .backup import backup_file, check_file
 from .database import Database
 from .errors import (
     ConstraintError,
+    DatabaseInUseError,
     DatabaseUnavailableError,
     DuplicateError,
     OperationFailedError,
@@ -77,6 +78,7 @@ __all__ = [
     "OperationFailedError",
     "SchemaError",
     "StorageError",
+    "DatabaseInUseError",
     "DatabaseUnavailableError",
     "Store",
     "Subject",

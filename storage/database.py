@@ -33,7 +33,7 @@ import aiosqlite
 
 from . import replies, tallies
 from .errors import DatabaseUnavailableError, SchemaError
-from .files import owner_only
+from .files import hold_alone, let_go, owner_only
 from .lease import GrantedLease, Lease
 from .matchrows import deadline_rows, match_columns, write_game
 from .migrations import MIGRATIONS, SCHEMA_VERSION, migrate_or_close, schema_sql
@@ -80,12 +80,15 @@ class Database:
         self._lock = asyncio.Lock()
         self._closed = False
         self.path: Path | None = path
+        self.alone: int | None = None  # the one-program lock (storage.files.hold_alone) when opened exclusive
         self.store = Store(conn, self._lock)
         """The one action store (:mod:`storage.store`) on this connection: logs, commits, dice, deadlines, messages."""
 
     # -- opening and closing -------------------------------------------------------------------------------------
     @classmethod
-    def open(cls, path: str | Path, *, synchronous: str = "FULL", busy_timeout_ms: int = 10_000) -> _Opener:
+    def open(
+        cls, path: str | Path, *, synchronous: str = "FULL", busy_timeout_ms: int = 10_000, exclusive: bool = False
+    ) -> _Opener:
         """Open (creating or upgrading as needed) the database file at ``path``.
 
         ``path`` may also be a ``postgresql://…`` URL: the same interface on PostgreSQL (:mod:`storage.pgstore`;
@@ -93,7 +96,10 @@ class Database:
 
         Use as ``async with Database.open(path) as db:`` or ``db = await Database.open(path)``. ``synchronous`` is
         SQLite's setting ("FULL" or "NORMAL", see the module docstring); ``busy_timeout_ms`` how long to wait for
-        another process's write lock. Raises :class:`~storage.errors.SchemaError` if the file is not a club database
+        another process's write lock. ``exclusive``: the program that runs the club on this file (the bot, the
+        console) holds it alone until :meth:`close` (:func:`storage.files.hold_alone`); a second such program is
+        refused with :class:`~storage.errors.DatabaseInUseError` (tools that only read or copy do not ask).
+        Raises :class:`~storage.errors.SchemaError` if the file is not a club database
         or is newer than this code, ``ValueError`` for a bad ``synchronous``, and
         :class:`~storage.errors.DatabaseUnavailableError` for a PostgreSQL URL when asyncpg (the optional
         ``postgres`` extra) is not installed.
@@ -112,11 +118,22 @@ class Database:
                 ) from None
 
             return _Opener(PgDatabase.connect, path)
-        return _Opener(cls._connect, Path(path), synchronous.upper(), busy_timeout_ms)
+        return _Opener(cls._connect, Path(path), synchronous.upper(), busy_timeout_ms, exclusive)
 
     @classmethod
-    async def _connect(cls, path: Path, synchronous: str, busy_timeout_ms: int) -> Database:
+    async def _connect(cls, path: Path, synchronous: str, busy_timeout_ms: int, exclusive: bool = False) -> Database:
         owner_only(path)  # SQLite gives the -wal and -shm files the mode of the database file
+        alone = hold_alone(path) if exclusive else None
+        try:
+            database = await cls._connect_sqlite(path, synchronous, busy_timeout_ms)
+        except BaseException:
+            let_go(alone)
+            raise
+        database.alone = alone
+        return database
+
+    @classmethod
+    async def _connect_sqlite(cls, path: Path, synchronous: str, busy_timeout_ms: int) -> Database:
         with sqlite_errors():
             conn = await aiosqlite.connect(path, isolation_level=None)
             try:
@@ -144,6 +161,8 @@ class Database:
 
         if self.path is not None:
             await asyncio.to_thread(seal, self.path)  # bytes that change on the disk later are noticed at start-up
+        let_go(self.alone)
+        self.alone = None
 
     def scheduler_lease(self) -> Lease:
         """The reminder scheduler's lease (:mod:`storage.lease`): on SQLite always granted."""

@@ -18,6 +18,11 @@ class DatabaseUnavailableError(StorageError):
     wrong, what to do (:mod:`storage.pgerrors`)."""
 
 
+class DatabaseInUseError(DatabaseUnavailableError):
+    """Another bot or console holds the SQLite file (:func:`storage.files.hold_alone`): two programs must never
+    share one file. ``str()`` is the one line for the operator."""
+
+
 class OperationFailedError(StorageError):
     """A statement could not run: the disk is full, the file is locked or damaged, the server went away. ``str()``
     is the database's own words. Nothing of the failed transaction was written."""

@@ -7,6 +7,8 @@ import random
 import subprocess
 import sys
 
+import pytest
+
 from console import member_id
 from console.core import CONSOLE_GUILD
 from tests.casekit import ROOT
@@ -74,3 +76,32 @@ def test_the_chouette_sheet_explains_its_marks_and_groups_thousands():
         SheetCell(2), SheetCell(-1), SheetCell(-1)), "Cy"),), (2, -1, -1))  # fmt: skip
     assert sheet_layout(marked).height > sheet_layout(unmarked).height  # a line for the legend
     assert figure(-1305) == "−1,305" and figure(1305) == "+1,305" and figure(0) == "0"
+
+
+def test_a_second_program_on_the_same_sqlite_file_is_refused_with_a_clear_line(tmp_path, capsys):
+    """Two programs must never share one SQLite file (the scheduler would run twice): while a bot or console holds
+    the file (``Database.open(..., exclusive=True)``, as ``Settings.open_database`` opens it for both), a second
+    one stops at once with one line saying so, exit 2, and writes nothing; once the first has closed, the file is
+    free. Tools that only read (``python -m club verify``) are not held off."""
+    import asyncio
+
+    import bot as botmod
+    from storage import Database, DatabaseInUseError
+
+    path = tmp_path / "club.sqlite3"
+
+    async def second_program() -> None:
+        async with Database.open(path, exclusive=True):
+            with pytest.raises(DatabaseInUseError, match="another bot or console"):
+                await Database.open(path, exclusive=True)
+            assert await asyncio.to_thread(botmod.main, ["--console", "--no-images", "--db", str(path)]) == 2
+            async with Database.open(path) as reader:  # a tool that reads is not held off
+                assert await reader.store.latest_time() is None
+        async with Database.open(path, exclusive=True):  # the first has closed: the file is free again
+            pass
+
+    asyncio.run(second_program())
+    assert capsys.readouterr().err == (
+        f"database: {path}: another bot or console is using this database; two programs must never share one SQLite "
+        "file (stop the other first, or use PostgreSQL for several bot processes)\n"
+    )
