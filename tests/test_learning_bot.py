@@ -200,3 +200,47 @@ async def test_blunders_private_from_finished_matches_only(harness):
     assert not shared.private and shared.text.startswith("**Bob's costliest decisions**")
     other = await h.command(bob, "study blunders", lobby, member=alice, share=True)
     assert other.private  # another member's list is never posted for everyone
+
+
+@needs_engine
+async def test_nothing_from_a_chouette_in_play_nor_from_another_servers_games(tmp_path):
+    """The hint rule (RULES 003 1.5) for the quiz, the blunders and the highlight: a chouette being played (its
+    members asking, in its channel or elsewhere) gives no quiz, no blunder and no highlight — only finished rated
+    matches are read — and neither does a match being played, asked for from another server (nor is it named
+    there). Nothing here reaches the engine: each answer comes before any screening."""
+    from club import InjectedDice
+    from tests.test_chouette_bot import SEATING, chouette, members, play_first
+
+    dice = InjectedDice([*SEATING[:4], (1, 2)], fallback=b"learn")
+    async with Harness.start(tmp_path / "club.sqlite3", dice=dice) as h:
+        ann, bob, cy, di, _ed = members(h)
+        room = h.channel("club-night")
+        await chouette(h, ann, "start", room)
+        for member in (bob, cy, di):
+            await chouette(h, member, "join", room)
+        await chouette(h, ann, "seat", room)
+        await play_first(h, bob, h.last(room))  # the chouette's first game is being played
+        games = h.channel("games")
+        await h.command(ann, "bg challenge", games, opponent=bob, length="1")
+        await h.press(bob, h.last(games), "Accept")  # match 1, being played
+        lobby = h.channel("lobby")
+        for where in (room, lobby):
+            asked = await h.command(bob, "study quiz", where)
+            assert asked.private and "no finished rated match" in asked.text, asked.text
+            asked = await h.command(ann, "study blunders", where)
+            assert asked.private and asked.text == "Ann has no finished match in this club yet.", asked.text
+        asked = await h.command(cy, "study highlight", room)
+        assert "Say which match" in asked.text and not any(m.files for m in asked.messages)
+        asked = await h.command(cy, "study highlight", room, game=1)
+        assert "while it is being played" in asked.text and not any(m.files for m in asked.messages)
+        elsewhere = h.channel("elsewhere")
+        with h.from_guild(888):
+            for who in (ann, bob):
+                asked = await h.command(who, "study highlight", elsewhere, game=1)
+                assert asked.private and "no match or session 1 here" in asked.text, asked.text
+                assert not any(m.files for m in asked.messages)
+                asked = await h.command(who, "study blunders", elsewhere)
+                assert asked.text.endswith("has no finished match in this club yet."), asked.text
+                asked = await h.command(who, "study quiz", elsewhere)
+                assert "no finished" in asked.text and "#1" not in asked.text, asked.text
+        assert await pending_quizzes(h.bot.service) == []
