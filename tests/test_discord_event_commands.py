@@ -11,6 +11,7 @@ import json
 import zipfile
 
 from tests.clubkit import snapshot
+from tests.discord_fake import FORUM
 from tests.discordkit import Harness
 from tests.eventkit import win
 
@@ -218,8 +219,8 @@ async def test_the_organiser_decides_an_unplayed_match(tmp_path):
 
 async def test_a_league_season_and_the_next(tmp_path):
     """/event admin season starts a finished league's next season with the same players, the top of the lower
-    division promoted and the bottom of the upper one relegated; refused before the season is over (nothing
-    stored) and for a member who may not organise."""
+    division promoted and the bottom of the upper one relegated, in a post of its own when the club has an event
+    forum; refused before the season is over (nothing stored) and for a member who may not organise."""
     db = tmp_path / "club.sqlite3"
     async with Harness.start(db) as h:
         olga = h.member("Olga", admin=True)
@@ -248,9 +249,13 @@ async def test_a_league_season_and_the_next(tmp_path):
         bottom_of_upper = tables[0][-1].player
         refused = await h.command(players[1], "event admin season", room, event="Autumn", name="Winter")
         assert refused.private and "Only a club admin or a member with the club's organiser role" in refused.text
+        forum = h.channel("seasons", kind=FORUM)
+        await h.command(olga, "event admin settings", room, forum=forum)
         season = await h.command(olga, "event admin season", room, event="Autumn", name="Winter")
         assert season.private and "Winter has started: 2 divisions, 2 up and 2 down from Autumn" in season.text
         winter = await events.find(h.guild, "Winter")
+        assert f"<#{winter.posts['forum']}>" in season.text  # the new season's own forum post
+        assert h.world.channels[winter.posts["forum"]]["name"] == "Winter"
         assert winter.status.value == "running" and set(winter.state.seeds) == set(upper + lower)
         assert top_of_lower in winter.state.divisions[0] and bottom_of_upper in winter.state.divisions[1]
         assert any(p.b is not None for p in winter.state.pending())
