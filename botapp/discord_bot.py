@@ -12,12 +12,11 @@ import aiohttp
 import discord
 from discord.ext import commands
 
-from club import ClubService
+from club import ClubService, picture_pool
 from club.admission import Admission
 from cogs import EXTENSIONS
 from cogs.buttons import ITEMS
 from cogs.publish import Publisher
-from rendering import warm_up
 from storage import Database, DatabaseUnavailableError
 
 from .heap import settle_heap
@@ -77,7 +76,7 @@ class BgBot(commands.AutoShardedBot):
         self._known: dict[tuple[int, int], str] = {}
 
     async def setup_hook(self) -> None:
-        """Open storage, load the extensions, register the persistent buttons, warm the renderer, and sync the
+        """Open storage, load the extensions, register the persistent buttons, start and warm the picture workers, and sync the
         command tree if asked (``--sync``)."""
         if self.database is None:
             self.database = await self.settings.open_database()
@@ -90,7 +89,7 @@ class BgBot(commands.AutoShardedBot):
             await self.load_extension(extension)
         self.add_dynamic_items(*ITEMS)
         options = self.board_options
-        await asyncio.to_thread(warm_up, options.theme, width=options.width, home=options.home)
+        await picture_pool.warm(options.theme, width=options.width, home=options.home)
         if self.sync_on_start:
             await self.sync_commands(self.sync_guild)
 

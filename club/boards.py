@@ -1,15 +1,14 @@
 """Board pictures of a table: :class:`~club.results.TableView` → :class:`rendering.BoardView` → PNG bytes.
 
 The one place where the use-case layer's view of a match becomes what the renderer draws, shared by the Discord
-cogs, the console and ``python bot.py replay``. No Discord types. :func:`render_table_async` renders in a worker
-thread (``asyncio.to_thread``) so a bot's event loop never waits on Pillow.
+cogs, the console and ``python bot.py replay``. No Discord types. :func:`render_table_async` renders in a picture
+worker process (:mod:`club.picture_pool`) so a bot's event loop never waits on Pillow.
 
 >>> # board = await render_table_async(outcome.view, viewer=member_id, options=BoardOptions(width=900))
 """
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, replace
 
 from backgammon.moves import Move, dice_text
@@ -17,6 +16,7 @@ from backgammon.result import kind_words
 from rendering import OPPONENT, VIEWER, BoardView, render_board, theme_from_name
 from rendering.layout import board_layout
 
+from . import picture_pool
 from .results import GameView, Outcome, TableView
 
 
@@ -142,8 +142,11 @@ def render_table(view: TableView, viewer: int | None = None, options: BoardOptio
 
 
 async def render_table_async(view: TableView, viewer: int | None = None, options: BoardOptions | None = None) -> bytes:
-    """:func:`render_table` in a worker thread, so the event loop keeps serving other members meanwhile."""
-    return await asyncio.to_thread(render_table, view, viewer, options)
+    """:func:`render_table` drawn in a picture worker process (:mod:`club.picture_pool`), so the event loop keeps
+    serving other members meanwhile, on another core."""
+    options = options or BoardOptions()
+    return await picture_pool.draw(render_board, board_view(view, viewer), options.theme, width=options.width,
+                                   home=options.home)  # fmt: skip
 
 
 def board_filename(view: TableView, side: int | None = None) -> str:

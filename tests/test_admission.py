@@ -92,3 +92,21 @@ async def test_past_max_waiting_an_action_is_refused_at_once():
     assert await asyncio.gather(*waiters) == ["done", "done"]
     await held
     assert (admission.admitted, admission.refused) == (3, 1)
+
+
+async def test_by_default_a_burst_past_the_limit_waits_its_turn_and_none_is_refused():
+    admission = Admission(limit=2)  # the bot's admission: a bounded number at work, the rest queued
+    running, most = 0, 0
+
+    async def action():
+        nonlocal running, most
+        async with admission.slot():
+            running += 1
+            most = max(most, running)
+            await asyncio.sleep(0)
+            running -= 1
+            return "done"
+
+    answers = await asyncio.gather(*(action() for _ in range(500)))
+    assert answers == ["done"] * 500 and most == 2
+    assert admission.refused == 0 and admission.admitted == 500 and admission.waiting == 0

@@ -9,11 +9,10 @@ a worker thread so a bot's event loop never waits on Pillow.
 
 from __future__ import annotations
 
-import asyncio
-
 from rendering import OPPONENT, VIEWER, BoardView, ChouetteMember, ChouettePanel, render_board
 from rendering.sheet import SheetCell, SheetLine, SheetView, render_sheet
 
+from .. import picture_pool
 from ..boards import BoardOptions, _last_play
 from ..wording import plural
 from .views import ChouetteView, CubeView, SheetData
@@ -151,10 +150,12 @@ def render_sheet_png(view: ChouetteView, options: BoardOptions | None = None) ->
 
 
 async def board_png_async(view: ChouetteView, viewer: int | None = None, options: BoardOptions | None = None) -> bytes:
-    """:func:`render_board_png` in a worker thread."""
-    return await asyncio.to_thread(render_board_png, view, viewer, options)
+    """:func:`render_board_png` drawn in a picture worker process (:mod:`club.picture_pool`)."""
+    options = options or BoardOptions()
+    return await picture_pool.draw(render_board, board_view(view, viewer), options.theme, width=options.width,
+                                   home=options.home)  # fmt: skip
 
 
 async def sheet_png_async(view: ChouetteView, options: BoardOptions | None = None) -> bytes:
-    """:func:`render_sheet_png` in a worker thread."""
-    return await asyncio.to_thread(render_sheet_png, view, options)
+    """:func:`render_sheet_png` drawn in a picture worker process (:mod:`club.picture_pool`)."""
+    return await picture_pool.draw(render_sheet, sheet_view(view), (options or BoardOptions()).theme)
