@@ -4,6 +4,11 @@ away with nobody present to decide for them are passed over — and the log, the
 
 from __future__ import annotations
 
+import random
+import subprocess
+import sys
+from pathlib import Path
+
 import pytest
 
 from club import InjectedDice, ManualClock
@@ -14,6 +19,7 @@ from tests.discordkit import GUILD, Harness, Msg, chouette_parts
 pytestmark = pytest.mark.backends
 
 HOUR = 3600.0
+TOOL = Path(__file__).resolve().parent.parent / "tools" / "verify_dice.py"
 SEATING = [(6, 6), (6, 5), (5, 5), (5, 4), (4, 4)]  # Ann Box, Bob Captain, then Cy, Di, Ed
 
 
@@ -155,3 +161,153 @@ async def test_console_standing_orders_answer_at_once_and_a_leaving_captain_is_s
             {"member": names[other], "decision": "take", "cube": None, "why": "order"}
         ]
         assert (await verify_chouette(console.service.db, 1)).ok
+
+
+def _choose(decision, rng: random.Random) -> str:
+    """A random but legal action for ``decision`` (doubles now and then, so Box's doubles reach away members)."""
+    if decision.pending == "roll":
+        return "double" if "double" in decision.actions and rng.random() < 0.3 else "roll"
+    if decision.pending == "double":
+        return "double" if rng.random() < 0.2 else "pass"
+    if decision.pending == "extra":
+        return "no_extra"
+    return rng.choice(["take", "take", "drop"])
+
+
+def _absent_never_asked(view) -> None:
+    asked_absent = [d for d in view.decisions if d.actor in view.away]
+    assert not asked_absent, f"an absent member is waited on: {asked_absent}"
+
+
+@pytest.mark.sqlite_only
+async def test_must_show_five_members_the_captain_leaves_two_away_without_proxies_discord(tmp_path):
+    """The issue's must-show, through the harness (fair dice): five members; in the first Team window two members
+    (no proxy) let their deadline pass — they are away and passed over at once; then the Captain leaves mid-game
+    with no proxy. The game plays to its end by buttons with Box doubling now and then, and at no step is a decision
+    waiting on an absent member (the Acting Captain rolls, plays and answers for the three, RULES C9); the sheet
+    row sums to zero and the log, sheet and dice proof verify (the verify use-case of ``python -m club verify``)."""
+    clock = ManualClock()
+    rng = random.Random(5)
+    async with Harness.start(tmp_path / "club.sqlite3", clock=clock, seed=3) as h:
+        room = h.channel("club-night")
+        people = {m.id: m for m in (h.member(n) for n in ("Ann", "Bob", "Cy", "Di", "Ed"))}
+        first = next(iter(people.values()))
+        await h.bot.service.register(GUILD, first.id, "Ann")
+        await h.bot.service.configure_club(GUILD, move_time=48 * HOUR)
+        await chouette(h, first, "start", room, hours=24.0, proxy_hours=12.0)
+        for member in list(people.values())[1:]:
+            await chouette(h, member, "join", room)
+        await chouette(h, first, "seat", room)
+        chouettes = h.bot.chouettes
+
+        async def act(view) -> None:
+            decision = view.decisions[0]
+            action = _choose(decision, rng)
+            plays = await chouettes.legal_plays(1, decision.actor) if decision.pending == "play" else []
+            if len(plays) > 25:  # no menu holds them: /bg chouette move
+                moved = await chouette(h, people[decision.actor], "move", room, play=plays[0])
+                assert not moved.text.startswith("Refused"), moved.text
+                return
+            message = carrying(h, room, decision.subject, "play" if decision.pending == "play" else action)
+            key = message.chouette_id(decision.subject, "play" if decision.pending == "play" else action)
+            values = [message.options(key)[0]] if decision.pending == "play" else None
+            pressed = await h.press(people[decision.actor], message, key, values=values)
+            assert pressed.private and not pressed.text.startswith("Refused"), pressed.text
+
+        view = await chouettes.state(1)
+        while not any(d.pending == "double" for d in view.decisions):
+            await act(view)
+            view = await chouettes.state(1)
+        captain = view.captain
+        late = [m for m in view.team if m != captain][1:3]
+        for decision in view.decisions:
+            if decision.subject not in late:
+                message = carrying(h, room, decision.subject, "pass")
+                await h.press(people[decision.actor], message, message.chouette_id(decision.subject, "pass"))
+        clock.advance(25 * HOUR)
+        await h.bot.get_cog("Reminders").tick()
+        await h.settle()
+        view = await chouettes.state(1)
+        assert set(late) <= set(view.away) and view.proxies == {}
+        assert "passed over" in h.last(room).embed["description"]
+        await chouette(h, people[captain], "leave", room)
+        view = await chouettes.state(1)
+        acting = view.player
+        assert acting not in (captain, *late) and captain in view.away
+        assert "Acting Captain" in h.last(room).embed["title"]
+        for _ in range(400):
+            view = await chouettes.state(1)
+            if view.sheet.rows:
+                break
+            _absent_never_asked(view)
+            assert view.decisions, "the game waits for nobody"
+            await act(view)
+        row = view.sheet.rows[0]
+        assert sum(row.points.values()) == 0 and set(row.points) == set(people)
+        log = await chouettes.log(1)
+        assert any(a.kind == "stand_in" for a in log)
+        answered_for = {a.args["member"] for a in log if a.kind == "answer" and a.member_id == acting}
+        assert {captain, *late} <= answered_for, "Box's double to the absent three: the Acting Captain answers (7.1)"
+        after = log[[a.kind for a in log].index("stand_in") :]
+        assert not [a for a in after if a.member_id in (captain, *late)], "nobody absent acts after the stand-in"
+        report = await verify_chouette(h.bot.service.db, 1)
+        assert report.ok and report.games >= 1, report.problems
+
+
+@pytest.mark.sqlite_only
+async def test_must_show_five_members_the_captain_leaves_two_away_without_proxies_console(tmp_path):
+    """The same must-show in the console: two members let the first Team window's deadline pass (``wait``), the
+    Captain types ``chouette leave``; the game plays to its end by typed verbs with nobody waiting on an absent
+    member; ``chouette verify FILE`` writes the dice proof and ``tools/verify_dice.py`` accepts it; the verify
+    use-case finds the log and the sheet sound."""
+    rng = random.Random(2)
+    async with console_in(tmp_path, seed=9, cast=("bob", "cy", "di", "ed")) as console:
+        await console.handle("config move_hours 48")
+        await console.handle("chouette start")
+        for name in ("bob", "cy", "di", "ed"):
+            await console.handle(f"as {name}")
+            await console.handle("chouette join")
+        await console.handle("chouette seat")
+
+        async def act(view) -> str:
+            decision = view.decisions[0]
+            await console.handle(f"as {view.names[decision.actor]}")
+            proxy = f" for {view.names[decision.subject]}"  # whose, when he decides for several
+            if decision.pending == "play":
+                plays = await console.chouettes.legal_plays(1, decision.actor)
+                out = await console.handle(f"move {plays[0]}")
+            else:
+                verb = {"pass": "no-double", "no_extra": "no-extra"}.get(action := _choose(decision, rng), action)
+                out = await console.handle(verb + ("" if decision.pending in ("roll", "box_answer") else proxy))
+            assert not out.startswith("Refused"), out
+            return out
+
+        view = await console.chouettes.state(1)
+        while not any(d.pending == "double" for d in view.decisions):
+            await act(view)
+            view = await console.chouettes.state(1)
+        captain = view.captain
+        late = [m for m in view.team if m != captain][1:3]
+        for decision in view.decisions:
+            if decision.subject not in late:
+                await console.handle(f"as {view.names[decision.actor]}")
+                await console.handle("no-double")
+        out = await console.handle("wait 25h")
+        assert out.count("passed over") >= 2, out
+        await console.handle(f"as {view.names[captain]}")
+        out = await console.handle("chouette leave")
+        assert "Acting Captain" in out, out
+        for _ in range(400):
+            view = await console.chouettes.state(1)
+            if view.sheet.rows:
+                break
+            _absent_never_asked(view)
+            assert view.decisions, "the game waits for nobody"
+            await act(view)
+        row = view.sheet.rows[0]
+        assert sum(row.points.values()) == 0 and len(row.points) == 5
+        assert (await verify_chouette(console.service.db, 1)).ok
+        proof = tmp_path / "proof.txt"
+        assert "Wrote" in await console.handle(f"chouette verify {proof}")
+    result = subprocess.run([sys.executable, str(TOOL), str(proof)], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stdout + result.stderr

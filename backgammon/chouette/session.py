@@ -179,28 +179,35 @@ class ChouetteSession:
     @property
     def player(self) -> str | None:
         """Who plays the Team's checkers now (and, classic, doubles for it, RULES C4): the Captain, or the Acting
-        Captain standing in for him while he is away (:meth:`stand_in`, RULES C9) as long as the stand-in is still in
-        the game; between games, the next Captain."""
+        Captain standing in for him (:meth:`stand_in`, RULES C9); between games, the next Captain."""
         if self.phase != "playing":
             return self.captain
         game = self._current
-        if game.stand_in is not None and game.in_play(game.stand_in):
-            return game.stand_in
-        return game.captain
+        return game.stand_in if game.stand_in is not None else game.captain
 
     def stand_in_candidate(self) -> str | None:
         """Who would stand in for the Team's player (RULES C9, read with 003 Atlanta 6.2 "the next player in line
         becoming Acting Captain"): the first other Team member in rank order who is present and still in the game;
-        ``None`` between games or when nobody present is left."""
+        with none in the game, the first one present (he plays for those still in it, as a proxy may, 7.1); ``None``
+        between games or when nobody on the Team is present."""
         if self.phase != "playing":
             return None
         game, player = self._current, self.player
-        return next((m for m in game.team if m != player and m not in self.away and game.in_play(m)), None)
+        present = [m for m in game.team if m != player and m not in self.away]
+        return next((m for m in present if game.in_play(m)), present[0] if present else None)
 
     def stand_in_due(self) -> str | None:
-        """The Team member who should stand in now: :meth:`stand_in_candidate` when :attr:`player` is away, else
-        ``None``."""
-        return self.stand_in_candidate() if self.phase == "playing" and self.player in self.away else None
+        """The Team member who should stand in now, else ``None``: :meth:`stand_in_candidate` when :attr:`player` is
+        away; and an Acting Captain out of the game hands over to a present member still in it."""
+        if self.phase != "playing":
+            return None
+        game, player = self._current, self.player
+        if player in self.away:
+            return self.stand_in_candidate()
+        if game.stand_in is not None and not game.in_play(player):
+            candidate = self.stand_in_candidate()
+            return candidate if candidate is not None and game.in_play(candidate) else None
+        return None
 
     def named_proxy(self, member: str) -> str | None:
         """The present member who decides for the away ``member`` because he (or his proxy, and so on) named him
@@ -574,9 +581,9 @@ class ChouetteSession:
     def stand_in(self, member: str) -> None:
         """``member`` stands in as Acting Captain for the Team's player, who is away (RULES C9, read with 003 Atlanta
         6.2): he rolls and plays the Team's checkers (classic: and doubles for the Team) until the game ends, or until
-        he is out of the game or away himself; the Captain keeps his seat, his cube and his place in the rotation, and
-        the Acting Captain is the default proxy of members away without one (7.1). Raises :class:`ChouetteError`
-        unless ``member`` is the one due (:meth:`stand_in_due`)."""
+        he is away himself or out of the game while someone present is in it; the Captain keeps his seat, his cube and
+        his place in the rotation, and the Acting Captain is the default proxy of members away without one (7.1).
+        Raises :class:`ChouetteError` unless ``member`` is the one due (:meth:`stand_in_due`)."""
         due = self.stand_in_due()
         if due is None or member != due:
             raise ChouetteError(
