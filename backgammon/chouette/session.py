@@ -204,7 +204,7 @@ class ChouetteSession:
         game, player = self._current, self.player
         if player in self.away:
             return self.stand_in_candidate()
-        if game.stand_in is not None and not game.in_play(player):
+        if game.stand_in is not None and not game.in_play(game.stand_in):
             candidate = self.stand_in_candidate()
             return candidate if candidate is not None and game.in_play(candidate) else None
         return None
