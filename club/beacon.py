@@ -98,6 +98,15 @@ def snowflake_ms(snowflake: int) -> int:
     return (int(snowflake) >> 22) + DISCORD_EPOCH_MS
 
 
+def start_ms_of(value: str | None, now: float) -> int:
+    """When the message that starts a game was sent (Unix ms): the Discord timestamp in ``value`` (the request's
+    interaction id, a snowflake: Discord writes it, not the bot), else ``now`` (Unix s: the console, the club's own
+    step)."""
+    if value is not None and value.isdigit() and int(value) >> 22 > 0:
+        return snowflake_ms(int(value))
+    return round(now * 1000)
+
+
 def verify_round(public_key_hex: str, round_: int, signature_hex: str) -> str:
     """The randomness (hex SHA-256 of the signature) of round ``round_`` signed with ``signature_hex`` under
     ``public_key_hex`` (scheme ``bls-unchained-g1-rfc9380``). Raises :class:`ForgedRoundError` when it does not
@@ -204,3 +213,16 @@ def check_answer(chain: Chain, round_: int, data: object) -> Round:
     if "randomness" in data and data["randomness"] != randomness:
         raise ForgedRoundError(f"round {round_}: the randomness given is not SHA-256 of the signature")
     return Round(chain.name, round_, data["signature"], randomness)
+
+
+async def round_for_game(beacon: Beacon, due: int, game: int) -> tuple[Round | None, str]:
+    """Fetch and verify round ``due`` of ``beacon`` for game ``game`` (a 1-on-1's or a chouette's): ``(the round,
+    the sentence naming it)``, or ``(None, why the dice are not rolled)`` — then nothing is rolled or stored, and the
+    next action on the table tries again."""
+    try:
+        found = await beacon.fetch(due)
+    except BeaconError as error:
+        return None, (f"The dice of this game are not rolled: {error}. Nothing is lost: the next action on this "
+                      "table tries again.")  # fmt: skip
+    return found, (f"Game {game}'s dice use drand {found.chain} round {found.number}: the first published 30 s or "
+                   "more after the message that started the game, its signature verified.")  # fmt: skip

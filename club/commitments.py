@@ -19,11 +19,12 @@ Everything in it is also in the append-only log except the secret seed ahead: th
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from .dice import MAX_CONTRIBUTION, RECIPE, RECIPE_V2, Contribution, new_contribution, seed_hash
+from .errors import InvalidRequestError, shown
 
 CLIENT_SEED = "client_seed"
 """The logged action kind of a contribution."""
@@ -63,12 +64,16 @@ class DiceBook:
     current: int | None = None
     clients: list[tuple[int, int, int, str]] = field(default_factory=list)
     standing: list[int] = field(default_factory=list)
-    """Series rolled with v2 besides ``current``: a chouette's seating series 0."""
+    """Series rolled besides ``current``: a chouette's seating series 0."""
     recipe: str = RECIPE_V2
     """The recipe of ``current`` (:data:`~club.dice.RECIPE_V3` for every series started now)."""
     beacon: dict[str, Any] | None = None
     """The beacon round of ``current`` (``[dice] beacon``): ``{"chain", "round", "start_ms"}`` once due, with
     ``"randomness"`` once fetched and verified (:mod:`club.beacon`)."""
+    standing_recipe: str = RECIPE_V2
+    """The recipe of the ``standing`` series (:data:`~club.dice.RECIPE_V3` for a chouette opened now)."""
+    standing_at: float = 0.0
+    """When the ``standing`` series' commitment was published (Unix seconds; 0: not known)."""
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> DiceBook:
@@ -83,6 +88,8 @@ class DiceBook:
             list(data.get("standing", [])),
             data.get("recipe", RECIPE_V2),
             data.get("beacon"),
+            data.get("standing_recipe", RECIPE_V2),
+            data.get("standing_at", 0.0),
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
@@ -95,23 +102,52 @@ class DiceBook:
             "recipe": self.recipe,
             **({"beacon": self.beacon} if self.beacon else {}),
             "clients": [list(item) for item in self.clients],
-            **({"standing": self.standing} if self.standing else {}),
+            **({"standing": self.standing, "standing_recipe": self.standing_recipe, "standing_at": self.standing_at}
+               if self.standing else {}),
         }  # fmt: skip
 
     def v2(self, number: int) -> bool:
-        """Whether series ``number`` is rolled with :data:`~club.dice.RECIPE_V2` (by this book)."""
+        """Whether series ``number`` is rolled with client seeds (:data:`~club.dice.RECIPE_V2` or later) by this
+        book."""
         return number == self.current or number in self.standing
 
     def recipe_of(self, number: int) -> tuple[str, list[Contribution]]:
-        """``(recipe, client seeds)`` of series ``number``: v2 with its client seeds, or v1 with none (a series
-        started under the v1 recipe)."""
+        """``(recipe, client seeds)`` of series ``number``: v2 or v3 with its client seeds, or v1 with none (a
+        series started under the v1 recipe)."""
         if not self.v2(number):
             return RECIPE, []
-        return (self.recipe if number == self.current else RECIPE_V2), self.contributions(number)
+        return (self.recipe if number == self.current else self.standing_recipe), self.contributions(number)
+
+    def randomness(self, number: int) -> str | None:
+        """The verified beacon randomness series ``number`` is rolled with (None: none, or not fetched yet)."""
+        return (self.beacon or {}).get("randomness") if number == self.current else None
+
+    def name_round(self, beacon: Any, start_ms: int) -> dict[str, Any]:
+        """The current series waits for the round of ``beacon`` (a :class:`~club.beacon.Beacon`) due for a game
+        started at ``start_ms`` (Unix ms): kept in the book, fetched before its first roll. Returns the
+        ``{"chain", "round", "start_ms"}`` its starting action names."""
+        self.beacon = {"chain": beacon.chain.name, "round": beacon.due(start_ms), "start_ms": start_ms}
+        return dict(self.beacon)
+
+    def beacon_due(self) -> int | None:
+        """The beacon round the current series waits for before its first roll, or None (no beacon, or fetched)."""
+        return None if self.beacon is None or "randomness" in self.beacon else self.beacon["round"]
+
+    def use_round(self, found: Any, number: int) -> dict[str, Any]:
+        """The verified round ``found`` (a :class:`~club.beacon.Round`) is in: the ``beacon`` action's args for
+        series ``number``; the book keeps its randomness."""
+        args = {"game": number, **self.beacon, "signature": found.signature, "randomness": found.randomness}
+        self.beacon = {key: args[key] for key in ("chain", "round", "start_ms", "randomness")}
+        return args
 
     def contributions(self, number: int) -> list[Contribution]:
         """The client seeds of series ``number`` in their published order: ``[(from_roll, text), …]``."""
         return [(start, text) for series, _who, start, text in self.clients if series == number]
+
+    def lucky(self, number: int) -> list[int]:
+        """Who has added luck (a client seed) to series ``number``, each once, in the order of his first: what the
+        board shows — the names, never the values (a match's sides, a chouette's member ids)."""
+        return list(dict.fromkeys(who for series, who, _, _ in self.clients if series == number))
 
     def has(self, number: int, who: int) -> bool:
         """Whether ``who`` has contributed to series ``number``."""
@@ -142,15 +178,42 @@ class DiceBook:
         return ahead.seed, ahead.seed_hash, None if self.ahead is None else self.ahead.seed_hash
 
 
+def luck_for(number: int, committed: float, text: str, set_at: float) -> dict[str, Any]:
+    """The ``client_seed`` args of a member's luck ``text`` (:data:`~club.dice.RECIPE_V3`, step 7) for series
+    ``number``, whose commitment was published at ``committed`` (Unix s; 0: not known). ``set_at``: when he set the
+    text (typed it now, or set his standing phrase); it is protection only if the commitment was published before."""
+    protected = set_at > committed > 0
+    return {"game": number, "from_roll": 0, "seed": text, "set_at": set_at, "protected": protected}
+
+
+def check_luck(text: Any) -> str:
+    """A member's typed luck, stripped: 1–100 printable characters. Raises :class:`InvalidRequestError` saying
+    so."""
+    text = text.strip() if isinstance(text, str) else text
+    if not isinstance(text, str) or not 1 <= len(text) <= 100 or not text.isprintable():
+        raise InvalidRequestError(f"your luck is 1 to 100 printable characters, not {shown(text)}")
+    return text
+
+
 def luck_args(book: DiceBook, text: str, set_at: float) -> dict[str, Any] | None:
-    """The ``client_seed`` args of a member's luck ``text`` (:data:`~club.dice.RECIPE_V3`, step 7) for the series
-    committed ahead, or None when no series waits for its first roll. ``set_at``: when he set the text (typed it now,
-    or set his standing phrase); it is protection only if the commitment was published before."""
+    """:func:`luck_for` the series committed ahead, or None when no series waits for its first roll."""
     ahead = book.ahead
-    if ahead is None:
-        return None
-    protected = set_at > ahead.at > 0
-    return {"game": ahead.number, "from_roll": 0, "seed": text, "set_at": set_at, "protected": protected}
+    return None if ahead is None else luck_for(ahead.number, ahead.at, text, set_at)
+
+
+def committed_at(actions: Iterable[Any], commitment: str | None) -> float:
+    """When ``commitment`` was published: the time of the first action carrying it (``seed_hash`` or
+    ``next_seed_hash``), 0.0 when none does."""
+    return next((a.at for a in actions if commitment and commitment in (a.args.get("seed_hash"),
+                                                                        a.args.get("next_seed_hash"))), 0.0)  # fmt: skip
+
+
+def luck_problems(actions: Sequence[Any], number: int, commitment: str | None) -> list[str]:
+    """The false claims among the luck of series ``number`` (commitment ``commitment``) in ``actions``: luck shown
+    as protection but set before the commitment was published (the bot could have chosen its seed against it)."""
+    committed = committed_at(actions, commitment)
+    return [f"the luck of {who} is shown as protection but was set before the commitment"
+            for who, at, protected, _ in luck_of(actions, number) if protected and not at > committed > 0]  # fmt: skip
 
 
 def luck_of(actions: Iterable[Any], number: int) -> list[tuple[int | None, float, bool, str]]:
@@ -163,6 +226,17 @@ def luck_of(actions: Iterable[Any], number: int) -> list[tuple[int | None, float
         for action in actions
         if action.kind == CLIENT_SEED and action.args.get("game") == number
     ]  # fmt: skip
+
+
+def luck_line(game: int | None, names: Iterable[str], seat: bool = False) -> str:
+    """The board's line naming who has added his luck to the next dice (never the values): ``"Luck in game 2's
+    dice: Ann, Bob."`` (``seat``: a chouette's lobby, where it goes into the seat roll and game 1); ``""`` when there
+    is no such game or nobody yet."""
+    names = list(names)
+    if game is None or not names:
+        return ""
+    what = "the seat roll's and game 1's dice" if seat else f"game {game}'s dice"
+    return f"Luck in {what}: {', '.join(names)}."
 
 
 def unused_args(book: DiceBook) -> dict[str, Any] | None:

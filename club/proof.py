@@ -30,7 +30,7 @@ from dataclasses import dataclass, replace
 
 from storage import ActionRecord, GameRecord
 
-from .commitments import BEACON, logged_contributions, luck_of, unused_series
+from .commitments import BEACON, committed_at, logged_contributions, luck_of, unused_series
 from .dice import RECIPE, RECIPE_V2, RECIPE_V3, RECIPES, Contribution
 
 RECIPE_KEY = "DiceRecipe"
@@ -108,8 +108,7 @@ def match_series(games: Iterable[GameRecord], actions: Sequence[ActionRecord]) -
 def _v3(actions, number: int, commitment: str, label, members: tuple[str, ...]) -> dict:
     """The v3 fields of series ``number`` (commitment ``commitment``) from its log ``actions``: each client seed's
     setter (``label(who)``), time and claim, when the commitment was published, the ``members``, the beacon round."""
-    committed = next((a.at for a in actions if commitment in (a.args.get("seed_hash"), a.args.get("next_seed_hash"))),
-                     0.0)  # fmt: skip
+    committed = committed_at(actions, commitment)
     beacon = next((a.args for a in actions if a.kind == BEACON and a.args.get("game") == number), None)
     return {
         "luck": tuple((label(who), at, safe) for who, at, safe, _ in luck_of(actions, number)),
@@ -184,8 +183,35 @@ async def chouette_series(chouettes, session_id: int) -> list[Series]:
         key = f"DiceChouette{session_id}Series{number}"
         recipe = recipes.get(number, RECIPE)
         clients = tuple(logged_contributions(actions, number)) if recipe != RECIPE else ()
-        out.append(Series(key, series.seed_hash, seed, tuple(rolls.get(number, ())), recipe, clients))
+        item = Series(key, series.seed_hash, seed, tuple(rolls.get(number, ())), recipe, clients)
+        if recipe == RECIPE_V3:
+            players = tuple(f"m{member}" for member in chouette_members(actions, number))
+            item = replace(item, **_v3(actions, number, series.seed_hash, lambda who: f"m{who}", players))
+        out.append(item)
     return out + _unused(actions, f"DiceChouette{session_id}Series{{}}")
+
+
+def chouette_members(actions, number: int) -> list[int]:
+    """The members whose dice series ``number`` of a chouette's log is: the seat roll's throwers (series 0), a v3
+    game's players as its ``start_game`` names them (Box first)."""
+    for action in actions:
+        if number == 0 and action.kind == "seat":
+            return [int(member) for member in action.args["throws"]]
+        if number and action.kind == "start_game" and action.args.get("number") == number:
+            return list(action.args.get("members", []))
+    return []
+
+
+def protection(series: Series, names: dict[int, str]) -> str:
+    """For each member of v3 ``series``, whether his own luck protects him (set after the commitment), in words:
+    ``"Ann: protected by her own luck; Bob: added no luck after the commitment"`` (``names``: member id → name)."""
+    safe = {who for who, _at, claim in series.luck if claim}
+
+    def name(label: str) -> str:
+        return names.get(int(label[1:]), label) if label[1:].isdigit() else label
+
+    return "; ".join(f"{name(m)}: {'protected by his own luck' if m in safe else 'added no luck after the commitment'}"
+                     for m in series.members)  # fmt: skip
 
 
 async def chouette_lines(chouettes, session_id: int) -> list[str]:
@@ -193,12 +219,30 @@ async def chouette_lines(chouettes, session_id: int) -> list[str]:
     return lines(await chouette_series(chouettes, session_id))
 
 
-def chouette_proof_text(session_id: int, series: Sequence[Series], file: str = "the attached file") -> str:
+def chouette_proof_text(
+    session_id: int, series: Sequence[Series], file: str = "the attached file", names: dict[int, str] | None = None
+) -> str:
     """What ``/bg chouette verify`` (console ``chouette verify``) says beside the proof ``file`` of ``series``
-    (:func:`lines`): the recipes used, when each commitment and seed is published, and how to check it."""
-    used = sorted({each.recipe for each in series}, reverse=True) or [RECIPE_V2]
+    (:func:`lines`): the recipes used, for each v3 series whether each member's own luck protects him and its beacon
+    round, when each commitment and seed is published, and how to check it (``names``: member id → name)."""
+    used = sorted({each.recipe for each in series if not each.unused}, reverse=True) or [RECIPE_V3]
     recipes = "\n".join(f"Recipe {name}: {RECIPES[name]}" for name in used)
-    return (f"Chouette #{session_id} dice. {recipes}\nEach series' commitment was published before any member's "
-            "client seed (listed per series in the file). A game's seed is published when it ends (the seat "
-            "throws' when the chouette closes). Check every roll yourself: python tools/verify_dice.py on "
-            f"{file} (standard library only).")  # fmt: skip
+    each = []
+    v3 = [item for item in series if item.recipe == RECIPE_V3 and not item.unused]
+    for item in v3[:1] + v3[1:][-4:]:  # the first series and the last four games (the file has every series)
+        what = "the seat throws" if item.key.endswith("Series0") else f"game {item.key.rsplit('Series', 1)[1]}"
+        beacon = f"; drand {item.beacon.split(':')[0]} round {item.beacon.split(':')[1]}" if item.beacon else ""
+        each.append(f"\nDice of {what}: {protection(item, names or {})}{beacon or '; no beacon'}.")
+    return (f"Chouette #{session_id} dice. {recipes}{''.join(each)}\nEach series' commitment was published before "
+            "any member's luck (listed per series in the file, with when it was set). A game's seed is published "
+            "when it ends (the seat throws' when the chouette closes). Check every roll yourself: python "
+            f"tools/verify_dice.py on {file}.")  # fmt: skip
+
+
+async def chouette_proof(chouettes, session_id: int, file: str = "the attached file") -> tuple[list[Series], str]:
+    """The published series of chouette ``session_id`` and :func:`chouette_proof_text` naming its members (what
+    ``/bg chouette verify`` and the console's ``chouette verify`` show). Raises
+    :class:`~club.errors.UnknownGameError`."""
+    series = await chouette_series(chouettes, session_id)
+    names = (await chouettes.state(session_id)).names
+    return series, chouette_proof_text(session_id, series, file, names)

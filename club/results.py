@@ -17,6 +17,7 @@ from backgammon.ids import encode_match_id
 from backgammon.moves import Move, format_moves
 from backgammon.position import Position
 
+from .commitments import luck_line
 from .describe import pending_words
 from .table import Event, MatchStatus, Table
 
@@ -154,6 +155,15 @@ class TableView:
     strength: str | None = None
     stop_by: int | None = None
     plays: tuple[str, ...] | None = None
+    luck_game: int | None = None
+    """The game whose dice wait for the players' luck (committed, not started), or None."""
+    lucky: tuple[int, ...] = ()
+    """The players who have added luck to game ``luck_game``'s dice (never the values)."""
+
+    @property
+    def luck_text(self) -> str:
+        """Who has added luck to the next game's dice, in words (:func:`club.commitments.luck_line`)."""
+        return luck_line(self.luck_game, (self.names[self.players.index(m)] for m in self.lucky))
 
     @property
     def practice(self) -> bool:

@@ -47,9 +47,9 @@ from storage.pgerrors import hide_password
 
 from . import dice as _dice
 from .admission import Admission
-from .beacon import Beacon, BeaconError
+from .beacon import Beacon, round_for_game
 from .clock import Clock, SystemClock
-from .commitments import Ahead, DiceBook
+from .commitments import Ahead, DiceBook, check_luck
 from .describe import describe, pending_words
 from .dice import RECIPE, new_seed
 from .errors import (
@@ -126,12 +126,20 @@ def _unsaved(record_type, table_id: int, write: MessageWrite):
                        write.created_at)  # fmt: skip
 
 
-class _AwaitingBeacon(Exception):
+class AwaitingBeacon(Exception):
     """Raised inside a unit of work whose game waits for its beacon round ``due``: nothing is done in it."""
 
     def __init__(self, due: int) -> None:
         super().__init__(due)
         self.due = due
+
+
+def _with_luck(view: TableView, book: DiceBook) -> TableView:
+    """``view`` with the game whose dice wait for luck (the one committed ahead) and who has added his."""
+    ahead = book.ahead
+    if ahead is None or view.status not in ("challenged", "active"):
+        return view
+    return replace(view, luck_game=ahead.number, lucky=tuple(view.players[side] for side in book.lucky(ahead.number)))
 
 
 def _check_version(version: Any) -> int | None:
@@ -337,9 +345,7 @@ class ClubService:
         of the game committed ahead, fixed at its first roll; typed after its commitment, it protects him. Raises
         :class:`InvalidRequestError` for bad text, :class:`NotNowError` when no game waits for its dice,
         :class:`GameFinishedError` on an ended table."""
-        text = text.strip() if isinstance(text, str) else text
-        if not isinstance(text, str) or not 1 <= len(text) <= 100 or not text.isprintable():
-            raise InvalidRequestError(f"your luck is 1 to 100 printable characters, not {shown(text)}")
+        text = check_luck(text)
         request = as_request(member)
 
         added: list[str] = []
@@ -362,7 +368,7 @@ class ClubService:
 
         async def operation(step: MatchStep, side: int) -> None:
             if (due := step.beacon_due()) is not None:
-                raise _AwaitingBeacon(due)  # the game's opening waits for its beacon round: fetch it first
+                raise AwaitingBeacon(due)  # the game's opening waits for its beacon round: fetch it first
             if step.table.status == MatchStatus.ACTIVE and step.table.waiting()[0] is None:
                 step.autoplay()  # finish what the club had left to do (e.g. an opening roll), then judge the call
             step.require_turn(side, kind)
@@ -387,7 +393,7 @@ class ClubService:
 
         try:
             return await self._mutate(match_id, request, operation)
-        except _AwaitingBeacon as waiting:
+        except AwaitingBeacon as waiting:
             board = Outcome(await self.state(match_id), "")
             return await self._beacon_roll(board, request.member, waiting.due)
 
@@ -461,12 +467,9 @@ class ClubService:
         is published, with retries) and roll the opening with it in a second unit of work (RULES A1,
         :mod:`club.beacon`). When the round cannot be had, nothing is rolled or stored: ``first`` says why, and the
         next action on the table tries again."""
-        try:
-            found = await self.beacon.fetch(due)
-        except BeaconError as error:
-            text = (f"The dice of this game are not rolled: {error}. Nothing is lost: the next action on this table "
-                    "tries again.")  # fmt: skip
-            return replace(first, message=f"{first.message}\n{text}".strip())
+        found, named = await round_for_game(self.beacon, due, first.view.game_number)
+        if found is None:
+            return replace(first, message=f"{first.message}\n{named}".strip())
 
         async def operation(step: MatchStep, _side: int | None) -> None:
             if step.beacon_due() == due:
@@ -474,8 +477,6 @@ class ClubService:
                 step.autoplay()
 
         second = await self._mutate(first.match_id, None, operation, first.view.version)
-        named = (f"Game {second.view.game_number}'s dice use drand {found.chain} round {found.number}: the first "
-                 "published 30 s or more after the message that started the game, its signature verified.")  # fmt: skip
         return replace(second, message=f"{first.message}\n{named}\n{second.message}".strip(),
                        events=first.events + second.events)  # fmt: skip
 
@@ -560,16 +561,19 @@ class ClubService:
         for event, _ in step.events:
             lines.append(describe(event, step.names, money=money, length=table.length))
         info = step.games.get(table.game_number)
-        view = TableView.of(
-            step.record.id,
-            table,
-            version=version,
-            names=step.names,
-            due_at=None if commit.deadline is None else commit.deadline.due_at,
-            seed_hash=None if info is None else info.seed_hash,
-            seed=None
-            if info is None or info.seed is None or not (table.game and table.game.is_over)
-            else info.seed.hex(),
+        view = _with_luck(
+            TableView.of(
+                step.record.id,
+                table,
+                version=version,
+                names=step.names,
+                due_at=None if commit.deadline is None else commit.deadline.due_at,
+                seed_hash=None if info is None else info.seed_hash,
+                seed=None
+                if info is None or info.seed is None or not (table.game and table.game.is_over)
+                else info.seed.hex(),
+            ),
+            step.book,
         )
         notify: list[int] = []
         if view.waiting_for is not None and view.waiting_for != member:
@@ -759,14 +763,17 @@ class ClubService:
         info = step.games.get(step.table.game_number)
         deadline = await self.db.get_deadline(match_id)
         over = step.table.game is not None and step.table.game.is_over
-        return TableView.of(
-            match_id,
-            step.table,
-            version=step.record.version,
-            names=step.names,
-            due_at=None if deadline is None else deadline.due_at,
-            seed_hash=None if info is None else info.seed_hash,
-            seed=info.seed.hex() if info is not None and info.seed is not None and over else None,
+        return _with_luck(
+            TableView.of(
+                match_id,
+                step.table,
+                version=step.record.version,
+                names=step.names,
+                due_at=None if deadline is None else deadline.due_at,
+                seed_hash=None if info is None else info.seed_hash,
+                seed=info.seed.hex() if info is not None and info.seed is not None and over else None,
+            ),
+            step.book,
         )
 
     async def table_state(self, match_id: int):

@@ -11,7 +11,7 @@ from backgammon.game import Phase
 from backgammon.moves import dice_text
 from storage import Commit, DeadlineWrite, GameWrite, MatchRecord, MatchWrite, NewAction
 
-from .beacon import Round, snowflake_ms
+from .beacon import Round, start_ms_of
 from .commitments import BEACON, CLIENT_SEED, UNUSED_SEED, DiceBook, due, luck_args, unused_args
 from .describe import pending_words
 from .dice import RECIPE_V3
@@ -169,9 +169,7 @@ class MatchStep(Step):
                 args["next_seed_hash"] = ahead
             beacon = self.service.beacon
             if beacon is not None:  # the round due: named now, fetched before the opening roll (club.beacon)
-                start_ms = self.start_ms()
-                self.book.beacon = {"chain": beacon.chain.name, "round": beacon.due(start_ms), "start_ms": start_ms}
-                args["beacon"] = dict(self.book.beacon)
+                args["beacon"] = self.book.name_round(beacon, self.start_ms())
         self.games[number] = info
         self.act("new_game", None, args)
 
@@ -202,22 +200,15 @@ class MatchStep(Step):
     def start_ms(self) -> int:
         """When the message that starts the game was sent (Unix ms): the Discord timestamp in the request's
         interaction id (a snowflake; Discord writes it, not the bot), else now (the console, the club's own step)."""
-        value = None if self.request is None else self.request.contribution
-        if value is not None and value.isdigit() and int(value) >> 22 > 0:
-            return snowflake_ms(int(value))
-        return round(self.now * 1000)
+        return start_ms_of(None if self.request is None else self.request.contribution, self.now)
 
     def beacon_due(self) -> int | None:
         """The beacon round the current game waits for before its first roll, or None (no beacon, or fetched)."""
-        book = self.book.beacon
-        return None if book is None or "randomness" in book else book["round"]
+        return self.book.beacon_due()
 
     def use_beacon(self, found: Round) -> None:
         """Log the verified beacon round ``found`` of the current game (``beacon`` action) and roll with it."""
-        args = {"game": self.table.game_number, **self.book.beacon, "signature": found.signature,
-                "randomness": found.randomness}  # fmt: skip
-        self.act(BEACON, None, args, by_club=True)
-        self.book.beacon = {key: args[key] for key in ("chain", "round", "start_ms", "randomness")}
+        self.act(BEACON, None, self.book.use_round(found, self.table.game_number), by_club=True)
         self.games[self.table.game_number].beacon = found.randomness
 
     def opening(self) -> None:

@@ -31,8 +31,8 @@ from . import offload
 from .beacon import CHAINS, BeaconError
 from .chouette.table import member_id
 from .chouette.table import replay as replay_chouette
-from .commitments import BEACON, CLIENT_SEED, logged_contributions, unused_series
-from .dice import RECIPE, seed_hash, verify_rolls
+from .commitments import BEACON, CLIENT_SEED, logged_contributions, luck_problems, unused_series
+from .dice import RECIPE, RECIPE_V3, seed_hash, verify_rolls
 from .proof import chouette_recipes
 from .states import canonical, held_sheet_rows
 from .table import replay_log
@@ -213,16 +213,32 @@ def _check_game(report: MatchReport, game, state, count: int, actions, related, 
         report.problems.append(f"{label}: fair dice without a seed or commitment")
         return
     recipe = starts[0].args.get("recipe", RECIPE) if starts else RECIPE
-    contributions = logged_contributions(related, game.number)
-    if contributions:
-        report.problems.extend(f"{label}: {p}" for p in commitment_first(related, game.number, game.seed_hash))
-    randomness = None
-    if beacon is not None:
-        problem = beacon_problem(beacon)
-        report.problems.extend([f"{label}: {problem}"] if problem else [])
-        randomness = beacon["randomness"]
+    named = starts[0].args.get("beacon") if starts else None
+    contributions, randomness = _claims(report, label, related, game.number, game.seed_hash, recipe, named, beacon,
+                                        bool(rolls))  # fmt: skip
     _prove(report, label, game.seed, game.seed_hash, rolls, over and not game.seed_revealed, recipe, contributions,
            randomness)  # fmt: skip
+
+
+def _claims(report: MatchReport, label: str, actions, number: int, commitment: str, recipe: str,
+            named: dict | None, beacon: dict | None, rolled: bool) -> tuple[list, str | None]:  # fmt: skip
+    """Check what a series' proof claims besides its rolls (RULES A1) and return ``(its client seeds, its beacon
+    randomness)``: the commitment was published before any client seed; no v3 luck is shown as protection that
+    was set before the commitment; the beacon round logged (``beacon``) is the one its starting action ``named``,
+    due for its start and signed by the network; a series whose start named a round has no roll without it
+    (``rolled``). ``actions``: those holding its commitment and client seeds."""
+    contributions = logged_contributions(actions, number) if recipe != RECIPE else []
+    problems = commitment_first(actions, number, commitment) if contributions else []
+    if recipe == RECIPE_V3:
+        problems += luck_problems(actions, number, commitment)
+    if beacon is not None:
+        problems += [problem] if (problem := beacon_problem(beacon)) else []
+        if named is not None and named.get("round") != beacon.get("round"):
+            problems.append(f"beacon round {beacon.get('round')} is not the one named at its start ({named['round']})")
+    elif named is not None and rolled:
+        problems.append(f"rolled without the beacon round named at the start ({named.get('round')})")
+    report.problems.extend(f"{label}: {problem}" for problem in problems)
+    return contributions, None if beacon is None else beacon.get("randomness")
 
 
 def beacon_problem(args: dict) -> str | None:
@@ -366,6 +382,8 @@ async def _check_dice(store: ChouetteStore, session_id: int, actions, table, rep
         revealed = {series.seed_hash for series in (await store.dice(session_id)).values() if series.seed_revealed}
         report.problems.extend(all_opened(actions, revealed))
     recipes = chouette_recipes(actions)
+    beacons = {a.args.get("game"): a.args for a in actions if a.kind == BEACON}
+    named = {a.args["number"]: a.args.get("beacon") for a in actions if a.kind == "start_game"}
     for number, series in (await store.dice(session_id)).items():
         label = "seating dice" if number == 0 else f"game {number} dice"
         logged = rolls.get(number, [])
@@ -376,11 +394,10 @@ async def _check_dice(store: ChouetteStore, session_id: int, actions, table, rep
             continue
         due = number in finished if number else table.status == "closed"
         recipe = recipes.get(number, RECIPE)
-        contributions = logged_contributions(actions, number) if recipe != RECIPE else []
-        if contributions:
-            report.problems.extend(f"{label}: {p}" for p in commitment_first(actions, number, series.seed_hash))
+        contributions, randomness = _claims(report, label, actions, number, series.seed_hash, recipe,
+                                            named.get(number), beacons.get(number), bool(logged))  # fmt: skip
         _prove(report, label, series.seed, series.seed_hash, logged, due and not series.seed_revealed, recipe,
-               contributions)  # fmt: skip
+               contributions, randomness)  # fmt: skip
 
 
 async def verify_chouettes(db: Database) -> list[ChouetteReport]:

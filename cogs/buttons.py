@@ -161,11 +161,16 @@ class ChouetteKind(TableKind):
 
     async def press(self, interaction: discord.Interaction, key: Key, values: list[str], item: Any) -> None:
         """Make the member's decision (his own, or as proxy): :func:`cogs.chouette.press`. Menus: play, double the
-        chosen cubes, or take the chosen cubes and drop the rest (003 Atlanta 5.6, 5.10/5.11)."""
+        chosen cubes, or take the chosen cubes and drop the rest (003 Atlanta 5.6, 5.10/5.11). *Add your luck*
+        (member 0: anyone at the table) opens the luck box (:class:`cogs.components.LuckModal`)."""
         from .chouette import press
 
         sid, mark, member = key.table_id, key.stamp, int(key.args[0])
-        if not isinstance(item, TableMenu):
+        if key.action == "luck":  # any member of the chouette, at any time: the box for his words
+            from .components import LuckModal
+
+            await interaction.response.send_modal(LuckModal(sid, "c"))
+        elif not isinstance(item, TableMenu):
             action = self.ALIASES.get(key.action, key.action)
             await press(interaction, sid, mark, member, action, cube=key.args[1] or None,
                         in_order=key.action == "double_order")  # fmt: skip

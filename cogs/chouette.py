@@ -31,7 +31,7 @@ from club.chouette import ChouetteOutcome, ChouetteService
 from club.chouette.images import sheet_png_async
 from club.chouette.table import parse_order
 from club.errors import InvalidRequestError
-from club.proof import chouette_proof_text, chouette_series
+from club.proof import chouette_proof
 from club.proof import lines as proof_lines
 from club.requests import Request
 
@@ -61,13 +61,31 @@ async def press(interaction: discord.Interaction, sid: int, mark: str, member: i
     await _publish_and_acknowledge(interaction, outcome)
 
 
-async def _publish_and_acknowledge(interaction: discord.Interaction, outcome: ChouetteOutcome) -> None:
+async def add_luck(interaction: discord.Interaction, sid: int, words: str) -> None:
+    """The luck box of chouette ``sid`` submitted: the words join the dice of every series waiting for its first
+    roll (:meth:`club.chouette.ChouetteService.add_luck`); the board is redrawn (it names who added luck) and the
+    member answered privately; a refusal says why and changes nothing."""
+    from .components import luck_words
+
+    await interaction.response.defer(ephemeral=True, thinking=True)
+    try:
+        outcome = await interaction.client.chouettes.add_luck(sid, request_of(interaction, await register(interaction)),
+                                                              words)  # fmt: skip
+    except Exception as error:
+        await report(interaction, error, context={"what": "chouette luck", "chouette": sid})
+        return
+    await _publish_and_acknowledge(interaction, outcome, luck_words(words, outcome.message))
+
+
+async def _publish_and_acknowledge(interaction: discord.Interaction, outcome: ChouetteOutcome,
+                                   private: str | None = None) -> None:  # fmt: skip
+    """Publish ``outcome``'s board and answer the member privately (``private``, default what happened)."""
     try:
         message = await interaction.client.publisher.publish_chouette(outcome)
     except Exception as error:
         log.error("could not publish chouette %s v%s", outcome.session_id, outcome.view.version, exc_info=error)
         message = None
-    text = " ".join(outcome.message.splitlines()[:3]) or "Done."
+    text = private or " ".join(outcome.message.splitlines()[:3]) or "Done."
     if message is not None and getattr(message, "jump_url", None):
         text += f"\nBoard: {message.jump_url}"
     await send_private(interaction, text)
@@ -252,9 +270,8 @@ class ChouetteCommands(app_commands.Group):
         try:
             member = await register(interaction)
             session_id = await _session(interaction, member)
-            series = await chouette_series(interaction.client.chouettes, session_id)
+            series, text = await chouette_proof(interaction.client.chouettes, session_id)
             lines = proof_lines(series)
-            text = chouette_proof_text(session_id, series)
             file = discord.File(
                 io.BytesIO("\n".join(lines).encode("utf-8")), filename=f"chouette-{session_id}-dice.txt"
             )

@@ -166,9 +166,12 @@ def _cube_label(view: ChouetteView, key: str) -> str:
 
 
 async def components_for(view: ChouetteView, plays: list[str] | None) -> list[discord.ui.View]:
-    """The component views of the decisions (five rows each); the play menu filled with ``plays`` (2–25 of them)."""
-    rows = []
-    for row in decision_rows(view):
+    """The component views of the decisions (five rows each); the play menu filled with ``plays`` (2–25 of them);
+    *Add your luck* (for every member, member 0 in its id) while a game's dice wait for the members' luck."""
+    rows, shown = [], decision_rows(view)
+    if view.luck_game is not None:
+        shown.append([TableButton.of("c", view.session_id, view.mark, "luck", 0, "", label="Add your luck")])
+    for row in shown:
         if isinstance(row[0], TableMenu) and row[0].key.action == "play":
             if not plays or len(plays) > 25:
                 continue
@@ -205,8 +208,10 @@ async def chouette_message(
     if view.board is not None:
         png = await board_png_async(view, viewer, bot.board_options)
         embed.set_image(url=f"attachment://{filename}")
+    if view.luck_text:
+        embed.add_field(name="Luck", value=view.luck_text[:1024], inline=False)
     components: list[discord.ui.View] = []
-    if buttons and view.decisions:
+    if buttons and (view.decisions or view.luck_game is not None):
         plays = None
         play = next((d for d in view.decisions if d.pending == "play"), None)
         if play is not None:

@@ -72,22 +72,30 @@ def custom_ids(components: discord.ui.View | None) -> list[str]:
 
 
 class LuckModal(discord.ui.Modal, title="Add your luck to the next game's dice"):
-    """The box of the *Add your luck* button (challenge and board): any words of the player's own, added to the
-    client seeds of the match's next game before its first roll (:meth:`club.service.ClubService.add_luck`). Typed
-    after that game's commitment was shown, the bot could not have chosen its seed against them."""
+    """The box of the *Add your luck* button (a 1-on-1's challenge and board, a chouette's board): any words of the
+    player's own, added to the client seeds of the table's next dice before their first roll
+    (:meth:`club.service.ClubService.add_luck`, :meth:`club.chouette.ChouetteService.add_luck`). Typed after that
+    game's commitment was shown, the bot could not have chosen its seed against them. ``kind``: ``"m"`` (a match or
+    session) or ``"c"`` (a chouette)."""
 
     words: discord.ui.TextInput = discord.ui.TextInput(
         label="Your words (anything; they join the dice)", min_length=1, max_length=100,
         placeholder="e.g. seven sevens for grandma",
     )  # fmt: skip
 
-    def __init__(self, match_id: int) -> None:
+    def __init__(self, table_id: int, kind: str = "m") -> None:
         super().__init__(timeout=900)
-        self.match_id = match_id
+        self.match_id = table_id
+        self.kind = kind
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
-        """Add the words; the message the button was on gets the table's new buttons (the words are an action: the
-        version moved on), and the player a private word on which game they go into."""
+        """Add the words; the table's board gets its new buttons (the words are an action: a match's version moved
+        on), and the player a private word on which game they go into."""
+        if self.kind == "c":
+            from .chouette import add_luck
+
+            await add_luck(interaction, self.match_id, self.words.value)
+            return
         try:
             member = await register(interaction)
             service = interaction.client.service
@@ -103,7 +111,10 @@ class LuckModal(discord.ui.Modal, title="Add your luck to the next game's dice")
             await interaction.response.edit_message(view=table_components(view, plays))
         else:
             await interaction.response.defer(ephemeral=True)
-        await interaction.followup.send(
-            f"Your luck is in: “{self.words.value.strip()}”. {outcome.message} You typed it after the game's "
-            "commitment was shown, so the bot could not have chosen the dice against it.",
-            ephemeral=True)  # fmt: skip
+        await interaction.followup.send(luck_words(self.words.value, outcome.message), ephemeral=True)
+
+
+def luck_words(words: str, message: str) -> str:
+    """The private answer to the luck box: what was added, where it goes, why it protects him."""
+    return (f"Your luck is in: “{words.strip()}”. {message} You typed it after the game's commitment was shown, so "
+            "the bot could not have chosen the dice against it.")  # fmt: skip

@@ -146,6 +146,8 @@ async def board_message(
         embed.set_image(url=f"attachment://{filename}")
     if view.status == "challenged":
         embed.add_field(name="Rules", value=view.rules_text[:1024] or "-", inline=False)
+    if view.luck_text:
+        embed.add_field(name="Luck", value=view.luck_text[:1024], inline=False)
     plays = None
     if buttons and view.pending == "play" and view.waiting_for is not None:
         plays = (

@@ -173,6 +173,7 @@ async def chouette_board(console: Console, view: ChouetteView, viewer: int | Non
         lines.append(ascii_board(board.board_for(side), names=(seats[side], seats[1 - side]),
                                  position_id=board.on_roll_position_id))  # fmt: skip
     lines.append(seats_text(view))
+    lines.append(view.luck_text)
     now = console.service.clock.now()
     for decision in view.decisions:
         whom = "" if decision.actor == decision.subject else f" for {view.name(decision.subject)}"
@@ -480,17 +481,17 @@ async def chouette_verify(console: Console, args: list[str]) -> str:
     ``chouette-N-dice.txt`` in this folder), for ``python tools/verify_dice.py``."""
     from pathlib import Path
 
-    from club.proof import chouette_proof_text, chouette_series, lines
+    from club.proof import chouette_proof, lines
 
     files = [word for word in args if "/" in word or "." in word]
     session_id, rest = await session_for(console, [word for word in args if word not in files])
     if rest or len(files) > 1:
         raise InvalidRequestError("chouette verify [chouette=N] [FILE], e.g. chouette verify dice.txt")
-    series = await chouette_series(console.chouettes, session_id)
     path = Path(files[0] if files else f"chouette-{session_id}-dice.txt").expanduser()
     try:
         path = path.resolve()
+        series, text = await chouette_proof(console.chouettes, session_id, str(path))
         path.write_text("\n".join(lines(series)) + "\n", encoding="utf-8")
     except OSError as error:
         raise InvalidRequestError(file_problem(error, path)) from None
-    return chouette_proof_text(session_id, series, file=str(path)) + f"\nWrote {path}."
+    return text + f"\nWrote {path}."

@@ -113,6 +113,7 @@ async def board_text(console: Console, view: TableView, viewer: int | None) -> s
                      f"{view.names[1]} {money(view.score[1], view.stake)}.")  # fmt: skip
     if view.kind == "money" and view.status == "active" and view.stop_by is not None:
         lines.append(f"The session ends when this game ends ({view.names[view.stop_by]} asked).")
+    lines.append(view.luck_text)
     lines.append(next_step(view))
     lines.append(you_can(view, console.member))
     from .player import extra_verbs

@@ -130,14 +130,19 @@ async def seed(console: Console, args: list[str]) -> str:
     return phrase_text(prefs.seed)
 
 
-@verb("luck", "luck TEXT [game=N]", "add luck of your own to the next game's dice (before its first roll)")
+@verb("luck", "luck TEXT [game=N|chouette=N]", "add luck of your own to the next game's dice (before its first roll)")
 async def luck(console: Console, args: list[str]) -> str:
-    """``luck my own words game=1``: the "Add your luck" button of the challenge and the board
-    (:meth:`club.service.ClubService.add_luck`): the text joins the client seeds of the game committed ahead."""
+    """``luck my own words game=1`` (or ``chouette=2``): the "Add your luck" button of the challenge and the board
+    (:meth:`club.service.ClubService.add_luck`, :meth:`club.chouette.ChouetteService.add_luck`): the text joins the
+    client seeds of the dice waiting for their first roll."""
     target, rest = take_target(args, trailing_number=False)
     if not rest:
         raise InvalidRequestError("luck TEXT: words of your own for the next game's dice, e.g. luck seven sevens")
-    target = await console.target(target, for_turn=False, kinds=("match",))
+    target = await console.target(target, for_turn=False)
+    if target.kind == "chouette":
+        from .chouettes import show as show_chouette
+
+        return await show_chouette(console, await console.chouettes.add_luck(target.id, console.member, " ".join(rest)))
     return await show(console, await console.service.add_luck(target.id, console.member, " ".join(rest)))
 
 

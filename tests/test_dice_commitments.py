@@ -174,11 +174,14 @@ async def test_console_seed_verb_sets_the_phrase(tmp_path):
 
 async def test_a_chouette_commits_each_series_before_its_members_client_seeds(tmp_path):
     """Chouettes the same: the seat throws' series 0 and game 1 are committed in the ``open``,
-    game n+1 when game n starts; every member who acts contributes to each series, strictly after its commitment;
-    the seat throws and every game roll follow from the server seed and those client seeds (``club verify``)."""
-    from tests.chouette_clubkit import chouettes, decide_randomly, seated
+    game n+1 when game n starts; every member with a standing phrase who acts adds it as his luck to each series
+    waiting for its first roll, strictly after its commitment; the seat throws and every game roll follow from the
+    server seed and that luck (``club verify``)."""
+    from tests.chouette_clubkit import ANN, BOB, CY, DI, ED, chouettes, decide_randomly, seated
 
     async with chouettes(tmp_path / "ch.sqlite3") as service:
+        for member in (ANN, BOB, CY, DI, ED):
+            await service.club.set_preferences(member, seed=f"phrase of {member}")
         outcome = await seated(service)
         rng = random.Random(3)
         for _ in range(3000):
@@ -188,14 +191,14 @@ async def test_a_chouette_commits_each_series_before_its_members_client_seeds(tm
         sid = outcome.session_id
         log = await service.store.actions(sid)
         dice = await service.store.dice(sid)
-        assert log[0].args["recipe"] == RECIPE_V2 and log[0].args["next_seed_hash"] == dice[1].seed_hash
-        members = {a.member_id for a in log if a.member_id is not None and a.kind != CLIENT_SEED}
+        assert log[0].args["recipe"] == RECIPE_V3 and log[0].args["next_seed_hash"] == dice[1].seed_hash
+        members = {BOB, CY, DI, ED}  # the lobby's members who acted after the open (Ann opened it)
         for number, series in dice.items():
             published = _first_seq(log, series.seed_hash)
             seeds = [a for a in log if a.kind == CLIENT_SEED and a.args["game"] == number]
             assert all(a.seq > published for a in seeds), number
             if number in (0, 1):
-                assert {a.member_id for a in seeds} == members, f"series {number}: every member contributes"
+                assert {a.member_id for a in seeds} == members, f"series {number}: every member's phrase is in"
         finished = [n for n, s in dice.items() if s.seed_revealed and n]
         assert finished, "a game ended"
         reports = await verify_database(service.club.db)

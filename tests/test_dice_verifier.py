@@ -136,7 +136,9 @@ async def test_a_chouette_from_its_published_values(tmp_path):
     result = _run(tmp_path / "chouette.txt")
     assert result.returncode == 0 and "secret" not in result.stdout, result.stdout
     assert all(f"Series{n}: ok" in result.stdout for n in (0, 1, 2)), result.stdout
-    assert "(bgclub-hmac-sha256-v2, 5 client seeds)" in result.stdout  # every member contributed
+    assert "Series1: ok" in result.stdout and "(bgclub-hmac-sha256-v3, m101 added no luck after the commitment;" in (
+        result.stdout
+    )  # v3: nothing a member did not choose himself counts as his luck
     assert _reproduced(result.stdout) == (logged, logged) and logged > 30
     print(f"chouette: {logged} of {logged} rolls and throws reproduced")
 
@@ -165,7 +167,8 @@ async def test_bg_chouette_verify_publishes_a_file_the_verifier_reproduces(tmp_p
             outcome = await decide_randomly(h.bot.chouettes, outcome, rng)
         answer = await h.command(ann, "bg chouette verify", room)
     files = answer.messages[-1].files
-    assert answer.private and RECIPE_V2 in answer.text and len(files) == 1
+    assert answer.private and RECIPE_V3 in answer.text and len(files) == 1
+    assert "Dice of game 1: " in answer.text and "Ann: added no luck after the commitment" in answer.text
     (tmp_path / "dice.txt").write_bytes(next(iter(files.values())))
     result = _run(tmp_path / "dice.txt")
     assert "Series1: ok" in result.stdout and "PROBLEMS" not in result.stdout, result.stdout

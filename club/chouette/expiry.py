@@ -28,7 +28,17 @@ class ChouetteExpiry:
     async def expire(self, deadline: ChouetteDeadline) -> tuple[str, ChouetteOutcome | None] | None:
         """The club acts at ``deadline`` (expired): marks the member away for his proxy, or decides by the policy
         (module docstring). Returns ``(what happened in words, outcome or None)``; None when the deadline changed
-        meanwhile (someone acted) or the rules refuse the policy's decision now (5.8 order: tried again later)."""
+        meanwhile (someone acted) or the rules refuse the policy's decision now (5.8 order: tried again later). A
+        game it starts whose opening waits for its beacon round has it fetched, out of the lock, like a member's
+        action (:meth:`~club.chouette.service.ChouetteService._beacon_roll`)."""
+        steps: list[ChouetteStep] = []
+        result = await self._expire(deadline, steps)
+        due = steps[0].book.beacon_due() if steps and result is not None and result[1] is not None else None
+        if due is None:
+            return result
+        return result[0], await self._beacon_roll(result[1], due)
+
+    async def _expire(self, deadline: ChouetteDeadline, steps: list[ChouetteStep]):
         lock = self.club._lock_for(("chouette", deadline.session_id))
         async with lock:
             current = {d.subject_id: d for d in await self.store.deadlines(deadline.session_id)}.get(
@@ -37,6 +47,7 @@ class ChouetteExpiry:
             if current != deadline:
                 return None
             step = await self._load_step(deadline.session_id)
+            steps.append(step)
             table = step.table
             pending = next((p for p in table.pending() if p.subject == deadline.subject_id), None)
             if pending is None or pending.actor != deadline.actor_id:

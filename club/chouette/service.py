@@ -33,6 +33,7 @@ import inspect
 import logging
 import re
 from collections.abc import Callable, Sequence
+from dataclasses import replace
 from typing import Any
 
 from backgammon.chouette import ChouetteRules
@@ -49,8 +50,9 @@ from storage.chouettes import (
     NewChouetteAction,
 )
 
-from ..commitments import Ahead, DiceBook
-from ..dice import RECIPE_V2, seed_hash
+from ..beacon import round_for_game
+from ..commitments import Ahead, DiceBook, check_luck
+from ..dice import RECIPE_V3, seed_hash
 from ..errors import (
     InvalidRequestError,
     NotAPlayerError,
@@ -61,7 +63,7 @@ from ..errors import (
 )
 from ..refusals import explain_illegal
 from ..requests import Request, as_request
-from ..service import ClubService, _unsaved
+from ..service import AwaitingBeacon, ClubService, _unsaved
 from ..settings import HOUR, ClubSettings, MemberPreferences
 from ..work import check_id as _check_id
 from ..work import run_unit
@@ -154,8 +156,9 @@ class ChouetteService(ChouetteExpiry):
         args["seed_hash"] = series.seed_hash
         state = table.to_json()
         if seed:  # the seat throws' series 0 and game 1's seed, committed now
-            book = DiceBook(Ahead.draw(1, self.club._seeds), standing=[0])
-            args.update(recipe=RECIPE_V2, next_seed_hash=book.ahead.seed_hash)
+            book = DiceBook(Ahead.draw(1, self.club._seeds, now), standing=[0], standing_recipe=RECIPE_V3,
+                            standing_at=now)  # fmt: skip
+            args.update(recipe=RECIPE_V3, next_seed_hash=book.ahead.seed_hash)
             state["dice"] = book.to_json()
         record = await self.store.create(
             club_id=club.id,
@@ -171,8 +174,9 @@ class ChouetteService(ChouetteExpiry):
         names = await self.club._names([member])
         text = describe("open", member, args, names) + f" Rules: {rule_set.describe()}."
         if series.seed_hash:
-            text += (f" Seat-roll dice commitment: {series.seed_hash}; game 1's: {args['next_seed_hash']} (each "
-                     "member's client seed is fixed after them, at his first action).")  # fmt: skip
+            text += (f" Seat-roll dice commitment: {series.seed_hash}; game 1's: {args['next_seed_hash']}. Each "
+                     "member may add his own luck to them (Add your luck, or his /player seed phrase) until the "
+                     "seat roll; a game's luck is fixed at its first roll.")  # fmt: skip
         view = ChouetteView.of(record.id, table, version=record.version, names=names, decisions=())
         return ChouetteOutcome(view, text)
 
@@ -214,6 +218,24 @@ class ChouetteService(ChouetteExpiry):
             if not await self.club.db.is_club_member(club.id, member):
                 raise InvalidRequestError("Register first: use the bot once in this server.")
             step.log("sit", member, {"stake": stake})
+            await step.contribute(member)  # his standing phrase, now that he sits
+
+        return await self._mutate(session_id, request, operation)
+
+    async def add_luck(self, session_id: int, member: int | Request, text: str) -> ChouetteOutcome:
+        """A member of the chouette (in the lobby, Box, Captain or Team) adds luck of his own to the dice
+        (:data:`club.dice.RECIPE_V3`, step 7): ``text`` (1–100 printable characters, typed in the luck modal of the
+        board) joins the client seeds of every series waiting for its first roll — the seat throws' until the seat
+        roll, and the game committed ahead; typed after their commitment, it protects him. Raises
+        :class:`InvalidRequestError` for bad text, :class:`NotAPlayerError` for someone not at the chouette,
+        :class:`NotNowError` when nothing waits for its dice (or the dice are injected)."""
+        text = check_luck(text)
+        request = as_request(member)
+
+        def operation(step: ChouetteStep) -> None:
+            if self.club._dice is not None:
+                raise NotNowError("This chouette's dice are given from outside (a test or a replay): no luck to add.")
+            step.add_luck(request.member, text)
 
         return await self._mutate(session_id, request, operation)
 
@@ -303,6 +325,8 @@ class ChouetteService(ChouetteExpiry):
 
         async def operation(step: ChouetteStep) -> None:
             table = step.table
+            if (due := step.book.beacon_due()) is not None:
+                raise AwaitingBeacon(due)  # the board's opening waits for its beacon round: fetch it first
             if member not in table.members:
                 raise NotAPlayerError(f"You do not sit in chouette {session_id}: join it with /bg chouette join.")
             if subject == member and name(member) in table.session.away and member not in table.retiring:
@@ -330,7 +354,12 @@ class ChouetteService(ChouetteExpiry):
             else:
                 step.log("answer", member, {"member": subject, "decision": action, "cube": cube})
 
-        return await self._mutate(session_id, request, operation)
+        try:
+            return await self._mutate(session_id, request, operation)
+        except AwaitingBeacon as waiting:
+            step = await self._load_step(session_id, request)
+            board = ChouetteOutcome(self._view(step, step.record.version, [], new=()), "")
+            return await self._beacon_roll(board, waiting.due)
 
     async def team_settle(
         self, session_id: int, member: int | Request, step: str, *, seller: int | None = None, points: int | None = None
@@ -471,6 +500,9 @@ class ChouetteService(ChouetteExpiry):
         async def act(step: ChouetteStep) -> None:
             step.request = request
             try:
+                if member is None:  # the club's own step (a beacon round fetched)
+                    operation(step)
+                    return
                 if member not in step.names:  # a presser outside the table (read with it otherwise)
                     step.names.update(await self.club._names([member]))
                 await step.contribute(member)  # his client seeds, if due
@@ -490,7 +522,26 @@ class ChouetteService(ChouetteExpiry):
             CONFLICT,
             self.club.admission,
         )
-        return self._outcome(unit.step, unit.version, unit.commit[1], member)
+        outcome = self._outcome(unit.step, unit.version, unit.commit[1], member)
+        due = unit.step.book.beacon_due()
+        return outcome if due is None else await self._beacon_roll(outcome, due)
+
+    async def _beacon_roll(self, first: ChouetteOutcome, due: int) -> ChouetteOutcome:
+        """The game started in ``first`` waits for its beacon round ``due``: fetch and verify it (waiting until it
+        is published, with retries) and roll the opening with it in a second unit of work (RULES A1,
+        :mod:`club.beacon`), as the 1-on-1's ``ClubService._beacon_roll`` does. When the round cannot be had, nothing
+        is rolled or stored: ``first`` says why, and the next action on the chouette tries again."""
+        found, said = await round_for_game(self.club.beacon, due, first.view.game_number)
+        if found is None:
+            return replace(first, message=f"{first.message}\n{said}".strip())
+
+        def operation(step: ChouetteStep) -> None:
+            if step.book.beacon_due() == due:
+                step.use_beacon(found)
+
+        second = await self._mutate(first.session_id, Request(None), operation)
+        return replace(second, message=f"{first.message}\n{said}\n{second.message}".strip(),
+                       notify=tuple(dict.fromkeys(first.notify + second.notify)))  # fmt: skip
 
     async def _finish(self, step: ChouetteStep, member: int | None) -> ChouetteOutcome:
         step.autoplay()
@@ -522,7 +573,7 @@ class ChouetteService(ChouetteExpiry):
         )
         series = step.series.get(table.game_number)
         seed = series.seed.hex() if series is not None and series.revealed and series.seed is not None else None
-        return ChouetteView.of(
+        view = ChouetteView.of(
             step.record.id,
             table,
             version=version,
@@ -532,6 +583,11 @@ class ChouetteService(ChouetteExpiry):
             seed=seed,
             stored_sheet=step.stored_sheet,
         )
+        targets = [number for number, _ in step.luck_targets()] if table.status == "open" else []
+        if not targets:
+            return view
+        lucky = dict.fromkeys(who for number in targets for who in step.book.lucky(number))
+        return replace(view, luck_game=targets[-1], lucky=tuple(lucky))
 
     async def _load_step(self, session_id: int, request: Request | None = None) -> ChouetteStep:
         """The step of chouette ``session_id`` as stored, read in one snapshot (the session, its dice and deadlines

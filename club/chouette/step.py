@@ -18,9 +18,10 @@ from storage.chouettes import (
     NewChouetteAction,
 )
 
-from ..commitments import CLIENT_SEED, UNUSED_SEED, DiceBook, contribution_text, due, unused_args
-from ..dice import RECIPE_V2
-from ..errors import StaleVersionError
+from ..beacon import Round, start_ms_of
+from ..commitments import BEACON, CLIENT_SEED, UNUSED_SEED, DiceBook, contribution_text, luck_for, unused_args
+from ..dice import RECIPE_V2, RECIPE_V3
+from ..errors import NotAPlayerError, NotNowError, StaleVersionError
 from ..requests import Request
 from ..settings import MemberPreferences
 from ..work import DiceInUse, Step
@@ -45,7 +46,7 @@ class _Series(DiceInUse):
         """The series as stored, with its recipe and client seeds from the table's ``book``."""
         seed = None if stored.seed is None else bytes.fromhex(stored.seed)
         return cls(stored.series, stored.dice, seed, stored.seed_hash, stored.rolls, *book.recipe_of(stored.series),
-                   revealed=stored.seed_revealed)  # fmt: skip
+                   book.randomness(stored.series), revealed=stored.seed_revealed)  # fmt: skip
 
     def record(self, session_id: int) -> DiceSeries:
         """The series as stored."""
@@ -105,7 +106,8 @@ class ChouetteStep(Step):
         line = describe(kind, member, logged, self.names, auto=auto)
         if line:
             self.lines.append(line)
-        if game_number is not None and kind not in ("sit", "stand", "proxy", "back", "away", "retire", CLIENT_SEED):
+        if game_number is not None and kind not in ("sit", "stand", "proxy", "back", "away", "retire", CLIENT_SEED,
+                                                    BEACON):  # fmt: skip
             self.image_due = True
         if table.board_live and captain_before is not None and table.session.captain != captain_before:
             change = table.session.captain_changes[-1]
@@ -141,24 +143,58 @@ class ChouetteStep(Step):
     # -- dice -----------------------------------------------------------------------------------------------------
     def new_series(self, number: int) -> _Series:
         """The dice of game ``number`` (RULES A1): the seed committed ahead (when the session opened, or when the
-        game before started), rolled by :data:`~club.dice.RECIPE_V2` with the members' client seeds; the next game's
-        seed is drawn and committed now. Injected dice for tests."""
+        game before started), rolled by :data:`~club.dice.RECIPE_V3` with the members' luck fixed since (none is
+        added once it has started) and, with ``[dice] beacon``, the round due for it (named now, fetched before the
+        opening roll); the next game's seed is drawn and committed now. Injected dice for tests."""
         service = self.service.club
         if service._dice is not None:
             series = _Series(number, **DiceInUse.fresh_seed(service._seeds, True))
         else:
-            seed, commitment, _ahead = self.book.start(number, service._seeds, keep=(0,))
-            series = _Series(number, "fair", seed, commitment, 0, RECIPE_V2, self.book.contributions(number))
+            seed, commitment, _ahead = self.book.start(number, service._seeds, keep=(0,), now=self.now,
+                                                       recipe=RECIPE_V3)  # fmt: skip
+            series = _Series(number, "fair", seed, commitment, 0, RECIPE_V3, self.book.contributions(number))
+            if service.beacon is not None:
+                value = None if self.request is None else self.request.contribution
+                self.book.name_round(service.beacon, start_ms_of(value, self.now))
         self.series[number] = series
         self.touched.add(number)
         return series
 
+    def luck_targets(self) -> list[tuple[int, float]]:
+        """The series a member's luck joins now, with when each was committed: the seat throws' (v3) until the seat
+        roll, and the game committed ahead — each waits for its first roll (:data:`~club.dice.RECIPE_V3`, step 8)."""
+        out = []
+        seating = self.series.get(0)
+        if (self.book.standing_recipe == RECIPE_V3 and seating is not None and seating.rolls == 0
+                and not seating.revealed and self.table.phase == "lobby"):  # fmt: skip
+            out.append((0, self.book.standing_at))
+        if self.book.ahead is not None:
+            out.append((self.book.ahead.number, self.book.ahead.at))
+        return out
+
+    def add_luck(self, member: int, text: str, set_at: float | None = None) -> None:
+        """Log ``text`` as ``member``'s luck in every series that waits for its first roll (:meth:`luck_targets`,
+        :func:`club.commitments.luck_for`): ``set_at`` when he set it (default now: typed in the luck modal).
+        Raises :class:`NotAPlayerError` for someone not at the chouette, :class:`NotNowError` when no series waits
+        for its dice."""
+        table = self.table
+        if member not in table.lobby and member not in table.members:
+            raise NotAPlayerError(f"You do not sit in chouette {self.record.id}: join it with /bg chouette join.")
+        targets = self.luck_targets()
+        if not targets:
+            raise NotNowError("No game of this chouette waits for its dice now: a game's luck is fixed at its first "
+                              "roll.")  # fmt: skip
+        self._luck(member, targets, text, self.now if set_at is None else set_at)
+        what = " and ".join("the seat roll" if number == 0 else f"game {number}" for number, _ in targets)
+        self.lines.append(f"{self.names.get(member, member)} added luck of his own to the dice of {what} (fixed at "
+                          "its first roll; /bg chouette verify lists it when the game is over).")  # fmt: skip
+
     async def contribute(self, member: int) -> None:
-        """``member`` acts himself: fix his client seed for each v2 series in play (the seat throws', the game's)
-        and the committed game ahead if he has none there yet (:func:`club.commitments.due`): his
-        ``/player seed`` phrase and the contribution of :attr:`request`. Logged as ``client_seed`` actions; counts from the next
-        roll of that series. Nothing for injected dice, a closed session or someone not registered (his action is
-        refused anyway)."""
+        """``member`` acts himself: his standing ``/player seed`` phrase becomes his luck in each series that waits
+        for its first roll where he has none yet (:meth:`add_luck`; protected only when he set the phrase after that
+        commitment). A series still rolled by :data:`~club.dice.RECIPE_V2` (a session started before v3) gets his
+        v2 client seed as before: the phrase and the contribution of :attr:`request`. Nothing for injected dice, a
+        closed session, the club acting in his name, or someone not registered (his action is refused anyway)."""
         request = self.request
         if self.service.club._dice is not None or self.table.status != "open" or (request and request.behalf):
             return
@@ -166,17 +202,34 @@ class ChouetteStep(Step):
             self.prefs[member] = MemberPreferences.from_json(record.preferences)
         if member not in self.prefs:
             return
-        playing = [(n, s.rolls) for n, s in self.series.items() if s.recipe == RECIPE_V2 and not s.revealed]
-        targets = due(self.book, member, playing)
-        if not targets:
-            return
-        value = None if request is None else request.contribution
-        text = contribution_text(self.prefs[member].seed, value, self.service.club._contributions)
-        for number, start in targets:
-            self.log(CLIENT_SEED, member, {"game": number, "from_roll": start, "seed": text})
-            self.book.clients.append((number, member, start, text))
-            if number in self.series and self.series[number].recipe == RECIPE_V2:
+        prefs = self.prefs[member]
+        old = [(n, s.rolls) for n, s in self.series.items()
+               if s.recipe == RECIPE_V2 and not s.revealed and not self.book.has(n, member)]  # fmt: skip
+        if old:
+            text = contribution_text(prefs.seed, None if request is None else request.contribution,
+                                     self.service.club._contributions)  # fmt: skip
+            for number, start in old:
+                self.log(CLIENT_SEED, member, {"game": number, "from_roll": start, "seed": text})
+                self.book.clients.append((number, member, start, text))
                 self.series[number].contributions.append((start, text))
+        if not prefs.seed or (member not in self.table.lobby and member not in self.table.members):
+            return
+        targets = [(number, at) for number, at in self.luck_targets() if not self.book.has(number, member)]
+        self._luck(member, targets, prefs.seed, prefs.seed_at)
+
+    def _luck(self, member: int, targets: list[tuple[int, float]], text: str, set_at: float) -> None:
+        """Log ``text`` (set at ``set_at``) as ``member``'s luck in each series of ``targets`` (number, committed)."""
+        for number, committed in targets:
+            self.log(CLIENT_SEED, member, luck_for(number, committed, text, set_at))
+            self.book.clients.append((number, member, 0, text))
+            if number in self.series:
+                self.series[number].contributions.append((0, text))
+
+    def use_beacon(self, found: Round) -> None:
+        """Log the verified beacon round ``found`` of the current game (``beacon`` action) and roll with it."""
+        number = self.table.game_number
+        self.log(BEACON, None, self.book.use_round(found, number))
+        self.series[number].beacon = found.randomness
 
     def roll_dice(self, number: int, count: int = 2) -> tuple[list[int], int]:
         """The next ``count`` dice of series ``number`` and the counter they came from."""
@@ -214,11 +267,14 @@ class ChouetteStep(Step):
                 number = table.game_number + 1
                 series = self.new_series(number)
                 args = {"number": number, "dice": series.dice, "seed_hash": series.seed_hash}
-                if series.recipe == RECIPE_V2:
-                    args.update(recipe=RECIPE_V2, next_seed_hash=self.book.ahead.seed_hash)
+                if series.recipe == RECIPE_V3:
+                    args.update(recipe=RECIPE_V3, next_seed_hash=self.book.ahead.seed_hash)
+                    args.update({"beacon": dict(self.book.beacon)} if self.book.beacon else {})
                 self.log("start_game", None, args)
                 self.lines[-1] = self._game_line(series)
             elif step == "opening_roll":
+                if self.book.beacon_due() is not None:
+                    return  # the game's beacon round is fetched first (ChouetteService)
                 dice, index = self.roll_dice(table.game_number)
                 self.log("opening_roll", None, {"dice": dice}, dice=dice, series=table.game_number, roll_index=index)
             elif step == "turn":
@@ -259,7 +315,12 @@ class ChouetteStep(Step):
         partner = f"; Partner {self._n(game.partner)} (RULES C7)" if game.partner else ""
         text = f"Game {game.number}: Box {self._n(game.box)} against Captain {self._n(game.captain)}; Team: {team}"
         text += partner + "."
-        return text + (f" Dice commitment: {series.seed_hash}." if series.seed_hash else "")
+        text += f" Dice commitment: {series.seed_hash}." if series.seed_hash else ""
+        beacon = self.book.beacon if series.dice == "fair" else None
+        if beacon:
+            text += (f" Its dice wait for drand {beacon['chain']} round {beacon['round']}, the first published 30 s or "
+                     "more after the message that started it.")  # fmt: skip
+        return text
 
     # -- deadlines -------------------------------------------------------------------------------------------------
     def deadline_rows(self, new_version: int) -> list[DeadlineRow]:

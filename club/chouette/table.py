@@ -23,7 +23,8 @@ kind                meaning (args)
 ``stand_in``        ``member`` becomes Acting Captain: the Team's player is away (RULES C9; the club's step)
 ``order``           ``member`` leaves a standing order (``pass_doubles``, ``take_upto``, ``drop_above``, ``until``
                     ``game``/``back``), or ``clear`` s it (RULES C9; see below)
-``start_game``      the next game (``number``, dice commitment; Partner ``auto``, RULES C3, C7)
+``start_game``      the next game (``number``, dice commitment and recipe, the next game's commitment; v3: its
+                    ``members`` Box first, the beacon round due; Partner ``auto``, RULES C3, C7)
 ``opening_roll``    the board's opening roll (``dice``: Box's die, the Captain's; a tie may raise the cubes, G2, G3)
 ``turn``            the board has ``side`` (``box``/``team``) to roll: the time to double (RULES D1, C5)
 ``roll``/``play``   the board (RULES G4–G10): ``dice``; the play's moves
@@ -37,6 +38,11 @@ kind                meaning (args)
 ``forfeit``         the board side ``side`` loses at the club's time limit (RULES A2)
 ``game_over``       the board ended: every cube in play is scored (RULES C3, C8, C11)
 ``close``           the session ends (nobody left)
+``client_seed``     a member's luck in a dice series (:mod:`club.commitments`): game, from_roll, seed (v3: set_at,
+                    protected); changes nothing at the table
+``beacon``          the game's verified beacon round (:mod:`club.beacon`): game, chain, round, start_ms, signature,
+                    randomness; changes nothing at the table
+``unused_seed``     the session closed before series ``game`` started: its committed seed is revealed
 ==================  ================================================================================================
 
 Settlements between Team members (RULES C10; 003 Atlanta 4.4): one logged kind, ``team_settle``, in four steps.
@@ -90,6 +96,7 @@ from backgammon.chouette.seating import is_resolved, tied_groups
 from backgammon.errors import ChouetteError, GameError
 from backgammon.game import Game, Phase
 
+from ..dice import RECIPE_V3
 from ..errors import InvalidRequestError, NotNowError, NotYourTurnError
 
 STATE_FORMAT = 3
@@ -109,7 +116,7 @@ KINDS = (
     "open", "sit", "stand", "seat", "rethrow", "retire", "proxy", "away", "back", "stand_in", "order", "start_game",
     "opening_roll",
     "turn", "roll", "play", "double", "pass", "answer", "box_answer", "extra", "team_settle", "forfeit", "game_over", "close",
-    "client_seed", "unused_seed",
+    "client_seed", "unused_seed", "beacon",
 )  # fmt: skip
 """Every logged action kind (see the module docstring)."""
 
@@ -435,6 +442,8 @@ class ChouetteTable:
                 actions = item.actions if previous is None else tuple(dict.fromkeys(previous.actions + item.actions))
                 merged[item.member] = Pending(member_id(item.member), member_id(item.actor), kind, actions, cubes)
             return list(merged.values())
+        if board.phase == Phase.OPENING:
+            return []  # the club rolls the opening (once the game's beacon round is in, club.beacon)
         if session.game.on_roll != SIDES[board.turn] and board.phase == Phase.ROLL:
             return []  # the turn event is the club's to log
         roller = self.roller()
@@ -562,12 +571,19 @@ class ChouetteTable:
         self.session.start_game(args.get("partner", "auto"))
         self.board = Game(self.rules.game)
         self.turns = 0
-        dice = {k: args[k] for k in ("recipe", "next_seed_hash") if k in args}  # absent from v1 logs
+        dice = {k: args[k] for k in ("recipe", "next_seed_hash", "beacon") if k in args}  # absent from v1 logs
+        if dice.get("recipe") == RECIPE_V3:  # the players of its dice series, for the proof
+            game = self.session.game
+            players = (game.box, *game.team, *filter(None, [game.partner]))
+            dice["members"] = [member_id(m) for m in dict.fromkeys(players)]
         return {"number": number, "partner": args.get("partner", "auto"), "dice": args["dice"],
                 "seed_hash": args["seed_hash"], **dice}  # fmt: skip
 
     def _client_seed(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
         return dict(args)  # a member's dice contribution (club.commitments): nothing changes at the table
+
+    def _beacon(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        return dict(args)  # the game's verified beacon round (club.beacon): nothing changes at the table
 
     def _unused_seed(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
         return dict(args)  # the closed session's seed committed ahead, revealed (club.commitments)

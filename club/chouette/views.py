@@ -15,6 +15,7 @@ from backgammon.chouette import ChouetteRules
 from backgammon.chouette.cubes import TEAM_SIDE
 from backgammon.chouette.sheet import SheetRow
 
+from ..commitments import luck_line
 from ..results import GameView, TableOutcome
 from .table import ChouetteTable, Pending, member_id, order_text
 
@@ -191,6 +192,15 @@ class ChouetteView:
     player: int | None = None
     orders: dict[int, str] = field(default_factory=dict)
     plays: tuple[str, ...] | None = None
+    luck_game: int | None = None
+    """The game whose dice wait for the members' luck (committed, not started; in the lobby the seat roll's too)."""
+    lucky: tuple[int, ...] = ()
+    """The members who have added luck to them (never the values)."""
+
+    @property
+    def luck_text(self) -> str:
+        """Who has added luck to the next dice, in words (:func:`club.commitments.luck_line`)."""
+        return luck_line(self.luck_game, map(self.name, self.lucky), seat=self.phase == "lobby")
 
     @cached_property
     def sheet(self) -> SheetData:
