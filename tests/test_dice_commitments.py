@@ -11,7 +11,7 @@ import pytest
 
 from club import InvalidRequestError
 from club.commitments import CLIENT_SEED, logged_contributions
-from club.dice import RECIPE_V2, RECIPE_V3, derive_dice, derive_dice_v2, seed_hash, verify_rolls
+from club.dice import RECIPE_V3, derive_dice, derive_dice_v2, seed_hash, verify_rolls
 from club.requests import Request
 from club.verify import verify_database
 from tests.clubkit import ALICE, BOB, GUILD, club_service, new_table, play_out, seeded

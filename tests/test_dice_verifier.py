@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 from club import frontend
-from club.dice import RECIPE_V2, RECIPE_V3, RECIPE_V3_TEXT
+from club.dice import RECIPE_V3, RECIPE_V3_TEXT
 from club.export import export_mat
 from club.proof import chouette_lines
 from tests.clubkit import ALICE, BOB, GUILD, club_service, new_table, play_out, seeded
