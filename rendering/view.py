@@ -104,6 +104,8 @@ class BoardView:
       shown in the caption).
     - ``position_id`` / ``match_id``: gnubg's IDs, printed small under the board. ``position_id`` ``None`` means
       "compute it" from ``position`` with the side on roll (or the viewer) as gnubg's player on roll; ``""`` hides it.
+    - ``caption``: the words under the board in place of the last play's "Ann played 6-4: 24/18 13/9" (None), for a
+      play nobody made, such as a review's best play.
     - ``chouette``: an optional :class:`ChouettePanel` drawn under the board. ``show_cube`` False leaves the board's
       own cube out (a chouette's cubes are the panel's, RULES C5): the cube column says so instead.
 
@@ -135,6 +137,7 @@ class BoardView:
     match_id: str = ""
     chouette: ChouettePanel | None = None
     show_cube: bool = True
+    caption: str | None = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.position, Position):

@@ -55,7 +55,10 @@ def fit_status(view: BoardView, size: int, room: float, bold: bool = True) -> st
 
 def caption_text(view: BoardView, size: int | None = None, room: float | None = None) -> str:
     """The caption under the board: the last play in standard notation, e.g. "Ann played 6-4: 24/18 13/9"; with
-    ``size`` and ``room`` (pixels) the name is shortened with "…" so that the play is shown whole."""
+    ``size`` and ``room`` (pixels) the name is shortened with "…" so that the play is shown whole. A view's own
+    ``caption`` is used as it is (shortened at its end to ``room``)."""
+    if view.caption is not None:
+        return view.caption if size is None or room is None else fit_text(view.caption, size, room).text
     if view.last_mover is None:
         return ""
     name = view.name_of(view.last_mover)

@@ -105,3 +105,30 @@ def test_a_second_program_on_the_same_sqlite_file_is_refused_with_a_clear_line(t
         f"database: {path}: another bot or console is using this database; two programs must never share one SQLite "
         "file (stop the other first, or use PostgreSQL for several bot processes)\n"
     )
+
+
+def test_the_reviews_best_play_picture_is_not_captioned_as_the_members_play(monkeypatch):
+    """A costly play's two review pictures: "played" says what the member played; "best" shows the engine's play
+    and says so ("best for alice with 3-1: 8/5 6/5"), with what he played instead — never "alice played 8/5 6/5"."""
+    import rendering
+    from backgammon.moves import legal_plays
+    from backgammon.position import Position
+    from club.analysis.engine import CubeState
+    from club.analysis.grade import Grade, PlayerGrade
+    from club.analysis.match import MatchAnalysis
+    from club.analysis.review import error_pictures
+    from club.analysis.walk import PLAY, Decision
+    from rendering.words import caption_text
+
+    start = Position.initial()
+    plays = {play.notation(): play for play in legal_plays(start, (3, 1))}
+    decision = Decision(PLAY, 0, 1, start, CubeState(), dice=(3, 1), play=plays["24/20"], choices=16)
+    grade = Grade(decision, loss=0.2, counted=True, made="24/20", best="8/5 6/5", made_equity=-0.2, best_equity=0.0,
+                  best_play=plays["8/5 6/5"], game=1)  # fmt: skip
+    analysis = MatchAnalysis(("alice", "bob"), 1, [PlayerGrade("alice", grades=[grade]), PlayerGrade("bob")], 1, "1ply")
+    views = []
+    monkeypatch.setattr(rendering, "render_board", lambda view, *_, **__: views.append(view) or b"png")
+    error_pictures(analysis)
+    played, best = (caption_text(view) for view in views)
+    assert played == "alice played 3-1: 24/20"
+    assert best == "best for alice with 3-1: 8/5 6/5 (alice played 24/20)"

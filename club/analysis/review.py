@@ -99,6 +99,7 @@ def costliest(analysis: MatchAnalysis, count: int = COSTLIEST) -> list[Grade]:
 def error_pictures(analysis: MatchAnalysis, options=None) -> list[tuple[str, str, bytes]]:
     """Two PNGs per costly play: the play made and the best play, each drawn from the mover's side with its moves
     marked and its equity in the header. Returns ``(file name, caption, PNG)``; runs Pillow (call it in a thread)."""
+    from backgammon.moves import dice_text
     from rendering import OPPONENT, VIEWER, BoardView, render_board
 
     width = getattr(options, "width", 700) if options is not None else 700
@@ -114,6 +115,11 @@ def error_pictures(analysis: MatchAnalysis, options=None) -> list[tuple[str, str
             ("best", grade.best_play, grade.best_equity),
         ):
             text = play.notation() or "no move"
+            mover = names[decision.side]
+            caption = None
+            if label == "best":  # a play nobody made: say whose turn it was and what he played instead
+                made = decision.play.notation() or "no move"
+                caption = f"best for {mover} with {dice_text(decision.dice)}: {text} ({mover} played {made})"
             view = BoardView(
                 position=play.position,
                 viewer_name=names[decision.side],
@@ -129,6 +135,7 @@ def error_pictures(analysis: MatchAnalysis, options=None) -> list[tuple[str, str
                 last_play=play.moves,
                 last_mover=VIEWER,
                 last_dice=decision.dice,
+                caption=caption,
             )
             png = render_board(view, theme, width=max(400, min(width, 900)))
             caption = f"{number}. game {grade.game}, {names[decision.side]}: {label} {text} ({equity:+.3f})"
