@@ -148,16 +148,13 @@ class QuizQuestion:
         return dice_text(self.dice)
 
     def mover(self, show_names: bool) -> str:
-        """Who decides: his name when the club shows names, else "the player on roll" (a double's answer: "the
-        player doubled")."""
-        if show_names:
-            return self.names[self.side]
-        return "the player doubled" if self.kind == ANSWER else "the player on roll"
+        """Who decides: his name when the club shows names, else "the player on roll"."""
+        return self.names[self.side] if show_names else "the player on roll"
 
     def poll_question(self, number: int, show_names: bool) -> str:
         """The poll's question, at most :data:`QUESTION_LIMIT` characters: ``Quiz 3: Ann to play 6-4 (…). Which
-        play is best?``, ``Quiz 3: Ann on roll (…). The right cube action?``, ``Quiz 3: Ann is doubled to 2 (…).
-        Take or pass?``"""
+        play is best?``, ``Quiz 3: Ann on roll (…). The right cube action?``, ``Quiz 3: Bob doubles Ann to 2 (…).
+        Take or pass?`` (names hidden: "the player on roll", "A double")."""
         cube = self.cube_state
         what = f"{cube.match_length}-point match, {cube.score[0]}-{cube.score[1]}" if cube.match_length else "money"
         if cube.value > 1:
@@ -167,8 +164,8 @@ class QuizQuestion:
             who = f"{self.names[self.side]} on roll" if show_names else "the player on roll"
             text = f"Quiz {number}: {who} ({what}). The right cube action?"
         elif self.kind == ANSWER:
-            who = self.names[self.side] if show_names else "The player doubled"
-            text = f"Quiz {number}: {who} is doubled to {2 * cube.value} ({what}). Take or pass?"
+            who = f"{self.names[1 - self.side]} doubles {self.names[self.side]}" if show_names else "A double"
+            text = f"Quiz {number}: {who} to {2 * cube.value} ({what}). Take or pass?"
         else:
             text = f"Quiz {number}: {who} to play {dice_text(self.dice)} ({what}). Which play is best?"
         return text[:QUESTION_LIMIT]
@@ -201,7 +198,7 @@ class QuizQuestion:
         elif self.kind == DOUBLE:
             asked = f"to roll or double: {prompt or 'the right cube action?'}"
         else:
-            asked = f"to take or pass: {prompt or 'take or pass?'}"
+            asked = f"to take or pass: {prompt}" if prompt else f"to take or pass the cube at {2 * cube.value}"
         extra: dict = {"on_roll": VIEWER, "awaiting": asked[:80]}
         if self.kind == ANSWER:
             extra["offered_cube"] = 2 * cube.value
@@ -233,7 +230,9 @@ class QuizQuestion:
             marks = []
             if i == self.best:
                 marks.append("best")
-            if i == self.made:
+            if i == self.made and self.kind == DOUBLE:
+                marks.append("what happened in the game")  # his double and the answer it got
+            elif i == self.made:
                 marks.append(f"played by {self.names[self.side]}" if show_names else "played in the game")
             note = f" — {', '.join(marks)}" if marks else ""
             voters = votes.get(i, [])

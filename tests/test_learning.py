@@ -210,7 +210,10 @@ def test_cube_decisions_are_screened_and_asked_with_the_whole_cube_action(tmp_pa
     answer = QuizQuestion.from_json(QuizQuestion.from_task(question_task(game.to_json(), 3, 0.04, 1), 1, 1, 3, view)
                                     .to_json())  # fmt: skip
     assert answer.kind == "answer" and answer.answers() == ["Take", "Pass"] and (answer.best, answer.made) == (0, 1)
-    assert answer.poll_question(2, True) == "Quiz 2: Ann is doubled to 2 (5-point match, 0-0). Take or pass?"
+    assert answer.poll_question(2, True) == "Quiz 2: Bob doubles Ann to 2 (5-point match, 0-0). Take or pass?"
+    assert answer.poll_question(2, False) == "Quiz 2: A double to 2 (5-point match, 0-0). Take or pass?"
+    assert "3. Double, pass: +1.000 (" in "\n".join(double.reveal_lines(1, {}, True))
+    assert double.reveal_lines(1, {}, True)[3].endswith("— what happened in the game; no votes")
     assert answer.situation == "doubled to 2" and answer.loss > 1.0
     assert (answer.position.pips_player, answer.position.pips_opponent) == (163, 167)  # Ann's view: she played 3-1
     board = answer.board_view(False)
