@@ -25,7 +25,8 @@ async def _join(h: Harness, room: int, name: str, players) -> None:
 async def test_the_club_names_the_role_that_organises(tmp_path):
     """A member with the club's organiser role ("Organiser" by default) creates and starts an event; one without it
     is refused privately with nothing stored. An admin renames the role (the old one no longer organises, the new
-    one does, whatever its case) or names none (admins only); a non-admin cannot change it."""
+    one does, whatever its case, another member's event too) or names none (admins only); a non-admin cannot change
+    it."""
     db = tmp_path / "club.sqlite3"
     async with Harness.start(db) as h:
         olga, ann, bob, cy = h.member("Olga", admin=True), h.member("Ann"), h.member("Bob"), h.member("Cy")
@@ -56,15 +57,21 @@ async def test_the_club_names_the_role_that_organises(tmp_path):
         assert snapshot(db) == before
         made = await h.command(bob, "event create", room, name="Bob Cup", format="single", lengths="1")
         assert made.private and "Bob Cup is open" in made.text
-        await _join(h, room, "Bob Cup", [bob, cy])
-        opened = await h.command(bob, "event admin checkin", room, event="Bob Cup", hours=2)
-        assert "Check-in for Bob Cup is open" in opened.text
+        await h.command(olga, "event create", room, name="Olga Cup", format="single", lengths="1")
+        before = snapshot(db)
+        other = await h.command(ann, "event admin checkin", room, event="Olga Cup", hours=2)
+        assert other.private and "Only the organiser of Olga Cup" in other.text
+        assert snapshot(db) == before
+        opened = await h.command(bob, "event admin checkin", room, event="Olga Cup", hours=2)  # not his, his role's
+        assert "Check-in for Olga Cup is open" in opened.text
         await h.command(olga, "event admin settings", room, organiser_role="none")
         before = snapshot(db)
         nobody = await h.command(bob, "event create", room, name="Third", format="single")
         assert nobody.private and "Only a club admin can create an event" in nobody.text
         assert snapshot(db) == before
-        assert await h.bot.events.find(h.guild, "Bob Cup")
+        refused = await h.command(bob, "event admin close", room, event="Olga Cup")
+        assert refused.private and "Only the organiser of Olga Cup" in refused.text
+        assert snapshot(db) == before
 
 
 async def test_each_event_has_its_forum_post_and_keeps_its_picture_across_a_restart(tmp_path):
