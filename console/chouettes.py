@@ -23,7 +23,7 @@ from club.errors import InvalidRequestError, NotNowError
 from .core import CHOUETTE_CHANNELS, Console, file_problem, member_id
 from .parse import Target, hours, member_name, number, options, take_target
 from .tables import Column, RecordTable, signed, text_table
-from .verbs import verb
+from .verbs import part, verb
 
 KINDS = {
     "roll": ("roll",),
@@ -65,6 +65,7 @@ def label(view: ChouetteView, member: int | None) -> str:
     return text
 
 
+@part
 async def chouette_choices(console: Console, *, waiting_only: bool = False) -> list[frontend.GameChoice]:
     """The chouettes the acting member sits in, as game choices (waiting: a decision is his now);
     ``waiting_only``: only those waiting for him (one query finds them; the others are not loaded)."""
@@ -161,6 +162,7 @@ def you_can(view: ChouetteView, member: int | None) -> list[str]:
     return lines
 
 
+@part
 async def chouette_board(console: Console, view: ChouetteView, viewer: int | None) -> str:
     """The chouette as text: title, the board (Box's side at the bottom), the seats and cubes, who must decide by
     when, the board PNG written and what each decider can type."""
@@ -230,6 +232,7 @@ def sheet_table(view: ChouetteView) -> RecordTable:
 
 
 # -- the buttons as verbs ----------------------------------------------------------------------------------------------
+@part
 async def chouette_action(console: Console, session_id: int, action: str, rest: list[str]) -> str:
     """The acting member's decision ``action`` (a console verb of :data:`KINDS`) in chouette ``session_id``: his
     own, or (``for NAME``) the one he makes as proxy; ``rest`` holds the play or Box's cubes (names)."""
@@ -465,6 +468,7 @@ async def sheet(console: Console, args: list[str]) -> str:
 
 
 @verb("chouette rules", "chouette rules [chouette=N]", "the rules this chouette is played under")
+@part
 async def chouette_rules(console: Console, args: list[str]) -> str:
     """``chouette rules``."""
     session_id, _ = await session_for(console, args, looking=True)
@@ -476,6 +480,7 @@ async def chouette_rules(console: Console, args: list[str]) -> str:
 
 @verb("chouette verify", "chouette verify [chouette=N] [FILE]",
       "the dice proof: each series' commitment, revealed seed and every roll, as a file (RULES A1)")  # fmt: skip
+@part
 async def chouette_verify(console: Console, args: list[str]) -> str:
     """``chouette verify [FILE]``: the proof file of ``/bg chouette verify`` written to FILE (default
     ``chouette-N-dice.txt`` in this folder), for ``python tools/verify_dice.py``."""

@@ -22,7 +22,7 @@ from club.records import ClubRecords
 from club.service import ClubService
 
 from .parse import Target, member_name, split_line, strip_comment
-from .verbs import find, help_text, normal_words, unknown_command
+from .verbs import find, help_text, lent, normal_words, unknown_command
 
 _TIMESTAMP = re.compile(r"<t:(-?[0-9]{1,12})(?::[a-zA-Z])?>")
 """Discord's timestamp markup (``<t:1700000000:f>``), written out in UTC in the console."""
@@ -135,9 +135,7 @@ class Console:
         """The automatic reviews done by now (all, with ``wait``), as text (:func:`console.study.ready_reviews`)."""
         if not self.pending_reviews:
             return []
-        from .study import ready_reviews
-
-        return [self.console_words(text) for text in await ready_reviews(self, wait=wait)]
+        return [self.console_words(text) for text in await lent("ready_reviews")(self, wait=wait)]
 
     def close(self) -> None:
         """Stop the engine's worker processes and the review thread (the end of the console)."""
@@ -204,9 +202,7 @@ class Console:
             result += [frontend.GameChoice(Target("match", i.match_id), frontend.describe_item(i, False), False)
                        for i in others]  # fmt: skip
         if "chouette" in kinds:
-            from .chouettes import chouette_choices
-
-            result += await chouette_choices(self, waiting_only=waiting_only)
+            result += await lent("chouette_choices")(self, waiting_only=waiting_only)
         return result
 
     async def target(self, given: Target | None, *, for_turn: bool, kinds=("match", "chouette")) -> Target:

@@ -20,7 +20,7 @@ from club.results import Outcome, TableView
 
 from .core import Console, file_problem, member_id
 from .parse import member_name, number, options, take_target
-from .verbs import help_text, verb
+from .verbs import help_text, lent, verb
 
 MAX_LENGTH = 99
 
@@ -116,9 +116,7 @@ async def board_text(console: Console, view: TableView, viewer: int | None) -> s
     lines.append(view.luck_text)
     lines.append(next_step(view))
     lines.append(you_can(view, console.member))
-    from .player import extra_verbs
-
-    lines.append(await extra_verbs(console, view))
+    lines.append(await lent("extra_verbs")(console, view))
     return "\n".join(line for line in lines if line)
 
 
@@ -136,10 +134,8 @@ async def final_board(console: Console, view: TableView) -> str:
 async def show(console: Console, outcome: Outcome) -> str:
     """What happened (in a practice game, the engine's reply too: :func:`console.study.engine_reply`), then
     the board seen by whoever acts next."""
-    from .study import engine_reply
-
     lines = [outcome.message] if outcome.message else []
-    for reply in await engine_reply(console, outcome):  # a practice game: the engine's turn, played at once
+    for reply in await lent("engine_reply")(console, outcome):  # a practice game: the engine's turn, played at once
         lines.append(reply.message)
         outcome = reply
     view = outcome.view
@@ -149,20 +145,16 @@ async def show(console: Console, outcome: Outcome) -> str:
     if any(event.kind in ("match_over", "session_over") for event in outcome.events):
         from club.analysis import engine_available
 
-        from .study import auto_highlight
-
         if engine_available() and console.review_after_match and not view.practice:
             from club.analysis.review import club_games
 
-            from .study import start_review
-
             # the review is computed in the background and printed when ready (console.study.ready_reviews), the
             # highlight after it, by its equities
-            lines.append(start_review(console, view, await club_games(console.service, view.match_id)))
+            lines.append(lent("start_review")(console, view, await club_games(console.service, view.match_id)))
         else:
             if engine_available():
                 lines.append(f"The engine's review (PRs, costliest plays, cube errors): review {view.match_id}")
-            lines.append(await auto_highlight(console, view))  # by the pip count and the cube
+            lines.append(await lent("auto_highlight")(console, view))  # by the pip count and the cube
     return "\n".join(line for line in lines if line)
 
 
@@ -296,9 +288,7 @@ async def game_action(console: Console, action: str, args: list[str], *, trailin
     kinds = ("chouette",) if action in CHOUETTE_ONLY else ("match",) if action in MATCH_ONLY else ("match", "chouette")
     target = await console.target(target, for_turn=action != "stop", kinds=kinds)
     if target.kind == "chouette":
-        from .chouettes import chouette_action
-
-        return await chouette_action(console, target.id, action, rest)
+        return await lent("chouette_action")(console, target.id, action, rest)
     match_id = target.id
     console.last_match = match_id
     if action == "play":
@@ -387,9 +377,7 @@ async def board(console: Console, args: list[str]) -> str:
     target, _ = take_target(args)
     found = await console.target(target, for_turn=False)
     if found.kind == "chouette":
-        from .chouettes import chouette_board
-
-        return await chouette_board(console, await console.chouettes.state(found.id), console.member)
+        return await lent("chouette_board")(console, await console.chouettes.state(found.id), console.member)
     console.last_match = found.id
     return await board_text(console, await console.service.state(found.id), console.member)
 
@@ -420,9 +408,7 @@ async def games(console: Console, args: list[str]) -> str:
 async def rules(console: Console, args: list[str]) -> str:
     """``rules [game]`` (``rules chouette=N``: the chouette's, as ``chouette rules``)."""
     if take_target(args)[0] is not None and take_target(args)[0].kind == "chouette":
-        from .chouettes import chouette_rules
-
-        return await chouette_rules(console, args)
+        return await lent("chouette_rules")(console, args)
     match_id, _ = await _match_for_look(console, args)
     return frontend.rules_text(await console.service.state(match_id))
 
@@ -432,9 +418,7 @@ async def verify(console: Console, args: list[str]) -> str:
     """``verify [game] [number=N]`` (``verify chouette=N``: the chouette's proof file, as ``chouette verify``). Rolls
     too many for the reply are written to ``dice-M-game-N.txt`` in this folder (the file ``/bg verify`` attaches)."""
     if take_target(args)[0] is not None and take_target(args)[0].kind == "chouette":
-        from .chouettes import chouette_verify
-
-        return await chouette_verify(console, args)
+        return await lent("chouette_verify")(console, args)
     named, args = options(args, ("number",))
     match_id, _ = await _match_for_look(console, args)
     game_number = number(named["number"], "a game of the match", high=10_000) if "number" in named else None

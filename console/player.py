@@ -24,7 +24,7 @@ from club.wording import plural
 from .core import Console
 from .games import next_step, show, you_can
 from .parse import Target, number, take_target
-from .verbs import verb
+from .verbs import part, verb
 
 CLAIM_VERBS = "claim game, claim match, more-time"
 """The console's words for the three buttons of a lapsed deadline under the ``claim`` policy."""
@@ -209,6 +209,7 @@ async def rematch(console: Console, args: list[str]) -> str:
 
 
 # -- "you can: …" -------------------------------------------------------------------------------------------------------
+@part
 async def extra_verbs(console: Console, view) -> str:
     """The ``you can: …`` line of the correspondence buttons for the console's member on ``view``: ``rematch``
     after a finished match he played, the claim verbs when his opponent's deadline lapsed under the ``claim``

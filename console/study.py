@@ -17,7 +17,7 @@ from club.results import Outcome
 from .core import Console
 from .games import _match_for_look, show
 from .parse import number, options, take_target
-from .verbs import verb
+from .verbs import part, verb
 
 ENGINE_MEMBER = 1
 """The member id of the console's engine seat (console names map to larger ids: :func:`console.member_id`)."""
@@ -36,6 +36,7 @@ def pool_of(console: Console):
     return pool
 
 
+@part
 async def engine_reply(console: Console, outcome: Outcome) -> list[Outcome]:
     """When ``outcome`` leaves a practice game waiting for its engine seat: the engine's actions, played now
     (:func:`club.practice.engine_turns`); else ``[]``."""
@@ -46,6 +47,7 @@ async def engine_reply(console: Console, outcome: Outcome) -> list[Outcome]:
     return await engine_turns(console.service, outcome.match_id, pool_of(console))
 
 
+@part
 def start_review(console: Console, view, games) -> str:
     """Start the engine's review of finished match or session ``view`` (its stored ``games``) in the background:
     the grading in the worker pool, driven from a thread of the console's own, so the next line can be typed at
@@ -80,6 +82,7 @@ async def review_text(console: Console, view, found) -> str:
     return "\n".join(lines)
 
 
+@part
 async def ready_reviews(console: Console, *, wait: bool = False, only: int | None = None) -> list[str]:
     """The automatic reviews (:func:`start_review`) that are done — all of them with ``wait`` (awaited without
     blocking the loop), or only match ``only`` — as text, each removed from the pending ones. A review that failed
@@ -217,6 +220,7 @@ def highlight_text(console: Console, found, match_id: int) -> str:
     return "\n".join(line for line in (found.caption, f"{written} ({size})" if written else "") if line)
 
 
+@part
 async def auto_highlight(console: Console, view, analysis=None) -> str:
     """The highlight of match ``view`` when it ends (:func:`club.highlight.match_highlight`: by ``analysis``, the
     review's equities, when given, else by the pip count and the cube), unless the club turned ``highlights`` off

@@ -15,6 +15,7 @@ from .chouettes import show as show_chouette
 from .core import Console
 from .games import show as show_match
 from .parse import hours
+from .player import CLAIM_VERBS
 from .verbs import verb
 
 MAX_WAIT = 366 * 86_400.0
@@ -39,8 +40,6 @@ async def fire(console: Console, touched: dict | None = None) -> list[str]:
     for notice in await run_due(clocks_of(console.service, console.chouettes)):
         lines.append(notice.text.split("\n", 1)[0] if notice.outcome is not None else notice.text)
         if notice.offer and notice.offer_to is not None:  # the claim policy's buttons, as verbs
-            from .player import CLAIM_VERBS
-
             name = (await console.service._names([notice.offer_to])).get(notice.offer_to, str(notice.offer_to))
             lines.append(f"{name} can: {CLAIM_VERBS} (as {name.lower()})")
         if notice.outcome is not None:  # what the club did, and the board now

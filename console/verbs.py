@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 GROUPS = ("chouette", "club", "event", "player", "study")
 """Command groups besides ``/bg`` itself (``/bg chouette``, ``/club``, ``/event``, ``/player``, ``/study``)."""
@@ -33,6 +33,7 @@ GROUP_TITLES = {
 }
 
 Handler = Callable[[Any, list[str]], Awaitable[str]]
+F = TypeVar("F", bound=Callable[..., Any])
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,29 @@ VERBS: dict[str, Verb] = {}
 
 ORDER: list[Verb] = []
 """The verbs in the order they were declared (for ``help``)."""
+
+
+PARTS: dict[str, Callable[..., Any]] = {}
+"""The functions that a verb module lends to the modules below it (:mod:`console.core`, :mod:`console.games`),
+by name — the chouette's board, the practice engine's reply … — so that those call them without importing the
+module above them (that would be an import cycle). Filled by :func:`part` as :data:`console.VERB_MODULES` are
+imported (all of them, before the first line is read)."""
+
+
+def part(function: F) -> F:
+    """Decorator: lend ``function`` to the modules below its own, under its name (:data:`PARTS`); returns it
+    unchanged."""
+    PARTS[function.__name__] = function
+    return function
+
+
+def lent(name: str) -> Callable[..., Any]:
+    """The function lent under ``name`` (:func:`part`). Raises ``LookupError`` naming it when its module was not
+    imported (it is not in :data:`console.VERB_MODULES`)."""
+    try:
+        return PARTS[name]
+    except KeyError:
+        raise LookupError(f"no console part {name!r}: its module is not among console.VERB_MODULES") from None
 
 
 def register(entry: Verb) -> Verb:

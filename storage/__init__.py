@@ -21,6 +21,7 @@
 No game rules and no Discord types here: ``club/`` decides what to write, this package writes it atomically.
 """
 
+from . import backends
 from .backup import backup_file, check_file
 from .database import Database
 from .errors import (
@@ -53,6 +54,8 @@ from .records import (
 )
 from .store import KINDS, Store, Subject
 from .worker_rows import MatchRows
+
+backends.register()
 
 __all__ = [
     "KINDS",

@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
-from collections.abc import AsyncIterator, Iterable, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterable, Sequence
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -32,12 +32,11 @@ from typing import Any
 import aiosqlite
 
 from . import replies, tallies
-from .errors import DatabaseUnavailableError, SchemaError
+from .errors import SchemaError
 from .files import hold_alone, let_go, owner_only
 from .lease import GrantedLease, Lease
 from .matchrows import deadline_rows, match_columns, write_game
 from .migrations import MIGRATIONS, SCHEMA_VERSION, migrate_or_close, schema_sql
-from .pgerrors import hide_password
 from .records import (
     ActionRecord,
     ClubRecord,
@@ -106,18 +105,8 @@ class Database:
         """
         if synchronous.upper() not in _SYNCHRONOUS:
             raise ValueError(f"synchronous must be one of {', '.join(_SYNCHRONOUS)}, not {synchronous!r}")
-        if isinstance(path, str) and path.startswith(("postgresql://", "postgres://")):
-            try:
-                from .pgstore import PgDatabase  # asyncpg is only loaded for a PostgreSQL database
-            except ModuleNotFoundError as error:
-                if error.name != "asyncpg":
-                    raise
-                raise DatabaseUnavailableError(
-                    f"{hide_password(path)}: PostgreSQL needs the asyncpg package: "
-                    'python -m pip install "bgclub[postgres]" (in a clone: -r requirements-postgres.txt)'
-                ) from None
-
-            return _Opener(PgDatabase.connect, path)
+        if isinstance(path, str) and path.partition("://")[0] in BACKENDS:
+            return _Opener(BACKENDS[path.partition("://")[0]](path), path)
         return _Opener(cls._connect, Path(path), synchronous.upper(), busy_timeout_ms, exclusive)
 
     @classmethod
@@ -666,6 +655,13 @@ class TableRows:
     game: GameRecord | None
     club: ClubRecord
     members: dict[int, MemberRecord]
+
+
+BACKENDS: dict[str, Callable[[str], Callable[[str], Awaitable[Database]]]] = {}
+"""The other backends by URL scheme (``postgresql``, ``postgres``): ``load(url)`` gives how to connect to such a
+URL (``await connect(url)``: an open :class:`Database` of that backend), or raises
+:class:`~storage.errors.DatabaseUnavailableError` when its driver is not installed. Filled by the :mod:`storage`
+package, so that this module imports none of them (they build on it)."""
 
 
 class _Opener:

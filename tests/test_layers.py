@@ -46,8 +46,6 @@ LAYERS_ALLOWED: set[tuple[str, str]] = set()
 CYCLES_ALLOWED = {
     frozenset(cycle.split())
     for cycle in (
-        "storage.database storage.pgstore",
-        "console.chouettes console.core console.games console.player console.study",
         "cogs.buttons cogs.chouette cogs.chouette_present cogs.components cogs.event cogs.player cogs.present",
     )
 }
