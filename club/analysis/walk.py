@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from backgammon.cube import double_refusal
 from backgammon.game import Game, Phase
 from backgammon.moves import Play, apply_move
 from backgammon.position import Position
@@ -77,7 +78,7 @@ def decisions(game: Game) -> list[Decision]:
         name = action["action"]
         if fresh.phase == Phase.ROLL and name in ("roll", "double"):
             side = fresh.on_roll
-            if name == "double" or "double" in fresh.legal_actions(side):
+            if name == "double" or _may_double(fresh, side):
                 found.append(
                     Decision(DOUBLE, side, index, fresh.position, cube_state(fresh, side), acted=name == "double")
                 )
@@ -116,6 +117,15 @@ def decisions(game: Game) -> list[Decision]:
                     )
                 )
     return found
+
+
+def _may_double(game: Game, side: int) -> bool:
+    """True when ``side``, on roll before rolling, may turn the cube (RULES D1, D5, M3, M4): what
+    :meth:`~backgammon.game.Game.legal_actions` says of ``"double"`` then, without checking every other action."""
+    refusal = double_refusal(
+        game.cube, side, game.rules, match_length=game.match_length, score=game.score, crawford_game=game.crawford_game
+    )
+    return refusal is None
 
 
 def _chosen(start: Position, action: dict, plays: list[Play]) -> Play:
