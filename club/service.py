@@ -749,6 +749,32 @@ class ClubService:
         await self.db.set_preferences(user_id, preferences.to_json(), self.clock.now())
         return preferences
 
+    async def standing_take(self, match_id: int, member: int | Request, upto: int | None) -> str:
+        """``member`` pre-decides his answer in money session ``match_id``: take at once any double to a cube of at
+        most ``upto`` (2, 4, 8 …; None withdraws it). Kept in his own preferences, told to him alone, applied when
+        the double arrives — the opponent learns it only from the take (RULES D2, C9). Returns the private
+        confirmation. Raises :class:`InvalidRequestError` (not his money session, a bad value),
+        :class:`UnknownGameError`."""
+        request = as_request(member)
+        step = await self._load_step(_check_id(match_id, "match id"), request)
+        table = step.table
+        if request.member not in table.players:
+            raise InvalidRequestError(f"You do not play in game {match_id}.")
+        if table.kind != "money" or table.finished:
+            raise InvalidRequestError("A standing take answer is for a money session in play.")
+        prefs = MemberPreferences.from_json((await self._member(request.member)).preferences)
+        standing = dict(prefs.take_upto)
+        key = f"match:{match_id}"
+        if upto is None:
+            standing.pop(key, None)
+            text = f"Only you see this: in session {match_id} you answer every double yourself again."
+        else:
+            standing[key] = upto
+            text = (f"Only you see this: in session {match_id} you take at once any double to a cube of {upto} or "
+                    "less; a bigger one is yours to answer.")  # fmt: skip
+        await self.set_preferences(request.member, take_upto=standing)
+        return text
+
     async def _member(self, user_id: int) -> MemberRecord:
         member = await self.db.get_member(_check_id(user_id, "user_id"))
         if member is None:

@@ -239,6 +239,9 @@ class MemberPreferences:
     - ``away``: his away periods now, by club id (text): ``{"from", "until", "reason", "days"}``; ``away_used``: away
       days used, by ``"<club id>:<year>"``; ``nudged``: when he last nudged, by ``"match:<id>"`` (all written by
       :mod:`club.correspondence`).
+    - ``take_upto``: his standing take answers in money sessions, by ``"match:<id>"``: take at once any double to a
+      cube of at most this value (RULES D2; the 1-on-1 form of the chouette's standing orders, RULES C9). Nobody else
+      sees it: it is applied when the double arrives, as his take.
     - ``seed`` (default none): his dice phrase (:mod:`club.commitments`): part of his client seed
       in every game (with the unpredictable value of his first action after the game's commitment). Up to 100
       printable characters.
@@ -250,6 +253,7 @@ class MemberPreferences:
     away: dict = field(default_factory=dict)
     away_used: dict = field(default_factory=dict)
     nudged: dict = field(default_factory=dict)
+    take_upto: dict = field(default_factory=dict)
     seed: str = ""
     seed_at: float = 0.0
     """When ``seed`` was last set (Unix seconds): his phrase protects a game only if set after its commitment."""
@@ -267,9 +271,12 @@ class MemberPreferences:
         after = self.roll_after
         if isinstance(after, bool) or not isinstance(after, int | float) or not 0 <= after <= 24 * 30:
             raise InvalidRequestError(f"roll_after is a number of hours from 0 (off) to 720, not {after!r}")
-        for name in ("away", "away_used", "nudged"):
+        for name in ("away", "away_used", "nudged", "take_upto"):
             if not isinstance(getattr(self, name), dict):
                 raise InvalidRequestError(f"{name} is an object, not {getattr(self, name)!r}")
+        for value in self.take_upto.values():
+            if isinstance(value, bool) or not isinstance(value, int) or not 2 <= value <= 4096 or value & (value - 1):
+                raise InvalidRequestError(f"a standing take is up to a cube value (2, 4, 8 … 4096), not {value!r}")
 
     def to_json(self) -> dict[str, Any]:
         """The preferences as a JSON object."""

@@ -224,7 +224,8 @@ class MatchStep(Step):
 
     def autoplay(self) -> None:
         """Do what needs no decision: start the next game and roll its opening, roll for a member who cannot
-        double (his ``auto_roll`` preference), play a forced play (one legal play) or pass (none, RULES G9)."""
+        double (his ``auto_roll`` preference), play a forced play (one legal play) or pass (none, RULES G9), take a
+        double his standing take answer covers (:meth:`takes_at_once`)."""
         table = self.table
         for _ in range(self.service.max_auto_actions):
             if table.status != MatchStatus.ACTIVE:
@@ -241,8 +242,17 @@ class MatchStep(Step):
                 self.act("roll", side, dice, auto=True, dice=dice, roll_index=index)
             elif pending == "play" and len(plays := table.legal_plays()) == 1:
                 self.act("play", side, plays[0], auto=True)
+            elif pending == "answer_double" and self.takes_at_once(side):
+                self.act("take", side, auto=True)
             else:
                 return
+
+    def takes_at_once(self, side: int) -> bool:
+        """True when ``side``'s standing take answer (his private ``take_upto`` preference for this money session,
+        RULES D2, C9) covers the double offered to him now."""
+        upto = self.prefs[side].take_upto.get(f"match:{self.record.id}")
+        offered = self.table.game.cube.offered_count
+        return self.table.kind == "money" and upto is not None and offered is not None and offered <= upto
 
     # -- checks ---------------------------------------------------------------------------------------------------
     def require_open(self) -> None:

@@ -163,6 +163,21 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
             text = autoroll_words(prefs)
             await send_private(interaction, text)
 
+    @app_commands.command(description="Money play: take any double up to this cube at once (only you know)")
+    @app_commands.describe(upto="The biggest cube you take at once (0: answer yourself)", game="Session number")
+    async def autotake(
+        self, interaction: discord.Interaction, upto: app_commands.Range[int, 0, 4096], game: int | None = None
+    ) -> None:
+        """``/player autotake <upto> [game]``: a standing take answer in a money session, private (RULES D2, C9)."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
+        async with guarded(interaction, "/player autotake"):
+            member = await register(interaction)
+            here = await self.bot.publisher.here(interaction.channel_id)
+            match_id = await frontend.resolve_match(self.bot.service, member, guild_id=interaction.guild_id,
+                                                    given=game, here=here)  # fmt: skip
+            text = await self.bot.service.standing_take(match_id, request_of(interaction, member), upto or None)
+            await send_private(interaction, text)
+
     @app_commands.command(description="Your dice phrase: part of your client seed in every game (empty: clear it)")
     @app_commands.describe(phrase="Any text up to 100 characters; leave out to clear")
     async def seed(self, interaction: discord.Interaction, phrase: app_commands.Range[str, 1, 100] | None = None):

@@ -7,6 +7,7 @@ posts in each game's thread are printed here, one line each, with the members th
 
 from __future__ import annotations
 
+from club import frontend
 from club.commitments import phrase_text
 from club.correspondence import (
     Correspondence,
@@ -118,6 +119,21 @@ async def autoroll(console: Console, args: list[str]) -> str:
     else:
         raise InvalidRequestError("autoroll on, autoroll off, or autoroll HOURS (e.g. autoroll 6)")
     return autoroll_words(prefs)
+
+
+@verb("player autotake", "autotake N|off [GAME]", "money play: take any double up to an N-cube at once; only you "
+      "see it", bare=True)  # fmt: skip
+async def autotake(console: Console, args: list[str]) -> str:
+    """``autotake 4`` (take at once any double to a 4-cube or less in your money session) / ``autotake off``."""
+    target, rest = take_target(args, trailing_number=len(args) > 1)
+    if len(rest) != 1:
+        raise InvalidRequestError("autotake N or autotake off, e.g. autotake 4 (in your money session)")
+    upto = None if rest[0].lower() == "off" else number(rest[0], "the biggest cube you take at once", low=2, high=4096)
+    if target is not None and target.kind != "match":
+        raise InvalidRequestError(f"autotake is for a money session, not for {target}")
+    match_id = await frontend.resolve_match(console.service, console.member, guild_id=console.guild_id,
+                                            given=target.id if target else None)  # fmt: skip
+    return await console.service.standing_take(match_id, console.member, upto)
 
 
 @verb("player seed", "seed [PHRASE]", "your dice phrase: part of your client seed in every game (none: clear it)",

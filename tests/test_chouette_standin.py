@@ -311,3 +311,60 @@ async def test_must_show_five_members_the_captain_leaves_two_away_without_proxie
         assert "Wrote" in await console.handle(f"chouette verify {proof}")
     result = subprocess.run([sys.executable, str(TOOL), str(proof)], capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stdout + result.stderr
+
+
+@pytest.mark.sqlite_only
+async def test_money_play_standing_take_is_private_and_applied_when_the_double_arrives(tmp_path):
+    """RULES D2, C9 in 1-on-1 money play, through the harness: Bob leaves ``/player autotake upto:2``; the answer is
+    private (nothing posted in the channel or the thread names it, his opponent sees nothing); Alice's double to 2
+    arrives and Bob takes at once, logged as his take; a bad value and someone else's session are refused, storing
+    nothing."""
+    from tests.test_discord_flows import play_turn
+
+    dice = InjectedDice([(6, 1)], fallback=b"autotake")
+    async with Harness.start(tmp_path / "club.sqlite3", dice=dice) as h:
+        alice, bob, carol = h.member("Alice"), h.member("Bob"), h.member("Carol")
+        games = h.channel()
+        await h.command(alice, "bg challenge", games, opponent=bob, length="money", rules="money")
+        await h.press(bob, h.last(games), "Accept")
+        thread = h.thread_of(h.messages(games)[0])
+        service = h.bot.service
+        before = [m.text for m in h.messages(games) + h.messages(thread)]
+        refused = await h.command(carol, "player autotake", games, upto=2, game=1)
+        assert refused.private and "You do not play in game 1" in refused.text
+        refused = await h.command(bob, "player autotake", thread, upto=3)
+        assert refused.private and "cube value" in refused.text
+        set_it = await h.command(bob, "player autotake", thread, upto=2)
+        assert set_it.private and "Only you see this" in set_it.text and "cube of 2" in set_it.text
+        assert [m.text for m in h.messages(games) + h.messages(thread)] == before, "nothing public about it"
+        assert (await service.preferences(bob.id)).take_upto == {"match:1": 2}
+        for _ in range(200):
+            view = await service.state(1)
+            member = h.members[view.waiting_for]
+            if view.pending == "roll_or_double" and "double" in view.legal and member.id == alice.id:
+                await h.press(alice, h.with_component(f"t:m:1:{view.version}:double"), "Double")
+                break
+            await play_turn(h, 1, random.Random(view.version))
+        view = await service.state(1)
+        assert view.pending != "answer_double" and view.game.cube_value == 2, "taken at once when the double arrived"
+        actions = await service.db.actions(1)
+        assert [(a.kind, a.member_id, a.auto) for a in actions if a.kind in ("double", "take")] == [
+            ("double", alice.id, False),
+            ("take", bob.id, True),
+        ]
+
+
+@pytest.mark.sqlite_only
+async def test_console_autotake(tmp_path):
+    """``autotake N`` in the console: a private line for the member, the double to a bigger cube is still his to
+    answer; ``autotake off`` withdraws it."""
+    async with console_in(tmp_path) as console:
+        await console.handle("challenge bob money money 5")
+        await console.handle("as bob")
+        await console.handle("accept")
+        out = await console.handle("autotake 4")
+        assert "Only you see this" in out and "cube of 4" in out
+        assert (await console.service.preferences(console.member)).take_upto == {"match:1": 4}
+        assert "every double yourself" in await console.handle("autotake off")
+        assert (await console.service.preferences(console.member)).take_upto == {}
+        assert (await console.handle("autotake 5")).startswith("Refused")
