@@ -63,6 +63,7 @@ LIVE_HOURS = (1, 24)
 LIVE_AHEAD = 365 * 86_400
 """How far ahead a live night may be scheduled, in seconds."""
 WHEN_EXAMPLE = "2026-12-05 20:00"
+"""How a live night's start is written (UTC), in examples and refusals."""
 
 
 def parse_when(text: str) -> float:
