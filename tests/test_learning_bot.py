@@ -244,3 +244,45 @@ async def test_nothing_from_a_chouette_in_play_nor_from_another_servers_games(tm
                 asked = await h.command(who, "study quiz", elsewhere)
                 assert "no finished" in asked.text and "#1" not in asked.text, asked.text
         assert await pending_quizzes(h.bot.service) == []
+
+
+@needs_engine
+async def test_a_passed_double_is_asked_as_take_or_pass_with_the_cube_offered_and_revealed(harness):
+    """A cube decision from the club's games: a double passed after one play each (a take by far) is the costliest
+    decision of the match, posted as a poll "Take" / "Pass" with the board (the cube offered), revealed with the
+    taker's equities."""
+    h = harness
+    _alice, bob, _thread = await rated_game(h, length="3")
+    service = h.bot.service
+    plays = 0
+    while plays < 2:
+        view = await service.state(1)
+        if view.pending == "play":
+            await service.play(1, view.waiting_for, (await service.legal_plays(1, view.waiting_for))[0])
+            plays += 1
+        else:
+            await service.roll(1, view.waiting_for)
+    view = await service.state(1)
+    await service.double(1, view.waiting_for)
+    await service.drop(1, (await service.state(1)).waiting_for)  # game 1 over
+    view = await service.state(1)
+    await service.resign(1, view.waiting_for, 3)
+    outcome = await service.accept_resignation(1, (await service.state(1)).waiting_for)
+    assert outcome.view.status == "over"
+    lobby = h.channel("lobby")
+    asked = await h.command(bob, "study quiz", lobby, hours=1)
+    assert "Quiz 1 is posted" in asked.text, asked.text
+    posted = h.last(lobby)
+    poll = posted.data["poll"]
+    assert poll["question"]["text"] == "Quiz 1: A double to 2 (3-point match, 0-0). Take or pass?"
+    assert [a["poll_media"]["text"] for a in poll["answers"]] == ["Take", "Pass"]
+    [record] = await pending_quizzes(h.bot.service)
+    assert record.question["kind"] == "answer" and (record.question["best"], record.question["made"]) == (0, 1)
+    h.vote(bob, posted, "Take")
+    h.end_poll(posted)
+    await h.settle()
+    reveal = h.last(lobby)
+    lines = reveal.content.splitlines()
+    assert lines[1].startswith("1. Take: +") and lines[1].endswith("— best; votes: Bob"), reveal.content
+    assert lines[2].startswith("2. Pass: -1.000 (") and "played in the game; no votes" in lines[2]
+    assert "Right: Bob." in reveal.content and any(name.endswith(".png") for name in reveal.files)
