@@ -1,8 +1,9 @@
 """Realistic rows for ``bench/records.py``: tables played for real through ``club/``, then copied with new ids.
 
 :func:`play_templates` plays, with fair dice and random legal decisions (``tests/clubkit.decide`` and
-``tests/chouette_clubkit.decide_randomly``), a money session, matches to 3 and 5 points and a five-member chouette,
-one action a few seconds after another; :func:`replicate` then writes copies of those rows — the states, the whole
+``tests/chouette_clubkit.decide_randomly``), ``tables`` distinct tables (default 500) — money sessions of 1–4 games,
+matches to 1, 3, 5 and 7 points, and every tenth table a five-member chouette of 1–3 games — one action a few seconds
+after another; :func:`replicate` then writes copies of those rows — the states, the whole
 action logs, the results, the dice commitments — under new ids, new members (drawn from ``members``) and new times
 spread over a year, straight into an SQLite file (one transaction per few thousand rows). Nothing here is timed.
 """
@@ -43,8 +44,9 @@ def _rows(conn: sqlite3.Connection, sql: str, params=()) -> list[dict]:
     return [dict(row) for row in conn.execute(sql, params)]
 
 
-async def play_templates(folder: Path, *, money_games: int = 8, chouette_games: int = 4, seed: int = 3):
-    """Play the template tables into ``folder/templates.sqlite3``; returns the list of :class:`Template`."""
+async def play_templates(folder: Path, *, tables: int = 500, seed: int = 3):
+    """Play ``tables`` distinct template tables into ``folder/templates.sqlite3`` (see the module docstring); returns
+    the list of :class:`Template`."""
     path = folder / "templates.sqlite3"
     path.unlink(missing_ok=True)
     rng = random.Random(seed)
@@ -53,27 +55,13 @@ async def play_templates(folder: Path, *, money_games: int = 8, chouette_games: 
         service = ClubService(db, clock=clock, seeds=seeded(seed))
         for member in PLAYERS:
             await service.register(GUILD, member, f"Player {member}")
-        for length, games in ((0, money_games), (3, None), (5, None), (7, None), (0, money_games + 4), (5, None)):
-            challenge = await service.challenge(
-                GUILD, PLAYERS[0], PLAYERS[1], length=length, stake=5 if not length else 0
-            )
-            outcome = await service.accept(challenge.match_id, PLAYERS[1])
-            stopped = False
-            while outcome.view.status == "active":
-                view = outcome.view
-                if games is not None and view.game_number >= games and not stopped and view.waiting_for is not None:
-                    outcome, stopped = await service.stop(view.match_id, view.waiting_for), True  # ends after this game
-                    continue
-                clock.advance(rng.uniform(3, 40))
-                outcome = await decide(service, view, rng, cube=0.1, resign=0.01)
         chouettes = ChouetteService(service)
-        outcome = await chouettes.start(GUILD, 777, PLAYERS[0])
-        for member in PLAYERS[1:]:
-            outcome = await chouettes.join(outcome.session_id, member)
-        outcome = await chouettes.seat(outcome.session_id, PLAYERS[-1])
-        while outcome.view.game_number <= chouette_games:
-            clock.advance(rng.uniform(3, 40))
-            outcome = await decide_randomly(chouettes, outcome, rng, double=0.1)
+        for index in range(tables):
+            if index % 10 == 9:
+                await _play_chouette(chouettes, 777 + index, rng.randint(1, 3), rng, clock)
+            else:
+                length = rng.choice((0, 0, 1, 3, 5, 7))
+                await _play_match(service, length, rng.randint(1, 4) if length == 0 else None, rng, clock)
         unfinished = await made_mat_files(service)
     conn = sqlite3.connect(path)
     templates = []
@@ -102,6 +90,32 @@ async def play_templates(folder: Path, *, money_games: int = 8, chouette_games: 
         templates.append(Template("chouette", row, children, PLAYERS, row["updated_at"] - row["created_at"], last))
     conn.close()
     return templates
+
+
+async def _play_match(service: ClubService, length: int, games: int | None, rng: random.Random, clock) -> None:
+    """A match to ``length`` points played out, or a money session (``length`` 0) stopped after ``games`` games."""
+    first, second = rng.sample(PLAYERS, 2)
+    challenge = await service.challenge(GUILD, first, second, length=length, stake=5 if not length else 0)
+    outcome = await service.accept(challenge.match_id, second)
+    stopped = False
+    while outcome.view.status == "active":
+        view = outcome.view
+        if games is not None and view.game_number >= games and not stopped and view.waiting_for is not None:
+            outcome, stopped = await service.stop(view.match_id, view.waiting_for), True  # ends after this game
+            continue
+        clock.advance(rng.uniform(3, 40))
+        outcome = await decide(service, view, rng, cube=0.1, resign=0.01)
+
+
+async def _play_chouette(chouettes: ChouetteService, channel: int, games: int, rng: random.Random, clock) -> None:
+    """A five-member chouette in ``channel`` played to the start of game ``games + 1``."""
+    outcome = await chouettes.start(GUILD, channel, PLAYERS[0])
+    for member in PLAYERS[1:]:
+        outcome = await chouettes.join(outcome.session_id, member)
+    outcome = await chouettes.seat(outcome.session_id, PLAYERS[-1])
+    while outcome.view.game_number <= games:
+        clock.advance(rng.uniform(3, 40))
+        outcome = await decide_randomly(chouettes, outcome, rng, double=0.1)
 
 
 async def made_mat_files(service: ClubService) -> dict[int, dict]:

@@ -5,8 +5,9 @@ the GIL most of that time, so a burst of a thousand actions ran on one core, and
 image buffers (several MB a picture) in its own heap. Here the caller builds what to draw — a small picklable
 :class:`rendering.BoardView` or sheet view — and :func:`draw` hands it with the drawing function to a worker process,
 which returns the PNG bytes. :data:`WORKERS` processes (one core left to the event loop), started on first use with
-the ``spawn`` method (the bot's threads make ``fork`` unsafe, as in :mod:`club.offload`); each keeps its own caches
-of what does not change (the empty board, sprites, palette: :func:`rendering.warm_up`). When no process can be
+the ``spawn`` method (the bot's threads make ``fork`` unsafe, as in :mod:`club.offload`) and importing only
+:mod:`rendering`; each keeps its own caches of what does not change (the empty board, sprites, palette:
+:func:`rendering.warm_up`) and maps its big image buffers on their own (:func:`rendering.map_big_blocks`). When no process can be
 started, or one died, the picture is drawn in a worker thread instead (logged), as before.
 """
 
@@ -16,40 +17,43 @@ import asyncio
 import atexit
 import concurrent.futures
 import contextlib
-import ctypes
 import logging
 import multiprocessing
 import os
+import sys
+import types
 from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any
+
+from rendering import map_big_blocks
 
 log = logging.getLogger(__name__)
 
 WORKERS = max(1, (os.cpu_count() or 2) - 1)
 """Worker processes: every core but one, which the event loop keeps (one on a 2-core machine)."""
 
-BIG_BLOCK = 1 << 20
-"""Bytes from which an allocation gets pages of its own from the system (glibc's ``M_MMAP_THRESHOLD``), given back
-when freed."""
-
 _pool: concurrent.futures.ProcessPoolExecutor | None = None
 
 
-def _give_big_blocks_back() -> None:
-    """In a worker, at its start: allocations of :data:`BIG_BLOCK` bytes or more — Pillow's image buffers — are
-    mapped and unmapped on their own. glibc otherwise raises that threshold to the largest block freed so far (the
-    static board is drawn 3× over, 27 MB), after which every picture's buffers come from a heap that never shrinks:
-    measured, 45 MB resident after warming up instead of 31 MB. Nothing where the C library is not glibc."""
-    with contextlib.suppress(OSError, AttributeError):
-        ctypes.CDLL("libc.so.6").mallopt(-3, BIG_BLOCK)  # -3: M_MMAP_THRESHOLD
+@contextlib.contextmanager
+def _without_main_module():
+    """While worker processes start: no main module for them to import. ``spawn`` otherwise runs the program's main
+    file again in each worker (``bot.py`` imports discord.py and every cog: about 35 MB more per worker); the
+    workers need only :mod:`rendering`, imported when they unpickle the function to run."""
+    main = sys.modules["__main__"]
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        sys.modules["__main__"] = main
 
 
 def _executor() -> concurrent.futures.ProcessPoolExecutor:
     global _pool
     if _pool is None:
         _pool = concurrent.futures.ProcessPoolExecutor(
-            WORKERS, mp_context=multiprocessing.get_context("spawn"), initializer=_give_big_blocks_back
+            WORKERS, mp_context=multiprocessing.get_context("spawn"), initializer=map_big_blocks
         )
     return _pool
 
@@ -77,7 +81,8 @@ async def draw(fn: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
     is replaced once; if that fails too, the picture is drawn in a worker thread."""
     for _attempt in range(2):
         try:
-            future = _executor().submit(fn, *args, **kwargs)
+            with _without_main_module():  # the workers start here, on the first submissions
+                future = _executor().submit(fn, *args, **kwargs)
         except (BrokenProcessPool, OSError, RuntimeError) as error:  # cannot start, or shut down meanwhile
             log.warning("no picture worker (%s); starting another", error)
             shutdown()

@@ -23,10 +23,10 @@ recorded as its own message id too, so ``match_of_message(thread, thread)`` find
 
 from __future__ import annotations
 
-import asyncio
 import io
 import logging
-from dataclasses import replace
+from collections import OrderedDict
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import discord
@@ -36,6 +36,7 @@ from club.chouette.images import sheet_png_async
 from club.describe import shorten
 from club.errors import ClubError
 from club.results import Outcome, TableView
+from club.work import TableLocks
 
 from .chouette_present import chouette_message
 from .platform import CANNOT_DM, POST, THREADS, edit_message, error_code, missing_permissions, require_permissions
@@ -45,46 +46,70 @@ log = logging.getLogger("bgclub.discord")
 
 THREAD_ARCHIVE_MINUTES = 10080  # a week: asynchronous games are slow
 OPEN = ("challenged", "active")
+TABLES_HELD = 2048
+"""How many tables' live messages :class:`LiveIndex` holds (the most recently used)."""
+
+
+@dataclass
+class _Held:
+    """What :class:`LiveIndex` holds of one table: the newest record of each purpose, and every ``decisions`` record
+    (None until the table's messages have been read)."""
+
+    live: dict[str, Any] = field(default_factory=dict)
+    listed: list[Any] | None = None
 
 
 class LiveIndex:
     """The messages of each table, by ``(kind, id)`` (``("match", 12)``, ``("chouette", 3)``): the newest remembered
     record of each purpose, and every ``decisions`` record (the overflow rows of its boards), read from the database
     once — all the table's messages in one read, at the first question about it — and then kept current as messages
-    are posted."""
+    are posted. Only the ``size`` tables used most recently are held (:data:`TABLES_HELD`): one used before them is
+    read again at its next question, so the bot's memory does not grow with the number of open games."""
 
     LISTED = "decisions"
     """The purpose whose every record is kept, not only the newest."""
 
-    def __init__(self) -> None:
-        self._live: dict[tuple[str, int, str], Any] = {}
-        self._listed: dict[tuple[str, int], list[Any]] = {}
+    def __init__(self, size: int = TABLES_HELD) -> None:
+        self.size = size
+        self._tables: OrderedDict[tuple[str, int], _Held] = OrderedDict()
 
-    async def _load(self, key: tuple[str, int], load) -> None:
-        if key in self._listed:
-            return
+    def _hold(self, key: tuple[str, int]) -> _Held:
+        held = self._tables.get(key)
+        if held is None:
+            held = self._tables[key] = _Held()
+            while len(self._tables) > self.size:
+                self._tables.popitem(last=False)
+        else:
+            self._tables.move_to_end(key)
+        return held
+
+    async def _load(self, key: tuple[str, int], load) -> _Held:
+        held = self._hold(key)
+        if held.listed is not None:
+            return held
         records = await load()  # every remembered message of the table, oldest first
+        held = self._hold(key)
         newest = {record.purpose: record for record in records}
         for purpose, record in newest.items():
-            self._live.setdefault((*key, purpose), record)  # one set meanwhile is newer
-        self._listed[key] = [record for record in records if record.purpose == self.LISTED]
+            held.live.setdefault(purpose, record)  # one set meanwhile is newer
+        held.listed = [record for record in records if record.purpose == self.LISTED]
+        return held
 
     async def get(self, key: tuple[str, int], purpose: str, load) -> Any:
         """The live record of ``purpose`` for table ``key`` (None: none); ``load()`` (all the table's remembered
-        records, oldest first) is awaited only on the first question about the table."""
-        await self._load(key, load)
-        return self._live.get((*key, purpose))
+        records, oldest first) is awaited only when the table is not held."""
+        return (await self._load(key, load)).live.get(purpose)
 
     async def listed(self, key: tuple[str, int], load) -> list[Any]:
         """Every ``decisions`` record of table ``key``, oldest first (``load`` as for :meth:`get`)."""
-        await self._load(key, load)
-        return list(self._listed[key])
+        return list((await self._load(key, load)).listed or ())
 
     def set(self, key: tuple[str, int], purpose: str, record: Any) -> None:
         """``record`` is now the live message of ``purpose`` for table ``key``."""
-        self._live[(*key, purpose)] = record
-        if purpose == self.LISTED and key in self._listed:
-            self._listed[key].append(record)
+        held = self._hold(key)
+        held.live[purpose] = record
+        if purpose == self.LISTED and held.listed is not None:
+            held.listed.append(record)
 
 
 class Publisher:
@@ -94,8 +119,8 @@ class Publisher:
     def __init__(self, bot: Any) -> None:
         self.bot = bot
         self.index = LiveIndex()
-        self._locks: dict[tuple[str, int], asyncio.Lock] = {}
-        self._newest: dict[tuple[str, int], int] = {}
+        self._locks = TableLocks()  # kept while in use
+        self._newest: dict[tuple[str, int], int] = {}  # kept while a publication of the table waits or runs
         self._dm_told: set[int] = set()
 
     @property
@@ -255,8 +280,13 @@ class Publisher:
         same table is already waiting is skipped (a burst of edits — a rate-limited one holding the others back —
         becomes one edit, the newest; posts, which mention someone, are never skipped)."""
         self._newest[key] = max(self._newest.get(key, 0), version)
-        async with self._locks.setdefault(key, asyncio.Lock()):
-            return await self._post_or_edit(key, channel, message, edit=edit, game_number=game_number, version=version)
+        try:
+            async with self._locks(key):
+                return await self._post_or_edit(key, channel, message, edit=edit, game_number=game_number,
+                                                version=version)  # fmt: skip
+        finally:
+            if self._newest.get(key) == version and not self._locks(key).locked():  # nothing newer waits
+                del self._newest[key]
 
     async def _post_or_edit(self, key, channel, message, *, edit: bool, game_number, version: int):
         previous = await self._live(key, "board")

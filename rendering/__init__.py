@@ -13,7 +13,7 @@ name: colour emoji, right-to-left scripts), :mod:`.lastplay` (last-play marks an
 (``python -m rendering.gallery OUTDIR``: also at 390 px).
 """
 
-from .board import DEFAULT_WIDTH, render_board, render_image, static_board, warm_up
+from .board import DEFAULT_WIDTH, map_big_blocks, render_board, render_image, static_board, warm_up
 from .layout import STACK, BoardLayout, LayoutError, board_layout
 from .themes import THEMES, CheckerColours, Theme, UnknownThemeError, theme_from_name
 from .view import OPPONENT, VIEWER, BoardView, ChouetteMember, ChouettePanel, ViewError
@@ -34,6 +34,7 @@ __all__ = [
     "UnknownThemeError",
     "ViewError",
     "board_layout",
+    "map_big_blocks",
     "render_board",
     "render_image",
     "static_board",

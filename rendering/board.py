@@ -10,6 +10,8 @@ The last play (ghosts, arrows, hit markers) is drawn by :mod:`rendering.arrows`,
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import io
 from dataclasses import replace
 from functools import lru_cache
@@ -49,6 +51,7 @@ __all__ = [
     "WHITE",
     "arrow_obstacles",
     "encode_png",
+    "map_big_blocks",
     "last_play_routes",
     "offered_cube_box",
     "render_board",
@@ -363,6 +366,20 @@ def _palette(theme: Theme, layout: BoardLayout) -> Image.Image:
     image = Image.new("P", (1, 1))
     image.putpalette([c for colour in colours for c in colour])
     return image
+
+
+BIG_BLOCK = 1 << 20
+"""Bytes from which an allocation gets pages of its own from the system (glibc's ``M_MMAP_THRESHOLD``)."""
+
+
+def map_big_blocks() -> None:
+    """From now on in this process, allocations of :data:`BIG_BLOCK` bytes or more — Pillow's image buffers — are
+    mapped on their own and given back to the system when freed. glibc otherwise raises that threshold to the
+    largest block freed so far (the static board is drawn 3× over, 27 MB), after which every picture's buffers come
+    from a heap that never shrinks: a process that drew the board and 50 pictures held 49 MB instead of 37 MB.
+    Nothing happens where the C library is not glibc. Called at the start of a picture worker process."""
+    with contextlib.suppress(OSError, AttributeError):
+        ctypes.CDLL("libc.so.6").mallopt(-3, BIG_BLOCK)  # -3: M_MMAP_THRESHOLD
 
 
 def encode_png(image: Image.Image, palette: Image.Image | None = None) -> bytes:
