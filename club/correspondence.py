@@ -151,7 +151,7 @@ async def roll_for_late_doublers(service, now: float) -> list[Notice]:
         except (StaleVersionError, NotNowError, InvalidRequestError):
             continue
         who = (await service._names([row.member_id])).get(row.member_id, str(row.member_id))
-        text = f"{who} did not double within {prefs.roll_after:g} hours: rolled for him, as he asked.\n"
+        text = f"{who} did not double within {prefs.roll_after:g} hours: rolled for them, as they asked.\n"
         notices.append(Notice("auto_roll", "match", row.match_id, row.member_id, row.member_id, "roll_or_double",
                               row.due_at, text + outcome.message, (), outcome))  # fmt: skip
     return notices
@@ -239,7 +239,7 @@ class Correspondence:
         names = await service._names([member])
         who = names.get(member, str(member))
         why = f" ({reason})" if reason else ""
-        text = f"{who} is away until <t:{int(until)}:f>{why}: his clocks are paused until then."
+        text = f"{who} is away until <t:{int(until)}:f>{why}: their clocks are paused until then."
         return [
             Notice("away", table, table_id, member, member, "", until, text, opponents)
             for table, table_id, opponents in await self._my_games(club.id, member)
@@ -271,7 +271,7 @@ class Correspondence:
             moved = due - deadline.due_at
             await clock.move(deadline, due, [at + moved for at in deadline.reminders if at + moved > now])
         who = (await service._names([member])).get(member, str(member))
-        text = f"{who} is back: his clocks are running again."
+        text = f"{who} is back: their clocks are running again."
         return [
             Notice("back", table, table_id, member, member, "", now, text, opponents)
             for table, table_id, opponents in await self._my_games(club.id, member)
@@ -361,7 +361,7 @@ class Correspondence:
         club = await self._club(guild_id)
         words = " ".join(str(text or "").split())[:300]
         who = (await self.service._names([member])).get(member, str(member))
-        line = f"{who} pings all his games" + (f": {words}" if words else ".")
+        line = f"{who} pings all their games" + (f": {words}" if words else ".")
         return [
             Notice("ping", table, table_id, member, member, "", 0.0, line, opponents)
             for table, table_id, opponents in await self._my_games(club.id, member)
@@ -515,5 +515,5 @@ async def resolve_their_turn(
     if choices:
         raise InvalidRequestError(f"{len(choices)} of your games wait for your opponents: {how}.\n{shown}")
     if lapsed:
-        raise InvalidRequestError("No opponent of yours has let his time run out: there is nothing to claim yet.")
+        raise InvalidRequestError("No opponent of yours has let their time run out: there is nothing to claim yet.")
     raise InvalidRequestError("None of your games is waiting for your opponent: there is nobody to nudge.")

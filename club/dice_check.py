@@ -121,7 +121,7 @@ def _luck_lines(view, actions: Sequence[ActionRecord], number: int) -> str:
     out, safe = [], set()
     for side, _at, protected, text in luck_of(actions, number):
         who = f"{view.names[side]} (side {side})" if side in (0, 1) else f"member {side}"
-        how = "set after the commitment: protects him" if protected else "set before the commitment: no protection"
+        how = "set after the commitment: protects them" if protected else "set before the commitment: no protection"
         out.append(f"\nLuck of {who}, {how}: “{text}”")
         safe |= {side} if protected else set()
     for side in (0, 1):

@@ -210,7 +210,7 @@ def protection(series: Series, names: dict[int, str]) -> str:
     def name(label: str) -> str:
         return names.get(int(label[1:]), label) if label[1:].isdigit() else label
 
-    return "; ".join(f"{name(m)}: {'protected by his own luck' if m in safe else 'added no luck after the commitment'}"
+    return "; ".join(f"{name(m)}: {'protected by their own luck' if m in safe else 'added no luck after the commitment'}"
                      for m in series.members)  # fmt: skip
 
 

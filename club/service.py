@@ -355,7 +355,7 @@ class ClubService:
             if self._dice is not None:
                 raise NotNowError("This table's dice are given from outside (a test or a replay): no luck to add.")
             step.add_luck(side, text)
-            added[:] = [f"{step.names[side]} added luck of his own to the dice of game {step.book.ahead.number} "
+            added[:] = [f"{step.names[side]} added luck of their own to the dice of game {step.book.ahead.number} "
                         "(fixed at its first roll; /bg verify lists it when the game is over)."]  # fmt: skip
 
         outcome = await self._mutate(match_id, request, operation)

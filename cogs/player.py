@@ -190,9 +190,9 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
 
     @app_commands.command(description="Chouette: buy a Team member's interest in the game (003 Atlanta 4.4)")
     @app_commands.describe(
-        step="offer (you buy), accept or decline (the member offered), preempt (Box pays him instead)",
+        step="offer (you buy), accept or decline (the member offered), preempt (Box pays them instead)",
         member="For an offer: the Team member whose cube you take over",
-        points="For an offer: whole points you pay him (negative: he pays you)",
+        points="For an offer: whole points you pay them (negative: they pay you)",
     )
     @app_commands.choices(step=SETTLE_CHOICES)
     async def settle(

@@ -437,7 +437,7 @@ async def team_settle(console: Console, args: list[str]) -> str:
     if step == "offer" and len(rest) == 3:
         seller = await console.known(rest[1])
         text = rest[2]
-        points = number(text.lstrip("+-"), "the points (a whole number; negative: he pays you)", low=0, high=10_000)
+        points = number(text.lstrip("+-"), "the points (a whole number; negative: they pay you)", low=0, high=10_000)
         points = -points if text.startswith("-") else points
         outcome = await console.chouettes.team_settle(session_id, console.member, "offer", seller=seller, points=points)
     elif step in ("accept", "decline", "preempt") and len(rest) == 1:

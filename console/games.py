@@ -323,7 +323,7 @@ roll = _simple("roll", "roll [game]", "roll the dice (RULES G4)")
 double = _simple(
     "double", "double [all | NAME …] [game]", "offer a double (RULES D1); Box: double all, double carol dave"
 )
-take = _simple("take", "take [NAME …] [game]", "take the double (RULES D2); Box: take carol = take his, drop the rest")
+take = _simple("take", "take [NAME …] [game]", "take the double (RULES D2); Box: take carol = take carol's, drop the rest")
 drop = _simple("drop", "drop [NAME …] [game]", "drop it (you lose at the current cube); Box: drop dave")
 beaver = _simple("beaver", "beaver [game]", "take and redouble at once (RULES D3)")
 raccoon = _simple("raccoon", "raccoon [game]", "redouble the beaver (RULES D3)")

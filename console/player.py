@@ -163,7 +163,7 @@ async def luck(console: Console, args: list[str]) -> str:
 
 
 # -- the buttons ----------------------------------------------------------------------------------------------------
-@verb("claim", "claim game|match [game]", "your opponent's time ran out (claim policy): he forfeits (RULES M5)")
+@verb("claim", "claim game|match [game]", "your opponent's time ran out (claim policy): they forfeit (RULES M5)")
 async def claim(console: Console, args: list[str]) -> str:
     """``claim game [game]`` / ``claim match [game]``: the Claim buttons of a lapsed deadline."""
     target, rest = take_target(args)

@@ -159,7 +159,7 @@ async def chouette(console: Console) -> str:
         await writer.say("join")
     await writer.say("seat", "the seat roll: the highest is Box, the next Captain (RULES C1)")
     await writer.say("as di")
-    await writer.say("proxy cy", "di names cy to decide for him when he is away (RULES C9)")
+    await writer.say("proxy cy", "di names cy to decide for them when they are away (RULES C9)")
     story = {"team_doubles": 0, "box_doubled": False, "away": False, "joined": False, "left": False, "game": 1}
     for _ in range(6000):
         view = await chouettes.state(1)

@@ -126,7 +126,8 @@ class Router:
             await router.ensure(url)
             return await PgDatabase.connect(url)
 
-        def open_routed(cls, path, *, synchronous: str = "FULL", busy_timeout_ms: int = 10_000):
+        def open_routed(cls, path, *, synchronous: str = "FULL", busy_timeout_ms: int = 10_000, exclusive: bool = False):
+            # exclusive (one program per SQLite file) has no meaning on PostgreSQL: several processes may share it
             if is_url(path):
                 return original(cls, path, synchronous=synchronous, busy_timeout_ms=busy_timeout_ms)
             original(cls, ":memory:", synchronous=synchronous)  # the same refusals of bad arguments (connects nothing)

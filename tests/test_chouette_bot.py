@@ -94,7 +94,7 @@ async def test_five_member_chouette_over_simulated_days(tmp_path):
         board = h.last(room)
         assert mentioned(board) == {ann.id} and board.png.startswith(PNG_MAGIC)
         named = await chouette(h, cy, "proxy", room, member=di)
-        assert "Cy names Di his proxy" in named.text
+        assert "Cy names Di their proxy" in named.text
         await chouette(h, ed, "proxy", room, member=bob)
         assert h.last(room).id == board.id and board.content == "Waiting for Ann."
         await play_first(h, ann, board)
@@ -125,7 +125,7 @@ async def test_five_member_chouette_over_simulated_days(tmp_path):
         assert [(n.kind, n.subject, n.ping) for n in expired] == [("expiry", cy.id, (di.id,))]
         proxy_board = h.last(room)
         assert mentioned(proxy_board) == {di.id} and "Di for Cy: double or pass" in proxy_board.content
-        assert "Cy missed his deadline" in proxy_board.embed["description"]
+        assert "Cy missed their deadline" in proxy_board.embed["description"]
         pressed = await h.press(di, proxy_board, proxy_board.chouette_id(cy.id, "double"))
         assert pressed.private and "Cy doubles (for Cy, by Di)" in pressed.text
 

@@ -133,7 +133,7 @@ async def test_missed_window_goes_to_the_named_proxy_then_the_policy(tmp_path):
         assert proxies == {CY: (DI, "proxy", clock.now() + 12 * HOUR)}
         assert {n.subject: n.ping for n in notices}[CY] == (DI,) and BOB not in {p for n in notices for p in n.ping}
         passed = [n.text for n in notices if n.subject == ED][0]
-        assert "Ed does not double (away with nobody present to decide for him: passed over" in passed
+        assert "Ed does not double (away with nobody present to decide for them: passed over" in passed
         with pytest.raises(ChouetteError, match="Di acts for Cy"):
             await svc.act(sid, ED, "double", subject=CY, mark=mark)
         outcome = await svc.act(sid, DI, "double", subject=CY, mark=mark)

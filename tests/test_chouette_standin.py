@@ -88,8 +88,8 @@ async def test_a_captain_who_leaves_gets_an_acting_captain_and_his_proxy_decides
         ordered = await chouette(h, ed, "order", room, answers="pass until back")
         assert ordered.private
         board = h.last(room)
-        assert "Ed leaves a standing order: no doubles (until he is back)" in board.embed["description"]
-        assert "Ed does not double (his standing order, RULES C9)" in board.embed["description"]
+        assert "Ed leaves a standing order: no doubles (until they are back)" in board.embed["description"]
+        assert "Ed does not double (their standing order, RULES C9)" in board.embed["description"]
         state = await h.bot.chouettes.state(1)
         assert ed.id in state.away and ed.id not in {d.subject for d in state.decisions}
 
@@ -147,14 +147,14 @@ async def test_console_standing_orders_answer_at_once_and_a_leaving_captain_is_s
                 out = await console.handle("roll")
             assert not out.startswith("Refused"), out
         out = await console.handle("double all")
-        assert f"{other} takes (his standing order, RULES C9)." in out, out
+        assert f"{other} takes (their standing order, RULES C9)." in out, out
         view = await console.chouettes.state(1)
         assert names[other] not in {d.subject for d in view.decisions}
         await console.handle(f"as {captain}")
         out = await console.handle("chouette leave")
         assert f"is Acting Captain for {captain}" in out and f"Box {box} vs Acting Captain" in out, out
         await console.handle(f"as {other}")
-        assert "withdraws his standing order" in await console.handle("chouette order clear")
+        assert "withdraws their standing order" in await console.handle("chouette order clear")
         assert (await console.handle("chouette order clear")).startswith("Refused")
         log = await console.chouettes.log(1)
         assert [a.args for a in log if a.kind == "answer" and a.args.get("why")] == [

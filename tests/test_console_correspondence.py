@@ -161,7 +161,7 @@ async def test_nudge_after_the_clubs_hours_at_most_once_per_that_many(tmp_path):
         out = await console.handle("nudge 1")
         assert refusal(out) and "nothing to nudge: your opponent is not the one keeping the game waiting" in out, out
         out = await console.handle("ping back tonight")
-        assert out.startswith("Pinged 1 game.") and f"(to {waiting}): {late} pings all his games: back tonight" in out
+        assert out.startswith("Pinged 1 game.") and f"(to {waiting}): {late} pings all their games: back tonight" in out
 
 
 async def test_nudge_with_two_games_waiting_on_opponents_names_them(tmp_path):

@@ -142,7 +142,7 @@ def test_chouette_over_days(tmp_path):
     fay −1; at 10 a point everybody pays ed: 70 + 10 + 20 + 20 + 10 = 130."""
     out = run_example(tmp_path, "chouette")
     assert "Box takes ed, drops bob." in out and "ann drops." in out
-    assert "di missed his deadline: he is away and represented now" in out and "di takes (for di, by cy)." in out
+    assert "di missed their deadline: they are away and represented now" in out and "di takes (for di, by cy)." in out
     assert "fay joins the chouette." in out and "bob leaves the chouette." in out
     members = ["ann", "bob", "cy", "di", "ed", "fay"]
     sheet = sheet_rows(out, "Score sheet — chouette 1", members)

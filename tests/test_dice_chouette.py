@@ -80,12 +80,12 @@ async def test_box_and_a_team_member_add_luck_that_protects_them_and_every_verif
         assert report.ok and report.proven_rolls > 10, report.problems
         series, text = await chouette_proof(service, sid)
         names = outcome.view.names
-        assert f"Dice of game 2: {names[box]}: protected by his own luck" in text, text
-        assert f"{names[team]}: protected by his own luck" in text
+        assert f"Dice of game 2: {names[box]}: protected by their own luck" in text, text
+        assert f"{names[team]}: protected by their own luck" in text
         lines = "\n".join(await chouette_lines(service, sid))
     result = _tool(tmp_path / "proof.txt", lines)
     assert result.returncode == 0, result.stdout
-    assert "Series2: ok" in result.stdout and f"m{box} protected by his own luck" in result.stdout, result.stdout
+    assert "Series2: ok" in result.stdout and f"m{box} protected by their own luck" in result.stdout, result.stdout
     # a false claim: luck set before the commitment shown as protection
     line = next(line for line in lines.splitlines() if "Series2" in line)
     early = int(re.search(r"committed=(\d+)", line)[1]) - 1000
@@ -267,7 +267,7 @@ async def test_through_discord_a_team_member_and_box_add_luck_with_the_boards_bu
         luck = [(a.member_id, a.args["game"], a.args["protected"]) for a in log if a.kind == CLIENT_SEED]
         assert luck == [(bob.id, 0, True), (bob.id, 1, True), (team, 2, True), (box, 2, True)]
         answer = await h.command(ann, "bg chouette verify", room)
-    assert f"Dice of game 1: {names[box]}:" in answer.text and f"{names[bob.id]}: protected by his own luck" in (
+    assert f"Dice of game 1: {names[box]}:" in answer.text and f"{names[bob.id]}: protected by their own luck" in (
         answer.text
     )
 

@@ -185,7 +185,7 @@ def test_the_dice_proof_command_gives_the_output_it_shows():
     assert command[:2] == ["python", "tools/verify_dice.py"] and (ROOT / command[2]).is_file()
     run = subprocess.run([sys.executable, "-I", *command[1:]], capture_output=True, text=True, cwd=ROOT, timeout=60)
     assert run.returncode == 0 and run.stdout == shown, run.stderr
-    assert "ok" in shown and "side0 protected by his own luck" in shown
+    assert "ok" in shown and "side0 protected by their own luck" in shown
 
 
 async def test_the_published_dice_proof_is_what_the_generator_writes():

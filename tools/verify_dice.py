@@ -9,7 +9,7 @@ Usage: ``python tools/verify_dice.py FILE [FILE …]`` (or ``-`` for standard in
 
 For each series (a game; a chouette's seat throws or game) it checks that SHA-256 of the seed is the commitment,
 that the counters run 0, 1, 2 … and that each listed roll is the one the recipe makes; in a ``.mat`` file also that
-the dice of the moves are exactly those rolls. It says for each member whether his own luck protects him (set after
+the dice of the moves are exactly those rolls. It says for each member whether their own luck protects them (set after
 the commitment) and refuses luck claimed as protection but set before it; a beacon round must be the one due
 (the first published 30 s or more after the game's start) and carry the network's BLS signature, checked with the
 public keys written below (this needs py-arkworks-bls12381; everything else is Python's standard library). An
@@ -117,7 +117,7 @@ def luck(fields: dict, wrong: list[str]) -> tuple[list, str]:
         elif claim == "protected":
             safe.add(who)
     members = [m for m in fields.get("members", "").split(",") if m]
-    words = [f"{m} {'protected by his own luck' if m in safe else 'added no luck after the commitment'}"
+    words = [f"{m} {'protected by their own luck' if m in safe else 'added no luck after the commitment'}"
              for m in members]  # fmt: skip
     return [(0, item[3]) for item in items], "; ".join(words)
 

@@ -13,8 +13,8 @@ from .table import order_text
 DECISION_VERBS = {"take": "takes", "drop": "drops", "beaver": "beavers", "raccoon": "raccoons"}
 RESULTS = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}
 WHY_WORDS = {
-    "order": " (his standing order, RULES C9)",
-    "passed_over": " (away with nobody present to decide for him: passed over, RULES C9)",
+    "order": " (their standing order, RULES C9)",
+    "passed_over": " (away with nobody present to decide for them: passed over, RULES C9)",
 }
 """Why the club made a member's decision at once (a logged ``why``), after the decision."""
 POLICY = " (time: the club's policy)"
@@ -50,17 +50,17 @@ def describe(kind: str, member: int | None, args: dict[str, Any], names: Mapping
     if kind == "retire":
         return f"{who(args['member'])} leaves the chouette after the game."
     if kind == "proxy":
-        return f"{who(subject)} names {who(args['proxy'])} his proxy (RULES C9)."
+        return f"{who(subject)} names {who(args['proxy'])} their proxy (RULES C9)."
     if kind == "away":
-        return f"{who(subject)} missed his deadline: he is away and represented now (RULES C9, 003 Atlanta 7.1)."
+        return f"{who(subject)} missed their deadline: they are away and represented now (RULES C9, 003 Atlanta 7.1)."
     if kind == "back":
         return f"{who(subject)} is back."
     if kind == "stand_in":
-        return (f"{who(args['member'])} is Acting Captain for {who(args['for'])}, who is away: he rolls and plays for "
+        return (f"{who(args['member'])} is Acting Captain for {who(args['for'])}, who is away: they roll and play for "
                 "the Team until the game ends (RULES C9, 003 Atlanta 6.2).")  # fmt: skip
     if kind == "order":
         if args.get("clear"):
-            return f"{who(member)} withdraws his standing order."
+            return f"{who(member)} withdraws their standing order."
         return f"{who(member)} leaves a standing order: {order_text(args)} (RULES C9)."
     if kind == "start_game":
         return f"Game {args['number']} starts."
@@ -84,7 +84,7 @@ def describe(kind: str, member: int | None, args: dict[str, Any], names: Mapping
     if kind == "double":
         if "in_order" in args:
             targets = args.get("targets")
-            whom = "every cube he may" if targets is None else ", ".join(who(t) for t in targets)
+            whom = "every cube open to a double" if targets is None else ", ".join(who(t) for t in targets)
             order = " and insists on rotation order (5.8)" if args.get("in_order") else ""
             return f"Box {who(subject)} doubles {whom}{order}."
         return f"{who(subject)} doubles{proxy}."
@@ -132,17 +132,17 @@ def _team_settlement(args: dict[str, Any], who) -> str:
     step = args["step"]
     if step == "offer":
         terms = f"pays {seller} {amount}" if points >= 0 else f"is paid {amount} by {seller}"
-        return (f"{buyer} offers to buy {seller}'s interest in the game: he {terms} and takes over {seller}'s cube "
+        return (f"{buyer} offers to buy {seller}'s interest in the game: {buyer} {terms} and takes over {seller}'s cube "
                 f"(003 Atlanta 4.4). {seller} accepts or declines; Box may preempt.")  # fmt: skip
     if step == "preempt":
-        return f"Box preempts {buyer}'s offer: if {seller} accepts, Box pays him instead and settles his cube (4.4)."
+        return f"Box preempts {buyer}'s offer: if {seller} accepts, Box pays them instead and settles their cube (4.4)."
     if step == "accept" and args.get("preempt"):
-        return f"{seller} accepts; Box preempts: Box pays {seller} {amount}, his cube is settled (4.4, RULES C10)."
+        return f"{seller} accepts; Box preempts: Box pays {seller} {amount}, their cube is settled (4.4, RULES C10)."
     if step == "accept":
         paid = f"{buyer} pays {seller} {amount}" if points >= 0 else f"{seller} pays {buyer} {amount}"
         return f"{seller} accepts: {paid} and {buyer} holds {seller}'s cube now (003 Atlanta 4.4)."
     if args.get("by") == args["buyer"]:
-        return f"{buyer} withdraws his offer to {seller}."
+        return f"{buyer} withdraws their offer to {seller}."
     return f"{seller} declines {buyer}'s offer."
 
 

@@ -60,7 +60,7 @@ class ChouetteExpiry:
                     if not await self.store.mark_deadline(deadline, reminders=(), reminders_sent=deadline.reminders_sent,
                                                           expired_at=step.now):  # fmt: skip
                         return None  # another bot on the same database fired it first
-                    return f"Time is up: {who} did not {pending.pending} in time. The chouette waits for him.", None
+                    return f"Time is up: {who} did not {pending.pending} in time. The chouette waits for them.", None
                 step.log("forfeit", None, {"side": table.board.turn})
             elif (
                 deadline.stage == "member"

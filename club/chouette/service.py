@@ -175,7 +175,7 @@ class ChouetteService(ChouetteExpiry):
         text = describe("open", member, args, names) + f" Rules: {rule_set.describe()}."
         if series.seed_hash:
             text += (f" Seat-roll dice commitment: {series.seed_hash}; game 1's: {args['next_seed_hash']}. Each "
-                     "member may add his own luck to them (Add your luck, or his /player seed phrase) until the "
+                     "member may add their own luck to them (Add your luck, or their /player seed phrase) until the "
                      "seat roll; a game's luck is fixed at its first roll.")  # fmt: skip
         view = ChouetteView.of(record.id, table, version=record.version, names=names, decisions=())
         return ChouetteOutcome(view, text)
@@ -349,7 +349,7 @@ class ChouetteService(ChouetteExpiry):
                 step.log("extra", member, {"member": subject, "offer": action == "offer_extra"})
             elif table.board_live and name(subject) == table.session.box:
                 if member != subject:
-                    raise NotYourTurnError("Box answers for himself (RULES C9 covers Team members).")
+                    raise NotYourTurnError("Box answers in person (RULES C9 covers Team members).")
                 step.log("box_answer", member, {"decisions": value or action})
             else:
                 step.log("answer", member, {"member": subject, "decision": action, "cube": cube})

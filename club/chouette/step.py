@@ -186,7 +186,7 @@ class ChouetteStep(Step):
                               "roll.")  # fmt: skip
         self._luck(member, targets, text, self.now if set_at is None else set_at)
         what = " and ".join("the seat roll" if number == 0 else f"game {number}" for number, _ in targets)
-        self.lines.append(f"{self.names.get(member, member)} added luck of his own to the dice of {what} (fixed at "
+        self.lines.append(f"{self.names.get(member, member)} added luck of their own to the dice of {what} (fixed at "
                           "its first roll; /bg chouette verify lists it when the game is over).")  # fmt: skip
 
     async def contribute(self, member: int) -> None:

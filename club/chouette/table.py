@@ -206,7 +206,7 @@ def order_text(order: dict[str, Any]) -> str:
         parts.append(f"takes up to {order['take_upto']}")
     if order["drop_above"] is not None:
         parts.append(f"drops above {order['drop_above']}")
-    return ", ".join(parts) + (" (this game)" if order["until"] == "game" else " (until he is back)")
+    return ", ".join(parts) + (" (this game)" if order["until"] == "game" else " (until they are back)")
 
 
 def check_points(points: Any) -> int:
@@ -787,7 +787,7 @@ class ChouetteTable:
         by = None if member == subject else name(member)
         if name(subject) == session.box and game.on_roll == "box":
             if by is not None:
-                raise NotYourTurnError("Box decides for himself: nobody doubles for him (RULES C9).")
+                raise NotYourTurnError("Box decides in person: nobody doubles for Box (RULES C9).")
             targets = args.get("targets")
             self.session.box_double(None if targets is None else [str(t) for t in targets], bool(args.get("in_order")))
             return {"member": subject, "targets": targets, "in_order": bool(args.get("in_order"))}

@@ -466,7 +466,7 @@ def _bracket_due(state: EventState) -> list[Pairing]:
                     wchamp,
                     gf.winner,
                     "Bracket reset: the losers' bracket champion won the first grand final, "
-                    "so the winners' champion, unbeaten till then, gets his second life.",
+                    "so the winners' champion, unbeaten till then, gets a second life.",
                     True,
                 )
             )
