@@ -205,8 +205,12 @@ class AdminCommands(app_commands.Group):
                                              organiser=await may_organise(interaction))  # fmt: skip
             night = await schedule_live(interaction, found, start, hours, channel)
             await service.record_live(found.id, member, night)
-            await _answer(interaction, f"Live night of {found.name} scheduled on Discord: <t:{int(start)}:F>, "
-                                       f"{plural(hours, 'hour')}, {night.where}.")  # fmt: skip
+            text = (f"Live night of {found.name}: <t:{int(start)}:F>, {plural(hours, 'hour')}, {night.where} — "
+                    f"https://discord.com/events/{interaction.guild_id}/{night.id}")  # fmt: skip
+            posted, forum = await event_channels(interaction.client, found, interaction.guild_id)
+            if forum or posted:
+                await (forum or posted).send(content=text, allowed_mentions=discord.AllowedMentions.none())
+            await _answer(interaction, f"Scheduled on Discord and announced. {text}")
 
 
 def role_name(text: str) -> str:
@@ -494,6 +498,18 @@ async def decide_button(interaction: discord.Interaction, event_id: int, index: 
         await _answer(interaction, _names_text(update.text, update.names))
 
 
+async def event_channels(bot, event: Event, guild_id: int | None):
+    """``(channel, forum post)`` of an event: the channel of its challenges (where it was created, else the club's
+    game channel) and its forum post (None without one), each None when gone."""
+    publisher = bot.publisher
+    channel = await publisher.channel(event.channel_id) if event.channel_id else None
+    if channel is None and guild_id is not None:
+        settings = await bot.service.club_settings(guild_id)
+        channel = await publisher.channel(settings.game_channel) if settings.game_channel else None
+    forum = await publisher.channel(event.posts["forum"]) if "forum" in event.posts else None
+    return channel, forum
+
+
 async def open_forum_post(bot, guild_id: int, event: Event) -> str:
     """Open the event's post in the club's ``event_forum`` (if it names one) and log it with the event; returns a
     line for the organiser ("" without a forum)."""
@@ -562,11 +578,7 @@ class EventCog(commands.Cog):
         event = update.event
         publisher = self.bot.publisher
         guild_id = await self.bot.service.guild_of(event.club_id)
-        channel = await publisher.channel(event.channel_id) if event.channel_id else None
-        if channel is None and guild_id is not None:
-            settings = await self.bot.service.club_settings(guild_id)
-            channel = await publisher.channel(settings.game_channel) if settings.game_channel else None
-        forum = await publisher.channel(event.posts["forum"]) if "forum" in event.posts else None
+        channel, forum = await event_channels(self.bot, event, guild_id)
         news = forum or channel
         if channel is None or news is None:
             log.info("event %s: no channel to post in", event.id)

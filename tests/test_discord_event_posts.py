@@ -148,8 +148,11 @@ async def test_a_live_night_is_a_discord_scheduled_event(tmp_path):
         await h.command(olga, "event create", room, name="Cup", format="single", lengths="1")
         when = _at(h.clock.now() + 86_400)
         live = await h.command(olga, "event admin live", room, event="Cup", when=when, hours=3)
-        assert live.private and "Live night of Cup scheduled" in live.text
+        assert live.private and "Scheduled on Discord and announced. Live night of Cup" in live.text
         (scheduled,) = h.world.scheduled_events.values()
+        announced = h.last(room)  # in the event's channel (its forum post when it has one), with the event's link
+        assert "Live night of Cup" in announced.content
+        assert announced.content.endswith(f"https://discord.com/events/{h.guild}/{scheduled['id']}")
         start = dt.datetime.fromisoformat(when).replace(tzinfo=dt.UTC).timestamp()
         assert scheduled["name"] == "Cup" and scheduled["entity_type"] == 3 and scheduled["status"] == 1
         assert dt.datetime.fromisoformat(scheduled["scheduled_start_time"]).timestamp() == start
@@ -157,7 +160,7 @@ async def test_a_live_night_is_a_discord_scheduled_event(tmp_path):
         assert scheduled["entity_metadata"]["location"].endswith(f"/{h.guild}/{room}")
         in_voice = await h.command(olga, "event admin live", room, event="Cup", when=_at(h.clock.now() + 2 * 86_400),
                                    channel=voice)  # fmt: skip
-        assert in_voice.private and "Live night of Cup scheduled" in in_voice.text
+        assert in_voice.private and f"<#{voice}>" in in_voice.text
         event = await h.bot.events.find(h.guild, "Cup")
         assert [night.id for night in event.live] == [int(i) for i in h.world.scheduled_events]
         assert h.world.scheduled_events[event.live[1].id]["channel_id"] == str(voice)
