@@ -71,7 +71,9 @@ async def test_box_and_a_team_member_add_luck_that_protects_them_and_every_verif
         assert luck[(0, ANN)]["protected"] and luck[(1, ANN)]["protected"] and luck[(2, box)]["protected"]
         assert luck[(2, team)]["seed"] == "a Team member's own words" and (3, box) not in luck
         start2 = next(a for a in log if a.kind == "start_game" and a.args["number"] == 2)
-        assert start2.args["recipe"] == RECIPE_V3 and start2.args["members"][0] == box and team in start2.args["members"]
+        assert (
+            start2.args["recipe"] == RECIPE_V3 and start2.args["members"][0] == box and team in start2.args["members"]
+        )
         rolls = [(a.roll_index, a.dice) for a in log if a.series == 2 and a.dice is not None]
         clients = [(0, "the Box's own words"), (0, "a Team member's own words")]
         assert verify_rolls(dice[2].seed, dice[2].seed_hash, rolls, recipe=RECIPE_V3, contributions=clients) == []
@@ -289,3 +291,57 @@ async def test_a_game_started_by_a_deadline_fetches_its_round_too(tmp_path, rela
         assert [a.series for a in log if a.kind == "opening_roll"][-1] == 2 and notices[0].outcome.view.decisions
         report = await verify_chouette(service.club.db, sid)
         assert report.ok, report.problems
+
+
+async def test_in_the_console_luck_goes_into_a_chouette_and_its_board_names_who(tmp_path):
+    """The console's ``luck WORDS chouette=N`` is the board's button: in the lobby it joins the seat throws' and
+    game 1's dice, once seated the next game's; ``chouette status`` names who added luck, never the words, and
+    ``chouette verify`` writes a proof the tool checks, saying whose luck protects him."""
+    from tests.consolekit import console_in
+
+    async with console_in(tmp_path) as console:
+        await console.handle("chouette start")
+        console.service.clock.advance(3)
+        out = await console.handle("luck alice's own words chouette=1")
+        assert "added luck of his own to the dice of the seat roll and game 1" in out, out
+        assert "Luck in the seat roll's and game 1's dice: alice." in out and "own words" not in out
+        for name in ("bob", "carol"):
+            await console.handle(f"as {name}")
+            await console.handle("chouette join")
+        await console.handle("chouette seat")
+        console.service.clock.advance(3)
+        out = await console.handle("luck carol's words")
+        assert "to the dice of game 2" in out, out
+        status = await console.handle("chouette status")
+        assert "Luck in game 2's dice: carol." in status and "carol's words" not in status
+        out = await console.handle(f"chouette verify {tmp_path / 'proof.txt'}")
+        assert "Dice of the seat throws: " in out and "alice: protected by his own luck" in out, out
+        assert "Dice of game 1: " in out
+    result = _tool(tmp_path / "copy.txt", (tmp_path / "proof.txt").read_text())
+    assert result.returncode == 0 and "Series0: seed still secret" in result.stdout, result.stdout  # open still
+
+
+async def test_club_verify_refuses_luck_claimed_as_protection_but_set_before_the_commitment(tmp_path):
+    import json
+    import sqlite3
+
+    from storage import Database
+
+    path = tmp_path / "ch.sqlite3"
+    async with chouettes(path) as service:
+        opened = await service.start(GUILD, CHANNEL, ANN)
+        service.clock.advance(3)
+        await service.add_luck(opened.session_id, ANN, "after the commitment")
+        assert (await verify_chouette(service.club.db, opened.session_id)).ok
+    with sqlite3.connect(path) as db:  # the operator rewrites the time: as if set before the commitment
+        db.execute("DROP TRIGGER chouette_actions_no_update")  # he owns the file
+        for row_id, args in db.execute("SELECT id, args FROM chouette_actions WHERE kind = 'client_seed'").fetchall():
+            db.execute(
+                "UPDATE chouette_actions SET args = ? WHERE id = ?",
+                (json.dumps({**json.loads(args), "set_at": 1.0}), row_id),
+            )
+    async with Database.open(path) as db:
+        report = await verify_chouette(db, opened.session_id)
+    assert (
+        f"seating dice: the luck of {ANN} is shown as protection but was set before the commitment" in report.problems
+    )
