@@ -216,7 +216,8 @@ def check_answer(chain: Chain, round_: int, data: object) -> Round:
 
 
 async def round_for_game(beacon: Beacon, due: int, game: int) -> tuple[Round | None, str]:
-    """Fetch and verify round ``due`` of ``beacon`` for game ``game`` (a 1-on-1's or a chouette's): ``(the round,
+    """Fetch and verify round ``due`` of ``beacon`` for game ``game`` (a 1-on-1's or a chouette's; 0: a
+    chouette's seat throws): ``(the round,
     the sentence naming it)``, or ``(None, why the dice are not rolled)`` — then nothing is rolled or stored, and the
     next action on the table tries again."""
     try:
@@ -224,5 +225,6 @@ async def round_for_game(beacon: Beacon, due: int, game: int) -> tuple[Round | N
     except BeaconError as error:
         return None, (f"The dice of this game are not rolled: {error}. Nothing is lost: the next action on this "
                       "table tries again.")  # fmt: skip
-    return found, (f"Game {game}'s dice use drand {found.chain} round {found.number}: the first published 30 s or "
-                   "more after the message that started the game, its signature verified.")  # fmt: skip
+    what = "The seat throws" if game == 0 else f"Game {game}'s dice"
+    return found, (f"{what} use drand {found.chain} round {found.number}: the first published 30 s or more after "
+                   "the message that started them, its signature verified.")  # fmt: skip

@@ -74,6 +74,9 @@ class DiceBook:
     """The recipe of the ``standing`` series (:data:`~club.dice.RECIPE_V3` for a chouette opened now)."""
     standing_at: float = 0.0
     """When the ``standing`` series' commitment was published (Unix seconds; 0: not known)."""
+    standing_beacon: dict[str, Any] | None = None
+    """The beacon round of the ``standing`` series (a chouette's seat throws), as :attr:`beacon` is the current
+    series': named when the seat roll is called, with ``"randomness"`` once fetched and verified."""
 
     @classmethod
     def from_json(cls, data: dict[str, Any] | None) -> DiceBook:
@@ -90,6 +93,7 @@ class DiceBook:
             data.get("beacon"),
             data.get("standing_recipe", RECIPE_V2),
             data.get("standing_at", 0.0),
+            data.get("standing_beacon"),
         )  # fmt: skip
 
     def to_json(self) -> dict[str, Any]:
@@ -102,8 +106,8 @@ class DiceBook:
             "recipe": self.recipe,
             **({"beacon": self.beacon} if self.beacon else {}),
             "clients": [list(item) for item in self.clients],
-            **({"standing": self.standing, "standing_recipe": self.standing_recipe, "standing_at": self.standing_at}
-               if self.standing else {}),
+            **({"standing": self.standing, "standing_recipe": self.standing_recipe, "standing_at": self.standing_at,
+                "standing_beacon": self.standing_beacon} if self.standing else {}),
         }  # fmt: skip
 
     def v2(self, number: int) -> bool:
@@ -120,24 +124,39 @@ class DiceBook:
 
     def randomness(self, number: int) -> str | None:
         """The verified beacon randomness series ``number`` is rolled with (None: none, or not fetched yet)."""
+        if number in self.standing and number != self.current:
+            return (self.standing_beacon or {}).get("randomness")
         return (self.beacon or {}).get("randomness") if number == self.current else None
 
-    def name_round(self, beacon: Any, start_ms: int) -> dict[str, Any]:
-        """The current series waits for the round of ``beacon`` (a :class:`~club.beacon.Beacon`) due for a game
-        started at ``start_ms`` (Unix ms): kept in the book, fetched before its first roll. Returns the
-        ``{"chain", "round", "start_ms"}`` its starting action names."""
-        self.beacon = {"chain": beacon.chain.name, "round": beacon.due(start_ms), "start_ms": start_ms}
-        return dict(self.beacon)
+    def name_round(self, beacon: Any, start_ms: int, *, standing: bool = False) -> dict[str, Any]:
+        """The current series (``standing``: the standing one, a chouette's seat throws) waits for the round of
+        ``beacon`` (a :class:`~club.beacon.Beacon`) due for a game started at ``start_ms`` (Unix ms): kept in the
+        book, fetched before its first roll. Returns the ``{"chain", "round", "start_ms"}`` its starting action
+        names."""
+        named = {"chain": beacon.chain.name, "round": beacon.due(start_ms), "start_ms": start_ms}
+        if standing:
+            self.standing_beacon = named
+        else:
+            self.beacon = named
+        return dict(named)
 
-    def beacon_due(self) -> int | None:
-        """The beacon round the current series waits for before its first roll, or None (no beacon, or fetched)."""
-        return None if self.beacon is None or "randomness" in self.beacon else self.beacon["round"]
+    def beacon_due(self, *, standing: bool = False) -> int | None:
+        """The beacon round the current series (``standing``: the standing one) waits for before its first roll,
+        or None (no beacon, or fetched)."""
+        named = self.standing_beacon if standing else self.beacon
+        return None if named is None or "randomness" in named else named["round"]
 
     def use_round(self, found: Any, number: int) -> dict[str, Any]:
         """The verified round ``found`` (a :class:`~club.beacon.Round`) is in: the ``beacon`` action's args for
-        series ``number``; the book keeps its randomness."""
-        args = {"game": number, **self.beacon, "signature": found.signature, "randomness": found.randomness}
-        self.beacon = {key: args[key] for key in ("chain", "round", "start_ms", "randomness")}
+        series ``number`` (the current one, or a standing one); the book keeps its randomness."""
+        standing = number in self.standing and number != self.current
+        named = self.standing_beacon if standing else self.beacon
+        args = {"game": number, **named, "signature": found.signature, "randomness": found.randomness}
+        kept = {key: args[key] for key in ("chain", "round", "start_ms", "randomness")}
+        if standing:
+            self.standing_beacon = kept
+        else:
+            self.beacon = kept
         return args
 
     def contributions(self, number: int) -> list[Contribution]:

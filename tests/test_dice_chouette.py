@@ -22,7 +22,7 @@ from club.errors import NotAPlayerError, NotNowError
 from club.proof import chouette_lines, chouette_proof
 from club.verify import verify_chouette
 from tests.beaconkit import TEST_CHAIN, FakeBeacon
-from tests.chouette_clubkit import ANN, BOB, CHANNEL, CY, GUILD, HOUR, chouettes, decide_randomly, seated
+from tests.chouette_clubkit import ANN, BOB, CHANNEL, CY, DI, GUILD, HOUR, chouettes, decide_randomly, seated
 from tests.clubkit import snapshot
 
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "verify_dice.py"
@@ -173,20 +173,26 @@ def _beacon(relay) -> Beacon:
     return Beacon(TEST_CHAIN, (relay.url,), retries=2, pause=0, now=lambda: 4e9)  # every round already published
 
 
-async def test_each_chouette_game_waits_for_its_round_and_the_verifiers_check_it(tmp_path, relay, monkeypatch):
+async def test_the_seat_throws_and_each_game_wait_for_their_rounds_and_the_verifiers_check_them(
+    tmp_path, relay, monkeypatch
+):
     from club import beacon as beacons
 
     async with chouettes(tmp_path / "ch.sqlite3", beacon=_beacon(relay)) as service:
         start_ms = round(service.clock.now() * 1000)
         outcome = await seated(service)
         due = TEST_CHAIN.round_due(start_ms)
-        assert f"Its dice wait for drand test round {due}" in outcome.message
+        assert f"calls the seat roll: its throws wait for drand test round {due}" in outcome.message
+        assert f"The seat throws use drand test round {due}" in outcome.message
+        assert f"Its dice wait for drand test round {due}" in outcome.message  # game 1's, named at its start
         assert f"Game 1's dice use drand test round {due}" in outcome.message
         outcome = await _play_until(service, outcome, random.Random(3), lambda o: o.view.game_number >= 2)
         sid = outcome.session_id
         log = await service.store.actions(sid)
         beacons_logged = {a.args["game"]: a for a in log if a.kind == BEACON}
-        assert set(beacons_logged) == {1, 2} and beacons_logged[1].args["round"] == due
+        assert set(beacons_logged) == {0, 1, 2} and beacons_logged[1].args["round"] == due
+        call, seat = (next(a for a in log if a.kind == kind) for kind in ("seat_call", "seat"))
+        assert call.seq < beacons_logged[0].seq < seat.seq and call.args["beacon"]["round"] == due
         first_roll = min(a.seq for a in log if a.series == 1 and a.dice is not None)
         assert beacons_logged[1].seq < first_roll
         monkeypatch.setitem(beacons.CHAINS, "test", TEST_CHAIN)
@@ -214,24 +220,32 @@ async def test_each_chouette_game_waits_for_its_round_and_the_verifiers_check_it
         ("down", "could not be fetched"),
     ],
 )
-async def test_a_bad_or_missing_round_rolls_nothing_in_a_chouette(tmp_path, relay, trouble, refusal):
+async def test_a_bad_or_missing_round_throws_nothing_in_a_chouette(tmp_path, relay, trouble, refusal):
     path = tmp_path / "ch.sqlite3"
     async with chouettes(path, beacon=_beacon(relay)) as service:
         relay.down, relay.forge = trouble == "down", None if trouble == "down" else trouble
-        outcome = await seated(service)
-        sid = outcome.session_id
-        assert "The dice of this game are not rolled" in outcome.message and refusal in outcome.message
+        opened = await service.start(GUILD, CHANNEL, ANN)
+        sid = opened.session_id
+        for member in (BOB, CY):
+            await service.join(sid, member)
+        called = await service.seat(sid, CY)
+        assert "The dice of this game are not rolled" in called.message and refusal in called.message
         log = await service.store.actions(sid)
-        assert not any(a.kind == BEACON or (a.series == 1 and a.dice is not None) for a in log)
+        assert [a.kind for a in log][-1] == "seat_call" and not any(a.kind == BEACON or a.dice for a in log)
         before = snapshot(path)
-        roller = outcome.view.order[0]
-        again = await service.roll(sid, roller)
+        again = await service.seat(sid, ANN)
         assert "not rolled" in again.message and snapshot(path) == before  # nothing stored
+        with pytest.raises(NotNowError, match="waits for its beacon round"):  # the throwers are fixed with it
+            await service.join(sid, DI)
+        with pytest.raises(NotNowError, match="waits for its beacon round"):
+            await service.leave(sid, BOB)
+        luck = await service.add_luck(sid, BOB, "too late for the seat throws")
+        assert "to the dice of game 1 (" in luck.message and "not rolled" in luck.message
         relay.down, relay.forge = False, None
-        rolled = await service.roll(sid, roller)  # the next action fetches it and rolls the opening
+        seated_ = await service.seat(sid, ANN)  # the next call fetches it and throws
         log = await service.store.actions(sid)
-        assert [a.args["game"] for a in log if a.kind == BEACON] == [1] and rolled.view.decisions
-        assert any(a.kind == "opening_roll" for a in log)
+        assert [a.args["game"] for a in log if a.kind == BEACON] == [0, 1] and seated_.view.decisions
+        assert [a.kind for a in log].count("seat_call") == 1 and any(a.kind == "opening_roll" for a in log)
 
 
 async def test_through_discord_a_team_member_and_box_add_luck_with_the_boards_button(tmp_path):
@@ -287,7 +301,7 @@ async def test_a_game_started_by_a_deadline_fetches_its_round_too(tmp_path, rela
         notices = await run_due(service)
         assert notices and notices[0].outcome.view.game_number == 2
         log = await service.store.actions(sid)
-        assert [a.args["game"] for a in log if a.kind == BEACON] == [1, 2]
+        assert [a.args["game"] for a in log if a.kind == BEACON] == [0, 1, 2]
         assert [a.series for a in log if a.kind == "opening_roll"][-1] == 2 and notices[0].outcome.view.decisions
         report = await verify_chouette(service.club.db, sid)
         assert report.ok, report.problems

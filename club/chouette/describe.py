@@ -117,8 +117,12 @@ def describe(kind: str, member: int | None, args: dict[str, Any], names: Mapping
         return f"{winner} wins the board: {RESULTS[args['result']]}."
     if kind == "close":
         return "The chouette is over."
-    if kind == "client_seed":
-        return ""  # a member's dice contribution: in the log and the published dice lines
+    if kind in ("client_seed", "beacon"):
+        return ""  # a member's luck, a verified beacon round: in the log and the published dice lines
+    if kind == "seat_call":
+        beacon = args["beacon"]
+        return (f"{who(member)} calls the seat roll: its throws wait for drand {beacon['chain']} round "
+                f"{beacon['round']}, the first published 30 s or more after this call (RULES C1, A1).")  # fmt: skip
     if kind == "unused_seed":
         return (f"Game {args['game']} was never played: its server seed, committed as {args['seed_hash']}, is "
                 f"{args['seed']} (unused).")  # fmt: skip

@@ -217,6 +217,7 @@ class ChouetteService(ChouetteExpiry):
             club = await self.club.db.get_club_by_id(step.record.club_id)
             if not await self.club.db.is_club_member(club.id, member):
                 raise InvalidRequestError("Register first: use the bot once in this server.")
+            step.require_lobby_open()
             step.log("sit", member, {"stake": stake})
             await step.contribute(member)  # his standing phrase, now that he sits
 
@@ -244,7 +245,12 @@ class ChouetteService(ChouetteExpiry):
         the Captain decides for him (RULES C9) — and leaves when it ends (RULES C2)."""
         request = as_request(member)
         member = request.member
-        return await self._mutate(session_id, request, lambda step: step.log("stand", member, {}))
+
+        def operation(step: ChouetteStep) -> None:
+            step.require_lobby_open()
+            step.log("stand", member, {})
+
+        return await self._mutate(session_id, request, operation)
 
     async def seat(self, session_id: int, member: int | Request) -> ChouetteOutcome:
         """The seat roll (RULES C1): every member in the lobby throws (provably fair dice, series 0); ties throw
@@ -255,9 +261,16 @@ class ChouetteService(ChouetteExpiry):
         async def operation(step: ChouetteStep) -> None:
             if step.table.phase != "lobby":
                 raise NotNowError("The members are already seated (RULES C1).")
-            step.throw("seat", member, list(step.table.lobby))
+            if (due := step.seat_round()) is not None:
+                raise AwaitingBeacon(due)  # called already: fetch its round and throw
+            step.seat(member)
 
-        return await self._mutate(session_id, request, operation)
+        try:
+            return await self._mutate(session_id, request, operation)
+        except AwaitingBeacon as waiting:
+            step = await self._load_step(session_id, request)
+            board = ChouetteOutcome(self._view(step, step.record.version, [], new=()), "")
+            return await self._beacon_roll(board, waiting.due, seat=True)
 
     async def proxy(
         self, session_id: int, member: int | Request, proxy: int, *, for_member: int | None = None
@@ -523,20 +536,25 @@ class ChouetteService(ChouetteExpiry):
             self.club.admission,
         )
         outcome = self._outcome(unit.step, unit.version, unit.commit[1], member)
+        if (seat := unit.step.seat_round()) is not None:
+            return await self._beacon_roll(outcome, seat, seat=True)
         due = unit.step.book.beacon_due()
         return outcome if due is None else await self._beacon_roll(outcome, due)
 
-    async def _beacon_roll(self, first: ChouetteOutcome, due: int) -> ChouetteOutcome:
-        """The game started in ``first`` waits for its beacon round ``due``: fetch and verify it (waiting until it
-        is published, with retries) and roll the opening with it in a second unit of work (RULES A1,
-        :mod:`club.beacon`), as the 1-on-1's ``ClubService._beacon_roll`` does. When the round cannot be had, nothing
-        is rolled or stored: ``first`` says why, and the next action on the chouette tries again."""
-        found, said = await round_for_game(self.club.beacon, due, first.view.game_number)
+    async def _beacon_roll(self, first: ChouetteOutcome, due: int, *, seat: bool = False) -> ChouetteOutcome:
+        """The game started in ``first`` (``seat``: the seat throws called) waits for its beacon round ``due``:
+        fetch and verify it (waiting until it is published, with retries) and roll with it in a second unit of work
+        (RULES A1, :mod:`club.beacon`), as the 1-on-1's ``ClubService._beacon_roll`` does. When the round cannot be
+        had, nothing is rolled or stored: ``first`` says why, and the next action on the chouette tries again."""
+        found, said = await round_for_game(self.club.beacon, due, 0 if seat else first.view.game_number)
         if found is None:
             return replace(first, message=f"{first.message}\n{said}".strip())
 
         def operation(step: ChouetteStep) -> None:
-            if step.book.beacon_due() == due:
+            if seat and step.seat_round() == due:
+                step.use_beacon(found, 0)
+                step.throw("seat", None, list(step.table.lobby))
+            elif not seat and step.book.beacon_due() == due:
                 step.use_beacon(found)
 
         second = await self._mutate(first.session_id, Request(None), operation)

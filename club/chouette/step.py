@@ -166,7 +166,7 @@ class ChouetteStep(Step):
         out = []
         seating = self.series.get(0)
         if (self.book.standing_recipe == RECIPE_V3 and seating is not None and seating.rolls == 0
-                and not seating.revealed and self.table.phase == "lobby"):  # fmt: skip
+                and not seating.revealed and self.table.phase == "lobby" and self.book.standing_beacon is None):  # fmt: skip
             out.append((0, self.book.standing_at))
         if self.book.ahead is not None:
             out.append((self.book.ahead.number, self.book.ahead.at))
@@ -225,11 +225,38 @@ class ChouetteStep(Step):
             if number in self.series:
                 self.series[number].contributions.append((0, text))
 
-    def use_beacon(self, found: Round) -> None:
-        """Log the verified beacon round ``found`` of the current game (``beacon`` action) and roll with it."""
-        number = self.table.game_number
+    def use_beacon(self, found: Round, number: int | None = None) -> None:
+        """Log the verified beacon round ``found`` of series ``number`` (default: the current game; 0: the seat
+        throws) as a ``beacon`` action and roll with it."""
+        number = self.table.game_number if number is None else number
         self.log(BEACON, None, self.book.use_round(found, number))
         self.series[number].beacon = found.randomness
+
+    def seat(self, member: int) -> None:
+        """``member`` calls the seat roll (RULES C1): the throws at once — or, with ``[dice] beacon`` on v3 seat
+        throws, the round due for them named in a ``seat_call`` (their luck and the lobby are closed from then on)
+        and the throws once it is fetched (:meth:`seat_round`). Raises :class:`NotNowError` once called."""
+        beacon, seating = self.service.club.beacon, self.series.get(0)
+        if (beacon is None or seating is None or seating.dice != "fair"
+                or self.book.standing_recipe != RECIPE_V3):  # fmt: skip
+            self.throw("seat", member, list(self.table.lobby))
+        elif self.book.standing_beacon is None:
+            value = None if self.request is None else self.request.contribution
+            named = self.book.name_round(beacon, start_ms_of(value, self.now), standing=True)
+            self.log("seat_call", member, {"beacon": named})
+        else:
+            raise NotNowError("The seat roll is called: its throws wait for their beacon round.")
+
+    def seat_round(self) -> int | None:
+        """The beacon round the called seat throws wait for, or None (none called, or fetched)."""
+        return self.book.beacon_due(standing=True) if self.table.phase == "lobby" else None
+
+    def require_lobby_open(self) -> None:
+        """Raise :class:`NotNowError` when the seat roll is called and waits for its beacon round: nobody joins or
+        leaves the lobby then (who throws is fixed with the round)."""
+        if self.seat_round() is not None:
+            raise NotNowError("The seat roll is called and waits for its beacon round: come and go once the members "
+                              "are seated.")  # fmt: skip
 
     def roll_dice(self, number: int, count: int = 2) -> tuple[list[int], int]:
         """The next ``count`` dice of series ``number`` and the counter they came from."""

@@ -15,6 +15,8 @@ kind                meaning (args)
 ``open``            create the table (club, channel, creator, rules, stake, times, no_talk; the seating dice commitment)
 ``sit``             join: the lobby before the seat roll, else the end of the Team (RULES C2), or come back (``stake``)
 ``stand``           leave: the lobby; between games at once; during a game away now and out after it (RULES C2, C9)
+``seat_call``       the seat roll is called with the beacon on: ``beacon``, the round its throws wait for (the lobby
+                    is closed from then on; nothing else changes)
 ``seat``            the seat roll (``throws``: member → dice, RULES C1); ``rethrow``: ties throw again
 ``retire``          a member who left during a game goes, between games (RULES C2)
 ``proxy``           ``member`` names ``proxy`` (``by``: the one acting for him, 003 Atlanta 7.1, RULES C9)
@@ -116,7 +118,7 @@ KINDS = (
     "open", "sit", "stand", "seat", "rethrow", "retire", "proxy", "away", "back", "stand_in", "order", "start_game",
     "opening_roll",
     "turn", "roll", "play", "double", "pass", "answer", "box_answer", "extra", "team_settle", "forfeit", "game_over", "close",
-    "client_seed", "unused_seed", "beacon",
+    "client_seed", "unused_seed", "beacon", "seat_call",
 )  # fmt: skip
 """Every logged action kind (see the module docstring)."""
 
@@ -582,6 +584,10 @@ class ChouetteTable:
     def _client_seed(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
         return dict(args)  # a member's dice contribution (club.commitments): nothing changes at the table
 
+    def _seat_call(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self._seat_ready(member)
+        return dict(args)  # the seat throws' beacon round, named (club.beacon): the throws follow once it is in
+
     def _beacon(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
         return dict(args)  # the game's verified beacon round (club.beacon): nothing changes at the table
 
@@ -694,7 +700,8 @@ class ChouetteTable:
         self.retiring.append(member)
         return {}
 
-    def _seat(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+    def _seat_ready(self, member: int | None) -> None:
+        """Raise unless ``member`` (None: the club) may call the seat roll now (RULES C1; 000 Ch.1)."""
         if self.phase != "lobby":
             raise NotNowError("The members are already seated (RULES C1): new members join at the end of the Team.")
         if member is not None and member not in self.lobby:
@@ -704,6 +711,9 @@ class ChouetteTable:
                 f"A chouette needs {self.rules.min_members} members for the seat roll (000 Ch.1); "
                 f"{len(self.lobby)} so far: more must join."
             )
+
+    def _seat(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
+        self._seat_ready(member)
         throws = {str(key): value for key, value in args["throws"].items()}
         if set(throws) != {name(m) for m in self.lobby}:
             raise InvalidRequestError("every member at the table throws for the seat roll (RULES C1)")
