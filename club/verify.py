@@ -383,8 +383,8 @@ async def _check_dice(store: ChouetteStore, session_id: int, actions, table, rep
         report.problems.extend(all_opened(actions, revealed))
     recipes = chouette_recipes(actions)
     beacons = {a.args.get("game"): a.args for a in actions if a.kind == BEACON}
-    named = {a.args["number"]: a.args.get("beacon") for a in actions if a.kind == "start_game"}
-    named |= {0: a.args["beacon"] for a in actions if a.kind == "seat_call"}
+    named = {(a.args["number"] if a.kind == "start_game" else 0): a.args.get("beacon")
+             for a in actions if a.kind in ("start_game", "seat_call")}  # fmt: skip
     for number, series in (await store.dice(session_id)).items():
         label = "seating dice" if number == 0 else f"game {number} dice"
         logged = rolls.get(number, [])

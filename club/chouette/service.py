@@ -268,9 +268,7 @@ class ChouetteService(ChouetteExpiry):
         try:
             return await self._mutate(session_id, request, operation)
         except AwaitingBeacon as waiting:
-            step = await self._load_step(session_id, request)
-            board = ChouetteOutcome(self._view(step, step.record.version, [], new=()), "")
-            return await self._beacon_roll(board, waiting.due, seat=True)
+            return await self._awaited(session_id, request, waiting.due, seat=True)
 
     async def proxy(
         self, session_id: int, member: int | Request, proxy: int, *, for_member: int | None = None
@@ -370,9 +368,7 @@ class ChouetteService(ChouetteExpiry):
         try:
             return await self._mutate(session_id, request, operation)
         except AwaitingBeacon as waiting:
-            step = await self._load_step(session_id, request)
-            board = ChouetteOutcome(self._view(step, step.record.version, [], new=()), "")
-            return await self._beacon_roll(board, waiting.due)
+            return await self._awaited(session_id, request, waiting.due)
 
     async def team_settle(
         self, session_id: int, member: int | Request, step: str, *, seller: int | None = None, points: int | None = None
@@ -540,6 +536,13 @@ class ChouetteService(ChouetteExpiry):
             return await self._beacon_roll(outcome, seat, seat=True)
         due = unit.step.book.beacon_due()
         return outcome if due is None else await self._beacon_roll(outcome, due)
+
+    async def _awaited(self, session_id: int, request: Request, due: int, *, seat: bool = False) -> ChouetteOutcome:
+        """A member's call found the chouette waiting for beacon round ``due`` (``seat``: the seat throws'): the
+        board as it stands, then that round fetched and rolled with (:meth:`_beacon_roll`); his call is not made."""
+        step = await self._load_step(session_id, request)
+        board = ChouetteOutcome(self._view(step, step.record.version, [], new=()), "")
+        return await self._beacon_roll(board, due, seat=seat)
 
     async def _beacon_roll(self, first: ChouetteOutcome, due: int, *, seat: bool = False) -> ChouetteOutcome:
         """The game started in ``first`` (``seat``: the seat throws called) waits for its beacon round ``due``:
