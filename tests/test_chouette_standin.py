@@ -163,12 +163,12 @@ async def test_console_standing_orders_answer_at_once_and_a_leaving_captain_is_s
         assert (await verify_chouette(console.service.db, 1)).ok
 
 
-def _choose(decision, rng: random.Random) -> str:
-    """A random but legal action for ``decision`` (doubles now and then, so Box's doubles reach away members)."""
+def _choose(decision, rng: random.Random, doubles: bool = True) -> str:
+    """A random but legal action for ``decision`` (``doubles``: now and then, so Box's doubles reach away members)."""
     if decision.pending == "roll":
-        return "double" if "double" in decision.actions and rng.random() < 0.3 else "roll"
+        return "double" if doubles and "double" in decision.actions and rng.random() < 0.3 else "roll"
     if decision.pending == "double":
-        return "double" if rng.random() < 0.2 else "pass"
+        return "double" if doubles and rng.random() < 0.2 else "pass"
     if decision.pending == "extra":
         return "no_extra"
     return rng.choice(["take", "take", "drop"])
@@ -200,9 +200,9 @@ async def test_must_show_five_members_the_captain_leaves_two_away_without_proxie
         await chouette(h, first, "seat", room)
         chouettes = h.bot.chouettes
 
-        async def act(view) -> None:
+        async def act(view, doubles: bool = True) -> None:
             decision = view.decisions[0]
-            action = _choose(decision, rng)
+            action = _choose(decision, rng, doubles)
             plays = await chouettes.legal_plays(1, decision.actor) if decision.pending == "play" else []
             if len(plays) > 25:  # no menu holds them: /bg chouette move
                 moved = await chouette(h, people[decision.actor], "move", room, play=plays[0])
@@ -215,8 +215,8 @@ async def test_must_show_five_members_the_captain_leaves_two_away_without_proxie
             assert pressed.private and not pressed.text.startswith("Refused"), pressed.text
 
         view = await chouettes.state(1)
-        while not any(d.pending == "double" for d in view.decisions):
-            await act(view)
+        while not any(d.pending == "double" for d in view.decisions):  # the first Team window, every cube centred
+            await act(view, doubles=False)
             view = await chouettes.state(1)
         captain = view.captain
         late = [m for m in view.team if m != captain][1:3]
@@ -269,7 +269,7 @@ async def test_must_show_five_members_the_captain_leaves_two_away_without_proxie
             await console.handle("chouette join")
         await console.handle("chouette seat")
 
-        async def act(view) -> str:
+        async def act(view, doubles: bool = True) -> str:
             decision = view.decisions[0]
             await console.handle(f"as {view.names[decision.actor]}")
             proxy = f" for {view.names[decision.subject]}"  # whose, when he decides for several
@@ -277,14 +277,16 @@ async def test_must_show_five_members_the_captain_leaves_two_away_without_proxie
                 plays = await console.chouettes.legal_plays(1, decision.actor)
                 out = await console.handle(f"move {plays[0]}")
             else:
-                verb = {"pass": "no-double", "no_extra": "no-extra"}.get(action := _choose(decision, rng), action)
+                verb = {"pass": "no-double", "no_extra": "no-extra"}.get(
+                    action := _choose(decision, rng, doubles), action
+                )
                 out = await console.handle(verb + ("" if decision.pending in ("roll", "box_answer") else proxy))
             assert not out.startswith("Refused"), out
             return out
 
         view = await console.chouettes.state(1)
-        while not any(d.pending == "double" for d in view.decisions):
-            await act(view)
+        while not any(d.pending == "double" for d in view.decisions):  # the first Team window, every cube centred
+            await act(view, doubles=False)
             view = await console.chouettes.state(1)
         captain = view.captain
         late = [m for m in view.team if m != captain][1:3]
