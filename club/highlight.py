@@ -196,7 +196,7 @@ def compute_highlight(
     if point is None:
         return None
     data = render_animation(highlight_views(point, names, f"#{match_id}"), theme, width=width)
-    measure = "the engine's equity" if point.measure == EQUITY else "the pip count and the cube (no engine)"
+    measure = "the engine's equity" if point.measure == EQUITY else "the pip count and the cube"
     caption = f"Turning point of #{match_id}, {point.describe(names)} (by {measure})"
     return Highlight(f"highlight-{match_id}.gif", caption, data, point)
 

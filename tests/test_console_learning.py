@@ -117,7 +117,7 @@ async def test_the_highlight_is_written_when_a_match_ends_unless_the_club_turned
         await console.handle("as bob")
         await console.handle("accept")
         out = await _end_by_console(console, 1, plays=4, seed=5)
-        assert "Turning point of #1, game 1" in out and "(by the pip count and the cube (no engine))" in out, out
+        assert "Turning point of #1, game 1" in out and "(by the pip count and the cube)" in out, out
         line = next(line for line in out.splitlines() if "highlight-1.gif" in line)
         path = Path(line.removeprefix("Image: ").rsplit(" (", 1)[0])
         with Image.open(path) as image:

@@ -66,6 +66,9 @@ async def test_the_review_is_printed_and_the_prs_kept_when_a_console_match_ends(
             pictures = [Path(line.rsplit(": ", 1)[1]) for line in text.splitlines() if "review-" in line]
             assert pictures and all(path.read_bytes().startswith(b"\x89PNG") for path in pictures)
             assert any("played" in line for line in text.splitlines() if "review-" in line)
+            # then the highlight, by the review's equities (the club's highlights are on by default)
+            assert "Turning point of #1, game 1, " in text and "(by the engine's equity)" in text, text
+            assert (tmp_path / "images" / "highlight-1.gif").read_bytes().startswith(b"GIF8")
             kept = await match_prs(database, 1)
             assert {row.member_id for row in kept} == {member_id("alice"), member_id("bob")}
             assert all(row.decisions > 0 for row in kept)
@@ -88,6 +91,7 @@ async def test_without_review_after_match_the_console_only_says_how_to_ask(tmp_p
         await console.handle("accept")
         out = await play_to_the_end(console, 1, random.Random(2))
         assert "Match #1 is over" in out and "reviewing" not in out
+        assert "Turning point of #1, game 1, " in out and "(by the pip count and the cube)" in out, out
         assert console.pending_reviews == {} and console.analysis_pool is None
         assert await match_prs(database, 1) == []
 

@@ -108,8 +108,7 @@ def test_without_the_engine_a_take_or_a_pass_is_the_turning_point_when_it_swung_
     assert highlight_views(passed, ("Ann", "Bob"))[-1].awaiting == "turning point: passed at 2: game over"
     found = compute_highlight([_cube_game(take=False)], ("Ann", "Bob"), 5)
     assert found.caption == (
-        "Turning point of #5, game 1, Ann doubled to 2, Bob passed — Ann won 1 point (by the pip count and the cube "
-        "(no engine))"
+        "Turning point of #5, game 1, Ann doubled to 2, Bob passed — Ann won 1 point (by the pip count and the cube)"
     )
     big = turning_point([_cube_game(take=True, big_roll=True)])
     assert big.measure == PIPS and big.swing == 24 and big.points == pytest.approx(24 / 20)

@@ -64,7 +64,7 @@ async def test_highlight_refused_in_play_then_posted_at_match_end_and_on_demand(
         await play_then_resign(h, 1)
         posted = await _posted_highlight(h, thread)
         assert posted is not None, "no highlight was posted at the match's end"
-        assert "(by the pip count and the cube (no engine))" in posted.content
+        assert "(by the pip count and the cube)" in posted.content
         [(name, data)] = posted.files.items()
         assert name == "highlight-1.gif" and data.startswith(GIF_MAGIC) and len(data) <= MAX_BYTES
         image = Image.open(io.BytesIO(data))
