@@ -16,7 +16,10 @@ from club.correspondence import games_extras
 from club.export import export_mat
 
 from . import flow
+from .buttons import CLAIMS, Key, TableMenu, on_press
+from .components import LuckModal
 from .errors import guarded, is_club_admin, report
+from .player import claim
 from .present import board_message
 
 GameOption = app_commands.Range[int, 1, 2**53 - 1]
@@ -310,6 +313,25 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
             open_only=False,
             links=flow.board_links(self.bot, interaction.guild_id),
         )  # fmt: skip
+
+
+@on_press("m")
+async def press(interaction: discord.Interaction, key: Key, values: list[str], item) -> None:
+    """A 1-on-1's button or menu (kind ``m`` of :mod:`cogs.buttons`): the one game action
+    (:func:`cogs.flow.component_action`), a menu's chosen play; the claim buttons of a deadline notice
+    (:func:`cogs.player.claim`, staleness by the deadline's version), *Rematch* (:func:`cogs.flow.rematch`: no
+    staleness, stamp 0 — it stands while the match is over) and *Add your luck* (:class:`cogs.components.LuckModal`)."""
+    if key.action in CLAIMS:
+        await claim(interaction, key.table_id, int(key.stamp), key.action)
+    elif key.action == "rematch":
+        await flow.rematch(interaction, key.table_id)
+    elif key.action == "luck":
+        await interaction.response.send_modal(LuckModal(key.table_id))
+    elif isinstance(item, TableMenu):
+        play = values[0] if values else None
+        await flow.component_action(interaction, key.table_id, int(key.stamp), "play", play)
+    else:
+        await flow.component_action(interaction, key.table_id, int(key.stamp), key.action)
 
 
 def _hours_list(text: str) -> list[float]:

@@ -24,13 +24,16 @@ from __future__ import annotations
 
 import re
 import types
-from collections.abc import Sequence
+from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 import discord
 
 from club.errors import InvalidRequestError
+from club.frontend import ACTION_LABELS
+
+from .errors import report
 
 NUMBER = r"[0-9]{1,19}"
 VERSION = re.compile(r"[0-9]{1,12}")
@@ -91,12 +94,83 @@ class TableKind:
 
     async def press(self, interaction: discord.Interaction, key: Key, values: list[str], item: Any) -> None:
         """Do what the component ``key`` stands for, pressed in ``interaction`` (``values``: a menu's choice;
-        ``item``: the rebuilt component)."""
-        raise NotImplementedError
+        ``item``: the rebuilt component): the press its cog registered (:data:`PRESSES`)."""
+        await PRESSES[self.code](interaction, key, values, item)
+
+
+Press = Callable[[discord.Interaction, Key, list[str], Any], Awaitable[None]]
+"""``press(interaction, key, values, item)``: what pressing a component of one kind does (see
+:meth:`TableKind.press`)."""
+
+PRESSES: dict[str, Press] = {}
+"""What a press does, by kind code — ``m`` (:mod:`cogs.bg`), ``c`` (:mod:`cogs.chouette`), ``e`` (:mod:`cogs.event`):
+each kind's cog registers its own (:func:`on_press`) when it is imported, so that this module, which they all
+import, imports none of them. A kind whose cog is not loaded has no buttons that work (refused as not drawn)."""
+
+
+def on_press(code: str) -> Callable[[Press], Press]:
+    """Decorator: ``press`` is what a component of kind ``code`` does (:data:`PRESSES`); returns it unchanged."""
+
+    def decorate(press: Press) -> Press:
+        """Register ``press`` for kind ``code``."""
+        PRESSES[code] = press
+        return press
+
+    return decorate
 
 
 CLAIMS = ("claim_game", "claim_match", "more_time")
 """The claim buttons of a match's deadline notice."""
+
+MATCH_STYLES = {
+    "accept": discord.ButtonStyle.success,
+    "decline": discord.ButtonStyle.danger,
+    "cancel": discord.ButtonStyle.secondary,
+    "roll": discord.ButtonStyle.primary,
+    "double": discord.ButtonStyle.secondary,
+    "take": discord.ButtonStyle.success,
+    "drop": discord.ButtonStyle.danger,
+    "beaver": discord.ButtonStyle.primary,
+    "raccoon": discord.ButtonStyle.primary,
+    "accept_resignation": discord.ButtonStyle.success,
+    "reject_resignation": discord.ButtonStyle.danger,
+    "stop": discord.ButtonStyle.secondary,
+}
+"""The style of each action's button on a 1-on-1's board, in the order they are shown (:mod:`cogs.components`)."""
+
+CLAIM_LABELS = {"claim_game": "Claim the game", "claim_match": "Claim the match", "more_time": "Give 24 h more"}
+CLAIM_STYLES = {
+    "claim_game": discord.ButtonStyle.danger,
+    "claim_match": discord.ButtonStyle.danger,
+    "more_time": discord.ButtonStyle.success,
+}
+"""The labels and styles of a deadline notice's claim buttons (:mod:`cogs.player`)."""
+
+CHOUETTE_LABELS = {
+    "double": "Double my cube",
+    "pass": "No double",
+    "take": "Take",
+    "drop": "Drop",
+    "beaver": "Beaver",
+    "raccoon": "Raccoon",
+    "offer_extra": "Offer an extra",
+    "no_extra": "No extra",
+    "roll": "Roll",
+}
+CHOUETTE_STYLES = {
+    "double": discord.ButtonStyle.primary,
+    "pass": discord.ButtonStyle.secondary,
+    "take": discord.ButtonStyle.success,
+    "drop": discord.ButtonStyle.danger,
+    "beaver": discord.ButtonStyle.primary,
+    "raccoon": discord.ButtonStyle.primary,
+    "offer_extra": discord.ButtonStyle.primary,
+    "no_extra": discord.ButtonStyle.secondary,
+    "roll": discord.ButtonStyle.primary,
+    "double_all": discord.ButtonStyle.secondary,
+    "double_order": discord.ButtonStyle.secondary,
+}
+"""The labels and styles of a chouette's decision buttons (:mod:`cogs.chouette_present`)."""
 
 
 class MatchKind(TableKind):
@@ -108,38 +182,11 @@ class MatchKind(TableKind):
     def look(self, action: str) -> tuple[str, discord.ButtonStyle]:
         """The label and style of the 1-on-1's buttons (:data:`club.frontend.ACTION_LABELS`, the claim buttons',
         *Rematch*)."""
-        from club.frontend import ACTION_LABELS
-
-        from .components import STYLES
-        from .player import CLAIM_LABELS, CLAIM_STYLES
-
         labels = {**ACTION_LABELS, **CLAIM_LABELS, "rematch": "Rematch", "luck": "Add your luck"}
-        styles = {**STYLES, **CLAIM_STYLES, "rematch": discord.ButtonStyle.primary}
+        styles = {**MATCH_STYLES, **CLAIM_STYLES, "rematch": discord.ButtonStyle.primary}
         return labels.get(action, action.replace("_", " ").capitalize()), styles.get(
             action, discord.ButtonStyle.secondary
         )
-
-    async def press(self, interaction: discord.Interaction, key: Key, values: list[str], item: Any) -> None:
-        """The one game action (:func:`cogs.flow.component_action`); a menu plays the chosen play; the claim buttons
-        of a deadline notice (:func:`cogs.player.claim`, staleness by the deadline's version) and *Rematch*
-        (:func:`cogs.flow.rematch`: no staleness, stamp 0 — it stands while the match is over)."""
-        from . import flow
-
-        if key.action in CLAIMS:
-            from .player import claim
-
-            await claim(interaction, key.table_id, int(key.stamp), key.action)
-        elif key.action == "rematch":
-            await flow.rematch(interaction, key.table_id)
-        elif key.action == "luck":
-            from .components import LuckModal
-
-            await interaction.response.send_modal(LuckModal(key.table_id))
-        elif isinstance(item, TableMenu):
-            play = values[0] if values else None
-            await flow.component_action(interaction, key.table_id, int(key.stamp), "play", play)
-        else:
-            await flow.component_action(interaction, key.table_id, int(key.stamp), key.action)
 
 
 class ChouetteKind(TableKind):
@@ -150,37 +197,11 @@ class ChouetteKind(TableKind):
     stamp = MARK
     button_args = 2
     menu_args = 1
-    ALIASES = {"double_all": "double", "double_order": "double"}
 
     def look(self, action: str) -> tuple[str, discord.ButtonStyle]:
-        """The label and style of the chouette's buttons (:mod:`cogs.chouette_present`)."""
-        from .chouette_present import LABELS, STYLES
-
-        label = LABELS.get(action, action.replace("_", " ").capitalize())
-        return label, STYLES.get(action, discord.ButtonStyle.secondary)
-
-    async def press(self, interaction: discord.Interaction, key: Key, values: list[str], item: Any) -> None:
-        """Make the member's decision (his own, or as proxy): :func:`cogs.chouette.press`. Menus: play, double the
-        chosen cubes, or take the chosen cubes and drop the rest (003 Atlanta 5.6, 5.10/5.11). *Add your luck*
-        (member 0: anyone at the table) opens the luck box (:class:`cogs.components.LuckModal`)."""
-        from .chouette import press
-
-        sid, mark, member = key.table_id, key.stamp, int(key.args[0])
-        if key.action == "luck":  # any member of the chouette, at any time: the box for his words
-            from .components import LuckModal
-
-            await interaction.response.send_modal(LuckModal(sid, "c"))
-        elif not isinstance(item, TableMenu):
-            action = self.ALIASES.get(key.action, key.action)
-            await press(interaction, sid, mark, member, action, cube=key.args[1] or None,
-                        in_order=key.action == "double_order")  # fmt: skip
-        elif key.action == "play":
-            await press(interaction, sid, mark, member, "play", value=values[0] if values else None)
-        elif key.action == "double":
-            await press(interaction, sid, mark, member, "double", value=[int(v) for v in values if v.isdigit()])
-        else:
-            decisions = {option.value: "take" if option.value in values else "drop" for option in item.item.options}
-            await press(interaction, sid, mark, member, "take", value=decisions)
+        """The label and style of the chouette's buttons."""
+        label = CHOUETTE_LABELS.get(action, action.replace("_", " ").capitalize())
+        return label, CHOUETTE_STYLES.get(action, discord.ButtonStyle.secondary)
 
 
 class EventKind(TableKind):
@@ -194,23 +215,15 @@ class EventKind(TableKind):
     styles = {"award_a": discord.ButtonStyle.primary, "award_b": discord.ButtonStyle.primary,
               "both_out": discord.ButtonStyle.danger}  # fmt: skip
 
-    async def press(self, interaction: discord.Interaction, key: Key, values: list[str], item: Any) -> None:
-        """The organiser's decision: :func:`cogs.event.decide_button`."""
-        from .event import decide_button
-
-        await decide_button(interaction, key.table_id, int(key.args[0]), key.action)
-
 
 KINDS: dict[str, TableKind] = {kind.code: kind for kind in (MatchKind(), ChouetteKind(), EventKind())}
 """The table kinds by their code in the ``custom_id``."""
 
 
 async def _press(interaction: discord.Interaction, item: TableButton | TableMenu, values: list[str]) -> None:
-    from .errors import report
-
     kind = KINDS.get(item.key.kind)
     try:
-        if kind is None:
+        if kind is None or kind.code not in PRESSES:
             raise InvalidRequestError("This button is not one the bot drew: use the buttons of the newest board.")
         kind.check(item.key, isinstance(item, TableMenu))
     except InvalidRequestError as error:

@@ -35,7 +35,9 @@ from club.proof import chouette_proof
 from club.proof import lines as proof_lines
 from club.requests import Request
 
+from .buttons import Key, TableMenu, on_press
 from .chouette_present import chouette_message
+from .components import LuckModal, luck_words
 from .errors import report, send_private
 from .flow import register, request_of
 from .platform import POST, PRIVATE_THREADS, require_permissions
@@ -61,12 +63,36 @@ async def press(interaction: discord.Interaction, sid: int, mark: str, member: i
     await _publish_and_acknowledge(interaction, outcome)
 
 
+ALIASES = {"double_all": "double", "double_order": "double"}
+"""Box's buttons that double: all the cubes, or in the order of the seats."""
+
+
+@on_press("c")
+async def press_component(interaction: discord.Interaction, key: Key, values: list[str], item) -> None:
+    """A chouette's button or menu (kind ``c`` of :mod:`cogs.buttons`): the member's decision (his own, or as
+    proxy), :func:`press`. Menus: play, double the chosen cubes, or take the chosen cubes and drop the rest (003
+    Atlanta 5.6, 5.10/5.11). *Add your luck* (member 0: anyone at the table) opens the luck box
+    (:class:`cogs.components.LuckModal`)."""
+    sid, mark, member = key.table_id, key.stamp, int(key.args[0])
+    if key.action == "luck":  # any member of the chouette, at any time: the box for his words
+        await interaction.response.send_modal(LuckModal(sid, add_luck))
+    elif not isinstance(item, TableMenu):
+        action = ALIASES.get(key.action, key.action)
+        await press(interaction, sid, mark, member, action, cube=key.args[1] or None,
+                    in_order=key.action == "double_order")  # fmt: skip
+    elif key.action == "play":
+        await press(interaction, sid, mark, member, "play", value=values[0] if values else None)
+    elif key.action == "double":
+        await press(interaction, sid, mark, member, "double", value=[int(v) for v in values if v.isdigit()])
+    else:
+        decisions = {option.value: "take" if option.value in values else "drop" for option in item.item.options}
+        await press(interaction, sid, mark, member, "take", value=decisions)
+
+
 async def add_luck(interaction: discord.Interaction, sid: int, words: str) -> None:
     """The luck box of chouette ``sid`` submitted: the words join the dice of every series waiting for its first
     roll (:meth:`club.chouette.ChouetteService.add_luck`); the board is redrawn (it names who added luck) and the
     member answered privately; a refusal says why and changes nothing."""
-    from .components import luck_words
-
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
         outcome = await interaction.client.chouettes.add_luck(sid, request_of(interaction, await register(interaction)),

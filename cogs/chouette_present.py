@@ -23,36 +23,13 @@ import discord
 from club.chouette import ChouetteView
 from club.chouette.images import board_png_async
 
+from .buttons import CHOUETTE_LABELS as LABELS
 from .buttons import TableButton, TableMenu
 from .present import BoardMessage, mention
 
 log = logging.getLogger("bgclub.discord")
 
 MAX_ROWS = 5
-LABELS = {
-    "double": "Double my cube",
-    "pass": "No double",
-    "take": "Take",
-    "drop": "Drop",
-    "beaver": "Beaver",
-    "raccoon": "Raccoon",
-    "offer_extra": "Offer an extra",
-    "no_extra": "No extra",
-    "roll": "Roll",
-}
-STYLES = {
-    "double": discord.ButtonStyle.primary,
-    "pass": discord.ButtonStyle.secondary,
-    "take": discord.ButtonStyle.success,
-    "drop": discord.ButtonStyle.danger,
-    "beaver": discord.ButtonStyle.primary,
-    "raccoon": discord.ButtonStyle.primary,
-    "offer_extra": discord.ButtonStyle.primary,
-    "no_extra": discord.ButtonStyle.secondary,
-    "roll": discord.ButtonStyle.primary,
-    "double_all": discord.ButtonStyle.secondary,
-    "double_order": discord.ButtonStyle.secondary,
-}
 
 
 def title(view: ChouetteView) -> str:

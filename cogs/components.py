@@ -11,29 +11,18 @@ explanation and nothing changes (:mod:`cogs.flow`).
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
+
 import discord
 
 from club.frontend import MAX_CHOICES
 from club.results import TableView
 
+from .buttons import MATCH_STYLES as STYLES
 from .buttons import GameButton, PlaySelect, TableButton, TableMenu  # noqa: F401 (the old names stay importable)
 from .errors import report
 from .flow import register, request_of
 
-STYLES = {
-    "accept": discord.ButtonStyle.success,
-    "decline": discord.ButtonStyle.danger,
-    "cancel": discord.ButtonStyle.secondary,
-    "roll": discord.ButtonStyle.primary,
-    "double": discord.ButtonStyle.secondary,
-    "take": discord.ButtonStyle.success,
-    "drop": discord.ButtonStyle.danger,
-    "beaver": discord.ButtonStyle.primary,
-    "raccoon": discord.ButtonStyle.primary,
-    "accept_resignation": discord.ButtonStyle.success,
-    "reject_resignation": discord.ButtonStyle.danger,
-    "stop": discord.ButtonStyle.secondary,
-}
 BUTTON_ORDER = tuple(STYLES)
 """The actions that are buttons, in the order they are shown (``play`` is a menu, ``resign`` a command)."""
 
@@ -75,26 +64,26 @@ class LuckModal(discord.ui.Modal, title="Add your luck to the next game's dice")
     """The box of the *Add your luck* button (a 1-on-1's challenge and board, a chouette's board): any words of the
     player's own, added to the client seeds of the table's next dice before their first roll
     (:meth:`club.service.ClubService.add_luck`, :meth:`club.chouette.ChouetteService.add_luck`). Typed after that
-    game's commitment was shown, the bot could not have chosen its seed against them. ``kind``: ``"m"`` (a match or
-    session) or ``"c"`` (a chouette)."""
+    game's commitment was shown, the bot could not have chosen its seed against them. ``submit(interaction, table
+    id, words)``: what another kind of table does with the words (a chouette's: :func:`cogs.chouette.add_luck`);
+    None: a match or session's."""
 
     words: discord.ui.TextInput = discord.ui.TextInput(
         label="Your words (anything; they join the dice)", min_length=1, max_length=100,
         placeholder="e.g. seven sevens for grandma",
     )  # fmt: skip
 
-    def __init__(self, table_id: int, kind: str = "m") -> None:
+    def __init__(self, table_id: int, submit: Callable[[discord.Interaction, int, str], Awaitable[None]] | None = None
+                 ) -> None:  # fmt: skip
         super().__init__(timeout=900)
         self.match_id = table_id
-        self.kind = kind
+        self.submit = submit
 
     async def on_submit(self, interaction: discord.Interaction) -> None:
         """Add the words; the table's board gets its new buttons (the words are an action: a match's version moved
         on), and the player a private word on which game they go into."""
-        if self.kind == "c":
-            from .chouette import add_luck
-
-            await add_luck(interaction, self.match_id, self.words.value)
+        if self.submit is not None:
+            await self.submit(interaction, self.match_id, self.words.value)
             return
         try:
             member = await register(interaction)

@@ -36,7 +36,7 @@ from club.events.texts import bracket_text, format_words, pairings_text, standin
 from club.results import Outcome
 from club.wording import plural
 
-from .buttons import TableButton
+from .buttons import Key, TableButton, on_press
 from .errors import guarded, is_club_admin, report
 from .flow import register
 from .present import MENTIONS, mention
@@ -479,6 +479,12 @@ class EventCommands(app_commands.Group):
                 return
             one = await service.find(interaction.guild_id, event)
             await _answer(interaction, summary(one, await service.names(one.entrants + one.waiting)))
+
+
+@on_press("e")
+async def press(interaction: discord.Interaction, key: Key, values: list[str], item) -> None:
+    """An event's button (kind ``e`` of :mod:`cogs.buttons`): the organiser's decision, :func:`decide_button`."""
+    await decide_button(interaction, key.table_id, int(key.args[0]), key.action)
 
 
 async def decide_button(interaction: discord.Interaction, event_id: int, index: int, action: str) -> None:

@@ -26,17 +26,10 @@ from club.describe import shorten
 from club.errors import InvalidRequestError
 from club.wording import plural
 
-from .buttons import TableButton
+from .buttons import CLAIM_LABELS, TableButton
 from .chouette import _publish_and_acknowledge, _session
 from .errors import guarded, report, send_private
 from .flow import board_links, register, request_of
-
-CLAIM_LABELS = {"claim_game": "Claim the game", "claim_match": "Claim the match", "more_time": "Give 24 h more"}
-CLAIM_STYLES = {
-    "claim_game": discord.ButtonStyle.danger,
-    "claim_match": discord.ButtonStyle.danger,
-    "more_time": discord.ButtonStyle.success,
-}
 
 
 def correspondence(bot) -> Correspondence:

@@ -40,6 +40,7 @@ from club.work import TableLocks
 
 from .chouette_present import chouette_message
 from .platform import CANNOT_DM, POST, THREADS, edit_message, error_code, missing_permissions, require_permissions
+from .player import claim_view  # Claim the game / Claim the match / Give 24 h more
 from .present import COLOURS, MENTIONS, board_message, mention, title
 
 log = logging.getLogger("bgclub.discord")
@@ -441,8 +442,6 @@ class Publisher:
             record = await self._record(notice.table_id, "challenge")
             channel = await self.channel(record.channel_id) if record is not None else None
         if channel is not None:
-            from .player import claim_view  # Claim the game / Claim the match / Give 24 h more
-
             extra = {"view": view} if (view := claim_view(notice)) is not None else {}
             await channel.send(content=f"{mentions} {notice.text}"[:2000], allowed_mentions=MENTIONS, **extra)
         else:
