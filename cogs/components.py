@@ -97,10 +97,24 @@ class LuckModal(discord.ui.Modal, title="Add your luck to the next game's dice")
             await report(interaction, error, context={"what": "luck", "match": self.match_id})
             return
         if interaction.message is not None:
-            await interaction.response.edit_message(view=table_components(view, plays))
+            edit: dict = {"view": table_components(view, plays)}
+            if interaction.message.embeds:  # the challenge's or board's text, naming who added luck now
+                edit["embed"] = luck_field(interaction.message.embeds[0], view.luck_text)
+                edit["attachments"] = interaction.message.attachments  # the board picture stays
+            await interaction.response.edit_message(**edit)
         else:
             await interaction.response.defer(ephemeral=True)
         await interaction.followup.send(luck_words(self.words.value, outcome.message), ephemeral=True)
+
+
+def luck_field(embed: discord.Embed, text: str) -> discord.Embed:
+    """A copy of a board's or challenge's ``embed`` whose *Luck* field says ``text`` (who has added luck to the
+    next game's dice, :attr:`club.results.TableView.luck_text`; none when empty)."""
+    embed = embed.copy()
+    for index in reversed(range(len(embed.fields))):
+        if embed.fields[index].name == "Luck":
+            embed.remove_field(index)
+    return embed.add_field(name="Luck", value=text[:1024], inline=False) if text else embed
 
 
 def luck_words(words: str, message: str) -> str:

@@ -317,7 +317,7 @@ async def test_in_the_console_luck_goes_into_a_chouette_and_its_board_names_who(
         await console.handle("chouette start")
         console.service.clock.advance(3)
         out = await console.handle("luck alice's own words chouette=1")
-        assert "added luck of his own to the dice of the seat roll and game 1" in out, out
+        assert "added luck of their own to the dice of the seat roll and game 1" in out, out
         assert "Luck in the seat roll's and game 1's dice: alice." in out and "own words" not in out
         for name in ("bob", "carol"):
             await console.handle(f"as {name}")
@@ -329,7 +329,7 @@ async def test_in_the_console_luck_goes_into_a_chouette_and_its_board_names_who(
         status = await console.handle("chouette status")
         assert "Luck in game 2's dice: carol." in status and "carol's words" not in status
         out = await console.handle(f"chouette verify {tmp_path / 'proof.txt'}")
-        assert "Dice of the seat throws: " in out and "alice: protected by his own luck" in out, out
+        assert "Dice of the seat throws: " in out and "alice: protected by their own luck" in out, out
         assert "Dice of game 1: " in out
     result = _tool(tmp_path / "copy.txt", (tmp_path / "proof.txt").read_text())
     assert result.returncode == 0 and "Series0: seed still secret" in result.stdout, result.stdout  # open still
@@ -359,3 +359,26 @@ async def test_club_verify_refuses_luck_claimed_as_protection_but_set_before_the
     assert (
         f"seating dice: the luck of {ANN} is shown as protection but was set before the commitment" in report.problems
     )
+
+
+async def test_a_one_on_one_board_names_who_added_luck_never_the_words(tmp_path):
+    """The 1-on-1's challenge and board say whose luck is in the next game's dice (item of the same rule as the
+    chouette's board): the challenge once Alice adds hers, the board once Bob adds his to game 2's."""
+    from tests.discordkit import Harness
+
+    async with Harness.start(tmp_path / "club.sqlite3") as h:
+        alice, bob = h.member("Alice"), h.member("Bob")
+        lobby = h.channel("lobby")
+        await h.command(alice, "bg challenge", lobby, opponent=bob, length="3")
+        challenge = h.last(lobby)
+        assert "Luck" not in challenge.text
+        h.clock.advance(20)
+        await h.submit(alice, await h.press(alice, challenge, "Add your luck"), "alice's secret words")
+        assert "Luck in game 1's dice: Alice." in challenge.text and "secret words" not in challenge.text
+        await h.press(bob, challenge, "Accept")
+        board = h.last(h.thread_of(challenge))
+        await h.submit(bob, await h.press(bob, board, "Add your luck"), "bob's words")
+        board = h.last(h.thread_of(challenge))
+        assert "Luck in game 2's dice: Bob." in board.text and "bob's words" not in board.text
+        view = await h.bot.service.state(1)
+        assert view.luck_text == "Luck in game 2's dice: Bob."
