@@ -110,14 +110,14 @@ async def rating(console: Console, args: list[str]) -> str:
     who = await console.known(args[0]) if args else console.member
     found, rank, rated = await console.records.rating(console.guild_id, who)
     name = (await console.records.names([who])).get(who, args[0] if args else console.name)
-    return texts.rating_text(name, found, rank, rated).replace("**", "")
+    return texts.rating_text(name, found, rank, rated)
 
 
 @verb("club stats", "club stats [NAME]", "a member's statistics: games, gammons, cubes, money", bare=True)
 async def stats(console: Console, args: list[str]) -> str:
     """``club stats [NAME]``."""
     who = await console.known(args[0]) if args else console.member
-    text = texts.stats_text(await console.records.stats(console.guild_id, who)).replace("**", "")
+    text = texts.stats_text(await console.records.stats(console.guild_id, who))
     return f"{text}\n{(await console.events.member_events(console.guild_id, who)).text()}"
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from backgammon.ascii import ascii_board
 from backgammon.chouette import CHOUETTE_PRESETS
+from backgammon.moves import dice_text
 from club import frontend
 from club.chouette import ChouetteOutcome, ChouetteView
 from club.chouette.images import board_png_async, sheet_png_async
@@ -157,7 +158,7 @@ def you_can(view: ChouetteView, member: int | None) -> list[str]:
             verbs += ["proxy NAME", "leave"]
         lines.append(
             f"{whom} can: {', '.join(verbs)}"
-            + ("" if decision.actor == member else f" (as {view.name(decision.actor).lower()})")
+            + ("" if decision.actor == member else f" (as {view.name(decision.actor)})")
         )
     return lines
 
@@ -171,7 +172,7 @@ async def chouette_board(console: Console, view: ChouetteView, viewer: int | Non
     if board is not None and view.board_live:
         side = board.turn if board.turn is not None else 0
         seats = ("Box " + view.name(view.box), view.team_seat)  # board side 0 is Box's
-        lines.append(f"X = {seats[side]}{' to play ' + '-'.join(map(str, board.dice)) if board.dice else ''}")
+        lines.append(f"X = {seats[side]}{' to play ' + dice_text(board.dice) if board.dice else ''}")
         lines.append(ascii_board(board.board_for(side), names=(seats[side], seats[1 - side]),
                                  position_id=board.on_roll_position_id))  # fmt: skip
     lines.append(seats_text(view))

@@ -30,6 +30,8 @@ _CONFIG = re.compile(r"/bg config (\w+):(\S+)")
 """``/bg config away_days:14`` in a club message is ``config away_days 14`` in the console."""
 _PLAYER = re.compile(r"/player (away|back|ping|nudge|autoroll|seed)\b")
 """``/player back`` in a club message is ``back`` in the console."""
+_ITALIC_LINE = re.compile(r"^_(.+)_$", re.M)
+"""A line in Discord's italics (``_note_``): a plain line in the console."""
 
 CONSOLE_GUILD = 1
 """The club id the console plays in (a console is one club)."""
@@ -147,7 +149,9 @@ class Console:
 
     def console_words(self, text: str, command: str = "") -> str:
         """``text`` (a club or Discord-layer message) in the console's syntax: ``challenge NAME`` instead of ``/bg
-        challenge``, the exact ``python -m club verify`` command for this database."""
+        challenge``, the exact ``python -m club verify`` command for this database, no Discord markdown (bold,
+        italic lines)."""
+        text = _ITALIC_LINE.sub(r"\1", text.replace("**", ""))
         text = text.replace("Start one with /bg challenge.", "Start one with: challenge NAME (e.g. challenge bob 5).")
         text = text.replace("challenge someone with /bg challenge", "challenge someone with: challenge NAME")
         text = _TIMESTAMP.sub(lambda m: time.strftime("%a %d %b %Y %H:%M UTC", time.gmtime(int(m[1]))), text)

@@ -71,7 +71,7 @@ def next_step(view: TableView) -> str:
         text = f"Next: {name} must {view.pending_text}"
         if view.pending == "play" and view.game is not None and view.game.dice:
             text += f" {dice_text(view.game.dice)}"
-        return text + f" (as {name.lower()}) — match #{view.match_id}."
+        return text + f" (as {name}) — match #{view.match_id}."
     if view.status == "over":
         if view.kind == "match" and view.winner is not None:
             return (f"Match #{view.match_id} is over: {view.names[view.winner]} won "

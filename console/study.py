@@ -74,7 +74,7 @@ async def review_text(console: Console, view, found) -> str:
     from club.analysis.review import keep_prs
 
     await keep_prs(console.service, view.match_id, view, found.analysis)
-    lines = [found.text.replace("**", "")]
+    lines = [found.text]
     for name, caption, png in found.images:
         written = console.write_png(f"match{view.match_id}-{name}", png)
         if written:
@@ -300,7 +300,7 @@ async def quiz(console: Console, args: list[str]) -> str:
         lines = last.question.reveal_lines(last.number, {}, last.show_names)
         png = quiz_card_png(last.question, last.show_names, console.options, after=last.question.best)
         written = console.write_png(f"quiz-{last.number}-answer.png", png)
-        return "\n".join([line.replace("**", "") for line in lines] + ([written] if written else []))
+        return "\n".join(lines + ([written] if written else []))
     if args:
         raise InvalidRequestError(f"quiz takes nothing or answer, not {' '.join(args)[:60]!r}")
     if not engine_available():
@@ -334,7 +334,7 @@ async def blunders(console: Console, args: list[str]) -> str:
         console.service, console.guild_id, console.member, console.name or "you", pool_of(console), count=count,
         options=console.options,
     )  # fmt: skip
-    lines = [found.text.replace("**", "")]
+    lines = [found.text]
     for name, png in found.images:
         written = console.write_png(name, png)
         if written:

@@ -41,7 +41,7 @@ async def fire(console: Console, touched: dict | None = None) -> list[str]:
         lines.append(notice.text.split("\n", 1)[0] if notice.outcome is not None else notice.text)
         if notice.offer and notice.offer_to is not None:  # the claim policy's buttons, as verbs
             name = (await console.service._names([notice.offer_to])).get(notice.offer_to, str(notice.offer_to))
-            lines.append(f"{name} can: {CLAIM_VERBS} (as {name.lower()})")
+            lines.append(f"{name} can: {CLAIM_VERBS} (as {name})")
         if notice.outcome is not None:  # what the club did, and the board now
             if touched is not None:
                 touched["chouette" if notice.table == "chouette" else "match", notice.outcome.view.table_id] = None
@@ -91,11 +91,17 @@ async def wait(console: Console, args: list[str]) -> str:
 
 
 def passed(seconds: float) -> str:
-    """``seconds`` of waiting in words: "1 hour passes.", "2 hours pass.", "1.5 hours pass."."""
+    """``seconds`` of waiting in words: "1 hour passes.", "2 hours pass.", "1.5 hours pass.", "50 minutes pass.",
+    "2 hours and 10 minutes pass."."""
     amount = seconds / 3600
     if amount.is_integer():
         return f"{plural(int(amount), 'hour')} {'passes' if amount == 1 else 'pass'}."
-    return f"{amount:g} hours pass."
+    if (2 * amount).is_integer():
+        return f"{amount:g} hours pass."
+    hours, minutes = divmod(round(seconds / 60), 60)
+    if not hours:
+        return f"{plural(minutes, 'minute')} {'passes' if minutes == 1 else 'pass'}."
+    return f"{plural(hours, 'hour')} and {plural(minutes, 'minute')} pass."
 
 
 async def _waiting_now(console: Console, touched: dict) -> list[str]:

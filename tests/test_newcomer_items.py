@@ -132,3 +132,30 @@ def test_the_reviews_best_play_picture_is_not_captioned_as_the_members_play(monk
     played, best = (caption_text(view) for view in views)
     assert played == "alice played 3-1: 24/20"
     assert best == "best for alice with 3-1: 8/5 6/5 (alice played 24/20)"
+
+
+def test_a_roll_is_written_the_higher_die_first():
+    """Standard notation writes a roll the higher die first ("5-2", never "2-5"): a chouette's roll and an opening
+    tie in its log, and the engine's hint table."""
+    from club.analysis.hints import hint_text
+    from club.chouette.describe import describe
+
+    assert describe("roll", 1, {"dice": [2, 5]}, {1: "ann"}) == "ann rolls 5-2."
+    assert describe("roll", None, {"dice": [1, 2]}, {}) == "Auto-roll: 2-1."
+    from backgammon.position import Position
+
+    hint = hint_text(Position.initial(), (1, 2), {"plays": [("13/11 6/5", 0.01, 0.0)]})
+    assert "Best plays of 2-1 (equity, loss):" in hint.text
+
+
+async def test_console_words_carry_no_discord_markdown_and_waits_read_naturally(tmp_path):
+    """The console prints no Discord markdown ("_erin made only 1 counted decision_" is a plain line, "**Review**"
+    plain text; an underscore inside a name stays), and a wait that is not whole or half hours is said in hours and
+    minutes ("50 minutes pass.", not "0.833333 hours pass.")."""
+    async with console_in(tmp_path, cast=("zoë_🎲",)) as console:
+        text = console.console_words("**Review: #1**\n_erin made only 1 counted decision (fewer than 20): no PR_\nzoë_🎲")
+        assert text == "Review: #1\nerin made only 1 counted decision (fewer than 20): no PR\nzoë_🎲"
+        assert (await console.handle("wait 50m")).startswith("50 minutes pass.")
+        assert (await console.handle("wait 130m")).startswith("2 hours and 10 minutes pass.")
+        assert (await console.handle("wait 1m")).startswith("1 minute passes.")
+        assert (await console.handle("wait 90m")).startswith("1.5 hours pass.")

@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from backgammon.errors import BackgammonError
-from backgammon.moves import check_dice
+from backgammon.moves import check_dice, dice_text
 from backgammon.position import Position
 
 from ..errors import InvalidRequestError
@@ -174,7 +174,7 @@ def hint_text(position: Position, dice: tuple[int, int] | None, result: dict, le
     """The hint table of :func:`hint_task`'s ``result``."""
     lines = [f"Position {position.position_id()}, Open Sage {level}"]
     if dice is not None:
-        lines.append(f"Best plays of {dice[0]}-{dice[1]} (equity, loss):")
+        lines.append(f"Best plays of {dice_text(dice)} (equity, loss):")
         for number, (text, equity, loss) in enumerate(result["plays"][:HINT_LINES], start=1):
             lines.append(f"{number}. {text:24} {equity:+.3f}  {-loss + 0.0:+.3f}")  # + 0.0: the best play's -0.0 is 0
     else:

@@ -12,6 +12,7 @@ import asyncio
 from dataclasses import dataclass, field
 
 from backgammon.game import Game
+from backgammon.moves import dice_text
 
 from ..wording import plural
 from .grade import Grade
@@ -76,8 +77,8 @@ def review_lines(analysis: MatchAnalysis, title: str) -> list[str]:
         lines.append("Costliest plays:")
         for number, grade in enumerate(worst, start=1):
             lines.append(
-                f"{number}. game {grade.game}, {names[grade.side]} with {grade.decision.dice[0]}-"
-                f"{grade.decision.dice[1]}: played {grade.made} ({grade.made_equity:+.3f}), best {grade.best} "
+                f"{number}. game {grade.game}, {names[grade.side]} with {dice_text(grade.decision.dice)}: "
+                f"played {grade.made} ({grade.made_equity:+.3f}), best {grade.best} "
                 f"({grade.best_equity:+.3f}), −{grade.loss:.3f}"
             )
     cube = [g for p in analysis.players for g in p.grades if g.kind in (DOUBLE, ANSWER) and g.counted and g.loss > 1e-6]
@@ -99,7 +100,6 @@ def costliest(analysis: MatchAnalysis, count: int = COSTLIEST) -> list[Grade]:
 def error_pictures(analysis: MatchAnalysis, options=None) -> list[tuple[str, str, bytes]]:
     """Two PNGs per costly play: the play made and the best play, each drawn from the mover's side with its moves
     marked and its equity in the header. Returns ``(file name, caption, PNG)``; runs Pillow (call it in a thread)."""
-    from backgammon.moves import dice_text
     from rendering import OPPONENT, VIEWER, BoardView, render_board
 
     width = getattr(options, "width", 700) if options is not None else 700

@@ -6,7 +6,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from backgammon.moves import Move, format_moves
+from backgammon.moves import Move, dice_text, format_moves
 
 from .table import order_text
 
@@ -73,8 +73,8 @@ def describe(kind: str, member: int | None, args: dict[str, Any], names: Mapping
     if kind == "turn":
         return ""
     if kind == "roll":
-        d1, d2 = args["dice"]
-        return f"{who(member)} rolls {d1}-{d2}." if member is not None else f"Auto-roll: {d1}-{d2}."
+        roll = dice_text(args["dice"])
+        return f"{who(member)} rolls {roll}." if member is not None else f"Auto-roll: {roll}."
     if kind == "play":
         moves = tuple(Move(m[0], m[1], m[2], bool(m[3])) for m in args.get("moves", []))
         text = format_moves(moves)

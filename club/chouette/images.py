@@ -9,6 +9,7 @@ a worker thread so a bot's event loop never waits on Pillow.
 
 from __future__ import annotations
 
+from backgammon.moves import dice_text
 from rendering import OPPONENT, VIEWER, BoardView, ChouetteMember, ChouettePanel, render_board
 from rendering.sheet import SheetCell, SheetLine, SheetView, render_sheet
 
@@ -112,7 +113,7 @@ def _awaiting(view: ChouetteView) -> str:
     if first.pending in ("roll", "play"):
         text = "to roll or double" if "double" in first.actions else f"to {first.pending}"
         if first.pending == "play" and view.board and view.board.dice:
-            text += f" {view.board.dice[0]}-{view.board.dice[1]}"
+            text += f" {dice_text(view.board.dice)}"
         return text
     names = ", ".join(view.name(d.subject) for d in view.decisions)
     return f"Cube decisions: {names}"
