@@ -370,3 +370,21 @@ async def test_console_autotake(tmp_path):
         assert "every double yourself" in await console.handle("autotake off")
         assert (await console.service.preferences(console.member)).take_upto == {}
         assert (await console.handle("autotake 5")).startswith("Refused")
+
+
+@pytest.mark.sqlite_only
+async def test_the_buyer_of_a_team_settlement_carries_the_sellers_cube_on_the_panel(tmp_path):
+    """003 Atlanta 4.4 on the seat panel: after cy buys dee's interest, dee's line says cy holds his cube, and cy's
+    own line says he carries dee's cube too — whose interest each cube carries, read from either line."""
+    async with console_in(tmp_path, cast=("ann", "ben", "cy", "dee")) as console:
+        for line in ("as ann", "chouette start", "as ben", "chouette join", "as cy", "chouette join", "as dee",
+                     "chouette join", "chouette seat"):  # fmt: skip
+            await console.handle(line)
+        view = await console.chouettes.state(1)
+        buyer, seller = (view.names[m] for m in view.team[1:3])
+        await console.handle(f"as {buyer}")
+        assert "offers to buy" in await console.handle(f"chouette team-settle offer {seller} 1")
+        await console.handle(f"as {seller}")
+        status = await console.handle("chouette team-settle accept")
+        assert f"Team {seller} — cube 1 centred, held by {buyer} (settled)" in status, status
+        assert f"Team {buyer} — cube 1 centred, carries {seller}'s cube too (003 Atlanta 4.4)" in status, status

@@ -212,9 +212,14 @@ class ChouetteView:
         """The seats in rotation order, one line each — role (``team``: how a Team member's is written), name, his
         cube while the board is played (``cubes_between``: also once it ended, until the next game), away and his
         proxy (``notes``: a proxy named while present, and who leaves after this game), and who holds his cube after a
-        Team settlement (``held by cy (settled)``, 003 Atlanta 4.4) — then the extras, the open
-        settlement offer and who joins for the next game (RULES C3, C5, C9). The seat panel of every front end."""
+        Team settlement (``held by cy (settled)``; the buyer's ``carries dee's cube too``, 003 Atlanta 4.4) — then the
+        extras, the open settlement offer and who joins for the next game (RULES C3, C5, C9). The seat panel of every
+        front end."""
         cubes = {cube.member: cube for cube in self.cubes if not cube.extra}
+        carried: dict[int, list[str]] = {}
+        for cube in cubes.values():
+            if cube.team != cube.member and cube.state not in _OUT:
+                carried.setdefault(cube.team, []).append(self.name(cube.member))
         lines = []
         for member in self.order:
             role = "Box" if member == self.box else "Partner" if member == self.partner else team
@@ -226,6 +231,8 @@ class ChouetteView:
             cube_text = f" — cube {cube.summary()}" if cube is not None else ""
             if cube is not None and cube.team != member:  # a Team settlement: another member holds it (4.4)
                 cube_text += f", held by {self.name(cube.team)} (settled)"
+            if cube is not None and carried.get(member):
+                cube_text += f", carries {', '.join(carried[member])}'s cube too (003 Atlanta 4.4)"
             proxy = f"proxy {self.name(self.proxies[member])}" if member in self.proxies else ""
             away = f" (away{', ' + proxy if proxy else ''})" if member in self.away else ""
             if notes:
