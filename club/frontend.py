@@ -19,7 +19,7 @@ from .dice_check import ATTACHED, DiceProof, dice_proof  # noqa: F401 (re-export
 from .errors import InvalidRequestError, NotAPlayerError, NotNowError
 from .requests import Request, as_request
 from .results import Outcome, TableView
-from .scope import _is_id, chouette_in_club, in_club, record_in_club
+from .scope import _is_id, in_club, record_in_club
 from .service import ClubService, HistoryItem, WaitingItem
 from .wording import (  # noqa: F401 (re-exported: the front ends call frontend.explain, frontend.filter_plays)
     MAX_CHOICES,
@@ -285,12 +285,12 @@ async def resolve_chouette(
     links: Callable[[list[int]], Awaitable[dict[int, str]]] | None = None,
 ) -> int:  # fmt: skip
     """The chouette ``member`` means (``chouettes``: a :class:`~club.chouette.ChouetteService`): ``here`` (the
-    one played where he is) if given; else — the game-addressing rule of :func:`resolve_match` — the one chouette
+    one played in the channel where he is, so of his server) if given; else — the game-addressing rule of :func:`resolve_match` — the one chouette
     of the club of ``guild_id`` waiting for his decision (``for_turn``), or the one he sits in. Raises
     :class:`InvalidRequestError` with none or several, listing them (with ``links``: ``async (ids) -> {id:
     link}``, a jump link to each board)."""
-    if here is not None:
-        return await chouette_in_club(chouettes, here, guild_id)
+    if here is not None:  # the chouette of his channel: of his server (a use-case checks the club again, RULES A2)
+        return here
     club = await chouettes.club.db.get_club(guild_id) if _is_id(guild_id) else None
     if for_turn:
         ids = list(dict.fromkeys(deadline.session_id for deadline in await chouettes.waiting(member)))

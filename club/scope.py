@@ -1,4 +1,4 @@
-"""Club isolation (RULES A2): a match, money session or chouette id is accepted only in the server
+"""Club isolation (RULES A2): a match or money session id is accepted only in the server
 whose club it belongs to (and the server's practice room, :mod:`club.practice`); another server's id is "no such game
 here", in commands, autocomplete and forged ``custom_id``s alike. Re-exported by :mod:`club.frontend`."""
 
@@ -39,20 +39,3 @@ async def record_in_club(service: ClubService, record, guild_id: int | None) -> 
         return False
     club = await service.db.get_club_by_id(record.club_id)
     return club is not None and club.guild_id in (guild_id, -guild_id)
-
-
-async def chouette_in_club(chouettes, session_id: int, guild_id: int | None) -> int:
-    """``session_id`` if that chouette belongs to the club of guild ``guild_id`` (``chouettes``: a
-    :class:`~club.chouette.ChouetteService`; None: any club) — :func:`in_club` for chouettes.
-
-    Raises :class:`~club.errors.UnknownGameError` ("no chouette N here") otherwise."""
-    if not _is_id(session_id):
-        raise InvalidRequestError(f"a chouette is its number, like 3, not {shown(session_id)}")
-    record = await chouettes.store.get(session_id)
-    if record is not None and guild_id is not None:
-        club = await chouettes.club.db.get_club(guild_id) if _is_id(guild_id) else None
-        if club is None or club.id != record.club_id:
-            record = None
-    if record is None:
-        raise UnknownGameError(f"There is no chouette {session_id} here.")
-    return session_id
