@@ -42,6 +42,8 @@ async def _verify(path: Path | str, quiet: bool) -> int:
         )
         for problem in report.problems:
             print(f"    {problem}")
+        for line in report.luck:
+            print(f"    luck: {line}")
     print(f"{checked_words(reports)} checked, {len(bad)} with problems")
     return 1 if bad else 0
 

@@ -31,9 +31,9 @@ from . import offload
 from .beacon import CHAINS, BeaconError
 from .chouette.table import member_id
 from .chouette.table import replay as replay_chouette
-from .commitments import BEACON, CLIENT_SEED, logged_contributions, luck_problems, unused_series
+from .commitments import BEACON, CLIENT_SEED, logged_contributions, luck_of, luck_problems, unused_series
 from .dice import RECIPE, RECIPE_V3, seed_hash, verify_rolls
-from .proof import chouette_recipes
+from .proof import chouette_members, chouette_recipes
 from .states import canonical, held_sheet_rows
 from .table import replay_log
 
@@ -48,6 +48,8 @@ class MatchReport:
     proven_rolls: int = 0
     injected_games: int = 0
     problems: list[str] = field(default_factory=list)
+    luck: list[str] = field(default_factory=list)
+    """For each v3 series, whether each player's own luck protects him (set after the commitment), in words."""
 
     @property
     def ok(self) -> bool:
@@ -216,8 +218,18 @@ def _check_game(report: MatchReport, game, state, count: int, actions, related, 
     named = starts[0].args.get("beacon") if starts else None
     contributions, randomness = _claims(report, label, related, game.number, game.seed_hash, recipe, named, beacon,
                                         bool(rolls))  # fmt: skip
+    if recipe == RECIPE_V3:
+        report.luck.append(f"{label}: {protection_words(related, game.number, {0: 'side 0', 1: 'side 1'})}")
     _prove(report, label, game.seed, game.seed_hash, rolls, over and not game.seed_revealed, recipe, contributions,
            randomness)  # fmt: skip
+
+
+def protection_words(actions, number: int, players: dict[int, str]) -> str:
+    """Whether each of ``players`` (who → label: a match's sides, a chouette's member ids) is protected by his own
+    luck in v3 series ``number`` of ``actions`` (luck set after the commitment), in words."""
+    safe = {who for who, _at, protected, _ in luck_of(actions, number) if protected}
+    return "; ".join(f"{label} {'protected by their own luck' if who in safe else 'added no luck after the commitment'}"
+                     for who, label in players.items()) or "no players named"  # fmt: skip
 
 
 def _claims(report: MatchReport, label: str, actions, number: int, commitment: str, recipe: str,
@@ -397,6 +409,9 @@ async def _check_dice(store: ChouetteStore, session_id: int, actions, table, rep
         recipe = recipes.get(number, RECIPE)
         contributions, randomness = _claims(report, label, actions, number, series.seed_hash, recipe,
                                             named.get(number), beacons.get(number), bool(logged))  # fmt: skip
+        if recipe == RECIPE_V3:
+            players = {member: f"member {member}" for member in chouette_members(actions, number)}
+            report.luck.append(f"{label}: {protection_words(actions, number, players)}")
         _prove(report, label, series.seed, series.seed_hash, logged, due and not series.seed_revealed, recipe,
                contributions, randomness)  # fmt: skip
 

@@ -382,3 +382,23 @@ async def test_a_one_on_one_board_names_who_added_luck_never_the_words(tmp_path)
         assert "Luck in game 2's dice: Bob." in board.text and "bob's words" not in board.text
         view = await h.bot.service.state(1)
         assert view.luck_text == "Luck in game 2's dice: Bob."
+
+
+async def test_python_m_club_verify_says_whose_luck_protects_him(tmp_path, capsys):
+    from club.__main__ import _verify
+
+    path = tmp_path / "ch.sqlite3"
+    async with chouettes(path) as service:
+        opened = await service.start(GUILD, CHANNEL, ANN)
+        await service.join(opened.session_id, BOB)
+        service.clock.advance(2)
+        await service.add_luck(opened.session_id, BOB, "after the commitment")
+        await service.join(opened.session_id, CY)
+        await service.seat(opened.session_id, CY)
+    assert await _verify(path, False) == 0
+    out = capsys.readouterr().out
+    assert (
+        f"luck: seating dice: member {ANN} added no luck after the commitment; member {BOB} protected by their "
+        f"own luck; member {CY} added no luck after the commitment"
+    ) in out, out
+    assert "luck: game 1 dice: member" in out
