@@ -388,3 +388,93 @@ async def test_the_buyer_of_a_team_settlement_carries_the_sellers_cube_on_the_pa
         status = await console.handle("chouette team-settle accept")
         assert f"Team {seller} — cube 1 centred, held by {buyer} (settled)" in status, status
         assert f"Team {buyer} — cube 1 centred, carries {seller}'s cube too (003 Atlanta 4.4)" in status, status
+
+
+def test_the_engine_stand_in_replays_and_the_acting_captain_is_the_default_proxy():
+    """RULES C9 in the engine (pure): an away Captain's stand-in is the next Team member present and still in the
+    game, refused for anyone else; the Captain keeps his cube and seat, the Acting Captain plays and is the default
+    proxy of members away without one (7.1); the history replays to the same session. Classic (RULES C4): the Acting
+    Captain doubles for the Team."""
+    from backgammon.chouette import ChouetteRules, ChouetteSession
+    from backgammon.errors import ChouetteError
+
+    session = ChouetteSession(ChouetteRules.preset("chouette-atlanta"))
+    session.seat({"Ann": [6, 5], "Bob": [5, 4], "Cy": [4, 3], "Di": [2, 1]})
+    session.start_game()
+    session.turn("team")
+    assert session.stand_in_due() is None and session.player == "Bob"
+    session.leave("Bob")
+    session.leave("Cy")
+    assert session.stand_in_due() == "Di", "Cy is away too: the next one present"
+    with pytest.raises(ChouetteError, match="the next Team member present"):
+        session.stand_in("Cy")
+    session.stand_in("Di")
+    assert (session.captain, session.player, session.proxy_for("Bob"), session.proxy_for("Cy")) == (
+        "Bob", "Di", "Di", "Di")  # fmt: skip
+    assert session.named_proxy("Bob") is None
+    session.no_double("Bob", by="Di")
+    replayed = ChouetteSession.replay(session.rules, session.history)
+    assert replayed.to_json() == session.to_json()
+
+    classic = ChouetteSession(ChouetteRules.preset("chouette-classic"))
+    classic.seat({"Ann": 6, "Bob": 5, "Cy": 4})
+    classic.start_game()
+    classic.turn("box")
+    classic.turn("team")
+    classic.leave("Bob")
+    classic.stand_in("Cy")
+    assert classic.may_double("Bob") == [] and classic.may_double("Cy") == ["Bob", "Cy"]
+    assert classic.team_double("Cy") == {"Bob": 2, "Cy": 2}
+
+
+@pytest.mark.sqlite_only
+async def test_passed_over_extras_and_answers_with_nobody_present(tmp_path):
+    """RULES C9's passed-over answers (003 Atlanta 5.7, 7.1): Cy leaves (away, no proxy); Box doubles every cube:
+    Cy's answer goes to Bob, the Captain, who is present (7.1) — he drops it, Di drops, Bob takes his own; the
+    extras round opens and Cy, a dropper away with nobody present to decide for him, offers no extra at once while
+    Di decides; the log verifies."""
+    from tests.chouette_clubkit import ANN, BOB, CY, DI, chouettes, seated
+
+    dice = InjectedDice([(6, 6), (6, 5), (5, 5), (5, 4), (1, 2)], fallback=b"passed-over")
+    async with chouettes(tmp_path / "c.sqlite3", dice=dice) as svc:
+        outcome = await seated(svc, (ANN, BOB, CY, DI))
+        sid = outcome.session_id
+        outcome = await svc.leave(sid, CY)
+        outcome = await svc.play(sid, BOB, (await svc.legal_plays(sid, BOB))[0])
+        outcome = await svc.act(sid, ANN, "double", mark=outcome.view.mark)
+        deciders = {d.subject: d.actor for d in outcome.view.decisions}
+        assert deciders == {BOB: BOB, CY: BOB, DI: DI}, "Cy's answer goes to the Captain (7.1), who is present"
+        await svc.act(sid, BOB, "drop", subject=CY, mark=outcome.view.mark)
+        await svc.act(sid, DI, "drop", mark=outcome.view.mark)
+        outcome = await svc.act(sid, BOB, "take", mark=outcome.view.mark)
+        assert "offers no extra (003 Atlanta 5.7) (away with nobody present to decide for them: passed over" in (
+            outcome.message
+        )
+        assert [(d.subject, d.pending) for d in outcome.view.decisions] == [(DI, "extra")]
+        log = await svc.log(sid)
+        assert [(a.kind, a.member_id, a.args) for a in log if a.args.get("why")] == [
+            ("extra", None, {"member": CY, "offer": False, "why": "passed_over"})
+        ]
+        assert (await verify_chouette(svc.club.db, sid)).ok
+
+
+@pytest.mark.sqlite_only
+async def test_with_nobody_on_the_team_present_box_doubles_are_dropped_at_once(tmp_path):
+    """RULES C9: Bob (Captain) and Cy both leave; nobody on the Team is present to answer Box's double for them, so
+    both are passed over and drop (their count before the double, 000 Ch.8) — the game ends on drops at once, nobody
+    waited on; the sheet row sums to zero and the log verifies."""
+    from tests.chouette_clubkit import ANN, BOB, CY, chouettes, seated
+
+    dice = InjectedDice([(6, 6), (6, 5), (5, 5), (1, 2)], fallback=b"nobody")
+    async with chouettes(tmp_path / "c.sqlite3", dice=dice) as svc:
+        outcome = await seated(svc, (ANN, BOB, CY))
+        sid = outcome.session_id
+        outcome = await svc.play(sid, BOB, (await svc.legal_plays(sid, BOB))[0])
+        await svc.leave(sid, BOB)
+        outcome = await svc.leave(sid, CY)
+        assert [(d.subject, d.pending) for d in outcome.view.decisions] == [(ANN, "roll")]
+        outcome = await svc.act(sid, ANN, "double", mark=outcome.view.mark)
+        assert outcome.finished == (1,), outcome.message
+        assert outcome.message.count("drops (away with nobody present") == 2, outcome.message
+        assert outcome.view.sheet.rows[0].points == {ANN: 2, BOB: -1, CY: -1}
+        assert (await verify_chouette(svc.club.db, sid)).ok
