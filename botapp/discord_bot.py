@@ -15,7 +15,7 @@ from discord.ext import commands
 from club import ClubService, picture_pool
 from club.admission import Admission
 from cogs import EXTENSIONS
-from cogs.buttons import ITEMS
+from cogs.buttons import ITEMS, refuse_unknown
 from cogs.publish import Publisher
 from storage import Database, DatabaseUnavailableError
 
@@ -76,7 +76,8 @@ class BgBot(commands.AutoShardedBot):
         self._known: dict[tuple[int, int], str] = {}
 
     async def setup_hook(self) -> None:
-        """Open storage, load the extensions, register the persistent buttons, start and warm the picture workers, and sync the
+        """Open storage, load the extensions, register the persistent buttons (and the refusal of ids matching none
+        of them), start and warm the picture workers, and sync the
         command tree if asked (``--sync``)."""
         if self.database is None:
             self.database = await self.settings.open_database()
@@ -88,6 +89,7 @@ class BgBot(commands.AutoShardedBot):
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*ITEMS)
+        self.add_listener(refuse_unknown, "on_interaction")  # a component id none of ITEMS matches
         options = self.board_options
         await picture_pool.warm(options.theme, width=options.width, home=options.home)
         if self.sync_on_start:

@@ -141,9 +141,10 @@ class MatchClock:
                         record.expired_at, record.next_at, "", record, record.set_at)  # fmt: skip
 
     async def move(self, deadline: Deadline, due_at: float, reminders: Sequence[float]) -> bool:
-        """Move the match deadline if the match is still at its version."""
+        """Move the match deadline if the match is still at its version and the deadline still due when it was
+        read (two moves of one deadline: the second changes nothing)."""
         return await self.service.db.move_deadline(
-            deadline.table_id, deadline.version, due_at=due_at, reminders=reminders
+            deadline.table_id, deadline.version, due_at=due_at, reminders=reminders, was=deadline.due_at
         )
 
     async def club_id(self, deadline: Deadline) -> int:

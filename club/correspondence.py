@@ -30,6 +30,7 @@ from .clocks import ChouetteClock, Deadline, MatchClock, Notice
 from .errors import InvalidRequestError, NotAPlayerError, NotNowError, StaleVersionError
 from .requests import Request
 from .settings import DAY, HOUR, ClubSettings
+from .table import MatchStatus
 
 CLAIMS = {"claim_game": "forfeit", "claim_match": "forfeit_match"}
 
@@ -305,25 +306,39 @@ class Correspondence:
         side = match.players.index(deadline.member_id)
         return await self.service.expire(match_id, side, CLAIMS[what], version=deadline.version)
 
-    async def more_time(self, match_id: int, member: int, hours: float = 24.0) -> list[Notice]:
-        """``member`` gives his opponent ``hours`` more (1–720) on the pending action: its deadline moves and its
-        expiry may fire again. Returns the notice to post."""
+    async def more_time(
+        self, match_id: int, member: int, hours: float = 24.0, *, version: int | None = None, due: int | None = None
+    ) -> list[Notice]:
+        """``member`` gives his opponent ``hours`` more (1–720) once his deadline has lapsed (the ``claim`` policy's
+        *Give 24 h more*): the deadline moves and its expiry may fire again. ``version`` and ``due`` (whole Unix s)
+        name the deadline a notice's button was drawn for: a button of another deadline (an older notice, or one
+        pressed again after the time was given) changes nothing. Returns the one notice to post. Raises
+        :class:`NotNowError` before the lapse, :class:`StaleVersionError` for another deadline."""
         if isinstance(hours, bool) or not isinstance(hours, int | float) or not 1 <= hours <= 720:
             raise InvalidRequestError(f"more time is 1 to 720 hours, not {hours!r}")
         match, record = await self._expired(match_id, member)
         deadline = MatchClock.of(record)
+        current = f"<t:{int(deadline.due_at)}:f>"
+        if (version is not None and version != deadline.version) or (due is not None and due != int(deadline.due_at)):
+            raise StaleVersionError(
+                f"That notice was for an earlier deadline: nothing changed. The current deadline is {current}.",
+                version, deadline.version,
+            )  # fmt: skip
+        if deadline.expired_at is None:
+            raise NotNowError(f"Your opponent's deadline is {current}: more time can be given once it has passed.")
         now = self.service.clock.now()
-        due = max(deadline.due_at, now) + hours * HOUR
-        reminders = await club_reminders(self.service, match.club_id, due, now)
-        if not await self.clocks[0].move(deadline, due, reminders):
-            raise StaleVersionError("Already done: your opponent has acted since.", deadline.version, None)
+        due_at = max(deadline.due_at, now) + hours * HOUR
+        reminders = await club_reminders(self.service, match.club_id, due_at, now)
+        if not await self.clocks[0].move(deadline, due_at, reminders):
+            raise StaleVersionError("Already done: your opponent has acted or was given more time since.",
+                                    deadline.version, None)  # fmt: skip
         names = await self.service._names([member, deadline.actor])
         text = (
             f"{names.get(member, member)} gives {names.get(deadline.actor, deadline.actor)} {hours:g} hours more in "
-            f"match {match_id}: the new deadline is <t:{int(due)}:f>."
+            f"match {match_id}: the new deadline is <t:{int(due_at)}:f>."
         )
-        return [Notice("more_time", "match", match_id, deadline.subject, deadline.actor, deadline.pending, due, text,
-                       (deadline.actor,))]  # fmt: skip
+        return [Notice("more_time", "match", match_id, deadline.subject, deadline.actor, deadline.pending, due_at,
+                       text, (deadline.actor,))]  # fmt: skip
 
     # -- nudges and pings ---------------------------------------------------------------------------------------------
     async def nudge(self, match_id: int, member: int) -> list[Notice]:
@@ -429,16 +444,29 @@ class Rematch:
     stake: int
 
     async def challenge(self, service, guild_id: int):
-        """Make the rematch challenge (:meth:`~club.service.ClubService.challenge`); returns its outcome."""
-        return await service.challenge(guild_id, self.challenger, self.opponent, length=self.length,
-                                       rules=self.rules, overrides=dict(self.overrides), stake=self.stake)  # fmt: skip
+        """Make the rematch challenge (:meth:`~club.service.ClubService.challenge`) unless match ``of`` has its
+        rematch already (a second press, or both players pressing: one challenge, under the finished match's lock);
+        returns its outcome. Raises :class:`NotNowError` when the rematch exists."""
+        async with service._lock_for(self.of):
+            await _check_no_rematch(service, guild_id, self.challenger, self.opponent, self.of)
+            return await service.challenge(guild_id, self.challenger, self.opponent, length=self.length,
+                                           rules=self.rules, overrides=dict(self.overrides), stake=self.stake)  # fmt: skip
+
+
+async def _check_no_rematch(service, guild_id: int | None, member: int, opponent: int, match_id: int) -> None:
+    """Raise :class:`NotNowError` when ``member`` and ``opponent`` have a match after ``match_id`` that was not
+    declined, withdrawn or left to lapse (its rematch, challenged or played)."""
+    dropped = (MatchStatus.DECLINED, MatchStatus.CANCELLED, MatchStatus.EXPIRED)
+    for item in await service.history(member, guild_id=guild_id, limit=100):
+        if item.match_id > match_id and item.opponent_id == opponent and item.status not in dropped:
+            raise NotNowError(f"Match #{match_id} has its rematch already: match #{item.match_id}.")
 
 
 async def rematch_terms(service, guild_id: int | None, member: int, match_id: int) -> Rematch:
     """The rematch ``member`` asks for after finished match ``match_id`` (same length, rules and
     stake; the *Rematch* button, the console's ``rematch``). Raises :class:`~club.errors.UnknownGameError` for a
     match not in this club, :class:`NotAPlayerError` for someone who did not play it, :class:`NotNowError` while
-    it is not over (a money session has no rematch button: it ends when its players stop)."""
+    it is not over or once it has its rematch (a money session has no rematch button: it ends when its players stop)."""
     from backgammon.rules import PRESETS
 
     from .frontend import in_club
@@ -453,6 +481,7 @@ async def rematch_terms(service, guild_id: int | None, member: int, match_id: in
     if view.practice:
         raise NotNowError(f"Match #{match_id} was practice against the engine: start another with /study practice.")
     rules = dict(view.rules)
+    await _check_no_rematch(service, guild_id, member, view.players[1 - side], match_id)
     name = rules.pop("name", None)
     return Rematch(match_id, member, view.players[1 - side], view.length, name if name in PRESETS else None, rules,
                    view.stake)  # fmt: skip

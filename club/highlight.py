@@ -205,14 +205,14 @@ async def match_highlight(service, match_id: int, *, pool=None, analysis=None, o
     """The highlight of finished match ``match_id``: by the engine's equity when ``analysis`` (its
     :class:`~club.analysis.match.MatchAnalysis`) is given or ``pool`` can grade it (the engine installed), else by
     the pip count and the cube. The grading runs in the pool, the drawing in a thread. Raises the refusal of
-    :func:`~club.analysis.hints.refuse_in_play` for a match not over (RULES 003 1.5)."""
+    :func:`~club.analysis.hints.refuse_until_over` for a match not over (RULES 003 1.5)."""
     from .analysis import engine_available
-    from .analysis.hints import refuse_in_play
+    from .analysis.hints import refuse_until_over
     from .analysis.review import club_games
 
     view = await service.state(match_id)
     if view.status != "over":
-        raise refuse_in_play(f"match #{match_id}")
+        raise refuse_until_over(f"match #{match_id}", "highlight")
     games = await club_games(service, match_id)
     if analysis is None and pool is not None and engine_available():
         from .analysis.match import analyse_games

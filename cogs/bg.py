@@ -321,8 +321,8 @@ async def press(interaction: discord.Interaction, key: Key, values: list[str], i
     (:func:`cogs.flow.component_action`), a menu's chosen play; the claim buttons of a deadline notice
     (:func:`cogs.player.claim`, staleness by the deadline's version), *Rematch* (:func:`cogs.flow.rematch`: no
     staleness, stamp 0 — it stands while the match is over) and *Add your luck* (:class:`cogs.components.LuckModal`)."""
-    if key.action in CLAIMS:
-        await claim(interaction, key.table_id, int(key.stamp), key.action)
+    if key.action in CLAIMS:  # Give 24 h more carries its deadline's due time
+        await claim(interaction, key.table_id, int(key.stamp), key.action, due=int(key.args[0]) if key.args else None)
     elif key.action == "rematch":
         await flow.rematch(interaction, key.table_id)
     elif key.action == "luck":

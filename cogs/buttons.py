@@ -2,7 +2,7 @@
 the chouette are one :class:`discord.ui.DynamicItem` family keyed by (kind, table id, staleness stamp, action).
 
 ``custom_id``: ``t:<kind>:<id>:<stamp>:<action>[:<arg>…]`` for a button, ``tm:…`` for a menu — ``t:m:12:34:take``
-(match 12 at version 34), ``t:c:5:3.7:take:<member>:<cube>`` (chouette 5 at game 3, board turn 7, that member's
+(match 12 at version 34), ``t:m:12:34:more_time:1767225600`` (the *Give 24 h more* of the deadline due then), ``t:c:5:3.7:take:<member>:<cube>`` (chouette 5 at game 3, board turn 7, that member's
 cube; empty cube = all of his), ``tm:m:12:34:play``, ``tm:c:5:3.7:take:<member>``, ``t:e:3:41:award_a:7`` (event 3
 at version 41, the organiser's decision on its 8th pairing). Everything is in the id, so the
 bot needs no memory of the message and every posted button works after a restart (``bot.add_dynamic_items(*ITEMS)``).
@@ -44,6 +44,8 @@ _TAIL = (
 )
 BUTTON_TEMPLATE = "t:" + _TAIL
 MENU_TEMPLATE = "tm:" + _TAIL
+FORGED = "This button is not one the bot drew: use the buttons of the newest board."
+"""The private refusal of a component whose id the bot never draws."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -85,7 +87,7 @@ class TableKind:
     def check(self, key: Key, menu: bool) -> None:
         """Raise :class:`InvalidRequestError` unless ``key`` has this kind's shape (a forged or garbled id)."""
         if not self.stamp.fullmatch(key.stamp) or len(key.args) != (self.menu_args if menu else self.button_args):
-            raise InvalidRequestError("This button is not one the bot drew: use the buttons of the newest board.")
+            raise InvalidRequestError(FORGED)
 
     def look(self, action: str) -> tuple[str, discord.ButtonStyle]:
         """The default label and style of ``action``'s button."""
@@ -179,6 +181,12 @@ class MatchKind(TableKind):
     code = "m"
     stamp = VERSION
 
+    def check(self, key: Key, menu: bool) -> None:
+        """As :meth:`TableKind.check`; *Give 24 h more* may also carry the deadline's due time (whole Unix s)."""
+        if key.action == "more_time" and not menu and len(key.args) == 1 and key.args[0].isdigit():
+            key = Key(key.kind, key.table_id, key.stamp, key.action)
+        super().check(key, menu)
+
     def look(self, action: str) -> tuple[str, discord.ButtonStyle]:
         """The label and style of the 1-on-1's buttons (:data:`club.frontend.ACTION_LABELS`, the claim buttons',
         *Rematch*)."""
@@ -224,7 +232,7 @@ async def _press(interaction: discord.Interaction, item: TableButton | TableMenu
     kind = KINDS.get(item.key.kind)
     try:
         if kind is None or kind.code not in PRESSES:
-            raise InvalidRequestError("This button is not one the bot drew: use the buttons of the newest board.")
+            raise InvalidRequestError(FORGED)
         kind.check(item.key, isinstance(item, TableMenu))
     except InvalidRequestError as error:
         await interaction.response.defer()
@@ -354,3 +362,18 @@ GameButton, PlaySelect, ChouetteButton, ChouetteSelect, RematchButton, ClaimButt
 
 ITEMS = (TableButton, TableMenu, *LEGACY)
 """Every dynamic item of the scheme (``bot.add_dynamic_items(*ITEMS)``)."""
+
+
+async def refuse_unknown(interaction: discord.Interaction) -> None:
+    """The listener of every interaction (``bot.add_listener(refuse_unknown, "on_interaction")``): a button or menu
+    whose ``custom_id`` matches none of :data:`ITEMS`' templates (``t:m::1:roll``: a client sending what it likes)
+    reaches no handler in discord.py, so it is refused here, privately; nothing is read or stored."""
+    if interaction.type is not discord.InteractionType.component:
+        return
+    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    if any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ITEMS):
+        return
+    from .errors import report
+
+    await interaction.response.defer()
+    await report(interaction, InvalidRequestError(FORGED), context={"what": "button", "custom_id": custom_id[:100]})

@@ -43,10 +43,13 @@ async def post_notices(bot, notices) -> None:
         await bot.publisher.post_notice(notice)
 
 
-async def claim(interaction: discord.Interaction, match_id: int, version: int, action: str) -> None:
+async def claim(
+    interaction: discord.Interaction, match_id: int, version: int, action: str, *, due: int | None = None
+) -> None:
     """The claim buttons of a deadline notice (``claim_game``, ``claim_match``: the late member forfeits, RULES M5;
-    ``more_time``: give him 24 hours more) for the deadline set at ``version`` of match ``match_id``; answered
-    privately. Only the waiting opponent may press them; a button of an older deadline is refused as stale."""
+    ``more_time``: give him 24 hours more, once) for the deadline set at ``version`` of match ``match_id`` (and
+    due at ``due``, whole Unix s, when the button says); answered privately. Only the waiting opponent may press
+    them; a button of an older deadline is refused as stale and changes nothing."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     async with guarded(interaction, "claim"):
         bot = interaction.client
@@ -54,7 +57,7 @@ async def claim(interaction: discord.Interaction, match_id: int, version: int, a
         await frontend.resolve_match(bot.service, member, guild_id=interaction.guild_id, given=match_id)
         cases = correspondence(bot)
         if action == "more_time":
-            notices = await cases.more_time(match_id, member, 24.0)
+            notices = await cases.more_time(match_id, member, 24.0, version=version, due=due)
             await post_notices(bot, notices)
             await send_private(interaction, notices[0].text)
             return
@@ -72,8 +75,9 @@ def claim_view(notice) -> discord.ui.View | None:
     terms = getattr(notice, "terms", None) or {}
     for action in notice.offer:
         label = f"{CLAIM_LABELS[action]}: {terms[action]}" if action == "claim_game" and action in terms else None
-        view.add_item(TableButton.of("m", notice.table_id, notice.version, action, label=shorten(label, 80)
-                                     if label else None))  # fmt: skip
+        due = (int(notice.due_at),) if action == "more_time" else ()  # this deadline's, not a later one's
+        view.add_item(TableButton.of("m", notice.table_id, notice.version, action, *due,
+                                     label=shorten(label, 80) if label else None))  # fmt: skip
     return view
 
 

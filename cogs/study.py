@@ -51,7 +51,7 @@ from club.analysis.hints import (
     hint_text,
     parse_request,
     practice_request,
-    refuse_in_play,
+    refuse_until_over,
 )
 from club.analysis.pool import AnalysisPool
 from club.analysis.practice import DEFAULT_STRENGTH, STRENGTHS
@@ -210,8 +210,9 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
     @app_commands.command(description="The engine's review of a finished match: PRs, costliest plays, cube errors")
     @app_commands.describe(game="Match number (default: the match of this thread)")
     async def review(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
-        """``/study review [game]``: the review of a finished match (a chouette's cube review in its channel)."""
-        await interaction.response.defer(thinking=True)
+        """``/study review [game]``: the review of a finished match (a chouette's cube review in its channel),
+        posted in this channel; the answer and every refusal are private."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/study review", game=game):
             if not engine_available():
                 await interaction.followup.send(ENABLE_ANALYSIS, ephemeral=True)
@@ -221,15 +222,22 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
             chouettes = getattr(self.bot, "chouettes", None)
             session_id = None if chouettes is None or game else await chouettes.session_in(interaction.channel_id)
             if match_id is None and session_id is not None:
-                await interaction.followup.send(await self.chouette_review(session_id))
+                await self._post_review(interaction, f"chouette #{session_id}",
+                                        content=await self.chouette_review(session_id))  # fmt: skip
                 return
             if match_id is None:
                 raise InvalidRequestError("Say which match to review: /study review game:<its number>.")
             view = await self._view_here(interaction, match_id)
             if view.status != "over":
-                raise refuse_in_play(f"match #{match_id}")
+                raise refuse_until_over(f"match #{match_id}", "review")
             review = await self.review_of(match_id)
-            await interaction.followup.send(**self.review_kwargs(review))
+            await self._post_review(interaction, f"match #{match_id}", **self.review_kwargs(review))
+
+    async def _post_review(self, interaction: discord.Interaction, what: str, **kwargs) -> None:
+        """Post a review (``send`` keyword arguments) in the channel asked from; tell the member privately."""
+        channel = self.bot.get_channel(interaction.channel_id) or interaction.channel
+        posted = await channel.send(**kwargs)
+        await interaction.followup.send(f"The review of {what} is posted: {posted.jump_url}", ephemeral=True)
 
     async def chouette_review(self, session_id: int) -> str:
         """The cube review of chouette ``session_id`` (:func:`club.analysis.chouette.review_chouette`)."""

@@ -150,7 +150,7 @@ async def practice(console: Console, args: list[str]) -> str:
 async def review(console: Console, args: list[str]) -> str:
     """``review [game]``: both players' PR, the costliest plays (their pictures written as PNGs) and the cube
     errors of a finished match or session (:func:`club.analysis.review.review_match`)."""
-    from club.analysis.hints import refuse_in_play
+    from club.analysis.hints import refuse_until_over
     from club.analysis.review import review_match
 
     if not engine_available():
@@ -160,7 +160,7 @@ async def review(console: Console, args: list[str]) -> str:
         raise InvalidRequestError(f"review takes a game number only, not {' '.join(rest)[:60]!r}")
     view = await console.service.state(match_id)
     if view.status != "over":
-        raise refuse_in_play(f"match #{match_id}")
+        raise refuse_until_over(f"match #{match_id}", "review")
     if match_id in console.pending_reviews:  # the automatic review is under way: wait for it, not a second one
         return "\n".join(await ready_reviews(console, wait=True, only=match_id))
     found = await review_match(console.service, match_id, pool=pool_of(console), options=console.options)

@@ -587,16 +587,20 @@ class Database:
         )
         return [DeadlineRecord.from_row(row) for row in rows]
 
-    async def move_deadline(self, match_id: int, version: int, *, due_at: float, reminders: Sequence[float]) -> bool:
-        """Move the deadline of match ``match_id`` (still set at ``version``) to ``due_at`` with the reminder times
-        ``reminders`` (an away period, an away day, more time given): its expiry may fire again. False (nothing
-        written) when the deadline was replaced meanwhile."""
+    async def move_deadline(
+        self, match_id: int, version: int, *, due_at: float, reminders: Sequence[float], was: float | None = None
+    ) -> bool:
+        """Move the deadline of match ``match_id`` (still set at ``version`` and, when ``was`` is given, still due
+        at ``was``) to ``due_at`` with the reminder times ``reminders`` (an away period, an away day, more time
+        given): its expiry may fire again. False (nothing written) when the deadline was replaced or moved
+        meanwhile."""
         left = sorted(at for at in reminders if at < due_at)
+        same = "" if was is None else " AND due_at = ?"
         async with self.transaction() as tx:
             changed = await tx.execute(
                 "UPDATE deadlines SET due_at = ?, reminders = ?, expired_at = NULL, next_at = ? "
-                "WHERE match_id = ? AND version = ?",
-                (due_at, dumps(left), min([*left, due_at]), match_id, version),
+                f"WHERE match_id = ? AND version = ?{same}",
+                (due_at, dumps(left), min([*left, due_at]), match_id, version, *(() if was is None else (was,))),
             )
         return changed == 1
 

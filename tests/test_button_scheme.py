@@ -93,7 +93,8 @@ async def test_old_match_buttons_still_work_and_stale_or_forged_are_refused(tmp_
         again = await h.press(bob, old_challenge, accept)
         assert again.private and again.text.startswith("Already done")
         current = h.with_component(f"tm:m:1:{view.version}:play")
-        for custom_id in (f"t:z:1:{view.version}:roll", f"t:m:1:{view.version}.1:roll", f"t:m:1:{view.version}:roll:9"):
+        for custom_id in (f"t:z:1:{view.version}:roll", f"t:m:1:{view.version}.1:roll", f"t:m:1:{view.version}:roll:9",
+                          "t:m::1:roll", "bg:1:x:roll", f"t:m:1:{view.version}:more_time:x"):  # fmt: skip
             refused = await h.press(bob, forged(current, custom_id), custom_id)
             assert refused.private and "not one the bot drew" in refused.text, (custom_id, refused.text)
         assert snapshot(path) == before

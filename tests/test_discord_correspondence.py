@@ -163,6 +163,37 @@ async def test_claim_buttons_at_a_lapsed_deadline_and_the_rematch(tmp_path):
         assert second_match.status == "active" and (second_match.length, second_match.rules) == (7, view.rules)
 
 
+async def test_give_24_hours_more_acts_once_and_only_on_its_own_deadline(tmp_path):
+    """Give 24 h more pressed twice on one notice: 24 hours and one notice, the second press told the deadline has
+    moved; at the next lapse the first notice's button changes nothing and says so, the new notice's works."""
+    async with Harness.start(tmp_path / "club.sqlite3", dice=InjectedDice(fallback=b"more")) as h:
+        await configure(h, expiry="claim", move_hours=10.0, reminders="none")
+        alice, bob = h.member("Alice"), h.member("Bob")
+        thread = await open_game(h, h.channel("lobby"), alice, bob)
+        late = h.members[(await h.bot.service.state(1)).waiting_for]
+        waiting = bob if late is alice else alice
+        h.clock.advance(10 * HOUR)
+        await h.tick()
+        first = h.last(thread)
+        lapsed = await due(h, 1)
+        given = await h.press(waiting, first, "Give 24 h more")
+        assert given.private and "24 hours more" in given.text
+        again = await h.press(waiting, first, "Give 24 h more")
+        assert again.private and "earlier deadline: nothing changed" in again.text, again.text
+        assert await due(h, 1) == lapsed + 24 * HOUR
+        assert sum("24 hours more" in m.content for m in h.messages(thread)) == 1
+        h.clock.advance(24 * HOUR)
+        await h.tick()
+        second = h.last(thread)
+        assert second.id != first.id and "Give 24 h more" in second.labels
+        old = await h.press(waiting, first, "Give 24 h more")
+        assert old.private and "earlier deadline: nothing changed" in old.text, old.text
+        assert await due(h, 1) == lapsed + 24 * HOUR
+        await h.press(waiting, second, "Give 24 h more")
+        assert await due(h, 1) == h.clock.now() + 24 * HOUR
+        assert sum("24 hours more" in m.content for m in h.messages(thread)) == 2
+
+
 async def test_nudge_has_a_cooldown(tmp_path):
     """/player nudge (in the lobby: to the one game waiting for the opponent): refused before the club's hours;
     then a new message in the game's thread that mentions the late member; refused again until that many hours

@@ -5,6 +5,8 @@ interaction tokens past their 15 minutes (tests/test_discord_protocol.py)."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 
@@ -277,8 +279,25 @@ async def test_rematch_on_a_finished_matchs_last_board(harness):
     assert second.players == (bob.id, alice.id) and second.status == "challenged"
     challenge = h.last(games)
     assert alice.mention in challenge.content
+    for member in (bob, alice):  # pressed again, or by the other player: the one challenge stands
+        again = await h.press(member, last, "Rematch")
+        assert again.private and "Match #1 has its rematch already: match #2." in again.text, again.text
+    assert await h.bot.service.db.get_match(3) is None and h.last(games).id == challenge.id
     await h.press(alice, challenge, "Accept")
     assert (await h.bot.service.state(2)).status == "active"
+
+
+async def test_rematch_pressed_twice_at_once_posts_one_challenge(harness):
+    """A double click: two presses of Rematch arriving together make one challenge; the other press is told."""
+    h = harness
+    alice, bob = h.member("Alice"), h.member("Bob")
+    games = h.channel()
+    _, thread = await _finished(h, alice, bob, games)
+    last = next(m for m in reversed(h.messages(thread)) if "Rematch" in m.labels)
+    answers = await asyncio.gather(h.press(bob, last, "Rematch"), h.press(bob, last, "Rematch"))
+    assert sorted("has its rematch already" in answer.text for answer in answers) == [False, True], answers
+    assert (await h.bot.service.state(2)).status == "challenged" and await h.bot.service.db.get_match(3) is None
+    assert sum(alice.mention in m.content and "challenge" in m.content.lower() for m in h.messages(games)) == 1
 
 
 async def test_a_deleted_chouette_board_is_posted_again(harness):

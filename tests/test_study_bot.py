@@ -34,6 +34,10 @@ async def test_hint_refused_during_a_rated_game_with_the_reason(harness):
     # in the game's thread, without a position: this match is being played
     asked = await h.command(alice, "study hint", thread)
     assert asked.private and "No hints in match #1 while it is being played" in asked.text and "003 1.5" in asked.text
+    # a review asked in play: a private refusal worded for a review
+    asked = await h.command(alice, "study review", thread)
+    assert asked.private and asked.thinking and "No review of match #1 while it is being played" in asked.text
+    assert "hint" not in asked.text.lower()
     # the Position ID of his own game in progress, from another channel: refused too
     view = await h.bot.service.state(1)
     lobby = h.channel("lobby")
@@ -110,7 +114,8 @@ async def test_review_posted_at_match_end_with_images(harness):
     review = await h.bot.get_cog("Study").review_of(1)
     assert [caption.split(":")[1].split()[0] for _, caption, _ in review.images[:2]] == ["played", "best"]
     asked = await h.command(bob, "study review", thread)
-    assert "**Review: Alice vs Bob, 1-point match (#1)" in asked.text + "".join(m.content for m in asked.messages)
+    assert asked.private and "The review of match #1 is posted" in asked.text
+    assert h.last(thread).content.startswith("**Review: Alice vs Bob, 1-point match (#1)")
 
 
 async def test_without_the_engine_study_says_how_to_enable_it(tmp_path, monkeypatch):

@@ -38,6 +38,12 @@ def refuse_in_play(what: str) -> HintRefusedError:
     )
 
 
+def refuse_until_over(what: str, look: str) -> HintRefusedError:
+    """The refusal of the ``look`` (``review``, ``highlight``) of ``what`` (e.g. "match #12") while it is being
+    played (RULES 003 1.5)."""
+    return HintRefusedError(f"No {look} of {what} while it is being played: {RULE}. Ask again once it is over.")
+
+
 async def check_hint_allowed(
     service,
     member: int,
