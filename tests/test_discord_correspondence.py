@@ -181,7 +181,7 @@ async def test_give_24_hours_more_acts_once_and_only_on_its_own_deadline(tmp_pat
         again = await h.press(waiting, first, "Give 24 h more")
         assert again.private and "earlier deadline: nothing changed" in again.text, again.text
         assert await due(h, 1) == lapsed + 24 * HOUR
-        assert sum("24 hours more" in m.content for m in h.messages(thread)) == 1
+        assert sum("24 hours more in match 1" in m.content for m in h.messages(thread)) == 1
         h.clock.advance(24 * HOUR)
         await h.tick()
         second = h.last(thread)
@@ -191,7 +191,7 @@ async def test_give_24_hours_more_acts_once_and_only_on_its_own_deadline(tmp_pat
         assert await due(h, 1) == lapsed + 24 * HOUR
         await h.press(waiting, second, "Give 24 h more")
         assert await due(h, 1) == h.clock.now() + 24 * HOUR
-        assert sum("24 hours more" in m.content for m in h.messages(thread)) == 2
+        assert sum("24 hours more in match 1" in m.content for m in h.messages(thread)) == 2
 
 
 async def test_nudge_has_a_cooldown(tmp_path):
