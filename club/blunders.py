@@ -54,7 +54,7 @@ async def member_blunders(
     def keep(match_id: int, _number: int, _index: int, loss: float, side: int) -> bool:
         return side == sides[match_id] and loss >= MIN_LOSS
 
-    candidates = (await screen_candidates(pool, games, keep))[: count * 2]
+    candidates = (await screen_candidates(pool, games, keep, db=service.db))[: count * 2]
     graded = await asyncio.gather(
         *(pool.run(question_task, games[(m, n)], index, MIN_LOSS, 0) for _loss, m, n, index in candidates)
     )

@@ -373,15 +373,19 @@ Keep = Callable[[int, int, int, float, int], bool]
 
 
 async def screen_candidates(
-    pool, games: dict[tuple[int, int], dict], keep: Keep, *, enough: int | None = None
+    pool, games: dict[tuple[int, int], dict], keep: Keep, *, enough: int | None = None, db=None
 ) -> list[tuple[float, int, int, int]]:
     """The decisions of ``games`` (``(match id, game number)`` → ``Game.to_json()``, newest first) that ``keep``
     accepts, as ``(loss, match id, game, history index)``, costliest first. Games ``pool`` screened before (or
-    reviewed: :class:`~club.analysis.screen.ScreenCache`) are read from its cache; the others are screened across
-    its workers, in small batches so both stay busy to the end; with ``enough``, the screening stops once that many
-    are found (batches not started are not run)."""
+    reviewed: :class:`~club.analysis.screen.ScreenCache`) are read from its cache, then those kept in ``db`` (the
+    club's database: :func:`storage.quizzes.kept_screens`); the others are screened across its workers, in small
+    batches so both stay busy to the end, and kept in both; with ``enough``, the screening stops once that many are
+    found (batches not started are not run)."""
+    from storage.quizzes import keep_screens, kept_screens
+
     cache = pool.screened
     found: list[tuple[float, int, int, int]] = []
+    fresh: dict = {}
 
     def take(key, screened) -> None:
         match_id, number, _length = key
@@ -399,21 +403,31 @@ async def screen_candidates(
             todo.append((key, data))
         else:
             take(key, screened)
+    if todo and db is not None and (enough is None or len(found) < enough):
+        stored = await kept_screens(db, [key[0] for key, _data in todo])
+        for key, _data in todo:
+            if key in stored:
+                cache.put(key, stored[key])
+                take(key, stored[key])
+        todo = [(key, data) for key, data in todo if key not in stored]
     if todo and (enough is None or len(found) < enough):
         tasks = [asyncio.ensure_future(pool.run(screen_task, batch)) for batch in _batches(todo, 4 * pool.workers)]
         try:
             for done in asyncio.as_completed(tasks):
                 for key, screened in await done:
-                    cache.put(key, screened)
+                    fresh[key] = screened
                     take(key, screened)
                 if enough is not None and len(found) >= enough:
                     break
         finally:
             for task in tasks:
                 if task.done() and not task.cancelled() and task.exception() is None:
-                    for key, screened in task.result():  # screened by now: kept for the next time
-                        cache.put(key, screened)
+                    fresh.update(task.result())  # screened by now: kept for the next time
                 task.cancel()  # batches not started are not run
+            for key, screened in fresh.items():
+                cache.put(key, screened)
+    if fresh and db is not None:
+        await keep_screens(db, fresh.items())
     return sorted(found, reverse=True)
 
 
@@ -436,7 +450,7 @@ async def pick_question(
     def keep(match_id: int, number: int, index: int, loss: float, _side: int) -> bool:
         return loss >= threshold and (match_id, number, index) not in exclude
 
-    candidates = await screen_candidates(pool, games, keep, enough=ENOUGH)
+    candidates = await screen_candidates(pool, games, keep, enough=ENOUGH, db=service.db)
     seed = secrets.randbits(32) if seed is None else seed
     for _loss, match_id, number, index in candidates[:FINALISTS]:
         data = await pool.run(question_task, games[(match_id, number)], index, threshold, seed)

@@ -109,8 +109,10 @@ async def _migrate_to(source: str, url: str) -> int:
         print(f"the copy differs from {source}: do not use it (drop the database and copy again)")
         return 1
     print(f"copied {report.rows} rows of {len(report.tables)} database tables, every table the same")
-    print("now replay every table on the copy: python -m club verify URL; then set [storage] url (or "
-          "BGCLUB_DATABASE_URL) to the database and start the bot")
+    print(
+        "now replay every table on the copy: python -m club verify URL; then set [storage] url (or "
+        "BGCLUB_DATABASE_URL) to the database and start the bot"
+    )
     return 0
 
 

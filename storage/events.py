@@ -184,22 +184,19 @@ class EventStore:
         """Record that club match ``match_id`` plays ``pairing``."""
         async with self.store.transaction() as tx:
             await tx.execute(
-                "UPDATE event_matches SET match_id = ? WHERE event_id = ? AND pairing = ?", (match_id, event_id, pairing)
+                "UPDATE event_matches SET match_id = ? WHERE event_id = ? AND pairing = ?",
+                (match_id, event_id, pairing),
             )
 
     async def matches(self, event_id: int) -> dict[str, int | None]:
         """The event's pairings that have a claimed match: pairing key → match id (None: claimed, not made yet)."""
-        rows = await self.store.fetchall(
-            "SELECT pairing, match_id FROM event_matches WHERE event_id = ?", (event_id,)
-        )
+        rows = await self.store.fetchall("SELECT pairing, match_id FROM event_matches WHERE event_id = ?", (event_id,))
         return {r["pairing"]: r["match_id"] for r in rows}
 
     async def pairing_of_match(self, match_id: int) -> tuple[int, str] | None:
         """``(event id, pairing key)`` of the event pairing club match ``match_id`` plays, or None (not an event
         match)."""
-        row = await self.store.fetchone(
-            "SELECT event_id, pairing FROM event_matches WHERE match_id = ?", (match_id,)
-        )
+        row = await self.store.fetchone("SELECT event_id, pairing FROM event_matches WHERE match_id = ?", (match_id,))
         return None if row is None else (row["event_id"], row["pairing"])
 
     async def match_ending(self, match_id: int) -> tuple[bool, bool]:

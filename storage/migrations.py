@@ -17,7 +17,7 @@ from typing import Any
 
 from .replies import REPLIES_V8
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 """The schema version this code writes and reads."""
 
 CHOUETTES_V2 = """
@@ -394,6 +394,18 @@ CREATE INDEX quiz_answers_club ON quiz_answers (club_id, member_id);
 """
 """Version 11: the club quizzes (their polls, open until revealed) and each member's answers (:mod:`storage.quizzes`)."""
 
+QUIZ_SCREENS_V12 = """
+CREATE TABLE quiz_screens (
+    match_id    INTEGER NOT NULL REFERENCES matches (id),
+    game        INTEGER NOT NULL,                        -- 1 = the match's first game
+    length      INTEGER NOT NULL,                        -- the game's history length when it was screened
+    screened    TEXT    NOT NULL CHECK (json_valid(screened)),  -- [[loss, history index, side], ...], costliest first
+    PRIMARY KEY (match_id, game)
+) WITHOUT ROWID;
+"""
+"""Version 12: each finished game's screen for the quiz and the blunders — its decisions that lost equity
+(:mod:`storage.quizzes`, :mod:`club.analysis.screen`), kept so that no game is screened twice, across restarts too."""
+
 MIGRATIONS: list[tuple[int, str]] = [
     (2, CHOUETTES_V2),
     (3, CORRECTIONS_V3),
@@ -405,6 +417,7 @@ MIGRATIONS: list[tuple[int, str]] = [
     (9, DEADLINE_MARKS_V9),
     (10, EVENTS_V10),
     (11, QUIZZES_V11),
+    (12, QUIZ_SCREENS_V12),
 ]
 """Upgrade steps ``(version reached, SQL script)`` in ascending order; version 1 is ``schema.sql`` itself."""
 

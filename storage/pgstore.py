@@ -51,7 +51,6 @@ MIGRATE_LOCK = 0x6267636C7563
 _BEGIN_WRITE = f"BEGIN; SELECT pg_advisory_xact_lock({WRITE_LOCK})"
 
 
-
 @contextmanager
 def pg_errors() -> Iterator[None]:
     """Raise PostgreSQL's exceptions in the block as storage's own, as :func:`storage.store.sqlite_errors` does

@@ -1,12 +1,14 @@
 """The club quizzes (tables ``quizzes`` and ``quiz_answers``, schema version 11) and the finished matches they are
 drawn from: a quiz is stored before its poll is posted and stays ``open`` until its reveal, so a restart in
-between loses nothing; each member's answer is kept at the reveal, for the club's quiz leaderboard.
+between loses nothing; each member's answer is kept at the reveal, for the club's quiz leaderboard. Each finished
+game's screen (table ``quiz_screens``, schema version 12: its decisions that lost equity, :mod:`club.analysis.screen`)
+is kept so that no game is screened twice.
 """
 
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 OPEN, REVEALED = "open", "revealed"
@@ -138,3 +140,37 @@ async def quiz_scores(db, club_id: int, limit: int = 10) -> list[QuizScore]:
         (club_id, limit),
     )
     return [QuizScore(row[0], int(row[1]), int(row[2] or 0)) for row in rows]
+
+
+async def kept_screens(db, match_ids: Sequence[int]) -> dict[tuple[int, int, int], list[tuple[float, int, int]]]:
+    """The kept screens of the games of ``match_ids``: ``(match id, game number, history length)`` → ``[(loss,
+    history index, side), …]`` (see :mod:`club.analysis.screen`)."""
+    found: dict[tuple[int, int, int], list[tuple[float, int, int]]] = {}
+    ids = sorted(set(match_ids))
+    for start in range(0, len(ids), 500):
+        part = ids[start : start + 500]
+        marks = ",".join("?" * len(part))
+        rows = await db._fetchall(
+            f"SELECT match_id, game, length, screened FROM quiz_screens WHERE match_id IN ({marks})", part
+        )
+        for match_id, game, length, screened in rows:
+            found[(match_id, game, length)] = [
+                (float(loss), int(index), int(side)) for loss, index, side in json.loads(screened)
+            ]
+    return found
+
+
+async def keep_screens(db, screens: Iterable[tuple[tuple[int, int, int], Sequence[tuple[float, int, int]]]]) -> None:
+    """Keep the screens ``((match id, game number, history length), [(loss, history index, side), …])`` of finished
+    games, replacing older ones of the same games, in one transaction."""
+    rows = [(match_id, game, length, json.dumps([list(entry) for entry in screened]))
+            for (match_id, game, length), screened in screens]  # fmt: skip
+    if not rows:
+        return
+    async with db.transaction() as tx:
+        for row in rows:
+            await tx.execute(
+                "INSERT INTO quiz_screens (match_id, game, length, screened) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT (match_id, game) DO UPDATE SET length = excluded.length, screened = excluded.screened",
+                row,
+            )

@@ -468,3 +468,12 @@ CREATE TABLE quiz_answers (
     PRIMARY KEY (quiz_id, member_id)
 ) WITHOUT ROWID;
 CREATE INDEX quiz_answers_club ON quiz_answers (club_id, member_id);
+
+-- Version 12: each finished game's screen for the quiz and the blunders (storage/quizzes.py).
+CREATE TABLE quiz_screens (
+    match_id    INTEGER NOT NULL REFERENCES matches (id),
+    game        INTEGER NOT NULL,                        -- 1 = the match's first game
+    length      INTEGER NOT NULL,                        -- the game's history length when it was screened
+    screened    TEXT    NOT NULL CHECK (json_valid(screened)),  -- [[loss, history index, side], ...], costliest first
+    PRIMARY KEY (match_id, game)
+) WITHOUT ROWID;

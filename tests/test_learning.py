@@ -297,3 +297,28 @@ async def test_the_screen_stops_once_enough_are_found_and_keeps_what_it_screened
     assert everything == sorted(everything, reverse=True)
     again = await screen_candidates(pool, games, lambda m, n, i, loss, side: loss >= 0.04)
     assert again == everything and pool.ran == 8  # all read from the cache
+
+
+@needs_engine
+async def test_screens_are_kept_in_the_database_and_read_back_after_a_restart(tmp_path):
+    """A new pool (the bot restarted: nothing in memory) reads the screens the first one kept in the club's
+    database instead of screening the games again."""
+    import random
+
+    from club.quiz import screen_candidates
+    from tests.clubkit import club_service, new_table, play_out, seeded
+
+    async with club_service(tmp_path / "club.sqlite3", seeds=seeded(4)) as service:
+        finished = await play_out(service, await new_table(service, 1), random.Random(4))
+        games = {(finished.match_id, n): r.state for n, r in enumerate(await service.db.games(finished.match_id), 1)}
+
+        def keep(m, n, i, loss, side):
+            return True
+
+        first = _InProcess()
+        found = await screen_candidates(first, games, keep, db=service.db)
+        assert first.ran >= 1 and len(first.screened) == len(games)
+        again = _CachedOnly()  # running a task fails the test
+        again.screened.limit = 100
+        assert await screen_candidates(again, games, keep, db=service.db) == found
+        assert len(again.screened) == len(games)

@@ -37,3 +37,18 @@ async def test_a_quiz_is_open_until_one_reveal_and_its_answers_make_the_leaderbo
         dropped = await quizzes.add_quiz(db, club, 555, {**question, "index": 9}, 300.0, 400.0)
         await quizzes.drop_quiz(db, dropped)
         assert await quizzes.quiz_count(db, club) == 1
+
+
+async def test_finished_games_screens_are_kept_and_replaced(tmp_path):
+    async with club_service(tmp_path / "club.sqlite3", seeds=seeded(3)) as service:
+        finished = await play_out(service, await new_table(service, 1), random.Random(2))
+        db, match = service.db, finished.match_id
+        assert await quizzes.kept_screens(db, [match]) == {}
+        await quizzes.keep_screens(db, [((match, 1, 40), [(0.5, 7, 0), (0.125, 9, 1)]), ((match, 2, 12), [])])
+        assert await quizzes.kept_screens(db, [match, match + 1]) == {
+            (match, 1, 40): [(0.5, 7, 0), (0.125, 9, 1)], (match, 2, 12): []
+        }  # fmt: skip
+        await quizzes.keep_screens(db, [((match, 1, 44), [(0.25, 41, 1)])])  # the game screened again: replaced
+        assert (await quizzes.kept_screens(db, [match]))[(match, 1, 44)] == [(0.25, 41, 1)]
+        assert (match, 1, 40) not in await quizzes.kept_screens(db, [match])
+        await quizzes.keep_screens(db, [])

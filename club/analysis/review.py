@@ -216,7 +216,8 @@ async def keep_prs(service, match_id: int, view, analysis: MatchAnalysis) -> boo
 async def review_match(service, match_id: int, *, pool, level: str = DEFAULT_LEVEL, options=None) -> Review:
     """The review of club match ``match_id`` (:meth:`~club.service.ClubService.state` for names and status). A
     finished rated match's PRs are kept in the club's records as it is computed (:func:`keep_prs`), and its
-    decisions' losses in ``pool``'s screen cache (:class:`~club.analysis.screen.ScreenCache`)."""
+    decisions' losses as its games' screens (``pool``'s :class:`~club.analysis.screen.ScreenCache` and
+    :func:`storage.quizzes.keep_screens`)."""
     view = await service.state(match_id)
     games = await club_games(service, match_id)
     review = await review_games(
@@ -232,5 +233,8 @@ async def review_match(service, match_id: int, *, pool, level: str = DEFAULT_LEV
     await keep_prs(service, match_id, view, review.analysis)
     cache = getattr(pool, "screened", None)
     if cache is not None and view.status == "over":  # the quiz and the blunders need not screen it again
-        cache.keep_review(match_id, games, [g for p in review.analysis.players for g in p.grades])
+        from storage.quizzes import keep_screens
+
+        grades = [g for p in review.analysis.players for g in p.grades]
+        await keep_screens(service.db, cache.keep_review(match_id, games, grades))
     return review

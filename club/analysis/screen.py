@@ -8,10 +8,10 @@ raw network, in a worker process: :func:`club.quiz.screen_task`): checker plays 
 :meth:`~club.analysis.sage.SageEngine.play_losses` (the engine's own list of plays, ours not listed again), cube
 decisions as :mod:`club.analysis.grade` grades them.
 
-A finished game never changes, so its screen is kept (:class:`ScreenCache`, one per
-:class:`~club.analysis.pool.AnalysisPool`, keyed by match, game number and history length), and the review computed
-when a match ends fills it with its own losses (:func:`from_grades`): a quiz then screens only the games that no
-review and no earlier quiz has seen.
+A finished game never changes, so its screen is kept — in memory (:class:`ScreenCache`, one per
+:class:`~club.analysis.pool.AnalysisPool`, keyed by match, game number and history length) and in the club's database
+(:func:`storage.quizzes.keep_screens`, across restarts) — and the review computed when a match ends fills both with its
+own losses (:func:`from_grades`): a quiz then screens only the games that no review and no earlier quiz has seen.
 """
 
 from __future__ import annotations
@@ -93,8 +93,13 @@ class ScreenCache:
     def __len__(self) -> int:
         return len(self._games)
 
-    def keep_review(self, match_id: int, games: Sequence[Game], grades: Sequence) -> None:
+    def keep_review(self, match_id: int, games: Sequence[Game], grades: Sequence) -> list[tuple[GameKey, Screened]]:
         """Keep the screens of finished match ``match_id`` from its review: ``games`` in order and their
-        ``grades`` (each with ``game`` numbered from 1)."""
-        for number, game in enumerate(games, start=1):
-            self.put(game_key(match_id, number, game), from_grades([g for g in grades if g.game == number]))
+        ``grades`` (each with ``game`` numbered from 1). Returns them (to be stored too)."""
+        kept = [
+            (game_key(match_id, number, game), from_grades([g for g in grades if g.game == number]))
+            for number, game in enumerate(games, start=1)
+        ]
+        for key, screened in kept:
+            self.put(key, screened)
+        return kept

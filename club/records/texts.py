@@ -57,7 +57,9 @@ def sheet_text(sheet: SessionSheet) -> str:
     totals = sheet.totals("money" if sheet.has_money else "points")
     unit = "" if sheet.has_money else " pts"
     figures = ", ".join(f"{sheet.names[m]} {signed(totals[m])}{unit}" for m in sheet.members)
-    text = f"**Score sheet — {sheet.title}** ({sheet.games} game{'s' * (sheet.games != 1)}; `{sheet.session}`)\n{figures}"
+    text = (
+        f"**Score sheet — {sheet.title}** ({sheet.games} game{'s' * (sheet.games != 1)}; `{sheet.session}`)\n{figures}"
+    )
     if sheet.session.source == "chouette":  # the books' sheet; the play's own is the chouette's (RULES C11)
         text += ("\nThe chouette's own sheet, with Box, the circled losers and the next Captain (RULES C11): "
                  "/bg chouette sheet in its channel.")  # fmt: skip
