@@ -478,3 +478,24 @@ async def test_with_nobody_on_the_team_present_box_doubles_are_dropped_at_once(t
         assert outcome.message.count("drops (away with nobody present") == 2, outcome.message
         assert outcome.view.sheet.rows[0].points == {ANN: 2, BOB: -1, CY: -1}
         assert (await verify_chouette(svc.club.db, sid)).ok
+
+
+@pytest.mark.sqlite_only
+async def test_a_chouette_result_counted_single_by_jacoby_says_so(tmp_path):
+    """RULES D4 (newcomer report, item 9): a board forfeited at the time limit scores as a resignation at its level,
+    and on cubes never turned Jacoby counts it single — "Box wins the board: a backgammon" followed by ±1 each read
+    as a scoring bug: the game's lines now say which cubes were counted single (Jacoby)."""
+    async with console_in(tmp_path, cast=("bob", "cy")) as console:
+        await console.handle("config move_hours 1 expiry forfeit_game")
+        await console.handle("chouette start")
+        for name in ("bob", "cy"):
+            await console.handle(f"as {name}")
+            await console.handle("chouette join")
+        await console.handle("chouette seat")
+        out = ""
+        for _ in range(4):  # the late Captain is stood in for; then nobody present is left and the board is forfeited
+            out += await console.handle("wait 2h")
+            if "is over" in out:
+                break
+        assert "Game 1 is over (forfeit)" in out, out
+        assert "Counted single (Jacoby: never turned, RULES D4) on the cube of" in out, out

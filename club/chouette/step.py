@@ -126,8 +126,18 @@ class ChouetteStep(Step):
         self.finished.append(row.game)
         how = {"drops": " (every cube dropped)", "resignation": " (forfeit)"}.get(row.ended_by, "")
         self.lines.append(f"Game {row.game} is over{how}: {points_line(points, self.names)} (sum 0, RULES C11).")
+        if single := self._counted_single():
+            self.lines.append(f"Counted single (Jacoby: never turned, RULES D4) on the cube of {', '.join(single)}.")
         self.lines.append(f"Next: Box {self._n(row.next_order[0])}, Captain {self._n(row.next_captain)}.")
         self._reveal(row.game)
+
+    def _counted_single(self) -> list[str]:
+        """The members whose cube a gammon or backgammon of the board scored only as a single (RULES D4, Jacoby: the
+        cube was never turned), by name."""
+        game = self.table.session.game
+        if game is None or (game.result or {}).get("result") not in ("gammon", "backgammon"):
+            return []
+        return [self._n(s.member) for s in game.cubes.values() if s.ended == "scored" and abs(s.points) == s.value]
 
     def _n(self, engine_name: str) -> str:
         return self.names.get(member_id(engine_name), engine_name)

@@ -571,6 +571,7 @@ class ChouetteTable:
         if number != self.game_number + 1:
             raise GameError(f"the next game is number {self.game_number + 1}, not {number!r}")
         self.session.start_game(args.get("partner", "auto"))
+        self.orders = {member: order for member, order in self.orders.items() if order["until"] != "game"}
         self.board = Game(self.rules.game)
         self.turns = 0
         dice = {k: args[k] for k in ("recipe", "next_seed_hash", "beacon") if k in args}  # absent from v1 logs
