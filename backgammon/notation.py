@@ -6,7 +6,8 @@ intermediate hits shown (``13/7*/5``), identical moves counted (``8/5(2)``), eve
 is :func:`backgammon.moves.format_moves` (a play's :meth:`~backgammon.moves.Play.notation`); this module reads.
 
 Input is forgiving where it can be and exact where it must be (python-chess's ``parse_san`` is the model):
-moves in any order, ``*`` optional (landing on a blot always hits), ``bar``/``25`` and ``off``/``0`` synonyms, dice in
+moves in any order, ``*`` optional (landing on a blot always hits), ``13-7`` for ``13/7`` (FIBS's dash),
+``bar``/``25`` and ``off``/``0`` synonyms, dice in
 either order, ``(n)`` repeats, combined moves split into the dice in every possible way. The result must be one of the
 legal plays (RULES G7, G10) and each step must be a legal move in the order found. Errors are typed:
 :class:`~backgammon.errors.InvalidPlayError` (syntax), :class:`~backgammon.errors.IllegalPlayError` (lists the legal
@@ -27,6 +28,7 @@ ROUTE_NO_HIT = "no_hit"
 _EMPTY_WORDS = {"", "pass", "-", "cannot move", "can't move", "no move", "none", "(no move)", "no legal move"}
 _TOKEN = re.compile(r"^(bar|b|\d{1,2})((?:/(?:off|o|\d{1,2})\*?)+)(?:\((\d)\))?$")
 _STEP = re.compile(r"/(off|o|\d{1,2})(\*?)")
+_DASHED = re.compile(r"^(bar|b|\d{1,2})((?:-(?:off|o|\d{1,2})\*?)+)(\(\d\))?$")
 
 
 # -- parsing -----------------------------------------------------------------------------------------------------------
@@ -54,6 +56,8 @@ def parse_segments(text: str) -> list[tuple[int, int, bool]]:
         return []
     segments: list[tuple[int, int, bool]] = []
     for token in cleaned.split():
+        if _DASHED.match(token):  # 13-7 as FIBS and many players write it: 13/7
+            token = token.replace("-", "/")
         match = _TOKEN.match(token)
         if not match:
             raise InvalidPlayError(

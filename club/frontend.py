@@ -194,28 +194,53 @@ async def open_games(
 @dataclass(frozen=True, slots=True)
 class GameChoice:
     """One game a member could mean: ``key`` (a match id, or whatever the front end uses to find it again),
-    ``label`` (one line for a list, see :func:`describe_item`) and ``waiting`` (it waits for him to act now)."""
+    ``label`` (one line for a list, see :func:`describe_item`), ``waiting`` (it waits for him to act now) and
+    ``pending`` (what it waits for: a match's pending action; None when not known, as for a chouette)."""
 
     key: object
     label: str
     waiting: bool
+    pending: str | None = None
+
+
+ACTION_PENDINGS = {
+    "accept": ("answer_challenge", "answer_resignation"),
+    "decline": ("answer_challenge", "answer_resignation"),
+    "roll": ("roll", "roll_or_double"),
+    "double": ("roll_or_double",),
+    "take": ("answer_double", "answer_beaver", "answer_raccoon"),
+    "drop": ("answer_double", "answer_beaver", "answer_raccoon"),
+    "beaver": ("answer_double",),
+    "raccoon": ("answer_beaver",),
+    "play": ("play",),
+}
+"""The pending actions of a match where each game action can be done (:func:`choose_game` narrows by them)."""
 
 
 def choose_game(
-    choices: Sequence[GameChoice], *, for_turn: bool, how: str = "say which one with game: (its number)"
+    choices: Sequence[GameChoice],
+    *,
+    for_turn: bool,
+    how: str = "say which one with game: (its number)",
+    action: str | None = None,
 ) -> object:
     """The game a member means when he names none — the game-addressing rule of every front end (the console,
     and Discord outside a game's thread). Returns the chosen ``key``.
 
     - an action that needs his turn (``for_turn``: roll, move, double, take, drop, accept, resign …) goes to **the one
       game waiting for him**; with none or several waiting it is refused, listing his games — never "the last one
-      named", so an action cannot land in the wrong game;
+      named", so an action cannot land in the wrong game; of several, the one where ``action`` can be done at all
+      (:data:`ACTION_PENDINGS`: ``accept`` with one challenge among games at their roll) is meant;
     - a command that does not need his turn (board, rules, export, withdraw, stop …) goes to the one game waiting
       for him, else to his only open game.
 
     ``how`` tells him how to name one (e.g. ``say which one, e.g. withdraw 2``). Raises
     :class:`InvalidRequestError` with the list (at most 10 lines), games waiting for him first."""
     waiting = [choice for choice in choices if choice.waiting]
+    if len(waiting) > 1 and action in ACTION_PENDINGS:
+        fits = [c for c in waiting if c.pending is None or c.pending in ACTION_PENDINGS[action]]
+        if len(fits) == 1:
+            return fits[0].key
     if len(waiting) == 1:
         return waiting[0].key
     if not waiting and len(choices) == 1 and not for_turn:
@@ -243,12 +268,14 @@ async def resolve_match(
     thread: int | None = None,
     open_only: bool = True,
     for_turn: bool = False,
+    action: str | None = None,
     links: Callable[[list[int]], Awaitable[dict[int, str]]] | None = None,
 ) -> int:
     """The match ``member`` means: ``given`` if he named one; else ``here`` (the game of the thread he is in) if
     he plays in it, or the match whose thread is ``thread`` (the channel he acts in) if he plays in it (with
     ``open_only``, only while it is challenged or played: in a finished match's thread an action goes to his open
-    games; one read); else by :func:`choose_game` over his open games (``for_turn``: the action needs his turn) —
+    games; one read); else by :func:`choose_game` over his open games (``for_turn``: the action needs his turn;
+    ``action``: which, to find the one game where it can be done) —
     the game-addressing rule: never "the last one named". Only matches of the club of ``guild_id`` are found
     (:func:`in_club`; None: any club). ``links``: ``async (match ids) -> {id: link}`` (Discord: a jump link to each
     game's board), asked only for a refusal, whose list then carries them.
@@ -266,10 +293,10 @@ async def resolve_match(
         if found is not None:
             return found
     waiting, others = await open_games(service, member, guild_id)
-    choices = [GameChoice(item.match_id, describe_item(item, True), True) for item in waiting]
+    choices = [GameChoice(item.match_id, describe_item(item, True), True, item.pending) for item in waiting]
     choices += [GameChoice(item.match_id, describe_item(item, False), False) for item in others]
     try:
-        return choose_game(choices, for_turn=for_turn)
+        return choose_game(choices, for_turn=for_turn, action=action)
     except InvalidRequestError:
         if links is None or not choices:
             raise
@@ -277,7 +304,7 @@ async def resolve_match(
     items = [(item, True) for item in waiting] + [(item, False) for item in others]
     choices = [GameChoice(item.match_id, describe_item(item, mine, link=found.get(item.match_id)), mine)
                for item, mine in items]  # fmt: skip
-    return choose_game(choices, for_turn=for_turn)
+    return choose_game(choices, for_turn=for_turn, action=action)
 
 
 async def resolve_chouette(

@@ -107,7 +107,7 @@ async def command_action(
         member = await register(interaction)
         match_id = await frontend.resolve_match(
             bot.service, member, guild_id=interaction.guild_id, given=game, thread=interaction.channel_id,
-            for_turn=action not in NOT_FOR_TURN, links=board_links(bot, interaction.guild_id),
+            for_turn=action not in NOT_FOR_TURN, action=action, links=board_links(bot, interaction.guild_id),
         )  # fmt: skip
         if action in ("accept", "decline"):
             action = frontend.answer_action(await bot.service.state(match_id), member, action == "accept")

@@ -66,10 +66,14 @@ def setting_value(key: str, text: str):
     if stored == "reminders":
         return reminder_hours(text)
     if key in ("move_hours", "challenge_hours"):
-        seconds = hours(text if re.search(r"[a-z]$", text.strip().lower()) else text + "h", key)
-        if not MIN_TIME <= seconds <= MAX_TIME:  # said in hours, as typed (ClubSettings says it in seconds)
-            raise InvalidRequestError(f"{key} is a number of hours from a minute (1m) to a year (8760), like 24 "
+        refusal = InvalidRequestError(f"{key} is a number of hours from a minute (1m) to a year (8760), like 24 "
                                       f"or 90m — not {text[:40]!r}")  # fmt: skip
+        try:  # a bare number is hours; the refusal echoes what was typed
+            seconds = hours(text if re.search(r"[a-z]$", text.strip().lower()) else text + "h", key)
+        except InvalidRequestError:
+            raise refusal from None
+        if not MIN_TIME <= seconds <= MAX_TIME:  # said in hours, as typed (ClubSettings says it in seconds)
+            raise refusal
         return seconds
     if key in ("move_time", "challenge_time"):
         return number(text, f"{key} (seconds)", low=0, high=10**9)

@@ -201,17 +201,19 @@ class Console:
         result = []
         if "match" in kinds:
             waiting, others = await frontend.open_games(self.service, self.member, self.guild_id)
-            result += [frontend.GameChoice(Target("match", i.match_id), frontend.describe_item(i, True), True)
-                       for i in waiting]  # fmt: skip
+            result += [frontend.GameChoice(Target("match", i.match_id), frontend.describe_item(i, True), True,
+                                           i.pending) for i in waiting]  # fmt: skip
             result += [frontend.GameChoice(Target("match", i.match_id), frontend.describe_item(i, False), False)
                        for i in others]  # fmt: skip
         if "chouette" in kinds:
             result += await lent("chouette_choices")(self, waiting_only=waiting_only)
         return result
 
-    async def target(self, given: Target | None, *, for_turn: bool, kinds=("match", "chouette")) -> Target:
+    async def target(
+        self, given: Target | None, *, for_turn: bool, kinds=("match", "chouette"), action: str | None = None
+    ) -> Target:
         """The game a command means: ``given``, else by the rule of :func:`club.frontend.choose_game` over
-        :meth:`choices` of ``kinds``. Raises :class:`InvalidRequestError` (none, or several: with the list)."""
+        :meth:`choices` of ``kinds`` (``action``: the game action, to find the one game where it can be done). Raises :class:`InvalidRequestError` (none, or several: with the list)."""
         if given is not None:
             if given.kind not in kinds:
                 raise InvalidRequestError(f"that command is for {' or '.join(kinds)}es, not for {given}")
@@ -231,7 +233,8 @@ class Console:
             example = f"{typed} game={first.id}"
         else:
             example = f"{typed} {first.id}"
-        found = frontend.choose_game(choices, for_turn=for_turn, how=f"say which one, e.g. {example.strip()}")
+        found = frontend.choose_game(choices, for_turn=for_turn, how=f"say which one, e.g. {example.strip()}",
+                                     action=action)  # fmt: skip
         assert isinstance(found, Target)
         return found
 

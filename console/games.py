@@ -249,7 +249,7 @@ async def _answer(console: Console, args: list[str], yes: bool) -> str:
         raise InvalidRequestError(
             f"{'accept' if yes else 'decline'} takes only a game number, not {' '.join(rest)[:60]!r}"
         )
-    match_id = (await console.target(target, for_turn=yes, kinds=("match",))).id
+    match_id = (await console.target(target, for_turn=yes, kinds=("match",), action="accept" if yes else "decline")).id
     console.last_match = match_id
     view = await console.service.state(match_id)
     action = frontend.answer_action(view, console.member, yes)
@@ -286,7 +286,7 @@ async def game_action(console: Console, action: str, args: list[str], *, trailin
     a chouette; :func:`club.frontend.choose_game`)."""
     target, rest = take_target(args, trailing_number=trailing_number)
     kinds = ("chouette",) if action in CHOUETTE_ONLY else ("match",) if action in MATCH_ONLY else ("match", "chouette")
-    target = await console.target(target, for_turn=action != "stop", kinds=kinds)
+    target = await console.target(target, for_turn=action != "stop", kinds=kinds, action=action)
     if target.kind == "chouette":
         return await lent("chouette_action")(console, target.id, action, rest)
     match_id = target.id

@@ -159,3 +159,41 @@ async def test_console_words_carry_no_discord_markdown_and_waits_read_naturally(
         assert (await console.handle("wait 130m")).startswith("2 hours and 10 minutes pass.")
         assert (await console.handle("wait 1m")).startswith("1 minute passes.")
         assert (await console.handle("wait 90m")).startswith("1.5 hours pass.")
+
+
+async def test_an_action_without_a_game_goes_to_the_one_game_where_it_can_be_done(tmp_path):
+    """bob plays erin (his turn to roll) and has carol's challenge to answer: ``accept`` can only mean carol's
+    challenge, so it is accepted — not refused with "You have 2 games waiting for you"; ``roll`` can only mean the
+    game with erin. An action that fits both still asks which."""
+    async with console_in(tmp_path) as console:
+        await console.handle("as erin")
+        await console.handle("challenge bob 3")
+        await console.handle("as carol")
+        await console.handle("challenge bob 3")
+        await console.handle("as bob")
+        await console.handle("accept 1")
+        view = await console.service.state(1)
+        if view.waiting_for != member_id("bob"):  # erin opened: she plays, then it is bob's roll
+            await console.handle("as erin")
+            plays = await console.service.legal_plays(1, member_id("erin"))
+            await console.handle(f"move {plays[0]}")
+            await console.handle("as bob")
+        assert (await console.handle("resign")).startswith("Refused: You have 2 games waiting for you")
+        accepted = await console.handle("accept")
+        assert "bob accepts the challenge." in accepted, accepted
+        assert (await console.service.state(2)).status == "active"
+
+
+async def test_a_refused_hours_setting_echoes_what_was_typed(tmp_path):
+    async with console_in(tmp_path) as console:
+        out = await console.handle("config move_hours -1")
+    assert out == ("Refused: move_hours is a number of hours from a minute (1m) to a year (8760), like 24 or 90m — "
+                   "not '-1'")  # fmt: skip
+
+
+def test_a_play_written_with_dashes_is_read_as_with_slashes():
+    """``13-7 8-7`` (as FIBS and many players write it) is the play ``13/7 8/7``; ``bar-22*`` and ``6-off`` too."""
+    from backgammon.notation import parse_segments
+
+    assert parse_segments("13-7 8-7") == parse_segments("13/7 8/7")
+    assert parse_segments("bar-22* 6-off 8-5(2)") == parse_segments("bar/22* 6/off 8/5(2)")

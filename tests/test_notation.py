@@ -89,7 +89,7 @@ def test_output_forms():
 @pytest.mark.parametrize(
     "text",
     [
-        "24-18 13/11",
+        "24:18 13/11",  # a dash (13-7, as FIBS) is read as a slash: tests/test_newcomer_items.py
         "26/20",
         "13/",
         "/13",
