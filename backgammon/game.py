@@ -73,21 +73,30 @@ class Phase(StrEnum):
     OVER = "over"
 
 
-_OFFER_PHASES = {"double": Phase.CUBE_OFFERED, "beaver": Phase.BEAVER_OFFERED, "raccoon": Phase.RACCOON_OFFERED}
-ACTIONS = (
-    "opening_roll",
-    "roll",
-    "play",
-    "double",
-    "take",
-    "drop",
-    "beaver",
-    "raccoon",
-    "resign",
-    "accept_resignation",
-    "reject_resignation",
-    "forfeit",
-)
+class Action(StrEnum):
+    """The actions of a game, as its history logs them (``{"action": …}``) and the club's log names them (stored as
+    their values: old logs replay the same)."""
+
+    OPENING_ROLL = "opening_roll"  # RULES G2/G3
+    ROLL = "roll"  # G4
+    PLAY = "play"  # G5–G10
+    DOUBLE = "double"  # D1
+    TAKE = "take"  # D2
+    DROP = "drop"  # D2
+    BEAVER = "beaver"  # D3
+    RACCOON = "raccoon"  # D3
+    RESIGN = "resign"  # G12
+    ACCEPT_RESIGNATION = "accept_resignation"  # G12
+    REJECT_RESIGNATION = "reject_resignation"  # G12
+    FORFEIT = "forfeit"  # the club's time limit (A2, M5)
+
+
+ACTIONS = tuple(Action)
+"""Every action, in the order of :class:`Action`."""
+
+_OFFER_PHASES = {
+    Action.DOUBLE: Phase.CUBE_OFFERED, Action.BEAVER: Phase.BEAVER_OFFERED, Action.RACCOON: Phase.RACCOON_OFFERED,
+}  # fmt: skip
 
 
 def _check_side(side: Any) -> int:
@@ -280,7 +289,7 @@ class Game:
         """
         self._check_opening_roll()
         die0, die1 = check_dice((die0, die1))
-        self.history.append({"action": "opening_roll", "dice": [die0, die1]})
+        self.history.append({"action": Action.OPENING_ROLL, "dice": [die0, die1]})
         if die0 == die1:
             self.opening_ties += 1
             self.cube = cubes.automatic_raise(self.cube, self.rules, self.match_length)
@@ -297,7 +306,7 @@ class Game:
         """
         self._check_roll(side)
         dice = check_dice(dice)
-        self.history.append({"action": "roll", "side": side, "dice": list(dice)})
+        self.history.append({"action": Action.ROLL, "side": side, "dice": list(dice)})
         self.dice = dice
         self.phase = Phase.PLAY
 
@@ -315,7 +324,11 @@ class Game:
         self._check_play(side)
         chosen = self._resolve_play(play, route_policy)
         self.history.append(
-            {"action": "play", "side": side, "moves": [[m.source, m.target, m.die, bool(m.hit)] for m in chosen.moves]}
+            {
+                "action": Action.PLAY,
+                "side": side,
+                "moves": [[m.source, m.target, m.die, bool(m.hit)] for m in chosen.moves],
+            }
         )
         self._after_play(side, chosen.position)
         return chosen
@@ -359,15 +372,15 @@ class Game:
         it is not ``side``'s turn for that action, :class:`IllegalPlayError` for a move that cannot be made at all,
         :class:`GameError` for another ``action``."""
         _check_side(side)
-        if action == "double":
+        if action == Action.DOUBLE:
             self._require_phase(Phase.ROLL)
             self._require_turn(side, "a double is offered only on one's own turn, RULES D1")
-            self.history.append({"action": "double", "side": side, "imposed": True})
+            self.history.append({"action": Action.DOUBLE, "side": side, "imposed": True})
             self.cube = cubes.offer_double(self.cube, side)
             self.phase = Phase.CUBE_OFFERED
             self.turn = 1 - side
             return
-        if action != "play":
+        if action != Action.PLAY:
             raise GameError(f"only a double or a play can be imposed, not {action!r}")
         self._check_play(side)
         position = self.position
@@ -379,7 +392,7 @@ class Game:
                 raise IllegalPlayError(f"{source}/{target}: point {target} is held by the opponent", [])
             position, hit = apply_move(position, source, target)
             made.append([source, target, source - target, hit])
-        self.history.append({"action": "play", "side": side, "moves": made, "imposed": True})
+        self.history.append({"action": Action.PLAY, "side": side, "moves": made, "imposed": True})
         self._after_play(side, position)
 
     def _resolve_play(self, play: Play | str, route_policy: str | None) -> Play:
@@ -416,7 +429,7 @@ class Game:
         :class:`~backgammon.errors.CubeError` (Crawford game M3, the opponent owns the cube D1, cap D5, dead cube M4).
         """
         self._check_double(side)
-        self.history.append({"action": "double", "side": side})
+        self.history.append({"action": Action.DOUBLE, "side": side})
         self.cube = cubes.offer_double(self.cube, side)
         self.phase = Phase.CUBE_OFFERED
         self.turn = 1 - side
@@ -426,7 +439,7 @@ class Game:
         owned by the side that was doubled; the doubler then rolls (phase ROLL). Raises :class:`WrongPhaseError`
         (no offer) or :class:`WrongTurnError` (not the side to answer)."""
         self._check_take(side)
-        self.history.append({"action": "take", "side": side})
+        self.history.append({"action": Action.TAKE, "side": side})
         self.cube = cubes.take(self.cube)
         self.phase = Phase.ROLL
         self.turn = self.on_roll
@@ -436,7 +449,7 @@ class Game:
         beavered-from value, D3): the game is over. Returns the result. Raises :class:`WrongPhaseError`,
         :class:`WrongTurnError`, or :class:`~backgammon.errors.CubeError` for a compulsory raccoon (option)."""
         self._check_drop(side)
-        self.history.append({"action": "drop", "side": side})
+        self.history.append({"action": Action.DROP, "side": side})
         points = cubes.drop_cost(self.cube)
         face = self.cube.value
         return self._finish(GameResult(1 - side, points, "single", "drop", face, 1, self.cube.factor))
@@ -446,7 +459,7 @@ class Game:
         once; the doubler answers (phase BEAVER_OFFERED). Raises :class:`WrongPhaseError`, :class:`WrongTurnError`,
         :class:`~backgammon.errors.CubeError` (beavers off, cap, or a raccoon without further redoubles)."""
         self._check_beaver(side)
-        self.history.append({"action": "beaver", "side": side})
+        self.history.append({"action": Action.BEAVER, "side": side})
         self.cube = cubes.beaver(self.cube, self.rules)
         self.phase = Phase.BEAVER_OFFERED
         self.turn = self.cube.responder
@@ -456,7 +469,7 @@ class Game:
         more, ownership unchanged; the beaverer answers (phase RACCOON_OFFERED). Raises :class:`WrongPhaseError`,
         :class:`WrongTurnError`, :class:`~backgammon.errors.CubeError` (raccoons off, cap)."""
         self._check_raccoon(side)
-        self.history.append({"action": "raccoon", "side": side})
+        self.history.append({"action": Action.RACCOON, "side": side})
         self.cube = cubes.raccoon(self.cube, self.rules)
         self.phase = Phase.RACCOON_OFFERED
         self.turn = self.cube.responder
@@ -478,7 +491,7 @@ class Game:
         self.dice = None
         return result
 
-    def legal_actions(self, side: int) -> set[str]:
+    def legal_actions(self, side: int) -> set[Action]:
         """Names of the action methods ``side`` may call now (a subset of :data:`ACTIONS`).
 
         ``"resign"`` means a resignation of some level may be offered; ``"opening_roll"`` is listed for both sides
@@ -486,20 +499,20 @@ class Game:
         """
         _check_side(side)
         checks = {
-            "opening_roll": self._check_opening_roll,
-            "roll": self._check_roll,
-            "play": self._check_play,
-            "double": self._check_double,
-            "take": self._check_take,
-            "drop": self._check_drop,
-            "beaver": self._check_beaver,
-            "raccoon": self._check_raccoon,
-            "resign": self._check_resign,
-            "accept_resignation": self._check_answer_resignation,
-            "reject_resignation": self._check_answer_resignation,
-            "forfeit": self._check_forfeit,
+            Action.OPENING_ROLL: self._check_opening_roll,
+            Action.ROLL: self._check_roll,
+            Action.PLAY: self._check_play,
+            Action.DOUBLE: self._check_double,
+            Action.TAKE: self._check_take,
+            Action.DROP: self._check_drop,
+            Action.BEAVER: self._check_beaver,
+            Action.RACCOON: self._check_raccoon,
+            Action.RESIGN: self._check_resign,
+            Action.ACCEPT_RESIGNATION: self._check_answer_resignation,
+            Action.REJECT_RESIGNATION: self._check_answer_resignation,
+            Action.FORFEIT: self._check_forfeit,
         }
-        allowed = set()
+        allowed: set[Action] = set()
         for name, check in checks.items():
             try:
                 check(side)
@@ -611,9 +624,9 @@ class Game:
         turn), 0 if none — as GNU Backgammon, which refuses such an offer again until the turn passes (RULES G12)."""
         declined = 0
         for later, entry in zip(reversed(self.history), reversed([None, *self.history[:-1]]), strict=True):
-            if later["action"] in ("play", "opening_roll"):
+            if later["action"] in (Action.PLAY, Action.OPENING_ROLL):
                 break
-            if later["action"] == "reject_resignation" and entry is not None and entry["action"] == "resign" \
+            if later["action"] == Action.REJECT_RESIGNATION and entry is not None and entry["action"] == Action.RESIGN \
                     and entry["side"] == side:  # fmt: skip
                 declined = max(declined, entry["level"])
         return declined
@@ -633,7 +646,7 @@ class Game:
         003 4.9); the opponent accepts or refuses. Allowed to either side while a turn is in progress (phases ROLL and
         PLAY). Raises :class:`GameError` for a bad level, :class:`WrongPhaseError` otherwise."""
         self._check_resign(side, level)
-        self.history.append({"action": "resign", "side": side, "level": level})
+        self.history.append({"action": Action.RESIGN, "side": side, "level": level})
         self._resume = self.phase
         self.resignation = (side, level)
         self.phase = Phase.RESIGNATION_OFFERED
@@ -643,7 +656,7 @@ class Game:
         """``side`` accepts the opponent's resignation (RULES G12): he wins level × cube (the Jacoby rule, D4, may
         count it single). Returns the result. Raises :class:`WrongPhaseError`/:class:`WrongTurnError`."""
         self._check_answer_resignation(side)
-        self.history.append({"action": "accept_resignation", "side": side})
+        self.history.append({"action": Action.ACCEPT_RESIGNATION, "side": side})
         assert self.resignation is not None  # set while a resignation is offered
         level = self.resignation[1]
         multiplier = cubes.scored_multiplier(level, self.cube, self.rules, self.match_length, resignation=True)
@@ -658,7 +671,7 @@ class Game:
         """``side`` refuses the opponent's resignation (RULES G12): the game goes on where it was; the offer binds
         nobody. Raises :class:`WrongPhaseError`/:class:`WrongTurnError`."""
         self._check_answer_resignation(side)
-        self.history.append({"action": "reject_resignation", "side": side})
+        self.history.append({"action": Action.REJECT_RESIGNATION, "side": side})
         assert self._resume is not None  # set while a resignation is offered
         self.phase = self._resume
         self._resume = None
@@ -673,7 +686,7 @@ class Game:
         point"); ``"worst"`` the worst result still possible for him (:meth:`max_resignation`). Returns the result."""
         self._check_forfeit(side)
         result = self.forfeit_result(side)
-        self.history.append({"action": "forfeit", "side": side})
+        self.history.append({"action": Action.FORFEIT, "side": side})
         return self._finish(result)
 
     def forfeit_result(self, side: int) -> GameResult:
@@ -703,14 +716,14 @@ class Game:
             name = action["action"]
             if name == "setup":
                 self._setup(action)
-            elif name == "opening_roll":
+            elif name == Action.OPENING_ROLL:
                 self.opening_roll(*action["dice"])
-            elif name == "roll":
+            elif name == Action.ROLL:
                 self.roll(action["side"], action["dice"])
             elif action.get("imposed"):
                 imposed = [(m[0], m[1]) for m in action.get("moves", ())]
                 self.impose(action["side"], name, imposed)
-            elif name == "play":
+            elif name == Action.PLAY:
                 side = action["side"]
                 self._check_play(side)
                 moves = tuple(Move(m[0], m[1], m[2], bool(m[3])) for m in action["moves"])
@@ -718,11 +731,11 @@ class Game:
                 if reached is None:
                     raise IllegalPlayError(f"the recorded moves {action['moves']} cannot be played here")
                 self.play(side, Play(moves, reached, start=self.position))
-            elif name == "resign":
+            elif name == Action.RESIGN:
                 self.resign(action["side"], action["level"])
             elif name in ("double", "take", "drop", "beaver", "raccoon", "accept_resignation", "reject_resignation"):
                 getattr(self, name)(action["side"])
-            elif name == "forfeit":
+            elif name == Action.FORFEIT:
                 self.forfeit(action["side"])
             else:
                 raise GameError(f"unknown action {name!r}; actions are: setup, {', '.join(ACTIONS)}")

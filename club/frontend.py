@@ -289,9 +289,9 @@ async def resolve_match(
         if record is not None and member in record.players and await record_in_club(service, record, guild_id):
             return here
     if thread is not None:
-        found = await service.match_in_thread(thread, member, guild_id, open_only=open_only)
-        if found is not None:
-            return found
+        in_thread = await service.match_in_thread(thread, member, guild_id, open_only=open_only)
+        if in_thread is not None:
+            return in_thread
     waiting, others = await open_games(service, member, guild_id)
     choices = [GameChoice(item.match_id, describe_item(item, True), True, item.pending) for item in waiting]
     choices += [GameChoice(item.match_id, describe_item(item, False), False) for item in others]
