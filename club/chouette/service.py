@@ -19,8 +19,11 @@ Captain (003 Atlanta 7.1) — gets ``proxy_time`` to decide for him (``by=``). W
 by this policy (:func:`policy_decision`): a missed doubling window is no double (5.9 "closes at the deadline"); a
 missed answer to Box's double is a take if the proxy (or Captain) took his own cube in that round, else a drop; a
 classic partner goes along with the Captain's double (000 Ch.8); a dropper offers no extra (5.7). Box is nobody's to
-represent: his missed answer accepts every cube (always allowed by 5.10/5.11). The board's rolls and plays follow
-the club's ``expiry_policy`` (nothing, or the late side forfeits the board game).
+represent: his missed answer accepts every cube (always allowed by 5.10/5.11). A late Team player (roll or play)
+is marked away and an Acting Captain stands in (RULES C9, :mod:`club.chouette.table`); otherwise the board's rolls
+and plays follow the club's ``expiry_policy`` (nothing, or the late side forfeits the board game). Standing orders
+and members passed over are decided at once, by the club, as logged decisions (:meth:`ChouetteService.standing_order`;
+:meth:`~club.chouette.table.ChouetteTable.automatic`).
 
 Not offered here (the engine has them): resignations of the board (each cube would need its own answer — the board is
 played out, or forfeited at the time limit), settlements (C10), relinquishing the box (6.1), changing stakes between
