@@ -1,6 +1,7 @@
 """Nobody waits on an absent member (RULES C9; 003 Atlanta 6.2, 7.1), through the Discord harness and the console:
 an Acting Captain stands in for a Captain who left or missed his deadline, standing orders answer at once, members
-away with nobody present to decide for them are passed over — and the log, the sheet and the dice proof verify."""
+away with nobody present to decide for them are passed over — and the log, the sheet and the dice proof verify.
+SQLite only: the chouette's storage on PostgreSQL is covered by tests/test_chouette_club.py and test_chouette_bot.py."""
 
 from __future__ import annotations
 
@@ -15,8 +16,6 @@ from club import InjectedDice, ManualClock
 from club.verify import verify_chouette
 from tests.consolekit import console_in
 from tests.discordkit import GUILD, Harness, Msg, chouette_parts
-
-pytestmark = pytest.mark.backends
 
 HOUR = 3600.0
 TOOL = Path(__file__).resolve().parent.parent / "tools" / "verify_dice.py"
@@ -55,7 +54,6 @@ async def seated(h: Harness, room: int, clock: ManualClock):
     return people
 
 
-@pytest.mark.sqlite_only
 async def test_a_captain_who_leaves_gets_an_acting_captain_and_his_proxy_decides_his_cube(tmp_path):
     """RULES C9 (003 Atlanta 6.2, 7.1): Bob, the Captain, named Di his proxy and leaves during the Team's window: Cy,
     the next Team member present, is Acting Captain at once — the board says so and he rolls and plays; Bob's double
@@ -110,7 +108,6 @@ async def test_a_captain_who_leaves_gets_an_acting_captain_and_his_proxy_decides
         assert report.ok, report.problems
 
 
-@pytest.mark.sqlite_only
 async def test_console_standing_orders_answer_at_once_and_a_leaving_captain_is_stood_in_for(tmp_path):
     """RULES C9 in the console: ``chouette order take 4 drop 8`` for the game is shown on the seat panel; Box doubles
     every cube and cy's order takes his at once (logged as the club's ``answer`` with ``why: order``); the Captain
@@ -179,7 +176,6 @@ def _absent_never_asked(view) -> None:
     assert not asked_absent, f"an absent member is waited on: {asked_absent}"
 
 
-@pytest.mark.sqlite_only
 async def test_must_show_five_members_the_captain_leaves_two_away_without_proxies_discord(tmp_path):
     """The issue's must-show, through the harness (fair dice): five members; in the first Team window two members
     (no proxy) let their deadline pass — they are away and passed over at once; then the Captain leaves mid-game
@@ -254,7 +250,6 @@ async def test_must_show_five_members_the_captain_leaves_two_away_without_proxie
         assert report.ok and report.games >= 1, report.problems
 
 
-@pytest.mark.sqlite_only
 async def test_must_show_five_members_the_captain_leaves_two_away_without_proxies_console(tmp_path):
     """The same must-show in the console: two members let the first Team window's deadline pass (``wait``), the
     Captain types ``chouette leave``; the game plays to its end by typed verbs with nobody waiting on an absent
@@ -315,7 +310,6 @@ async def test_must_show_five_members_the_captain_leaves_two_away_without_proxie
     assert result.returncode == 0, result.stdout + result.stderr
 
 
-@pytest.mark.sqlite_only
 async def test_money_play_standing_take_is_private_and_applied_when_the_double_arrives(tmp_path):
     """RULES D2, C9 in 1-on-1 money play, through the harness: Bob leaves ``/player autotake upto:2``; the answer is
     private (nothing posted in the channel or the thread names it, his opponent sees nothing); Alice's double to 2
@@ -356,7 +350,6 @@ async def test_money_play_standing_take_is_private_and_applied_when_the_double_a
         ]
 
 
-@pytest.mark.sqlite_only
 async def test_console_autotake(tmp_path):
     """``autotake N`` in the console: a private line for the member, the double to a bigger cube is still his to
     answer; ``autotake off`` withdraws it."""
@@ -372,7 +365,6 @@ async def test_console_autotake(tmp_path):
         assert (await console.handle("autotake 5")).startswith("Refused")
 
 
-@pytest.mark.sqlite_only
 async def test_the_buyer_of_a_team_settlement_carries_the_sellers_cube_on_the_panel(tmp_path):
     """003 Atlanta 4.4 on the seat panel: after cy buys dee's interest, dee's line says cy holds his cube, and cy's
     own line says he carries dee's cube too — whose interest each cube carries, read from either line."""
@@ -427,7 +419,6 @@ def test_the_engine_stand_in_replays_and_the_acting_captain_is_the_default_proxy
     assert classic.team_double("Cy") == {"Bob": 2, "Cy": 2}
 
 
-@pytest.mark.sqlite_only
 async def test_passed_over_extras_and_answers_with_nobody_present(tmp_path):
     """RULES C9's passed-over answers (003 Atlanta 5.7, 7.1): Cy leaves (away, no proxy); Box doubles every cube:
     Cy's answer goes to Bob, the Captain, who is present (7.1) — he drops it, Di drops, Bob takes his own; the
@@ -458,7 +449,6 @@ async def test_passed_over_extras_and_answers_with_nobody_present(tmp_path):
         assert (await verify_chouette(svc.club.db, sid)).ok
 
 
-@pytest.mark.sqlite_only
 async def test_with_nobody_on_the_team_present_box_doubles_are_dropped_at_once(tmp_path):
     """RULES C9: Bob (Captain) and Cy both leave; nobody on the Team is present to answer Box's double for them, so
     both are passed over and drop (their count before the double, 000 Ch.8) — the game ends on drops at once, nobody
@@ -480,7 +470,6 @@ async def test_with_nobody_on_the_team_present_box_doubles_are_dropped_at_once(t
         assert (await verify_chouette(svc.club.db, sid)).ok
 
 
-@pytest.mark.sqlite_only
 async def test_a_chouette_result_counted_single_by_jacoby_says_so(tmp_path):
     """RULES D4 (newcomer report, item 9): a board forfeited at the time limit scores as a resignation at its level,
     and on cubes never turned Jacoby counts it single — "Box wins the board: a backgammon" followed by ±1 each read
