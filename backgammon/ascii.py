@@ -73,6 +73,7 @@ def ascii_board(
     bottom: int | None = None,
     cube_factor: int = 1,
     position_id: str | None = None,
+    score: tuple[int, int] | None = None,
 ) -> str:
     """The position as a multi-line text board with pip counts and checkers off; ``X`` is the player on roll.
 
@@ -84,7 +85,9 @@ def ascii_board(
     add-one automatic-double factor a Match ID cannot carry, shown beside the cube (``cube 1 ×4 (automatic doubles)
     centred``; RULES D6, G3). The Position ID printed is always gnubg's, seen by the player on roll: without
     ``state``, ``position_id`` gives it when ``X`` is not the player on roll (e.g. a chouette's Team answering Box's
-    double). Never raises for a valid :class:`Position`.
+    double). ``score`` (with ``state``, by gnubg player 0/1) replaces the Match ID's: in money play the net running
+    totals, signed, as the board picture shows them (a Match ID holds the points each has won, never a negative;
+    RULES M1). Never raises for a valid :class:`Position`.
     """
     x_side = bottom if bottom is not None else (state.on_roll if state is not None else 0)
     on_roll_view = state is None or state.on_roll == x_side
@@ -107,8 +110,12 @@ def ascii_board(
     ]
     middle_note = ""
     if state is not None:
-        o_score, x_score = state.score[1 - x_side], state.score[x_side]
-        length = f" of {state.match_length}" if state.match_length else " (money)"
+        shown = state.score if score is None else score
+        if state.match_length:
+            o_score, x_score, length = f"{shown[1 - x_side]}", f"{shown[x_side]}", f" of {state.match_length}"
+        else:
+            o_score, x_score = (f"{points:+d}" if points else "0" for points in (shown[1 - x_side], shown[x_side]))
+            length = " (money)"
         side_top.append(f"score {o_score}{length}")
         side_bottom.insert(0, f"score {x_score}{length}")
         cube = cube_text(state.cube, cube_factor)

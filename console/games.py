@@ -55,7 +55,9 @@ def ascii_table(view: TableView, viewer: int | None = None) -> str:
         state = None
     names = view.names if state is not None else None
     bottom = side if state is not None else None
-    return ascii_board(game.board_for(side), state=state, names=names, bottom=bottom, cube_factor=game.cube_factor)
+    score = None if view.length else tuple(view.score)  # money: the net running totals, as the picture shows them
+    return ascii_board(game.board_for(side), state=state, names=names, bottom=bottom, cube_factor=game.cube_factor,
+                       score=score)  # fmt: skip
 
 
 def money(points: int, stake: int) -> str:

@@ -39,7 +39,7 @@ async def test_the_books_sheet_and_the_chouette_sheet_are_two_files_and_each_gam
     C11: Box, circled losers, the next Captain) are different pictures under different names — neither overwrites
     the other — and the books' reply points to the C11 sheet. A chouette game's end writes the C11 sheet as it
     stands after that game, as Discord posts it."""
-    from tests.test_console_newuser import play_until, seated_chouette
+    from tests.test_console_newuser import seated_chouette
 
     async def no_board(*_):  # the boards of the game are not what is tested here, and drawing them is slow
         return b"board"
@@ -48,7 +48,7 @@ async def test_the_books_sheet_and_the_chouette_sheet_are_two_files_and_each_gam
     images = tmp_path / "images"
     async with console_in(tmp_path, images=images) as console:
         await seated_chouette(console)
-        await play_until(console, lambda view: view.game_number >= 2)
+        await end_a_game_fast(console)
         after_game = sorted(path.name for path in images.glob("chouette-1-sheet*.png"))
         books = await console.handle("club sheet chouette:1")
         played = await console.handle("chouette sheet")
@@ -57,6 +57,28 @@ async def test_the_books_sheet_and_the_chouette_sheet_are_two_files_and_each_gam
     assert "chouette sheet chouette=1" in books and "RULES C11" in books
     assert f"Image: {images / 'chouette-1-sheet.png'}" in played
     assert (images / "sheet-chouette-1.png").read_bytes() != (images / "chouette-1-sheet.png").read_bytes()
+
+
+async def end_a_game_fast(console) -> None:
+    """Play chouette 1 until its first game ends the quickest way: every cube doubled, every double dropped."""
+    from tests.test_console_newuser import NAMES
+
+    names = {member_id(n): n for n in NAMES}
+    for _ in range(100):
+        view = await console.chouettes.state(1)
+        if view.game_number >= 2:
+            return
+        decision = view.decisions[0]
+        await console.handle(f"as {names[decision.actor]}")
+        if decision.pending == "play":
+            out = await console.handle(f"move {(await console.chouettes.legal_plays(1, decision.actor))[0]}")
+        else:
+            verb = {"double": "double", "answer": "drop"}.get(decision.pending, "double")
+            out = await console.handle(verb)
+            if out.startswith("Refused"):
+                out = await console.handle("roll")
+        assert not out.startswith("Refused"), out
+    raise AssertionError("the game did not end")
 
 
 def test_the_chouette_sheet_explains_its_marks_and_groups_thousands():
@@ -197,3 +219,23 @@ def test_a_play_written_with_dashes_is_read_as_with_slashes():
 
     assert parse_segments("13-7 8-7") == parse_segments("13/7 8/7")
     assert parse_segments("bar-22* 6-off 8-5(2)") == parse_segments("bar/22* 6/off 8/5(2)")
+
+
+async def test_a_money_sessions_text_board_shows_the_net_score_as_its_picture_does(tmp_path):
+    """RULES M1: in a money session the text board's score is each member's net running total, signed, as the PNG
+    and the sheet show it ("score +1 (money)" / "score -1 (money)"), not the points each has won."""
+    async with console_in(tmp_path) as console:
+        await console.handle("challenge bob money money 10")
+        await console.handle("as bob")
+        await console.handle("accept")
+        view = await console.service.state(1)
+        loser = "alice" if view.waiting_for == member_id("alice") else "bob"
+        winner = "bob" if loser == "alice" else "alice"
+        await console.handle(f"as {loser}")
+        await console.handle("resign")
+        await console.handle(f"as {winner}")
+        await console.handle("accept")
+        board = await console.handle("board 1")
+    lines = board.splitlines()
+    assert any(line.rstrip().endswith("score -1 (money)") for line in lines), board
+    assert any(line.rstrip().endswith("score +1 (money)") for line in lines), board
