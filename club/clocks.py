@@ -208,17 +208,7 @@ class MatchClock:
                     return Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor,
                                   deadline.pending, deadline.due_at, text + "The club waits for the move.",
                                   tuple(match.players))  # fmt: skip
-                late = match.players.index(deadline.subject)
-                opponent = match.players[1 - late]
-                other = names.get(opponent, str(opponent))
-                table, _version = await service.table_state(deadline.table_id)
-                terms = claim_terms(table, late)
-                text += (f"{other}, you may claim the game ({terms['claim_game']}), claim the match "
-                         f"({terms['claim_match']}), or give {who} 24 hours more.")  # fmt: skip
-                return Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor,
-                              deadline.pending, deadline.due_at, text, (opponent, deadline.subject),
-                              offer=("claim_game", "claim_match", "more_time"), offer_to=opponent,
-                              version=deadline.version, terms=terms)  # fmt: skip
+                return await self._claim_notice(deadline, match, text, ("claim_game", "claim_match", "more_time"))
         # the club acts through the use-case layer (its own lock and version check)
         side = match.players.index(deadline.subject)
         what_to_do = {"lapse": "lapse", "forfeit_game": "forfeit", "forfeit_match": "forfeit_match"}[policy]
@@ -231,6 +221,45 @@ class MatchClock:
         text = f"Time is up for {who} in match {deadline.table_id}.\n{outcome.message}"
         return Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor, deadline.pending,
                       deadline.due_at, text, tuple(match.players), outcome)  # fmt: skip
+
+    async def open_claim(self, match_id: int, now: float, text: str) -> Notice | None:
+        """Let the waiting opponent claim match ``match_id`` now, before its own deadline (an event round's
+        deadline under the ``claim`` policy, RULES A2, M5): its pending deadline is marked lapsed (unless it has
+        lapsed already), so that :meth:`club.correspondence.Correspondence.claim` takes his claim. Returns the claim
+        notice for him (``text`` then the offer: Claim the match), or None when the match waits for an answer to a
+        challenge, for nobody, or changed meanwhile."""
+        service, db = self.service, self.service.db
+        async with service._lock_for(match_id):
+            record = await db.get_deadline(match_id)
+            if record is None or record.pending == "answer_challenge":
+                return None
+            if record.expired_at is None and not await db.mark_deadline(
+                match_id, record.version, reminders=(), reminders_sent=record.reminders_sent, expired_at=now,
+                next_at=None,
+            ):  # fmt: skip
+                return None
+            match = await db.get_match(match_id)
+            if match is None or record.member_id not in match.players:
+                return None
+            return await self._claim_notice(self.of(record), match, text, ("claim_match",))
+
+    async def _claim_notice(self, deadline: Deadline, match, text: str, offer: tuple[str, ...]) -> Notice:
+        """The notice of a lapsed deadline under the ``claim`` policy: ``text``, then what the late member's
+        opponent may do (``offer``: ``claim_game``, ``claim_match``, ``more_time``), with what each claim scores."""
+        names = await self.service._names(match.players)
+        who = names.get(deadline.subject, str(deadline.subject))
+        late = match.players.index(deadline.subject)
+        opponent = match.players[1 - late]
+        table, _version = await self.service.table_state(deadline.table_id)
+        terms = claim_terms(table, late)
+        words = {"claim_game": f"claim the game ({terms['claim_game']})",
+                 "claim_match": f"claim the match ({terms['claim_match']})", "more_time": f"give {who} 24 hours more"}  # fmt: skip
+        said = [words[action] for action in offer]
+        choice = said[0] if len(said) == 1 else f"{', '.join(said[:-1])}, or {said[-1]}"
+        text += f"{names.get(opponent, str(opponent))}, you may {choice}."
+        return Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor, deadline.pending,
+                      deadline.due_at, text, (opponent, deadline.subject), offer=offer, offer_to=opponent,
+                      version=deadline.version, terms=terms)  # fmt: skip
 
 
 # -- the chouette's hooks -----------------------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from club.errors import InvalidRequestError
 from club.events import pictures
 from club.events.formats import EventError, Format, Settings
 from club.events.log import Event, LiveNight, Status
-from club.events.service import WHEN_EXAMPLE, EventService, EventUpdate, parse_when
+from club.events.service import WHEN_EXAMPLE, EventService, EventUpdate, asked_words, parse_when
 from club.events.texts import bracket_text, format_words, pairings_text, standings_text, summary
 from club.results import Outcome
 from club.wording import plural
@@ -604,11 +604,14 @@ class EventCog(commands.Cog):
             await news.send(content="\n".join(words)[:2000], allowed_mentions=MENTIONS)
         for key in update.asked:
             await self._ask(news, update, key)
+        for notice in update.notices:  # the claim notice, in the match's thread, with its Claim the match button
+            await publisher.post_notice(notice)
         if update.results and guild_id is not None:
             await self._picture(news, guild_id, update)
 
     async def _ask(self, channel, update: EventUpdate, key: str) -> None:
-        """The organiser's buttons for pairing ``key``, which neither player touched before its deadline."""
+        """The organiser's buttons for pairing ``key``, undecided at its deadline and forfeited by nobody (neither
+        player touched it, or the club's policy is ``nothing`` or ``claim``)."""
         event = update.event
         assert event.state is not None
         pairing = event.state.pairings[key]
@@ -619,8 +622,9 @@ class EventCog(commands.Cog):
                               ("replay", "Replay"), ("both_out", "Both out")):  # fmt: skip
             view.add_item(TableButton.of("e", event.id, event.version, action, index, label=label[:80]))
         hours = plural(round(self.bot.events.grace / 3600), "hour")
-        text = (f"{mention(event.organiser)} {event.name} {key}: neither {name_a} nor {name_b} has played by the "
-                f"deadline. Decide (or /event admin decide); if nobody does within {hours}, both are out.")  # fmt: skip
+        why = asked_words(event, key, update.names)
+        text = (f"{mention(event.organiser)} {event.name} {key} ({name_a} v {name_b}): {why}. Decide (or /event "
+                f"admin decide); if nobody does within {hours}, both are out.")  # fmt: skip
         await channel.send(content=text[:2000], view=view, allowed_mentions=MENTIONS)
 
     async def _picture(self, news, guild_id: int, update: EventUpdate) -> None:

@@ -240,3 +240,27 @@ async def test_the_event_settings_from_the_console(tmp_path):
         console.admin = False
         await say(console, "as ann")
         await refused(console, "event create Cup single", "Only a club admin can create an event")
+
+
+async def test_a_round_deadline_under_the_claim_policy(tmp_path):
+    """Under ``config expiry claim`` a round's deadline forfeits nobody: ``wait`` says the organiser decides and
+    that the waiting member can claim the match; his ``claim match`` decides the pairing, as a claim."""
+    async with console_in(tmp_path, cast=CAST) as console:
+        await say(console, "as ann")
+        await say(console, "config expiry claim")
+        await enter(console, "Duel", "single lengths=3 hours=24", CAST[:2])
+        await say(console, "event start Duel")
+        event = await console.events.find(console.guild_id, "Duel")
+        pairing = event.state.pairings["W1-1"]
+        match_id = (await console.events.store.matches(event.id))["W1-1"]
+        await console.service.accept(match_id, pairing.b)
+        late = (await console.service.db.get_match(match_id)).waiting_for
+        waiting = next(name for name in CAST if member_id(name) == pairing.other(late))
+        waited = await say(console, "wait 25h")
+        assert "the organiser decides" in waited and f"{waiting} may claim it" in waited
+        assert f"{waiting} can: claim match (as {waiting})" in waited
+        await say(console, f"as {waiting}")
+        await say(console, f"claim match {match_id}")
+        event = await console.events.find(console.guild_id, "Duel")
+        result = event.state.results["W1-1"]
+        assert result.winner == member_id(waiting) and result.how.value == "claim"

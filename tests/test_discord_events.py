@@ -120,3 +120,43 @@ async def test_a_match_nobody_played_asks_the_organiser_with_buttons(tmp_path):
         assert event.status.value == "over" and event.state.results["W1-1"].winner == bob.id
         again = await h.press(organiser, ask, "Both out")
         assert again.private and "not an undecided match" in again.text
+
+
+async def test_a_late_member_under_the_claim_policy_is_claimed_with_the_button(tmp_path):
+    """Under the club's ``claim`` policy nobody forfeits at the round's deadline: the match's thread gets the claim
+    notice naming the event, with Claim the match for the waiting member (the late member's press is refused), and
+    the organiser gets his buttons saying who may claim; the claim decides the pairing, as a claim, not rated."""
+    async with Harness.start(tmp_path / "club.sqlite3") as h:
+        organiser = h.member("Olga", admin=True)
+        ann, bob = h.member("Ann"), h.member("Bob")
+        room = h.channel("cup")
+        configured = await h.command(organiser, "bg config", h.channel("admin"), expiry="claim")
+        assert "Club settings updated" in configured.text, configured.text
+        await h.command(organiser, "event create", room, name="Duel", format="single", lengths="3", hours=24)
+        for member in (ann, bob):
+            await h.command(member, "event join", room, event="Duel")
+        await h.command(organiser, "event start", room, event="Duel")
+        post = next(m for m in h.messages(room) if "Duel W1-1:" in m.content)
+        second = h.members[(await h.bot.events.find(h.guild, "Duel")).state.pairings["W1-1"].b]
+        await h.press(second, post, "Accept")
+        thread = h.thread_of(post)
+        match_id = next(iter((await h.bot.events.store.matches((await h.bot.events.find(h.guild, "Duel")).id))
+                             .values()))  # fmt: skip
+        late = h.members[(await h.bot.service.state(match_id)).waiting_for]
+        waiting = bob if late is ann else ann
+        h.clock.advance(25 * 3600)
+        await h.tick()
+        notice = next(m for m in h.messages(thread) if "Claim the match" in m.labels)
+        assert "Duel W1-1" in notice.content and waiting.mention in notice.content
+        assert notice.labels == ["Claim the match"]
+        ask = next(m for m in h.messages(room) if "Duel W1-1 (" in m.content and "Both out" in m.labels)
+        assert f"{waiting.name} may claim it" in ask.content and organiser.id in _mentioned(ask)
+        refused = await h.press(late, notice, "Claim the match")
+        assert refused.private and "nothing to claim" in refused.text.lower()
+        claimed = await h.press(waiting, notice, "Claim the match")
+        assert claimed.private
+        await h.settle()
+        event = await h.bot.events.find(h.guild, "Duel")
+        result = event.state.results["W1-1"]
+        assert event.status.value == "over" and result.winner == waiting.id and result.how.value == "claim"
+        assert any("wins by claim" in m.content and "(not rated)" in m.content for m in h.messages(room))

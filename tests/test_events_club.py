@@ -5,6 +5,7 @@ organiser's decisions, refusals that store nothing, a restart in the middle and 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
@@ -180,6 +181,7 @@ async def test_deadlines_forfeit_the_late_member_and_ask_the_organiser(tmp_path)
     async with club_service(tmp_path / "club.db", clock) as service:
         events = EventService(service, grace=24)
         players = await members(service, 4)
+        await service.configure_club(GUILD, expiry_policy="forfeit_match")
         start = await open_event(service, events, "Clocked", Settings(Format.SWISS, rounds=1, lengths=(3,),
                                                                          round_hours=24), players)  # fmt: skip
         (first, m1), (second, m2) = start.matches
@@ -233,6 +235,7 @@ async def test_forfeits_in_events_are_not_rated(tmp_path):
         events = EventService(service)
         records = ClubRecords(service)
         players = await members(service, 4)
+        await service.configure_club(GUILD, expiry_policy="forfeit_match")
         start = await open_event(service, events, "Rated", Settings(Format.SINGLE, lengths=(1,), round_hours=24),
                                  players)  # fmt: skip
         (played, played_id), (late, late_id) = start.matches
@@ -406,3 +409,91 @@ async def test_a_capped_field_waits_and_seeding_follows_the_rating(tmp_path):
             await events.join(GUILD, "Lots", member)
         drawn = await events.start(GUILD, "Lots", p1, organiser=False)
         assert sorted(drawn.event.state.seeds) == sorted((p1, p2, p3))
+
+
+@contextlib.asynccontextmanager
+async def late_match(tmp_path, clock, policy: str):
+    """A club with expiry policy ``policy`` and a one-round Swiss of two whose match has started (someone acted)
+    and waits for one of them: ``(service, events, pairing, match id, late, waiting)``."""
+    async with club_service(tmp_path / "club.db", clock) as service:
+        events = EventService(service, grace=24)
+        players = await members(service, 2)
+        await service.configure_club(GUILD, expiry_policy=policy)
+        start = await open_event(service, events, "Late", Settings(Format.SWISS, rounds=1, lengths=(3,),
+                                                                      round_hours=24), players)  # fmt: skip
+        ((pairing, match_id),) = start.matches
+        await service.accept(match_id, pairing.b)
+        late = (await service.db.get_match(match_id)).waiting_for
+        yield service, events, pairing, match_id, late, pairing.other(late)
+
+
+@pytest.mark.parametrize("policy", ["forfeit_match", "forfeit_game"])
+async def test_a_forfeit_policy_forfeits_the_match_at_the_round_deadline(tmp_path, policy):
+    """Under forfeit_game too the late member loses the whole match at a round's deadline: a round must close."""
+    clock = ManualClock()
+    async with late_match(tmp_path, clock, policy) as (service, events, pairing, match_id, late, waiting):
+        clock.advance(25 * 3600)
+        await events.tick()
+        event = await events.find(GUILD, "Late")
+        result = event.state.results[pairing.key]
+        assert (result.winner, result.loser, result.how) == (waiting, late, How.FORFEIT)
+        assert (await service.db.get_match(match_id)).status == "over" and not event.asked
+
+
+async def test_policy_nothing_asks_the_organiser_and_the_match_plays_on(tmp_path):
+    """Under ``nothing`` nobody forfeits at the round's deadline: the organiser is asked (naming the late member),
+    the match may still be played out in the grace period and then counts; unplayed, both are out after it."""
+    clock = ManualClock()
+    async with late_match(tmp_path, clock, "nothing") as (service, events, pairing, match_id, late, waiting):
+        clock.advance(25 * 3600)
+        (update,) = await events.tick()
+        assert update.asked == (pairing.key,) and not update.results and not update.notices
+        assert "keeps waiting for" in update.text and "both are out" in update.text
+        assert (await service.db.get_match(match_id)).status == "active"
+        clock.advance(23 * 3600)
+        assert not await events.tick()
+        await win(service, match_id, late)  # played out within the grace period: it counts, rated
+        event = await events.find(GUILD, "Late")
+        assert event.state.results[pairing.key].how is How.PLAYED and not event.asked
+
+
+async def test_policy_claim_lets_the_waiting_member_claim_the_match_unrated(tmp_path):
+    """Under ``claim`` nothing happens by itself at the round's deadline: the waiting member gets the claim
+    notice (Claim the match, the event named) and the organiser is asked; his claim decides the pairing as a
+    claim, not rated; the buttons of the late member are refused."""
+    from club.correspondence import Correspondence
+    from club.errors import NotNowError
+    from club.records import ClubRecords
+
+    clock = ManualClock()
+    async with late_match(tmp_path, clock, "claim") as (service, events, pairing, match_id, late, waiting):
+        clock.advance(25 * 3600)
+        (update,) = await events.tick()
+        assert update.asked == (pairing.key,) and not update.results
+        (notice,) = update.notices
+        assert (notice.table_id, notice.offer_to, notice.subject) == (match_id, waiting, late)
+        assert "claim_match" in notice.offer and "Late" in notice.text and pairing.key in notice.text
+        assert (await service.db.get_match(match_id)).status == "active"
+        cases = Correspondence(service)
+        with pytest.raises(NotNowError):
+            await cases.claim(match_id, late, "claim_match", version=notice.version)
+        await cases.claim(match_id, waiting, "claim_match", version=notice.version)
+        event = await events.find(GUILD, "Late")
+        result = event.state.results[pairing.key]
+        assert (result.winner, result.how) == (waiting, How.CLAIM) and not result.how.rated
+        assert event.status is Status.OVER and not event.asked
+        assert await ClubRecords(service).ratings(GUILD) == {}, "a claimed event match is not rated"
+
+
+async def test_policy_claim_unclaimed_falls_to_the_default(tmp_path):
+    """Under ``claim``, a waiting member who does not claim within the organiser's grace period gets the default
+    of an undecided pairing: both are out (the club match ends, nobody plays a match that no longer counts)."""
+    clock = ManualClock()
+    async with late_match(tmp_path, clock, "claim") as (service, events, pairing, match_id, late, waiting):
+        clock.advance(25 * 3600)
+        await events.tick()
+        clock.advance(25 * 3600)
+        await events.tick()
+        event = await events.find(GUILD, "Late")
+        assert event.state.results[pairing.key].how is How.BOTH_OUT and event.status is Status.OVER
+        assert (await service.db.get_match(match_id)).status != "active"

@@ -13,7 +13,9 @@ rebuilds exactly the state the use-cases worked on. Logged actions (``kind`` —
 ``pair``            pairings (:func:`pairing_json`): the matches made, byes included
 ``result``          key, winner, loser, won, lost, how — one pairing decided
 ``withdraw``        member — he forfeits what he has left (walkovers follow as ``result`` actions)
-``ask``             key, default_at — a deadline passed and neither player acted: the organiser decides
+``ask``             key, default_at, and late and claim when a player acted — a deadline passed with the
+                    match undecided and nobody forfeited: the organiser decides; ``late`` the member the match
+                    waits for, ``claim`` true when the club's ``claim`` policy lets his opponent claim it
 ``replay``          key, deadline — the organiser orders a pairing played again (a new match)
 ``close``           the event is over (``cancel``: called off)
 ``post``            what, id — where a front end posts the event: its ``forum`` post, its ``picture`` message
@@ -63,7 +65,8 @@ class Event:
     """One event of a club, rebuilt from its log. ``entrants`` in the order they joined; ``waiting`` the waiting
     list; ``channel_id`` where a front end posts its pairings (None: its choice); ``checked_in`` who checked in
     (when ``checkin_until`` is set); ``state`` the pure format state once
-    started; ``asked``: pairings waiting for the organiser's decision → when the default applies; ``replays``:
+    started; ``asked``: pairings waiting for the organiser's decision → when the default applies; ``late``: those
+    of them whose match waits for a member → that member; ``claims``: those his opponent may claim; ``replays``:
     pairings ordered replayed → how many times; ``posts``: where a front end posts the event (``forum``: its forum
     post, ``picture``: the message of its bracket or standings picture) → the id; ``live``: its live nights."""
 
@@ -85,6 +88,8 @@ class Event:
     checked_in: set[int] = field(default_factory=set)
     state: EventState | None = None
     asked: dict[str, float] = field(default_factory=dict)
+    late: dict[str, int] = field(default_factory=dict)
+    claims: set[str] = field(default_factory=set)
     replays: dict[str, int] = field(default_factory=dict)
     posts: dict[str, int] = field(default_factory=dict)
     live: list[LiveNight] = field(default_factory=list)
@@ -103,6 +108,12 @@ class Event:
             if member in pairing.players:
                 return pairing
         return None
+
+    def forget_asked(self, key: str) -> None:
+        """Pairing ``key`` no longer waits for the organiser (decided, or ordered replayed)."""
+        self.asked.pop(key, None)
+        self.late.pop(key, None)
+        self.claims.discard(key)
 
     def next_at(self) -> float | None:
         """When the event next needs the clock: the earliest deadline of an undecided pairing, or the time the
@@ -196,18 +207,22 @@ def apply(event: Event, kind: str, args: dict[str, Any], member: int | None) -> 
     elif kind == "result":
         assert event.state is not None
         event.state.decide(result_from(args))
-        event.asked.pop(args["key"], None)
+        event.forget_asked(args["key"])
     elif kind == "withdraw":
         assert event.state is not None
         event.state.withdrawn.add(args["member"])
     elif kind == "ask":
         event.asked[args["key"]] = args["default_at"]
+        if args.get("late") is not None:
+            event.late[args["key"]] = args["late"]
+        if args.get("claim"):
+            event.claims.add(args["key"])
     elif kind == "replay":
         assert event.state is not None
         key = args["key"]
         old = event.state.pairings[key]
         event.state.pairings[key] = Pairing(old.key, old.round, old.a, old.b, old.why, old.final, args["deadline"])
-        event.asked.pop(key, None)
+        event.forget_asked(key)
         event.replays[key] = event.replays.get(key, 0) + 1
     elif kind == "post":
         event.posts[args["what"]] = args["id"]

@@ -19,9 +19,18 @@ and review as any match. The match knows nothing of the event; when it ends, :me
 - a challenge declined or left to lapse: the second player did not show — a forfeit to the first; a challenge
   cancelled by the first: a forfeit to the second.
 
-At a pairing's deadline (:meth:`EventService.tick`) an unfinished match follows the club's forfeit policy: the
-member the match waits for forfeits it. If neither player has acted, the organiser is asked (award to either,
-replay, both out) and after ``grace`` hours both are out.
+At a pairing's deadline (:meth:`EventService.tick`) an unfinished match follows the club's ``expiry_policy``
+(:data:`club.settings.EXPIRY_POLICIES`), for the member the match waits for:
+
+- ``forfeit_match`` and ``forfeit_game``: he forfeits the match. A round must close: a forfeited game would leave
+  the match, and so the round, open with no deadline left;
+- ``claim``: nothing happens by itself. His opponent gets the claim notice (Claim the match) and the organiser is
+  asked; a claim decides the pairing (a claim, not rated);
+- ``nothing``: the organiser is asked.
+
+The organiser is asked too when neither player has acted (award to either, replay, both out). While he is asked the
+match may still be played out, or claimed, and then counts; after ``grace`` hours undecided both are out — the one
+default, whatever the policy: the bot awards a match only where the club's policy forfeits the late member.
 
 Refusals raise :class:`~club.errors.InvalidRequestError` (or :class:`~club.errors.UnknownMemberError`) with what was
 wrong and what would be right; nothing is stored then.
@@ -30,6 +39,7 @@ wrong and what would be right; nothing is stored then.
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import datetime as dt
 import logging
 import re
@@ -41,7 +51,9 @@ from typing import TYPE_CHECKING, Any
 from storage.errors import DuplicateError, VersionConflictError
 from storage.events import EventRecord, EventStore, NewEventAction
 
+from ..clocks import MatchClock, Notice
 from ..errors import ClubError, InvalidRequestError, UnknownMemberError
+from ..settings import ClubSettings
 from ..table import FINISHED
 from ..wording import plural
 from . import formats
@@ -85,7 +97,8 @@ def parse_when(text: str) -> float:
 class EventUpdate:
     """What an event call did: the ``event`` as it now stands, ``text`` in words, the ``matches`` made for new
     pairings (``(pairing, match id)``: ping both players once), the ``results`` recorded, the pairings the organiser
-    is ``asked`` to decide, and whether the event ``ended`` with this call."""
+    is ``asked`` to decide, whether the event ``ended`` with this call, and the claim ``notices`` to post in the
+    matches of pairings now open to a claim (:class:`~club.clocks.Notice`, the ``claim`` policy)."""
 
     event: Event
     text: str
@@ -94,6 +107,7 @@ class EventUpdate:
     asked: tuple[str, ...] = ()
     ended: bool = False
     names: dict[int, str] = field(default_factory=dict)
+    notices: tuple[Notice, ...] = ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -481,7 +495,7 @@ class EventService:
                 + (f" (match {match_id})" if match_id else "")
                 + "; its result is recorded by itself when it ends."
             )
-        result = await self._result_of(pairing, record)
+        result = await self._result_of(pairing, record, claimed=pairing.key in event.claims)
         if result.winner != winner:
             names = await self.names(pairing.players)
             won_by = "nobody" if result.winner is None else names[result.winner]
@@ -629,7 +643,8 @@ class EventService:
             state = self._started(event)
             if key in state.results or self._link(event, key) != link:
                 return []  # already decided (an award, a walkover), or a replayed match's old one
-            return [NewEventAction("result", result_json(await self._result_of(state.pairings[key], record)))]
+            result = await self._result_of(state.pairings[key], record, claimed=key in event.claims)
+            return [NewEventAction("result", result_json(result))]
 
         update = await self._update_id(event_id, check)
         if update.text:
@@ -638,8 +653,9 @@ class EventService:
 
     async def tick(self, now: float | None = None) -> list[EventUpdate]:
         """Apply the events' deadlines at ``now`` (default the club clock): an unfinished match past its deadline
-        is forfeited by the member it waits for; a match neither player touched asks the organiser, and after the
-        grace period both are out. Returns what changed."""
+        follows the club's expiry policy (see the module docstring: the late member forfeits it, or it is open to
+        a claim, or the organiser is asked); a match neither player touched asks the organiser; after the grace
+        period both are out. Returns what changed."""
         now = self.club.clock.now() if now is None else now
         out = []
         for record in await self.store.due(now):
@@ -650,22 +666,24 @@ class EventService:
 
     async def _tick_event(self, event_id: int, now: float) -> EventUpdate | None:
         event = await self.load(event_id)
-        state = self._started(event)
-        links = await self.store.matches(event_id)
-        for pairing in state.pending():  # first the club's forfeit policy: a late member forfeits his match
-            if pairing.b is None or pairing.key in event.asked or pairing.deadline > now:
-                continue
-            match_id = links.get(self._link(event, pairing.key))
-            record = None if match_id is None else await self.db.get_match(match_id)
-            if record is None or record.status != "active":
-                continue
-            late = await self._late(record, pairing)
-            if late is None:
-                continue
-            try:  # the match ends as any match does; its end feeds the event through the hook
-                await self.club.expire(record.id, record.players.index(late), "forfeit_match", version=record.version)
-            except ClubError:
-                log.info("event %s: match %s changed at its deadline; read again next tick", event_id, record.id)
+        self._started(event)
+        club = await self.db.get_club_by_id(event.club_id)
+        policy = ClubSettings.from_json(club.settings).expiry_policy if club is not None else "nothing"
+        notices = []
+        for pairing, record, late in await self._late_matches(event, now):
+            if policy == "claim":  # his opponent may claim the match now: the claim notice, the event named
+                names = await self.names(pairing.players)
+                text = (f"{event.name} {pairing.key}: the round's deadline has passed and match {record.id} waits for "
+                        f"{names[late]}. ")  # fmt: skip
+                notice = await MatchClock(self.club).open_claim(record.id, now, text)
+                if notice is not None:
+                    notices.append(dataclasses.replace(notice, text=notice.text + _unless_decided(now + self.grace)))
+            elif policy in ("forfeit_match", "forfeit_game"):  # the match ends as any match does; its end feeds
+                try:  # the event through the hook
+                    await self.club.expire(record.id, record.players.index(late), "forfeit_match",
+                                           version=record.version)  # fmt: skip
+                except ClubError:
+                    log.info("event %s: match %s changed at its deadline; read again next tick", event_id, record.id)
 
         async def check(event: Event) -> list[NewEventAction]:
             actions = []
@@ -683,13 +701,37 @@ class EventService:
                 match_id = links.get(self._link(event, pairing.key))
                 record = None if match_id is None else await self.db.get_match(match_id)
                 if record is not None and record.status in FINISHED:
-                    actions.append(NewEventAction("result", result_json(await self._result_of(pairing, record))))
-                elif record is None or await self._late(record, pairing) is None:
+                    result = await self._result_of(pairing, record, claimed=False)
+                    actions.append(NewEventAction("result", result_json(result)))
+                    continue
+                late = None if record is None else await self._late(record, pairing)
+                if late is None:
                     actions.append(NewEventAction("ask", {"key": pairing.key, "default_at": now + self.grace}))
+                elif policy in ("nothing", "claim"):
+                    actions.append(NewEventAction("ask", {"key": pairing.key, "default_at": now + self.grace,
+                                                          "late": late, "claim": policy == "claim"}))  # fmt: skip
             return actions
 
-        update = await self._update_id(event_id, check)
+        update = await self._update_id(event_id, check, tuple(notices))
         return update if update.text else None
+
+    async def _late_matches(self, event: Event, now: float) -> list[tuple[Pairing, Any, int]]:
+        """``(pairing, club match, late member)`` of each pairing past its deadline, not yet asked of the
+        organiser, whose match is being played and waits for a member (:meth:`_late`)."""
+        assert event.state is not None
+        links = await self.store.matches(event.id)
+        found = []
+        for pairing in event.state.pending():
+            if pairing.b is None or pairing.key in event.asked or pairing.deadline > now:
+                continue
+            match_id = links.get(self._link(event, pairing.key))
+            record = None if match_id is None else await self.db.get_match(match_id)
+            if record is None or record.status != "active":
+                continue
+            late = await self._late(record, pairing)
+            if late is not None:
+                found.append((pairing, record, late))
+        return found
 
     async def _late(self, record, pairing: Pairing) -> int | None:
         """The member an unfinished event match waits for at its deadline, if either player has acted in it; None
@@ -720,9 +762,10 @@ class EventService:
         event = await self.find(guild_id, name)
         return await self._update_id(event.id, check)
 
-    async def _update_id(self, event_id: int, check: Callable[[Event], Any]) -> EventUpdate:
+    async def _update_id(self, event_id: int, check: Callable[[Event], Any],
+                         notices: tuple[Notice, ...] = ()) -> EventUpdate:  # fmt: skip
         """Load, check, apply, settle, commit (again from the log if another writer got there first), then make
-        the matches of new pairings."""
+        the matches of new pairings; ``notices``: claim notices to hand on with the update."""
         lock = self._locks.setdefault(event_id, asyncio.Lock())
         for _ in range(RETRIES):
             async with lock:
@@ -751,8 +794,8 @@ class EventService:
             asked = tuple(a.args["key"] for a in actions if a.kind == "ask")
             names = await self.names(event.entrants)
             update = EventUpdate(event, _describe(event, made, results, asked, names), made, results, asked,
-                                 any(a.kind == "close" for a in actions), names)  # fmt: skip
-            if made or results or asked:
+                                 any(a.kind == "close" for a in actions), names, notices)  # fmt: skip
+            if made or results or asked or notices:
                 await self._tell(update)
             return update
         raise InvalidRequestError("The event changed too often at once; try again.")
@@ -833,8 +876,9 @@ class EventService:
             made.append((pairing, outcome.match_id))
         return tuple(made)
 
-    async def _result_of(self, pairing: Pairing, record) -> Result:
-        """The result of ``pairing`` as its ended club match ``record`` tells it (see the module docstring)."""
+    async def _result_of(self, pairing: Pairing, record, *, claimed: bool) -> Result:
+        """The result of ``pairing`` as its ended club match ``record`` tells it (see the module docstring);
+        ``claimed``: the pairing was open to a claim, so a forfeited match was claimed."""
         a, b = record.players
         if record.status in ("declined", "expired"):
             return Result(pairing.key, a, b, 0, 0, How.FORFEIT)
@@ -845,7 +889,9 @@ class EventService:
         winner, loser = record.players[record.winner], record.players[1 - record.winner]
         scores = (record.score0, record.score1)
         game_forfeit, match_forfeit = await self.store.match_ending(record.id)
-        how = How.FORFEIT if match_forfeit else How.CLAIM if game_forfeit else How.PLAYED
+        how = How.PLAYED
+        if match_forfeit or game_forfeit:  # a claim, or the club's forfeit policy
+            how = How.CLAIM if claimed or not match_forfeit else How.FORFEIT
         return Result(pairing.key, winner, loser, scores[record.winner], scores[1 - record.winner], how)
 
     async def _tell(self, update: EventUpdate) -> None:
@@ -956,8 +1002,7 @@ def _zip(event: Event, names: dict[int, str], links: dict[str, int | None], mats
 
 def _with_text(update: EventUpdate, text: str) -> EventUpdate:
     rest = f"\n{update.text}" if update.text else ""
-    return EventUpdate(update.event, text + rest, update.matches, update.results, update.asked, update.ended,
-                       update.names)  # fmt: skip
+    return dataclasses.replace(update, text=text + rest)
 
 
 def _describe(event: Event, made, results, asked, names: dict[int, str]) -> str:
@@ -978,8 +1023,28 @@ def _describe(event: Event, made, results, asked, names: dict[int, str]) -> str:
         lines.append(f"{pairing.key}: {names.get(pairing.a, pairing.a)} v {names.get(pairing.b, pairing.b)} — "
                      f"match {match_id}, {plural(event.settings.length(pairing), 'point')}.")  # fmt: skip
     for key in asked:
-        lines.append(f"{key}: neither player has played by the deadline — the organiser decides "
-                     "(award a or b, replay, both_out); both are out if nobody decides.")  # fmt: skip
+        lines.append(f"{key}: {asked_words(event, key, names)} — the organiser decides (award a or b, replay, "
+                     "both_out); both are out if nobody decides.")  # fmt: skip
     if event.status is Status.OVER:
         lines.append(f"{event.name} is over.")
     return "\n".join(lines)
+
+
+def asked_words(event: Event, key: str, names: dict[int, str]) -> str:
+    """Why the organiser is asked to decide pairing ``key``: "neither player has played by the deadline", or whom
+    its match keeps waiting (and that his opponent may claim it)."""
+    late = event.late.get(key)
+    if late is None:
+        return "neither player has played by the deadline"
+    pairing = event.state.pairings[key] if event.state is not None else None
+    other = pairing.other(late) if pairing is not None else None
+    words = f"the match keeps waiting for {names.get(late, late)} past the deadline"
+    if key in event.claims and other is not None:
+        words += f"; {names.get(other, other)} may claim it"
+    return words
+
+
+def _unless_decided(default_at: float) -> str:
+    """The end of an event's claim notice: who else decides, and the default."""
+    when = f"<t:{int(default_at)}:f>"
+    return f" The organiser may decide it too; if nobody has by {when}, both players are out of this match."
