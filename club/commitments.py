@@ -1,20 +1,24 @@
-"""Dice the bot cannot choose (:data:`club.dice.RECIPE_V2`): the commitments published ahead of
-each game and the client seeds fixed after them, as one table keeps them between actions.
+"""Dice the bot cannot choose (:data:`club.dice.RECIPE_V3`; older series :data:`~club.dice.RECIPE_V2`): the
+commitments published ahead of each series, the members' luck fixed after them and the beacon rounds, as one table
+keeps them between actions.
 
 A :class:`DiceBook` is the part of a table's hot state (``matches.state["dice"]``, ``chouette_sessions.state["dice"]``;
 the table itself never reads it, :func:`club.states.canonical` leaves it out) that says
 
-- ``ahead``: the next series' server seed, already committed to in public (its SHA-256 was in the challenge, or in
-  the ``new_game`` action of the game before) and still secret;
-- ``current``: the number of the series being rolled with :data:`~club.dice.RECIPE_V2` (None: an older series,
-  rolled with :data:`~club.dice.RECIPE`, the log says so too);
-- ``clients``: the client seeds fixed so far for the current and the next series, ``(series, who, from_roll,
-  text)`` in the order they were fixed (``who``: a match's side 0/1, a chouette's member id).
+- ``ahead``: the next series' server seed, already committed to in public (its SHA-256 was in the challenge, a
+  chouette's ``open``, or the ``new_game`` / ``start_game`` action of the game before) and still secret;
+- ``current``: the number of the series being rolled with client seeds, and its ``recipe`` (None: an older series,
+  rolled with :data:`~club.dice.RECIPE`, the log says so too); ``standing``: a chouette's seat throws (series 0,
+  rolled all session long) with their own recipe, commitment time and beacon round;
+- ``clients``: the client seeds (luck) fixed so far for the current and the next series, ``(series, who,
+  from_roll, text)`` in the order they were fixed (``who``: a match's side 0/1, a chouette's member id);
+- ``beacon``: the round the current series waits for or was rolled with (:mod:`club.beacon`).
 
-Everything in it is also in the append-only log except the secret seed ahead: the commitments are in the ``challenge``
-/ ``new_game`` args (``next_seed_hash``), every client seed is a ``client_seed`` action ``{"game", "from_roll",
-"seed"}`` logged at the contributor's first own action after the commitment (:func:`due`), so
-:func:`logged_contributions` rebuilds a finished game's client seeds from the log alone.
+Everything in it is also in the append-only log except the secret seed ahead: the commitments are in the
+``challenge`` / ``open`` / ``new_game`` / ``start_game`` args (``next_seed_hash``), every client seed is a
+``client_seed`` action (v3: ``{"game", "from_roll": 0, "seed", "set_at", "protected"}``, :func:`luck_for`), every
+round named in the action that starts its series and logged as a ``beacon`` action once verified, so
+:func:`logged_contributions` and :func:`luck_of` rebuild a finished series' client seeds from the log alone.
 """
 
 from __future__ import annotations

@@ -47,7 +47,7 @@ check, or anyone can, enters the dice:
    is its round), so whoever knows the server seed early knows nothing of the dice until the game starts.
 9. With ``[dice] beacon`` on, the dice also use the randomness ``R`` (SHA-256 of the BLS signature) of one drand
    round (:mod:`club.beacon`): the first one published at least 30 s after the Discord timestamp of the message that
-   started the game, named on its opening board. Roll ``n`` is step 6's with every client seed counting from roll 0
+   started the game, named on its opening board (a chouette's seat throws: the message calling the seat roll). Roll ``n`` is step 6's with every client seed counting from roll 0
    and ``"|" + R`` at the end of each message. Nobody — the operator, a member, or both together — knew ``R`` when
    the seed, the luck and the round were fixed.
 

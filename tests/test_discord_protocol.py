@@ -75,7 +75,7 @@ async def test_a_handler_slower_than_3_s_defers_first(harness, monkeypatch):
     ("bg verify", club.frontend, "dice_proof", {}),
     ("bg challenge", None, "challenge", None),
     ("club export", "cogs.records", "export_books", {"period": "all"}),
-    ("bg chouette verify", "cogs.chouette", "chouette_series", {}),
+    ("bg chouette verify", "cogs.chouette", "chouette_proof", {}),
 ])  # fmt: skip
 async def test_the_slow_part_of_each_handler_runs_after_its_initial_response(harness, monkeypatch, path, module,
                                                                               name, options):  # fmt: skip
