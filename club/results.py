@@ -19,7 +19,7 @@ from backgammon.position import Position
 
 from .commitments import luck_line
 from .describe import pending_words
-from .table import Event, MatchStatus, Table
+from .table import Event, MatchStatus, Pending, Table
 
 
 @dataclass(frozen=True, slots=True)
@@ -200,9 +200,9 @@ class TableView:
         side, pending = table.waiting()
         game = table.game
         legal: tuple[str, ...] = ()
-        if side is not None and game is not None and pending != "answer_challenge":
+        if side is not None and game is not None and pending != Pending.ANSWER_CHALLENGE:
             legal = tuple(sorted(game.legal_actions(side) - {"forfeit", "opening_roll"}))
-        elif pending == "answer_challenge":
+        elif pending == Pending.ANSWER_CHALLENGE:
             legal = ("accept", "decline")
         return cls(
             match_id=match_id,
@@ -234,7 +234,7 @@ class TableView:
             strength=table.strength,
             stop_by=table.stop_by,
             plays=tuple(p.notation() or "pass" for p in table.legal_plays())
-            if side is not None and pending == "play" and table.status == MatchStatus.ACTIVE
+            if side is not None and pending == Pending.PLAY and table.status == MatchStatus.ACTIVE
             else None,
         )
 

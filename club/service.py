@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from backgammon.errors import IllegalPlayError, WrongPhaseError
-from backgammon.game import Game
+from backgammon.game import Action, Game
 from backgammon.moves import Play
 from backgammon.rules import RuleSet
 from storage import (
@@ -66,7 +66,7 @@ from .requests import Request, as_request
 from .results import GameView, Outcome, TableView
 from .settings import ClubSettings, MemberPreferences
 from .step import MatchStep, _GameInfo, store_challenge
-from .table import FINISHED, Event, MatchStatus, Table
+from .table import FINISHED, Event, MatchKind, MatchStatus, Pending, Table, TableAction, TableEvent
 from .work import TableLocks, UnsavedBoards, run_unit
 from .work import check_id as _check_id
 
@@ -137,7 +137,7 @@ class AwaitingBeacon(Exception):
 def _with_luck(view: TableView, book: DiceBook) -> TableView:
     """``view`` with the game whose dice wait for luck (the one committed ahead) and who has added his."""
     ahead = book.ahead
-    if ahead is None or view.status not in ("challenged", "active"):
+    if ahead is None or view.status not in (MatchStatus.CHALLENGED, MatchStatus.ACTIVE):
         return view
     return replace(view, luck_game=ahead.number, lucky=tuple(view.players[side] for side in book.lucky(ahead.number)))
 
@@ -148,6 +148,11 @@ def _check_version(version: Any) -> int | None:
     if isinstance(version, bool) or not isinstance(version, int) or version < 1:
         raise InvalidRequestError(f"version is a whole number ≥ 1 (from the last view shown), not {version!r}")
     return version
+
+
+ENDING = (TableEvent.GAME_OVER, TableEvent.MATCH_OVER, TableEvent.SESSION_OVER, TableAction.DECLINE,
+          TableAction.CANCEL, TableAction.LAPSE)  # fmt: skip
+"""The events after which both players are told (a game or the table ended, a challenge was answered no)."""
 
 
 class ClubService:
@@ -256,7 +261,7 @@ class ClubService:
         )
         record = await store_challenge(self.db, table, state, args, deadline=deadline, now=now)
         names = (members[challenger].display_name, members[opponent].display_name)
-        event = Event("challenge", 0, data={"rules": rule_set.describe(), "stake": stake})
+        event = Event(TableAction.CHALLENGE, 0, data={"rules": rule_set.describe(), "stake": stake})
         text = describe(event, names, money=length == 0, length=length)
         text += f" Rules: {rule_set.describe()}." + (f" Stake: {stake} per point." if stake else "")
         if book is not None:
@@ -372,10 +377,10 @@ class ClubService:
             if step.table.status == MatchStatus.ACTIVE and step.table.waiting()[0] is None:
                 step.autoplay()  # finish what the club had left to do (e.g. an opening roll), then judge the call
             step.require_turn(side, kind)
-            if kind not in ("decline", "cancel"):
+            if kind not in (TableAction.DECLINE, TableAction.CANCEL):
                 step.contribute(side)  # his client seed, if one is due
             try:
-                if kind == "roll":
+                if kind == Action.ROLL:
                     if "roll" not in step.table.game.legal_actions(side):
                         raise step.not_now(side, kind)
                     dice, index = step.roll_dice()
@@ -387,7 +392,7 @@ class ClubService:
             except WrongPhaseError:
                 raise step.not_now(side, kind) from None
             except IllegalPlayError as error:
-                if kind == "play" and isinstance(value, str):
+                if kind == Action.PLAY and isinstance(value, str):
                     raise explain_illegal(error, step.table.game, value) from None
                 raise
 
@@ -556,7 +561,7 @@ class ClubService:
 
     def _outcome(self, step: MatchStep, version: int, member: int | None, commit: Commit) -> Outcome:
         table = step.table
-        money = table.kind == "money"
+        money = table.kind == MatchKind.MONEY
         lines = []
         for event, _ in step.events:
             lines.append(describe(event, step.names, money=money, length=table.length))
@@ -578,10 +583,7 @@ class ClubService:
         notify: list[int] = []
         if view.waiting_for is not None and view.waiting_for != member:
             notify.append(view.waiting_for)
-        ended = any(
-            event.kind in ("game_over", "match_over", "session_over", "decline", "cancel", "lapse")
-            for event, _ in step.events
-        )
+        ended = any(event.kind in ENDING for event, _ in step.events)
         if ended or member is None:
             notify.extend(p for p in table.players if p != member and p not in notify)
         image_due = any(game_number is not None for _, game_number in step.events)
@@ -760,7 +762,7 @@ class ClubService:
         table = step.table
         if request.member not in table.players:
             raise InvalidRequestError(f"You do not play in game {match_id}.")
-        if table.kind != "money" or table.finished:
+        if table.kind != MatchKind.MONEY or table.finished:
             raise InvalidRequestError("A standing take answer is for a money session in play.")
         prefs = MemberPreferences.from_json((await self._member(request.member)).preferences)
         standing = dict(prefs.take_upto)
@@ -869,7 +871,7 @@ class ClubService:
         """``pending`` in words as the board says it: for a double or beaver offered, the answers the rule set
         allows now (:meth:`backgammon.game.Game.legal_actions`: "take, drop or beaver the double" only where beavers
         are allowed, RULES D3). Loads the table only for those two (the rest need no state)."""
-        if pending not in ("answer_double", "answer_beaver"):
+        if pending not in (Pending.ANSWER_DOUBLE, Pending.ANSWER_BEAVER):
             return pending_words(pending)
         table = (await self._load_step(match_id)).table
         side, now = table.waiting()
@@ -896,9 +898,9 @@ class ClubService:
         rows = await self.db.matches_of(member, club_id=club_id, limit=limit, before=before)
         items = []
         for row, mine, opponent, name, score in await self._seen_by(member, rows):
-            if row.status == MatchStatus.OVER and row.kind == "match" and row.winner is not None:
+            if row.status == MatchStatus.OVER and row.kind == MatchKind.MATCH and row.winner is not None:
                 outcome = "won" if row.winner == mine else "lost"
-            elif row.kind == "money" and row.status in (MatchStatus.ACTIVE, MatchStatus.OVER):
+            elif row.kind == MatchKind.MONEY and row.status in (MatchStatus.ACTIVE, MatchStatus.OVER):
                 outcome = f"{score[0]:+d}"
             else:
                 outcome = row.status

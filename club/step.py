@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from backgammon.game import Phase
+from backgammon.game import Action, Phase
 from backgammon.moves import dice_text
 from storage import Commit, DeadlineWrite, GameWrite, MatchRecord, MatchWrite, NewAction
 
@@ -19,7 +19,7 @@ from .errors import GameFinishedError, NotNowError, NotYourTurnError, StaleVersi
 from .refusals import CUBE_KINDS, cube_reason, roll_reason
 from .requests import Request
 from .settings import MemberPreferences
-from .table import GAME_ACTIONS, Event, MatchStatus, Table
+from .table import GAME_ACTIONS, Event, MatchKind, MatchStatus, Pending, Table, TableAction, TableEvent
 from .work import DiceInUse, Step
 
 if TYPE_CHECKING:
@@ -107,9 +107,9 @@ class MatchStep(Step):
         table = self.table
         previous_game = table.game_number
         args, events = table.act(kind, side, value)
-        if kind in GAME_ACTIONS or kind == "forfeit_match":
+        if kind in GAME_ACTIONS or kind == TableAction.FORFEIT_MATCH:
             game_number = previous_game if table.game is not None else None
-        elif kind == "new_game":
+        elif kind == TableAction.NEW_GAME:
             game_number = table.game_number
         else:
             game_number = None
@@ -140,7 +140,7 @@ class MatchStep(Step):
                 sides = [who for series, who, _, _ in self.book.clients if series == info.number]
                 if len(sides) == len(reveal["clients"]):  # whose each client seed is (the reveal names him)
                     reveal["sides"] = sides
-                self.events.append((Event("reveal", None, data=reveal), info.number))
+                self.events.append((Event(TableEvent.REVEAL, None, data=reveal), info.number))
 
     def roll_dice(self) -> tuple[tuple[int, int], int]:
         """The next roll of the current game and its counter (provably fair, or injected)."""
@@ -231,18 +231,18 @@ class MatchStep(Step):
             if table.status != MatchStatus.ACTIVE:
                 return
             side, pending = table.waiting()
-            if pending == "new_game":
+            if pending == Pending.NEW_GAME:
                 self.start_game()
-            elif pending == "opening_roll":
+            elif pending == Pending.OPENING_ROLL:
                 self.opening()
                 if table.game.phase == Phase.OPENING:
                     return
-            elif pending == "roll" and self.prefs[side].auto_roll:
+            elif pending == Pending.ROLL and self.prefs[side].auto_roll:
                 dice, index = self.roll_dice()
                 self.act("roll", side, dice, auto=True, dice=dice, roll_index=index)
-            elif pending == "play" and len(plays := table.legal_plays()) == 1:
+            elif pending == Pending.PLAY and len(plays := table.legal_plays()) == 1:
                 self.act("play", side, plays[0], auto=True)
-            elif pending == "answer_double" and self.takes_at_once(side):
+            elif pending == Pending.ANSWER_DOUBLE and self.takes_at_once(side):
                 self.act("take", side, auto=True)
             else:
                 return
@@ -252,7 +252,7 @@ class MatchStep(Step):
         RULES D2, C9) covers the double offered to him now."""
         upto = self.prefs[side].take_upto.get(f"match:{self.record.id}")
         offered = self.table.game.cube.offered_count
-        return self.table.kind == "money" and upto is not None and offered is not None and offered <= upto
+        return self.table.kind == MatchKind.MONEY and upto is not None and offered is not None and offered <= upto
 
     # -- checks ---------------------------------------------------------------------------------------------------
     def require_open(self) -> None:
@@ -270,13 +270,14 @@ class MatchStep(Step):
         self.require_open()
         table = self.table
         waiting_side, pending = table.waiting()
-        if table.status == MatchStatus.CHALLENGED and kind not in ("accept", "decline", "cancel"):
+        answers = (TableAction.ACCEPT, TableAction.DECLINE, TableAction.CANCEL)
+        if table.status == MatchStatus.CHALLENGED and kind not in answers:
             raise NotNowError("The challenge has not been accepted yet: no game is being played.")
-        if kind == "cancel":
+        if kind == TableAction.CANCEL:
             if side != 0:
                 raise NotYourTurnError(f"Only {self.names[0]}, who made the challenge, can withdraw it.")
             return
-        if kind in ("resign", "stop") and waiting_side is not None:
+        if kind in (Action.RESIGN, TableAction.STOP) and waiting_side is not None:
             return  # a resignation (RULES G12) or ending a money session is not tied to whose turn it is
         if waiting_side is None:
             raise NotNowError(f"Nothing can be done here now ({pending_words(pending)}).")
@@ -289,7 +290,7 @@ class MatchStep(Step):
         game = self.table.game
         legal = game.legal_actions(side) if game is not None and self.table.status == MatchStatus.ACTIVE else set()
         text = pending_words(pending, beaver="beaver" in legal, raccoon="raccoon" in legal)
-        if pending == "play" and game is not None and game.dice:
+        if pending == Pending.PLAY and game is not None and game.dice:
             text += f" {dice_text(game.dice)}"
         return text
 
@@ -299,10 +300,10 @@ class MatchStep(Step):
         game = self.table.game if self.table.status == MatchStatus.ACTIVE else None
         if game is not None:
             reason = cube_reason(game, side, kind) if kind in CUBE_KINDS else None
-            reason = reason or (roll_reason(game, side) if kind == "roll" else None)
+            reason = reason or (roll_reason(game, side) if kind == Action.ROLL else None)
             if reason:
                 return NotNowError(f"You cannot {VERBS.get(kind, kind)} now: {reason}.")
-        if kind == "stop" and self.table.stop_by is not None:
+        if kind == TableAction.STOP and self.table.stop_by is not None:
             who = "You" if self.table.stop_by == side else self.names[self.table.stop_by]
             return NotNowError(f"{who} already asked to end the session: it ends when this game ends.")
         waiting_side, pending = self.table.waiting()
@@ -368,7 +369,7 @@ class MatchStep(Step):
 
 
 def _auto(event: Event) -> Event:
-    return Event(event.kind, event.side, True, event.data) if event.kind in ("roll", "play") else event
+    return Event(event.kind, event.side, True, event.data) if event.kind in (Action.ROLL, Action.PLAY) else event
 
 
 _Step = MatchStep

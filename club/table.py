@@ -52,7 +52,7 @@ from enum import StrEnum
 from typing import Any
 
 from backgammon.errors import GameError, WrongPhaseError, WrongTurnError
-from backgammon.game import ACTIONS, Game, Phase
+from backgammon.game import ACTIONS, Action, Game, Phase
 from backgammon.match import Match
 from backgammon.moves import Play, format_moves
 from backgammon.rules import RuleSet
@@ -60,10 +60,57 @@ from backgammon.rules import RuleSet
 GAME_ACTIONS = ACTIONS
 """Logged actions that go straight to :class:`~backgammon.game.Game` (their ``args`` are its history entries)."""
 
-MATCH_ACTIONS = (
-    "challenge", "accept", "decline", "cancel", "lapse", "new_game", "forfeit_match", "stop", "client_seed", "unused_seed", "beacon",
-)  # fmt: skip
+
+class TableAction(StrEnum):
+    """The logged actions the table handles itself (the game's are :class:`backgammon.game.Action`; see the module
+    docstring). Stored as their values: old logs replay the same."""
+
+    CHALLENGE = "challenge"
+    ACCEPT = "accept"
+    DECLINE = "decline"
+    CANCEL = "cancel"
+    LAPSE = "lapse"
+    NEW_GAME = "new_game"
+    FORFEIT_MATCH = "forfeit_match"
+    STOP = "stop"
+    CLIENT_SEED = "client_seed"
+    UNUSED_SEED = "unused_seed"
+    BEACON = "beacon"
+
+
+MATCH_ACTIONS = tuple(TableAction)
 """Logged actions the table handles itself."""
+
+
+class TableEvent(StrEnum):
+    """The events that are not a logged action (:class:`Event`'s ``kind`` is one of these or an action's)."""
+
+    GAME_OVER = "game_over"
+    MATCH_OVER = "match_over"
+    SESSION_OVER = "session_over"
+    REVEAL = "reveal"  # a game's dice seed revealed (club.step)
+
+
+class MatchKind(StrEnum):
+    """A table to ``length`` points, or a money session (length 0)."""
+
+    MATCH = "match"
+    MONEY = "money"
+
+
+class Pending(StrEnum):
+    """What a table awaits (:meth:`MatchTable.waiting`); ``opening_roll`` and ``new_game`` are the club's, at once."""
+
+    ANSWER_CHALLENGE = "answer_challenge"
+    ROLL = "roll"
+    ROLL_OR_DOUBLE = "roll_or_double"
+    PLAY = "play"
+    ANSWER_DOUBLE = "answer_double"
+    ANSWER_BEAVER = "answer_beaver"
+    ANSWER_RACCOON = "answer_raccoon"
+    ANSWER_RESIGNATION = "answer_resignation"
+    OPENING_ROLL = "opening_roll"
+    NEW_GAME = "new_game"
 
 STATE_FORMAT = 2
 """The format of ``matches.state`` written now: 2 = hot state (no list of finished games); 1 also
@@ -86,11 +133,11 @@ FINISHED = (MatchStatus.OVER, MatchStatus.DECLINED, MatchStatus.CANCELLED, Match
 """Statuses in which nothing more can happen."""
 
 PENDING_BY_PHASE = {
-    Phase.PLAY: "play",
-    Phase.CUBE_OFFERED: "answer_double",
-    Phase.BEAVER_OFFERED: "answer_beaver",
-    Phase.RACCOON_OFFERED: "answer_raccoon",
-    Phase.RESIGNATION_OFFERED: "answer_resignation",
+    Phase.PLAY: Pending.PLAY,
+    Phase.CUBE_OFFERED: Pending.ANSWER_DOUBLE,
+    Phase.BEAVER_OFFERED: Pending.ANSWER_BEAVER,
+    Phase.RACCOON_OFFERED: Pending.ANSWER_RACCOON,
+    Phase.RESIGNATION_OFFERED: Pending.ANSWER_RESIGNATION,
 }
 """What is awaited from ``game.turn`` in each phase (ROLL is ``roll`` or ``roll_or_double``)."""
 
@@ -280,17 +327,17 @@ class MatchTable:
         roll is due and ``(None, "new_game")`` between games (both transient: the club acts at once).
         """
         if self.status == MatchStatus.CHALLENGED:
-            return 1, "answer_challenge"
+            return 1, Pending.ANSWER_CHALLENGE
         if self.status != MatchStatus.ACTIVE:
             return None, None
         game = self.game
         if game is None or game.phase == Phase.OVER:
-            return None, "new_game"
+            return None, Pending.NEW_GAME
         if game.phase == Phase.OPENING:
-            return None, "opening_roll"
+            return None, Pending.OPENING_ROLL
         side = game.turn
         if game.phase == Phase.ROLL:
-            return side, "roll_or_double" if self.can_double(side) else "roll"
+            return side, Pending.ROLL_OR_DOUBLE if self.can_double(side) else Pending.ROLL
         return side, PENDING_BY_PHASE[game.phase]
 
     def can_double(self, side: int) -> bool:
@@ -305,7 +352,7 @@ class MatchTable:
     @property
     def winner(self) -> int | None:
         """The side that won the match (None while playing and in money sessions)."""
-        return self.match.winner if self.kind == "match" else None
+        return self.match.winner if self.kind == MatchKind.MATCH else None
 
     # -- actions ----------------------------------------------------------------------------------------------------
     def act(self, kind: str, side: int | None, value: Any = None) -> tuple[dict[str, Any], list[Event]]:
@@ -317,13 +364,13 @@ class MatchTable:
         """
         if kind in GAME_ACTIONS:
             game = self._require_game()
-            if kind == "opening_roll":
+            if kind == Action.OPENING_ROLL:
                 game.opening_roll(*value)
-            elif kind == "roll":
+            elif kind == Action.ROLL:
                 game.roll(side, value)
-            elif kind == "play":
+            elif kind == Action.PLAY:
                 game.play(side, value)
-            elif kind == "resign":
+            elif kind == Action.RESIGN:
                 game.resign(side, value)
             else:
                 getattr(game, kind)(side)
@@ -346,24 +393,24 @@ class MatchTable:
         return self.game
 
     def _match_action(self, kind: str, side: int | None, args: dict[str, Any]) -> list[Event]:
-        if kind == "accept" or kind == "decline" or kind == "cancel":
+        if kind == TableAction.ACCEPT or kind == TableAction.DECLINE or kind == TableAction.CANCEL:
             if self.status != MatchStatus.CHALLENGED:
                 raise WrongPhaseError(f"there is no open challenge to {kind} (status {self.status})")
-            needed = 0 if kind == "cancel" else 1
+            needed = 0 if kind == TableAction.CANCEL else 1
             if side != needed:
                 who = "the challenger" if needed == 0 else "the challenged member"
                 raise WrongTurnError(f"only {who} can {kind} the challenge")
-            self.status = {"accept": MatchStatus.ACTIVE, "decline": MatchStatus.DECLINED,
-                           "cancel": MatchStatus.CANCELLED}[kind]  # fmt: skip
+            self.status = {TableAction.ACCEPT: MatchStatus.ACTIVE, TableAction.DECLINE: MatchStatus.DECLINED,
+                           TableAction.CANCEL: MatchStatus.CANCELLED}[kind]  # fmt: skip
             return [Event(kind, side)]
-        if kind in ("client_seed", "unused_seed", "beacon"):
+        if kind in (TableAction.CLIENT_SEED, TableAction.UNUSED_SEED, TableAction.BEACON):
             return []  # the dice's business (club.commitments): nothing changes at the table
-        if kind == "lapse":
+        if kind == TableAction.LAPSE:
             if self.status != MatchStatus.CHALLENGED:
                 raise WrongPhaseError(f"there is no open challenge to lapse (status {self.status})")
             self.status = MatchStatus.EXPIRED
             return [Event(kind, None)]
-        if kind == "new_game":
+        if kind == TableAction.NEW_GAME:
             if self.status != MatchStatus.ACTIVE or (self.game is not None and not self.game.is_over):
                 raise WrongPhaseError("a new game starts only when the previous one is over")
             number = args.get("number")
@@ -373,36 +420,36 @@ class MatchTable:
             self.game_number = number
             return [
                 Event(
-                    "new_game",
+                    TableAction.NEW_GAME,
                     None,
                     data={"number": number, "score": self.score, "crawford": self.game.crawford_game, **args},
                 )
             ]
-        if kind == "stop":
-            if self.kind != "money":
+        if kind == TableAction.STOP:
+            if self.kind != MatchKind.MONEY:
                 raise GameError("only a money session can be stopped; a match is played to its length or resigned")
             if self.status != MatchStatus.ACTIVE:
                 raise WrongPhaseError(f"the session is not being played (status {self.status})")
             if self.stop_by is not None:
                 raise WrongPhaseError("the session already ends after this game")
             self.stop_by = side
-            events = [Event("stop", side)]
+            events = [Event(TableAction.STOP, side)]
             if self.game is None or self.game.is_over:
-                events += self._end("session_over")
+                events += self._end(TableEvent.SESSION_OVER)
             return events
-        if kind == "forfeit_match":
+        if kind == TableAction.FORFEIT_MATCH:
             if self.status != MatchStatus.ACTIVE:
                 raise WrongPhaseError(f"nothing to forfeit (status {self.status})")
-            events = [Event("forfeit_match", side)]
+            events = [Event(TableAction.FORFEIT_MATCH, side)]
             if self.game is not None and not self.game.is_over:
                 self.game.forfeit(side)
-                events += self._after_game_action("forfeit", side, dict(self.game.history[-1]), announce=False)
+                events += self._after_game_action(Action.FORFEIT, side, dict(self.game.history[-1]), announce=False)
             if self.status == MatchStatus.ACTIVE:
-                if self.kind == "match":
+                if self.kind == MatchKind.MATCH:
                     self.match.forfeit(side)
-                    events += self._end("match_over")
+                    events += self._end(TableEvent.MATCH_OVER)
                 else:
-                    events += self._end("session_over")
+                    events += self._end(TableEvent.SESSION_OVER)
             return events
         raise GameError(f"unknown logged action {kind!r}")
 
@@ -417,39 +464,39 @@ class MatchTable:
             self.games_played += 1
             events.append(
                 Event(
-                    "game_over",
+                    TableEvent.GAME_OVER,
                     game.result.winner,
                     data={"number": self.game_number, "result": game.result.to_json(), "score": self.score},
                 )
             )
             if self.match.is_over:
-                events += self._end("match_over")
-            elif self.kind == "money" and self.stop_by is not None:
-                events += self._end("session_over")
+                events += self._end(TableEvent.MATCH_OVER)
+            elif self.kind == MatchKind.MONEY and self.stop_by is not None:
+                events += self._end(TableEvent.SESSION_OVER)
         return events
 
     def _event_data(self, kind: str, args: dict[str, Any]) -> dict[str, Any]:
         game = self.game
         data: dict[str, Any] = {}
-        if kind in ("opening_roll", "roll"):
+        if kind in (Action.OPENING_ROLL, Action.ROLL):
             data["dice"] = tuple(args["dice"])
-            if kind == "opening_roll":
+            if kind == Action.OPENING_ROLL:
                 data["tie"] = args["dice"][0] == args["dice"][1]
                 data["cube"] = game.cube_value
                 if not data["tie"]:
                     data["first"] = game.on_roll
-        elif kind == "play":
+        elif kind == Action.PLAY:
             from backgammon.moves import Move
 
             moves = tuple(Move(m[0], m[1], m[2], bool(m[3])) for m in args["moves"])
             data["play"] = format_moves(moves)
             data["moves"] = len(moves)
-        elif kind in ("double", "beaver", "raccoon"):
+        elif kind in (Action.DOUBLE, Action.BEAVER, Action.RACCOON):
             data["offered"] = game.offered_value
-        elif kind == "take":
+        elif kind == Action.TAKE:
             data["cube"] = game.cube_value
             data["owner"] = game.cube_owner
-        elif kind == "resign":
+        elif kind == Action.RESIGN:
             data["level"] = args["level"]
             data["points"] = args["level"] * game.cube_count
         return data
@@ -469,13 +516,13 @@ def replay_log(actions: Sequence[Any]) -> tuple[Table, dict[int, dict[str, Any]]
     must be the ``challenge``). Returns ``(table, game states by number, logged action counts by game number)``.
 
     Raises what a failing action raises (a log that does not replay is corrupt)."""
-    if not actions or actions[0].kind != "challenge":
+    if not actions or actions[0].kind != TableAction.CHALLENGE:
         raise GameError("a match's log starts with its challenge")
     table = Table.from_challenge(actions[0].args)
     games: dict[int, dict[str, Any]] = {}
     counts: dict[int, int] = {}
     for action in actions[1:]:
-        if action.kind == "new_game" and table.game is not None:
+        if action.kind == TableAction.NEW_GAME and table.game is not None:
             games[table.game_number] = table.game.to_json()
         table.replay(action.kind, action.side, action.args)
         if action.game_number is not None:
