@@ -7,13 +7,13 @@ highlight (the turning point found and drawn as an animated GIF, :func:`club.hig
 
 The quiz: a club on a SQLite file in a temporary folder with ``--club-matches`` finished 3-point matches played with
 random legal plays (seeded); the workers are started (and their engines built) before timing, as in a running bot.
-While the quiz is picked a ticker measures the event loop's longest stall. Three cases: the games as they are (full
+While the quiz is picked a ticker measures the event loop's longest stall. The cases: the games as they are (full
 of errors: the screening stops at the first candidates); a *full screen* — a threshold no decision reaches, so every
 game of the 50 matches is screened, as in a club of strong players — ``--runs`` times, each with new workers and
-nothing cached; and that full screen once more with the screens kept. Each prints the time and the CPU time (this
-process and the workers: the machine is shared). The highlights: the project's match files (``tests/cases/matches``)
-replayed by the rules engine; the turning point is chosen without the engine and drawn 600 px wide. Prints the
-figures against the targets."""
+nothing kept; that full screen once more with the screens kept in memory, and again with new workers (a restart)
+reading them from the database. Each prints the time and the CPU time (this process and the workers: the machine is
+shared). The highlights: the project's match files (``tests/cases/matches``) replayed by the rules engine; the
+turning point is chosen without the engine and drawn 600 px wide. Prints the figures against the targets."""
 
 from __future__ import annotations
 
@@ -121,6 +121,8 @@ async def _bench_quiz(matches: int, runs: int) -> bool:
     import os
     import tempfile
 
+    from storage.quizzes import forget_screens
+
     with tempfile.TemporaryDirectory() as folder:
         start = time.perf_counter()
         service, club_id, opened = await _club(Path(folder) / "club.sqlite3", matches)
@@ -136,17 +138,24 @@ async def _bench_quiz(matches: int, runs: int) -> bool:
             finally:
                 pool.shutdown()
             for run in range(1, runs + 1):
+                await forget_screens(service.db)
                 pool = await _warm_pool(2)
                 try:
                     # a threshold no decision reaches: every game of the 50 matches screened (a club of strong
-                    # players), nothing cached yet
+                    # players), nothing kept yet
                     elapsed, cpu, stall, _none = await _timed_pick(service, club_id, pool, 9.0)
                     ok = _line(f"full screen of {matches} matches, run {run}", elapsed, cpu, stall) and ok
                     if run == runs:
                         elapsed, cpu, stall, _none = await _timed_pick(service, club_id, pool, 9.0)
-                        ok = _line("the same again, the screens kept", elapsed, cpu, stall) and ok
+                        ok = _line("the same again, the screens kept in memory", elapsed, cpu, stall) and ok
                 finally:
                     pool.shutdown()
+            pool = await _warm_pool(2)
+            try:
+                elapsed, cpu, stall, _none = await _timed_pick(service, club_id, pool, 9.0)
+                ok = _line("the same after a restart, the screens read from the database", elapsed, cpu, stall) and ok
+            finally:
+                pool.shutdown()
         finally:
             await opened.__aexit__(None, None, None)
     return ok

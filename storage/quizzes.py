@@ -174,3 +174,10 @@ async def keep_screens(db, screens: Iterable[tuple[tuple[int, int, int], Sequenc
                 "ON CONFLICT (match_id, game) DO UPDATE SET length = excluded.length, screened = excluded.screened",
                 row,
             )
+
+
+async def forget_screens(db) -> int:
+    """Forget every kept screen (the next quiz screens its games again: after the engine changed, or to measure a
+    screen from nothing); returns how many games' screens were forgotten."""
+    async with db.transaction() as tx:
+        return await tx.execute("DELETE FROM quiz_screens")

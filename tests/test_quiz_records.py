@@ -52,3 +52,4 @@ async def test_finished_games_screens_are_kept_and_replaced(tmp_path):
         assert (await quizzes.kept_screens(db, [match]))[(match, 1, 44)] == [(0.25, 41, 1)]
         assert (match, 1, 40) not in await quizzes.kept_screens(db, [match])
         await quizzes.keep_screens(db, [])
+        assert await quizzes.forget_screens(db) == 2 and await quizzes.kept_screens(db, [match]) == {}
