@@ -25,6 +25,7 @@ import contextlib
 import json
 import os
 import re
+import signal
 import sys
 import time
 from pathlib import Path
@@ -146,7 +147,7 @@ class BotProcess:
         command += ["--url", url] if url else ["--db", str(db)]
         process = await asyncio.create_subprocess_exec(
             *command, cwd=root, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
-            env={**os.environ, **(env or {})}, limit=16 * 1024 * 1024,
+            env={**os.environ, **(env or {})}, limit=16 * 1024 * 1024, start_new_session=True,
         )  # fmt: skip
         line = await process.stdout.readline()
         if not line:
@@ -204,8 +205,10 @@ class BotProcess:
         return await self.process.wait()
 
     async def kill(self) -> None:
-        """SIGKILL the bot process (nothing of its own is flushed or closed)."""
-        self.process.kill()
+        """SIGKILL the bot process and its picture worker (its process group, as a service manager stops it):
+        nothing of its own is flushed or closed."""
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(self.pid, signal.SIGKILL)
         await self.process.wait()
 
 
