@@ -21,7 +21,8 @@ continues when the late player acts), the late player forfeits the game, or the 
 (a money session: it ends after the forfeited game), or ``claim``: nothing happens by itself — the opponent is
 reminded and may claim the game, claim the match or give 24 hours more (:mod:`club.correspondence`). An
 unanswered challenge always lapses at its deadline. Before any of these, a member with away days left uses one
-automatically (``away_days``)."""
+automatically (``away_days``). At an event round's deadline the policy applies to the event match as a whole
+(:mod:`club.events.service`: ``forfeit_game`` forfeits the match there, since the round must close)."""
 
 DAY = 86_400.0
 HOUR = 3_600.0
