@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from .describe import claim_terms, pending_words
 from .errors import ClubError, StaleVersionError
 from .settings import ClubSettings
+from .table import Pending
 
 if TYPE_CHECKING:
     from .chouette.service import ChouetteService
@@ -196,7 +197,7 @@ class MatchClock:
                                        reminders_sent=current.reminders_sent, expired_at=now, next_at=None)  # fmt: skip
                 return None
             settings = ClubSettings.from_json(club.settings)
-            policy = "lapse" if deadline.pending == "answer_challenge" else settings.expiry_policy
+            policy = "lapse" if deadline.pending == Pending.ANSWER_CHALLENGE else settings.expiry_policy
             if policy in ("nothing", "claim"):
                 marked = await db.mark_deadline(deadline.table_id, deadline.version, reminders=(),
                                                 reminders_sent=current.reminders_sent, expired_at=now,
@@ -231,7 +232,7 @@ class MatchClock:
         service, db = self.service, self.service.db
         async with service._lock_for(match_id):
             record = await db.get_deadline(match_id)
-            if record is None or record.pending == "answer_challenge":
+            if record is None or record.pending == Pending.ANSWER_CHALLENGE:
                 return None
             if record.expired_at is None and not await db.mark_deadline(
                 match_id, record.version, reminders=(), reminders_sent=record.reminders_sent, expired_at=now,

@@ -30,7 +30,7 @@ from .clocks import ChouetteClock, Deadline, MatchClock, Notice
 from .errors import InvalidRequestError, NotAPlayerError, NotNowError, StaleVersionError
 from .requests import Request
 from .settings import DAY, HOUR, ClubSettings
-from .table import MatchStatus
+from .table import MatchStatus, Pending
 
 CLAIMS = {"claim_game": "forfeit", "claim_match": "forfeit_match"}
 
@@ -103,7 +103,7 @@ async def before_expiry(clock, deadline: Deadline, now: float) -> Notice | None:
     moves to the end of his period plus the time it gave; else, with away days left this year, one is used (24 hours
     more). Returns the notice of what was done, or None to let the table's rule apply. Unanswered challenges are
     not postponed."""
-    if deadline.pending == "answer_challenge" or deadline.stage != "member":
+    if deadline.pending == Pending.ANSWER_CHALLENGE or deadline.stage != "member":
         return None
     service = clock.service if isinstance(clock, MatchClock) else getattr(clock, "chouettes", None).club
     club_id = await clock.club_id(deadline)
@@ -476,7 +476,7 @@ async def rematch_terms(service, guild_id: int | None, member: int, match_id: in
     if side is None:
         raise NotAPlayerError(f"Only {view.names[0]} and {view.names[1]} can ask for a rematch of match "
                               f"#{match_id}; challenge someone with /bg challenge.")  # fmt: skip
-    if view.status != "over":
+    if view.status != MatchStatus.OVER:
         raise NotNowError(f"Match #{match_id} is not over yet: a rematch is offered once it is.")
     if view.practice:
         raise NotNowError(f"Match #{match_id} was practice against the engine: start another with /study practice.")

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from backgammon.game import Action
 from backgammon.moves import dice_text
 from backgammon.result import counted_single, kind_words
 
-from .table import Event
+from .table import Event, MatchKind, TableAction, TableEvent
 from .wording import plural
 
 LEVELS = {1: "a single game", 2: "a gammon", 3: "a backgammon"}
@@ -66,18 +67,18 @@ def describe(event: Event, names: Sequence[str], *, money: bool, length: int = 0
     other = names[1 - side] if side is not None else ""
     data = event.data
     kind = event.kind
-    if kind == "challenge":
+    if kind == TableAction.CHALLENGE:
         what = "a money session" if money else f"a {length}-point match"
         return f"{names[0]} challenges {names[1]} to {what}."
-    if kind == "accept":
+    if kind == TableAction.ACCEPT:
         return f"{who} accepts the challenge."
-    if kind == "decline":
+    if kind == TableAction.DECLINE:
         return f"{who} declines the challenge."
-    if kind == "cancel":
+    if kind == TableAction.CANCEL:
         return f"{who} withdraws the challenge."
-    if kind == "lapse":
+    if kind == TableAction.LAPSE:
         return f"The challenge lapsed: {names[1]} did not answer in time."
-    if kind == "new_game":
+    if kind == TableAction.NEW_GAME:
         text = f"Game {data['number']} starts ({_score(data['score'], names, money)})."
         if data.get("crawford"):
             text += " This is the Crawford game: no doubling (RULES M3)."
@@ -86,7 +87,7 @@ def describe(event: Event, names: Sequence[str], *, money: bool, length: int = 0
         if data.get("next_seed_hash"):  # committed before anyone's client seed for that game
             text += f" Game {data['number'] + 1}'s dice commitment, fixed now: {data['next_seed_hash']}."
         return text
-    if kind == "opening_roll":
+    if kind == Action.OPENING_ROLL:
         d0, d1 = data["dice"]
         if data["tie"]:
             text = f"Opening roll: {names[0]} {d0}, {names[1]} {d1} — a tie, roll again."
@@ -96,40 +97,40 @@ def describe(event: Event, names: Sequence[str], *, money: bool, length: int = 0
         first = data["first"]
         high, low = max(d0, d1), min(d0, d1)
         return f"Opening roll: {names[0]} {d0}, {names[1]} {d1} — {names[first]} moves first with {high}-{low}."
-    if kind == "roll":
+    if kind == Action.ROLL:
         d1, d2 = data["dice"]
         suffix = " (auto-roll: no cube decision)" if event.auto else ""
         return f"{who} rolls {dice_text((d1, d2))}{suffix}."
-    if kind == "play":
+    if kind == Action.PLAY:
         if not data["moves"]:
             return f"{who} has no legal play: the turn passes (RULES G9)."
         if event.auto:
             return f"{who} plays {data['play']} (the only legal play)."
         return f"{who} plays {data['play']}."
-    if kind == "double":
+    if kind == Action.DOUBLE:
         return f"{who} doubles to {data['offered']}."
-    if kind == "beaver":
+    if kind == Action.BEAVER:
         return f"{who} beavers: the cube goes to {data['offered']}, {other} to answer."
-    if kind == "raccoon":
+    if kind == Action.RACCOON:
         return f"{who} raccoons: the cube goes to {data['offered']}, {other} to answer."
-    if kind == "take":
+    if kind == Action.TAKE:
         return f"{who} takes: the cube is at {data['cube']}, owned by {names[data['owner']]}."
-    if kind == "drop":
+    if kind == Action.DROP:
         return f"{who} drops."
-    if kind == "resign":
+    if kind == Action.RESIGN:
         return f"{who} offers to resign {LEVELS[data['level']]}."
-    if kind == "accept_resignation":
+    if kind == Action.ACCEPT_RESIGNATION:
         return f"{who} accepts the resignation."
-    if kind == "reject_resignation":
+    if kind == Action.REJECT_RESIGNATION:
         return f"{who} rejects the resignation: play goes on."
-    if kind == "forfeit":
+    if kind == Action.FORFEIT:
         return f"{who} ran out of time and forfeits the game (club time limit)."
-    if kind == "forfeit_match":
+    if kind == TableAction.FORFEIT_MATCH:
         what = "the session" if money else "the match"
         return f"{who} ran out of time and forfeits {what} (club time limit)."
-    if kind == "stop":
+    if kind == TableAction.STOP:
         return f"{who} asks to end the session: it ends when this game ends."
-    if kind == "game_over":
+    if kind == TableEvent.GAME_OVER:
         result = data["result"]
         how = {"play": "", "drop": " (double dropped)", "resignation": " (resignation)", "forfeit": " (forfeit)"}
         kind_text = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}[result["kind"]]
@@ -140,11 +141,11 @@ def describe(event: Event, names: Sequence[str], *, money: bool, length: int = 0
             f"{who} wins game {data['number']}{how[result['ended_by']]}: {kind_text}, {points} "
             f"point{'s' if points != 1 else ''}. Score: {_score(data['score'], names, money)}."
         )
-    if kind == "match_over":
+    if kind == TableEvent.MATCH_OVER:
         return f"{who} wins the match {data['score'][side]}–{data['score'][1 - side]}."
-    if kind == "session_over":
+    if kind == TableEvent.SESSION_OVER:
         return f"The money session is over after {plural(data['games'], 'game')}: {_score(data['score'], names, True)}."
-    if kind == "reveal":
+    if kind == TableEvent.REVEAL:
         texts = list(data.get("clients", ()))
         sides = data.get("sides") or [None] * len(texts)
         labels = [str(i) if side is None else f"{names[side]} (side {side})" for i, side in enumerate(sides, 1)]
@@ -174,7 +175,7 @@ def claim_terms(table, late: int) -> dict[str, str]:
     how = VALUED.get(table.rules.forfeit_valuation, table.rules.forfeit_valuation)
     kind = kind_words(result.kind, result.multiplier)
     game = f"{plural(result.points, 'point')} ({kind}, {how})"
-    if table.kind == "match" and table.score[1 - late] + result.points >= table.length:
+    if table.kind == MatchKind.MATCH and table.score[1 - late] + result.points >= table.length:
         game += ": that ends the match"
-    match = "the match is yours" if table.kind == "match" else "the session ends, this game forfeited as above"
+    match = "the match is yours" if table.kind == MatchKind.MATCH else "the session ends, this game forfeited as above"
     return {"claim_game": game, "claim_match": match}

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
 
+from backgammon.game import Action
 from backgammon.moves import Play
 
 from .describe import shorten
@@ -21,6 +22,7 @@ from .requests import Request, as_request
 from .results import Outcome, TableView
 from .scope import _is_id, in_club, record_in_club
 from .service import ClubService, HistoryItem, WaitingItem
+from .table import MatchKind, MatchStatus, Pending
 from .wording import (  # noqa: F401 (re-exported: the front ends call frontend.explain, frontend.filter_plays)
     MAX_CHOICES,
     MAX_CLOSEST,
@@ -96,11 +98,11 @@ async def perform(
     request = as_request(member, version)
     if guild_id is not None and request.guild_id is None:
         request = replace(request, guild_id=guild_id)
-    if action == "play":
+    if action == Action.PLAY:
         if value is None:
             raise InvalidRequestError("say which play, e.g. 24/18 13/11")
         return await service.play(match_id, request, value)
-    if action == "resign":
+    if action == Action.RESIGN:
         return await service.resign(match_id, request, 1 if value is None else value)
     return await getattr(service, action)(match_id, request)
 
@@ -113,11 +115,11 @@ def answer_action(view: TableView, member: int, yes: bool) -> str:
         raise NotAPlayerError(
             f"You do not play in match {view.match_id}: it is {view.names[0]} against {view.names[1]}."
         )
-    if view.pending == "answer_challenge" and view.waiting_for == member:
+    if view.pending == Pending.ANSWER_CHALLENGE and view.waiting_for == member:
         return "accept" if yes else "decline"
-    if view.pending == "answer_resignation" and view.waiting_for == member:
+    if view.pending == Pending.ANSWER_RESIGNATION and view.waiting_for == member:
         return "accept_resignation" if yes else "reject_resignation"
-    if view.status == "challenged" and not yes and view.players[0] == member:
+    if view.status == MatchStatus.CHALLENGED and not yes and view.players[0] == member:
         return "cancel"
     offer = "challenge or resignation"
     if view.waiting_for == member:
@@ -359,10 +361,10 @@ async def game_choices(
 def rules_text(view: TableView) -> str:
     """The rules a match is played under, in words (RULES "Rule sets", M1, M3, D3–D5)."""
     rules = view.rules
-    what = "Money session" if view.kind == "money" else f"{view.length}-point match"
+    what = "Money session" if view.kind == MatchKind.MONEY else f"{view.length}-point match"
     lines = [f"Match #{view.match_id}: {what}, {view.names[0]} vs {view.names[1]}.", f"Rule set: {view.rules_text}."]
     options = []
-    if view.kind == "match":
+    if view.kind == MatchKind.MATCH:
         options.append("Crawford rule" + ("" if rules.get("crawford") else " off") + " (RULES M3)")
         if rules.get("dead_cube"):
             options.append("no dead-cube doubles (RULES M4)")
