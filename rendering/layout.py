@@ -263,7 +263,7 @@ def board_layout(width: int = 900, home: str = "right") -> BoardLayout:
         tray_column=tray_column,
         slab_height=(half - pad) / 15,
         cube_size=max(round(checker * 0.9), 28),
-        die_size=round(checker * 0.82),
+        die_size=max(round(checker * 0.82), 20),
     )
 
 

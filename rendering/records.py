@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
-from .text import draw_text, layout_text
+from .text import draw_text, layout_text, wrap_text
 from .themes import Theme, theme_from_name
 
 TONES = ("plain", "plus", "minus", "muted", "strong")
@@ -103,6 +103,14 @@ def _colour(theme: Theme, tone: str):
     return {"plus": PLUS, "minus": MINUS, "muted": theme.text_muted, "strong": theme.accent}.get(tone, theme.text)
 
 
+def footer_lines(table: RecordTable, room: float) -> list[str]:
+    """The footer of ``table`` as drawn: its lines, and how many rows were left out (beyond :data:`MAX_ROWS`),
+    each cut between words into lines at most ``room`` pixels wide."""
+    hidden = len(table.rows) - MAX_ROWS
+    footer = list(table.footer) + ([f"… and {hidden} more {'row' if hidden == 1 else 'rows'} not shown"] if hidden > 0 else [])
+    return [line for text in footer for line in wrap_text(text, 16, room)]
+
+
 def render_record_table(table: RecordTable, *, theme: Theme | str | None = None, max_width: int = 1400) -> bytes:
     """PNG bytes of ``table`` in ``theme`` (a :class:`~rendering.themes.Theme` or its name; default the
     colour-blind-safe one), at most ``max_width`` pixels wide (≥ 400). Raises :class:`RecordTableError` for a
@@ -111,7 +119,6 @@ def render_record_table(table: RecordTable, *, theme: Theme | str | None = None,
     max_width = max(400, int(max_width))
     rows = _check(table)
     shown, hidden = rows[:MAX_ROWS], len(rows) - MAX_ROWS
-    footer = list(table.footer) + ([f"… and {hidden} more {'row' if hidden == 1 else 'rows'} not shown"] if hidden > 0 else [])
     widths = []
     for index, column in enumerate(table.columns):
         texts = [layout_text(column.heading, _SIZE, True).width]
@@ -125,8 +132,9 @@ def render_record_table(table: RecordTable, *, theme: Theme | str | None = None,
         widest = max(lefts, key=lambda i: widths[i])
         widths[widest] = max(80, widths[widest] - (sum(widths) - room))
     texts = [layout_text(table.title, _TITLE, True).width, layout_text(table.subtitle, _SUBTITLE).width]
-    texts += [layout_text(text, 16).width for text in footer]
+    texts += [layout_text(text, 16).width for text in table.footer]
     width = int(min(max_width, max(400, max(sum(widths), *texts) + 2 * _MARGIN)))
+    footer = footer_lines(table, width - 2 * _MARGIN)
     top = _MARGIN + _TITLE + (8 + _SUBTITLE if table.subtitle else 0) + 16
     height = top + _ROW * (len(shown) + 1) + (10 + 24 * len(footer) if footer else 0) + _MARGIN
     image = Image.new("RGB", (width, height), theme.background)

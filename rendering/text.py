@@ -268,6 +268,19 @@ def fit_text(text: str, size: int, max_width: float, bold: bool = False) -> Text
     return best
 
 
+def wrap_text(text: str, size: int, max_width: float, bold: bool = False) -> list[str]:
+    """``text`` cut between words into lines each at most ``max_width`` pixels wide at ``size`` (a word wider than
+    that stays whole on its own line, for :func:`fit_text` to shorten when drawn)."""
+    lines: list[str] = []
+    for word in text.split():
+        joined = f"{lines[-1]} {word}" if lines else word
+        if lines and layout_text(joined, size, bold).width <= max_width:
+            lines[-1] = joined
+        else:
+            lines.append(word)
+    return lines
+
+
 def _paste_emoji(draw: ImageDraw.ImageDraw, image: Image.Image, x: float, baseline: float, size: int) -> None:
     target = getattr(draw, "_image", None)
     if target is None:

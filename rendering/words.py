@@ -121,8 +121,13 @@ def _draw_texts(image, draw, theme: Theme, layout: BoardLayout, view: BoardView)
     w = layout.width
     head_size = layout.text(26)
     baseline = layout.header_top + layout.header_height / 2 + head_size * 0.4
-    right_line = draw_text(draw, (w - m, baseline), match_text(view), layout.text(18), theme.text_muted, align="right")
-    room = w - 2 * m - right_line.width - max(20 * s, 8)
+    whole = w - 2 * m - max(20 * s, 8)
+    right = match_text(view)
+    room = whole - layout_text(right, layout.text(18)).width
+    if view.on_roll is None and layout_text(status_text(view), head_size, True).width > room:
+        right, room = "", whole  # a result drawn whole before the match length (the strips say how far each is)
+    if right:
+        draw_text(draw, (w - m, baseline), right, layout.text(18), theme.text_muted, align="right")
     status = fit_status(view, head_size, room)
     if status:
         draw_text(

@@ -280,3 +280,26 @@ def test_the_gallery_shows_the_correspondence_boards(tmp_path, capsys):
     assert all(Image.open(tmp_path / "390px" / name).width == 390 for name in phone)
     final = next(view for name, (view, _o) in sample_views().items() if "final-position" in name)
     assert final.on_roll is None and "wins" in final.awaiting
+
+
+def test_a_match_end_title_is_drawn_whole_at_390_px(monkeypatch):
+    """At a phone's 390 px the header's result ("Open Sage wins the match 3–2 (single, 1 point)") is drawn whole —
+    the match length on the header's right gives way to it (the strips say how far each side is) — not cut to "Open
+    Sage wins the match 3-2 (single,…"; the dice are drawn at least 20 px."""
+    from rendering.text import layout_text
+
+    result = "Open Sage wins the match 3–2 (single, 1 point)"
+    view = BoardView(Position.initial(), viewer_name="Open Sage", on_roll=None, awaiting=result, match_length=3,
+                     score=(3, 2))  # fmt: skip
+    drawn = []
+    real = words_module.draw_text
+
+    def spy(draw, xy, text, size, fill, **kwargs):
+        drawn.append((text, size, kwargs))
+        return real(draw, xy, text, size, fill, **kwargs)
+
+    monkeypatch.setattr(words_module, "draw_text", spy)
+    board_module.render_image(view, width=390)
+    size, options = next((size, options) for text, size, options in drawn if text == result)
+    assert layout_text(result, size, bold=True).width <= options["max_width"], "drawn whole, not cut with …"
+    assert board_layout(390).die_size >= 20

@@ -239,3 +239,23 @@ async def test_a_money_sessions_text_board_shows_the_net_score_as_its_picture_do
     lines = board.splitlines()
     assert any(line.rstrip().endswith("score -1 (money)") for line in lines), board
     assert any(line.rstrip().endswith("score +1 (money)") for line in lines), board
+
+
+def test_a_long_footnote_of_a_table_picture_wraps_instead_of_being_cut():
+    """The PR leaderboard's footnote at a narrow width: its words wrap onto more lines (the picture grows by a
+    line each), never cut with "…" ("Practice not count…")."""
+    from rendering.records import Column, RecordTable, footer_lines, render_record_table
+    from rendering.text import layout_text
+
+    note = "PR = 500 × equity lost ÷ counted decisions (Open Sage); lower is better. Practice not counted."
+    table = RecordTable("Leaderboard — PR", (Column("#"), Column("member", "left")), (("1", "alice"),), footer=(note,))
+    lines = footer_lines(table, 400)
+    assert len(lines) > 1 and " ".join(lines) == note and all(layout_text(line, 16).width <= 400 for line in lines)
+    short = RecordTable("Leaderboard — PR", table.columns, table.rows, footer=("Lower is better.",))
+    from io import BytesIO
+
+    from PIL import Image
+
+    heights = [Image.open(BytesIO(render_record_table(t, max_width=400))).height for t in (short, table)]
+    grown = heights[1] - heights[0]
+    assert grown >= 24 * (len(lines) - 1) and grown % 24 == 0  # a line more for each wrap
