@@ -118,7 +118,7 @@ def render_record_table(table: RecordTable, *, theme: Theme | str | None = None,
     theme = theme if isinstance(theme, Theme) else theme_from_name(theme)
     max_width = max(400, int(max_width))
     rows = _check(table)
-    shown, hidden = rows[:MAX_ROWS], len(rows) - MAX_ROWS
+    shown = rows[:MAX_ROWS]
     widths = []
     for index, column in enumerate(table.columns):
         texts = [layout_text(column.heading, _SIZE, True).width]
