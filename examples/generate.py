@@ -178,7 +178,9 @@ async def chouette(console: Console) -> str:
             story["left"] = True
             leaver = next(m for m in view.team if names[m] not in ("di", "cy") and m != view.captain)
             await writer.say(f"as {names[leaver]}")
-            await writer.say("leave", "leaves: the Captain decides for him until game 2 ends (RULES C2, C9)")
+            await writer.say(
+                "leave", "leaves: away until game 2 ends, passed over in the Team's windows (RULES C2, C9)"
+            )
             continue
         if not view.decisions:
             raise SystemExit(f"the chouette waits for nobody in phase {view.phase}")
