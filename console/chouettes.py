@@ -249,7 +249,13 @@ async def chouette_action(console: Console, session_id: int, action: str, rest: 
         rest = rest[:index] + rest[index + 2 :]
     mine = [d for d in view.decision_of(member) if d.pending in KINDS.get(action, ())]
     if subject is not None:
+        own = [d for d in mine if d.subject == member]
         mine = [d for d in mine if d.subject == subject]
+        if not mine and subject != member:
+            name = view.name(subject)
+            yours = f" For your own cube you can: {', '.join(decision_verbs(view, own[0]))}." if own else ""
+            raise NotNowError(f"You do not decide for {name} in chouette {session_id}: {name} does, or the proxy "
+                              f"{name} names (RULES C9).{yours}")  # fmt: skip
     if not mine:
         waiting = you_can(view, member)
         possible = next((line for line in waiting if line.startswith("you can")), "")

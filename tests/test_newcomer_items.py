@@ -259,3 +259,27 @@ def test_a_long_footnote_of_a_table_picture_wraps_instead_of_being_cut():
     heights = [Image.open(BytesIO(render_record_table(t, max_width=400))).height for t in (short, table)]
     grown = heights[1] - heights[0]
     assert grown >= 24 * (len(lines) - 1) and grown % 24 == 0  # a line more for each wrap
+
+
+async def test_a_decision_for_someone_you_do_not_stand_in_for_says_so(tmp_path):
+    """``double for di`` by a Team member who is not di's proxy: the refusal says he does not decide for di and who
+    does (RULES C9), and what he can do for his own cube — not "You have no decision to double"."""
+    from tests.test_console_newuser import NAMES, seated_chouette
+
+    names = {member_id(n): n for n in NAMES}
+    async with console_in(tmp_path) as console:
+        await seated_chouette(console)
+        for _ in range(60):
+            view = await console.chouettes.state(1)
+            decision = view.decisions[0]
+            await console.handle(f"as {names[decision.actor]}")
+            if decision.pending == "double" and len(view.decisions) > 1:
+                break
+            if decision.pending == "play":
+                await console.handle(f"move {(await console.chouettes.legal_plays(1, decision.actor))[0]}")
+            else:
+                await console.handle("take" if decision.pending == "answer" else "roll")
+        other = next(names[d.actor] for d in view.decisions if d.actor != decision.actor)
+        out = await console.handle(f"double for {other}")
+    assert out == (f"Refused: You do not decide for {other} in chouette 1: {other} does, or the proxy {other} names "
+                   f"(RULES C9). For your own cube you can: double, no-double.")  # fmt: skip
