@@ -18,6 +18,7 @@ from rendering.layout import board_layout
 
 from . import picture_pool
 from .results import GameView, Outcome, TableView
+from .table import MatchKind, MatchStatus, Pending, TableAction
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,23 +58,24 @@ def awaiting_text(view: TableView) -> str:
     the result in words when nobody is to act ("Ann wins game 3: gammon, 4 points", "Ann wins the match 7–5
     (single, 1 point)")."""
     game = view.game
-    if view.status == "challenged":
+    if view.status == MatchStatus.CHALLENGED:
         return "to accept or decline the challenge"
-    if game is not None and game.result is not None and (view.waiting_for is None or view.status != "active"):
+    if game is not None and game.result is not None and (view.waiting_for is None or view.status != MatchStatus.ACTIVE):
         result = game.result
         points = f"{kind_words(result.kind, result.multiplier)}, {result.points} point" + (
             "" if result.points == 1 else "s"
         )
         winner = _name(view, result.winner)
-        if view.status == "over" and view.kind == "match" and view.winner is not None:  # kept short: it is a header
+        over = view.status == MatchStatus.OVER and view.kind == MatchKind.MATCH
+        if over and view.winner is not None:  # kept short: it is a header
             return f"{winner} wins the match {view.score[view.winner]}–{view.score[1 - view.winner]} ({points})"
         return f"{winner} wins game {game.number}: {points}"
     if view.pending is None:
         return ""
     text = f"to {view.pending_text}"
-    if view.pending == "play" and game is not None and game.dice:
+    if view.pending == Pending.PLAY and game is not None and game.dice:
         text += f" {dice_text(game.dice)}"
-    if view.pending == "answer_resignation" and game is not None and game.resignation:
+    if view.pending == Pending.ANSWER_RESIGNATION and game is not None and game.resignation:
         text = "to accept or reject the resignation"  # the flag on the board names the level
     return text
 
@@ -100,7 +102,7 @@ def board_view(view: TableView, viewer: int | None = None) -> BoardView:
     if game is None:
         raise ValueError(f"match {view.match_id} has no game yet (status {view.status}): there is no board to draw")
     bottom = viewer_side(view, viewer)
-    acting = game.turn if game.result is None and view.status == "active" else None
+    acting = game.turn if game.result is None and view.status == MatchStatus.ACTIVE else None
     moves, mover, last_dice = _last_play(game)
     score = (view.score[bottom], view.score[1 - bottom])  # money: net running totals, shown signed
     post_crawford = (  # RULES M3: a game after the Crawford game, someone still 1-away
@@ -165,7 +167,7 @@ async def finished_games(service, outcome: Outcome) -> list[TableView]:
     ``outcome.view`` itself and is not listed."""
     views = []
     for event in outcome.events:
-        number = event.data.get("number") if event.kind == "new_game" else None
+        number = event.data.get("number") if event.kind == TableAction.NEW_GAME else None
         if not isinstance(number, int) or number < 2:
             continue
         game = await service.game(outcome.view.match_id, number - 1)

@@ -35,6 +35,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 
 from backgammon.errors import BackgammonError
+from backgammon.game import Action
 from backgammon.matfile import BEAVER, DOUBLE, DROP, FORFEIT, PLAY, RACCOON, TAKE, WIN, GameRecord, MatchRecord
 from backgammon.replay import default_rules, opening_ties
 from backgammon.rules import PRESETS, RuleSet
@@ -45,6 +46,7 @@ from .dice import derive_dice
 from .errors import InvalidRequestError
 from .results import Outcome
 from .service import ClubService
+from .table import MatchStatus, TableAction, TableEvent
 
 OutcomeHook = Callable[[Outcome], Awaitable[None] | None]
 
@@ -204,15 +206,15 @@ class _Driver:
         self.outcome = outcome
         self.result.calls += 1
         for event in outcome.events:
-            if event.kind == "new_game":
+            if event.kind == TableAction.NEW_GAME:
                 self.current = event.data["number"]
                 self.rolls = self.plays = 0
                 self.game_over = False
-            elif event.kind == "roll" or (event.kind == "opening_roll" and not event.data.get("tie")):
+            elif event.kind == Action.ROLL or (event.kind == Action.OPENING_ROLL and not event.data.get("tie")):
                 self.rolls += 1
-            elif event.kind == "play":
+            elif event.kind == Action.PLAY:
                 self.plays += 1
-            elif event.kind == "game_over":
+            elif event.kind == TableEvent.GAME_OVER:
                 self.game_over = True
                 result = event.data["result"]
                 score = tuple(event.data["score"])
@@ -328,7 +330,7 @@ async def replay_match_file(
     except (BackgammonError, LookupError) as error:
         result.problems.append(str(error))
     view = await service.state(result.match_id)
-    if dice.beyond and view.status == "active":
+    if dice.beyond and view.status == MatchStatus.ACTIVE:
         result.notes.append(
             f"the file ends during the match: the club has started game {dice.beyond[0]} by itself "
             "(its opening roll is not from the file)"

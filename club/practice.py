@@ -28,6 +28,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 
+from backgammon.game import Action
 from backgammon.rules import RuleSet
 
 from .analysis import require_engine
@@ -36,7 +37,7 @@ from .errors import InvalidRequestError, StaleVersionError, UnknownMemberError
 from .results import Outcome, TableView
 from .settings import ClubSettings
 from .step import store_challenge
-from .table import Table
+from .table import Pending, Table
 from .work import check_id
 
 ENGINE_NAME = "Open Sage"
@@ -176,24 +177,24 @@ async def decide(table: Table, match_id: int, version: int, pool) -> EngineMove 
     game = table.game
     strength = table.strength
     seed = engine_seed(match_id, version)
-    if pending == "roll":
+    if pending == Pending.ROLL:
         return EngineMove("roll")
-    if pending == "roll_or_double":
+    if pending == Pending.ROLL_OR_DOUBLE:
         cube: CubeState = cube_state(game, side)
         action = await pool.run(cube_action_task, game.board_for(side).position_id(), cube, strength, seed, False)
-        return EngineMove("double" if action == "double" else "roll")
-    if pending == "play":
+        return EngineMove("double" if action == Action.DOUBLE else "roll")
+    if pending == Pending.PLAY:
         cube = cube_state(game, side)
         notation = await pool.run(choose_play_task, game.board_for(side).position_id(), game.dice, cube, strength, seed)
         return EngineMove("play", notation or "pass")
-    if pending == "answer_double":
+    if pending == Pending.ANSWER_DOUBLE:
         doubler = 1 - side
         cube = cube_state(game, doubler)
         answer = await pool.run(cube_action_task, game.board_for(doubler).position_id(), cube, strength, seed, True)
         return EngineMove("take" if answer == "take" else "drop")
-    if pending in ("answer_beaver", "answer_raccoon"):
+    if pending in (Pending.ANSWER_BEAVER, Pending.ANSWER_RACCOON):
         return EngineMove("take")
-    if pending == "answer_resignation":
+    if pending == Pending.ANSWER_RESIGNATION:
         return EngineMove("accept_resignation")
     return None
 
@@ -213,7 +214,7 @@ async def engine_turns(service, match_id: int, pool, *, limit: int = MAX_TURNS) 
         engine_id = table.players[table.engine_side]
         call = getattr(service, move.kind)
         try:
-            if move.kind == "play":
+            if move.kind == Action.PLAY:
                 outcome = await call(match_id, engine_id, move.value, version=version)
             else:
                 outcome = await call(match_id, engine_id, version=version)

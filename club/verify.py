@@ -35,7 +35,7 @@ from .commitments import BEACON, CLIENT_SEED, logged_contributions, luck_of, luc
 from .dice import RECIPE, RECIPE_V3, seed_hash, verify_rolls
 from .proof import chouette_members, chouette_recipes
 from .states import canonical, held_sheet_rows
-from .table import replay_log
+from .table import TableAction, replay_log
 
 
 @dataclass
@@ -203,7 +203,7 @@ def _check_game(report: MatchReport, game, state, count: int, actions, related, 
     if dumps(game.result) != dumps(state["result"]):
         report.problems.append(f"{label}: stored result {game.result} but the log gives {state['result']}")
     rolls = [(a.roll_index, a.dice) for a in actions if a.dice is not None]
-    starts = [a for a in actions if a.kind == "new_game"]
+    starts = [a for a in actions if a.kind == TableAction.NEW_GAME]
     if starts and starts[0].args.get("seed_hash") != game.seed_hash:
         report.problems.append(f"{label}: the commitment in the log differs from the stored one")
     if game.rolls != len(rolls):

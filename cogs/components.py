@@ -17,6 +17,7 @@ import discord
 
 from club.frontend import MAX_CHOICES
 from club.results import TableView
+from club.table import MatchKind, MatchStatus, Pending
 
 from .buttons import MATCH_STYLES as STYLES
 from .buttons import GameButton, PlaySelect, TableButton, TableMenu  # noqa: F401 (the old names stay importable)
@@ -32,17 +33,18 @@ def table_components(view: TableView, plays: list[str] | None = None) -> discord
     Withdraw for a challenger while the challenge is open), the play menu when ``plays`` (the legal plays) has 2–25
     entries, *Add your luck* for either player (:class:`LuckModal`); *Rematch* once the match is over.
     None when nothing can be done."""
-    if view.status == "over" and view.kind == "match" and not view.practice:  # practice: /study practice again
+    over = view.status == MatchStatus.OVER and view.kind == MatchKind.MATCH
+    if over and not view.practice:  # practice: /study practice again
         components = discord.ui.View(timeout=None)
         components.add_item(TableButton.of("m", view.match_id, 0, "rematch"))
         return components
-    if view.status not in ("challenged", "active") or view.waiting_for is None:
+    if view.status not in (MatchStatus.CHALLENGED, MatchStatus.ACTIVE) or view.waiting_for is None:
         return None
     components = discord.ui.View(timeout=None)
     actions = [action for action in BUTTON_ORDER if action in view.legal]
-    if view.status == "challenged":
+    if view.status == MatchStatus.CHALLENGED:
         actions.append("cancel")
-    if view.pending == "play" and plays and 1 < len(plays) <= MAX_CHOICES:
+    if view.pending == Pending.PLAY and plays and 1 < len(plays) <= MAX_CHOICES:
         options = [(play, play) for play in plays[:MAX_CHOICES]]
         components.add_item(TableMenu.of("m", view.match_id, view.version, "play", options=options,
                                           placeholder="Choose your play…"))  # fmt: skip
@@ -91,7 +93,7 @@ class LuckModal(discord.ui.Modal, title="Add your luck to the next game's dice")
             outcome = await service.add_luck(self.match_id, request_of(interaction, member, None), self.words.value)
             view = outcome.view
             plays = None
-            if view.pending == "play" and view.waiting_for is not None:
+            if view.pending == Pending.PLAY and view.waiting_for is not None:
                 plays = await service.legal_plays(view.match_id, view.waiting_for)
         except Exception as error:
             await report(interaction, error, context={"what": "luck", "match": self.match_id})

@@ -20,6 +20,7 @@ from backgammon.errors import BackgammonError, NotationError
 from club import frontend
 from club.requests import Request
 from club.results import Outcome
+from club.table import TableAction
 
 from .errors import report, send_private
 
@@ -109,8 +110,8 @@ async def command_action(
             bot.service, member, guild_id=interaction.guild_id, given=game, thread=interaction.channel_id,
             for_turn=action not in NOT_FOR_TURN, action=action, links=board_links(bot, interaction.guild_id),
         )  # fmt: skip
-        if action in ("accept", "decline"):
-            action = frontend.answer_action(await bot.service.state(match_id), member, action == "accept")
+        if action in (TableAction.ACCEPT, TableAction.DECLINE):
+            action = frontend.answer_action(await bot.service.state(match_id), member, action == TableAction.ACCEPT)
         outcome = await frontend.perform(bot.service, match_id, request_of(interaction, member), action, value)
     except Exception as error:
         legal = await _legal(interaction, match_id, member) if isinstance(error, NotationError) else None

@@ -15,6 +15,7 @@ from club.boards import BoardOptions, awaiting_text, render_table_async
 from club.frontend import MAX_CHOICES
 from club.results import TableView
 from club.service import ClubService
+from club.table import MatchKind, MatchStatus, Pending
 
 from .components import table_components
 
@@ -38,7 +39,7 @@ def title(view: TableView) -> str:
     """``Match #12 · Alice vs Bob · 5-point match`` (or ``money session``)."""
     what = (
         "money session" + (f", stake {view.stake}" if view.stake else "")
-        if view.kind == "money"
+        if view.kind == MatchKind.MONEY
         else (f"{view.length}-point match")
     )
     return f"Match #{view.match_id} · {view.names[0]} vs {view.names[1]} · {what}"
@@ -47,7 +48,7 @@ def title(view: TableView) -> str:
 def score_line(view: TableView) -> str:
     """``Game 3 · Alice 2 – Bob 1 · Crawford game``; in a money session with add-one automatic doubles the cube
     and its factor (``· cube 1 ×4 (automatic doubles)``, RULES D6, G3)."""
-    if view.kind == "money":
+    if view.kind == MatchKind.MONEY:
         score = f"{view.names[0]} {view.score[0]:+d} · {view.names[1]} {view.score[1]:+d}"
     else:
         score = f"{view.names[0]} {view.score[0]} – {view.names[1]} {view.score[1]}"
@@ -67,13 +68,13 @@ def status_line(view: TableView) -> str:
         if view.due_at:
             text += f" (by <t:{int(view.due_at)}:f>)"
         return text
-    if view.status == "over":
+    if view.status == MatchStatus.OVER:
         both = " ".join(mention(player) for player in view.players)
-        if view.kind == "match" and view.winner is not None:
+        if view.kind == MatchKind.MATCH and view.winner is not None:
             w = view.winner
             return f"{both} {view.names[w]} wins the match {view.score[w]}–{view.score[1 - w]}."
         return f"{both} The session is over: {view.names[0]} {view.score[0]:+d}, {view.names[1]} {view.score[1]:+d}."
-    if view.status in ("declined", "cancelled", "expired"):
+    if view.status in (MatchStatus.DECLINED, MatchStatus.CANCELLED, MatchStatus.EXPIRED):
         return f"{mention(view.players[0])} The challenge was {view.status}."
     return ""
 
@@ -144,16 +145,16 @@ async def board_message(
     if view.game is not None:
         png = await render_table_async(view, viewer, options)
         embed.set_image(url=f"attachment://{filename}")
-    if view.status == "challenged":
+    if view.status == MatchStatus.CHALLENGED:
         embed.add_field(name="Rules", value=view.rules_text[:1024] or "-", inline=False)
     if view.luck_text:
         embed.add_field(name="Luck", value=view.luck_text[:1024], inline=False)
     plays = None
-    if buttons and view.pending == "play" and view.waiting_for is not None:
+    if buttons and view.pending == Pending.PLAY and view.waiting_for is not None:
         plays = (
             list(view.plays) if view.plays is not None else await service.legal_plays(view.match_id, view.waiting_for)
         )
     components = table_components(view, plays) if buttons else None
-    if view.pending == "play" and view.waiting_for is not None and (plays is None or len(plays) > MAX_CHOICES):
+    if view.pending == Pending.PLAY and view.waiting_for is not None and (plays is None or len(plays) > MAX_CHOICES):
         embed.add_field(name="Your play", value="Type `/bg move` — the legal plays are suggested as you type.")
     return BoardMessage(status_line(view)[:2000], embed, png, filename, components)

@@ -36,6 +36,7 @@ from club.chouette.images import sheet_png_async
 from club.describe import shorten
 from club.errors import ClubError
 from club.results import Outcome, TableView
+from club.table import TableAction, TableEvent
 from club.work import TableLocks
 
 from .chouette_present import chouette_message
@@ -334,7 +335,8 @@ class Publisher:
         :meth:`open_home`; ``fallback`` is where the member acted) and notify by direct message. Returns the board
         message (None when there is no game to show or nowhere to show it)."""
         view = outcome.view
-        answered = any(event.kind in ("accept", "decline", "cancel", "lapse") for event in outcome.events)
+        answers = (TableAction.ACCEPT, TableAction.DECLINE, TableAction.CANCEL, TableAction.LAPSE)
+        answered = any(event.kind in answers for event in outcome.events)
         first_line = outcome.message.splitlines()[0] if outcome.message else ""
         if view.game is None:
             if answered:
@@ -357,7 +359,7 @@ class Publisher:
         await self.notify(outcome, actor, message, home=home)
         if view.engine_to_act:  # a practice game: the engine's turn (cogs.study plays it, in its worker pool)
             self.bot.dispatch("practice_turn", view)
-        if any(event.kind in ("match_over", "session_over") for event in outcome.events):
+        if any(event.kind in (TableEvent.MATCH_OVER, TableEvent.SESSION_OVER) for event in outcome.events):
             self.bot.dispatch("match_finished", view)  # listeners (the review, cogs.study) run as their own tasks
         return message
 

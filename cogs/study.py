@@ -70,6 +70,7 @@ from club.quiz import (
     start_quiz,
 )
 from club.results import Outcome, TableView
+from club.table import MatchStatus
 
 from . import flow
 from .bg import is_club_admin
@@ -228,7 +229,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
             if match_id is None:
                 raise InvalidRequestError("Say which match to review: /study review game:<its number>.")
             view = await self._view_here(interaction, match_id)
-            if view.status != "over":
+            if view.status != MatchStatus.OVER:
                 raise refuse_until_over(f"match #{match_id}", "review")
             review = await self.review_of(match_id)
             await self._post_review(interaction, f"match #{match_id}", **self.review_kwargs(review))

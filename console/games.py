@@ -9,6 +9,7 @@ from pathlib import Path
 
 from backgammon.ascii import ascii_board
 from backgammon.errors import BackgammonError
+from backgammon.game import Action
 from backgammon.ids import decode_match_id
 from backgammon.moves import dice_text
 from backgammon.rules import PRESETS, RuleSet
@@ -17,6 +18,7 @@ from club.boards import awaiting_text, board_filename, finished_games, render_ta
 from club.errors import InvalidRequestError
 from club.export import export_mat
 from club.results import Outcome, TableView
+from club.table import MatchKind, MatchStatus, Pending, TableAction, TableEvent
 
 from .core import Console, file_problem, member_id
 from .parse import member_name, number, options, take_target
@@ -71,11 +73,11 @@ def next_step(view: TableView) -> str:
         side = view.side_of(view.waiting_for)
         name = view.names[side]
         text = f"Next: {name} must {view.pending_text}"
-        if view.pending == "play" and view.game is not None and view.game.dice:
+        if view.pending == Pending.PLAY and view.game is not None and view.game.dice:
             text += f" {dice_text(view.game.dice)}"
         return text + f" (as {name}) — match #{view.match_id}."
-    if view.status == "over":
-        if view.kind == "match" and view.winner is not None:
+    if view.status == MatchStatus.OVER:
+        if view.kind == MatchKind.MATCH and view.winner is not None:
             return (f"Match #{view.match_id} is over: {view.names[view.winner]} won "
                     f"{view.score[view.winner]}–{view.score[1 - view.winner]}.")  # fmt: skip
         return (f"Session #{view.match_id} is over: {view.names[0]} {money(view.score[0], view.stake)}, "
@@ -89,11 +91,11 @@ def you_can(view: TableView, member: int | None) -> str:
     if view.waiting_for is None or not view.legal:
         return ""
     verbs = list(dict.fromkeys(VERB_WORDS.get(action, action.replace("_", "-")) for action in view.legal))
-    if view.kind == "money" and view.status == "active" and view.stop_by is None:
+    if view.kind == MatchKind.MONEY and view.status == MatchStatus.ACTIVE and view.stop_by is None:
         verbs.append("stop")
     whom = "you" if member == view.waiting_for else view.names[view.side_of(view.waiting_for)]
     text = f"{whom} can: {', '.join(verbs)}"
-    if view.pending == "answer_challenge" and member == view.players[0]:
+    if view.pending == Pending.ANSWER_CHALLENGE and member == view.players[0]:
         text += "; you can: withdraw"
     return text
 
@@ -110,10 +112,10 @@ async def board_text(console: Console, view: TableView, viewer: int | None) -> s
                     "Image:", "Board image:"
                 )
             )
-    if view.kind == "money" and view.stake and view.status == "active" and view.game_number > 1:
+    if view.kind == MatchKind.MONEY and view.stake and view.status == MatchStatus.ACTIVE and view.game_number > 1:
         lines.append(f"Session #{view.match_id} so far: {view.names[0]} {money(view.score[0], view.stake)}, "
                      f"{view.names[1]} {money(view.score[1], view.stake)}.")  # fmt: skip
-    if view.kind == "money" and view.status == "active" and view.stop_by is not None:
+    if view.kind == MatchKind.MONEY and view.status == MatchStatus.ACTIVE and view.stop_by is not None:
         lines.append(f"The session ends when this game ends ({view.names[view.stop_by]} asked).")
     lines.append(view.luck_text)
     lines.append(next_step(view))
@@ -144,7 +146,7 @@ async def show(console: Console, outcome: Outcome) -> str:
     for final in await finished_games(console.service, outcome):  # each game's last position, before the next
         lines.append(await final_board(console, final))
     lines.append(await board_text(console, view, view.waiting_for or console.member))
-    if any(event.kind in ("match_over", "session_over") for event in outcome.events):
+    if any(event.kind in (TableEvent.MATCH_OVER, TableEvent.SESSION_OVER) for event in outcome.events):
         from club.analysis import engine_available
 
         if engine_available() and console.review_after_match and not view.practice:
@@ -288,16 +290,16 @@ async def game_action(console: Console, action: str, args: list[str], *, trailin
     a chouette; :func:`club.frontend.choose_game`)."""
     target, rest = take_target(args, trailing_number=trailing_number)
     kinds = ("chouette",) if action in CHOUETTE_ONLY else ("match",) if action in MATCH_ONLY else ("match", "chouette")
-    target = await console.target(target, for_turn=action != "stop", kinds=kinds, action=action)
+    target = await console.target(target, for_turn=action != TableAction.STOP, kinds=kinds, action=action)
     if target.kind == "chouette":
         return await lent("chouette_action")(console, target.id, action, rest)
     match_id = target.id
     console.last_match = match_id
-    if action == "play":
+    if action == Action.PLAY:
         if not rest:
             raise InvalidRequestError("move PLAY, e.g. move 13/7 8/7 (plays lists the legal ones)")
         outcome = await frontend.perform(console.service, match_id, console.member, "play", " ".join(rest)[:200])
-    elif action == "resign":
+    elif action == Action.RESIGN:
         if len(rest) > 1:
             raise InvalidRequestError("resign single, gammon or backgammon [game], e.g. resign gammon")
         level = frontend.resign_level(rest[0] if rest else None)

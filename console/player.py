@@ -20,6 +20,7 @@ from club.correspondence import (
 )
 from club.errors import InvalidRequestError
 from club.frontend import GameChoice
+from club.table import MatchKind, MatchStatus
 from club.wording import plural
 
 from .core import Console
@@ -233,8 +234,8 @@ async def extra_verbs(console: Console, view) -> str:
     member = console.member
     if member is None or member not in view.players:
         return ""
-    if view.kind == "match" and view.status == "over":
+    if view.kind == MatchKind.MATCH and view.status == MatchStatus.OVER:
         return "you can: practice" if view.practice else "you can: rematch"
-    if view.status != "active" or view.waiting_for in (None, member):
+    if view.status != MatchStatus.ACTIVE or view.waiting_for in (None, member):
         return ""
     return f"you can: {CLAIM_VERBS}" if await can_claim(console.service, view.match_id, member) else ""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from club.analysis import ENABLE_ANALYSIS, engine_available
 from club.errors import InvalidRequestError
 from club.results import Outcome
+from club.table import MatchStatus
 
 from .core import Console
 from .games import _match_for_look, show
@@ -159,7 +160,7 @@ async def review(console: Console, args: list[str]) -> str:
     if rest:
         raise InvalidRequestError(f"review takes a game number only, not {' '.join(rest)[:60]!r}")
     view = await console.service.state(match_id)
-    if view.status != "over":
+    if view.status != MatchStatus.OVER:
         raise refuse_until_over(f"match #{match_id}", "review")
     if match_id in console.pending_reviews:  # the automatic review is under way: wait for it, not a second one
         return "\n".join(await ready_reviews(console, wait=True, only=match_id))
