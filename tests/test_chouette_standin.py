@@ -488,3 +488,31 @@ async def test_a_chouette_result_counted_single_by_jacoby_says_so(tmp_path):
                 break
         assert "Game 1 is over (forfeit)" in out, out
         assert "Counted single (Jacoby: never turned, RULES D4) on the cube of" in out, out
+
+
+async def test_a_log_of_the_older_code_where_a_leaving_captain_played_on_still_replays(tmp_path, monkeypatch):
+    """Old logs replay: before stand-ins and passed-over members, a Captain who left went on rolling and playing and
+    was asked for every window. Such a log (written here with the stand-in and the club's decisions switched off)
+    replays with today's code — the verify use-case finds the state, the sheet and the dice as stored."""
+    from backgammon.chouette import ChouetteSession
+    from club.chouette.table import ChouetteTable
+    from tests.chouette_clubkit import ANN, BOB, CY, DI, chouettes, decide_randomly, seated
+
+    with monkeypatch.context() as older:
+        older.setattr(ChouetteSession, "stand_in_due", lambda self: None)
+        older.setattr(ChouetteTable, "automatic", lambda self: [])
+        async with chouettes(tmp_path / "c.sqlite3") as svc:
+            outcome = await seated(svc, (ANN, BOB, CY, DI))
+            sid = outcome.session_id
+            captain = outcome.view.captain
+            outcome = await svc.leave(sid, captain)
+            rng = random.Random(3)
+            for _ in range(40):  # some turns: his rolls, plays and window entries are his own
+                outcome = await decide_randomly(svc, outcome, rng)
+            log = await svc.log(sid)
+            assert [a for a in log if a.kind in ("roll", "play") and a.member_id == captain], "he played on"
+            assert not [a for a in log if a.kind == "stand_in" or a.args.get("why")]
+            db_path = tmp_path / "c.sqlite3"
+    async with chouettes(db_path) as svc:
+        report = await verify_chouette(svc.club.db, 1)
+        assert report.ok, report.problems
