@@ -95,9 +95,14 @@ class TableClock(Protocol):
     async def due_deadlines(self, now: float) -> list[Deadline]:
         """The stored deadlines with ``next_at <= now``, earliest first."""
 
-    async def mark_reminded(self, deadline: Deadline, now: float) -> bool:
-        """Record that the reminders of ``deadline`` due at ``now`` fired, if it is still the same deadline; False
-        (nothing written) when it was replaced or fired meanwhile."""
+    @property
+    def db(self):
+        """The table's database (:class:`storage.Database`)."""
+
+    async def mark_reminded(self, deadline: Deadline, now: float, notice: Notice | None = None) -> bool:
+        """Record that the reminders of ``deadline`` due at ``now`` fired, if it is still the same deadline, with
+        ``notice`` recorded pending in the same transaction (:mod:`club.notices`); False (nothing written) when it
+        was replaced or fired meanwhile."""
 
     async def names(self, members: Sequence[int]) -> dict[int, str]:
         """Display names of ``members``."""
@@ -113,6 +118,13 @@ class TableClock(Protocol):
 
     async def club_id(self, deadline: Deadline) -> int:
         """The club the table belongs to."""
+
+
+def _recorded(notice: Notice | None) -> tuple[str, dict] | None:
+    """``(key, body)`` of ``notice`` as a deadline's mark records it (:func:`club.notices.as_recorded`)."""
+    from .notices import as_recorded
+
+    return None if notice is None else as_recorded(notice)
 
 
 def _left(deadline: Deadline, now: float) -> list[float]:
@@ -160,8 +172,14 @@ class MatchClock:
         record = await self.service.db.get_deadline(deadline.table_id)
         return None if record is None else self.of(record)
 
-    async def mark_reminded(self, deadline: Deadline, now: float) -> bool:
-        """Mark the reminders sent, under the match's lock and only if the stored deadline is unchanged."""
+    @property
+    def db(self):
+        """The club's database."""
+        return self.service.db
+
+    async def mark_reminded(self, deadline: Deadline, now: float, notice: Notice | None = None) -> bool:
+        """Mark the reminders sent (``notice`` recorded with the mark), under the match's lock and only if the
+        stored deadline is unchanged."""
         async with self.service._lock_for(deadline.table_id):
             current = await self._current(deadline)
             if current is None or current.version != deadline.version or current.classify(now) != "reminder":
@@ -169,7 +187,7 @@ class MatchClock:
             left = _left(current, now)
             return await self.service.db.mark_deadline(
                 deadline.table_id, deadline.version, reminders=left, reminders_sent=current.reminders_sent + 1,
-                expired_at=None, next_at=min([*left, current.due_at]), at=now,
+                expired_at=None, next_at=min([*left, current.due_at]), at=now, notice=_recorded(notice),
             )  # fmt: skip
 
     async def names(self, members: Sequence[int]) -> dict[int, str]:
@@ -199,17 +217,17 @@ class MatchClock:
             settings = ClubSettings.from_json(club.settings)
             policy = "lapse" if deadline.pending == Pending.ANSWER_CHALLENGE else settings.expiry_policy
             if policy in ("nothing", "claim"):
-                marked = await db.mark_deadline(deadline.table_id, deadline.version, reminders=(),
-                                                reminders_sent=current.reminders_sent, expired_at=now,
-                                                next_at=None)  # fmt: skip
-                if not marked:
-                    return None
                 text = f"Time is up: {who} did not {what} in time in match {deadline.table_id}. "
                 if policy == "nothing":
-                    return Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor,
-                                  deadline.pending, deadline.due_at, text + "The club waits for the move.",
-                                  tuple(match.players))  # fmt: skip
-                return await self._claim_notice(deadline, match, text, ("claim_game", "claim_match", "more_time"))
+                    notice = Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor,
+                                    deadline.pending, deadline.due_at, text + "The club waits for the move.",
+                                    tuple(match.players))  # fmt: skip
+                else:
+                    notice = await self._claim_notice(deadline, match, text, ("claim_game", "claim_match", "more_time"))
+                marked = await db.mark_deadline(deadline.table_id, deadline.version, reminders=(),
+                                                reminders_sent=current.reminders_sent, expired_at=now,
+                                                next_at=None, notice=_recorded(notice))  # fmt: skip
+                return notice if marked else None
         # the club acts through the use-case layer (its own lock and version check)
         side = match.players.index(deadline.subject)
         what_to_do = {"lapse": "lapse", "forfeit_game": "forfeit", "forfeit_match": "forfeit_match"}[policy]
@@ -299,12 +317,18 @@ class ChouetteClock:
         """The chouette deadlines due at ``now``."""
         return [self.of(record) for record in await self.chouettes.store.due_deadlines(now)]
 
-    async def mark_reminded(self, deadline: Deadline, now: float) -> bool:
-        """Mark the reminders sent if the stored deadline is still the same one."""
+    @property
+    def db(self):
+        """The club's database."""
+        return self.chouettes.club.db
+
+    async def mark_reminded(self, deadline: Deadline, now: float, notice: Notice | None = None) -> bool:
+        """Mark the reminders sent (``notice`` recorded with the mark) if the stored deadline is still the same."""
         stored = deadline.stored
         return await self.chouettes.store.mark_deadline(
-            stored, reminders=_left(deadline, now), reminders_sent=stored.reminders_sent + 1, expired_at=None, at=now
-        )
+            stored, reminders=_left(deadline, now), reminders_sent=stored.reminders_sent + 1, expired_at=None, at=now,
+            notice=_recorded(notice),
+        )  # fmt: skip
 
     async def names(self, members: Sequence[int]) -> dict[int, str]:
         """Display names."""

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from .clocks import ChouetteClock, Deadline, MatchClock, Notice, TableClock
 from .correspondence import before_expiry, roll_for_late_doublers
+from .notices import record
 
 
 def _clocks(tables) -> list[TableClock]:
@@ -57,12 +58,14 @@ async def due(clocks, now: float | None = None) -> list[tuple[str, Deadline]]:
 async def run_due(clocks, now: float | None = None) -> list[Notice]:
     """Fire everything due at ``now`` (default: each table's clock) on every table of ``clocks`` — a
     :class:`TableClock`, a :class:`ClubService` (its matches), a :class:`ChouetteService` (its chouettes), or a list
-    of these; returns the notices to send, each once."""
+    of these; returns the notices to send, each once, each recorded pending (:mod:`club.notices`: a reminder, or
+    an expiry that marks the deadline, in the transaction of its mark)."""
     notices = []
     for clock in _clocks(clocks):
         at = clock.now() if now is None else now
+        fired = []
         if isinstance(clock, MatchClock):  # a member's opt-in: roll for him once his roll_after hours are up
-            notices += await roll_for_late_doublers(clock.service, at)
+            fired += await roll_for_late_doublers(clock.service, at)
         for kind, deadline in await due(clock, at):
             if kind == "reminder":
                 notice = await _remind(clock, deadline, at)
@@ -71,13 +74,14 @@ async def run_due(clocks, now: float | None = None) -> list[Notice]:
                 if notice is None:
                     notice = await clock.expire(deadline, at)
             if notice is not None:
-                notices.append(notice)
+                fired.append(notice)
+        for notice in fired:  # those of a deadline's mark are recorded already; the club's actions right after
+            await record(clock.db, notice, at)
+        notices += fired
     return notices
 
 
 async def _remind(clock: TableClock, deadline: Deadline, now: float) -> Notice | None:
-    if not await clock.mark_reminded(deadline, now):
-        return None
     names = await clock.names([deadline.subject, deadline.actor])
     actor = names.get(deadline.actor, str(deadline.actor))
     whose = "" if deadline.actor == deadline.subject else f" for {names.get(deadline.subject, deadline.subject)}"
@@ -86,5 +90,6 @@ async def _remind(clock: TableClock, deadline: Deadline, now: float) -> Notice |
         f"Reminder: {actor}, you have {hours:.1f} hours left to {clock.words(deadline.pending)}{whose} "
         f"in {clock.noun} {deadline.table_id}."
     )
-    return Notice("reminder", deadline.table, deadline.table_id, deadline.subject, deadline.actor,
-                  deadline.pending, deadline.due_at, text, (deadline.actor,))  # fmt: skip
+    notice = Notice("reminder", deadline.table, deadline.table_id, deadline.subject, deadline.actor,
+                    deadline.pending, deadline.due_at, text, (deadline.actor,))  # fmt: skip
+    return notice if await clock.mark_reminded(deadline, now, notice) else None

@@ -431,12 +431,13 @@ class Publisher:
             wanted = None if outcome.direct is None else member in outcome.direct
             await self.direct_message(member, text, home=home, wanted=wanted)
 
-    async def post_notice(self, notice) -> None:
+    async def post_notice(self, notice, *, nonce: str | None = None) -> None:
         """Post a time-limit notice (:class:`club.clocks.Notice`) where its table is shown: a chouette's in its
         channel (:meth:`post_chouette_notice`); a match's in the game's home, mentioning whom it concerns, then the
-        board if the club acted (a forfeit, a lapse); direct messages to who asked for them."""
+        board if the club acted (a forfeit, a lapse); direct messages to who asked for them. ``nonce``: the post's
+        (:attr:`club.notices.Pending.nonce`: Discord returns the first message of a nonce instead of a second)."""
         if getattr(notice, "table", "match") == "chouette":
-            await self.post_chouette_notice(notice)
+            await self.post_chouette_notice(notice, nonce=nonce)
             return
         mentions = " ".join(mention(member) for member in notice.ping)
         channel = await self.home(notice.table_id)
@@ -445,7 +446,8 @@ class Publisher:
             channel = await self.channel(record.channel_id) if record is not None else None
         if channel is not None:
             extra = {"view": view} if (view := claim_view(notice)) is not None else {}
-            await channel.send(content=f"{mentions} {notice.text}"[:2000], allowed_mentions=MENTIONS, **extra)
+            await channel.send(content=f"{mentions} {notice.text}"[:2000], allowed_mentions=MENTIONS, nonce=nonce,
+                               **extra)  # fmt: skip
         else:
             log.warning("notice for match %s with nowhere to post it: %s", notice.table_id, notice.text)
         if notice.outcome is not None:
@@ -511,10 +513,10 @@ class Publisher:
         except discord.HTTPException as error:
             log.info("no-talk thread of chouette %s: %s", view.session_id, error)
 
-    async def post_chouette_notice(self, notice) -> None:
+    async def post_chouette_notice(self, notice, *, nonce: str | None = None) -> None:
         """Post a chouette time-limit notice (:class:`club.clocks.Notice`) in the session's channel,
         mentioning whom it concerns — or, when the club acted, the new board with the notice as its text; direct
-        messages to who asked for them."""
+        messages to who asked for them. ``nonce``: as for :meth:`post_notice`."""
         if notice.outcome is not None:
             await self.publish_chouette(replace(notice.outcome, message=notice.text))
         else:
@@ -522,6 +524,6 @@ class Publisher:
             channel = await self.channel(channel_id) if channel_id is not None else None
             mentions = " ".join(mention(member) for member in notice.ping)
             if channel is not None:
-                await channel.send(content=f"{mentions} {notice.text}"[:2000], allowed_mentions=MENTIONS)
+                await channel.send(content=f"{mentions} {notice.text}"[:2000], allowed_mentions=MENTIONS, nonce=nonce)
         for member in notice.ping:
             await self.direct_message(member, notice.text)

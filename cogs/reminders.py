@@ -3,7 +3,9 @@ due on every table — the 1-on-1 matches (:class:`club.clocks.MatchClock`) and,
 the chouettes (:class:`club.clocks.ChouetteClock`) — and posts each notice where its table is shown: a match's
 in its thread (:meth:`cogs.publish.Publisher.post_notice`), a chouette's in its channel
 (the same :meth:`~cogs.publish.Publisher.post_notice`). Each notice fires once, even across restarts (the
-scheduler records the firing before returning it).
+scheduler records the firing before returning it) and is posted at least once and shown once: recorded pending
+with its firing, posted, then marked posted (:mod:`club.notices`); what a killed process left pending is posted by
+the next round, in this process after a restart or in the one that takes the lease over.
 
 Two bot processes on one PostgreSQL database: only the one holding the scheduler's lease
 (:meth:`storage.Database.scheduler_lease`, an advisory lock) runs a round; the other asks again every round and takes
@@ -15,6 +17,7 @@ import logging
 
 from discord.ext import commands, tasks
 
+from club import notices
 from club.clocks import Notice, clocks_of
 from club.scheduler import run_due
 
@@ -56,12 +59,8 @@ class Reminders(commands.Cog):
             self.lease = self.bot.service.scheduler_lease()
         if not await self.lease.hold():
             return []
-        notices = await run_due(self.clocks())
-        for notice in notices:
-            try:
-                await self.bot.publisher.post_notice(notice)
-            except Exception:
-                log.exception("could not post the %s of %s %s", notice.kind, notice.table, notice.table_id)
+        fired = await run_due(self.clocks())
+        notices = await self.post_pending(fired)
         study = self.bot.get_cog("Study")
         if study is not None:  # quizzes: reveals due, scheduled quizzes (cogs.study)
             await study.quiz_tick()
@@ -72,6 +71,23 @@ class Reminders(commands.Cog):
             except Exception:
                 log.exception("the events' deadlines failed this round")
         return notices
+
+    async def post_pending(self, fired: list[Notice]) -> list[Notice]:
+        """Post every notice recorded and not posted yet (:mod:`club.notices`) — those just ``fired``, and any a
+        process killed before it posted them — each marked posted once it is; returns those posted. A notice that
+        cannot be posted is logged, stays pending for the next round, and the others still go out."""
+        db, done = self.bot.service.db, []
+        for item in await notices.pending(db, fired):
+            notice = item.notice
+            try:
+                await self.bot.publisher.post_notice(notice, nonce=item.nonce)
+            except Exception:
+                log.exception("could not post the %s of %s %s", notice.kind, notice.table, notice.table_id)
+                await notices.failed(db, item)
+                continue
+            await notices.posted(db, item, self.bot.service.clock.now())
+            done.append(notice)
+        return done
 
     @tasks.loop(seconds=INTERVAL_SECONDS)
     async def loop(self) -> None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from club.clocks import clocks_of
 from club.errors import InvalidRequestError
+from club.notices import shown
 from club.scheduler import run_due
 from club.wording import plural
 
@@ -37,7 +38,9 @@ async def fire(console: Console, touched: dict | None = None) -> list[str]:
     """Run the one clock once at the clock's time; the notices in words (and the boards the club moved). The
     tables the club moved are added to ``touched`` (keys ``(kind, id)``, kind ``"chouette"`` or ``"match"``)."""
     lines = []
-    for notice in await run_due(clocks_of(console.service, console.chouettes)):
+    fired = await run_due(clocks_of(console.service, console.chouettes))
+    await shown(console.service.db, fired, console.service.clock.now())  # shown here, as they fire
+    for notice in fired:
         lines.append(notice.text.split("\n", 1)[0] if notice.outcome is not None else notice.text)
         if notice.offer and notice.offer_to is not None:  # the claim policy's buttons, as verbs
             name = (await console.service._names([notice.offer_to])).get(notice.offer_to, str(notice.offer_to))

@@ -358,16 +358,19 @@ class ChouetteStore:
         reminders_sent: int,
         expired_at: float | None,
         at: float | None = None,
+        notice: tuple[str, dict] | None = None,
     ) -> bool:
         """Record that a reminder or the expiry of ``deadline`` fired, if it is still the same deadline (same actor,
-        pending, stage, mark and version); ``at`` = the clock then (default ``expired_at``). Returns False (nothing
-        written) when it was replaced meanwhile."""
+        pending, stage, mark and version); ``at`` = the clock then (default ``expired_at``), ``notice`` the
+        firing's notice recorded with it (:mod:`storage.notices`). Returns False (nothing written) when it was
+        replaced meanwhile."""
         left = sorted(reminders)
         same = {"subject_id": deadline.subject_id, "actor_id": deadline.actor_id, "pending": deadline.pending,
                 "stage": deadline.stage, "mark": deadline.mark, "version": deadline.version}  # fmt: skip
         return await self.store.mark_deadline(
             ("chouette", deadline.session_id), same, reminders=left, reminders_sent=reminders_sent,
             expired_at=expired_at, next_at=None if expired_at is not None else min((*left, deadline.due_at)), at=at,
+            notice=notice,
         )  # fmt: skip
 
     async def move_deadline(self, deadline: ChouetteDeadline, *, due_at: float, reminders: Sequence[float]) -> bool:

@@ -570,14 +570,16 @@ class Database:
         expired_at: float | None,
         next_at: float | None,
         at: float | None = None,
+        notice: tuple[str, dict] | None = None,
     ) -> bool:
         """Record that reminders or the expiry fired, if the deadline still belongs to match version ``version``;
-        ``at`` = the clock then (default ``expired_at``; :meth:`storage.store.Store.mark_deadline`).
+        ``at`` = the clock then (default ``expired_at``), ``notice`` the firing's notice recorded with it
+        (:meth:`storage.store.Store.mark_deadline`).
 
         Returns False (nothing written) when the deadline has been replaced meanwhile (someone acted)."""
         return await self.store.mark_deadline(
             ("match", match_id), {"version": version}, reminders=reminders, reminders_sent=reminders_sent,
-            expired_at=expired_at, next_at=next_at, at=at,
+            expired_at=expired_at, next_at=next_at, at=at, notice=notice,
         )  # fmt: skip
 
     async def deadlines_pending(self, pending: str, limit: int = 5000) -> list[DeadlineRecord]:

@@ -17,7 +17,7 @@ from typing import Any
 
 from .replies import REPLIES_V8
 
-SCHEMA_VERSION = 12
+SCHEMA_VERSION = 13
 """The schema version this code writes and reads."""
 
 CHOUETTES_V2 = """
@@ -405,6 +405,18 @@ CREATE TABLE quiz_screens (
 """
 """Version 12: each finished game's screen for the quiz and the blunders — its decisions that lost equity
 (:mod:`storage.quizzes`, :mod:`club.analysis.screen`), kept so that no game is screened twice, across restarts too."""
+NOTICES_V13 = """
+CREATE TABLE notices (
+    id          INTEGER PRIMARY KEY,
+    key         TEXT    NOT NULL UNIQUE,
+    body        TEXT    NOT NULL CHECK (json_valid(body)),
+    created_at  REAL    NOT NULL,
+    attempts    INTEGER NOT NULL DEFAULT 0,
+    posted_at   REAL
+);
+CREATE INDEX notices_pending ON notices (posted_at, id);
+"""
+"""Version 13: the time-limit notices to post, at least once and each once (:mod:`storage.notices`)."""
 
 MIGRATIONS: list[tuple[int, str]] = [
     (2, CHOUETTES_V2),
@@ -418,6 +430,7 @@ MIGRATIONS: list[tuple[int, str]] = [
     (10, EVENTS_V10),
     (11, QUIZZES_V11),
     (12, QUIZ_SCREENS_V12),
+    (13, NOTICES_V13),
 ]
 """Upgrade steps ``(version reached, SQL script)`` in ascending order; version 1 is ``schema.sql`` itself."""
 

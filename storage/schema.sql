@@ -477,3 +477,15 @@ CREATE TABLE quiz_screens (
     screened    TEXT    NOT NULL CHECK (json_valid(screened)),  -- [[loss, history index, side], ...], costliest first
     PRIMARY KEY (match_id, game)
 ) WITHOUT ROWID;
+
+-- Version 13: time-limit notices to post, at least once and each once (storage/notices.py): recorded pending with
+-- the firing that made them, posted by the scheduler, then marked posted.
+CREATE TABLE notices (
+    id          INTEGER PRIMARY KEY,
+    key         TEXT    NOT NULL UNIQUE,                 -- names the notice: recording it again changes nothing
+    body        TEXT    NOT NULL CHECK (json_valid(body)),      -- club.notices.notice_body()
+    created_at  REAL    NOT NULL,
+    attempts    INTEGER NOT NULL DEFAULT 0,              -- failed posts (given up after storage.notices.ATTEMPTS)
+    posted_at   REAL                                     -- NULL: pending
+);
+CREATE INDEX notices_pending ON notices (posted_at, id);

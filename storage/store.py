@@ -45,6 +45,7 @@ from typing import Any
 
 import aiosqlite
 
+from . import notices
 from .errors import ConstraintError, DuplicateError, OperationFailedError, VersionConflictError
 from .records import MessageWrite, dumps
 
@@ -439,6 +440,7 @@ class Store:
         expired_at: float | None,
         next_at: float | None,
         at: float | None = None,
+        notice: tuple[str, dict] | None = None,
     ) -> bool:
         """Record that reminders or the expiry of a deadline of ``subject`` fired, if it still has the values
         ``same`` (column → value: the version, or the actor, stage, mark …). False (nothing written) when it was
@@ -446,7 +448,8 @@ class Store:
         the deadline has not expired yet, a reminder only if fewer than ``reminders_sent`` were sent — so that of two
         processes (two bots on one database) firing the same deadline at once, exactly one marks it and sends the
         notice. ``at`` (Unix s; default ``expired_at``) is the club's clock when it fired, kept as ``marked_at``
-        (:meth:`latest_time`)."""
+        (:meth:`latest_time`). ``notice`` ``(key, body)``: the notice of this firing, recorded pending in the same
+        transaction (:mod:`storage.notices`), so no firing is recorded without its notice."""
         spec = kind_of(subject)
         where = " AND ".join(f"{column} = ?" for column in (spec.key, *same))
         marked = expired_at if at is None else at
@@ -462,6 +465,8 @@ class Store:
                 f"WHERE {where}",
                 params,
             )
+            if changed == 1 and notice is not None:
+                await notices.record_in(tx, notice[0], notice[1], 0.0 if marked is None else marked)
         return changed == 1
 
     async def latest_time(self) -> float | None:

@@ -146,6 +146,7 @@ class World:
         self.scheduled_events: dict[int, dict] = {}
         self.dm_channels: dict[int, int] = {}
         self.closed_dms: set[int] = set()
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}  # (channel, nonce) → (message, when posted)
         self.denied: dict[int, set[str]] = {}
         self.interactions: dict[str, InteractionRecord] = {}
         self.failures: list[Failure] = []

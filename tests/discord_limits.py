@@ -149,6 +149,9 @@ def check_message(payload: dict, files: dict[str, int] | None = None, *, kept: I
     keeps (an ``attachment://`` reference must name one of the two)."""
     problems = []
     files = files or {}
+    nonce = payload.get("nonce")
+    if nonce is not None and len(str(nonce)) > 25:
+        problems.append(f"nonce of {len(str(nonce))} characters (at most 25)")
     content = payload.get("content")
     if content is not None and len(content) > CONTENT:
         problems.append(f"content of {len(content)} characters (at most {CONTENT})")

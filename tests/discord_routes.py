@@ -33,6 +33,8 @@ from tests.discord_fake import (
 )
 
 MESSAGE_PERMISSIONS = ("view_channel",)
+NONCE_SECONDS = 300.0
+"""How long Discord keeps a nonce with ``enforce_nonce``: a second message of it within that returns the first."""
 
 
 async def _begin(request: web.Request) -> tuple[World, object, dict]:
@@ -225,7 +227,15 @@ async def create_message(request):
     _writable(world, channel)
     _content_permissions(world, channel, payload, files)
     world.check(f"POST message in {channel.get('name', 'DM')}", payload, files)
-    return json_answer(world.store_message(int(channel["id"]), payload or {}, files))
+    nonce = (payload or {}).get("nonce")
+    if nonce is not None and (payload or {}).get("enforce_nonce"):  # Discord: the first message of this nonce, again
+        seen = world.nonces.get((int(channel["id"]), str(nonce)))
+        if seen is not None and seen[0] in world.messages and world.now() - seen[1] < NONCE_SECONDS:
+            return json_answer(world.messages[seen[0]])
+    message = world.store_message(int(channel["id"]), payload or {}, files)
+    if nonce is not None:
+        world.nonces[int(channel["id"]), str(nonce)] = (int(message["id"]), world.now())
+    return json_answer(message)
 
 
 def _message_in(world: World, channel_id: int, message_id: int) -> dict:

@@ -67,16 +67,57 @@ async def test_a_failed_post_does_not_stop_the_others(tmp_path, caplog):
         calls = []
         original = h.bot.publisher.post_notice
 
-        async def flaky(notice):
+        async def flaky(notice, **options):
             calls.append(notice.table_id)
-            if notice.table_id == 1:
+            if notice.table_id == 1 and len(calls) < 3:
                 raise RuntimeError("Discord is down")
-            await original(notice)
+            await original(notice, **options)
 
         h.bot.publisher.post_notice = flaky
         clock.advance(3601)
         with caplog.at_level(logging.INFO):
             notices = await tick(h)
-        assert sorted(calls) == [1, 2] and len(notices) == 2
+        assert sorted(calls) == [1, 2] and [notice.table_id for notice in notices] == [2]
         assert "Reminder: Carol" in h.last(lobby).content
         assert any("could not post the reminder of match 1" in record.getMessage() for record in caplog.records)
+        again = await tick(h)  # the notice that failed stays pending: posted the next round, once
+        assert [notice.table_id for notice in again] == [1] and "Reminder: Bob" in h.last(lobby).content
+        assert await tick(h) == [] and sum("Reminder: Bob" in m.content for m in h.messages(lobby)) == 1
+
+
+class Killed(BaseException):
+    """The process dies here: nothing after this point runs (not an error the loop would log and survive)."""
+
+
+@pytest.mark.parametrize("after_the_post", [False, True])
+async def test_a_kill_between_recording_and_posting_a_notice_posts_it_once_after_the_restart(tmp_path, after_the_post):
+    """At-least-once notices, each posted once: the reminder is recorded pending with its firing, then the process
+    dies — before its post reached Discord, or after it but before it was marked posted. The restarted bot (on
+    PostgreSQL: a new process taking the scheduler's lease over, the dead one's given up) posts what is pending:
+    the reminder is in the thread exactly once, and never again."""
+    clock = ManualClock()
+    async with Harness.start(tmp_path / "club.sqlite3", clock=clock, reviews=False) as h:
+        await h.bot.service.configure_club(GUILD, challenge_time=7200.0, reminders=[3600.0])
+        alice, bob = h.member("Alice"), h.member("Bob")
+        lobby = h.channel()
+        await h.command(alice, "bg challenge", lobby, opponent=bob, length="3")
+        original = h.bot.publisher.post_notice
+
+        async def dies(notice, **options):
+            if after_the_post:
+                await original(notice, **options)
+            raise Killed
+
+        h.bot.publisher.post_notice = dies
+        clock.advance(3601)
+        with pytest.raises(Killed):
+            await h.bot.get_cog("Reminders").tick()
+        await h.settle()
+        assert sum("Reminder: Bob" in m.content for m in h.messages(lobby)) == (1 if after_the_post else 0)
+        await h.restart()
+        notices = await tick(h)
+        assert [notice.kind for notice in notices] == ["reminder"]
+        assert sum("Reminder: Bob" in m.content for m in h.messages(lobby)) == 1
+        assert await tick(h) == []
+        await h.restart()
+        assert await tick(h) == [] and sum("Reminder: Bob" in m.content for m in h.messages(lobby)) == 1

@@ -179,7 +179,7 @@ async def test_a_postgresql_database_of_an_older_schema_is_upgraded_by_the_same_
     """Migrations for both dialects: a PostgreSQL database at schema version 5 (the first PostgreSQL release: no
     ``match_prs``, no ``chouette_sheet``, no ``reply_tallies``) is brought to the current version by SQLite's steps 6
     and 7 translated, step 8's PostgreSQL text, step 9 (the deadlines' ``marked_at``), step 10 (events), step 11
-    (quizzes) and step 12 (the games' quiz screens) translated
+    (quizzes), step 12 (the games' quiz screens) and step 13 (notices) translated
     (:func:`storage.pgdialect.pg_migrations`), the new tables'
     append-only triggers included, and step 8's backfill buckets the replies already logged as the commits do."""
     from storage.migrations import SCHEMA_VERSION
@@ -213,6 +213,7 @@ async def test_a_postgresql_database_of_an_older_schema_is_upgraded_by_the_same_
         for table in ("quiz_answers", "quizzes"):  # step 11's tables
             await tx.execute(f"DROP TABLE {table}")
         await tx.execute("DROP TABLE quiz_screens")  # step 12's table
+        await tx.execute("DROP TABLE notices")  # step 13's
         await tx.execute("DELETE FROM bgclub_schema")
         await tx.execute("INSERT INTO bgclub_schema (version) VALUES (?)", (PG_FIRST_VERSION,))
     async with Database.open(pg_url) as db:
@@ -225,6 +226,7 @@ async def test_a_postgresql_database_of_an_older_schema_is_upgraded_by_the_same_
         assert (await db._fetchone("SELECT count(*) FROM quizzes"))[0] == 0
         assert (await db._fetchone("SELECT count(*) FROM quiz_answers"))[0] == 0
         assert (await db._fetchone("SELECT count(*) FROM quiz_screens"))[0] == 0
+        assert (await db._fetchone("SELECT count(*) FROM notices"))[0] == 0
         assert [tuple(row) for row in await db._fetchall("SELECT * FROM reply_tallies ORDER BY 1, 2, 3")] == kept
 
 

@@ -292,7 +292,7 @@ async def test_a_version_2_file_gains_the_corrections_table(tmp_path):
     conn = sqlite3.connect(path)
     conn.executescript(
         "ALTER TABLE deadlines DROP COLUMN marked_at; ALTER TABLE chouette_deadlines DROP COLUMN marked_at; "
-        "DROP TABLE quiz_screens; DROP TABLE quiz_answers; DROP TABLE quizzes; DROP TABLE event_matches; DROP TABLE event_actions; DROP TABLE events; "
+        "DROP TABLE notices; DROP TABLE quiz_screens; DROP TABLE quiz_answers; DROP TABLE quizzes; DROP TABLE event_matches; DROP TABLE event_actions; DROP TABLE events; "
         "DROP TABLE reply_tallies; DROP TABLE chouette_sheet; DROP TABLE match_prs; DROP TABLE dm_channels; DROP TABLE corrections; DROP TABLE tallies; DROP TABLE tally_totals; DROP TABLE mat_files; "
         "DROP INDEX actions_member; DROP INDEX games_ended; DROP INDEX matches_finished; PRAGMA user_version = 2;"
     )

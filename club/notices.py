@@ -1,0 +1,91 @@
+"""Time-limit notices, at least once and each once (the outbox of :mod:`storage.notices`).
+
+:func:`club.scheduler.run_due` records every notice it fires **pending** under its :func:`notice_key` — a reminder,
+and the expiry of the ``nothing``/``claim`` policies, in the very transaction that marks the deadline fired, the
+others (the club acted: a forfeit, a lapse, a proxy's turn, an auto-roll) right after. The process holding the
+scheduler's lease then posts what is pending (:func:`pending`) and marks each posted (:func:`posted`): a process
+killed between the two leaves it pending, and the next round — after a restart, or in the process that takes the
+lease over — posts it. A notice recovered that way is posted with its text and buttons (the board of what the
+club did is the table's, shown by its next action); the post's nonce keeps Discord from showing one twice.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from storage import notices as stored
+
+from .clocks import Notice
+
+_FIELDS = ("kind", "table", "table_id", "subject", "actor", "pending", "due_at", "text", "ping", "offer", "offer_to",
+           "version", "terms")  # fmt: skip
+
+
+def notice_body(notice: Notice) -> dict:
+    """What is kept of ``notice`` (everything but the table's outcome), as a JSON object."""
+    body = {name: getattr(notice, name) for name in _FIELDS}
+    body["ping"], body["offer"] = list(notice.ping), list(notice.offer)
+    return body
+
+
+def notice_of(body: dict) -> Notice:
+    """The :class:`Notice` of a kept ``body`` (no outcome)."""
+    values = {name: body.get(name) for name in _FIELDS}
+    values["ping"], values["offer"] = tuple(values["ping"] or ()), tuple(values["offer"] or ())
+    values["version"] = values["version"] or 0
+    return Notice(**values)
+
+
+def notice_key(notice: Notice) -> str:
+    """The key of ``notice``: a digest of what is kept of it (the same notice fired twice has one key)."""
+    text = json.dumps(notice_body(notice), sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def as_recorded(notice: Notice) -> tuple[str, dict]:
+    """``(key, body)`` of ``notice``, as :meth:`storage.store.Store.mark_deadline` records it with a firing."""
+    return notice_key(notice), notice_body(notice)
+
+
+async def record(db, notice: Notice, at: float) -> None:
+    """Record ``notice`` pending (nothing when it is recorded already)."""
+    await stored.record(db, notice_key(notice), notice_body(notice), at)
+
+
+@dataclass(frozen=True, slots=True)
+class Pending:
+    """A notice to post: the stored row's ``id`` (its nonce on Discord: :attr:`nonce`), ``key`` and ``notice``."""
+
+    id: int
+    key: str
+    notice: Notice
+
+    @property
+    def nonce(self) -> str:
+        """The post's nonce (Discord returns the first message of a nonce instead of posting it again)."""
+        return f"bgn{self.id}"
+
+
+async def pending(db, fired: Iterable[Notice] = ()) -> list[Pending]:
+    """The notices to post, oldest first: each the one just ``fired`` (with the table's outcome) when it is among
+    them, else as recorded."""
+    live = {notice_key(notice): notice for notice in fired}
+    return [Pending(row.id, row.key, live.get(row.key) or notice_of(row.body)) for row in await stored.pending(db)]
+
+
+async def posted(db, item: Pending, at: float) -> None:
+    """Mark ``item`` posted."""
+    await stored.posted(db, item.id, at)
+
+
+async def failed(db, item: Pending) -> None:
+    """Count one failed post of ``item`` (it is tried again next round, up to :data:`storage.notices.ATTEMPTS`)."""
+    await stored.failed(db, item.id)
+
+
+async def shown(db, fired: Iterable[Notice], at: float) -> None:
+    """Mark the ``fired`` notices posted: a front end that shows them itself as they fire (the console)."""
+    await stored.posted_keys(db, sorted({notice_key(notice) for notice in fired}), at)

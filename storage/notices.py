@@ -1,0 +1,74 @@
+"""Time-limit notices to post (table ``notices``, schema version 13): at least once, each once.
+
+A notice fired by the scheduler (:mod:`club.scheduler`) is recorded **pending** — in the same transaction as the
+firing it comes from where the firing is a mark on a deadline (:meth:`storage.store.Store.mark_deadline`), else
+right after it — under a ``key`` that names it, so recording it again changes nothing. The process holding the
+scheduler's lease posts what is pending (:mod:`cogs.reminders`), then marks it posted; a process that dies between
+the two leaves it pending and the next holder posts it (the post carries the row's nonce, so Discord does not show
+it twice). A notice that could not be posted :data:`ATTEMPTS` times is given up (logged each time).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+ATTEMPTS = 5
+"""How many failed posts a notice gets before it is given up."""
+
+
+@dataclass(frozen=True, slots=True)
+class PendingNotice:
+    """A notice recorded and not posted yet: its row ``id``, ``key``, ``body`` (the JSON object of
+    :func:`club.notices.notice_body`) and how many posts failed (``attempts``)."""
+
+    id: int
+    key: str
+    body: dict
+    attempts: int
+
+
+async def record_in(tx: Any, key: str, body: dict, at: float) -> None:
+    """Record notice ``key`` pending inside the open transaction ``tx`` (nothing when it is recorded already)."""
+    await tx.execute(
+        "INSERT INTO notices (key, body, created_at) VALUES (?, ?, ?) ON CONFLICT (key) DO NOTHING",
+        (key, json.dumps(body, sort_keys=True), at),
+    )
+
+
+async def record(db, key: str, body: dict, at: float) -> None:
+    """Record notice ``key`` pending (nothing when it is recorded already)."""
+    async with db.transaction() as tx:
+        await record_in(tx, key, body, at)
+
+
+async def pending(db, limit: int = 200) -> list[PendingNotice]:
+    """The notices not posted yet and not given up, oldest first (at most ``limit``)."""
+    rows = await db._fetchall(
+        "SELECT id, key, body, attempts FROM notices WHERE posted_at IS NULL AND attempts < ? ORDER BY id LIMIT ?",
+        (ATTEMPTS, int(limit)),
+    )
+    return [PendingNotice(row[0], row[1], json.loads(row[2]), row[3]) for row in rows]
+
+
+async def posted(db, notice_id: int, at: float) -> None:
+    """Mark notice ``notice_id`` posted at ``at``."""
+    async with db.transaction() as tx:
+        await tx.execute("UPDATE notices SET posted_at = ? WHERE id = ? AND posted_at IS NULL", (at, notice_id))
+
+
+async def failed(db, notice_id: int) -> None:
+    """Count one failed post of notice ``notice_id`` (given up after :data:`ATTEMPTS`)."""
+    async with db.transaction() as tx:
+        await tx.execute("UPDATE notices SET attempts = attempts + 1 WHERE id = ?", (notice_id,))
+
+
+async def posted_keys(db, keys: list[str], at: float) -> None:
+    """Mark the notices of ``keys`` posted at ``at`` (those shown by a front end as they fired)."""
+    if keys:
+        async with db.transaction() as tx:
+            await tx.execute(
+                f"UPDATE notices SET posted_at = ? WHERE posted_at IS NULL AND key IN ({', '.join('?' * len(keys))})",
+                (at, *keys),
+            )
