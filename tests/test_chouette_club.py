@@ -335,7 +335,7 @@ async def test_migration_to_version_2_matches_the_schema(tmp_path):
     conn = sqlite3.connect(old)
     objects = conn.execute(
         "SELECT type, name FROM sqlite_master WHERE name LIKE 'chouette%' OR name LIKE 'correction%' OR name LIKE 'event%' OR name LIKE 'quiz%' "
-        "OR name LIKE 'tall%' OR name LIKE 'reply%' OR name IN ('mat_files', 'actions_member', 'games_ended', 'matches_finished')"
+        "OR name LIKE 'tall%' OR name LIKE 'reply%' OR name LIKE 'notices%' OR name IN ('mat_files', 'actions_member', 'games_ended', 'matches_finished')"
     ).fetchall()
     for kind, name in objects:
         if kind in ("table", "trigger", "index") and not name.startswith("sqlite_"):
@@ -425,3 +425,42 @@ async def test_board_deadline_forfeits_under_the_club_policy(tmp_path):
         assert len(notices) == 1 and notices[0].outcome.finished == (1,)
         assert notices[0].outcome.view.sheet.rows[0].points == {ANN: -2, BOB: 1, CY: 1}
         assert notices[0].outcome.view.game_number == 2
+
+
+@pytest.mark.parametrize("order", [(ED, DI, CY), (CY, ED, DI), (DI, CY, BOB, ED)])
+async def test_verify_is_clean_after_several_members_double_in_one_window(tmp_path, order):
+    """A sound chouette verifies clean (python -m club verify) after three or four Team members double in one
+    Atlanta window (003 Atlanta 5.9), in any order — during the window, after a restart of the bot in it (the live
+    state then read back from storage), once Box has answered every cube, and as the game goes on: the stored state
+    is the one the log rebuilds, whatever the order of the doubles."""
+    clock = ManualClock()
+    path = tmp_path / "c.sqlite3"
+    seating = [(6, 6), (4, 4), (5, 4), (5, 5), (6, 5)]  # Ann 12, Bob 8, Cy 9, Di 10, Ed 11: ranks against the ids
+    dice = InjectedDice([*seating, (2, 1)], fallback=b"v")
+    async with chouettes(path, clock, dice=dice) as service:
+        outcome = await seated(service)
+        assert outcome.view.order == (ANN, ED, DI, CY, BOB)
+        sid = outcome.session_id
+        outcome = await service.play(sid, ANN, (await service.legal_plays(sid, ANN))[0])
+        mark = outcome.view.mark
+        for member in order:
+            outcome = await service.act(sid, member, "double", mark=mark)
+            report = await verify_chouette(service.club.db, sid)
+            assert report.ok, (member, report.problems)
+    async with chouettes(path, clock, dice=dice) as service:  # a restart in the window
+        for member in sorted({BOB, CY, DI, ED} - set(order)):
+            outcome = await service.act(sid, member, "pass", mark=mark)
+        view = await service.state(sid)
+        answers = iter(["take", "drop", "take", "take"])
+        while view.decisions and view.decisions[0].pending == "box_answer":
+            decision = view.decisions[0]
+            cube = decision.cubes[0] if len(decision.cubes) > 1 else None
+            outcome = await service.act(sid, ANN, next(answers), cube=cube, mark=view.mark)
+            view = outcome.view
+            report = await verify_chouette(service.club.db, sid)
+            assert report.ok, report.problems
+        rng = random.Random(7)
+        for _ in range(12):
+            outcome = await decide_randomly(service, outcome, rng)
+        report = await verify_chouette(service.club.db, sid)
+        assert report.ok, report.problems

@@ -8,6 +8,7 @@ turns and result the session is told about.
 from __future__ import annotations
 
 import copy
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -129,6 +130,8 @@ class ChouetteGame:
         """Inverse of :meth:`to_json`; raises :class:`ChouetteError` for a malformed record."""
         try:
             cubes = [ChouetteCube.from_json(item) for item in data["cubes"]]
+            keys = [slot.key for slot in cubes]
+            members = list(dict.fromkeys([*(slot.team for slot in cubes), *data["order"]]))
             game = cls(
                 number=int(data["number"]),
                 order=list(data["order"]),
@@ -140,10 +143,10 @@ class ChouetteGame:
                 cubes={slot.key: slot for slot in cubes},
                 on_roll=data["on_roll"],
                 doubled=list(data["doubled"]),
-                window=copy.deepcopy(data["window"]),
-                consent=copy.deepcopy(data["consent"]),
-                round=copy.deepcopy(data["round"]),
-                extras=copy.deepcopy(data["extras"]),
+                window=_in_order(data["window"], keys),
+                consent=_in_order(data["consent"], members),
+                round=_in_order(data["round"], (), before=keys),
+                extras=_in_order(data["extras"], (), offers=members, stakes=members),
                 transfers=[Transfer.from_json(item) for item in data["transfers"]],
                 events=int(data["events"]),
                 captain_changes=copy.deepcopy(data["captain_changes"]),
@@ -158,3 +161,18 @@ class ChouetteGame:
         if game.on_roll not in (None, *SIDES):
             raise ChouetteError(f"impossible chouette game record: on_roll {game.on_roll!r}")
         return game
+
+
+def _in_order(mapping: dict[str, Any] | None, keys: Sequence[str], **inner: Sequence[str]) -> dict[str, Any] | None:
+    """A copy of ``mapping`` with its keys in the order of ``keys`` (those not in it after, as they came), and each
+    entry named in ``inner`` likewise (``before=keys``). A stored state's mappings come back with sorted keys
+    (canonical JSON); the game walks them in the order of the cubes and members, as it made them: reading them back
+    in that order makes a reloaded game act, and write its state, exactly as the one that never left memory."""
+    if mapping is None:
+        return None
+    rank = {key: index for index, key in enumerate(keys)}
+    ordered = dict(sorted(copy.deepcopy(mapping).items(), key=lambda item: rank.get(item[0], len(rank))))
+    for name, order in inner.items():
+        if isinstance(ordered.get(name), dict):
+            ordered[name] = _in_order(ordered[name], order)
+    return ordered
