@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
@@ -82,6 +84,35 @@ class Notice:
     version: int = 0
     terms: dict[str, str] | None = None
 
+    def body(self) -> dict[str, Any]:
+        """What is kept of the notice while it waits to be posted (:mod:`club.notices`): everything but the
+        table's outcome, as a JSON object."""
+        body = {name: getattr(self, name) for name in _KEPT}
+        body["ping"], body["offer"] = list(self.ping), list(self.offer)
+        return body
+
+    @classmethod
+    def from_body(cls, body: dict[str, Any]) -> Notice:
+        """The notice of a kept :meth:`body` (without its outcome)."""
+        values = {name: body.get(name) for name in _KEPT}
+        values["ping"], values["offer"] = tuple(values["ping"] or ()), tuple(values["offer"] or ())
+        values["version"] = values["version"] or 0
+        return cls(**values)
+
+    def key(self) -> str:
+        """The notice's key: a digest of its :meth:`body` (the same notice recorded twice is one row)."""
+        text = json.dumps(self.body(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+    def recorded(self) -> tuple[str, dict[str, Any]]:
+        """``(key, body)``, as a deadline's mark records the notice of its firing
+        (:meth:`storage.store.Store.mark_deadline`)."""
+        return self.key(), self.body()
+
+
+_KEPT = ("kind", "table", "table_id", "subject", "actor", "pending", "due_at", "text", "ping", "offer", "offer_to",
+         "version", "terms")  # fmt: skip
+
 
 class TableClock(Protocol):
     """The hooks of one kind of table for the one clock."""
@@ -120,11 +151,8 @@ class TableClock(Protocol):
         """The club the table belongs to."""
 
 
-def _recorded(notice: Notice | None) -> tuple[str, dict] | None:
-    """``(key, body)`` of ``notice`` as a deadline's mark records it (:func:`club.notices.as_recorded`)."""
-    from .notices import as_recorded
-
-    return None if notice is None else as_recorded(notice)
+def _recorded(notice: Notice | None) -> tuple[str, dict[str, Any]] | None:
+    return None if notice is None else notice.recorded()
 
 
 def _left(deadline: Deadline, now: float) -> list[float]:

@@ -11,8 +11,6 @@ club did is the table's, shown by its next action); the post's nonce keeps Disco
 
 from __future__ import annotations
 
-import hashlib
-import json
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -20,39 +18,10 @@ from storage import notices as stored
 
 from .clocks import Notice
 
-_FIELDS = ("kind", "table", "table_id", "subject", "actor", "pending", "due_at", "text", "ping", "offer", "offer_to",
-           "version", "terms")  # fmt: skip
-
-
-def notice_body(notice: Notice) -> dict:
-    """What is kept of ``notice`` (everything but the table's outcome), as a JSON object."""
-    body = {name: getattr(notice, name) for name in _FIELDS}
-    body["ping"], body["offer"] = list(notice.ping), list(notice.offer)
-    return body
-
-
-def notice_of(body: dict) -> Notice:
-    """The :class:`Notice` of a kept ``body`` (no outcome)."""
-    values = {name: body.get(name) for name in _FIELDS}
-    values["ping"], values["offer"] = tuple(values["ping"] or ()), tuple(values["offer"] or ())
-    values["version"] = values["version"] or 0
-    return Notice(**values)
-
-
-def notice_key(notice: Notice) -> str:
-    """The key of ``notice``: a digest of what is kept of it (the same notice fired twice has one key)."""
-    text = json.dumps(notice_body(notice), sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
-
-
-def as_recorded(notice: Notice) -> tuple[str, dict]:
-    """``(key, body)`` of ``notice``, as :meth:`storage.store.Store.mark_deadline` records it with a firing."""
-    return notice_key(notice), notice_body(notice)
-
 
 async def record(db, notice: Notice, at: float) -> None:
     """Record ``notice`` pending (nothing when it is recorded already)."""
-    await stored.record(db, notice_key(notice), notice_body(notice), at)
+    await stored.record(db, *notice.recorded(), at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,8 +41,8 @@ class Pending:
 async def pending(db, fired: Iterable[Notice] = ()) -> list[Pending]:
     """The notices to post, oldest first: each the one just ``fired`` (with the table's outcome) when it is among
     them, else as recorded."""
-    live = {notice_key(notice): notice for notice in fired}
-    return [Pending(row.id, row.key, live.get(row.key) or notice_of(row.body)) for row in await stored.pending(db)]
+    live = {notice.key(): notice for notice in fired}
+    return [Pending(row.id, row.key, live.get(row.key) or Notice.from_body(row.body)) for row in await stored.pending(db)]
 
 
 async def posted(db, item: Pending, at: float) -> None:
@@ -88,4 +57,4 @@ async def failed(db, item: Pending) -> None:
 
 async def shown(db, fired: Iterable[Notice], at: float) -> None:
     """Mark the ``fired`` notices posted: a front end that shows them itself as they fire (the console)."""
-    await stored.posted_keys(db, sorted({notice_key(notice) for notice in fired}), at)
+    await stored.posted_keys(db, sorted({notice.key() for notice in fired}), at)
