@@ -38,23 +38,24 @@ class Pending:
         return f"bgn{self.id}"
 
 
-async def pending(db, fired: Iterable[Notice] = ()) -> list[Pending]:
-    """The notices to post, oldest first: each the one just ``fired`` (with the table's outcome) when it is among
-    them, else as recorded."""
+async def pending(service, fired: Iterable[Notice] = ()) -> list[Pending]:
+    """The notices to post in the club database of ``service`` (a :class:`~club.service.ClubService`), oldest
+    first: each the one just ``fired`` (with the table's outcome) when it is among them, else as recorded."""
     live = {notice.key(): notice for notice in fired}
-    return [Pending(row.id, row.key, live.get(row.key) or Notice.from_body(row.body)) for row in await stored.pending(db)]
+    return [Pending(row.id, row.key, live.get(row.key) or Notice.from_body(row.body)) for row in await stored.pending(service.db)]
 
 
-async def posted(db, item: Pending, at: float) -> None:
-    """Mark ``item`` posted."""
-    await stored.posted(db, item.id, at)
+async def posted(service, item: Pending) -> None:
+    """Mark ``item`` posted (at the service's clock)."""
+    await stored.posted(service.db, item.id, service.clock.now())
 
 
-async def failed(db, item: Pending) -> None:
+async def failed(service, item: Pending) -> None:
     """Count one failed post of ``item`` (it is tried again next round, up to :data:`storage.notices.ATTEMPTS`)."""
-    await stored.failed(db, item.id)
+    await stored.failed(service.db, item.id)
 
 
-async def shown(db, fired: Iterable[Notice], at: float) -> None:
-    """Mark the ``fired`` notices posted: a front end that shows them itself as they fire (the console)."""
-    await stored.posted_keys(db, sorted({notice.key() for notice in fired}), at)
+async def shown(service, fired: Iterable[Notice]) -> None:
+    """Mark the ``fired`` notices posted (at the service's clock): a front end that shows them itself as they fire
+    (the console)."""
+    await stored.posted_keys(service.db, sorted({notice.key() for notice in fired}), service.clock.now())

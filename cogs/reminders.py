@@ -76,16 +76,16 @@ class Reminders(commands.Cog):
         """Post every notice recorded and not posted yet (:mod:`club.notices`) — those just ``fired``, and any a
         process killed before it posted them — each marked posted once it is; returns those posted. A notice that
         cannot be posted is logged, stays pending for the next round, and the others still go out."""
-        db, done = self.bot.service.db, []
-        for item in await notices.pending(db, fired):
+        service, done = self.bot.service, []
+        for item in await notices.pending(service, fired):
             notice = item.notice
             try:
                 await self.bot.publisher.post_notice(notice, nonce=item.nonce)
             except Exception:
                 log.exception("could not post the %s of %s %s", notice.kind, notice.table, notice.table_id)
-                await notices.failed(db, item)
+                await notices.failed(service, item)
                 continue
-            await notices.posted(db, item, self.bot.service.clock.now())
+            await notices.posted(service, item)
             done.append(notice)
         return done
 

@@ -39,7 +39,7 @@ async def fire(console: Console, touched: dict | None = None) -> list[str]:
     tables the club moved are added to ``touched`` (keys ``(kind, id)``, kind ``"chouette"`` or ``"match"``)."""
     lines = []
     fired = await run_due(clocks_of(console.service, console.chouettes))
-    await shown(console.service.db, fired, console.service.clock.now())  # shown here, as they fire
+    await shown(console.service, fired)  # shown here, as they fire
     for notice in fired:
         lines.append(notice.text.split("\n", 1)[0] if notice.outcome is not None else notice.text)
         if notice.offer and notice.offer_to is not None:  # the claim policy's buttons, as verbs
