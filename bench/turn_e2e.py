@@ -10,10 +10,11 @@ arrival until every task it started has finished (the board image rendered and s
 CPU time: this process's (the bot and the fake Discord, which runs in it) plus the picture worker's. The verdicts
 are on CPU time, which other work on a shared machine does not stretch; the wall-time ratio is printed beside it.
 
-1. **Money session:** the turn at game 1, 100 and 300 — a session is challenged and accepted by command and three
-   games are played by buttons; then its log is repeated to ``N − 1`` finished games (``bench/loop_lag.py``), or for
-   game 1 a second session is challenged (so that the harness and the bot carry the same history in every case),
-   and ``--turns`` turns of game ``N`` are played by the board's buttons, its play menu or ``/bg move``.
+1. **Money session:** the turn at game 1, 100 and 300 — in one harness, a session for each is challenged and accepted
+   by command; those for game 100 and 300 play three games by buttons, then their logs are repeated to ``N − 1``
+   finished games (``bench/loop_lag.py``); then ``--turns`` turns of each game are played by the board's buttons, its
+   play menu or ``/bg move``, one turn of each session in turn, so that other work on the machine weighs on every
+   game alike.
 2. **Chouette of five members:** a decision at game 1 and at game 50 — started, joined and seated by command, game 1
    decided by the buttons of the posted boards and windows, games 2–49 decided through the use-cases (untimed), then
    game 50 by buttons again (the first board posted by ``/bg chouette move``).
@@ -56,12 +57,19 @@ def cpu_now() -> float:
     return time.process_time() + sum(cpu_seconds(pid) for pid in picture_pool.worker_pids())
 
 
-async def timed(work, wall: dict[str, list[float]], kind: str) -> float:
-    """CPU milliseconds of ``await work`` (:func:`cpu_now`); its wall milliseconds are added to ``wall[kind]``."""
-    started, cpu = time.perf_counter(), cpu_now()
-    await work
-    wall.setdefault(kind, []).append((time.perf_counter() - started) * 1000)
-    return (cpu_now() - cpu) * 1000
+class Timed:
+    """CPU and wall milliseconds of awaited work by kind (``cpu``, ``wall``: kind → times)."""
+
+    def __init__(self) -> None:
+        self.cpu: dict[str, list[float]] = {}
+        self.wall: dict[str, list[float]] = {}
+
+    async def time(self, work, kind: str) -> None:
+        """Await ``work``; add its CPU (:func:`cpu_now`) and wall milliseconds to ``kind``."""
+        started, cpu = time.perf_counter(), cpu_now()
+        await work
+        self.cpu.setdefault(kind, []).append((cpu_now() - cpu) * 1000)
+        self.wall.setdefault(kind, []).append((time.perf_counter() - started) * 1000)
 
 
 @asynccontextmanager
@@ -72,45 +80,44 @@ async def bot_harness(path: Path, seed: int):
         yield h
 
 
-async def money_turns(folder: Path, game: int, turns: int, wall: dict) -> dict[str, list[float]]:
-    """CPU milliseconds of ``turns`` turns of game ``game`` of a money session through the harness, by the pending
-    decision (``roll_or_double``, ``play`` …); their wall milliseconds go to ``wall``."""
-    path = folder / f"money{game}.sqlite3"
-    rng = random.Random(game)
-    async with bot_harness(path, game) as h:
-        alice, bob = h.member("Alice"), h.member("Bob")
-        games = h.channel()
-        await h.command(alice, "bg challenge", games, opponent=bob, length="money")
-        await h.press(bob, h.last(games), "Accept")
+async def money_turns(folder: Path, games: list[int], turns: int) -> dict[int, Timed]:
+    """CPU and wall milliseconds of ``turns`` turns of each game of ``games`` of money sessions through one harness,
+    by the pending decision (``roll_or_double``, ``play`` …). Every session but game 1's plays three games by buttons
+    and is then repeated to its game (``lengthen``); the turns of the sessions are taken in turn, one of each, so that
+    other work on the machine weighs on every game alike."""
+    path = folder / "money.sqlite3"
+    rng = random.Random(sum(games))
+    matches: dict[int, int] = {}
+    async with bot_harness(path, len(games)) as h:
         service = h.bot.service
-        while (await service.state(1)).game_number < 4:  # three games by buttons (also for game 1: the harness
-            await play_turn(h, 1, rng, cube=0.05)  # and the bot carry the same history of messages either way)
-        await h.settle()
-        match_id = 1
-        if game == 1:  # a new session between two other members: its game 1
-            carol, dan = h.member("Carol"), h.member("Dan")
-            await h.command(carol, "bg challenge", games, opponent=dan, length="money")
-            await h.press(dan, h.last(games), "Accept")
-            match_id = 2
-        else:
-            lengthen(path, 1, 3, game - 1)
-            await store_state(service.db, 1)
-            view = await service.state(1)
+        room = h.channel()
+        for game in games:
+            first, second = h.member(f"First {game}"), h.member(f"Second {game}")
+            await h.command(first, "bg challenge", room, opponent=second, length="money")
+            await h.press(second, h.last(room), "Accept")
+            match_id = matches[game] = len(matches) + 1
+            if game == 1:
+                continue
+            while (await service.state(match_id)).game_number < 4:  # three games by buttons
+                await play_turn(h, match_id, rng, cube=0.05)
+            await h.settle()
+            lengthen(path, match_id, 3, game - 1)
+            await store_state(service.db, match_id)
+            view = await service.state(match_id)
             member = h.members[view.waiting_for]
-            homes = await service.messages(1, purpose="home")
+            homes = await service.messages(match_id, purpose="home")
             if view.pending in ("roll", "roll_or_double"):  # no board of this version yet: the command posts one
                 await h.command(member, "bg roll", homes[-1].channel_id)
             elif view.pending != "play":
                 await h.command(member, "bg take", homes[-1].channel_id)
-        assert (await service.state(match_id)).game_number == game
-        times: dict[str, list[float]] = {}
+            assert (await service.state(match_id)).game_number == game
+        timed_games = {game: Timed() for game in games}
         for _ in range(turns):
-            view = await service.state(match_id)
-            if view.status != "active":
-                break
-            cpu = await timed(play_turn(h, match_id, rng, cube=0.05), wall, view.pending)
-            times.setdefault(view.pending, []).append(cpu)
-    return times
+            for game, match_id in matches.items():
+                view = await service.state(match_id)
+                if view.status == "active":
+                    await timed_games[game].time(play_turn(h, match_id, rng, cube=0.05), view.pending)
+    return timed_games
 
 
 def _newest_with(h: Harness, session_id: int, mark: str, member: int, action: str) -> tuple[Msg, str] | None:
@@ -190,19 +197,17 @@ async def main(args) -> int:
     with tempfile.TemporaryDirectory() as name:
         folder = Path(name)
         print(f"bot settings: {BOT_SETTINGS}, start-up heap settled; load average {os.getloadavg()[0]:.1f}")
-        print(f"1. money session through the cog, {args.turns} turns of each game (CPU ms per turn, board image "
-              f"included):")  # fmt: skip
-        money, walls = {}, {}
+        print(f"1. money sessions through the cog, {args.turns} turns of each game taken in turn (CPU ms per turn, "
+              f"board image included):")  # fmt: skip
+        money = await money_turns(folder, args.games, args.turns)
         for game in args.games:
-            walls[game] = {}
-            money[game] = await money_turns(folder, game, args.turns, walls[game])
-            print(game_line(game, money[game], "turns", digits=1))
-            print(f"      wall: {game_line(game, walls[game], 'turns', digits=1).strip()}")
-        first, last_game = args.games[0], args.games[-1]
-        ratio = same_mix(money[first], money[last_game])
+            print(game_line(game, money[game].cpu, "turns", digits=1))
+            print(f"      wall: {game_line(game, money[game].wall, 'turns', digits=1).strip()}")
+        first, last_game = money[args.games[0]], money[args.games[-1]]
+        ratio = same_mix(first.cpu, last_game.cpu)
         ok &= ratio <= MONEY_TARGET
-        print(ratio_line(first, last_game, ratio, MONEY_TARGET, "turns") + " in CPU time; in wall time "
-              f"{same_mix(walls[first], walls[last_game]):.2f}")  # fmt: skip
+        print(ratio_line(args.games[0], args.games[-1], ratio, MONEY_TARGET, "turns") + " in CPU time; in wall "
+              f"time {same_mix(first.wall, last_game.wall):.2f}")  # fmt: skip
         last = args.chouette_games
         print("2. chouette of five members through the cog (CPU ms per decision, boards and windows included):")
         wall: dict[int, dict[str, list[float]]] = {}

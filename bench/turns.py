@@ -2,8 +2,9 @@
 
 1. **Money session:** the turn at game 1, 100 and 300. Each session is built as ``bench/loop_lag.py`` does it (three
    games played for real, the log repeated to ``N − 1`` finished games and replayed once to store the state it
-   gives; game 1 is a fresh session), then ``--turns`` turns of game ``N`` are played with random legal decisions
-   through :class:`club.ClubService` (load, check, apply, log, save; the engine's legal plays for a play).
+   gives; game 1 is a fresh session), then ``--turns`` turns of each game are played with random legal decisions
+   through :class:`club.ClubService` (load, check, apply, log, save; the engine's legal plays for a play), one turn
+   of each session in turn, so that other work on the machine weighs on every game alike.
 2. **Chouette of five members:** a decision (roll, play, cube action of the Box, Captain or a Team member) in game 1
    and in game 50 of one session played for real through :class:`club.chouette.ChouetteService` (random legal
    decisions, fair dice), with the size of its stored hot state at each game.
@@ -30,7 +31,7 @@ import statistics
 import sys
 import tempfile
 import time
-from contextlib import contextmanager
+from contextlib import AsyncExitStack, contextmanager
 from pathlib import Path
 
 from bench.loop_lag import lengthen, played, store_state
@@ -104,28 +105,35 @@ def ratio_line(first: int, last: int, ratio: float, target: float, what: str) ->
     return f"   game {last} / game {first} at game {first}'s mix of {what}: {ratio:.2f} ({verdict} the target {target:.2f})"
 
 
-async def money_turns(folder: Path, game: int, turns: int) -> Timer:
-    """CPU and wall milliseconds of ``turns`` turns of game ``game`` of one money session (``game − 1`` games finished), by what
-    the turn was (the pending decision: ``roll_or_double``, ``play``, ``answer_double`` …)."""
-    path = folder / f"money{game}.sqlite3"
-    finished = game - 1
-    match_id = await played(path, min(finished, 3))
-    if finished > 3:
-        lengthen(path, match_id, 3, finished)
-    async with Database.open(path, synchronous=SYNCHRONOUS) as db:
-        if finished > 3:
-            await store_state(db, match_id)
-        service = ClubService(db, clock=ManualClock(1_800_000_000.0))
-        view = await service.state(match_id)
-        assert view.game_number == game, (view.game_number, game)
-        rng = random.Random(game)
-        timer = Timer()
-        done = 0
-        while done < turns and view.status == "active" and view.waiting_for is not None:
-            with timer.time(view.pending):
-                outcome = await decide(service, view, rng, cube=0.05)
-            view, done = outcome.view, done + 1
-        return timer
+async def money_turns(folder: Path, games: list[int], turns: int) -> dict[int, Timer]:
+    """CPU and wall milliseconds of ``turns`` turns of each game of ``games``, each in a money session of its own
+    (``game − 1`` games finished), by what the turn was (the pending decision: ``roll_or_double``, ``play``,
+    ``answer_double`` …). The sessions' turns are taken in turn, one of each, so that other work on the machine
+    weighs on every game alike."""
+    async with AsyncExitStack() as stack:
+        sessions = {}
+        for game in games:
+            path = folder / f"money{game}.sqlite3"
+            finished = game - 1
+            match_id = await played(path, min(finished, 3))
+            if finished > 3:
+                lengthen(path, match_id, 3, finished)
+            db = await stack.enter_async_context(Database.open(path, synchronous=SYNCHRONOUS))
+            if finished > 3:
+                await store_state(db, match_id)
+            service = ClubService(db, clock=ManualClock(1_800_000_000.0))
+            view = await service.state(match_id)
+            assert view.game_number == game, (view.game_number, game)
+            sessions[game] = (service, view, random.Random(game))
+        timers = {game: Timer() for game in games}
+        for _ in range(turns):
+            for game, (service, view, rng) in sessions.items():
+                if view.status != "active" or view.waiting_for is None:
+                    continue
+                with timers[game].time(view.pending):
+                    outcome = await decide(service, view, rng, cube=0.05)
+                sessions[game] = (service, outcome.view, rng)
+        return timers
 
 
 async def chouette_decisions(folder: Path, games: int, per_game: int) -> dict[int, tuple[Timer, int]]:
@@ -172,9 +180,8 @@ async def main(args) -> int:
         folder = Path(name)
         print(f"synchronous={SYNCHRONOUS}, heap settled; load average {os.getloadavg()[0]:.1f}")
         print(f"1. money session, {args.turns} turns of each game (CPU ms per turn through ClubService; wall below):")
-        found = {}
+        found = await money_turns(folder, args.games, args.turns)
         for game in args.games:
-            found[game] = await money_turns(folder, game, args.turns)
             print(game_line(game, found[game].cpu, "turns"))
             print(f"      wall: {game_line(game, found[game].wall, 'turns').strip()}")
         first, last = args.games[0], args.games[-1]

@@ -279,8 +279,7 @@ class Gateway:
     def _interaction(self, user, channel_id: int, kind: int, data: dict, label: str):
         from tests.discordkit import Harness
 
-        harness = self  # Harness._base reads world and guild only
-        return Harness._base(harness, user, channel_id, kind, data, label)  # type: ignore[arg-type]
+        return Harness._base(self, user, channel_id, kind, data, label)  # type: ignore[arg-type]  # world, guild
 
     @property
     def guild(self) -> int:
