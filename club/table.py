@@ -46,10 +46,10 @@ only the front ends and the unit of work treat that seat differently (the engine
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from backgammon.errors import GameError, WrongPhaseError, WrongTurnError
 from backgammon.game import ACTIONS, Action, Game, Phase
@@ -142,19 +142,78 @@ PENDING_BY_PHASE = {
 """What is awaited from ``game.turn`` in each phase (ROLL is ``roll`` or ``roll_or_double``)."""
 
 
+class DiceData(TypedDict, total=False):
+    """An ``opening_roll`` or ``roll`` event's details: the ``dice``; for the opening roll whether it is a ``tie``,
+    the ``cube`` value, and (no tie) the ``first`` side to play (RULES G2/G3)."""
+
+    dice: tuple[int, ...]
+    tie: bool
+    cube: int
+    first: int | None
+
+
+class PlayData(TypedDict):
+    """A ``play`` event's details: the ``play`` in notation (``24/18 13/11``) and how many checker ``moves``."""
+
+    play: str
+    moves: int
+
+
+class OfferData(TypedDict):
+    """A ``double``, ``beaver`` or ``raccoon`` event's details: the cube value ``offered`` (RULES D1, D3)."""
+
+    offered: int
+
+
+class TakeData(TypedDict):
+    """A ``take`` event's details: the ``cube`` value now and its ``owner`` side (RULES D2)."""
+
+    cube: int
+    owner: int | None
+
+
+class ResignData(TypedDict):
+    """A ``resign`` event's details: the ``level`` (1 single, 2 gammon, 3 backgammon) and the ``points`` it is
+    worth at the cube (RULES G12)."""
+
+    level: int
+    points: int
+
+
+class GameOverData(TypedDict):
+    """A ``game_over`` event's details: the game's ``number``, its ``result`` (:meth:`GameResult.to_json`) and the
+    ``score`` after it."""
+
+    number: int
+    result: dict[str, Any]
+    score: tuple[int, int]
+
+
+class EndData(TypedDict):
+    """A ``match_over`` / ``session_over`` event's details: the final ``score`` and how many ``games``."""
+
+    score: tuple[int, int]
+    games: int
+
+
+EventData = DiceData | PlayData | OfferData | TakeData | ResignData | GameOverData | EndData | dict[str, Any]
+"""The details of an :class:`Event`, by its kind (a ``new_game``'s are its logged args with ``score`` and
+``crawford``; a ``reveal``'s the seed revealed; the other actions have none)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened at the table, for the message in words (see :mod:`club.describe`).
 
-    ``kind``: a logged action kind, or ``game_over`` / ``match_over`` / ``session_over``. ``side``: who (None = the
-    club). ``auto``: done for the member (auto-roll, forced play, no legal play). ``data``: details (dice, the play
-    in notation, cube values, the result …).
+    ``kind``: an :class:`~backgammon.game.Action`, a :class:`TableAction` or a :class:`TableEvent`. ``side``: who
+    (None = the club). ``auto``: done for the member (auto-roll, forced play, no legal play). ``data``: its details
+    (:data:`EventData`: dice, the play in notation, cube values, the result …).
     """
 
     kind: str
     side: int | None = None
     auto: bool = False
-    data: dict[str, Any] = field(default_factory=dict)
+    data: Mapping[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -401,7 +460,7 @@ class MatchTable:
                 who = "the challenger" if needed == 0 else "the challenged member"
                 raise WrongTurnError(f"only {who} can {kind} the challenge")
             self.status = {TableAction.ACCEPT: MatchStatus.ACTIVE, TableAction.DECLINE: MatchStatus.DECLINED,
-                           TableAction.CANCEL: MatchStatus.CANCELLED}[kind]  # fmt: skip
+                           TableAction.CANCEL: MatchStatus.CANCELLED}[TableAction(kind)]  # fmt: skip
             return [Event(kind, side)]
         if kind in (TableAction.CLIENT_SEED, TableAction.UNUSED_SEED, TableAction.BEACON):
             return []  # the dice's business (club.commitments): nothing changes at the table
@@ -466,7 +525,7 @@ class MatchTable:
                 Event(
                     TableEvent.GAME_OVER,
                     game.result.winner,
-                    data={"number": self.game_number, "result": game.result.to_json(), "score": self.score},
+                    data=GameOverData(number=self.game_number, result=game.result.to_json(), score=self.score),
                 )
             )
             if self.match.is_over:
@@ -475,35 +534,32 @@ class MatchTable:
                 events += self._end(TableEvent.SESSION_OVER)
         return events
 
-    def _event_data(self, kind: str, args: dict[str, Any]) -> dict[str, Any]:
+    def _event_data(self, kind: str, args: dict[str, Any]) -> EventData:
         game = self.game
-        data: dict[str, Any] = {}
+        assert game is not None  # a game action was just applied to it
         if kind in (Action.OPENING_ROLL, Action.ROLL):
-            data["dice"] = tuple(args["dice"])
+            dice = DiceData(dice=tuple(args["dice"]))
             if kind == Action.OPENING_ROLL:
-                data["tie"] = args["dice"][0] == args["dice"][1]
-                data["cube"] = game.cube_value
-                if not data["tie"]:
-                    data["first"] = game.on_roll
-        elif kind == Action.PLAY:
+                dice.update(tie=args["dice"][0] == args["dice"][1], cube=game.cube_value)
+                if not dice["tie"]:
+                    dice["first"] = game.on_roll
+            return dice
+        if kind == Action.PLAY:
             from backgammon.moves import Move
 
             moves = tuple(Move(m[0], m[1], m[2], bool(m[3])) for m in args["moves"])
-            data["play"] = format_moves(moves)
-            data["moves"] = len(moves)
-        elif kind in (Action.DOUBLE, Action.BEAVER, Action.RACCOON):
-            data["offered"] = game.offered_value
-        elif kind == Action.TAKE:
-            data["cube"] = game.cube_value
-            data["owner"] = game.cube_owner
-        elif kind == Action.RESIGN:
-            data["level"] = args["level"]
-            data["points"] = args["level"] * game.cube_count
-        return data
+            return PlayData(play=format_moves(moves), moves=len(moves))
+        if kind in (Action.DOUBLE, Action.BEAVER, Action.RACCOON):
+            return OfferData(offered=game.offered_value)
+        if kind == Action.TAKE:
+            return TakeData(cube=game.cube_value, owner=game.cube_owner)
+        if kind == Action.RESIGN:
+            return ResignData(level=args["level"], points=args["level"] * game.cube_count)
+        return {}
 
     def _end(self, what: str) -> list[Event]:
         self.status = MatchStatus.OVER
-        return [Event(what, self.winner, data={"score": self.score, "games": self.games_played})]
+        return [Event(what, self.winner, data=EndData(score=self.score, games=self.games_played))]
 
     # -- plays ------------------------------------------------------------------------------------------------------
     def legal_plays(self) -> list[Play]:
