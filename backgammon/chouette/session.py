@@ -1,10 +1,10 @@
 """A chouette session as a state machine of events (RULES C1–C11), for both rule families.
 
 The session seats the members (C1), takes in new ones (C2), runs each game's cubes between Box and every Team member
-(C3–C7), rotates the seats (C8), lets absent members act through proxies (C9), takes settlements (C10) and keeps the
-score sheet (C11). It moves no checkers: the board game between Box and Captain is a normal
-:class:`backgammon.game.Game`; the caller tells the session whose turn it is (:meth:`ChouetteSession.turn`) and how
-the board ended (:meth:`ChouetteSession.game_over` / :meth:`ChouetteSession.board_over`).
+(C3–C7), rotates the seats (C8), lets absent members act through proxies and an away Captain's checkers be played by
+an Acting Captain (C9), takes settlements (C10) and keeps the score sheet (C11). It moves no checkers: the board
+game between Box and Captain is a normal :class:`backgammon.game.Game`; the caller tells the session whose turn it
+is (:meth:`ChouetteSession.turn`) and how the board ended (:meth:`ChouetteSession.game_over` / :meth:`ChouetteSession.board_over`).
 
 Every event is a method. An event that the rules forbid raises :class:`~backgammon.errors.ChouetteError` (a
 contradictory rule set :class:`~backgammon.errors.RuleSetError`) and changes nothing; an accepted event is appended to
@@ -19,6 +19,7 @@ A game, in events::
                   deadline) ─► box_answer({cube: decision}) (5.10/5.11)
                   classic: the Captain's team_double ─► partners answer (000 Ch.8, if refusals allowed) ─► box_answer
     any time nothing is pending: settle(member, points) (C10); leave/come_back/appoint_proxy (C9); join (C2, queued)
+    the Team's player away: stand_in(member) (C9; :meth:`ChouetteSession.stand_in_due` names who)
 
 Decisions are ``"take"``, ``"drop"``, ``"beaver"`` and ``"raccoon"`` (RULES D2–D3 per cube).
 
