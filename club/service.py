@@ -77,6 +77,9 @@ DiceInjector = Callable[[int, int, int], tuple[int, int]]
 
 MAX_LENGTH = 99
 
+DM_RETRY_SECONDS = 6 * 3600.0
+"""How long a member's refusal of direct messages (Discord's 50007) is kept before they are tried again."""
+
 KEEP_INLINE = 2000
 """A table that ends with at most this many logged actions has its match file made before its last action returns
 (tens of milliseconds); a longer one (a session of hundreds of games: seconds) in the background."""
@@ -674,9 +677,13 @@ class ClubService:
         return None if club is None else club.guild_id
 
     async def dm_channel(self, member_id: int) -> int | None:
-        """The direct-message channel remembered for ``member_id`` (0: he accepts no direct messages), None if
-        unknown."""
-        return await self.db.dm_channel(member_id)
+        """The direct-message channel remembered for ``member_id``: 0 when he refused direct messages less than
+        :data:`DM_RETRY_SECONDS` ago; None if unknown, or once that refusal is older (the front end opens his
+        channel again: his direct messages resume when he opens them)."""
+        found = await self.db.dm_channel_since(member_id)
+        if found is None or (found[0] == 0 and self.clock.now() - found[1] >= DM_RETRY_SECONDS):
+            return None
+        return found[0]
 
     async def remember_dm_channel(self, member_id: int, channel_id: int) -> int:
         """Remember ``channel_id`` as the direct-message channel of ``member_id`` (0: he accepts none); returns it."""
@@ -749,6 +756,8 @@ class ClubService:
             changes["seed_at"] = self.clock.now()  # a phrase protects only games committed before it was set
         preferences = MemberPreferences.from_json(member.preferences).updated(**changes)
         await self.db.set_preferences(user_id, preferences.to_json(), self.clock.now())
+        if changes.get("notify") and await self.db.dm_channel(user_id) == 0:
+            await self.db.dm_channel(user_id, -1)  # asked for direct messages again: try at once, not after the pause
         return preferences
 
     async def standing_take(self, match_id: int, member: int | Request, upto: int | None) -> str:

@@ -238,6 +238,8 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
         async with guarded(interaction, "/bg notify"):
             member = await flow.register(interaction)
             preferences = await self.bot.service.set_preferences(member, notify=state == "on")
+            if preferences.notify:
+                self.bot.publisher.dms_wanted(member)
             text = (
                 "I will send you a direct message when it is your turn."
                 if preferences.notify

@@ -386,7 +386,8 @@ class Publisher:
     async def direct_message(self, member_id: int, text: str, *, home=None, wanted: bool | None = None) -> bool:
         """Send ``text`` to ``member_id`` privately if he asked for it (``/bg notify on``; ``wanted``: whether he
         did, when the caller knows; None: his preferences are read); True if sent. When he accepts no direct
-        messages (50007), that is remembered and said once in ``home`` (he is mentioned there)."""
+        messages (50007), that is remembered and said once in ``home`` (he is mentioned there); they are tried again
+        after :data:`club.service.DM_RETRY_SECONDS`, or at once when he turns them on again."""
         try:
             if not (wanted if wanted is not None else (await self.service.preferences(member_id)).notify):
                 return False
@@ -404,6 +405,11 @@ class Publisher:
             log.info("no direct message to %s: %s", member_id, error)
             return False
         return True
+
+    def dms_wanted(self, member_id: int) -> None:
+        """``member_id`` asked for direct messages again (``/bg notify on``): if they are still refused, say so
+        again (once)."""
+        self._dm_told.discard(member_id)
 
     async def _say_no_dm(self, member_id: int, home) -> None:
         if home is None or member_id in self._dm_told:

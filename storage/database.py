@@ -341,6 +341,12 @@ class Database:
         row = await self._fetchone("SELECT channel_id FROM dm_channels WHERE user_id = ?", (user_id,))
         return None if row is None else int(row[0])
 
+    async def dm_channel_since(self, user_id: int) -> tuple[int, float] | None:
+        """The direct-message channel of ``user_id`` remembered so far (0: he accepted none) and when it was
+        remembered (Unix s), or None if unknown."""
+        row = await self._fetchone("SELECT channel_id, updated_at FROM dm_channels WHERE user_id = ?", (user_id,))
+        return None if row is None else (int(row[0]), float(row[1]))
+
     # -- matches, games and the action log --------------------------------------------------------------------------
     async def create_match(
         self,

@@ -29,7 +29,7 @@ Use it (the ``harness`` fixture of ``conftest.py`` gives one on a fresh database
 - **Failures as Discord answers them.** :meth:`fail` (any error code on requests matching a pattern),
   :meth:`rate_limit` (429 with ``retry_after``), :meth:`archive` (the thread refuses edits with 50083 until
   unarchived), :meth:`delete_channel` / :meth:`delete_message` (10003 / 10008), :meth:`deny` (50013 and the
-  permission overwrite in the bot's cache), :meth:`close_dms` (50007), :meth:`advance_discord` (interaction tokens
+  permission overwrite in the bot's cache), :meth:`close_dms` (50007) / :meth:`open_dms`, :meth:`advance_discord` (interaction tokens
   lapse after 15 minutes: 50027), :meth:`on_request` (a hook when a request matches).
 - **Options.** ``Harness.start(path, clock=, dice=, seed=, settings=, reviews=False)``: a ManualClock, injected
   dice, the seed of the provably fair dice, bot settings, and (``reviews=False``) no engine review posted when a
@@ -587,6 +587,10 @@ class Harness:
     def close_dms(self, member: Member) -> None:
         """``member`` accepts no direct messages from the bot (50007)."""
         self.world.closed_dms.add(member.id)
+
+    def open_dms(self, member: Member) -> None:
+        """``member`` accepts direct messages from the bot again."""
+        self.world.closed_dms.discard(member.id)
 
     def advance_discord(self, seconds: float) -> None:
         """Move Discord's clock on: interaction tokens older than 15 minutes are refused (50027)."""

@@ -221,6 +221,36 @@ async def test_closed_dms_fall_back_to_the_mention_and_say_so_once(harness):
     assert len(notes) == 1
 
 
+async def test_direct_messages_resume_once_the_member_opens_them_again(harness):
+    """A refused direct message (50007) is not the end: after :data:`club.service.DM_RETRY_SECONDS` the bot tries
+    again and the member's messages resume once he opened them; /bg notify on tries again at once."""
+    from club.service import DM_RETRY_SECONDS
+
+    h = harness
+    bob = h.member("Bob")
+    games = h.channel()
+    await h.command(bob, "bg notify", games, state="on")
+
+    async def told(text: str) -> bool:  # what every notice and turn does for a member who asked for DMs
+        return await h.bot.publisher.direct_message(bob.id, text, home=h.bot.get_channel(games))
+
+    h.close_dms(bob)
+    assert not await told("one")
+    assert (await h.bot.service.dm_channel(bob.id)) == 0
+    assert sum("cannot send you direct messages" in m.content for m in h.messages(games)) == 1
+    h.open_dms(bob)
+    assert not await told("two"), "within the pause after a refusal: not tried"
+    h.clock.advance(DM_RETRY_SECONDS)
+    assert await told("three"), "tried again after the pause: his direct messages resume"
+    h.close_dms(bob)
+    assert not await told("four") and (await h.bot.service.dm_channel(bob.id)) == 0
+    h.open_dms(bob)
+    answer = await h.command(bob, "bg notify", games, state="on")
+    assert answer.private and "direct message" in answer.text
+    assert await told("five"), "/bg notify on: tried again at once"
+    assert [m.content for m in h.dms(bob)] == ["three", "five"]
+
+
 # -- rate limits and old tokens ----------------------------------------------------------------------------------------
 async def test_a_rate_limited_game_does_not_stall_another(harness):
     import asyncio
