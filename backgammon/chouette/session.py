@@ -4,7 +4,8 @@ The session seats the members (C1), takes in new ones (C2), runs each game's cub
 (C3–C7), rotates the seats (C8), lets absent members act through proxies and an away Captain's checkers be played by
 an Acting Captain (C9), takes settlements (C10) and keeps the score sheet (C11). It moves no checkers: the board
 game between Box and Captain is a normal :class:`backgammon.game.Game`; the caller tells the session whose turn it
-is (:meth:`ChouetteSession.turn`) and how the board ended (:meth:`ChouetteSession.game_over` / :meth:`ChouetteSession.board_over`).
+is (:meth:`ChouetteSession.turn`) and how the board ended (:meth:`ChouetteSession.game_over` /
+:meth:`ChouetteSession.board_over`).
 
 Every event is a method. An event that the rules forbid raises :class:`~backgammon.errors.ChouetteError` (a
 contradictory rule set :class:`~backgammon.errors.RuleSetError`) and changes nothing; an accepted event is appended to
