@@ -392,40 +392,25 @@ class Database:
         """The match, its current game (None before the first) and its deadline, read in one read transaction
         (:meth:`read`); None if unknown."""
         async with self.read() as tx:  # one snapshot: never a match of one commit with a game of another
-            row = await tx.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
-            if row is None:
+            found = await _match_and_game(tx, match_id)
+            if found is None:
                 return None
-            match = MatchRecord.from_row(row)
-            game = None
-            if match.game_number:
-                row = await tx.fetchone(
-                    "SELECT * FROM games WHERE match_id = ? AND number = ?", (match_id, match.game_number)
-                )
-                game = None if row is None else GameRecord.from_row(row)
             row = await tx.fetchone("SELECT * FROM deadlines WHERE match_id = ?", (match_id,))
-            deadline = None if row is None else DeadlineRecord.from_row(row)
-        return match, game, deadline
+        return *found, None if row is None else DeadlineRecord.from_row(row)
 
     async def load_table(self, match_id: int) -> TableRows | None:
         """What one action on match ``match_id`` starts from (:class:`TableRows`: the match, its current game, its
         club and its players' member rows), read in one read transaction (:meth:`read`), each row once; None if
         unknown."""
         async with self.read() as tx:
-            row = await tx.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
-            if row is None:
+            found = await _match_and_game(tx, match_id)
+            if found is None:
                 return None
-            match = MatchRecord.from_row(row)
-            game = None
-            if match.game_number:
-                row = await tx.fetchone(
-                    "SELECT * FROM games WHERE match_id = ? AND number = ?", (match_id, match.game_number)
-                )
-                game = None if row is None else GameRecord.from_row(row)
+            match, game = found
             row = await tx.fetchone("SELECT * FROM clubs WHERE id = ?", (match.club_id,))
             assert row is not None  # a match's club is never deleted (foreign key)
-            club = ClubRecord.from_row(row)
             rows = await tx.fetchall("SELECT * FROM members WHERE user_id IN (?, ?)", match.players)
-        return TableRows(match, game, club, {row["user_id"]: MemberRecord.from_row(row) for row in rows})
+        return TableRows(match, game, ClubRecord.from_row(row), {r["user_id"]: MemberRecord.from_row(r) for r in rows})
 
     async def commit(self, commit: Commit) -> int:
         """Apply ``commit`` in one transaction if the match is still at ``commit.expected_version``
@@ -655,6 +640,19 @@ class Database:
         """The stored message ``message_id`` of channel ``channel_id`` (which match it shows), or None."""
         row = await self.store.message("match", channel_id, message_id)
         return None if row is None else MessageRecord.from_row(row)
+
+
+async def _match_and_game(tx: Tx, match_id: int) -> tuple[MatchRecord, GameRecord | None] | None:
+    """Inside a read transaction: match ``match_id`` and its current game (None before the first); None if
+    unknown."""
+    row = await tx.fetchone("SELECT * FROM matches WHERE id = ?", (match_id,))
+    if row is None:
+        return None
+    match = MatchRecord.from_row(row)
+    if not match.game_number:
+        return match, None
+    row = await tx.fetchone("SELECT * FROM games WHERE match_id = ? AND number = ?", (match_id, match.game_number))
+    return match, None if row is None else GameRecord.from_row(row)
 
 
 @dataclass(frozen=True, slots=True)
