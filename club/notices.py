@@ -59,3 +59,39 @@ async def shown(service, fired: Iterable[Notice]) -> None:
     """Mark the ``fired`` notices posted (at the service's clock): a front end that shows them itself as they fire
     (the console)."""
     await stored.posted_keys(service.db, sorted({notice.key() for notice in fired}), service.clock.now())
+
+
+@dataclass(frozen=True, slots=True)
+class DueReview:
+    """The review of finished match ``match_id`` to post: the stored row's ``id`` (its nonce: :attr:`nonce`)."""
+
+    id: int
+    match_id: int
+
+    @property
+    def nonce(self) -> str:
+        """The post's nonce."""
+        return f"bgr{self.id}"
+
+
+async def review_due(service, match_id: int) -> DueReview | None:
+    """Record that finished match ``match_id``'s review is to be posted (nothing when it is recorded already);
+    returns it, or None when it was posted already."""
+    key = f"{stored.REVIEW}{match_id}"
+    await stored.record(service.db, key, {"match_id": match_id}, service.clock.now())
+    return next((item for item in await reviews_due(service) if item.match_id == match_id), None)
+
+
+async def reviews_due(service) -> list[DueReview]:
+    """The reviews recorded and not posted yet (a restart while they were computed), oldest first."""
+    return [DueReview(row.id, int(row.body["match_id"])) for row in await stored.pending(service.db, reviews=True)]
+
+
+async def review_posted(service, item: DueReview) -> None:
+    """Mark ``item`` posted."""
+    await stored.posted(service.db, item.id, service.clock.now())
+
+
+async def review_failed(service, item: DueReview) -> None:
+    """Count one failed attempt at ``item`` (tried again at the next start, up to :data:`storage.notices.ATTEMPTS`)."""
+    await stored.failed(service.db, item.id)

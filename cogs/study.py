@@ -42,7 +42,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from club import frontend
+from club import frontend, notices
 from club.analysis import ENABLE_ANALYSIS, engine_available
 from club.analysis.engine import CubeState
 from club.analysis.hints import (
@@ -111,9 +111,15 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
         super().__init__()
 
     async def cog_load(self) -> None:
-        """Resume the practice games left waiting for the engine (a restart in the middle of its turn)."""
+        """Resume the practice games left waiting for the engine and the reviews not posted yet (a restart in the
+        middle of the engine's turn or of a review)."""
         if engine_available():
-            self._resume = asyncio.create_task(self.resume_practice())
+            self._resume = asyncio.create_task(self.resume())
+
+    async def resume(self) -> None:
+        """What the engine owes after a restart: the practice turns, then the reviews (:meth:`resume_reviews`)."""
+        await self.resume_practice()
+        await self.resume_reviews()
 
     async def cog_unload(self) -> None:
         """Stop the engine processes."""
@@ -258,13 +264,9 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
         analysis = None
         home = await self.bot.publisher.home(view.match_id)
         if engine_available():
-            try:
-                review = await self.review_of(view.match_id)
-                analysis = review.analysis
-                if home is not None:
-                    await home.send(**self.review_kwargs(review))
-            except Exception:
-                log.exception("could not post the review of match %s", view.match_id)
+            due = await notices.review_due(self.bot.service, view.match_id)
+            if due is not None:
+                analysis = await self.post_review(due)
         try:
             guild_id = await self.bot.service.guild_of(view.club_id)
             if home is None or guild_id is None or not (await self.bot.service.club_settings(guild_id)).highlights:
@@ -276,6 +278,30 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
                 await home.send(**self.highlight_kwargs(found))
         except Exception:
             log.exception("could not post the highlight of match %s", view.match_id)
+
+    async def post_review(self, due: notices.DueReview):
+        """Compute the review ``due`` (its PRs kept as it is computed) and post it in the game's home, once (the
+        post's nonce), then mark it posted; returns its analysis, or None when it failed (logged; tried again at the
+        next start)."""
+        try:
+            review = await self.review_of(due.match_id)
+            home = await self.bot.publisher.home(due.match_id)
+            if home is not None:
+                await home.send(**self.review_kwargs(review), nonce=due.nonce)
+        except Exception:
+            log.exception("could not post the review of match %s", due.match_id)
+            await notices.review_failed(self.bot.service, due)
+            return None
+        await notices.review_posted(self.bot.service, due)
+        return review.analysis
+
+    async def resume_reviews(self) -> None:
+        """Post the reviews recorded at a match's end and not posted (the bot stopped while it computed them)."""
+        try:
+            for due in await notices.reviews_due(self.bot.service):
+                await self.post_review(due)
+        except Exception:
+            log.exception("could not resume the reviews")
 
     # -- quiz ---------------------------------------------------------------------------------------------------------
     @app_commands.command(description="A quiz poll from the club's recent games; the answer when the poll closes")

@@ -5,7 +5,8 @@ firing it comes from where the firing is a mark on a deadline (:meth:`storage.st
 right after it — under a ``key`` that names it, so recording it again changes nothing. The process holding the
 scheduler's lease posts what is pending (:mod:`cogs.reminders`), then marks it posted; a process that dies between
 the two leaves it pending and the next holder posts it (the post carries the row's nonce, so Discord does not show
-it twice). A notice that could not be posted :data:`ATTEMPTS` times is given up (logged each time).
+it twice). A notice that could not be posted :data:`ATTEMPTS` times is given up (logged each time). A finished match's review
+goes through the same outbox (keys :data:`REVIEW`…), so that one being computed when the bot stops is posted after it.
 """
 
 from __future__ import annotations
@@ -43,11 +44,18 @@ async def record(db, key: str, body: dict, at: float) -> None:
         await record_in(tx, key, body, at)
 
 
-async def pending(db, limit: int = 200) -> list[PendingNotice]:
-    """The notices not posted yet and not given up, oldest first (at most ``limit``)."""
+REVIEW = "review:"
+"""The key prefix of a match's review to post (the same outbox: recorded when the match ends, posted once)."""
+
+
+async def pending(db, limit: int = 200, *, reviews: bool = False) -> list[PendingNotice]:
+    """The notices (``reviews``: the reviews, keys :data:`REVIEW`…) not posted yet and not given up, oldest first
+    (at most ``limit``)."""
+    which = "LIKE" if reviews else "NOT LIKE"
     rows = await db._fetchall(
-        "SELECT id, key, body, attempts FROM notices WHERE posted_at IS NULL AND attempts < ? ORDER BY id LIMIT ?",
-        (ATTEMPTS, int(limit)),
+        f"SELECT id, key, body, attempts FROM notices WHERE posted_at IS NULL AND attempts < ? AND key {which} ? "
+        "ORDER BY id LIMIT ?",
+        (ATTEMPTS, REVIEW + "%", int(limit)),
     )
     return [PendingNotice(row[0], row[1], json.loads(row[2]), row[3]) for row in rows]
 

@@ -193,3 +193,34 @@ async def test_no_hint_for_the_position_of_ones_own_match_in_another_server(harn
     with h.from_guild(888):
         asked = await h.command(bob, "study hint", h.channel("elsewhere"), position=view.game.board.position_id())
     assert "your match #1" in asked.text and "003 1.5" in asked.text, asked.text
+
+
+@needs_engine
+async def test_a_review_being_computed_at_a_restart_is_posted_once_after_it(tmp_path):
+    """At-least-once reviews, each posted once: the bot stops while it computes a finished match's review (the
+    review is recorded due at the match's end); the restarted bot computes it — keeping both players' PRs — and
+    posts it in the game's thread, once; a further restart posts nothing again."""
+    import asyncio
+
+    from tests.test_discord_platform import _finished
+
+    async with Harness.start(tmp_path / "club.sqlite3") as h:
+        alice, bob = h.member("Alice"), h.member("Bob")
+        study = h.bot.get_cog("Study")
+
+        async def stopped(match_id):
+            raise asyncio.CancelledError  # the process stops in the middle of the engine's work
+
+        study.review_of = stopped
+        _, thread = await _finished(h, alice, bob, h.channel())
+        await h.settle()
+        reviews = [m for m in h.messages(thread) if m.content.startswith("**Review:")]
+        assert reviews == [] and await h.bot.service.db._fetchall("SELECT * FROM match_prs") == []
+        for _ in range(2):
+            await h.restart()
+            await h.bot.get_cog("Study")._resume
+            await h.settle()
+            reviews = [m for m in h.messages(thread) if m.content.startswith("**Review:")]
+            assert len(reviews) == 1 and "Alice: PR" in reviews[0].content and "Bob: PR" in reviews[0].content
+            kept = await h.bot.service.db._fetchall("SELECT member_id FROM match_prs WHERE match_id = 1")
+            assert sorted(row[0] for row in kept) == sorted((alice.id, bob.id))
