@@ -22,7 +22,7 @@ SEATING = [(6, 6), (6, 5), (5, 5), (5, 4), (4, 4)]  # Ann Box, Bob Captain
 async def test_one_run_due_fires_a_match_and_a_chouette_with_their_own_rules(tmp_path):
     """A match and a chouette wait for members at once: one ``run_due`` over both tables' hooks reminds each once
     (one :class:`Deadline` model for both) and at each deadline applies the table's own rule — the match forfeits
-    the game (the club's policy, M5), the chouette marks Ed away and hands his cube to the Captain (C9)."""
+    the game (the club's policy, M5), the chouette marks Ed away and passes him over in the Team's window: no double, and the Captain rolls (C9)."""
     clock = ManualClock()
     async with chouettes(tmp_path / "c.sqlite3", clock, dice=InjectedDice([*SEATING, (2, 1)], fallback=b"1")) as svc:
         club = svc.club
@@ -59,10 +59,11 @@ async def test_one_run_due_fires_a_match_and_a_chouette_with_their_own_rules(tmp
         clock.advance(2 * HOUR)  # 24 h: Ed missed the window: the chouette's rule, not the match's
         fired = await run_due(clocks)
         assert [(n.kind, n.table, n.subject, n.ping) for n in fired] == [("expiry", "chouette", ED, (BOB,))]
-        assert (await svc.state(sid)).game_number == 1, "no forfeit: Ed is away and the Captain decides for him"
+        assert "passed over" in fired[0].text, fired[0].text
+        assert (await svc.state(sid)).game_number == 1, "no forfeit: Ed is away and passed over (no double)"
         assert [(kind, d.stage, d.actor) for kind, d in await due(clocks)] == []
         waiting = [(d.table, d.stage, d.actor) for d in await ChouetteClock(svc).due_deadlines(clock.now() + 1e6)]
-        assert waiting == [("chouette", "proxy", BOB)]
+        assert waiting == [("chouette", "member", BOB)], "the window closed without him: the Captain rolls"
 
 
 def test_one_reminder_loop_and_no_chouette_timers():
