@@ -7,12 +7,15 @@ time START on; prints one JSON line of what it did.
 until the file CLOCK says ``stop`` (at most SECONDS); the club's clock reads the time written in the file CLOCK (the
 test moves it deadline by deadline, so a loaded machine slows the run but never changes what is due); every round
 that ran ``run_due`` is appended to the file LOG as one JSON line (``by``, ``start``, ``end`` in Unix s, ``fired``:
-the notices as ``[kind, table_id]``), flushed at once (the test kills a process and reads what it logged)."""
+the notices as ``[kind, table_id]``), flushed at once (the test kills a process and reads what it logged); what it
+posts goes to LOG.posted. A last argument ``dies``: the process kills itself at its first post (a notice recorded,
+not posted)."""
 
 from __future__ import annotations
 
 import asyncio
 import json
+import os
 import sys
 import time
 from pathlib import Path
@@ -56,13 +59,22 @@ class _FileClock:
 
 
 class _Discord:
-    """What the bot posts (the round's log line already names every notice)."""
+    """What the bot posts: each notice as one JSON line in the file ``posted`` (``by``, ``kind``, ``table_id``,
+    ``nonce``); ``dies``: the process is killed (``os._exit``, as SIGKILL: nothing more runs) at its first post —
+    after the notice was recorded, before it reached Discord."""
 
-    async def post_notice(self, notice) -> None:
-        return None
+    def __init__(self, name: str, posted: str, dies: bool) -> None:
+        self.name, self.posted, self.dies = name, posted, dies
+
+    async def post_notice(self, notice, *, nonce: str | None = None) -> None:
+        if self.dies:
+            os._exit(137)
+        line = {"by": self.name, "kind": notice.kind, "table_id": notice.table_id, "nonce": nonce}
+        with open(self.posted, "a", encoding="utf-8") as out:
+            out.write(json.dumps(line) + "\n")
 
 
-async def scheduler(url: str, name: str, seconds: float, start: float, log: str, clock: str) -> dict:
+async def scheduler(url: str, name: str, seconds: float, start: float, log: str, clock: str, dies: bool = False) -> dict:
     """The real reminder loop of one bot process (see the module docstring)."""
     import cogs.reminders as reminders
     from club import ClubService
@@ -83,7 +95,8 @@ async def scheduler(url: str, name: str, seconds: float, start: float, log: str,
         async with Database.open(url) as db:
             settings = SimpleNamespace(reminder_seconds=0.05)
             service = ClubService(db, clock=club_clock)
-            bot = SimpleNamespace(service=service, chouettes=None, publisher=_Discord(), settings=settings)
+            publisher = _Discord(name, f"{log}.posted", dies)
+            bot = SimpleNamespace(service=service, chouettes=None, publisher=publisher, settings=settings)
             cog = reminders.Reminders(bot)
             await asyncio.sleep(max(0.0, start - time.time()))
             await cog.on_ready()  # starts the cog's tasks.loop, as the connected bot does
@@ -95,7 +108,8 @@ async def scheduler(url: str, name: str, seconds: float, start: float, log: str,
 
 async def main(url: str, name: str, what: str, amount: float, start: float) -> None:
     if what == "scheduler":
-        print(json.dumps(await scheduler(url, name, amount, start, sys.argv[6], sys.argv[7])))
+        dies = sys.argv[8:9] == ["dies"]
+        print(json.dumps(await scheduler(url, name, amount, start, sys.argv[6], sys.argv[7], dies)))
         return
     if what == "store":
         print(json.dumps(await store_race(url, name, int(amount), start)))

@@ -352,6 +352,60 @@ async def test_two_bot_processes_run_the_reminder_loop_one_at_a_time_and_the_oth
         assert await lease.hold(), "the survivor gave the lease up when it stopped"
 
 
+async def test_a_notice_recorded_by_a_killed_leader_is_posted_once_by_the_process_taking_the_lease_over(
+    pg_url, tmp_path
+):
+    """At-least-once notices on PostgreSQL: the leader's reminder loop fires a reminder (recorded pending with its
+    firing) and the process is killed before the post reaches Discord; the lease goes with its session, a second
+    bot process takes it over and posts the pending notice — exactly once, with the notice's nonce — and fires
+    nothing again."""
+    t0 = 1_000_000.0
+    clock = ManualClock(t0)
+    async with club_service(pg_url, clock=clock) as service:
+        await service.configure_club(GUILD, move_time=10 * HOUR, reminders=[1 * HOUR], expiry_policy="nothing")
+        table = (await new_table(service)).match_id
+    club_clock = tmp_path / "clock.txt"
+    _set_clock(club_clock, str(t0 + 9 * HOUR + 1))  # the reminder is due
+    logs = {name: tmp_path / f"{name}.jsonl" for name in ("leader", "successor")}
+
+    def worker(name: str, *extra: str) -> subprocess.Popen:
+        return subprocess.Popen([*WORKER, pg_url, name, "scheduler", str(10 * WAIT), str(time.time()),
+                                 str(logs[name]), str(club_clock), *extra], cwd=ROOT, stdout=subprocess.PIPE,
+                                stderr=subprocess.PIPE, text=True)  # fmt: skip
+
+    leader, successor = worker("leader", "dies"), None
+    try:
+        leader.wait(timeout=WAIT)
+        assert leader.returncode == 137, leader.stderr.read() if leader.stderr else ""
+        assert [r["fired"] for r in _rounds(logs["leader"])] == [[["reminder", table]]]
+        assert not Path(f"{logs['leader']}.posted").exists(), "killed before its post"
+        successor = worker("successor")
+        posted_log = Path(f"{logs['successor']}.posted")
+        deadline = time.time() + WAIT
+        while not posted_log.exists():
+            assert time.time() < deadline and successor.poll() is None, "the pending notice was not posted"
+            await asyncio.sleep(0.05)
+        seen = len(_rounds(logs["successor"]))
+        while len(_rounds(logs["successor"])) < seen + 3:  # three more rounds of the loop: nothing posted twice
+            assert time.time() < deadline and successor.poll() is None, "the loop stopped"
+            await asyncio.sleep(0.05)
+        _set_clock(club_clock, f"stop {t0 + 9 * HOUR + 1}")
+        _out, err = successor.communicate(timeout=WAIT)
+        assert successor.returncode == 0, err
+    finally:
+        for proc in (leader, successor):
+            if proc is not None and proc.poll() is None:
+                proc.kill()
+                proc.wait()
+    posted = [json.loads(line) for line in posted_log.read_text(encoding="utf-8").splitlines()]
+    assert [(p["by"], p["kind"], p["table_id"]) for p in posted] == [("successor", "reminder", table)]
+    assert posted[0]["nonce"].startswith("bgn")
+    assert all(r["fired"] == [] for r in _rounds(logs["successor"])), "the successor fired nothing again"
+    async with Database.open(pg_url) as db:
+        row = await db._fetchone("SELECT count(*), count(posted_at) FROM notices")
+    assert tuple(row) == (1, 1)
+
+
 async def test_the_scheduler_lease_is_one_holder_at_a_time_and_is_freed_with_a_lost_session(pg_url):
     """Two bot processes' leases (two databases opened on one server): the first holds it and keeps it round after
     round, the second is refused; when the holder's session is lost (its backend terminated) the lock goes with it,
