@@ -8,7 +8,7 @@ from typing import Any
 
 from backgammon.moves import Move, dice_text, format_moves
 
-from .table import order_text
+from .table import ChouetteAction, order_text
 
 DECISION_VERBS = {"take": "takes", "drop": "drops", "beaver": "beavers", "raccoon": "raccoons"}
 RESULTS = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}
@@ -38,50 +38,50 @@ def describe(kind: str, member: int | None, args: dict[str, Any], names: Mapping
 
     subject = args.get("member", member)
     proxy = f" (for {who(subject)}, by {who(member)})" if member is not None and subject != member else ""
-    if kind == "open":
+    if kind == ChouetteAction.OPEN:
         return f"{who(member)} opens a chouette: join with /bg chouette join, then /bg chouette seat."
-    if kind == "sit":
+    if kind == ChouetteAction.SIT:
         return f"{who(member)} joins the chouette."
-    if kind == "stand":
+    if kind == ChouetteAction.STAND:
         return f"{who(member)} leaves the chouette."
-    if kind in ("seat", "rethrow"):
+    if kind in (ChouetteAction.SEAT, ChouetteAction.RETHROW):
         throws = ", ".join(f"{who(int(m))} {_throw(t)}" for m, t in args["throws"].items())
-        return ("Seat roll: " if kind == "seat" else "Ties throw again: ") + throws + " (RULES C1)."
-    if kind == "retire":
+        return ("Seat roll: " if kind == ChouetteAction.SEAT else "Ties throw again: ") + throws + " (RULES C1)."
+    if kind == ChouetteAction.RETIRE:
         return f"{who(args['member'])} leaves the chouette after the game."
-    if kind == "proxy":
+    if kind == ChouetteAction.PROXY:
         return f"{who(subject)} names {who(args['proxy'])} their proxy (RULES C9)."
-    if kind == "away":
+    if kind == ChouetteAction.AWAY:
         return f"{who(subject)} missed their deadline: they are away and represented now (RULES C9, 003 Atlanta 7.1)."
-    if kind == "back":
+    if kind == ChouetteAction.BACK:
         return f"{who(subject)} is back."
-    if kind == "stand_in":
+    if kind == ChouetteAction.STAND_IN:
         return (f"{who(args['member'])} is Acting Captain for {who(args['for'])}, who is away: they roll and play for "
                 "the Team until the game ends (RULES C9, 003 Atlanta 6.2).")  # fmt: skip
-    if kind == "order":
+    if kind == ChouetteAction.ORDER:
         if args.get("clear"):
             return f"{who(member)} withdraws their standing order."
         return f"{who(member)} leaves a standing order: {order_text(args)} (RULES C9)."
-    if kind == "start_game":
+    if kind == ChouetteAction.START_GAME:
         return f"Game {args['number']} starts."
-    if kind == "opening_roll":
+    if kind == ChouetteAction.OPENING_ROLL:
         d0, d1 = args["dice"]
         if d0 == d1:
             raised = " — the cubes go up (automatic double, RULES G3)" if args.get("raised") else ""
             return f"Opening roll {d0}-{d1}: a tie, roll again{raised}."
         return f"Opening roll: Box {d0}, Captain {d1} — {'Box' if d0 > d1 else 'the Team'} plays first."
-    if kind == "turn":
+    if kind == ChouetteAction.TURN:
         return ""
-    if kind == "roll":
+    if kind == ChouetteAction.ROLL:
         roll = dice_text(args["dice"])
         return f"{who(member)} rolls {roll}." if member is not None else f"Auto-roll: {roll}."
-    if kind == "play":
+    if kind == ChouetteAction.PLAY:
         moves = tuple(Move(m[0], m[1], m[2], bool(m[3])) for m in args.get("moves", []))
         text = format_moves(moves)
         if not text:
             return "No legal play: the turn passes (RULES G9)."
         return f"{'Forced play' if auto or member is None else who(member) + ' plays'}: {text}."
-    if kind == "double":
+    if kind == ChouetteAction.DOUBLE:
         if "in_order" in args:
             targets = args.get("targets")
             whom = "every cube open to a double" if targets is None else ", ".join(who(t) for t in targets)
@@ -89,16 +89,16 @@ def describe(kind: str, member: int | None, args: dict[str, Any], names: Mapping
             return f"Box {who(subject)} doubles {whom}{order}."
         return f"{who(subject)} doubles{proxy}."
     why = WHY_WORDS.get(args.get("why", ""), "")
-    if kind == "pass":
+    if kind == ChouetteAction.PASS:
         if member is not None:
             return f"{who(subject)} does not double{proxy}."
         return f"{who(subject)} does not double{why}." if why else f"{who(subject)} passes (time)."
-    if kind == "answer":
+    if kind == ChouetteAction.ANSWER:
         verb = DECISION_VERBS.get(args["decision"], args["decision"])
         if member is None:
             return f"{who(subject)} {verb}{why or POLICY}."
         return f"{who(subject)} {verb}{proxy}."
-    if kind == "box_answer":
+    if kind == ChouetteAction.BOX_ANSWER:
         decisions = args["decisions"]
         if isinstance(decisions, str):
             return f"Box {DECISION_VERBS.get(decisions, decisions)} the Team's doubles."
@@ -106,24 +106,24 @@ def describe(kind: str, member: int | None, args: dict[str, Any], names: Mapping
             f"{DECISION_VERBS.get(d, d)} {who(int(k)) if k.isdigit() else k}" for k, d in decisions.items()
         )
         return f"Box {parts}."
-    if kind == "extra":
+    if kind == ChouetteAction.EXTRA:
         return f"{who(subject)} {'offers' if args['offer'] else 'offers no'} extra (003 Atlanta 5.7){proxy}{why}."
-    if kind == "team_settle":
+    if kind == ChouetteAction.TEAM_SETTLE:
         return _team_settlement(args, who)
-    if kind == "forfeit":
+    if kind == ChouetteAction.FORFEIT:
         return f"The {'Box' if args['side'] == 0 else 'Team'} side ran out of time: the board is forfeited (RULES A2)."
-    if kind == "game_over":
+    if kind == ChouetteAction.GAME_OVER:
         winner = "Box" if args["winner"] == "box" else "The Team"
         return f"{winner} wins the board: {RESULTS[args['result']]}."
-    if kind == "close":
+    if kind == ChouetteAction.CLOSE:
         return "The chouette is over."
-    if kind in ("client_seed", "beacon"):
+    if kind in (ChouetteAction.CLIENT_SEED, ChouetteAction.BEACON):
         return ""  # a member's luck, a verified beacon round: in the log and the published dice lines
-    if kind == "seat_call":
+    if kind == ChouetteAction.SEAT_CALL:
         beacon = args["beacon"]
         return (f"{who(member)} calls the seat roll: its throws wait for drand {beacon['chain']} round "
                 f"{beacon['round']}, the first published 30 s or more after this call (RULES C1, A1).")  # fmt: skip
-    if kind == "unused_seed":
+    if kind == ChouetteAction.UNUSED_SEED:
         return (f"Game {args['game']} was never played: its server seed, committed as {args['seed_hash']}, is "
                 f"{args['seed']} (unused).")  # fmt: skip
     return f"{who(member)}: {kind}."

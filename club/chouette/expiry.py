@@ -16,7 +16,7 @@ from backgammon.errors import ChouetteError
 from storage.chouettes import ChouetteDeadline
 
 from .step import ChouetteStep, policy_decision
-from .table import Pending, name
+from .table import Awaited, Pending, name
 
 if TYPE_CHECKING:
     from .views import ChouetteOutcome
@@ -53,9 +53,10 @@ class ChouetteExpiry:
             if pending is None or pending.actor != deadline.actor_id:
                 return None
             who = step.names.get(pending.subject, str(pending.subject))
-            if pending.pending in ("roll", "play") and table.board.turn == 1 and table.session.stand_in_candidate():
+            board_turn = pending.pending in (Awaited.ROLL, Awaited.PLAY)
+            if board_turn and table.board.turn == 1 and table.session.stand_in_candidate():
                 step.log("away", None, {"member": pending.subject})  # an Acting Captain plays on (RULES C9)
-            elif pending.pending in ("roll", "play"):
+            elif board_turn:
                 if step.settings.expiry_policy == "nothing":
                     if not await self.store.mark_deadline(deadline, reminders=(), reminders_sent=deadline.reminders_sent,
                                                           expired_at=step.now):  # fmt: skip
@@ -64,7 +65,7 @@ class ChouetteExpiry:
                 step.log("forfeit", None, {"side": table.board.turn})
             elif (
                 deadline.stage == "member"
-                and pending.pending != "box_answer"
+                and pending.pending != Awaited.BOX_ANSWER
                 and name(pending.subject) not in table.session.away
             ):
                 step.log("away", None, {"member": pending.subject})

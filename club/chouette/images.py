@@ -16,7 +16,11 @@ from rendering.sheet import SheetCell, SheetLine, SheetView, render_sheet
 from .. import picture_pool
 from ..boards import BoardOptions, _last_play
 from ..wording import plural
+from .table import Awaited
 from .views import ChouetteView, CubeView, SheetData
+
+BOARD_TURN = (Awaited.ROLL, Awaited.PLAY)
+"""The decisions of the board's turn: the dice show the one who makes them."""
 
 PANEL_STATES = {
     "centred": "centred",
@@ -93,7 +97,7 @@ def board_view(view: ChouetteView, viewer: int | None = None) -> BoardView:
         viewer_name=names[bottom],
         opponent_name=names[1 - bottom],
         viewer_colour=bottom,
-        on_roll=side(acting) if not view.decisions or view.decisions[0].pending in ("roll", "play") else None,
+        on_roll=side(acting) if not view.decisions or view.decisions[0].pending in BOARD_TURN else None,
         awaiting=awaiting,
         dice=game.dice,
         dice_side=side(game.on_roll) if game.dice else None,
@@ -110,9 +114,9 @@ def _awaiting(view: ChouetteView) -> str:
     if not view.decisions:
         return "" if view.board_live else f"Game {view.game_number} is over"
     first = view.decisions[0]
-    if first.pending in ("roll", "play"):
+    if first.pending in BOARD_TURN:
         text = "to roll or double" if "double" in first.actions else f"to {first.pending}"
-        if first.pending == "play" and view.board and view.board.dice:
+        if first.pending == Awaited.PLAY and view.board and view.board.dice:
             text += f" {dice_text(view.board.dice)}"
         return text
     names = ", ".join(view.name(d.subject) for d in view.decisions)

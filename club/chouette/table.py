@@ -91,6 +91,7 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from backgammon.chouette import ChouetteRules, ChouetteSession
@@ -110,17 +111,61 @@ to 3 by replaying the log."""
 SIDES = ("box", "team")
 """Board side 0 is Box, side 1 the Team (played by the Captain)."""
 
-DECISION_KINDS = ("double", "answer", "box_answer", "consent", "extra", "roll", "play")
-"""What a member may be awaited for: the Team's doubling window (5.9), an answer to Box's offers, Box's answer to the
-Team's doubles, a classic partner's consent (000 Ch.8), an extra (5.7), the board's roll (or double) and play."""
+class Awaited(StrEnum):
+    """What a member may be awaited for: the Team's doubling window (5.9), an answer to Box's offers, Box's answer to
+    the Team's doubles, a classic partner's consent (000 Ch.8), an extra (5.7), the board's roll (or double) and
+    play. Stored as their values (deadlines, buttons)."""
 
-KINDS = (
-    "open", "sit", "stand", "seat", "rethrow", "retire", "proxy", "away", "back", "stand_in", "order", "start_game",
-    "opening_roll",
-    "turn", "roll", "play", "double", "pass", "answer", "box_answer", "extra", "team_settle", "forfeit", "game_over", "close",
-    "client_seed", "unused_seed", "beacon", "seat_call",
-)  # fmt: skip
-"""Every logged action kind (see the module docstring)."""
+    DOUBLE = "double"
+    ANSWER = "answer"
+    BOX_ANSWER = "box_answer"
+    CONSENT = "consent"
+    EXTRA = "extra"
+    ROLL = "roll"
+    PLAY = "play"
+
+
+DECISION_KINDS = tuple(Awaited)
+"""Every :class:`Awaited` value, in order."""
+
+
+class ChouetteAction(StrEnum):
+    """Every logged action kind of a chouette (see the module docstring); stored as their values: old logs replay
+    the same."""
+
+    OPEN = "open"
+    SIT = "sit"
+    STAND = "stand"
+    SEAT = "seat"
+    RETHROW = "rethrow"
+    RETIRE = "retire"
+    PROXY = "proxy"
+    AWAY = "away"
+    BACK = "back"
+    STAND_IN = "stand_in"
+    ORDER = "order"
+    START_GAME = "start_game"
+    OPENING_ROLL = "opening_roll"
+    TURN = "turn"
+    ROLL = "roll"
+    PLAY = "play"
+    DOUBLE = "double"
+    PASS = "pass"
+    ANSWER = "answer"
+    BOX_ANSWER = "box_answer"
+    EXTRA = "extra"
+    TEAM_SETTLE = "team_settle"
+    FORFEIT = "forfeit"
+    GAME_OVER = "game_over"
+    CLOSE = "close"
+    CLIENT_SEED = "client_seed"
+    UNUSED_SEED = "unused_seed"
+    BEACON = "beacon"
+    SEAT_CALL = "seat_call"
+
+
+KINDS = tuple(ChouetteAction)
+"""Every logged action kind, in the order of :class:`ChouetteAction`."""
 
 
 def name(member: int) -> str:
