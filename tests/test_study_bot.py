@@ -146,7 +146,8 @@ async def test_chouette_review_grades_each_members_cube_decisions(harness):
     while outcome.view.game_number < 2:
         outcome = await decide_randomly(chouettes, outcome, rng, double=0.4)
     asked = await h.command(ann, "study review", room)
-    text = asked.text + "".join(m.content for m in asked.messages)
+    assert asked.private and "The review of chouette #1 is posted" in asked.text
+    text = h.last(room).content  # posted in the chouette's channel
     assert "**Cube review: chouette #1**" in text
     assert sum(name in text for name in ("Ann", "Ben", "Cy")) >= 2 and "cube decisions" in text
 
