@@ -74,7 +74,7 @@ def lengthen(path: Path, match_id: int, template: int, games: int) -> int:
     rows = [dict(r) for r in conn.execute("SELECT * FROM games WHERE match_id = ? ORDER BY number", (match_id,))]
     game_rows = {row["number"]: row for row in rows}
     conn.execute("BEGIN")
-    conn.execute("DROP TRIGGER actions_no_delete")
+    conn.execute("DROP TRIGGER IF EXISTS actions_no_delete")  # a second session of the same file: gone already
     conn.execute("DELETE FROM actions WHERE match_id = ?", (match_id,))
     conn.execute("DELETE FROM deadlines WHERE match_id = ?", (match_id,))
     conn.execute("DELETE FROM games WHERE match_id = ?", (match_id,))
