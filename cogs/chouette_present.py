@@ -22,6 +22,7 @@ import discord
 
 from club.chouette import ChouetteView
 from club.chouette.images import board_png_async
+from club.chouette.table import Awaited
 
 from .buttons import CHOUETTE_LABELS as LABELS
 from .buttons import TableButton, TableMenu
@@ -94,10 +95,10 @@ def decision_rows(view: ChouetteView) -> list[list[discord.ui.Item]]:
 
     for decision in view.decisions:
         who = view.name(decision.subject)
-        if decision.pending == "play":
+        if decision.pending == Awaited.PLAY:
             rows.append([menu(decision.subject, "play", (), "Choose your play…")])
             continue
-        if decision.pending == "roll":
+        if decision.pending == Awaited.ROLL:
             buttons = [button(decision.subject, "", "roll", f"{who}: Roll")]
             if "double" in decision.actions:
                 buttons.append(button(decision.subject, "", "double", "Double all"))
@@ -108,16 +109,16 @@ def decision_rows(view: ChouetteView) -> list[list[discord.ui.Item]]:
                 targets = [(view.name(int(k)), k) for k in decision.cubes if k.isdigit()]
                 rows.append([menu(decision.subject, "double", targets, "Double some cubes…")])
             continue
-        if decision.pending == "box_answer":
+        if decision.pending == Awaited.BOX_ANSWER:
             rows.append([button(decision.subject, "", action, f"Box: {LABELS[action]} all")
                          for action in decision.actions if action in LABELS])  # fmt: skip
             if len(decision.cubes) > 1:
                 cubes = [(_cube_label(view, key), key) for key in decision.cubes]
                 rows.append([menu(decision.subject, "take", cubes, "Take these, drop the rest…")])
             continue
-        actions = ["double", "pass"] if decision.pending == "double" else list(decision.actions)
+        actions = ["double", "pass"] if decision.pending == Awaited.DOUBLE else list(decision.actions)
         actions = [{"no_double": "pass"}.get(a, a) for a in actions]
-        cubes = list(decision.cubes) if decision.pending == "double" and len(decision.cubes) > 1 else [""]
+        cubes = list(decision.cubes) if decision.pending == Awaited.DOUBLE and len(decision.cubes) > 1 else [""]
         row = []
         for cube in cubes:
             for action in actions:
@@ -190,7 +191,7 @@ async def chouette_message(
     components: list[discord.ui.View] = []
     if buttons and (view.decisions or view.luck_game is not None):
         plays = None
-        play = next((d for d in view.decisions if d.pending == "play"), None)
+        play = next((d for d in view.decisions if d.pending == Awaited.PLAY), None)
         if play is not None:
             plays = list(view.plays) if view.plays is not None else await bot.chouettes.legal_plays(
                 view.session_id, play.subject

@@ -18,7 +18,7 @@ from backgammon.moves import dice_text
 from club import frontend
 from club.chouette import ChouetteOutcome, ChouetteView
 from club.chouette.images import board_png_async, sheet_png_async
-from club.chouette.table import parse_order
+from club.chouette.table import Awaited, parse_order
 from club.errors import InvalidRequestError, NotNowError
 
 from .core import CHOUETTE_CHANNELS, Console, file_problem, member_id
@@ -281,7 +281,7 @@ async def chouette_action(console: Console, session_id: int, action: str, rest: 
     if action == "double":
         return await show(console, await _double(console, view, decision, rest))
     cubes = _cube_keys(view, decision, rest)
-    if decision.pending == "box_answer" and cubes:
+    if decision.pending == Awaited.BOX_ANSWER and cubes:
         decisions = {key: action if key in cubes else OTHER[action] for key in decision.cubes}
         outcome = await chouettes.act(session_id, member, "take", value=decisions, mark=mark)
     else:
@@ -331,7 +331,7 @@ async def _double(console: Console, view: ChouetteView, decision, rest: list[str
     in_order = "order" in words
     words = [w for w, low in zip(rest, words, strict=True) if low not in ("in", "order", "all")]
     chouettes, member, mark = console.chouettes, console.member, view.mark
-    if decision.pending == "roll" and decision.subject == view.box:
+    if decision.pending == Awaited.ROLL and decision.subject == view.box:
         targets = [int(key) for key in _cube_keys(view, decision, words)] or None
         return await chouettes.act(view.session_id, member, "double", value=targets, in_order=in_order, mark=mark)
     keys = _cube_keys(view, decision, words)

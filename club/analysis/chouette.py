@@ -16,10 +16,15 @@ from dataclasses import dataclass, field
 
 from backgammon.chouette.cubes import ChouetteCube
 
+from ..chouette.table import ChouetteAction
 from ..wording import plural
 from .engine import CubeState
 from .grade import CUBE_EPSILON, Grade, grade_answer, grade_double
 from .walk import ANSWER, DOUBLE, Decision
+
+CUBE_KINDS = (ChouetteAction.DOUBLE, ChouetteAction.PASS, ChouetteAction.ANSWER, ChouetteAction.BOX_ANSWER,
+              ChouetteAction.ROLL)  # fmt: skip
+"""The logged kinds that hold a cube decision to grade (a roll of Box: his double not taken)."""
 
 
 def _state(cube: ChouetteCube, view_side: int, rules) -> CubeState:
@@ -62,7 +67,7 @@ def chouette_decisions(actions) -> list[tuple[int, int, str, Decision]]:
     session, from its logged ``actions`` (objects with ``kind``, ``member_id``, ``args``, ``game_number``)."""
     from club.chouette.table import ChouetteTable, member_id
 
-    if not actions or actions[0].kind != "open":
+    if not actions or actions[0].kind != ChouetteAction.OPEN:
         return []
     table = ChouetteTable.open(actions[0].args)
     found: list[tuple[int, int, str, Decision]] = []
@@ -72,37 +77,37 @@ def chouette_decisions(actions) -> list[tuple[int, int, str, Decision]]:
         board = table.board
         game = table.session.game if board is not None else None
         number = action.game_number or 0
-        if game is not None and board is not None and kind in ("double", "pass", "answer", "box_answer", "roll"):
+        if game is not None and board is not None and kind in CUBE_KINDS:
             rules = table.rules
             cubes = game.cubes
             box_view, team_view = board.board_for(0), board.board_for(1)
-            if kind == "double" and game.on_roll == "box" and str(args.get("member", member)) == game.box:
+            if kind == ChouetteAction.DOUBLE and game.on_roll == "box" and str(args.get("member", member)) == game.box:
                 targets = args.get("targets")
                 keys = [str(t) for t in targets] if targets else [k for k, c in cubes.items() if _box_may(c)]
                 for key in keys:
                     if key in cubes:
                         found.append((member_id(game.box), number, key,
                                       Decision(DOUBLE, 0, 0, box_view, _state(cubes[key], 0, rules), acted=True)))  # fmt: skip
-            elif kind in ("double", "pass") and game.on_roll == "team":
+            elif kind in (ChouetteAction.DOUBLE, ChouetteAction.PASS) and game.on_roll == "team":
                 subject = str(args.get("member", member))
                 key = args.get("cube") or subject
                 if key in cubes:
                     found.append((int(subject), number, key,
                                   Decision(DOUBLE, 1, 0, team_view, _state(cubes[key], 1, rules),
-                                           acted=kind == "double")))  # fmt: skip
-            elif kind == "roll" and game.on_roll == "box" and not game.doubled:
+                                           acted=kind == ChouetteAction.DOUBLE)))  # fmt: skip
+            elif kind == ChouetteAction.ROLL and game.on_roll == "box" and not game.doubled:
                 for key, cube in cubes.items():
                     if _box_may(cube):
                         found.append((member_id(game.box), number, key,
                                       Decision(DOUBLE, 0, 0, box_view, _state(cube, 0, rules), acted=False)))  # fmt: skip
-            elif kind == "answer":
+            elif kind == ChouetteAction.ANSWER:
                 subject = str(args.get("member", member))
                 key = args.get("cube") or subject
                 if key in cubes and cubes[key].cube.stage == "double":  # a beaver's or raccoon's answer: not graded
                     found.append((int(subject), number, key,
                                   Decision(ANSWER, 1, 0, box_view, _state(cubes[key], 0, rules),
                                            acted=args["decision"] != "drop")))  # fmt: skip
-            elif kind == "box_answer":
+            elif kind == ChouetteAction.BOX_ANSWER:
                 decisions = args["decisions"]
                 for key, cube in cubes.items():
                     if cube.cube.stage != "double" or cube.status != "live":
@@ -113,7 +118,7 @@ def chouette_decisions(actions) -> list[tuple[int, int, str, Decision]]:
                     found.append((member_id(game.box), number, key,
                                   Decision(ANSWER, 0, 0, team_view, _state(cube, 1, rules),
                                            acted=decision != "drop")))  # fmt: skip
-        if kind == "start_game" and table.board is not None:
+        if kind == ChouetteAction.START_GAME and table.board is not None:
             finished.add(table.game_number)  # the game before it is over
         table.apply(kind, member, args, atomic=False)
     if table.board is not None and (table.board.is_over or table.status != "open"):

@@ -73,7 +73,7 @@ from ..work import run_unit
 from .describe import describe, humanize
 from .expiry import ChouetteExpiry
 from .step import ChouetteStep, _Series
-from .table import STEPS, ChouetteTable, check_order, check_points, member_id, name
+from .table import STEPS, Awaited, ChouetteTable, check_order, check_points, member_id, name
 from .views import ChouetteOutcome, ChouetteView, Decision, SheetData
 
 DEFAULT_DECISION_HOURS = 24.0
@@ -414,10 +414,10 @@ class ChouetteService(ChouetteExpiry):
     def _roll(self, step: ChouetteStep, member: int) -> None:
         table = step.table
         waiting = table.pending()
-        mine = [p for p in waiting if p.subject == member and p.pending == "double"]
+        mine = [p for p in waiting if p.subject == member and p.pending == Awaited.DOUBLE]
         if mine and member == table.roller() and len(mine) == len(waiting):
             step.log("pass", member, {"member": member, "cube": None})  # rolling passes the Captain's own double
-            if table.pending() and table.pending()[0].pending != "roll":
+            if table.pending() and table.pending()[0].pending != Awaited.ROLL:
                 return
         step.roll(member)
 

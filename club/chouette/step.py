@@ -26,7 +26,7 @@ from ..requests import Request
 from ..settings import MemberPreferences
 from ..work import DiceInUse, Step
 from .describe import describe, points_line
-from .table import SIDES, ChouetteTable, Pending, member_id, name
+from .table import SIDES, Awaited, ChouetteAction, ChouetteTable, Pending, member_id, name
 
 if TYPE_CHECKING:
     from .service import ChouetteService
@@ -116,7 +116,7 @@ class ChouetteStep(Step):
             )
         for row in table.session.sheet_rows(rows_before):
             self._finish_game(row)
-        if kind == "close" or table.status != "open":  # closed by the last member leaving the lobby too
+        if kind == ChouetteAction.CLOSE or table.status != "open":  # closed by the last member leaving the lobby too
             self._reveal(0)
         return logged
 
@@ -375,7 +375,7 @@ class ChouetteStep(Step):
             ):
                 rows.append(DeadlineRow.of(old))
                 continue
-            if pending.pending in ("roll", "play"):
+            if pending.pending in (Awaited.ROLL, Awaited.PLAY):
                 limit = table.move_time
             else:
                 limit = table.proxy_time if stage == "proxy" else table.decision_time
@@ -419,13 +419,13 @@ def policy_decision(table: ChouetteTable, pending: Pending) -> tuple[str, dict[s
     """What the club does for ``pending.subject`` when his (and his proxy's) time is up (see the module docstring;
     RULES C5, C9, 003 Atlanta 5.9, 7.1): the action kind and its args."""
     subject = pending.subject
-    if pending.pending == "double":
+    if pending.pending == Awaited.DOUBLE:
         return "pass", {"member": subject}
-    if pending.pending == "extra":
+    if pending.pending == Awaited.EXTRA:
         return "extra", {"member": subject, "offer": False}
-    if pending.pending == "consent":
+    if pending.pending == Awaited.CONSENT:
         return "answer", {"member": subject, "decision": "take"}
-    if pending.pending == "box_answer":
+    if pending.pending == Awaited.BOX_ANSWER:
         return "box_answer", {"decisions": "take"}
     decision = "drop"
     game = table.session.game

@@ -559,15 +559,15 @@ class ChouetteTable:
             order = self.order_of(pending.subject)
             away = subject in session.away and session.named_proxy(subject) is None
             who = {"member": pending.subject}
-            if pending.pending == "double" and order and order["pass_doubles"]:
+            if pending.pending == Awaited.DOUBLE and order and order["pass_doubles"]:
                 result.append(("pass", {**who, "cube": None, "why": "order"}))
-            elif pending.pending == "double" and away:
+            elif pending.pending == Awaited.DOUBLE and away:
                 result.append(("pass", {**who, "cube": None, "why": "passed_over"}))
-            elif pending.pending == "answer" and order and (decision := self._ordered(pending, order)):
+            elif pending.pending == Awaited.ANSWER and order and (decision := self._ordered(pending, order)):
                 result.append(("answer", {**who, "decision": decision, "cube": None, "why": "order"}))
-            elif pending.pending == "extra" and away:
+            elif pending.pending == Awaited.EXTRA and away:
                 result.append(("extra", {**who, "offer": False, "why": "passed_over"}))
-            elif pending.pending in ("answer", "consent") and name(pending.actor) in session.away:
+            elif pending.pending in (Awaited.ANSWER, Awaited.CONSENT) and name(pending.actor) in session.away:
                 decision = "drop" if "drop" in pending.actions else pending.actions[0]
                 result.append(("answer", {**who, "decision": decision, "cube": None, "why": "passed_over"}))
         return result
@@ -596,9 +596,9 @@ class ChouetteTable:
         """Perform action ``kind`` by ``member`` (None = the club) with ``args`` and return the args to log (the same
         args replay it). A refused action raises (the rules' :class:`~backgammon.errors.ChouetteError` /
         ``GameError``, or :mod:`club.errors`) and — when ``atomic`` (a replay need not be) — changes nothing."""
-        if kind not in KINDS or kind == "open":
+        if kind not in KINDS or kind == ChouetteAction.OPEN:
             raise InvalidRequestError(f"unknown chouette action {kind!r}")
-        if self.status != "open" and kind != "unused_seed":
+        if self.status != "open" and kind != ChouetteAction.UNUSED_SEED:
             raise NotNowError("This chouette is over: nothing more can be done in it.")
         if not atomic:
             return getattr(self, f"_{kind}")(member, dict(args))
@@ -960,7 +960,7 @@ class ChouetteTable:
 def replay(actions) -> ChouetteTable:
     """Rebuild a table from its whole log (objects with ``kind``, ``member_id`` and ``args``; the first must be the
     ``open``). Raises what a failing action raises (a log that does not replay is corrupt)."""
-    if not actions or actions[0].kind != "open":
+    if not actions or actions[0].kind != ChouetteAction.OPEN:
         raise GameError("a chouette's log starts with its open action")
     table = ChouetteTable.open(actions[0].args)
     for action in actions[1:]:

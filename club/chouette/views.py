@@ -17,7 +17,7 @@ from backgammon.chouette.sheet import SheetRow
 
 from ..commitments import luck_line
 from ..results import GameView, TableOutcome
-from .table import ChouetteTable, Pending, member_id, order_text
+from .table import Awaited, ChouetteTable, Pending, member_id, order_text
 
 DECISION_WORDS = {
     "double": "double or pass (the Team's window, 003 Atlanta 5.9)",
@@ -97,7 +97,7 @@ class Decision:
     @property
     def words(self) -> str:
         """What must be done, in words (``roll or double`` when Box may double at his roll, as a match says it)."""
-        if self.pending == "roll" and "double" in self.actions:
+        if self.pending == Awaited.ROLL and "double" in self.actions:
             return "roll or double"
         return DECISION_WORDS.get(self.pending, self.pending)
 
@@ -361,7 +361,7 @@ class ChouetteView:
             player=None if session.player is None else member_id(session.player),
             orders={member: order_text(order) for member in table.members if (order := table.order_of(member))},
             plays=tuple(p.notation() or "pass" for p in table.board.legal_plays())
-            if table.board is not None and any(d.pending == "play" for d in decisions)
+            if table.board is not None and any(d.pending == Awaited.PLAY for d in decisions)
             else None,
         )
 
