@@ -229,7 +229,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
             chouettes = getattr(self.bot, "chouettes", None)
             session_id = None if chouettes is None or game else await chouettes.session_in(interaction.channel_id)
             if match_id is None and session_id is not None:
-                await self._post_review(interaction, f"chouette #{session_id}",
+                await self._post_here(interaction, f"review of chouette #{session_id}",
                                         content=await self.chouette_review(session_id))  # fmt: skip
                 return
             if match_id is None:
@@ -238,13 +238,14 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
             if view.status != MatchStatus.OVER:
                 raise refuse_until_over(f"match #{match_id}", "review")
             review = await self.review_of(match_id)
-            await self._post_review(interaction, f"match #{match_id}", **self.review_kwargs(review))
+            await self._post_here(interaction, f"review of match #{match_id}", **self.review_kwargs(review))
 
-    async def _post_review(self, interaction: discord.Interaction, what: str, **kwargs) -> None:
-        """Post a review (``send`` keyword arguments) in the channel asked from; tell the member privately."""
+    async def _post_here(self, interaction: discord.Interaction, what: str, **kwargs) -> None:
+        """Post ``what`` (a review, a highlight: ``send`` keyword arguments) in the channel asked from; tell the
+        member privately."""
         channel = self.bot.get_channel(interaction.channel_id) or interaction.channel
         posted = await channel.send(**kwargs)
-        await interaction.followup.send(f"The review of {what} is posted: {posted.jump_url}", ephemeral=True)
+        await interaction.followup.send(f"The {what} is posted: {posted.jump_url}", ephemeral=True)
 
     async def chouette_review(self, session_id: int) -> str:
         """The cube review of chouette ``session_id`` (:func:`club.analysis.chouette.review_chouette`)."""
@@ -493,8 +494,9 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
     @app_commands.describe(game="Match number (default: the match of this thread)")
     async def highlight(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
         """``/study highlight [game]``: the animated turning point of a finished match (by the engine's equity when
-        it is installed, else by the pip count and the cube); refused while the match is played (RULES 003 1.5)."""
-        await interaction.response.defer(thinking=True)
+        it is installed, else by the pip count and the cube), posted in this channel; refused while the match is
+        played (RULES 003 1.5). The answer and every refusal are private."""
+        await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/study highlight", game=game):
             await flow.register(interaction)
             match_id = game or await self.bot.publisher.here(interaction.channel_id, open_only=False)
@@ -505,7 +507,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
             if found is None:
                 await interaction.followup.send(f"Match #{match_id} has no checker play to show.", ephemeral=True)
                 return
-            await interaction.followup.send(**self.highlight_kwargs(found))
+            await self._post_here(interaction, f"highlight of match #{match_id}", **self.highlight_kwargs(found))
 
     # -- hints ------------------------------------------------------------------------------------------------------
     @app_commands.command(description="Best plays or cube advice for a position given by ID (not in games in play)")

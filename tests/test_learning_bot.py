@@ -60,7 +60,8 @@ async def test_highlight_refused_in_play_then_posted_at_match_end_and_on_demand(
     async with Harness.start(tmp_path / "club.sqlite3") as h:
         alice, bob, thread = await rated_game(h, length="1")
         asked = await h.command(alice, "study highlight", thread)
-        assert "while it is being played" in asked.text and "003 1.5" in asked.text
+        assert asked.private and "No highlight of match #1 while it is being played" in asked.text
+        assert "003 1.5" in asked.text
         await play_then_resign(h, 1)
         posted = await _posted_highlight(h, thread)
         assert posted is not None, "no highlight was posted at the match's end"
@@ -71,7 +72,8 @@ async def test_highlight_refused_in_play_then_posted_at_match_end_and_on_demand(
         assert image.size[0] == 600 and image.n_frames >= 2  # the position before, one frame per checker moved
         lobby = h.channel("lobby")
         asked = await h.command(bob, "study highlight", lobby, game=1)
-        assert any(name.endswith(".gif") for m in asked.messages for name in m.files), asked.text
+        assert asked.private and "The highlight of match #1 is posted" in asked.text, asked.text
+        assert any(name.endswith(".gif") for name in h.last(lobby).files), "posted in the channel asked from"
         asked = await h.command(bob, "study highlight", lobby, game=7)
         assert "#7" in asked.text or "no match" in asked.text.lower()
 
