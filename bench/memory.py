@@ -6,10 +6,12 @@ against the fake Discord of :mod:`tests.discord_fake` served by this process. It
 ``/bg challenge`` and the challenged press *Accept* — each game gets its thread and its first board picture, as in
 Discord — ``--batch`` games at a time, until ``--games`` games are open. The bot process's resident memory (its
 ``VmRSS``: this process, which plays Discord, is not counted) is read after start-up and after every step, once the
-bot has finished what it was doing. The render worker processes the bot starts are counted too (their ``VmRSS``).
+bot has finished what it was doing. The bot's child processes — its picture worker and multiprocessing's resource
+tracker — are counted too (their ``VmRSS``).
 
-Targets: at most 10 KB per open game (the slope from a tenth of the games, once the caches are warm, to the end) and under 200 MB in all (the
-bot and its render workers) with 10,000 open games. Prints the figures and the bot's CPU time.
+Targets: at most 10 KB per open game (the slope from a tenth of the games, once the caches are warm, to the end)
+and under 200 MB in all (the bot and its child processes) with 10,000 open games. Prints the figures and the bot's
+CPU time.
 
 Run: ``python -m bench.memory [--games 10000] [--batch 100] [--members 400]``.
 """

@@ -1,9 +1,9 @@
 """Benchmark of the club records over many stored games with realistic rows.
 
 Plays ``--tables`` distinct tables (default 500: money sessions, matches and chouettes) for real through ``club/``
-once (``bench/records_rows.py``), then copies their rows — game states, whole action logs, results, dice — under new ids until ``--games`` finished games
-(default 10,000 and 50,000) are stored for ``--members`` members (default 200) over a year, and times through the
-use-cases of :class:`club.records.ClubRecords`:
+once (``bench/records_rows.py``), then copies their rows — game states, whole action logs, results, dice — under
+new ids until ``--games`` finished games (default 10,000 and 50,000) are stored for ``--members`` members (default
+200) over a year, and times through the use-cases of :class:`club.records.ClubRecords`:
 
 - the ledger (all time, a month, a week), settle-up (all time, a month),
 - the leaderboards (money, matches, chouette), a member's statistics, a score sheet, the ledger's picture,

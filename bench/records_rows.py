@@ -1,9 +1,9 @@
 """Realistic rows for ``bench/records.py``: tables played for real through ``club/``, then copied with new ids.
 
 :func:`play_templates` plays, with fair dice and random legal decisions (``tests/clubkit.decide`` and
-``tests/chouette_clubkit.decide_randomly``), ``tables`` distinct tables (default 500) — money sessions of 1–4 games,
-matches to 1, 3, 5 and 7 points, and every tenth table a five-member chouette of 1–3 games — one action a few seconds
-after another; :func:`replicate` then writes copies of those rows — the states, the whole
+``tests/chouette_clubkit.decide_randomly``), ``tables`` distinct tables (default 500) — money sessions of 1–4
+games, matches to 1, 3, 5 and 7 points, and every tenth table a five-member chouette of 1–3 games — one action a few
+seconds after another; :func:`replicate` then writes copies of those rows — the states, the whole
 action logs, the results, the dice commitments — under new ids, new members (drawn from ``members``) and new times
 spread over a year, straight into an SQLite file (one transaction per few thousand rows). Nothing here is timed.
 """

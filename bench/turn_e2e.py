@@ -19,9 +19,10 @@ are on CPU time, which other work on a shared machine does not stretch; the wall
    decided by the buttons of the posted boards and windows, games 2–49 decided through the use-cases (untimed), then
    game 50 by buttons again (the first board posted by ``/bg chouette move``).
 
-Targets: game 300 within 10 % of game 1; the chouette's game 50 within 20 % of game 1 (both in CPU time, at the first
-game's mix of decisions, ``bench/turns.py``'s ``same_mix``). In the chouette the Team members pass the cube (the buttons this
-driver presses), so its timed decisions are plays, rolls and cube passes. Prints medians and p90 in ms, ratios and verdicts.
+Targets: game 300 within 10 % of game 1; the chouette's game 50 within 20 % of game 1 (both in CPU time, at the
+first game's mix of decisions, ``bench/turns.py``'s ``same_mix``). In the chouette the Team members pass the cube
+(the buttons this driver presses), so its timed decisions are plays, rolls and cube passes. Prints medians and p90
+in ms, ratios and verdicts.
 
 Run: ``python -m bench.turn_e2e [--games 1 100 300] [--turns 120] [--chouette-games 50]``.
 """

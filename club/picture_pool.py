@@ -7,8 +7,8 @@ image buffers (several MB a picture) in its own heap. Here the caller builds wha
 which returns the PNG bytes. :data:`WORKERS` processes (one core left to the event loop), started on first use with
 the ``spawn`` method (the bot's threads make ``fork`` unsafe, as in :mod:`club.offload`) and importing only
 :mod:`rendering`; each keeps its own caches of what does not change (the empty board, sprites, palette:
-:func:`rendering.warm_up`) and maps its big image buffers on their own (:func:`rendering.map_big_blocks`). When no process can be
-started, or one died, the picture is drawn in a worker thread instead (logged), as before.
+:func:`rendering.warm_up`) and maps its big image buffers on their own (:func:`rendering.map_big_blocks`). When no
+process can be started, or one died, the picture is drawn in a worker thread instead (logged).
 """
 
 from __future__ import annotations
@@ -39,8 +39,8 @@ _pool: concurrent.futures.ProcessPoolExecutor | None = None
 @contextlib.contextmanager
 def _without_main_module():
     """While worker processes start: no main module for them to import. ``spawn`` otherwise runs the program's main
-    file again in each worker (``bot.py`` imports discord.py and every cog: about 35 MB more per worker); the
-    workers need only :mod:`rendering`, imported when they unpickle the function to run."""
+    file again in each worker (``bot.py`` imports discord.py and every cog); the workers need only
+    :mod:`rendering`, imported when they unpickle the function to run."""
     main = sys.modules["__main__"]
     sys.modules["__main__"] = types.ModuleType("__main__")
     try:

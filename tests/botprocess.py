@@ -10,8 +10,8 @@ its CPU time — is the bot's own, without the fake Discord, and a SIGKILL kills
 
 Control lines (parent → child, one JSON object a line): ``{"t": EVENT, "d": payload}`` (a gateway event),
 ``{"op": "settle", "id": n}`` (answered on standard output, once every task the bot started has finished, by
-``{"settled": n, "rss_kb": …, "cpu_s": …}``), ``{"op": "ready"}`` (dispatch ``on_ready``: the scheduler loop starts),
-``{"op": "exit"}``. The child's first line on standard output is ``{"ready": pid}`` once it is logged in.
+``{"settled": n, "rss_kb": …, "cpu_s": …}``), ``{"op": "ready"}`` (dispatch ``on_ready``: the scheduler loop
+starts), ``{"op": "exit"}``. The child's first line on standard output is ``{"ready": pid}`` once it is logged in.
 
 :class:`Gateway` is the parent's side of the fake Discord for one or more bot processes: the world, its guild and
 members, the interaction payloads (commands and button presses), the answers read back from the world.
