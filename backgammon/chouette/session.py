@@ -43,6 +43,7 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
+from enum import StrEnum
 from typing import Any, TypeVar
 
 from .. import cube as cube_rules
@@ -61,7 +62,16 @@ __all__ = ["DECISIONS", "EVENTS", "PHASES", "Awaiting", "ChouetteSession"]
 
 _T = TypeVar("_T")
 
-PHASES = ("seating", "ready", "playing")
+class SessionPhase(StrEnum):
+    """Where a session stands: ``seating`` (the seat roll, RULES C1), ``ready`` between games, ``playing`` a game
+    (stored as its value: old states read the same)."""
+
+    SEATING = "seating"
+    READY = "ready"
+    PLAYING = "playing"
+
+
+PHASES = tuple(SessionPhase)
 """The phases of a session: throwing for seats, between games, a game in progress."""
 
 
@@ -84,7 +94,7 @@ class ChouetteSession:
         if not isinstance(base_stake, (int, float)) or isinstance(base_stake, bool) or base_stake <= 0:
             raise ChouetteError(f"the base stake is a positive amount per point (003 Atlanta 2.1), not {base_stake!r}")
         self.rules = rules
-        self.phase = "seating"
+        self.phase = SessionPhase.SEATING
         self.ranking: list[list[str]] = []
         self.order: list[str] = []
         self.stakes: dict[str, int] = {}
@@ -106,21 +116,21 @@ class ChouetteSession:
     @property
     def box(self) -> str | None:
         """The Box of the current game, or of the next one between games."""
-        if self.phase == "playing":
+        if self.phase == SessionPhase.PLAYING:
             return self._current.box
         return self.order[0] if self.order else None
 
     @property
     def captain(self) -> str | None:
         """The Captain (or Acting Captain) now; between games, the next Captain (RULES C8)."""
-        if self.phase == "playing":
+        if self.phase == SessionPhase.PLAYING:
             return self._current.captain
         return self.order[1] if len(self.order) > 1 else None
 
     @property
     def partner(self) -> str | None:
         """Box's Partner in the current game (RULES C7), or ``None``."""
-        return self._current.partner if self.phase == "playing" else None
+        return self._current.partner if self.phase == SessionPhase.PLAYING else None
 
     @property
     def captain_changes(self) -> list[dict[str, Any]]:
@@ -141,7 +151,7 @@ class ChouetteSession:
 
         Raises :class:`ChouetteError` during a game (the order is decided by how it ends) or before seating.
         """
-        if self.phase != "ready":
+        if self.phase != SessionPhase.READY:
             raise ChouetteError(f"the next order is known between games; the session is {self.phase}")
         return list(self.order)
 
@@ -182,7 +192,7 @@ class ChouetteSession:
     def player(self) -> str | None:
         """Who plays the Team's checkers now (and, classic, doubles for it, RULES C4): the Captain, or the Acting
         Captain standing in for him (:meth:`stand_in`, RULES C9); between games, the next Captain."""
-        if self.phase != "playing":
+        if self.phase != SessionPhase.PLAYING:
             return self.captain
         game = self._current
         return game.stand_in if game.stand_in is not None else game.captain
@@ -192,7 +202,7 @@ class ChouetteSession:
         becoming Acting Captain"): the first other Team member in rank order who is present and still in the game;
         with none in the game, the first one present (he plays for those still in it, as a proxy may, 7.1); ``None``
         between games or when nobody on the Team is present."""
-        if self.phase != "playing":
+        if self.phase != SessionPhase.PLAYING:
             return None
         game, player = self._current, self.player
         present = [m for m in game.team if m != player and m not in self.away]
@@ -201,7 +211,7 @@ class ChouetteSession:
     def stand_in_due(self) -> str | None:
         """The Team member who should stand in now, else ``None``: :meth:`stand_in_candidate` when :attr:`player` is
         away; and an Acting Captain out of the game hands over to a present member still in it."""
-        if self.phase != "playing":
+        if self.phase != SessionPhase.PLAYING:
             return None
         game, player = self._current, self.player
         if player in self.away:
@@ -236,7 +246,7 @@ class ChouetteSession:
 
     def awaiting(self) -> list[Awaiting]:
         """Every decision someone must make before the game can go on (who, for whom, which actions, which cubes)."""
-        if self.phase != "playing":
+        if self.phase != SessionPhase.PLAYING:
             return []
         game, result = self._current, []
         if game.window is not None:
@@ -269,7 +279,7 @@ class ChouetteSession:
     def may_double(self, actor: str) -> list[str]:
         """The cube keys ``actor`` may double now (the Box or an extra's giver at Box's turn; a Team member in the
         Team's window, 003 Atlanta 5.9; the classic Captain at his turn, RULES C4); ``[]`` if none (RULES D1)."""
-        if self.phase != "playing":
+        if self.phase != SessionPhase.PLAYING:
             return []
         game = self._current
         if game.window is not None:
@@ -294,7 +304,7 @@ class ChouetteSession:
         Raises :class:`ChouetteError` unless between games with at least ``rules.min_members`` seated and no tie
         being thrown, or for a Partner the rules or the size do not allow.
         """
-        if self.phase != "ready":
+        if self.phase != SessionPhase.READY:
             raise ChouetteError(f"a game starts between games; the session is {self.phase}")
         if self.joining:
             raise ChouetteError("members joining together are still throwing for their order")
@@ -319,7 +329,7 @@ class ChouetteSession:
         self.game = ChouetteGame(number, list(self.order), box, partner, team, team[0], team[0], slots)
         self._sheet.cross(box)
         self.new_members = []
-        self.phase = "playing"
+        self.phase = SessionPhase.PLAYING
         return copy.deepcopy(self.game)
 
     # ========================================================================================= bookkeeping
@@ -408,7 +418,7 @@ class ChouetteSession:
             self._current.transfers.append(Transfer(payer, payee, points, why, cube))
 
     def _require_playing(self) -> ChouetteGame:
-        if self.phase != "playing":
+        if self.phase != SessionPhase.PLAYING:
             raise ChouetteError(f"no game is in progress (the session is {self.phase}); start one with start_game")
         return self._current
 
@@ -433,7 +443,7 @@ class ChouetteSession:
         Returns the order once settled, else ``[]``. Raises :class:`ChouetteError` when already seated, for fewer than
         ``rules.min_members`` or more than ``rules.max_members`` members (C2), a bad name or throw.
         """
-        if self.phase != "seating" or self.ranking:
+        if self.phase != SessionPhase.SEATING or self.ranking:
             raise ChouetteError("the chouette is already seated (or throwing off ties: use rethrow)")
         if not isinstance(throws, Mapping):
             raise ChouetteError("throws are given as {member: throw} (RULES C1)")
@@ -457,7 +467,7 @@ class ChouetteSession:
         joining together). Returns the settled order (seating) or the settled joiners (joining), else ``[]``.
         Raises :class:`ChouetteError` when no tie is waiting, or as :func:`~backgammon.chouette.seating.apply_throws`.
         """
-        if self.phase == "seating" and self.ranking:
+        if self.phase == SessionPhase.SEATING and self.ranking:
             self.ranking = apply_throws(self.ranking, throws, self.rules.seating_dice)
             return self._seat_if_resolved()
         if self.joining:
@@ -475,7 +485,7 @@ class ChouetteSession:
             return []
         self.order = resolved_order(self.ranking)
         self.ranking = []
-        self.phase = "ready"
+        self.phase = SessionPhase.READY
         return list(self.order)
 
     @event
@@ -490,7 +500,7 @@ class ChouetteSession:
         Raises :class:`ChouetteError` before seating, while another group is throwing, for a known or bad name,
         over ``rules.max_members``, or without throws for several joiners.
         """
-        if self.phase == "seating":
+        if self.phase == SessionPhase.SEATING:
             raise ChouetteError("the chouette is not seated yet: founding members throw with seat()")
         if self.joining:
             raise ChouetteError(f"{', '.join(m for g in self.joining for m in g)} are still throwing for their order")
@@ -521,7 +531,7 @@ class ChouetteSession:
         return joined
 
     def _place(self, joined: list[str]) -> None:
-        if self.phase == "playing":
+        if self.phase == SessionPhase.PLAYING:
             self.waiting.extend(joined)
         else:
             self.order.extend(joined)
@@ -533,7 +543,7 @@ class ChouetteSession:
         during a game (unless he is still waiting to be seated) or for a stranger."""
         if member in self.waiting:
             self.waiting.remove(member)
-        elif self.phase != "ready":
+        elif self.phase != SessionPhase.READY:
             raise ChouetteError("members leave the chouette between games (RULES C9 covers a temporary absence)")
         elif member not in self.order:
             raise ChouetteError(f"{member!r} is not in this chouette")
@@ -551,7 +561,7 @@ class ChouetteSession:
         """Change ``member``'s multiple of the base stake between games (RULES C6; 003 Atlanta 2.3: "only if all
         participants agree" — the caller has their agreement). Raises :class:`ChouetteError` during a game, when the
         rules have no stake multiples, or for a stake that is not 1, 2, 4, …"""
-        if self.phase != "ready":
+        if self.phase != SessionPhase.READY:
             raise ChouetteError("stakes change between games only (003 Atlanta 2.3)")
         if member not in self.members:
             raise ChouetteError(f"{member!r} is not in this chouette")
@@ -561,7 +571,7 @@ class ChouetteSession:
     def relinquish_box(self) -> None:
         """The member scheduled to be Box declines and goes to the bottom of the rotation (003 Atlanta 6.1); everyone
         moves up one place. Raises :class:`ChouetteError` except between games."""
-        if self.phase != "ready":
+        if self.phase != SessionPhase.READY:
             raise ChouetteError("the box is relinquished between games (003 Atlanta 6.1)")
         self.order = relinquish_box(self.order)
 
@@ -1373,7 +1383,7 @@ class ChouetteSession:
         self.order = [*following, *self.waiting]
         self.new_members = list(self.waiting)
         self.waiting = []
-        self.phase = "ready"
+        self.phase = SessionPhase.READY
 
     def _outcome(self, box_net: int) -> Outcome:
         game = self._current
@@ -1425,7 +1435,7 @@ class ChouetteSession:
             session = cls(ChouetteRules.from_json(data["rules"]), data["sheet"]["base_stake"])
             if data["phase"] not in PHASES:
                 raise ChouetteError(f"unknown phase {data['phase']!r}")
-            session.phase = data["phase"]
+            session.phase = SessionPhase(data["phase"])
             session.ranking = copy.deepcopy(data["ranking"])
             session.order = list(data["order"])
             session.stakes = {str(k): int(v) for k, v in data["stakes"].items()}
@@ -1439,7 +1449,7 @@ class ChouetteSession:
             session.history = copy.deepcopy(data["history"])
         except (KeyError, TypeError, AttributeError) as error:
             raise ChouetteError(f"malformed chouette session record: {error}") from None
-        if session.phase == "playing" and session.game is None:
+        if session.phase == SessionPhase.PLAYING and session.game is None:
             raise ChouetteError("a session that is playing needs its game")
         return session
 
