@@ -60,10 +60,15 @@ async def pending(db, limit: int = 200, *, reviews: bool = False) -> list[Pendin
     return [PendingNotice(row[0], row[1], json.loads(row[2]), row[3]) for row in rows]
 
 
+KEEP_SECONDS = 7 * 86400.0
+"""How long a posted notice's row is kept (then dropped as the next one is posted: the table stays small)."""
+
+
 async def posted(db, notice_id: int, at: float) -> None:
-    """Mark notice ``notice_id`` posted at ``at``."""
+    """Mark notice ``notice_id`` posted at ``at``; drop the rows posted more than :data:`KEEP_SECONDS` before."""
     async with db.transaction() as tx:
         await tx.execute("UPDATE notices SET posted_at = ? WHERE id = ? AND posted_at IS NULL", (at, notice_id))
+        await tx.execute("DELETE FROM notices WHERE posted_at < ?", (at - KEEP_SECONDS,))
 
 
 async def failed(db, notice_id: int) -> None:

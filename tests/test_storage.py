@@ -416,3 +416,24 @@ async def test_latest_time_is_the_newest_time_a_clock_stored(tmp_path):
         assert await db.store.latest_time() == NOW + 7000
         await db.commit(commit_for(match_id, 3, n=10))  # the newest action is older than the club's settings
         assert await db.store.latest_time() == NOW + 7000
+
+
+async def test_the_notices_outbox_posts_each_once_and_keeps_a_week(tmp_path):
+    """storage.notices: a notice recorded twice is one pending row; posted, it is no longer pending; a review's
+    row is apart from the notices'; a row posted more than a week before the latest post is dropped."""
+    from storage import notices
+
+    async with Database.open(tmp_path / "club.sqlite3") as db:
+        await notices.record(db, "a", {"text": "one"}, 10.0)
+        await notices.record(db, "a", {"text": "one again"}, 11.0)
+        await notices.record(db, f"{notices.REVIEW}7", {"match_id": 7}, 12.0)
+        [row] = await notices.pending(db)
+        assert (row.key, row.body) == ("a", {"text": "one"})
+        assert [r.key for r in await notices.pending(db, reviews=True)] == ["review:7"]
+        await notices.posted(db, row.id, 100.0)
+        assert await notices.pending(db) == []
+        await notices.record(db, "b", {"text": "two"}, 200.0)
+        [later] = await notices.pending(db)
+        await notices.posted(db, later.id, 100.0 + notices.KEEP_SECONDS + 1)
+        keys = [r[0] for r in await db._fetchall("SELECT key FROM notices ORDER BY id")]
+        assert keys == ["review:7", "b"]
