@@ -120,7 +120,7 @@ async def test_refusals_are_ephemeral_and_say_what_is_possible(tmp_path):
         alice, bob, carol, lobby, challenge = await open_match(h)
         await h.press(bob, challenge, "Accept")
         thread = h.thread_of(challenge)
-        garbled = await h.command(alice, "bg move", thread, play="13-7")
+        garbled = await h.command(alice, "bg move", thread, play="13:7")
         assert "is not a move" in garbled.text and "13/7 8/7" in garbled.text
         out_of_turn = await h.command(bob, "bg roll", thread)
         assert "It is not your turn: Alice must play 6-1" in out_of_turn.text

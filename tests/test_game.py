@@ -229,7 +229,7 @@ def test_g10_a_play_is_final_and_illegal_input_is_refused_without_change():
     nothing; a Play from another position is refused."""
     game = opened(dice=(3, 1))
     assert_rejected(game, lambda: game.play(A, "24/18"), IllegalPlayError)
-    assert_rejected(game, lambda: game.play(A, "24-21"), InvalidPlayError)
+    assert_rejected(game, lambda: game.play(A, "24:21"), InvalidPlayError)
     assert_rejected(game, lambda: game.play(A, 42), InvalidPlayError)
     other = legal_plays(Position.initial(), (6, 5))[0]
     assert_rejected(game, lambda: game.play(A, other), IllegalPlayError)
