@@ -79,7 +79,8 @@ async def review_due(service, match_id: int) -> DueReview | None:
     returns it, or None when it was posted already."""
     key = f"{stored.REVIEW}{match_id}"
     await stored.record(service.db, key, {"match_id": match_id}, service.clock.now())
-    return next((item for item in await reviews_due(service) if item.match_id == match_id), None)
+    row = await stored.find(service.db, key)
+    return None if row is None else DueReview(row.id, match_id)
 
 
 async def reviews_due(service) -> list[DueReview]:

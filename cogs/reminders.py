@@ -52,9 +52,9 @@ class Reminders(commands.Cog):
         return clocks_of(self.bot.service, getattr(self.bot, "chouettes", None))
 
     async def tick(self) -> list[Notice]:
-        """Fire and post everything due now on every table, if this process holds the scheduler's lease (else
-        nothing: another process runs the scheduler); returns the notices. A notice that cannot be posted is logged
-        and the others still go out."""
+        """Fire everything due now on every table and post every notice pending (:meth:`post_pending`), if this
+        process holds the scheduler's lease (else nothing: another process runs the scheduler); returns the notices
+        posted. A notice that cannot be posted is logged, stays pending, and the others still go out."""
         if self.lease is None:
             self.lease = self.bot.service.scheduler_lease()
         if not await self.lease.hold():

@@ -64,6 +64,15 @@ KEEP_SECONDS = 7 * 86400.0
 """How long a posted notice's row is kept (then dropped as the next one is posted: the table stays small)."""
 
 
+async def find(db, key: str) -> PendingNotice | None:
+    """Notice ``key`` if it is recorded and not posted yet (nor given up), else None."""
+    row = await db._fetchone(
+        "SELECT id, key, body, attempts FROM notices WHERE key = ? AND posted_at IS NULL AND attempts < ?",
+        (key, ATTEMPTS),
+    )
+    return None if row is None else PendingNotice(row[0], row[1], json.loads(row[2]), row[3])
+
+
 async def posted(db, notice_id: int, at: float) -> None:
     """Mark notice ``notice_id`` posted at ``at``; drop the rows posted more than :data:`KEEP_SECONDS` before."""
     async with db.transaction() as tx:
