@@ -185,8 +185,9 @@ class DeadlineRow:
 @dataclass(frozen=True, slots=True)
 class ChouetteCommit:
     """One transaction on a session: append ``actions``; write ``status``, ``state`` and ``game_number``; upsert the
-    dice ``series`` rows; replace all its deadlines by ``deadlines``; insert ``results`` ``(game_number, member_id,
-    points, stake)`` and the ``sheet`` rows ``(game_number, row JSON)`` (those already stored are kept as they are);
+    dice ``series`` rows; replace all its deadlines by ``deadlines`` (``stored``: whose deadlines the snapshot held,
+    so that only those no longer due are deleted; None: unknown, any other is); insert ``results`` ``(game_number,
+    member_id, points, stake)`` and the ``sheet`` rows ``(game_number, row JSON)`` (those already stored are kept as they are);
     remember ``messages`` (the board messages posted after the previous commit).
     Applied only if the session is still at ``expected_version``."""
 
@@ -199,6 +200,7 @@ class ChouetteCommit:
     game_number: int
     dice: Sequence[DiceSeries] = ()
     deadlines: Sequence[DeadlineRow] = ()
+    stored: Sequence[int] | None = None
     results: Sequence[tuple[int, int, int, int]] = ()
     sheet: Sequence[tuple[int, dict]] = ()
     messages: Sequence[MessageWrite] = ()
@@ -325,7 +327,8 @@ class ChouetteStore:
         async def then(tx: Tx, sid: int) -> None:
             for series in commit.dice:
                 await self.store.write_dice(tx, subject, _dice_row(series))
-            await self.store.replace_deadlines(tx, subject, [_deadline_row(d) for d in commit.deadlines])
+            await self.store.replace_deadlines(tx, subject, [_deadline_row(d) for d in commit.deadlines],
+                                               stored=commit.stored)  # fmt: skip
             await tx.executemany(
                 "INSERT INTO chouette_results (session_id, game_number, member_id, points, stake, at) "
                 "VALUES (?, ?, ?, ?, ?, ?)",

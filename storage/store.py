@@ -383,19 +383,27 @@ class Store:
 
     # -- deadlines (RULES A2) ---------------------------------------------------------------------------------------
     @staticmethod
-    async def replace_deadlines(tx: Tx, subject: Subject, rows: Sequence[Mapping[str, Any]]) -> None:
+    async def replace_deadlines(
+        tx: Tx, subject: Subject, rows: Sequence[Mapping[str, Any]], *, stored: Sequence[Any] | None = None
+    ) -> None:
         """Replace every deadline of ``subject`` by ``rows`` (column → value, without the subject's key; reminders
         as a list; the same columns in each) in the transaction ``tx``: one upsert of them all (a column not given
-        — ``marked_at`` — starts empty, as in a new row), after deleting the subject's other deadlines (a match has
-        one at most: no delete then, unless ``rows`` is empty)."""
+        — ``marked_at`` — starts empty, as in a new row), after deleting the subject's other deadlines — those of
+        ``stored`` (the ids, in the kind's ``deadline_id`` column, of the deadlines read with the subject: no delete
+        when every one is still due), else any. A match has one at most: no delete, unless ``rows`` is empty."""
         spec = kind_of(subject)
         keys = (spec.key, *spec.deadline_id)
         given = [{spec.key: subject[1], **row, "reminders": dumps(sorted(row.get("reminders", ())))} for row in rows]
         if not given or spec.deadline_id:
             (column,) = spec.deadline_id or ("",)  # one column tells a subject's deadlines apart
             kept = [row[column] for row in given]
-            where = f"{spec.key} = ?" + (f" AND {column} NOT IN {_marks(kept)}" if kept else "")
-            await tx.execute(f"DELETE FROM {spec.deadlines} WHERE {where}", [subject[1], *kept])
+            if stored is None:
+                where, params = f"{spec.key} = ?" + (f" AND {column} NOT IN {_marks(kept)}" if kept else ""), kept
+            else:
+                gone = [value for value in stored if value not in kept]
+                where, params = f"{spec.key} = ? AND {column} IN {_marks(gone)}", gone
+            if stored is None or params:
+                await tx.execute(f"DELETE FROM {spec.deadlines} WHERE {where}", [subject[1], *params])
         if not given:
             return
         columns = list(given[0])

@@ -409,6 +409,7 @@ class ChouetteStep(Step):
             game_number=table.game_number,
             dice=[self.series[n].record(self.record.id) for n in sorted(self.touched)],
             deadlines=rows,
+            stored=tuple(self.old_deadlines),
             results=self.results,
             sheet=[(row.game, row.to_json()) for row in table.session.sheet_rows()],
         )
