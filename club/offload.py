@@ -15,23 +15,12 @@ process can be started.
 
 from __future__ import annotations
 
-import asyncio
-import atexit
-import concurrent.futures
 import contextlib
-import logging
-import multiprocessing
 import os
 from collections.abc import Callable
-from concurrent.futures.process import BrokenProcessPool
 from typing import Any
 
-log = logging.getLogger(__name__)
-
-WORKERS = 1
-"""Worker processes: one (the bot shares its machine; long work waits its turn rather than taking every core)."""
-
-_pool: concurrent.futures.ProcessPoolExecutor | None = None
+from .workers import WorkerPool
 
 NICENESS = 10
 """How much lower the worker's scheduling priority is (``os.nice``): on a busy machine the operating system runs the
@@ -44,41 +33,16 @@ def _lower_priority() -> None:
         os.nice(NICENESS)
 
 
-def _executor() -> concurrent.futures.ProcessPoolExecutor:
-    global _pool
-    if _pool is None:
-        _pool = concurrent.futures.ProcessPoolExecutor(
-            WORKERS, mp_context=multiprocessing.get_context("spawn"), initializer=_lower_priority
-        )
-    return _pool
+POOL = WorkerPool(1, "worker process", initializer=_lower_priority)
+"""One worker process: the bot shares its machine, so long work waits its turn rather than taking every core."""
 
 
 def shutdown() -> None:
     """Stop the worker process (at exit; a later :func:`run` starts a new one)."""
-    global _pool
-    if _pool is not None:
-        _pool.shutdown(wait=False, cancel_futures=True)
-        _pool = None
-
-
-atexit.register(shutdown)
+    POOL.shutdown()
 
 
 async def run(fn: Callable, *args: Any) -> Any:
     """Await ``fn(*args)`` (a module-level function; picklable arguments and answer) in the worker process; raises
-    what ``fn`` raises. A worker that cannot be started or died is replaced once; if that fails too, the call runs in
-    a worker thread instead (logged)."""
-    for _attempt in range(2):
-        try:
-            future = _executor().submit(fn, *args)
-        except (BrokenProcessPool, OSError, RuntimeError) as error:  # cannot start, or shut down meanwhile
-            log.warning("no worker process (%s); starting another", error)
-            shutdown()
-            continue
-        try:
-            return await asyncio.wrap_future(future)
-        except BrokenProcessPool as error:  # the worker died (killed, out of memory)
-            log.warning("the worker process died (%s); starting another", error)
-            shutdown()
-    log.warning("no worker process: running %s in a thread", getattr(fn, "__name__", fn))
-    return await asyncio.to_thread(fn, *args)
+    what ``fn`` raises (:meth:`WorkerPool.run`: a thread when no process can be had)."""
+    return await POOL.run(fn, *args)

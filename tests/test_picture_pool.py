@@ -25,6 +25,6 @@ async def test_without_a_worker_process_the_picture_is_drawn_in_a_thread(monkeyp
     def cannot_start():
         raise OSError("no processes left")
 
-    monkeypatch.setattr(picture_pool, "_executor", cannot_start)
+    monkeypatch.setattr(picture_pool.POOL, "_executor", cannot_start)
     assert await picture_pool.draw(os.getpid) == os.getpid()
-    assert "no picture worker: drawing getpid in a thread" in caplog.text
+    assert "no picture worker: running getpid in a thread" in caplog.text
