@@ -64,6 +64,21 @@ def pg_cluster():
     cluster.stop()
 
 
+@pytest.fixture
+async def pg_url(pg_cluster, request):
+    """A fresh, empty database on the session's cluster; its URL."""
+    import asyncpg
+
+    name = "t_" + "".join(ch if ch.isalnum() else "_" for ch in request.node.name)[:50].lower()
+    conn = await asyncpg.connect(pg_cluster.url())
+    try:
+        await conn.execute(f"DROP DATABASE IF EXISTS {name}")
+        await conn.execute(f"CREATE DATABASE {name} TEMPLATE template0")
+    finally:
+        await conn.close()
+    return pg_cluster.url(name)
+
+
 @pytest.fixture(autouse=True)
 def reproducible_client_seeds(request, monkeypatch):
     """The client seed a member's action contributes when no front end gives one (``club.dice.new_contribution``,

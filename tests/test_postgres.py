@@ -37,19 +37,6 @@ WORKER = (sys.executable, "-m", "tests.pgworker")
 """A bot process of its own (tests/pgworker.py), started in the repository's root (``cwd=ROOT``)."""
 
 
-@pytest.fixture
-async def pg_url(pg_cluster, request):
-    """A fresh, empty database on the session's cluster; its URL."""
-    name = "t_" + "".join(ch if ch.isalnum() else "_" for ch in request.node.name)[:50].lower()
-    conn = await asyncpg.connect(pg_cluster.url())
-    try:
-        await conn.execute(f"DROP DATABASE IF EXISTS {name}")
-        await conn.execute(f"CREATE DATABASE {name} TEMPLATE template0")
-    finally:
-        await conn.close()
-    return pg_cluster.url(name)
-
-
 def _run_workers(url: str, what: str, amount: float, lead: float = 1.5) -> list[dict]:
     start = time.time() + lead  # both processes start together
     procs = [

@@ -23,19 +23,6 @@ pytestmark = pytest.mark.slow  # two bot processes started, a few seconds each
 SETTINGS = {"width": 400, "reminder_seconds": 0.2}
 
 
-@pytest.fixture
-async def pg_url(pg_cluster, request):
-    """A fresh, empty database on the session's cluster; its URL."""
-    name = "t_" + "".join(ch if ch.isalnum() else "_" for ch in request.node.name)[:50].lower()
-    conn = await asyncpg.connect(pg_cluster.url())
-    try:
-        await conn.execute(f"DROP DATABASE IF EXISTS {name}")
-        await conn.execute(f"CREATE DATABASE {name} TEMPLATE template0")
-    finally:
-        await conn.close()
-    return pg_cluster.url(name)
-
-
 async def _act(gateway: Gateway, bot: BotProcess, service: ClubService, match_id: int, rng: random.Random):
     """The member on turn in match ``match_id`` makes his decision with a slash command in the game's thread (a
     command needs no board of the current version: the one before a kill may never have been posted); returns the
