@@ -9,8 +9,10 @@ the way a busy bot receives clicks. For every click it records the **first answe
 within 3 s, from the click to its arrival at Discord) and the **done** time (from the click to the new board posted
 or edited in the game's thread), and it reads the bot's CPU time and its picture worker's.
 
-Targets: every action done (none refused, none lost), every first answer within Discord's 3 s, the worst done time
-within 3 s. Prints the figures against them, with the load average (the machine is shared).
+Target (the issue's): every action done, none refused, none lost, and every first answer within Discord's 3 s
+interaction deadline. The done times and the throughput — actions per second, CPU milliseconds per action in the bot
+and in its picture worker — are figures of their own, printed beside the target, not part of it. Prints everything
+with the load average (the machine is shared).
 
 Run: ``python -m bench.load [--games 1000] [--rounds 3] [--members 400]``.
 """
@@ -99,23 +101,25 @@ async def run(games: int, rounds: int, members_count: int, seed: int, settings: 
                 done = [posted[int(m["channel_id"])] - r.sent_at for m, r in clicks if int(m["channel_id"]) in posted]
                 private = sum(1 for _, r in clicks if r.followups)  # a refusal is a private followup
                 unanswered = sum(1 for _, r in clicks if len(r.callbacks) != 1)
-                print(
-                    f"  round {round_ + 1}: {len(clicks)} clicks at once, all handled in {took:.1f} s; bot CPU "
-                    f"{cpu_bot:.1f} s + picture worker {cpu_workers:.1f} s; load average {os.getloadavg()[0]:.1f}"
-                )
+                actions = max(1, len(done))
+                print(f"  round {round_ + 1}: {len(clicks)} clicks at once, all handled in {took:.1f} s; "
+                      f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
                 print(f"    first answer (the defer): {_figures(first)}; {unanswered} without exactly one")
-                print(f"    done (board posted): {len(done)} of {len(clicks)}, {_figures(done)}; "
-                      f"{private} answered privately (refused)")  # fmt: skip
-                round_ok = (not unanswered and not private and len(done) == len(clicks) and max(first) <= DEADLINE_S
-                            and max(done) <= DEADLINE_S)  # fmt: skip
+                print(f"    done (board posted): {len(done)} of {len(clicks)}; {private} answered privately (refused)")
+                print(f"    done times: {_figures(done)}")
+                print(f"    throughput: {len(done) / took:.0f} actions/s; CPU per action: bot "
+                      f"{1000 * cpu_bot / actions:.1f} ms + picture worker {1000 * cpu_workers / actions:.1f} ms "
+                      f"(bot {cpu_bot:.1f} s, picture worker {cpu_workers:.1f} s in all)")  # fmt: skip
+                round_ok = (not unanswered and not private and len(done) == len(clicks)
+                            and max(first, default=DEADLINE_S + 1) <= DEADLINE_S)  # fmt: skip
                 ok = ok and round_ok
                 gateway.world.requests.clear()
                 gateway.world.files.clear()
         finally:
             await bot.stop()
             await gateway.close()
-    print(f"targets: every click done, none refused, first answers and done within {DEADLINE_S:.0f} s → "
-          f"{'met' if ok else 'NOT met'}")  # fmt: skip
+    print(f"target: every click done, none refused, every first answer within {DEADLINE_S:.0f} s (Discord's "
+          f"interaction deadline) → {'met' if ok else 'NOT met'}")  # fmt: skip
     return 0 if ok else 1
 
 

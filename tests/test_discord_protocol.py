@@ -10,6 +10,7 @@ import contextlib
 import pytest
 
 import club.frontend
+from club.admission import Admission
 
 SLOW = 3.3
 """Seconds the slow club call of :func:`test_a_handler_slower_than_3_s_defers_first` takes (past Discord's 3 s)."""
@@ -115,6 +116,60 @@ async def test_a_button_whose_action_is_slow_is_acknowledged_at_once(harness, mo
     pressed = await h.press(bob, accept, "Accept")
     assert answered.is_set() and pressed.initial == 6 and pressed.first_response < 1.0
     assert (await h.bot.service.state(1)).status == "active"
+
+
+async def test_a_burst_is_acknowledged_before_any_of_it_is_admitted(harness, monkeypatch):
+    """Three Accepts pressed at once while another action holds the club's only admission slot: each press's silent
+    update (its initial response) reaches Discord before the press reads the database (registering the member) and
+    while the slot is still held — the defers never queue behind the work. Once the slot is free all three are done.
+    (Fails if a press reads or waits for its turn before deferring: the slot is then released by the 2 s timeout.)"""
+    h = harness
+    alice = h.member("Alice")
+    games = h.channel()
+    pressed = []
+    for name in ("Bob", "Carol", "Dan"):
+        other = h.member(name)
+        await h.command(alice, "bg challenge", games, opponent=other, length="1")
+        pressed.append((other, h.last(games)))
+    admission = Admission(limit=1)
+    monkeypatch.setattr(h.bot.service, "admission", admission)
+    answered = []
+    all_answered = asyncio.Event()
+
+    def answer(request) -> None:
+        answered.append(request.path.split("/")[2])
+        if len(answered) == len(pressed):
+            all_answered.set()
+
+    h.on_request(r"POST /interactions/\d+/[^/]+/callback", answer)
+    registered = []
+    register = h.bot.register_member
+
+    async def registering(guild_id, user):
+        registered.append((user.id, list(answered)))
+        return await register(guild_id, user)
+
+    monkeypatch.setattr(h.bot, "register_member", registering)
+    held = asyncio.Event()
+
+    async def hold():
+        async with admission.slot():
+            held.set()
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(all_answered.wait(), 2.0)
+            return all_answered.is_set()
+
+    holder = asyncio.create_task(hold())
+    await held.wait()
+    exchanges = await asyncio.gather(*(h.press(member, challenge, "Accept") for member, challenge in pressed))
+    assert await holder, f"only {len(answered)} of {len(pressed)} defers came while the slot was held"
+    ids = [str(exchange.record.id) for exchange in exchanges]
+    for (member, _), interaction_id in zip(pressed, ids, strict=True):
+        seen = next(before for user, before in registered if user == member.id)
+        assert interaction_id in seen, "the press read the database before its defer reached Discord"
+    assert all(exchange.initial == 6 and exchange.first_response < 1.0 for exchange in exchanges)
+    for match_id in (1, 2, 3):
+        assert (await h.bot.service.state(match_id)).status == "active"
 
 
 # -- the token past its 15 minutes -----------------------------------------------------------------------------------
