@@ -30,8 +30,8 @@ from backgammon.errors import BackgammonError
 from club.errors import InvalidRequestError
 from club.events import pictures
 from club.events.formats import EventError, Format, Settings
-from club.events.log import Event, LiveNight, Status
-from club.events.service import WHEN_EXAMPLE, EventService, EventUpdate, asked_words, parse_when
+from club.events.log import Event, LiveNight, Post, Seeding, Status
+from club.events.service import WHEN_EXAMPLE, Decision, EventService, EventUpdate, asked_words, parse_when
 from club.events.texts import bracket_text, format_words, pairings_text, standings_text, summary
 from club.results import Outcome
 from club.wording import plural
@@ -46,23 +46,26 @@ log = logging.getLogger(__name__)
 FORMAT_CHOICES = [
     app_commands.Choice(name=name, value=value)
     for name, value in (
-        ("single elimination (knock-out)", "single"),
-        ("double elimination (grand-final reset)", "double"),
-        ("round robin (Berger tables)", "round_robin"),
-        ("Swiss (out_after: MoreSwiss)", "swiss"),
-        ("ladder (challenge up to 3 above)", "ladder"),
-        ("league season (divisions, up and down)", "league"),
+        ("single elimination (knock-out)", Format.SINGLE),
+        ("double elimination (grand-final reset)", Format.DOUBLE),
+        ("round robin (Berger tables)", Format.ROUND_ROBIN),
+        ("Swiss (out_after: MoreSwiss)", Format.SWISS),
+        ("ladder (challenge up to 3 above)", Format.LADDER),
+        ("league season (divisions, up and down)", Format.LEAGUE),
     )
 ]
 DECISIONS = [
     app_commands.Choice(name=name, value=value)
     for name, value in (
-        ("award to the first player", "a"),
-        ("award to the second player", "b"),
-        ("replay", "replay"),
-        ("both out", "both_out"),
+        ("award to the first player", Decision.A),
+        ("award to the second player", Decision.B),
+        ("replay", Decision.REPLAY),
+        ("both out", Decision.BOTH_OUT),
     )  # fmt: skip
 ]
+BUTTON_DECISIONS = {"award_a": Decision.A, "award_b": Decision.B, "replay": Decision.REPLAY,
+                    "both_out": Decision.BOTH_OUT}  # fmt: skip
+"""The organiser's buttons on an undecided pairing: each button's action (in its id) → its decision."""
 NAME_HELP = "The event's name"
 
 
@@ -251,7 +254,7 @@ async def schedule_live(interaction: discord.Interaction, event: Event, start: f
         where = voice.mention
         options.update(entity_type=discord.EntityType.voice, channel=voice)
     else:
-        where = _link(guild.id, event.posts.get("forum") or event.channel_id or interaction.channel_id)
+        where = _link(guild.id, event.posts.get(Post.FORUM) or event.channel_id or interaction.channel_id)
         options.update(entity_type=discord.EntityType.external, location=where)
     try:
         scheduled = await guild.create_scheduled_event(**options)
@@ -308,8 +311,8 @@ class EventCommands(app_commands.Group):
         seeding="By the club rating (default) or at random", rules="A rule-set preset (default: the club's)",
         entry="An entry fee, recorded only (default 0: none)",
     )  # fmt: skip
-    @app_commands.choices(format=FORMAT_CHOICES, seeding=[app_commands.Choice(name="club rating", value="rating"),
-                                                          app_commands.Choice(name="random", value="random")])  # fmt: skip
+    @app_commands.choices(format=FORMAT_CHOICES, seeding=[app_commands.Choice(name="club rating", value=Seeding.RATING),
+                                                          app_commands.Choice(name="random", value=Seeding.RANDOM)])  # fmt: skip
     async def create(
         self,
         interaction: discord.Interaction,
@@ -325,7 +328,7 @@ class EventCommands(app_commands.Group):
         reach: app_commands.Range[int, 1, 10] | None = None,
         hours: app_commands.Range[int, 1, 2000] | None = None,
         cap: app_commands.Range[int, 0, 1024] = 0,
-        seeding: str = "rating",
+        seeding: str = Seeding.RATING,
         rules: app_commands.Range[str, 1, 40] | None = None,
         entry: app_commands.Range[int, 0, 1_000_000] = 0,
     ) -> None:
@@ -498,7 +501,7 @@ async def decide_button(interaction: discord.Interaction, event_id: int, index: 
         keys = list(event.state.pairings) if event.state is not None else []
         if await service.club.club_id_of(interaction.guild_id) != event.club_id or index >= len(keys):
             raise InvalidRequestError("This button is not one the bot drew for this server's events.")
-        decision = {"award_a": "a", "award_b": "b"}.get(action, action)
+        decision = BUTTON_DECISIONS.get(action, action)
         update = await service.decide(interaction.guild_id, event.name, member, keys[index], decision,
                                       organiser=await may_organise(interaction))  # fmt: skip
         await _answer(interaction, _names_text(update.text, update.names))
@@ -512,7 +515,7 @@ async def event_channels(bot, event: Event, guild_id: int | None):
     if channel is None and guild_id is not None:
         settings = await bot.service.club_settings(guild_id)
         channel = await publisher.channel(settings.game_channel) if settings.game_channel else None
-    forum = await publisher.channel(event.posts["forum"]) if "forum" in event.posts else None
+    forum = await publisher.channel(event.posts[Post.FORUM]) if Post.FORUM in event.posts else None
     return channel, forum
 
 
@@ -531,7 +534,7 @@ async def open_forum_post(bot, guild_id: int, event: Event) -> str:
     except discord.HTTPException as error:
         log.warning("event %s: no forum post in %s: %s", event.id, forum.id, error)
         return f"\nThe bot could not open a post in {forum.mention} ({error.text or error.status}): no post opened."
-    await bot.events.remember(event.id, "forum", thread.id)
+    await bot.events.remember(event.id, Post.FORUM, thread.id)
     return f"\nIts rounds and pictures are posted in {thread.mention}."
 
 
@@ -618,9 +621,10 @@ class EventCog(commands.Cog):
         index = list(event.state.pairings).index(key)
         name_a, name_b = update.names.get(pairing.a, "?"), update.names.get(pairing.b or 0, "?")
         view = discord.ui.View(timeout=None)
-        for action, label in (("award_a", f"Award to {name_a}"), ("award_b", f"Award to {name_b}"),
-                              ("replay", "Replay"), ("both_out", "Both out")):  # fmt: skip
-            view.add_item(TableButton.of("e", event.id, event.version, action, index, label=label[:80]))
+        labels = {Decision.A: f"Award to {name_a}", Decision.B: f"Award to {name_b}", Decision.REPLAY: "Replay",
+                  Decision.BOTH_OUT: "Both out"}  # fmt: skip
+        for action, decision in BUTTON_DECISIONS.items():
+            view.add_item(TableButton.of("e", event.id, event.version, action, index, label=labels[decision][:80]))
         hours = plural(round(self.bot.events.grace / 3600), "hour")
         why = asked_words(event, key, update.names)
         text = (f"{mention(event.organiser)} {event.name} {key} ({name_a} v {name_b}): {why}. Decide (or /event "
@@ -641,7 +645,7 @@ class EventCog(commands.Cog):
             else:
                 _, png, _ = await standings_picture(self.bot, guild_id, event.name)
                 filename = f"standings-{event.id}.png"
-            old = event.posts.get("picture")
+            old = event.posts.get(Post.PICTURE)
             if old is not None:
                 try:
                     await news.get_partial_message(old).edit(attachments=[discord.File(io.BytesIO(png), filename)])
@@ -649,7 +653,7 @@ class EventCog(commands.Cog):
                 except discord.HTTPException as error:  # gone, or in another channel: post it again
                     log.info("event %s: picture %s not edited: %s", event.id, old, error)
             message = await news.send(content=f"{event.name}:", file=discord.File(io.BytesIO(png), filename))
-            await self.bot.events.remember(event.id, "picture", message.id)
+            await self.bot.events.remember(event.id, Post.PICTURE, message.id)
 
 
 async def setup(bot: commands.Bot) -> None:

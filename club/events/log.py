@@ -42,6 +42,34 @@ class Status(StrEnum):
     CANCELLED = "cancelled"
 
 
+class EventAction(StrEnum):
+    """The logged actions of an event (see the module docstring); stored as their values: old logs replay the same."""
+
+    CREATE = "create"
+    JOIN = "join"
+    LEAVE = "leave"
+    CHECKIN_OPEN = "checkin_open"
+    CHECKIN = "checkin"
+    START = "start"
+    PAIR = "pair"
+    RESULT = "result"
+    WITHDRAW = "withdraw"
+    ASK = "ask"
+    REPLAY = "replay"
+    CLOSE = "close"
+    CANCEL = "cancel"
+    POST = "post"
+    LIVE = "live"
+
+
+class Post(StrEnum):
+    """Where a front end posts an event (the ``post`` action's ``what``): its forum post, or the message of its
+    bracket or standings picture."""
+
+    FORUM = "forum"
+    PICTURE = "picture"
+
+
 class Seeding(StrEnum):
     """How the field is seeded at the start: by the club rating (best first) or at random (from the event's dice)."""
 
@@ -173,16 +201,16 @@ def new_event(event_id: int, club_id: int, organiser: int, args: dict[str, Any],
     )  # fmt: skip
 
 
-def apply(event: Event, kind: str, args: dict[str, Any], member: int | None) -> None:
+def apply(event: Event, kind: EventAction | str, args: dict[str, Any], member: int | None) -> None:
     """Apply one logged action to ``event`` (see the module docstring). Raises :class:`EventError` for an action
     that does not fit (a log is only ever written through the checks of :mod:`club.events.service`)."""
-    if kind == "join":
+    if kind == EventAction.JOIN:
         who = args["member"]
         if event.cap and len(event.entrants) >= event.cap:
             event.waiting.append(who)
         else:
             event.entrants.append(who)
-    elif kind == "leave":
+    elif kind == EventAction.LEAVE:
         who = args["member"]
         if who in event.waiting:
             event.waiting.remove(who)
@@ -191,46 +219,46 @@ def apply(event: Event, kind: str, args: dict[str, Any], member: int | None) -> 
             event.checked_in.discard(who)
             if event.waiting:
                 event.entrants.append(event.waiting.pop(0))
-    elif kind == "checkin_open":
+    elif kind == EventAction.CHECKIN_OPEN:
         event.checkin_until = args["until"]
-    elif kind == "checkin":
+    elif kind == EventAction.CHECKIN:
         event.checked_in.add(args["member"])
-    elif kind == "start":
+    elif kind == EventAction.START:
         seeds = tuple(args["seeds"])
         divisions = tuple(tuple(d) for d in args.get("divisions") or ())
         event.state = EventState(event.settings, seeds, divisions=divisions)
         event.status = Status.RUNNING
-    elif kind == "pair":
+    elif kind == EventAction.PAIR:
         assert event.state is not None
         for data in args["pairings"]:
             event.state.record(pairing_from(data))
-    elif kind == "result":
+    elif kind == EventAction.RESULT:
         assert event.state is not None
         event.state.decide(result_from(args))
         event.forget_asked(args["key"])
-    elif kind == "withdraw":
+    elif kind == EventAction.WITHDRAW:
         assert event.state is not None
         event.state.withdrawn.add(args["member"])
-    elif kind == "ask":
+    elif kind == EventAction.ASK:
         event.asked[args["key"]] = args["default_at"]
         if args.get("late") is not None:
             event.late[args["key"]] = args["late"]
         if args.get("claim"):
             event.claims.add(args["key"])
-    elif kind == "replay":
+    elif kind == EventAction.REPLAY:
         assert event.state is not None
         key = args["key"]
         old = event.state.pairings[key]
         event.state.pairings[key] = Pairing(old.key, old.round, old.a, old.b, old.why, old.final, args["deadline"])
         event.forget_asked(key)
         event.replays[key] = event.replays.get(key, 0) + 1
-    elif kind == "post":
+    elif kind == EventAction.POST:
         event.posts[args["what"]] = args["id"]
-    elif kind == "live":
+    elif kind == EventAction.LIVE:
         event.live.append(LiveNight(args["id"], args["start"], args["end"], args["where"]))
-    elif kind == "close":
+    elif kind == EventAction.CLOSE:
         event.status = Status.OVER
-    elif kind == "cancel":
+    elif kind == EventAction.CANCEL:
         event.status = Status.CANCELLED
     else:
         raise EventError(f"unknown event action {kind!r}")
@@ -241,7 +269,7 @@ def replay(event_id: int, club_id: int, actions: Iterable[Any]) -> Event:
     event: Event | None = None
     for action in actions:
         if event is None:
-            if action.kind != "create":
+            if action.kind != EventAction.CREATE:
                 raise EventError("an event's log starts with its creation")
             event = new_event(event_id, club_id, action.member_id, action.args, action.at)
         else:

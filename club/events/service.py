@@ -46,6 +46,7 @@ import re
 import secrets
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from storage.errors import DuplicateError, VersionConflictError
@@ -54,11 +55,23 @@ from storage.events import EventRecord, EventStore, NewEventAction
 from ..clocks import MatchClock, Notice
 from ..errors import ClubError, InvalidRequestError, UnknownMemberError
 from ..settings import ClubSettings
-from ..table import FINISHED
+from ..table import FINISHED, MatchStatus, TableAction
 from ..wording import plural
 from . import formats
 from .formats import EventError, Format, How, Pairing, Result, Settings, finished, settle
-from .log import Event, LiveNight, Seeding, Status, apply, pairing_json, replay, result_json, settings_json
+from .log import (
+    Event,
+    EventAction,
+    LiveNight,
+    Post,
+    Seeding,
+    Status,
+    apply,
+    pairing_json,
+    replay,
+    result_json,
+    settings_json,
+)
 from .standings import Row, standings
 
 if TYPE_CHECKING:
@@ -91,6 +104,16 @@ def parse_when(text: str) -> float:
     if when.tzinfo is None:
         when = when.replace(tzinfo=dt.UTC)
     return when.timestamp()
+
+
+class Decision(StrEnum):
+    """The organiser's decision on an undecided pairing: award it to its first player (``a``) or its second (``b``),
+    have it played again (a new match, a new deadline) or put both players out."""
+
+    A = "a"
+    B = "b"
+    REPLAY = "replay"
+    BOTH_OUT = "both_out"
 
 
 @dataclass(frozen=True, slots=True)
@@ -225,7 +248,7 @@ class EventService:
         """``member``'s undecided pairings in the club's running events."""
         club_id = await self._club_id(guild_id)
         out = []
-        for record in await self.store.of_club(club_id, ("running",)):
+        for record in await self.store.of_club(club_id, (Status.RUNNING,)):
             event = await self.load(record.id)
             pairing = event.pairing_of(member)
             if pairing is None or pairing.b is None:
@@ -243,7 +266,7 @@ class EventService:
         """``member``'s finished events in the club and his best finish (his place in the final standings)."""
         club_id = await self._club_id(guild_id)
         played, best = 0, None
-        for record in await self.store.of_club(club_id, ("over",), limit=1000):
+        for record in await self.store.of_club(club_id, (Status.OVER,), limit=1000):
             event = await self.load(record.id)
             if event.state is None or member not in event.state.seeds:
                 continue
@@ -284,7 +307,7 @@ class EventService:
         *,
         organiser: bool,
         cap: int = 0,
-        seeding: str = "rating",
+        seeding: Seeding | str = Seeding.RATING,
         rules: str | None = None,
         entry: int = 0,
         channel_id: int | None = None,
@@ -324,7 +347,7 @@ class EventService:
         try:
             record = await self.store.create(
                 club_id=club_id, name=name, format=settings.format.value, created_by=member,
-                action=NewEventAction("create", args, member), now=self.club.clock.now(),
+                action=NewEventAction(EventAction.CREATE, args, member), now=self.club.clock.now(),
             )  # fmt: skip
         except DuplicateError:
             raise InvalidRequestError(f"This club already has an event called {name!r}; choose another name.") from None
@@ -340,7 +363,7 @@ class EventService:
             if member in event.entrants or member in event.waiting:
                 where = "the field" if member in event.entrants else "the waiting list"
                 raise InvalidRequestError(f"You are already in {where} of {event.name}.")
-            return [NewEventAction("join", {"member": member}, member)]
+            return [NewEventAction(EventAction.JOIN, {"member": member}, member)]
 
         club_id = await self._club_id(guild_id)
         await self._require_member(club_id, member)
@@ -359,7 +382,7 @@ class EventService:
                                           "use /event withdraw (you forfeit your remaining matches).")  # fmt: skip
             if member not in event.entrants and member not in event.waiting:
                 raise InvalidRequestError(f"You are not in {event.name}.")
-            return [NewEventAction("leave", {"member": member}, member)]
+            return [NewEventAction(EventAction.LEAVE, {"member": member}, member)]
 
         update = await self._update(guild_id, name, check)
         return _with_text(update, f"You left {update.event.name}.")
@@ -373,7 +396,7 @@ class EventService:
                 raise InvalidRequestError(f"{event.name} has started.")
             if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= 168:
                 raise InvalidRequestError("Check-in lasts 1 to 168 hours.")
-            return [NewEventAction("checkin_open", {"until": self.club.clock.now() + hours * 3600}, member)]
+            return [NewEventAction(EventAction.CHECKIN_OPEN, {"until": self.club.clock.now() + hours * 3600}, member)]
 
         update = await self._update(guild_id, name, check)
         return _with_text(update, f"Check-in for {update.event.name} is open for {hours} h: /event checkin.")
@@ -390,7 +413,7 @@ class EventService:
                 raise InvalidRequestError(f"You are not in the field of {event.name}: /event join first.")
             if member in event.checked_in:
                 raise InvalidRequestError(f"You have already checked in to {event.name}.")
-            return [NewEventAction("checkin", {"member": member}, member)]
+            return [NewEventAction(EventAction.CHECKIN, {"member": member}, member)]
 
         update = await self._update(guild_id, name, check)
         return _with_text(update, f"You are checked in to {update.event.name}.")
@@ -419,7 +442,7 @@ class EventService:
             args: dict[str, Any] = {"seeds": seeds}
             if event.format is Format.LEAGUE:
                 args["divisions"] = [list(d) for d in formats.divide(seeds, event.settings.division_size)]
-            return [NewEventAction("start", args, member)]
+            return [NewEventAction(EventAction.START, args, member)]
 
         update = await self._update(guild_id, name, check)
         state = update.event.state
@@ -444,7 +467,7 @@ class EventService:
                 raise InvalidRequestError(f"You have already withdrawn from {event.name}.")
             if event.status is not Status.RUNNING:
                 raise InvalidRequestError(f"{event.name} is over.")
-            return [NewEventAction("withdraw", {"member": member}, member)]
+            return [NewEventAction(EventAction.WITHDRAW, {"member": member}, member)]
 
         update = await self._update(guild_id, name, check)
         return _with_text(update, f"You withdrew from {update.event.name}; your remaining matches are forfeited.")
@@ -460,7 +483,7 @@ class EventService:
             pairing = formats.challenge(state, member, defender, number)
             pairing = Pairing(pairing.key, pairing.round, pairing.a, pairing.b, pairing.why, False,
                               int(self.club.clock.now()) + event.settings.round_hours * 3600)  # fmt: skip
-            return [NewEventAction("pair", {"pairings": [pairing_json(pairing)]}, member)]
+            return [NewEventAction(EventAction.PAIR, {"pairings": [pairing_json(pairing)]}, member)]
 
         return await self._update(guild_id, name, check)
 
@@ -509,11 +532,14 @@ class EventService:
         return update
 
     async def decide(
-        self, guild_id: int, name: str, member: int, key: str, decision: str, *, organiser: bool
+        self, guild_id: int, name: str, member: int, key: str, decision: Decision | str, *, organiser: bool
     ) -> EventUpdate:
-        """The organiser decides pairing ``key``: ``a`` or ``b`` (award to that player), ``replay`` (a new match, a
-        new deadline) or ``both_out``."""
+        """The organiser decides pairing ``key``: a :class:`Decision` (or its value as typed)."""
         now = self.club.clock.now()
+        try:
+            chosen = Decision(decision)
+        except ValueError:
+            raise InvalidRequestError("The decision is a (award to the first player), b, replay or both_out.") from None
 
         def check(event: Event) -> list[NewEventAction]:
             self._require_organiser(event, member, organiser)
@@ -522,19 +548,18 @@ class EventService:
             if pairing is None or key in state.results or pairing.b is None:
                 open_ = ", ".join(p.key for p in state.pending()) or "none"
                 raise InvalidRequestError(f"{key!r} is not an undecided match of {event.name} (undecided: {open_}).")
-            if decision == "replay":
+            if chosen is Decision.REPLAY:
                 deadline = int(now) + event.settings.round_hours * 3600
-                return [NewEventAction("replay", {"key": key, "deadline": deadline}, member)]
-            if decision == "both_out":
-                return [NewEventAction("result", result_json(Result(key, None, None, 0, 0, How.BOTH_OUT)), member)]
-            if decision in ("a", "b"):
-                winner = pairing.a if decision == "a" else pairing.b
-                result = Result(key, winner, pairing.other(winner), 0, 0, How.FORFEIT)
-                return [NewEventAction("result", result_json(result), member)]
-            raise InvalidRequestError("The decision is a (award to the first player), b, replay or both_out.")
+                return [NewEventAction(EventAction.REPLAY, {"key": key, "deadline": deadline}, member)]
+            if chosen is Decision.BOTH_OUT:
+                both_out = Result(key, None, None, 0, 0, How.BOTH_OUT)
+                return [NewEventAction(EventAction.RESULT, result_json(both_out), member)]
+            winner = pairing.a if chosen is Decision.A else pairing.b
+            result = Result(key, winner, pairing.other(winner), 0, 0, How.FORFEIT)
+            return [NewEventAction(EventAction.RESULT, result_json(result), member)]
 
         update = await self._update(guild_id, name, check)
-        return _with_text(update, f"Decided {key}: {decision.replace('_', ' ')}.")
+        return _with_text(update, f"Decided {key}: {chosen.replace('_', ' ')}.")
 
     async def close(self, guild_id: int, name: str, member: int, *, organiser: bool) -> EventUpdate:
         """The organiser ends the event (a ladder or a league season ends here; any other event is called off if
@@ -545,7 +570,7 @@ class EventService:
             if event.status in (Status.OVER, Status.CANCELLED):
                 raise InvalidRequestError(f"{event.name} is already over.")
             done = event.state is not None and (event.format is Format.LADDER or finished(event.state))
-            return [NewEventAction("close" if done else "cancel", {}, member)]
+            return [NewEventAction(EventAction.CLOSE if done else EventAction.CANCEL, {}, member)]
 
         update = await self._update(guild_id, name, check)
         if update.event.status is Status.CANCELLED:
@@ -569,8 +594,8 @@ class EventService:
         seeds = [p for d in divisions for p in d]
 
         def check(event: Event) -> list[NewEventAction]:
-            actions = [NewEventAction("join", {"member": p}, p) for p in seeds]
-            return actions + [NewEventAction("start", {"seeds": seeds, "divisions": [list(d) for d in divisions]},
+            actions = [NewEventAction(EventAction.JOIN, {"member": p}, p) for p in seeds]
+            return actions + [NewEventAction(EventAction.START, {"seeds": seeds, "divisions": [list(d) for d in divisions]},
                                              member)]  # fmt: skip
 
         update = await self._update(guild_id, created.event.name, check)
@@ -578,13 +603,12 @@ class EventService:
                                   f"{old.settings.up} up and {old.settings.down} down from {old.name}.")  # fmt: skip
 
     # -- what a front end posts -------------------------------------------------------------------------------------
-    async def remember(self, event_id: int, what: str, post_id: int) -> Event:
-        """Log where a front end posts event ``event_id``: ``what`` is ``forum`` (its forum post) or ``picture`` (the
-        message of its bracket or standings picture, edited after each result), ``post_id`` the id. Returns the
-        event as it now stands."""
-        if what not in ("forum", "picture"):
-            raise ValueError(f"an event's post is its forum or its picture, not {what!r}")
-        return await self._note(event_id, NewEventAction("post", {"what": what, "id": post_id}))
+    async def remember(self, event_id: int, what: Post, post_id: int) -> Event:
+        """Log where a front end posts event ``event_id``: ``what`` is its :class:`~club.events.log.Post` (the
+        picture's message is edited after each result), ``post_id`` the id. Returns the event as it now stands.
+        Raises ``ValueError`` for another kind of post."""
+        where = Post(what)
+        return await self._note(event_id, NewEventAction(EventAction.POST, {"what": where.value, "id": post_id}))
 
     async def check_live(self, guild_id: int, name: str, member: int, start: float, hours: int, *, organiser: bool
                          ) -> Event:  # fmt: skip
@@ -607,7 +631,7 @@ class EventService:
     async def record_live(self, event_id: int, member: int, night: LiveNight) -> Event:
         """Log the live night a front end scheduled (checked first with :meth:`check_live`)."""
         args = {"id": night.id, "start": night.start, "end": night.end, "where": night.where}
-        return await self._note(event_id, NewEventAction("live", args, member))
+        return await self._note(event_id, NewEventAction(EventAction.LIVE, args, member))
 
     async def _note(self, event_id: int, action: NewEventAction) -> Event:
         """Log ``action``, which changes no pairing or result (so nothing is settled), again from the log if
@@ -644,7 +668,7 @@ class EventService:
             if key in state.results or self._link(event, key) != link:
                 return []  # already decided (an award, a walkover), or a replayed match's old one
             result = await self._result_of(state.pairings[key], record, claimed=key in event.claims)
-            return [NewEventAction("result", result_json(result))]
+            return [NewEventAction(EventAction.RESULT, result_json(result))]
 
         update = await self._update_id(event_id, check)
         if update.text:
@@ -680,7 +704,7 @@ class EventService:
                     notices.append(dataclasses.replace(notice, text=notice.text + _unless_decided(now + self.grace)))
             elif policy in ("forfeit_match", "forfeit_game"):  # the match ends as any match does; its end feeds
                 try:  # the event through the hook
-                    await self.club.expire(record.id, record.players.index(late), "forfeit_match",
+                    await self.club.expire(record.id, record.players.index(late), TableAction.FORFEIT_MATCH,
                                            version=record.version)  # fmt: skip
                 except ClubError:
                     log.info("event %s: match %s changed at its deadline; read again next tick", event_id, record.id)
@@ -694,7 +718,7 @@ class EventService:
                 if pairing.key in event.asked:
                     if event.asked[pairing.key] <= now:  # nobody decided in the grace period: both are out
                         result = Result(pairing.key, None, None, 0, 0, How.BOTH_OUT)
-                        actions.append(NewEventAction("result", result_json(result)))
+                        actions.append(NewEventAction(EventAction.RESULT, result_json(result)))
                     continue
                 if pairing.deadline > now:
                     continue
@@ -702,13 +726,15 @@ class EventService:
                 record = None if match_id is None else await self.db.get_match(match_id)
                 if record is not None and record.status in FINISHED:
                     result = await self._result_of(pairing, record, claimed=False)
-                    actions.append(NewEventAction("result", result_json(result)))
+                    actions.append(NewEventAction(EventAction.RESULT, result_json(result)))
                     continue
                 late = None if record is None else await self._late(record, pairing)
                 if late is None:
-                    actions.append(NewEventAction("ask", {"key": pairing.key, "default_at": now + self.grace}))
+                    actions.append(
+                        NewEventAction(EventAction.ASK, {"key": pairing.key, "default_at": now + self.grace})
+                    )
                 elif policy in ("nothing", "claim"):
-                    actions.append(NewEventAction("ask", {"key": pairing.key, "default_at": now + self.grace,
+                    actions.append(NewEventAction(EventAction.ASK, {"key": pairing.key, "default_at": now + self.grace,
                                                           "late": late, "claim": policy == "claim"}))  # fmt: skip
             return actions
 
@@ -726,7 +752,7 @@ class EventService:
                 continue
             match_id = links.get(self._link(event, pairing.key))
             record = None if match_id is None else await self.db.get_match(match_id)
-            if record is None or record.status != "active":
+            if record is None or record.status != MatchStatus.ACTIVE:
                 continue
             late = await self._late(record, pairing)
             if late is not None:
@@ -737,7 +763,7 @@ class EventService:
         """The member an unfinished event match waits for at its deadline, if either player has acted in it; None
         when neither has (the organiser decides) or it cannot be told."""
         acted = await self.store.acted(record.id)
-        if not acted or record.status != "active":
+        if not acted or record.status != MatchStatus.ACTIVE:
             return None
         if record.waiting_for in pairing.players:
             return record.waiting_for
@@ -791,10 +817,10 @@ class EventService:
             state = event.state
             results = tuple(r for k, r in (state.results.items() if state else ()) if k not in before)
             await self._close_matches(event, results)
-            asked = tuple(a.args["key"] for a in actions if a.kind == "ask")
+            asked = tuple(a.args["key"] for a in actions if a.kind == EventAction.ASK)
             names = await self.names(event.entrants)
             update = EventUpdate(event, _describe(event, made, results, asked, names), made, results, asked,
-                                 any(a.kind == "close" for a in actions), names, notices)  # fmt: skip
+                                 any(a.kind == EventAction.CLOSE for a in actions), names, notices)  # fmt: skip
             if made or results or asked or notices:
                 await self._tell(update)
             return update
@@ -814,13 +840,13 @@ class EventService:
             else:
                 due = settle(state, int(now))
             if due.pairings:
-                out.append(NewEventAction("pair", {"pairings": [pairing_json(p) for p in due.pairings]}))
-            out += [NewEventAction("result", result_json(r)) for r in due.results]
+                out.append(NewEventAction(EventAction.PAIR, {"pairings": [pairing_json(p) for p in due.pairings]}))
+            out += [NewEventAction(EventAction.RESULT, result_json(r)) for r in due.results]
             for action in out[len(actions) :]:
                 apply(event, action.kind, dict(action.args), None)
             if event.format is not Format.LADDER and finished(state):
-                out.append(NewEventAction("close", {}))
-                apply(event, "close", {}, None)
+                out.append(NewEventAction(EventAction.CLOSE, {}))
+                apply(event, EventAction.CLOSE, {}, None)
         return out
 
     async def _close_matches(self, event: Event, results: Sequence[Result]) -> None:
@@ -835,16 +861,16 @@ class EventService:
             links = links if links is not None else await self.store.matches(event.id)
             match_id = links.get(self._link(event, result.key))
             record = None if match_id is None else await self.db.get_match(match_id)
-            if record is None or record.status not in ("challenged", "active"):
+            if record is None or record.status not in (MatchStatus.CHALLENGED, MatchStatus.ACTIVE):
                 continue
             try:
-                if record.status == "challenged":
-                    await self.club.expire(record.id, None, "lapse", version=record.version)
+                if record.status == MatchStatus.CHALLENGED:
+                    await self.club.expire(record.id, None, TableAction.LAPSE, version=record.version)
                     continue
                 loser = result.loser if result.loser is not None else record.waiting_for
                 if loser in record.players:
                     side = record.players.index(loser)
-                    await self.club.expire(record.id, side, "forfeit_match", version=record.version)
+                    await self.club.expire(record.id, side, TableAction.FORFEIT_MATCH, version=record.version)
             except ClubError:
                 log.info("event %s: match %s changed while it was closed; it no longer counts", event.id, record.id)
 
@@ -880,9 +906,9 @@ class EventService:
         """The result of ``pairing`` as its ended club match ``record`` tells it (see the module docstring);
         ``claimed``: the pairing was open to a claim, so a forfeited match was claimed."""
         a, b = record.players
-        if record.status in ("declined", "expired"):
+        if record.status in (MatchStatus.DECLINED, MatchStatus.EXPIRED):
             return Result(pairing.key, a, b, 0, 0, How.FORFEIT)
-        if record.status == "cancelled":
+        if record.status == MatchStatus.CANCELLED:
             return Result(pairing.key, b, a, 0, 0, How.FORFEIT)
         if record.winner is None:
             return Result(pairing.key, None, None, 0, 0, How.BOTH_OUT)
