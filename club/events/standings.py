@@ -1,6 +1,7 @@
 """Standings with backgammon tie-breaks, each place explained.
 
-Order: match wins; then head-to-head (match wins among the players tied on wins); then Buchholz with the worst
+Order: match wins; then head-to-head (match wins among the players tied on wins, once every one of them has met
+every other: FIDE's direct encounter — never between players who did not meet); then Buchholz with the worst
 opponent cut (the sum of the opponents' match wins, less the smallest); then the difference of points won and lost
 in matches played out (forfeits, claims, walkovers and byes count as wins and losses but carry no points); then the
 seed. Each row says why it stands above the next one ("ahead on Buchholz, 12 to 10"). Pure and deterministic.
@@ -80,11 +81,13 @@ def standings(state: EventState, players: Sequence[Player] | None = None) -> lis
     tied: dict[int, set[Player]] = {}
     for p in field:
         tied.setdefault(wins[p], set()).add(p)
+    met = {p: set(opponents[p]) for p in field}
     seed = state.seed_of
     rows = []
     for p in field:
         group = tied[wins[p]]
-        h2h = sum(n for q, n in beat[p].items() if q in group) if len(group) > 1 else 0
+        everyone_met = all(group - {q} <= met[q] for q in group)
+        h2h = sum(n for q, n in beat[p].items() if q in group) if len(group) > 1 and everyone_met else 0
         scores = sorted(wins[q] for q in opponents[p])
         buchholz = sum(scores[1:]) if scores else 0
         rows.append(Row(0, p, len(opponents[p]), wins[p], losses[p], h2h, buchholz, won[p], lost[p]))

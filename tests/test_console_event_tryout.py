@@ -1,0 +1,56 @@
+"""Events as a new organiser tries them through the console: standings that say only what is true of the players
+they compare (head-to-head between players who met, a round robin's rest not a win, a shared place not "ahead"),
+the organiser's decisions named, a ladder without its withdrawn players and a league season followed once."""
+
+from __future__ import annotations
+
+from console import member_id
+from tests.consolekit import console_in
+from tests.eventkit import win
+
+CAST = ("ann", "bob", "cy", "di", "ed")
+
+
+async def say(console, line: str) -> str:
+    """Type ``line``; it must be accepted."""
+    reply = await console.handle(line)
+    assert not reply.startswith(("Refused", "Internal", "Unknown")), (line, reply)
+    return reply
+
+
+async def enter(console, name: str, spec: str, players) -> None:
+    """ann creates event ``name`` (``spec``: format and options), ``players`` join, ann acts again."""
+    await say(console, "as ann")
+    await say(console, f"event create {name} {spec}")
+    for player in players:
+        await say(console, f"as {player}")
+        await say(console, f"event join {name}")
+    await say(console, "as ann")
+
+
+async def play(console, name: str, key: str, winner: str) -> None:
+    """Play pairing ``key`` of event ``name`` to its end, ``winner`` winning."""
+    event = await console.events.find(console.guild_id, name)
+    links = await console.events.store.matches(event.id)
+    await win(console.service, links[console.events._link(event, key)], member_id(winner))
+
+
+def rows(table: str) -> dict[str, list[str]]:
+    """The standings text as ``{player: [place, player, pl, w, l, h2h, buch, +/-, why…]}``."""
+    lines = [line.split() for line in table.splitlines()[2:]]
+    return {words[1]: words for words in lines if words and words[0].isdigit()}
+
+
+async def test_head_to_head_only_between_players_who_met(tmp_path):
+    """After Swiss round 1 (ann beat cy, bob beat di, ed's bye; then di's bye) four players are level on one win and
+    not all of them have met: head-to-head decides nothing, and nobody is "ahead on head-to-head" of a player he
+    never played."""
+    async with console_in(tmp_path, cast=CAST) as console:
+        await enter(console, "Friday", "swiss rounds=2 lengths=1", CAST)
+        started = await say(console, "event start Friday")
+        assert "S1-1: ann v cy" in started and "S1-2: bob v di" in started
+        await play(console, "Friday", "S1-1", "ann")
+        await play(console, "Friday", "S1-2", "bob")
+        table = await say(console, "event standings Friday")
+        assert "head-to-head" not in table, table
+        assert {row[5] for row in rows(table).values()} == {"0"}, table
