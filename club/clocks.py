@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from collections.abc import Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any, Protocol
 
 from .describe import claim_terms, pending_words
@@ -110,6 +110,30 @@ class Notice:
         return self.key(), self.body()
 
 
+class StepNotice:
+    """The notice of the club's own step on a table at a deadline (a forfeit, a lapse, a proxy's turn, an
+    auto-roll), recorded pending in that step's own commit (:mod:`club.notices`): the step and its notice are stored
+    together or not at all. ``build(*facts)`` makes the :class:`Notice` from what the step did (its outcome as it
+    will be once committed)."""
+
+    def __init__(self, build: Callable[..., Notice]) -> None:
+        self.build = build
+        self.notice: Notice | None = None
+
+    def recorded(self, *facts: Any) -> tuple[str, dict[str, Any]]:
+        """Build the notice of ``facts`` and return it as its commit records it (:meth:`Notice.recorded`)."""
+        self.notice = self.build(*facts)
+        return self.notice.recorded()
+
+    def into(self, commit: Any, *facts: Any) -> Any:
+        """``commit`` (a storage commit with ``notices``) with the notice of ``facts`` among its notices."""
+        return replace(commit, notices=(*commit.notices, self.recorded(*facts)))
+
+    def shown(self, outcome: Any) -> Notice | None:
+        """The notice built, carrying the table's ``outcome`` to publish (None: no step was committed)."""
+        return None if self.notice is None else replace(self.notice, outcome=outcome)
+
+
 _KEPT = ("kind", "table", "table_id", "subject", "actor", "pending", "due_at", "text", "ping", "offer", "offer_to",
          "version", "terms")  # fmt: skip
 
@@ -144,8 +168,12 @@ class TableClock(Protocol):
     async def expire(self, deadline: Deadline, now: float) -> Notice | None:
         """The table's rule at the expiry of ``deadline``: the notice, or None when it is stale (someone acted)."""
 
-    async def move(self, deadline: Deadline, due_at: float, reminders: Sequence[float]) -> bool:
-        """Move ``deadline`` to ``due_at`` with ``reminders`` if it is still the same one (False: replaced)."""
+    async def move(
+        self, deadline: Deadline, due_at: float, reminders: Sequence[float], notice: Notice | None = None,
+        at: float = 0.0,
+    ) -> bool:  # fmt: skip
+        """Move ``deadline`` to ``due_at`` with ``reminders`` if it is still the same one (False: replaced), with
+        ``notice`` recorded pending at ``at`` in the same transaction (:mod:`club.notices`)."""
 
     async def club_id(self, deadline: Deadline) -> int:
         """The club the table belongs to."""
@@ -181,12 +209,16 @@ class MatchClock:
                         record.version, record.due_at, tuple(record.reminders), record.reminders_sent,
                         record.expired_at, record.next_at, "", record, record.set_at)  # fmt: skip
 
-    async def move(self, deadline: Deadline, due_at: float, reminders: Sequence[float]) -> bool:
+    async def move(
+        self, deadline: Deadline, due_at: float, reminders: Sequence[float], notice: Notice | None = None,
+        at: float = 0.0,
+    ) -> bool:  # fmt: skip
         """Move the match deadline if the match is still at its version and the deadline still due when it was
-        read (two moves of one deadline: the second changes nothing)."""
+        read (two moves of one deadline: the second changes nothing); ``notice`` recorded with the move."""
         return await self.service.db.move_deadline(
-            deadline.table_id, deadline.version, due_at=due_at, reminders=reminders, was=deadline.due_at
-        )
+            deadline.table_id, deadline.version, due_at=due_at, reminders=reminders, was=deadline.due_at,
+            notice=_recorded(notice), at=at,
+        )  # fmt: skip
 
     async def club_id(self, deadline: Deadline) -> int:
         """The match's club."""
@@ -256,18 +288,21 @@ class MatchClock:
                                                 reminders_sent=current.reminders_sent, expired_at=now,
                                                 next_at=None, notice=_recorded(notice))  # fmt: skip
                 return notice if marked else None
-        # the club acts through the use-case layer (its own lock and version check)
+        # the club acts through the use-case layer (its own lock and version check), its notice in its commit
         side = match.players.index(deadline.subject)
         what_to_do = {"lapse": "lapse", "forfeit_game": "forfeit", "forfeit_match": "forfeit_match"}[policy]
+        notice = StepNotice(
+            lambda outcome: Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor,
+                                   deadline.pending, deadline.due_at,
+                                   f"Time is up for {who} in match {deadline.table_id}.\n{outcome.message}",
+                                   tuple(match.players))  # fmt: skip
+        )
         try:
-            outcome = await service.expire(
-                deadline.table_id, None if what_to_do == "lapse" else side, what_to_do, version=deadline.version
-            )
+            outcome = await service.expire(deadline.table_id, None if what_to_do == "lapse" else side, what_to_do,
+                                           version=deadline.version, notice=notice)  # fmt: skip
         except (StaleVersionError, ClubError):
             return None
-        text = f"Time is up for {who} in match {deadline.table_id}.\n{outcome.message}"
-        return Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor, deadline.pending,
-                      deadline.due_at, text, tuple(match.players), outcome)  # fmt: skip
+        return notice.shown(outcome)
 
     async def open_claim(self, match_id: int, now: float, text: str) -> Notice | None:
         """Let the waiting opponent claim match ``match_id`` now, before its own deadline (an event round's
@@ -333,9 +368,13 @@ class ChouetteClock:
                         record.reminders_sent, record.expired_at, record.next_at, record.mark, record,
                         record.set_at)  # fmt: skip
 
-    async def move(self, deadline: Deadline, due_at: float, reminders: Sequence[float]) -> bool:
-        """Move the chouette deadline if it is still the same one."""
-        return await self.chouettes.store.move_deadline(deadline.stored, due_at=due_at, reminders=reminders)
+    async def move(
+        self, deadline: Deadline, due_at: float, reminders: Sequence[float], notice: Notice | None = None,
+        at: float = 0.0,
+    ) -> bool:  # fmt: skip
+        """Move the chouette deadline if it is still the same one; ``notice`` recorded with the move."""
+        return await self.chouettes.store.move_deadline(deadline.stored, due_at=due_at, reminders=reminders,
+                                                        notice=_recorded(notice), at=at)  # fmt: skip
 
     async def club_id(self, deadline: Deadline) -> int:
         """The session's club."""
@@ -370,16 +409,20 @@ class ChouetteClock:
 
     async def expire(self, deadline: Deadline, now: float) -> Notice | None:
         """RULES C9: the proxy's turn, or the policy's decision (:meth:`ChouetteService.expire`)."""
-        fired = await self.chouettes.expire(deadline.stored)
-        if fired is None:
-            return None
-        text, outcome = fired
+        notice = StepNotice(lambda text, outcome: self._notice(deadline, text, outcome))
+        fired = await self.chouettes.expire(deadline.stored, notice)
+        return None if fired is None else notice.shown(fired[1])
+
+    @staticmethod
+    def _notice(deadline: Deadline, text: str, outcome) -> Notice:
+        """The expiry notice of ``deadline``: ``text`` then what the club did (``outcome``, pinging who must decide
+        now), or ``text`` to its actor (None: nothing was done)."""
         if outcome is not None:
             text, ping = f"{text}\n{outcome.message}".strip(), tuple(outcome.ping)
         else:
             ping = (deadline.actor,)
         return Notice("expiry", "chouette", deadline.table_id, deadline.subject, deadline.actor, deadline.pending,
-                      deadline.due_at, text, ping, outcome)  # fmt: skip
+                      deadline.due_at, text, ping)  # fmt: skip
 
 
 def clocks_of(service: ClubService | None = None, chouettes: ChouetteService | None = None) -> list[TableClock]:

@@ -26,7 +26,7 @@ import math
 import time
 from dataclasses import dataclass
 
-from .clocks import ChouetteClock, Deadline, MatchClock, Notice
+from .clocks import ChouetteClock, Deadline, MatchClock, Notice, StepNotice
 from .errors import InvalidRequestError, NotAPlayerError, NotNowError, StaleVersionError
 from .requests import Request
 from .settings import DAY, HOUR, ClubSettings
@@ -101,8 +101,8 @@ async def _use_days(service, club_id: int, member: int, days: float, now: float)
 async def before_expiry(clock, deadline: Deadline, now: float) -> Notice | None:
     """Called by :func:`club.scheduler.run_due` before a table's expiry rule: a deadline of a member who is away
     moves to the end of his period plus the time it gave; else, with away days left this year, one is used (24 hours
-    more). Returns the notice of what was done, or None to let the table's rule apply. Unanswered challenges are
-    not postponed."""
+    more). Returns the notice of what was done (recorded pending with the move), or None to let the table's rule
+    apply. Unanswered challenges are not postponed."""
     if deadline.pending == Pending.ANSWER_CHALLENGE or deadline.stage != "member":
         return None
     service = clock.service if isinstance(clock, MatchClock) else getattr(clock, "chouettes", None).club
@@ -114,30 +114,32 @@ async def before_expiry(clock, deadline: Deadline, now: float) -> Notice | None:
     if state.until is not None:
         given = max(HOUR, deadline.due_at - deadline.set_at) if deadline.set_at else DAY
         due = state.until + given
-        if not await clock.move(deadline, due, await club_reminders(service, club_id, due, now)):
-            return None
         text = f"{who} is away: the clock in {where} waits until the end of the away period."
-        return Notice("paused", deadline.table, deadline.table_id, deadline.subject, deadline.actor,
-                      deadline.pending, due, text, ())  # fmt: skip
+        notice = Notice("paused", deadline.table, deadline.table_id, deadline.subject, deadline.actor,
+                        deadline.pending, due, text, ())  # fmt: skip
+        moved = await clock.move(deadline, due, await club_reminders(service, club_id, due, now), notice, now)
+        return notice if moved else None
     if state.left < 1:
         return None
     due = max(deadline.due_at, now) + DAY
-    if not await clock.move(deadline, due, await club_reminders(service, club_id, due, now)):
-        return None
-    await _use_days(service, club_id, deadline.actor, 1, now)
     left = state.left - 1
     text = (
         f"Time ran out for {who} in {where}: one away day was used automatically, 24 hours more "
         f"({left} away day{'s' if left != 1 else ''} left this year)."
     )
-    return Notice("away_day", deadline.table, deadline.table_id, deadline.subject, deadline.actor,
-                  deadline.pending, due, text, (deadline.actor,))  # fmt: skip
+    notice = Notice("away_day", deadline.table, deadline.table_id, deadline.subject, deadline.actor,
+                    deadline.pending, due, text, (deadline.actor,))  # fmt: skip
+    if not await clock.move(deadline, due, await club_reminders(service, club_id, due, now), notice, now):
+        return None
+    await _use_days(service, club_id, deadline.actor, 1, now)
+    return notice
 
 
 async def roll_for_late_doublers(service, now: float) -> list[Notice]:
     """Roll (RULES D1: he gives up doubling this turn) for each member on roll who may double and has waited longer
     than his ``roll_after`` preference (hours; 0 = never). One query over the pending ``roll_or_double`` deadlines
-    (one per waiting match); returns a notice per roll, carrying the outcome to publish."""
+    (one per waiting match); returns a notice per roll, carrying the outcome to publish (recorded pending with the
+    roll, :class:`~club.clocks.StepNotice`)."""
     notices = []
     for row in await service.db.deadlines_pending("roll_or_double"):
         try:
@@ -146,15 +148,20 @@ async def roll_for_late_doublers(service, now: float) -> list[Notice]:
             continue
         if not prefs.roll_after or now < row.set_at + prefs.roll_after * HOUR:
             continue
-        try:
-            request = Request(row.member_id, version=row.version, behalf=True)  # no client seed of his
-            outcome = await service.roll(row.match_id, request)
-        except (StaleVersionError, NotNowError, InvalidRequestError):
-            continue
         who = (await service._names([row.member_id])).get(row.member_id, str(row.member_id))
         text = f"{who} did not double within {prefs.roll_after:g} hours: rolled for them, as they asked.\n"
-        notices.append(Notice("auto_roll", "match", row.match_id, row.member_id, row.member_id, "roll_or_double",
-                              row.due_at, text + outcome.message, (), outcome))  # fmt: skip
+        notice = StepNotice(
+            lambda outcome, row=row, text=text: Notice("auto_roll", "match", row.match_id, row.member_id,
+                                                       row.member_id, "roll_or_double", row.due_at,
+                                                       text + outcome.message, ())  # fmt: skip
+        )
+        try:
+            request = Request(row.member_id, version=row.version, behalf=True)  # no client seed of his
+            outcome = await service.roll(row.match_id, request, notice=notice)
+        except (StaleVersionError, NotNowError, InvalidRequestError):
+            continue
+        if (shown := notice.shown(outcome)) is not None:
+            notices.append(shown)
     return notices
 
 

@@ -1,8 +1,10 @@
 """Time-limit notices, at least once and each once (the outbox of :mod:`storage.notices`).
 
-:func:`club.scheduler.run_due` records every notice it fires **pending** under its :func:`notice_key` — a reminder,
-and the expiry of the ``nothing``/``claim`` policies, in the very transaction that marks the deadline fired, the
-others (the club acted: a forfeit, a lapse, a proxy's turn, an auto-roll) right after. The process holding the
+:func:`club.scheduler.run_due` records every notice it fires **pending** under its key
+(:meth:`~club.clocks.Notice.key`) in the very transaction of what fired it: a reminder, and the expiry of the
+``nothing``/``claim`` policies, with the mark on the deadline; an away period or an away day with the deadline's
+move; what the club did itself (a forfeit, a lapse, a proxy's turn, an auto-roll) with that step's own commit
+(:class:`~club.clocks.StepNotice`) — so a kill never leaves an action without its notice. The process holding the
 scheduler's lease then posts what is pending (:func:`pending`) and marks each posted (:func:`posted`): a process
 killed between the two leaves it pending, and the next round — after a restart, or in the process that takes the
 lease over — posts it. A notice recovered that way is posted with its text and buttons (the board of what the
@@ -17,11 +19,6 @@ from dataclasses import dataclass
 from storage import notices as stored
 
 from .clocks import Notice
-
-
-async def record(db, notice: Notice, at: float) -> None:
-    """Record ``notice`` pending (nothing when it is recorded already)."""
-    await stored.record(db, *notice.recorded(), at)
 
 
 @dataclass(frozen=True, slots=True)

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from .clocks import ChouetteClock, Deadline, MatchClock, Notice, TableClock
 from .correspondence import before_expiry, roll_for_late_doublers
-from .notices import record
 
 
 def _clocks(tables) -> list[TableClock]:
@@ -58,8 +57,9 @@ async def due(clocks, now: float | None = None) -> list[tuple[str, Deadline]]:
 async def run_due(clocks, now: float | None = None) -> list[Notice]:
     """Fire everything due at ``now`` (default: each table's clock) on every table of ``clocks`` — a
     :class:`TableClock`, a :class:`ClubService` (its matches), a :class:`ChouetteService` (its chouettes), or a list
-    of these; returns the notices to send, each once, each recorded pending (:mod:`club.notices`: a reminder, or
-    an expiry that marks the deadline, in the transaction of its mark)."""
+    of these; returns the notices to send, each once, each recorded pending (:mod:`club.notices`) in the very
+    transaction of what fired it: a reminder's or an expiry's mark on its deadline, a deadline moved (an away
+    period, an away day), or the club's own step (a forfeit, a lapse, a proxy's turn, an auto-roll)."""
     notices = []
     for clock in _clocks(clocks):
         at = clock.now() if now is None else now
@@ -75,8 +75,6 @@ async def run_due(clocks, now: float | None = None) -> list[Notice]:
                     notice = await clock.expire(deadline, at)
             if notice is not None:
                 fired.append(notice)
-        for notice in fired:  # those of a deadline's mark are recorded already; the club's actions right after
-            await record(clock.db, notice, at)
         notices += fired
     return notices
 

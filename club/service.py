@@ -49,6 +49,7 @@ from . import dice as _dice
 from .admission import Admission
 from .beacon import Beacon, round_for_game
 from .clock import Clock, SystemClock
+from .clocks import StepNotice
 from .commitments import Ahead, DiceBook, check_luck
 from .describe import describe, pending_words
 from .dice import RECIPE, new_seed
@@ -289,10 +290,13 @@ class ClubService:
         return await self._simple(match_id, member, "cancel", version)
 
     # -- the game ------------------------------------------------------------------------------------------------------
-    async def roll(self, match_id: int, member: int | Request, *, version: int | None = None) -> Outcome:
+    async def roll(
+        self, match_id: int, member: int | Request, *, version: int | None = None, notice: StepNotice | None = None
+    ) -> Outcome:
         """Roll the dice (provably fair, :mod:`club.dice`) instead of doubling (RULES D1); a forced play or no
-        legal play is then played for the member (RULES G7, G9)."""
-        return await self._simple(match_id, member, "roll", version)
+        legal play is then played for the member (RULES G7, G9). ``notice``: the club rolls in his name (his
+        ``roll_after``), and the notice of it is recorded with the roll (:class:`~club.clocks.StepNotice`)."""
+        return await self._simple(match_id, member, "roll", version, notice=notice)
 
     async def play(
         self, match_id: int, member: int | Request, play: str | Play, *, version: int | None = None
@@ -370,8 +374,9 @@ class ClubService:
         return replace(outcome, message="\n".join([outcome.message, *added]).strip())
 
     async def _simple(
-        self, match_id: int, member: int | Request, kind: str, version: int | None, value: Any = None
-    ) -> Outcome:
+        self, match_id: int, member: int | Request, kind: str, version: int | None, value: Any = None,
+        notice: StepNotice | None = None,
+    ) -> Outcome:  # fmt: skip
         request = as_request(member, version)
 
         async def operation(step: MatchStep, side: int) -> None:
@@ -400,22 +405,25 @@ class ClubService:
                 raise
 
         try:
-            return await self._mutate(match_id, request, operation)
+            return await self._mutate(match_id, request, operation, notice=notice)
         except AwaitingBeacon as waiting:
             board = Outcome(await self.state(match_id), "")
             return await self._beacon_roll(board, request.member, waiting.due)
 
     # -- time limits (called by club.scheduler) ------------------------------------------------------------------------
-    async def expire(self, match_id: int, side: int | None, what: str, *, version: int) -> Outcome:
+    async def expire(
+        self, match_id: int, side: int | None, what: str, *, version: int, notice: StepNotice | None = None
+    ) -> Outcome:
         """The club acts at a deadline (RULES A2, M5): ``what`` is ``lapse`` (an unanswered challenge),
         ``forfeit`` (``side`` forfeits the game) or ``forfeit_match`` (``side`` forfeits the match / session).
-        Only if the match is still at ``version`` (else :class:`StaleVersionError`: someone acted in time)."""
+        Only if the match is still at ``version`` (else :class:`StaleVersionError`: someone acted in time).
+        ``notice``: the notice of it, recorded pending in the same transaction (:class:`~club.clocks.StepNotice`)."""
 
         async def operation(step: MatchStep, _side: int | None) -> None:
             step.require_open()
             step.act(what, side, by_club=True)
 
-        return await self._mutate(match_id, None, operation, version)
+        return await self._mutate(match_id, None, operation, version, notice)
 
     # -- the unit of work ----------------------------------------------------------------------------------------------
     def _lock_for(self, key) -> asyncio.Lock:
@@ -428,15 +436,18 @@ class ClubService:
         request: Request | None,
         operation: Callable[[MatchStep, int | None], Awaitable[None]],
         version: int | None = None,
+        notice: StepNotice | None = None,
     ) -> Outcome:
         """The unit of work of one call on match ``match_id``: ``request`` the member's (None: the club's own step,
-        at ``version``); ``operation(step, his side)`` applies it. Club isolation and staleness are checked on the
-        snapshot loaded (RULES A2)."""
+        at ``version``); ``operation(step, his side)`` applies it; ``notice`` (built from the outcome) is recorded
+        pending in its commit. Club isolation and staleness are checked on the snapshot loaded (RULES A2)."""
         _check_id(match_id, "match id")
         member = None if request is None else request.member
         version = _check_version(version if request is None else request.version)
+        steps: list[MatchStep] = []
 
         async def act(step: MatchStep) -> None:
+            steps.append(step)
             step.request = request
             side = None
             if member is not None:
@@ -448,12 +459,17 @@ class ClubService:
                     )
             await operation(step, side)
 
+        async def save(commit: Commit) -> int:
+            if notice is not None:  # the club's own step: its notice lands with it
+                commit = notice.into(commit, self._outcome(steps[-1], commit.new_version, member, commit))
+            return await self._commit(match_id, commit)
+
         unit = await run_unit(
             self._lock_for(match_id),
             lambda: self._load_step(match_id, request),
             version,
             act,
-            lambda commit: self._commit(match_id, commit),
+            save,
             "Already done: someone else acted on this game at the same moment. Look at the board again.",
             self.admission,
         )

@@ -26,7 +26,7 @@ from __future__ import annotations
 import io
 import logging
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from typing import Any
 
 import discord
@@ -445,17 +445,11 @@ class Publisher:
         if getattr(notice, "table", "match") == "chouette":
             await self.post_chouette_notice(notice, nonce=nonce)
             return
-        mentions = " ".join(mention(member) for member in notice.ping)
         channel = await self.home(notice.table_id)
         if channel is None:
             record = await self._record(notice.table_id, "challenge")
             channel = await self.channel(record.channel_id) if record is not None else None
-        if channel is not None:
-            extra = {"view": view} if (view := claim_view(notice)) is not None else {}
-            await channel.send(content=f"{mentions} {notice.text}"[:2000], allowed_mentions=MENTIONS, nonce=nonce,
-                               **extra)  # fmt: skip
-        else:
-            log.warning("notice for match %s with nowhere to post it: %s", notice.table_id, notice.text)
+        await self._send_notice(channel, notice, nonce)
         if notice.outcome is not None:
             await self.publish(notice.outcome, actor=None)
         else:
@@ -520,16 +514,24 @@ class Publisher:
             log.info("no-talk thread of chouette %s: %s", view.session_id, error)
 
     async def post_chouette_notice(self, notice, *, nonce: str | None = None) -> None:
-        """Post a chouette time-limit notice (:class:`club.clocks.Notice`) in the session's channel,
-        mentioning whom it concerns — or, when the club acted, the new board with the notice as its text; direct
-        messages to who asked for them. ``nonce``: as for :meth:`post_notice`."""
+        """Post a chouette time-limit notice (:class:`club.clocks.Notice`) in the session's channel, mentioning
+        whom it concerns, under the post's ``nonce`` (as for :meth:`post_notice`), then the new board when the club
+        acted; direct messages to who asked for them."""
+        channel_id = await self.bot.chouettes.channel_of(notice.table_id)
+        await self._send_notice(await self.channel(channel_id) if channel_id is not None else None, notice, nonce)
         if notice.outcome is not None:
-            await self.publish_chouette(replace(notice.outcome, message=notice.text))
-        else:
-            channel_id = await self.bot.chouettes.channel_of(notice.table_id)
-            channel = await self.channel(channel_id) if channel_id is not None else None
-            mentions = " ".join(mention(member) for member in notice.ping)
-            if channel is not None:
-                await channel.send(content=f"{mentions} {notice.text}"[:2000], allowed_mentions=MENTIONS, nonce=nonce)
+            await self.publish_chouette(notice.outcome)
         for member in notice.ping:
             await self.direct_message(member, notice.text)
+
+    async def _send_notice(self, channel, notice, nonce: str | None) -> None:
+        """The notice's own message in ``channel`` (None: logged, nowhere to post it), mentioning whom it concerns,
+        with its claim buttons, under ``nonce`` (Discord returns the first message of a nonce instead of a second):
+        what makes a notice posted at least once shown once, for matches and chouettes alike."""
+        if channel is None:
+            log.warning("notice for %s %s with nowhere to post it: %s", notice.table, notice.table_id, notice.text)
+            return
+        mentions = " ".join(mention(member) for member in notice.ping)
+        extra = {"view": view} if (view := claim_view(notice)) is not None else {}
+        await channel.send(content=f"{mentions} {notice.text}"[:2000], allowed_mentions=MENTIONS, nonce=nonce,
+                           **extra)  # fmt: skip

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from . import tallies
+from . import notices, tallies
 from .database import Database
 from .records import Converters, MessageWrite, Row, _json_or_none, dumps
 from .store import Tx
@@ -188,7 +188,8 @@ class ChouetteCommit:
     dice ``series`` rows; replace all its deadlines by ``deadlines`` (``stored``: whose deadlines the snapshot held,
     so that only those no longer due are deleted; None: unknown, any other is); insert ``results`` ``(game_number,
     member_id, points, stake)`` and the ``sheet`` rows ``(game_number, row JSON)`` (those already stored are kept as they are);
-    remember ``messages`` (the board messages posted after the previous commit).
+    remember ``messages`` (the board messages posted after the previous commit); record ``notices`` ``(key, body)``
+    pending (the club's own step and its notice, :mod:`storage.notices`).
     Applied only if the session is still at ``expected_version``."""
 
     session_id: int
@@ -204,6 +205,7 @@ class ChouetteCommit:
     results: Sequence[tuple[int, int, int, int]] = ()
     sheet: Sequence[tuple[int, dict]] = ()
     messages: Sequence[MessageWrite] = ()
+    notices: Sequence[tuple[str, dict]] = ()
 
     @property
     def new_version(self) -> int:
@@ -341,8 +343,9 @@ class ChouetteStore:
 
         row = {"status": commit.status, "state": dumps(commit.state), "game_number": commit.game_number}
         return await self.store.commit(
-            subject, commit.expected_version, now, commit.actions, row, ended=commit.status == "closed", then=then
-        )
+            subject, commit.expected_version, now, commit.actions, row, ended=commit.status == "closed", then=then,
+            notices=commit.notices,
+        )  # fmt: skip
 
     # -- deadlines ----------------------------------------------------------------------------------------------------
     async def due_deadlines(self, now: float, limit: int = 500) -> list[ChouetteDeadline]:
@@ -376,9 +379,13 @@ class ChouetteStore:
             notice=notice,
         )  # fmt: skip
 
-    async def move_deadline(self, deadline: ChouetteDeadline, *, due_at: float, reminders: Sequence[float]) -> bool:
+    async def move_deadline(
+        self, deadline: ChouetteDeadline, *, due_at: float, reminders: Sequence[float],
+        notice: tuple[str, dict] | None = None, at: float = 0.0,
+    ) -> bool:  # fmt: skip
         """Move ``deadline`` (if it is still the same one) to ``due_at`` with the reminder times ``reminders``; its
-        expiry may fire again. False (nothing written) when it was replaced meanwhile."""
+        expiry may fire again. ``notice`` ``(key, body)``: the notice of the move, recorded pending at ``at`` in the
+        same transaction (:mod:`storage.notices`). False (nothing written) when it was replaced meanwhile."""
         left = sorted(at for at in reminders if at < due_at)
         async with self.db.transaction() as tx:
             changed = await tx.execute(
@@ -388,6 +395,8 @@ class ChouetteStore:
                 (due_at, dumps(left), min([*left, due_at]), deadline.session_id, deadline.subject_id,
                  deadline.actor_id, deadline.pending, deadline.stage, deadline.mark, deadline.version),
             )  # fmt: skip
+            if changed == 1 and notice is not None:
+                await notices.record_in(tx, *notice, at)
         return changed == 1
 
     async def waiting_for(self, member_id: int) -> list[ChouetteDeadline]:

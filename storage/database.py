@@ -31,7 +31,7 @@ from typing import Any
 
 import aiosqlite
 
-from . import replies, tallies
+from . import notices, replies, tallies
 from .errors import SchemaError
 from .files import hold_alone, let_go, owner_only
 from .lease import GrantedLease, Lease
@@ -417,7 +417,7 @@ class Database:
         (:meth:`storage.store.Store.commit`).
 
         Appends the actions (seq ``expected_version + 1`` …), writes the match and game rows, replaces the
-        deadline and remembers the commit's messages. Returns the new version. Raises :class:`~storage.errors.VersionConflictError` (nothing written) if
+        deadline, remembers the commit's messages and records its notices pending. Returns the new version. Raises :class:`~storage.errors.VersionConflictError` (nothing written) if
         the match or an updated game changed meanwhile, ``ValueError`` if the commit has no action.
         """
         match_id, now = commit.match_id, commit.now
@@ -436,7 +436,7 @@ class Database:
 
         return await self.store.commit(
             ("match", match_id), commit.expected_version, now, commit.actions, match_columns(commit.match),
-            ended=commit.match.ended, then=then,
+            ended=commit.match.ended, then=then, notices=commit.notices,
         )  # fmt: skip
 
     async def games(self, match_id: int) -> list[GameRecord]:
@@ -581,12 +581,14 @@ class Database:
         return [DeadlineRecord.from_row(row) for row in rows]
 
     async def move_deadline(
-        self, match_id: int, version: int, *, due_at: float, reminders: Sequence[float], was: float | None = None
-    ) -> bool:
+        self, match_id: int, version: int, *, due_at: float, reminders: Sequence[float], was: float | None = None,
+        notice: tuple[str, dict] | None = None, at: float = 0.0,
+    ) -> bool:  # fmt: skip
         """Move the deadline of match ``match_id`` (still set at ``version`` and, when ``was`` is given, still due
         at ``was``) to ``due_at`` with the reminder times ``reminders`` (an away period, an away day, more time
-        given): its expiry may fire again. False (nothing written) when the deadline was replaced or moved
-        meanwhile."""
+        given): its expiry may fire again. ``notice`` ``(key, body)``: the notice of the move, recorded pending at
+        ``at`` in the same transaction (:mod:`storage.notices`). False (nothing written) when the deadline was
+        replaced or moved meanwhile."""
         left = sorted(at for at in reminders if at < due_at)
         same = "" if was is None else " AND due_at = ?"
         async with self.transaction() as tx:
@@ -595,6 +597,8 @@ class Database:
                 f"WHERE match_id = ? AND version = ?{same}",
                 (due_at, dumps(left), min([*left, due_at]), match_id, version, *(() if was is None else (was,))),
             )
+            if changed == 1 and notice is not None:
+                await notices.record_in(tx, *notice, at)
         return changed == 1
 
     # -- Discord messages -------------------------------------------------------------------------------------------

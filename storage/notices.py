@@ -1,8 +1,9 @@
 """Time-limit notices to post (table ``notices``, schema version 13): at least once, each once.
 
-A notice fired by the scheduler (:mod:`club.scheduler`) is recorded **pending** — in the same transaction as the
-firing it comes from where the firing is a mark on a deadline (:meth:`storage.store.Store.mark_deadline`), else
-right after it — under a ``key`` that names it, so recording it again changes nothing. The process holding the
+A notice fired by the scheduler (:mod:`club.scheduler`) is recorded **pending** in the same transaction as the
+firing it comes from — a mark on a deadline (:meth:`storage.store.Store.mark_deadline`), a deadline moved, or the
+club's own step on a table (:meth:`storage.store.Store.commit`'s ``notices``) — under a ``key`` that names it, so
+recording it again changes nothing. The process holding the
 scheduler's lease posts what is pending (:mod:`cogs.reminders`), then marks it posted; a process that dies between
 the two leaves it pending and the next holder posts it (the post carries the row's nonce, so Discord does not show
 it twice). A notice that could not be posted :data:`ATTEMPTS` times is given up (logged each time). A finished match's review

@@ -336,8 +336,9 @@ class DeadlineWrite:
 @dataclass(frozen=True, slots=True)
 class Commit:
     """One transaction on a match: append ``actions`` (seq ``expected_version + 1`` ...), write ``match`` and
-    ``games``, replace the deadline (None = the match has no pending deadline) and remember ``messages`` (the board
-    message posted after the match's previous commit). Applied only if the match's
+    ``games``, replace the deadline (None = the match has no pending deadline), remember ``messages`` (the board
+    message posted after the match's previous commit) and record ``notices`` ``(key, body)`` pending (the club's own
+    step and its notice, :mod:`storage.notices`). Applied only if the match's
     version is still ``expected_version`` (and each updated game's version its ``expected_version``)."""
 
     match_id: int
@@ -348,6 +349,7 @@ class Commit:
     games: Sequence[GameWrite] = ()
     deadline: DeadlineWrite | None = None
     messages: Sequence[MessageWrite] = ()
+    notices: Sequence[tuple[str, dict]] = ()
 
     @property
     def new_version(self) -> int:

@@ -45,8 +45,8 @@ from typing import Any
 
 import aiosqlite
 
-from . import notices
 from .errors import ConstraintError, DuplicateError, OperationFailedError, VersionConflictError
+from .notices import record_in as record_notice
 from .records import MessageWrite, dumps
 
 LOG_ROWS = 200
@@ -272,11 +272,14 @@ class Store:
         *,
         ended: bool,
         then: Then = None,
+        notices: Sequence[tuple[str, dict]] = (),
     ) -> int:
         """The versioned commit of ``subject``: in one transaction, set the columns ``row`` (plus ``version``,
         ``updated_at`` and, the first time ``ended``, ``ended_at``) only if its version is still
         ``expected_version``; the kind's own writes (``then``: game rows the log refers to, dice, deadlines …); append
-        ``entries`` (objects with ``params(id, seq, at)``) as seq ``expected + 1 …``. Returns the new version. Raises :class:`VersionConflictError` (nothing written)
+        ``entries`` (objects with ``params(id, seq, at)``) as seq ``expected + 1 …``; record ``notices``
+        ``(key, body)`` pending (:mod:`storage.notices`: what the club did and its notice land together). Returns
+        the new version. Raises :class:`VersionConflictError` (nothing written)
         when someone got there first, ``ValueError`` for no entry (every change of state is in the log)."""
         spec = kind_of(subject)
         subject_id = subject[1]
@@ -299,6 +302,8 @@ class Store:
             for start in range(0, len(rows), LOG_ROWS):  # one statement for a commit's actions
                 chunk = rows[start : start + LOG_ROWS]
                 await tx.execute(self._insert_log(spec, len(chunk)), [value for row in chunk for value in row])
+            for key, body in notices:
+                await record_notice(tx, key, body, now)
         return new_version
 
     @staticmethod
@@ -474,7 +479,7 @@ class Store:
                 params,
             )
             if changed == 1 and notice is not None:
-                await notices.record_in(tx, notice[0], notice[1], 0.0 if marked is None else marked)
+                await record_notice(tx, notice[0], notice[1], 0.0 if marked is None else marked)
         return changed == 1
 
     async def latest_time(self) -> float | None:

@@ -121,3 +121,53 @@ async def test_a_kill_between_recording_and_posting_a_notice_posts_it_once_after
         assert await tick(h) == []
         await h.restart()
         assert await tick(h) == [] and sum("Reminder: Bob" in m.content for m in h.messages(lobby)) == 1
+
+
+def dies_after(owner, name: str) -> None:
+    """``owner.name`` (a coroutine method) does its work, then the process dies (:class:`Killed`)."""
+    original = getattr(owner, name)
+
+    async def dies(*args, **options):
+        await original(*args, **options)
+        raise Killed
+
+    setattr(owner, name, dies)
+
+
+@pytest.mark.parametrize("policy", ["forfeit_game", "lapse"])
+async def test_a_kill_right_after_the_clubs_own_step_keeps_its_notice_and_posts_it_once(tmp_path, policy):
+    """At-least-once notices, the club's own steps: at the deadline the club acts (the late member forfeits the
+    game; an unanswered challenge lapses) and the process dies the moment that step is committed. The notice was
+    recorded pending in the same transaction as the step, so the restarted bot posts it — exactly once."""
+    clock = ManualClock()
+    dice = InjectedDice([(6, 1)], fallback=b"t")
+    async with Harness.start(tmp_path / "club.sqlite3", clock=clock, dice=dice, reviews=False) as h:
+        await h.bot.service.configure_club(GUILD, move_time=7200.0, challenge_time=7200.0, reminders=[],
+                                           expiry_policy="forfeit_game")  # fmt: skip
+        alice, bob = h.member("Alice"), h.member("Bob")
+        lobby = h.channel()
+        await h.command(alice, "bg challenge", lobby, opponent=bob, length="5")
+        if policy == "forfeit_game":
+            await h.press(bob, h.last(lobby), "Accept")
+            where = h.thread_of(h.last(lobby))
+        else:
+            where = lobby
+        dies_after(h.bot.service.db, "commit")
+        clock.advance(7201)
+        with pytest.raises(Killed):
+            await h.bot.get_cog("Reminders").tick()
+        await h.settle()
+        view = await h.bot.service.state(1)
+        assert view.status == ("active" if policy == "forfeit_game" else "expired") and view.version > 1
+        assert view.game_number == (2 if policy == "forfeit_game" else 0), "the club's step was committed"
+
+        def told() -> int:
+            return sum("Time is up for" in m.content for m in h.messages(where))
+
+        assert told() == 0
+        await h.restart()
+        notices = await tick(h)
+        assert [notice.kind for notice in notices] == ["expiry"] and told() == 1
+        assert await tick(h) == []
+        await h.restart()
+        assert await tick(h) == [] and told() == 1

@@ -330,3 +330,60 @@ async def test_leave_before_the_seats_and_after_them(harness):
     assert later.text.startswith("Bob leaves the chouette.") and "Board: " in later.text
     view = await h.bot.chouettes.state(1)
     assert di.id not in view.order and view.game_number == 1, "the game in progress goes on"
+
+
+class Killed(BaseException):
+    """The process dies here: nothing after this point runs."""
+
+
+@pytest.mark.parametrize("kill", ["after_the_step", "after_the_post"])
+async def test_a_kill_at_a_chouette_deadline_posts_its_notice_once_after_the_restart(tmp_path, kill):
+    """At-least-once notices, each posted once, for a chouette: Cy misses his window and the club acts for him (RULES
+    C9); the process dies the moment that step is committed — its notice recorded pending in the same transaction —
+    or once the notice has reached Discord but before it was marked posted. The restarted bot posts what is pending:
+    the notice is in the channel exactly once (the post's nonce), with the board after it."""
+    clock = ManualClock()
+    dice = InjectedDice([*SEATING[:3], (2, 1)], fallback=b"kill")
+    async with Harness.start(tmp_path / "c.sqlite3", clock=clock, dice=dice, reviews=False) as h:
+        ann, bob, cy, _di, _ed = members(h)
+        room = h.channel("club-night")
+        await h.bot.service.register(GUILD, ann.id, "Ann")
+        await h.bot.service.configure_club(GUILD, move_time=2 * HOUR, reminders=[], expiry_policy="forfeit_game")
+        await chouette(h, ann, "start", room)
+        for member in (bob, cy):
+            await chouette(h, member, "join", room)
+        await chouette(h, ann, "seat", room)
+        await play_first(h, ann, h.last(room))
+        window = h.last(room)
+        await h.press(bob, window, window.chouette_id(bob.id, "pass"))
+        version = (await h.bot.chouettes.state(1)).version
+        if kill == "after_the_step":
+            original = h.bot.chouettes.store.commit
+
+            async def dies(commit):
+                await original(commit)
+                raise Killed
+
+            h.bot.chouettes.store.commit = dies
+        else:
+            posted = h.bot.publisher.post_notice
+
+            async def dies(notice, **options):
+                await posted(notice, **options)
+                raise Killed
+
+            h.bot.publisher.post_notice = dies
+        clock.advance(25 * HOUR)
+        with pytest.raises(Killed):
+            await h.bot.get_cog("Reminders").tick()
+        await h.settle()
+        assert (await h.bot.chouettes.state(1)).version > version, "the club's step was committed"
+
+        def told() -> int:
+            return sum("Time is up for Cy" in m.content for m in h.messages(room))
+
+        assert told() == (1 if kill == "after_the_post" else 0)
+        await h.restart()
+        notices = await tick(h)
+        assert [(n.kind, n.subject) for n in notices] == [("expiry", cy.id)] and told() == 1
+        assert await tick(h) == [] and told() == 1

@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING
 from backgammon.errors import ChouetteError
 from storage.chouettes import ChouetteDeadline
 
+from ..clocks import StepNotice
 from .step import ChouetteStep, policy_decision
 from .table import Awaited, Pending, name
 
@@ -25,20 +26,23 @@ if TYPE_CHECKING:
 class ChouetteExpiry:
     """The deadline hook of the chouette service (see the module docstring)."""
 
-    async def expire(self, deadline: ChouetteDeadline) -> tuple[str, ChouetteOutcome | None] | None:
+    async def expire(
+        self, deadline: ChouetteDeadline, notice: StepNotice | None = None
+    ) -> tuple[str, ChouetteOutcome | None] | None:
         """The club acts at ``deadline`` (expired): marks the member away for his proxy, or decides by the policy
         (module docstring). Returns ``(what happened in words, outcome or None)``; None when the deadline changed
         meanwhile (someone acted) or the rules refuse the policy's decision now (5.8 order: tried again later). A
         game it starts whose opening waits for its beacon round has it fetched, out of the lock, like a member's
-        action (:meth:`~club.chouette.service.ChouetteService._beacon_roll`)."""
+        action (:meth:`~club.chouette.service.ChouetteService._beacon_roll`). ``notice`` (built from ``(words,
+        outcome or None)``) is recorded pending in the same transaction as what the club did."""
         steps: list[ChouetteStep] = []
-        result = await self._expire(deadline, steps)
+        result = await self._expire(deadline, steps, notice)
         due = steps[0].book.beacon_due() if steps and result is not None and result[1] is not None else None
         if due is None:
             return result
         return result[0], await self._beacon_roll(result[1], due)
 
-    async def _expire(self, deadline: ChouetteDeadline, steps: list[ChouetteStep]):
+    async def _expire(self, deadline: ChouetteDeadline, steps: list[ChouetteStep], notice: StepNotice | None):
         lock = self.club._lock_for(("chouette", deadline.session_id))
         async with lock:
             current = {d.subject_id: d for d in await self.store.deadlines(deadline.session_id)}.get(
@@ -58,10 +62,12 @@ class ChouetteExpiry:
                 step.log("away", None, {"member": pending.subject})  # an Acting Captain plays on (RULES C9)
             elif board_turn:
                 if step.settings.expiry_policy == "nothing":
+                    text = f"Time is up: {who} did not {pending.pending} in time. The chouette waits for them."
                     if not await self.store.mark_deadline(deadline, reminders=(), reminders_sent=deadline.reminders_sent,
-                                                          expired_at=step.now):  # fmt: skip
+                                                          expired_at=step.now,
+                                                          notice=None if notice is None else notice.recorded(text, None)):  # fmt: skip
                         return None  # another bot on the same database fired it first
-                    return f"Time is up: {who} did not {pending.pending} in time. The chouette waits for them.", None
+                    return text, None
                 step.log("forfeit", None, {"side": table.board.turn})
             elif (
                 deadline.stage == "member"
@@ -77,8 +83,8 @@ class ChouetteExpiry:
                     self._decide_by_policy(step, pending)
                 except ChouetteError:
                     return None
-            outcome = await self._finish(step, None)
-            return f"Time is up for {who}.", outcome
+            text = f"Time is up for {who}."
+            return text, await self._finish(step, None, notice, (text,))
 
     @staticmethod
     def _decide_by_policy(step: ChouetteStep, pending: Pending) -> None:

@@ -54,6 +54,7 @@ from storage.chouettes import (
 )
 
 from ..beacon import round_for_game
+from ..clocks import StepNotice
 from ..commitments import Ahead, DiceBook, check_luck
 from ..dice import RECIPE_V3, seed_hash
 from ..errors import (
@@ -567,9 +568,15 @@ class ChouetteService(ChouetteExpiry):
         return replace(second, message=f"{first.message}\n{said}\n{second.message}".strip(),
                        notify=tuple(dict.fromkeys(first.notify + second.notify)))  # fmt: skip
 
-    async def _finish(self, step: ChouetteStep, member: int | None) -> ChouetteOutcome:
+    async def _finish(
+        self, step: ChouetteStep, member: int | None, notice: StepNotice | None = None, facts: tuple = ()
+    ) -> ChouetteOutcome:
+        """Autoplay, then commit ``step`` (``notice``, built from ``facts`` and the outcome, recorded pending in the
+        same transaction: the club's own step); its outcome for ``member``."""
         step.autoplay()
         commit, rows = step.commit()
+        if notice is not None:  # the club's own step: its notice lands with it
+            commit = notice.into(commit, *facts, self._outcome(step, commit.new_version, rows, member))
         try:
             version = await self.club.unsaved.save(("chouette", step.record.id), commit, self.store.commit)
         except VersionConflictError as error:
