@@ -54,3 +54,17 @@ async def test_head_to_head_only_between_players_who_met(tmp_path):
         table = await say(console, "event standings Friday")
         assert "head-to-head" not in table, table
         assert {row[5] for row in rows(table).values()} == {"0"}, table
+
+
+async def test_a_round_robin_rest_is_not_a_win(tmp_path):
+    """A round robin of three: ann rests in round 1 while bob beats cy. The rest is no match won: ann has no win,
+    bob alone leads, and a bye adds nothing to anyone's Buchholz."""
+    async with console_in(tmp_path, cast=CAST) as console:
+        await enter(console, "Trio", "roundrobin lengths=1", CAST[:3])
+        started = await say(console, "event start Trio")
+        assert "R1-1: ann has a bye." in started and "R1-2: bob v cy" in started
+        await play(console, "Trio", "R1-2", "bob")
+        table = rows(await say(console, "event standings Trio"))
+        assert [table[name][:5] for name in ("bob", "ann", "cy")] == [
+            ["1", "bob", "1", "1", "0"], ["2", "ann", "0", "0", "0"], ["3", "cy", "1", "0", "1"]]  # fmt: skip
+        assert " ".join(table["bob"]).endswith("ahead on match wins, 1 to 0")

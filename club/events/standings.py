@@ -4,7 +4,7 @@ Order: match wins; then head-to-head (match wins among the players tied on wins,
 every other: FIDE's direct encounter — never between players who did not meet); then Buchholz with the worst
 opponent cut (the sum of the opponents' match wins, less the smallest); then the difference of points won and lost
 in matches played out (forfeits, claims, walkovers and byes count as wins and losses but carry no points); then the
-seed. Each row says why it stands above the next one ("ahead on Buchholz, 12 to 10"). Pure and deterministic.
+seed. A round robin's bye (in a league too) is a rest, not a win: with an odd field each player rests once a cycle. Each row says why it stands above the next one ("ahead on Buchholz, 12 to 10"). Pure and deterministic.
 """
 
 from __future__ import annotations
@@ -57,9 +57,10 @@ def standings(state: EventState, players: Sequence[Player] | None = None) -> lis
     lost = {p: 0 for p in field}
     opponents: dict[Player, list[Player]] = {p: [] for p in field}
     beat: dict[Player, dict[Player, int]] = {p: {} for p in field}
+    rests = state.settings.format in (Format.ROUND_ROBIN, Format.LEAGUE)
     for key, result in state.results.items():
         pairing = state.pairings[key]
-        if not set(pairing.players) <= members:
+        if not set(pairing.players) <= members or (rests and result.how is How.BYE):
             continue
         if pairing.b is not None:
             opponents[pairing.a].append(pairing.b)
