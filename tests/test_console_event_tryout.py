@@ -68,3 +68,23 @@ async def test_a_round_robin_rest_is_not_a_win(tmp_path):
         assert [table[name][:5] for name in ("bob", "ann", "cy")] == [
             ["1", "bob", "1", "1", "0"], ["2", "ann", "0", "0", "0"], ["3", "cy", "1", "0", "1"]]  # fmt: skip
         assert " ".join(table["bob"]).endswith("ahead on match wins, 1 to 0")
+
+
+async def test_a_shared_place_is_not_ahead(tmp_path):
+    """Players who share a place are listed by seed, and the standings say so: nobody is "ahead on seed" of a player
+    with the same place; in a knock-out under way the players still in share the top place, and are not "out at
+    the same stage"."""
+    async with console_in(tmp_path, cast=CAST) as console:
+        await enter(console, "Trio", "roundrobin lengths=1", CAST[:3])
+        await say(console, "event start Trio")
+        table = rows(await say(console, "event standings Trio"))
+        assert [row[0] for row in table.values()] == ["1", "1", "1"]
+        assert " ".join(table["ann"]).endswith("level on every tie-break; listed by seed, 1 before 2")
+        await enter(console, "Cup", "single lengths=1", CAST[:4])
+        await say(console, "event start Cup")
+        await play(console, "Cup", "W1-1", "ann")
+        table = rows(await say(console, "event standings Cup"))
+        assert [(row[0], row[1]) for row in table.values()] == [("1", "ann"), ("1", "bob"), ("1", "cy"), ("4", "di")]
+        assert " ".join(table["ann"]).endswith("still in; listed by seed, 1 before 2")
+        assert " ".join(table["cy"]).endswith("went further in the bracket")
+        assert not any("ahead on seed" in " ".join(row) for row in table.values())

@@ -4,7 +4,9 @@ Order: match wins; then head-to-head (match wins among the players tied on wins,
 every other: FIDE's direct encounter — never between players who did not meet); then Buchholz with the worst
 opponent cut (the sum of the opponents' match wins, less the smallest); then the difference of points won and lost
 in matches played out (forfeits, claims, walkovers and byes count as wins and losses but carry no points); then the
-seed. A round robin's bye (in a league too) is a rest, not a win: with an odd field each player rests once a cycle. Each row says why it stands above the next one ("ahead on Buchholz, 12 to 10"). Pure and deterministic.
+seed, which only lists the players who share a place. A round robin's bye (in a league too) is a rest, not a win:
+with an odd field each player rests once a cycle. Each row says why it stands above the next one ("ahead on
+Buchholz, 12 to 10"; "level on every tie-break; listed by seed, 3 before 4"). Pure and deterministic.
 """
 
 from __future__ import annotations
@@ -146,11 +148,17 @@ def _why(upper: Row, lower: Row, seed: dict[Player, int], state: EventState) -> 
     if kind in (Format.SINGLE, Format.DOUBLE):
         if upper.place != lower.place:
             return "went further in the bracket"
-        return f"out at the same stage; ahead on seed, {seed[upper.player]} to {seed[lower.player]}"
+        stage = "still in" if upper.place == 1 and state.pending() else "out at the same stage"
+        return f"{stage}; {_by_seed(upper, lower, seed)}"
     for words, attr in CRITERIA:
         a, b = getattr(upper, attr), getattr(lower, attr)
         if a != b:
             if attr == "difference":
                 return f"ahead on {words}, {a:+d} to {b:+d}"
             return f"ahead on {words}, {a} to {b}"
-    return f"level on every tie-break; ahead on seed, {seed[upper.player]} to {seed[lower.player]}"
+    return f"level on every tie-break; {_by_seed(upper, lower, seed)}"
+
+
+def _by_seed(upper: Row, lower: Row, seed: dict[Player, int]) -> str:
+    """Why ``upper`` is listed above ``lower``, who shares his place."""
+    return f"listed by seed, {seed[upper.player]} before {seed[lower.player]}"
