@@ -43,9 +43,11 @@ def seeded(seed: int):
 
 @asynccontextmanager
 async def club_service(path: Path, clock: ManualClock | None = None, **options):
-    """An open database at ``path`` and a service on it; Alice, Bob and Carol registered in guild 1. With seeded
-    ``seeds``, the members' client seeds are reproducible too (``contributions``)."""
-    if "seeds" in options and "contributions" not in options:
+    """An open database at ``path`` and a service on it; Alice, Bob and Carol registered in guild 1. The dice are
+    seeded (``seeds``, default :func:`seeded` ``(0)``) and the members' client seeds reproducible (``contributions``),
+    so that a test plays the same games every run; pass ``seeds=new_seed`` (:mod:`club.dice`) for secret dice."""
+    options.setdefault("seeds", seeded(0))
+    if "contributions" not in options:
         counter = iter(range(1, 10**9))
         options["contributions"] = lambda: f"client-{next(counter)}"
     async with Database.open(path) as db:
