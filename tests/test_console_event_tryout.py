@@ -88,3 +88,21 @@ async def test_a_shared_place_is_not_ahead(tmp_path):
         assert " ".join(table["ann"]).endswith("still in; listed by seed, 1 before 2")
         assert " ".join(table["cy"]).endswith("went further in the bracket")
         assert not any("ahead on seed" in " ".join(row) for row in table.values())
+
+
+async def test_the_organisers_decision_names_the_player(tmp_path):
+    """``event decide Cup KEY a`` answers whom the match was awarded to, not the letter typed; a replay and both out
+    say what they did."""
+    async with console_in(tmp_path, cast=CAST) as console:
+        await say(console, "config expiry nothing")
+        await enter(console, "Cup", "single lengths=1 hours=24", CAST[:4])
+        started = await say(console, "event start Cup")
+        assert "W1-1: ann v di" in started and "W1-2: bob v cy" in started
+        await say(console, "wait 25h")
+        awarded = await say(console, "event decide Cup W1-1 b")
+        assert awarded.startswith("Decided W1-1: awarded to di.")
+        replayed = await say(console, "event decide Cup W1-2 replay")
+        assert replayed.startswith("Decided W1-2: replayed — a new match and a new deadline.")
+        await say(console, "wait 25h")
+        out = await say(console, "event decide Cup W1-2 both_out")
+        assert out.startswith("Decided W1-2: both out.")

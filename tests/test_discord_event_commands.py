@@ -195,13 +195,13 @@ async def test_the_organiser_decides_an_unplayed_match(tmp_path):
         assert snapshot(db) == before
         links = await h.bot.events.store.matches(event.id)
         replayed = await h.command(olga, "event admin decide", room, event="Cup", match="w1-2", decision="replay")
-        assert replayed.private and "Decided W1-2: replay" in replayed.text
+        assert replayed.private and "Decided W1-2: replayed — a new match and a new deadline." in replayed.text
         event = await h.bot.events.find(h.guild, "Cup")
         assert event.replays == {"W1-2": 1} and "W1-2" not in event.state.results
         relinked = await h.bot.events.store.matches(event.id)
         assert relinked["W1-2#1"] != links["W1-2"]  # a new club match for the replay
         awarded = await h.command(olga, "event admin decide", room, event="Cup", match="W1-1", decision="b")
-        assert awarded.private and "Decided W1-1: b" in awarded.text
+        assert awarded.private and f"Decided W1-1: awarded to {h.members[first.b].name}." in awarded.text
         event = await h.bot.events.find(h.guild, "Cup")
         result = event.state.results["W1-1"]
         assert (result.winner, result.loser, result.how.value) == (first.b, first.a, "forfeit")

@@ -559,7 +559,11 @@ class EventService:
             return [NewEventAction(EventAction.RESULT, result_json(result), member)]
 
         update = await self._update(guild_id, name, check)
-        return _with_text(update, f"Decided {key}: {chosen.replace('_', ' ')}.")
+        assert update.event.state is not None
+        pairing = update.event.state.pairings[key]
+        said = {Decision.A: f"awarded to <@{pairing.a}>", Decision.B: f"awarded to <@{pairing.b}>",
+                Decision.REPLAY: "replayed — a new match and a new deadline", Decision.BOTH_OUT: "both out"}  # fmt: skip
+        return _with_text(update, f"Decided {key}: {said[chosen]}.")
 
     async def close(self, guild_id: int, name: str, member: int, *, organiser: bool) -> EventUpdate:
         """The organiser ends the event (a ladder or a league season ends here; any other event is called off if
