@@ -106,3 +106,19 @@ async def test_the_organisers_decision_names_the_player(tmp_path):
         await say(console, "wait 25h")
         out = await say(console, "event decide Cup W1-2 both_out")
         assert out.startswith("Decided W1-2: both out.")
+
+
+async def test_a_withdrawn_player_leaves_the_ladder(tmp_path):
+    """On a ladder ann, bob, cy, di (reach 1) cy withdraws: he leaves his rung, so di is third and may challenge
+    bob, and the standings list cy below everyone still on the ladder."""
+    async with console_in(tmp_path, cast=CAST) as console:
+        await enter(console, "Ladder", "ladder reach=1 lengths=1", CAST[:4])
+        await say(console, "event start Ladder")
+        table = rows(await say(console, "event standings Ladder"))
+        assert list(table) == ["ann", "bob", "cy", "di"]
+        await say(console, "as cy")
+        await say(console, "event withdraw Ladder")
+        await say(console, "as di")
+        challenged = await say(console, "event challenge Ladder bob")
+        assert "X1: di v bob" in challenged
+        assert list(rows(await say(console, "event standings Ladder"))) == ["ann", "bob", "di", "cy"]

@@ -142,7 +142,7 @@ async def test_a_ladder_challenge_and_closing_the_ladder(tmp_path):
         bottom, above, top = (h.members[p] for p in (ladder[3], ladder[2], ladder[0]))
         before = snapshot(db)
         far = await h.command(bottom, "event challenge", room, event="Ladder", opponent=top)
-        assert far.private and "You can challenge 1 to 1 places above you" in far.text
+        assert far.private and "You can challenge 1 place above you" in far.text
         assert snapshot(db) == before
         made = await h.command(bottom, "event challenge", room, event="Ladder", opponent=above)
         assert made.private and f"X1: {bottom.name} v {above.name} — match" in made.text

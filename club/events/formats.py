@@ -880,9 +880,9 @@ def ladder_after(ladder: Sequence[Player], winner: Player, loser: Player | None)
 
 def challenge(state: EventState, challenger: Player, defender: Player, number: int) -> Pairing:
     """A ladder challenge as pairing ``X{number}``. Raises :class:`EventError` when ``defender`` is not 1 to
-    ``reach`` places above, either player has a challenge open or is withdrawn, or the two played each other last
-    (no rematch until one of them has played someone else)."""
-    ladder = state.ladder
+    ``reach`` places above (among the players not withdrawn, :func:`rungs`), either player has a challenge open or
+    is withdrawn, or the two played each other last (no rematch until one of them has played someone else)."""
+    ladder = rungs(state)
     if state.settings.format is not Format.LADDER:
         raise EventError("Challenges are for ladders; this event pairs its rounds itself.")
     for p in (challenger, defender):
@@ -891,8 +891,9 @@ def challenge(state: EventState, challenger: Player, defender: Player, number: i
     gap = ladder.index(challenger) - ladder.index(defender)
     reach = state.settings.reach
     if not 1 <= gap <= reach:
+        reachable = "1 place" if reach == 1 else f"1 to {reach} places"
         raise EventError(
-            f"You can challenge 1 to {reach} places above you (you are {ladder.index(challenger) + 1}, "
+            f"You can challenge {reachable} above you (you are {ladder.index(challenger) + 1}, "
             f"{_name(defender)} is {ladder.index(defender) + 1})."
         )
     busy = {p for pairing in state.pending() for p in pairing.players}
@@ -912,6 +913,12 @@ def challenge(state: EventState, challenger: Player, defender: Player, number: i
         f"Challenge from {ladder.index(challenger) + 1} to {ladder.index(defender) + 1}",
         False,
     )
+
+
+def rungs(state: EventState) -> list[Player]:
+    """The ladder (top first) of the players still on it: a withdrawn player leaves his rung, and those below him
+    move up one."""
+    return [p for p in state.ladder if p not in state.withdrawn]
 
 
 def _last_opponents(state: EventState) -> dict[Player, Player]:

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from .formats import EventState, Format, How, Player, bracket_placings
+from .formats import EventState, Format, How, Player, bracket_placings, rungs
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,7 +50,7 @@ CRITERIA = (
 def standings(state: EventState, players: Sequence[Player] | None = None) -> list[Row]:
     """The standings of ``players`` (default: the whole field) from the results of ``state``, best first, each row
     explained. For an elimination event the bracket's places come first (:func:`~.formats.bracket_placings`);
-    for a ladder, the ladder's order."""
+    for a ladder, the ladder's order (withdrawn players last)."""
     field = list(players) if players is not None else list(state.seeds)
     members = set(field)
     wins = {p: 0 for p in field}
@@ -107,7 +107,8 @@ def _order(state: EventState, field: list[Player]) -> list[Player] | None:
     """The order imposed by the format itself (a bracket's places, a ladder's rungs), or None for a table."""
     kind = state.settings.format
     if kind is Format.LADDER:
-        return [p for p in state.ladder if p in field] + [p for p in field if p not in state.ladder]
+        on = rungs(state)
+        return [p for p in on if p in field] + [p for p in field if p not in on]
     if kind in (Format.SINGLE, Format.DOUBLE):
         return [p for _, p in bracket_placings(state) if p in field]
     return None
