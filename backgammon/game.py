@@ -25,7 +25,7 @@ play, cube, resignation and forfeit actions, the replay, the gnubg Match ID fiel
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import Any
 
@@ -103,6 +103,15 @@ def _check_side(side: Any) -> int:
     if side not in (0, 1) or isinstance(side, bool):
         raise GameError(f"a side is 0 or 1, not {side!r}")
     return side
+
+
+def _passes(check: Callable[[int], None], side: int) -> bool:
+    """Whether ``check(side)`` raises no :class:`BackgammonError`."""
+    try:
+        check(side)
+    except BackgammonError:
+        return False
+    return True
 
 
 class Game:
@@ -498,7 +507,16 @@ class Game:
         while the opening roll is due. Raises :class:`GameError` for a side other than 0/1.
         """
         _check_side(side)
-        checks = {
+        return {action for action, check in self._checks().items() if _passes(check, side)}
+
+    def allows(self, side: int, action: Action) -> bool:
+        """Whether ``side`` may call ``action`` now (one of :meth:`legal_actions`, checked alone). Raises
+        :class:`GameError` for a side other than 0/1."""
+        _check_side(side)
+        return _passes(self._checks()[action], side)
+
+    def _checks(self) -> dict[Action, Callable[[int], None]]:
+        return {
             Action.OPENING_ROLL: self._check_opening_roll,
             Action.ROLL: self._check_roll,
             Action.PLAY: self._check_play,
@@ -512,14 +530,6 @@ class Game:
             Action.REJECT_RESIGNATION: self._check_answer_resignation,
             Action.FORFEIT: self._check_forfeit,
         }
-        allowed: set[Action] = set()
-        for name, check in checks.items():
-            try:
-                check(side)
-            except BackgammonError:
-                continue
-            allowed.add(name)
-        return allowed
 
     # -- checks (each raises, none changes anything) --------------------------------------------------------------
     def _require_phase(self, *phases: Phase) -> None:

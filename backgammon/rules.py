@@ -82,7 +82,7 @@ Fields
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields, replace
+from dataclasses import dataclass, fields, replace
 from typing import Any
 
 from .errors import RuleSetError
@@ -215,8 +215,10 @@ class RuleSet:
         return replace(PRESETS[name], **overrides)
 
     def to_json(self) -> dict[str, Any]:
-        """Every field as a JSON-friendly dict (field name → value), in declaration order."""
-        return asdict(self)
+        """Every field as a JSON-friendly dict (field name → value), in declaration order. Every field is a plain
+        value (bool, int, str, None): :func:`dataclasses.asdict` without its deep copy (this runs for every stored
+        action)."""
+        return {name: getattr(self, name) for name in _FIELD_NAMES}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> RuleSet:
@@ -277,6 +279,8 @@ class RuleSet:
             parts.append("Point Game")
         return ", ".join(parts)
 
+
+_FIELD_NAMES = tuple(spec.name for spec in fields(RuleSet))
 
 PRESETS: dict[str, RuleSet] = {
     "tournament": RuleSet(name="tournament", forfeit_valuation="single"),

@@ -14,7 +14,8 @@ interaction deadline. The done times and the throughput — actions per second, 
 and in its picture worker — are figures of their own, printed beside the target, not part of it. Prints everything
 with the load average (the machine is shared).
 
-Run: ``python -m bench.load [--games 1000] [--rounds 3] [--members 400]``.
+Run: ``python -m bench.load [--games 1000] [--rounds 3] [--members 400]``; with ``BGCLUB_PROFILE=FILE`` the bot
+process profiles the bursts (:data:`tests.botprocess.PROFILE`).
 """
 
 from __future__ import annotations
@@ -33,12 +34,24 @@ from tests.botprocess import BotProcess, Gateway
 
 DEADLINE_S = 3.0
 POSTED = re.compile(r"^(POST|PATCH) /channels/(\d+)/messages")
+LATE = re.compile(r"^first response after ([0-9.]+) s$")
 
 
 def _figures(values: list[float]) -> str:
     ordered = sorted(values)
     return (f"median {ordered[len(ordered) // 2]:.2f} s, p99 {ordered[int(0.99 * (len(ordered) - 1))]:.2f} s, "
             f"worst {ordered[-1]:.2f} s")  # fmt: skip
+
+
+def _first_answer(record) -> float:
+    """Seconds from the click to its first answer at Discord — also when it came too late and Discord refused it
+    (``first response after … s``); -1 when none came."""
+    if record.callback_delays:
+        return record.callback_delays[0]
+    for reason, _code in record.refused:
+        if found := LATE.match(reason):
+            return float(found.group(1))
+    return -1.0
 
 
 def _click(gateway: Gateway, bot: BotProcess, message: dict):
@@ -86,6 +99,7 @@ async def run(games: int, rounds: int, members_count: int, seed: int, settings: 
                     posted.setdefault(int(found.group(2)), request.at)
 
             gateway.world.hooks.append((POSTED, seen))
+            bot.profile(True)  # only with BGCLUB_PROFILE set (tests/botprocess.py)
             for round_ in range(rounds):
                 boards = gateway.boards("t:m:") | gateway.boards("tm:m:")
                 posted.clear()
@@ -97,14 +111,17 @@ async def run(games: int, rounds: int, members_count: int, seed: int, settings: 
                 await bot.settle()
                 took = time.perf_counter() - began
                 cpu_bot, cpu_workers = bot.cpu_seconds() - cpu_bot, bot.children_cpu_seconds() - cpu_workers
-                first = [r.callback_delays[0] for _, r in clicks if r.callback_delays]
+                first = [_first_answer(r) for _, r in clicks]
+                late = sum(1 for delay in first if delay > DEADLINE_S)
+                first = [delay for delay in first if delay >= 0]
                 done = [posted[int(m["channel_id"])] - r.sent_at for m, r in clicks if int(m["channel_id"]) in posted]
                 private = sum(1 for _, r in clicks if r.followups)  # a refusal is a private followup
                 unanswered = sum(1 for _, r in clicks if len(r.callbacks) != 1)
                 actions = max(1, len(done))
                 print(f"  round {round_ + 1}: {len(clicks)} clicks at once, all handled in {took:.1f} s; "
                       f"load average {os.getloadavg()[0]:.1f}")  # fmt: skip
-                print(f"    first answer (the defer): {_figures(first)}; {unanswered} without exactly one")
+                print(f"    first answer (the defer): {_figures(first)}; {late} after {DEADLINE_S:.0f} s (refused by "
+                      f"Discord: the click did nothing); {unanswered} without exactly one")  # fmt: skip
                 print(f"    done (board posted): {len(done)} of {len(clicks)}; {private} answered privately (refused)")
                 print(f"    done times: {_figures(done)}")
                 print(f"    throughput: {len(done) / took:.0f} actions/s; CPU per action: bot "
@@ -115,6 +132,7 @@ async def run(games: int, rounds: int, members_count: int, seed: int, settings: 
                 ok = ok and round_ok
                 gateway.world.requests.clear()
                 gateway.world.files.clear()
+            bot.profile(False)
         finally:
             await bot.stop()
             await gateway.close()

@@ -401,7 +401,7 @@ class MatchTable:
 
     def can_double(self, side: int) -> bool:
         """Whether ``side`` may double now (RULES D1, D5, M3, M4)."""
-        return self.game is not None and "double" in self.game.legal_actions(side)
+        return self.game is not None and self.game.allows(side, Action.DOUBLE)
 
     @property
     def score(self) -> tuple[int, int]:

@@ -128,19 +128,16 @@ class Tx:
         self._conn = conn
 
     async def execute(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """Run one statement; returns the number of rows it changed."""
+        """Run one statement; returns the number of rows it changed. One trip to the connection's thread: the
+        statement has run to its end, so its cursor is left to be freed with it (``await cursor.close()`` would be
+        a second trip, for every statement of every action)."""
         with sqlite_errors():
-            cursor = await self._conn.execute(sql, params)
-            count = cursor.rowcount
-            await cursor.close()
-        return count
+            return (await self._conn.execute(sql, params)).rowcount
 
     async def insert(self, sql: str, params: Sequence[Any] = ()) -> int:
-        """Run one INSERT; returns the new row id."""
+        """Run one INSERT; returns the new row id (one trip, as :meth:`execute`)."""
         with sqlite_errors():
-            cursor = await self._conn.execute(sql, params)
-            rowid = cursor.lastrowid
-            await cursor.close()
+            rowid = (await self._conn.execute(sql, params)).lastrowid
         assert rowid is not None  # an INSERT always sets it
         return rowid
 

@@ -10,7 +10,8 @@ its CPU time — is the bot's own, without the fake Discord, and a SIGKILL kills
 
 Control lines (parent → child, one JSON object a line): ``{"t": EVENT, "d": payload}`` (a gateway event),
 ``{"op": "settle", "id": n}`` (answered on standard output, once every task the bot started has finished, by
-``{"settled": n, "rss_kb": …, "cpu_s": …}``), ``{"op": "ready"}`` (dispatch ``on_ready``: the scheduler loop
+``{"settled": n, "rss_kb": …, "cpu_s": …}``), ``{"op": "profile", "on": bool}`` (see :data:`PROFILE`),
+``{"op": "ready"}`` (dispatch ``on_ready``: the scheduler loop
 starts), ``{"op": "exit"}``. The child's first line on standard output is ``{"ready": pid}`` once it is logged in.
 
 :class:`Gateway` is the parent's side of the fake Discord for one or more bot processes: the world, its guild and
@@ -108,6 +109,11 @@ async def _child(args: argparse.Namespace) -> None:
                 await _settle(me)
                 out.write(json.dumps({"settled": message["id"], "rss_kb": rss_kb(), "cpu_s": cpu_seconds()}) + "\n")
                 out.flush()
+            elif message.get("op") == "profile" and args.profile is not None:
+                if message["on"]:
+                    args.profile.enable()
+                else:
+                    args.profile.disable()
             elif message.get("op") == "ready":
                 bot.dispatch("ready")
             elif message.get("op") == "exit":
@@ -175,6 +181,10 @@ class BotProcess:
             answer = json.loads(line)
             if answer.get("settled") == self._settles:
                 return answer
+
+    def profile(self, on: bool) -> None:
+        """Start (``on``) or stop the bot's own profiling; nothing unless it was started with :data:`PROFILE` set."""
+        self._write({"op": "profile", "on": on})
 
     def ready(self) -> None:
         """Dispatch ``on_ready`` (the scheduler's loop starts)."""
@@ -357,6 +367,13 @@ class Gateway:
         return found
 
 
+PROFILE = "BGCLUB_PROFILE"
+"""Environment variable: when set to a file name, the bot process profiles itself with :mod:`cProfile` between the
+control lines ``{"op": "profile", "on": true}`` and ``… false}`` (:meth:`BotProcess.profile`; ``bench.load`` sends
+them around its bursts) and writes the statistics there as it exits (``BGCLUB_PROFILE=/tmp/bot.prof python -m
+bench.load``; read them with ``python -m pstats``)."""
+
+
 def main() -> None:
     """The child's entry point (``python -m tests.botprocess``)."""
     parser = argparse.ArgumentParser(description="the bot, its gateway on standard input (tests/botprocess.py)")
@@ -364,7 +381,17 @@ def main() -> None:
     parser.add_argument("--db", default="", help="SQLite database file")
     parser.add_argument("--url", default="", help="PostgreSQL URL (instead of --db)")
     parser.add_argument("--settings", default="{}", help="bot.Settings keyword arguments, as JSON")
-    asyncio.run(_child(parser.parse_args()))
+    args = parser.parse_args()
+    args.profile = None
+    if os.environ.get(PROFILE):
+        import cProfile
+
+        args.profile = cProfile.Profile(time.thread_time)  # the event loop's own CPU time, not waits
+    try:
+        asyncio.run(_child(args))
+    finally:
+        if args.profile is not None:
+            args.profile.dump_stats(os.environ[PROFILE])
 
 
 if __name__ == "__main__":
