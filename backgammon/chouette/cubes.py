@@ -18,14 +18,46 @@ Every point moved is a :class:`Transfer` from one person to another, so a game's
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from ..cube import Cube
 from ..errors import ChouetteError
 
 BOX_SIDE, TEAM_SIDE = 0, 1
-STATUSES = ("live", "dropped", "settled", "scored")
-ENDINGS = (None, "team_dropped", "box_dropped", "settled", "scored")
+
+
+class Side(StrEnum):
+    """The two sides of a chouette game, as logged and stored: Box (cube and board side 0) and the Team (1)."""
+
+    BOX = "box"
+    TEAM = "team"
+
+
+SIDES = tuple(Side)
+"""Indexed by cube or board side: ``SIDES[BOX_SIDE]`` is Box."""
+
+
+class CubeStatus(StrEnum):
+    """A cube's ``status``: in play, dropped, settled (RULES C10) or scored at the end of the game."""
+
+    LIVE = "live"
+    DROPPED = "dropped"
+    SETTLED = "settled"
+    SCORED = "scored"
+
+
+class Ending(StrEnum):
+    """How a cube left play (its ``ended``): which side dropped, settled, or scored at the end of the game."""
+
+    TEAM_DROPPED = "team_dropped"
+    BOX_DROPPED = "box_dropped"
+    SETTLED = "settled"
+    SCORED = "scored"
+
+
+STATUSES = tuple(CubeStatus)
+ENDINGS = (None, *Ending)
 LEVELS = {"single": 1, "gammon": 2, "backgammon": 3}
 
 
@@ -54,8 +86,8 @@ class ChouetteCube:
     box: str
     stake: int
     cube: Cube
-    status: str = "live"
-    ended: str | None = None
+    status: CubeStatus = CubeStatus.LIVE
+    ended: Ending | None = None
     points: int = 0
     extra: bool = False
 
@@ -75,7 +107,7 @@ class ChouetteCube:
     @property
     def live(self) -> bool:
         """True while the cube is in play (RULES C5: 003 Atlanta 1.5 "in the game" also needs turned and accepted)."""
-        return self.status == "live"
+        return self.status == CubeStatus.LIVE
 
     @property
     def in_the_game(self) -> bool:
@@ -139,14 +171,14 @@ class ChouetteCube:
                 box=str(data["box"]),
                 stake=int(data["stake"]),
                 cube=Cube.from_json(data["cube"]),
-                status=data["status"],
-                ended=data["ended"],
+                status=CubeStatus(data["status"]),
+                ended=None if data["ended"] is None else Ending(data["ended"]),
                 points=int(data["points"]),
                 extra=bool(data["extra"]),
             )
         except (KeyError, TypeError, ValueError) as error:
             raise ChouetteError(f"malformed chouette cube record {data!r}: {error}") from None
-        if slot.status not in STATUSES or slot.ended not in ENDINGS or slot.stake < 1:
+        if slot.stake < 1:
             raise ChouetteError(f"impossible chouette cube record {data!r}")
         return slot
 

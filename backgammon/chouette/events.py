@@ -15,12 +15,32 @@ import functools
 import inspect
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, TypeVar
 
 from ..errors import ChouetteError, CubeError
 
-DECISIONS = ("take", "drop", "beaver", "raccoon")
-"""The answers to an offer on a cube (RULES D2–D3)."""
+
+class SessionPhase(StrEnum):
+    """Where a session stands: ``seating`` (the seat roll, RULES C1), ``ready`` between games, ``playing`` a game
+    (stored as its value: old states read the same)."""
+
+    SEATING = "seating"
+    READY = "ready"
+    PLAYING = "playing"
+
+
+class Decision(StrEnum):
+    """An answer to an offer on a cube (RULES D2–D3), as logged."""
+
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+    RACCOON = "raccoon"
+
+
+DECISIONS = tuple(Decision)
+"""The answers to an offer on a cube, in the order of :class:`Decision`."""
 
 _F = TypeVar("_F", bound=Callable[..., Any])
 
@@ -49,10 +69,10 @@ def event(method: _F) -> _F:
         bound.apply_defaults()
         snapshot = {key: copy.deepcopy(value) for key, value in self.__dict__.items() if key != "history"}
         try:
-            if self.phase == "playing":
+            if self.phase == SessionPhase.PLAYING:
                 self.game.events += 1
             result = method(self, *args, **kwargs)
-            if self.phase == "playing":
+            if self.phase == SessionPhase.PLAYING:
                 self._progress()
         except CubeError as error:
             self.__dict__.update(snapshot)

@@ -10,13 +10,28 @@ from __future__ import annotations
 import copy
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from ..errors import ChouetteError
-from .cubes import ChouetteCube, Transfer
+from .cubes import SIDES, ChouetteCube, Side, Transfer
 from .rotation import Outcome
 
-SIDES = ("box", "team")
+__all__ = ["SIDES", "ChouetteGame", "ExtraChoice", "ExtrasStage", "Side"]
+
+
+class ExtrasStage(StrEnum):
+    """The ``stage`` of an extras round (003 Atlanta 5.7): the droppers offering, then the taker answering."""
+
+    OFFERING = "offering"
+    ANSWERING = "answering"
+
+
+class ExtraChoice(StrEnum):
+    """A dropper's choice in an extras round (``extras["offers"]``): offer the taker an extra, or none (5.7)."""
+
+    OFFER = "offer"
+    NONE = "none"
 
 
 @dataclass
@@ -55,7 +70,7 @@ class ChouetteGame:
     initial_captain: str
     captain: str
     cubes: dict[str, ChouetteCube]
-    on_roll: str | None = None
+    on_roll: Side | None = None
     doubled: list[str] = field(default_factory=list)
     window: dict[str, str | None] | None = None
     consent: dict[str, str | None] | None = None
@@ -141,7 +156,7 @@ class ChouetteGame:
                 initial_captain=data["initial_captain"],
                 captain=data["captain"],
                 cubes={slot.key: slot for slot in cubes},
-                on_roll=data["on_roll"],
+                on_roll=None if data["on_roll"] is None else Side(data["on_roll"]),
                 doubled=list(data["doubled"]),
                 window=_in_order(data["window"], keys),
                 consent=_in_order(data["consent"], members),
@@ -158,8 +173,6 @@ class ChouetteGame:
             )
         except (KeyError, TypeError, ValueError) as error:
             raise ChouetteError(f"malformed chouette game record: {error}") from None
-        if game.on_roll not in (None, *SIDES):
-            raise ChouetteError(f"impossible chouette game record: on_roll {game.on_roll!r}")
         return game
 
 

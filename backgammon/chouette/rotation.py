@@ -10,12 +10,25 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from ..errors import ChouetteError
+from .rules import ActingCaptainReading, Family, LastRankOrder
 
-CLASSIC_RESULTS = ("box", "team", "even")
-ATLANTA_RESULTS = ("box", "team", "zero")
+
+class OutcomeResult(StrEnum):
+    """Who won Box vs the Captain (:attr:`Outcome.result`): Box, the Team, even (classic) or zero (Atlanta)."""
+
+    BOX = "box"
+    TEAM = "team"
+    EVEN = "even"
+    ZERO = "zero"
+
+
+_ACTING_TAKES_BOX = ActingCaptainReading.ACTING_CAPTAIN_TAKES_BOX
+CLASSIC_RESULTS = (OutcomeResult.BOX, OutcomeResult.TEAM, OutcomeResult.EVEN)
+ATLANTA_RESULTS = (OutcomeResult.BOX, OutcomeResult.TEAM, OutcomeResult.ZERO)
 
 
 @dataclass(frozen=True)
@@ -32,12 +45,12 @@ class Outcome:
     and his own cube beat Box (the open point ``acting_captain_beats_box``).
     """
 
-    family: str
+    family: Family
     box: str
     captain: str
     final_captain: str | None
     demoted: tuple[str, ...]
-    result: str
+    result: OutcomeResult
     box_net: int
     acting_won: bool = False
 
@@ -59,12 +72,12 @@ class Outcome:
         """Inverse of :meth:`to_json`; raises :class:`ChouetteError` for a malformed record."""
         try:
             return cls(
-                data["family"],
+                Family(data["family"]),
                 data["box"],
                 data["captain"],
                 data["final_captain"],
                 tuple(data["demoted"]),
-                data["result"],
+                OutcomeResult(data["result"]),
                 int(data["box_net"]),
                 bool(data.get("acting_won", False)),
             )
@@ -73,7 +86,7 @@ class Outcome:
 
 
 def classic_next_order(
-    order: Sequence[str], outcome: Outcome, *, last_rank_order: str = "order_of_defeat"
+    order: Sequence[str], outcome: Outcome, *, last_rank_order: LastRankOrder = LastRankOrder.ORDER_OF_DEFEAT
 ) -> list[str]:
     """The next order under the classic rotation (000 Chouette 6–7, 9–11; 001 Chouette 5–7, 10).
 
@@ -91,13 +104,13 @@ def classic_next_order(
     box, team = order[0], list(order[1:])
     demoted = list(outcome.demoted)
     final = outcome.final_captain
-    refusers_last = last_rank_order == "refusers_last"
-    if outcome.result == "team":
+    refusers_last = last_rank_order == LastRankOrder.REFUSERS_LAST
+    if outcome.result == OutcomeResult.TEAM:
         if final is None:
             raise ChouetteError("a Team win needs the Captain who won it")
         rest = [m for m in team if m not in demoted and m != final]
         return [final, *rest, box, *demoted] if refusers_last else [final, *rest, *demoted, box]
-    if outcome.result == "box" and final is not None:
+    if outcome.result == OutcomeResult.BOX and final is not None:
         rest = [m for m in team if m not in demoted and m != final]
         return [box, *rest, final, *demoted] if refusers_last else [box, *rest, *demoted, final]
     rest = [m for m in team if m not in demoted]
@@ -109,7 +122,7 @@ def atlanta_next_order(
     outcome: Outcome,
     *,
     break_even_rule: bool = True,
-    acting_captain_beats_box: str = "initial_captain_decides",
+    acting_captain_beats_box: ActingCaptainReading = ActingCaptainReading.INITIAL_CAPTAIN_DECIDES,
 ) -> list[str]:
     """The next order under 003 Atlanta 6.1–6.3.
 
@@ -126,12 +139,12 @@ def atlanta_next_order(
     """
     box, captain = order[0], outcome.captain
     rest = [m for m in order[1:] if m != captain]
-    if outcome.result == "team":
+    if outcome.result == OutcomeResult.TEAM:
         return [captain, *rest, box]
     acting = outcome.final_captain
-    if outcome.acting_won and acting is not None and acting_captain_beats_box == "acting_captain_takes_box":
+    if outcome.acting_won and acting is not None and acting_captain_beats_box == _ACTING_TAKES_BOX:
         return [acting, *[m for m in rest if m != acting], captain, box]
-    if outcome.result == "box" and (outcome.box_net >= 0 or not break_even_rule):
+    if outcome.result == OutcomeResult.BOX and (outcome.box_net >= 0 or not break_even_rule):
         return [box, *rest, captain]
     if not rest:
         raise ChouetteError("6.1 needs a player behind the Captain to become Box")
@@ -143,12 +156,12 @@ def next_order(
     outcome: Outcome,
     *,
     break_even_rule: bool = True,
-    acting_captain_beats_box: str = "initial_captain_decides",
-    last_rank_order: str = "order_of_defeat",
+    acting_captain_beats_box: ActingCaptainReading = ActingCaptainReading.INITIAL_CAPTAIN_DECIDES,
+    last_rank_order: LastRankOrder = LastRankOrder.ORDER_OF_DEFEAT,
 ) -> list[str]:
     """The next order for ``outcome.family`` (:func:`classic_next_order` or :func:`atlanta_next_order`, with the
     rule set's readings of the open points)."""
-    if outcome.family == "classic":
+    if outcome.family == Family.CLASSIC:
         if outcome.result not in CLASSIC_RESULTS:
             raise ChouetteError(f"classic result is one of {CLASSIC_RESULTS}, not {outcome.result!r}")
         return classic_next_order(order, outcome, last_rank_order=last_rank_order)
@@ -168,7 +181,10 @@ def relinquish_box(order: Sequence[str]) -> list[str]:
 
 
 def loser_marks(
-    outcome: Outcome, *, break_even_rule: bool = True, acting_captain_beats_box: str = "initial_captain_decides"
+    outcome: Outcome,
+    *,
+    break_even_rule: bool = True,
+    acting_captain_beats_box: ActingCaptainReading = ActingCaptainReading.INITIAL_CAPTAIN_DECIDES,
 ) -> dict[str, Any]:
     """The 003 Atlanta 10.1 marks for a finished game: ``{"circled": [...]}`` plus ``"b": captain`` when both Box and
     Captain lose ("a 'b' by Captain's circle to indicate that Captain will follow Box in the rotation").
@@ -176,17 +192,17 @@ def loser_marks(
     The losers circled are those of Box vs the (initial, Atlanta; final, classic) Captain; when Box beats the Captain
     but loses points (6.1), both lose.
     """
-    if outcome.family == "classic":
-        if outcome.result == "team":
+    if outcome.family == Family.CLASSIC:
+        if outcome.result == OutcomeResult.TEAM:
             return {"circled": [outcome.box]}
         losers = list(outcome.demoted)
-        if outcome.result == "box" and outcome.final_captain is not None:
+        if outcome.result == OutcomeResult.BOX and outcome.final_captain is not None:
             losers.append(outcome.final_captain)
         return {"circled": losers}
-    if outcome.result == "team":
+    if outcome.result == OutcomeResult.TEAM:
         return {"circled": [outcome.box]}
-    if outcome.acting_won and acting_captain_beats_box == "acting_captain_takes_box":
+    if outcome.acting_won and acting_captain_beats_box == _ACTING_TAKES_BOX:
         return {"circled": [outcome.box, outcome.captain]}  # both lose their places; no "b": Box does not follow
-    if outcome.result == "box" and (outcome.box_net >= 0 or not break_even_rule):
+    if outcome.result == OutcomeResult.BOX and (outcome.box_net >= 0 or not break_even_rule):
         return {"circled": [outcome.captain]}
     return {"circled": [outcome.box, outcome.captain], "b": outcome.captain}

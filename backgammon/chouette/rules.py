@@ -78,25 +78,72 @@ Open points the seed texts leave open, each an option with both readings (defaul
 from __future__ import annotations
 
 from dataclasses import dataclass, field, fields, replace
+from enum import StrEnum
 from typing import Any
 
 from ..errors import RuleSetError
 from ..rules import RuleSet
 
-FAMILIES = ("classic", "atlanta")
-EXTRAS_RULES = ("off", "5.7", "5.7a", "5.7b", "5.7c")
-FORFEIT_TO = ("box", "captain")
-ACTING_CAPTAIN_READINGS = ("initial_captain_decides", "acting_captain_takes_box")
-LAST_RANK_ORDERS = ("order_of_defeat", "refusers_last")
-REFUSER_FORFEITS = ("count", "stake")
+
+class Family(StrEnum):
+    """``family``: the classic chouette (one cube for the Team) or the Atlanta rules (a cube per member)."""
+
+    CLASSIC = "classic"
+    ATLANTA = "atlanta"
+
+
+class Extras(StrEnum):
+    """``extras``: off, or which reading of 003 Atlanta 5.7 (5.7, 5.7a, 5.7b, 5.7c)."""
+
+    OFF = "off"
+    RULE_5_7 = "5.7"
+    RULE_5_7A = "5.7a"
+    RULE_5_7B = "5.7b"
+    RULE_5_7C = "5.7c"
+
+
+class ForfeitTo(StrEnum):
+    """``refuser_forfeit_to``: who receives a refuser's forfeit (RULES C4)."""
+
+    BOX = "box"
+    CAPTAIN = "captain"
+
+
+class ActingCaptainReading(StrEnum):
+    """``acting_captain_beats_box``: who takes the box when an Acting Captain beats Box (RULES C8)."""
+
+    INITIAL_CAPTAIN_DECIDES = "initial_captain_decides"
+    ACTING_CAPTAIN_TAKES_BOX = "acting_captain_takes_box"
+
+
+class LastRankOrder(StrEnum):
+    """``last_rank_order``: the order of two members sent to last rank in one game (RULES C8, classic)."""
+
+    ORDER_OF_DEFEAT = "order_of_defeat"
+    REFUSERS_LAST = "refusers_last"
+
+
+class RefuserForfeits(StrEnum):
+    """``refuser_forfeits``: what a 1931 refuser forfeits, his count or his stake (RULES C4)."""
+
+    COUNT = "count"
+    STAKE = "stake"
+
+
+FAMILIES = tuple(Family)
+EXTRAS_RULES = tuple(Extras)
+FORFEIT_TO = tuple(ForfeitTo)
+ACTING_CAPTAIN_READINGS = tuple(ActingCaptainReading)
+LAST_RANK_ORDERS = tuple(LastRankOrder)
+REFUSER_FORFEITS = tuple(RefuserForfeits)
 _INT_FIELDS = ("seating_dice", "min_members", "box_partner_min_members")
-_STR_FIELDS = {
-    "family": FAMILIES,
-    "extras": EXTRAS_RULES,
-    "refuser_forfeit_to": FORFEIT_TO,
-    "acting_captain_beats_box": ACTING_CAPTAIN_READINGS,
-    "last_rank_order": LAST_RANK_ORDERS,
-    "refuser_forfeits": REFUSER_FORFEITS,
+_STR_FIELDS: dict[str, type[StrEnum]] = {
+    "family": Family,
+    "extras": Extras,
+    "refuser_forfeit_to": ForfeitTo,
+    "acting_captain_beats_box": ActingCaptainReading,
+    "last_rank_order": LastRankOrder,
+    "refuser_forfeits": RefuserForfeits,
 }
 
 
@@ -114,7 +161,7 @@ class ChouetteRules:
     """
 
     name: str = "custom"
-    family: str = "atlanta"
+    family: Family = Family.ATLANTA
     game: RuleSet = field(default_factory=_default_game)
     seating_dice: int = 2
     min_members: int = 3
@@ -124,17 +171,17 @@ class ChouetteRules:
     box_partner_min_members: int = 6
     partners_may_refuse_team_double: bool = False
     captain_takes_over_refusers: bool = False
-    refuser_forfeit_to: str = "box"
+    refuser_forfeit_to: ForfeitTo = ForfeitTo.BOX
     half_rule: bool = True
     rule_5_10a: bool = False
-    extras: str = "5.7"
+    extras: Extras = Extras.RULE_5_7
     break_even_rule: bool = True
     settlements: bool = True
     circle_losers: bool = True
     team_settlements: bool = True
-    acting_captain_beats_box: str = "initial_captain_decides"
-    last_rank_order: str = "order_of_defeat"
-    refuser_forfeits: str = "count"
+    acting_captain_beats_box: ActingCaptainReading = ActingCaptainReading.INITIAL_CAPTAIN_DECIDES
+    last_rank_order: LastRankOrder = LastRankOrder.ORDER_OF_DEFEAT
+    refuser_forfeits: RefuserForfeits = RefuserForfeits.COUNT
 
     def __post_init__(self) -> None:
         for spec in fields(self):
@@ -146,8 +193,10 @@ class ChouetteRules:
                 if not isinstance(value, RuleSet):
                     raise RuleSetError(f"game is a RuleSet (backgammon.rules), not {type(value).__name__}")
             elif spec.name in _STR_FIELDS:
-                if value not in _STR_FIELDS[spec.name]:
-                    raise RuleSetError(f"{spec.name} is one of {', '.join(_STR_FIELDS[spec.name])}; got {value!r}")
+                kind = _STR_FIELDS[spec.name]
+                if not isinstance(value, str) or value not in tuple(kind):
+                    raise RuleSetError(f"{spec.name} is one of {', '.join(kind)}; got {value!r}")
+                object.__setattr__(self, spec.name, kind(value))  # parsed once: the enum member from here on
             elif spec.name in _INT_FIELDS or spec.name == "max_members":
                 if value is None and spec.name == "max_members":
                     continue
@@ -166,7 +215,7 @@ class ChouetteRules:
         self.game.validate_for(0)
         if self.game.point_game:
             raise RuleSetError("the Point Game (RULES M6) is not defined for chouettes: switch point_game off")
-        if self.family == "classic" and (self.game.beavers or self.game.raccoons):
+        if self.family == Family.CLASSIC and (self.game.beavers or self.game.raccoons):
             raise RuleSetError(
                 "the classic chouette has one cube for the whole Team (RULES C4): beavers and raccoons need a cube per "
                 "member — use the 'chouette-atlanta' family or switch them off"
@@ -223,7 +272,7 @@ class ChouetteRules:
     @property
     def single_cube(self) -> bool:
         """True for the classic family: one cube for the whole Team (RULES C4)."""
-        return self.family == "classic"
+        return self.family == Family.CLASSIC
 
     def describe(self) -> str:
         """A one-line human summary, e.g. for ``/chouette rules``: the name once (the game rules' own summary begins
@@ -234,7 +283,7 @@ class ChouetteRules:
         parts = [self.name, f"{self.family} family"] + ([game] if game else [])
         if self.box_partner:
             parts.append(f"Box Partner from {self.box_partner_min_members} players")
-        if self.family == "atlanta":
+        if self.family == Family.ATLANTA:
             parts.append(f"extras {self.extras}")
             if self.half_rule:
                 parts.append("5.10a" if self.rule_5_10a else "5.10")

@@ -43,33 +43,24 @@ from __future__ import annotations
 
 import copy
 from collections.abc import Mapping, Sequence
-from enum import StrEnum
 from typing import Any, TypeVar
 
 from .. import cube as cube_rules
 from ..cube import Cube
 from ..errors import ChouetteError
-from .cubes import BOX_SIDE, LEVELS, TEAM_SIDE, ChouetteCube, Transfer, extra_key, net_points
-from .events import DECISIONS, Awaiting, event
-from .game import SIDES, ChouetteGame
-from .rotation import Outcome, loser_marks, relinquish_box
+from ..game import Action
+from .cubes import BOX_SIDE, LEVELS, TEAM_SIDE, ChouetteCube, CubeStatus, Ending, Side, Transfer, extra_key, net_points
+from .events import DECISIONS, Awaiting, Decision, SessionPhase, event
+from .game import SIDES, ChouetteGame, ExtraChoice, ExtrasStage
+from .rotation import Outcome, OutcomeResult, loser_marks, relinquish_box
 from .rotation import next_order as rotate
-from .rules import ChouetteRules
+from .rules import ChouetteRules, Extras, Family, ForfeitTo, RefuserForfeits
 from .seating import apply_throws, is_resolved, resolved_order
-from .sheet import ScoreSheet, SheetRow, split_box_partner
+from .sheet import EndedBy, ScoreSheet, SheetRow, split_box_partner
 
 __all__ = ["DECISIONS", "EVENTS", "PHASES", "Awaiting", "ChouetteSession"]
 
 _T = TypeVar("_T")
-
-class SessionPhase(StrEnum):
-    """Where a session stands: ``seating`` (the seat roll, RULES C1), ``ready`` between games, ``playing`` a game
-    (stored as its value: old states read the same)."""
-
-    SEATING = "seating"
-    READY = "ready"
-    PLAYING = "playing"
-
 
 PHASES = tuple(SessionPhase)
 """The phases of a session: throwing for seats, between games, a game in progress."""
@@ -261,7 +252,7 @@ class ChouetteSession:
                     keys = tuple(slot.key for slot in game.cubes_of(member))
                     result.append(Awaiting(member, self.proxy_for(member), ("take", "drop"), keys))
             return result
-        if game.extras is not None and game.extras["stage"] == "offering":
+        if game.extras is not None and game.extras["stage"] == ExtrasStage.OFFERING:
             for member, choice in game.extras["offers"].items():
                 if choice is None:
                     result.append(Awaiting(member, self.proxy_for(member), ("offer_extra", "no_extra"), ()))
@@ -286,9 +277,9 @@ class ChouetteSession:
             return [k for k, c in game.window.items() if c is None and game.cubes[k].team == actor]
         if self._pending_reason() or actor in game.doubled or game.rolled:
             return []
-        if game.on_roll == "box":
+        if game.on_roll == Side.BOX:
             return [slot.key for slot in game.live_cubes() if slot.box == actor and self._double_ok(slot, BOX_SIDE)]
-        if game.on_roll == "team" and self.rules.single_cube and actor == self.player:
+        if game.on_roll == Side.TEAM and self.rules.single_cube and actor == self.player:
             live = game.live_cubes()
             return [slot.key for slot in live] if all(self._double_ok(s, TEAM_SIDE) for s in live) else []
         return []
@@ -346,20 +337,20 @@ class ChouetteSession:
         extras = game.extras
         if (
             extras is not None
-            and extras["stage"] == "offering"
+            and extras["stage"] == ExtrasStage.OFFERING
             and all(c is not None for c in extras["offers"].values())
         ):
             self._open_extras()
         extras = game.extras
         offers_open = extras is not None and any(
-            game.cubes[k].pending and game.cubes[k].cube.stage == "double" for k in extras["keys"]
+            game.cubes[k].pending and game.cubes[k].cube.stage == Action.DOUBLE for k in extras["keys"]
         )
-        if extras is not None and extras["stage"] == "answering" and not offers_open:
+        if extras is not None and extras["stage"] == ExtrasStage.ANSWERING and not offers_open:
             game.extras = None
         if not (self.rules.single_cube and game.round is not None):
             self._update_captain()
         if not game.live_cubes():
-            self._finish("drops")
+            self._finish(EndedBy.DROPS)
 
     def _update_captain(self) -> None:
         game = self._current
@@ -374,7 +365,7 @@ class ChouetteSession:
             role = "Captain"
         else:
             own = game.cubes.get(old)
-            sits_out = old == game.initial_captain and own is not None and own.ended == "box_dropped"
+            sits_out = old == game.initial_captain and own is not None and own.ended == Ending.BOX_DROPPED
             rule = "003 Atlanta 6.3" if sits_out else "003 Atlanta 6.2"
             role = "Acting Captain"
         game.captain_changes.append(
@@ -422,7 +413,7 @@ class ChouetteSession:
             raise ChouetteError(f"no game is in progress (the session is {self.phase}); start one with start_game")
         return self._current
 
-    def _require_turn(self, side: str) -> None:
+    def _require_turn(self, side: Side) -> None:
         if self._current.on_roll != side:
             whose = self._current.on_roll or "nobody (before the first turn)"
             raise ChouetteError(f"a double is offered at one's own turn before rolling (RULES D1); on roll: {whose}")
@@ -720,10 +711,10 @@ class ChouetteSession:
         reason = self._pending_reason()
         if reason:
             raise ChouetteError(f"the turn cannot pass yet: {reason}")
-        game.on_roll = side
+        game.on_roll = Side(side)
         game.doubled = []
         game.rolled = False
-        if side == "team" and not self.rules.single_cube:
+        if side == Side.TEAM and not self.rules.single_cube:
             entries: dict[str, str | None] = {
                 slot.key: None for slot in game.live_cubes() if self._double_ok(slot, TEAM_SIDE)
             }
@@ -758,7 +749,7 @@ class ChouetteSession:
         cube he may not double (owned by the Team, out of play, the cube limit), or a subset in the classic family.
         """
         game = self._require_playing()
-        self._require_turn("box")
+        self._require_turn(Side.BOX)
         self._require_before_roll()
         if game.box in game.doubled:
             raise ChouetteError("Box has already doubled this turn")
@@ -788,7 +779,7 @@ class ChouetteSession:
         for key in keys:
             game.cubes[key].cube = cube_rules.offer_double(game.cubes[key].cube, BOX_SIDE)
         game.round = {
-            "by": "box",
+            "by": Side.BOX,
             "keys": keys,
             "from_centre": from_centre and len(keys) > 1,
             "half_rule": False,
@@ -809,7 +800,7 @@ class ChouetteSession:
         Captain), a cube he may not turn, or a second double in the same turn.
         """
         game = self._require_playing()
-        self._require_turn("team")
+        self._require_turn(Side.TEAM)
         self._require_before_roll()
         self._check_actor(member, by)
         if self.rules.single_cube:
@@ -832,7 +823,7 @@ class ChouetteSession:
             for key in keys:
                 game.cubes[key].cube = cube_rules.offer_double(game.cubes[key].cube, TEAM_SIDE)
             game.round = {
-                "by": "team",
+                "by": Side.TEAM,
                 "keys": keys,
                 "from_centre": False,
                 "half_rule": False,
@@ -845,7 +836,7 @@ class ChouetteSession:
                 game.consent = dict.fromkeys(partners)
             return self._offered_values(keys)
         key = self._window_entry(member, cube)
-        _required(game.window, "no doubling window is open")[key] = "double"
+        _required(game.window, "no doubling window is open")[key] = Action.DOUBLE
         game.cubes[key].cube = cube_rules.offer_double(game.cubes[key].cube, TEAM_SIDE)
         return self._offered_values([key])
 
@@ -897,10 +888,10 @@ class ChouetteSession:
             for member, choice in game.consent.items():
                 if choice is None:
                     game.consent[member] = "take"
-        elif game.extras is not None and game.extras["stage"] == "offering":
+        elif game.extras is not None and game.extras["stage"] == ExtrasStage.OFFERING:
             for member, choice in game.extras["offers"].items():
                 if choice is None:
-                    game.extras["offers"][member] = "none"
+                    game.extras["offers"][member] = ExtraChoice.NONE
         else:
             raise ChouetteError("no window is open")
 
@@ -910,7 +901,7 @@ class ChouetteSession:
         them and the lone player"). Raises :class:`ChouetteError` outside Box's turn, with something pending, or when
         he holds no extra he may double."""
         game = self._require_playing()
-        self._require_turn("box")
+        self._require_turn(Side.BOX)
         self._require_before_roll()
         self._check_actor(giver, by)
         if giver in game.doubled:
@@ -933,7 +924,7 @@ class ChouetteSession:
     # ======================================================================================== offer rounds
     def _close_window(self) -> None:
         game = self._current
-        doubled = [k for k, c in _required(game.window, "no doubling window is open").items() if c == "double"]
+        doubled = [k for k, c in _required(game.window, "no doubling window is open").items() if c == Action.DOUBLE]
         own_live = {slot.key for slot in game.own_live_cubes()}
         own_doubled = [k for k in doubled if not game.cubes[k].extra]
         all_from_centre = (
@@ -944,7 +935,7 @@ class ChouetteSession:
         game.window = None
         if doubled:
             game.round = {
-                "by": "team",
+                "by": Side.TEAM,
                 "keys": doubled,
                 "from_centre": all_from_centre,
                 "half_rule": all_from_centre and self.rules.half_rule,
@@ -956,7 +947,7 @@ class ChouetteSession:
         game = self._current
         round_ = _required(game.round, "no offer round is open")
         game.round = None
-        if round_["by"] != "box":
+        if round_["by"] != Side.BOX:
             return
         keys = [k for k in round_["keys"] if k in game.cubes]
         if self.rules.single_cube:
@@ -967,13 +958,13 @@ class ChouetteSession:
             if self.rules.captain_takes_over_refusers and game.in_play(game.captain):
                 for key in keys:
                     slot = game.cubes[key]
-                    if slot.ended == "team_dropped" and slot.team not in game.demoted:
+                    if slot.ended == Ending.TEAM_DROPPED and slot.team not in game.demoted:
                         self._take_over(slot, -slot.points)  # the refuser's forfeit (RULES C4, refuser_forfeits)
             return
-        if self.rules.extras == "off" or not round_["from_centre"]:
+        if self.rules.extras == Extras.OFF or not round_["from_centre"]:
             return
         takers = [k for k in keys if game.cubes[k].live]
-        droppers = [game.cubes[k].team for k in keys if game.cubes[k].ended == "team_dropped"]
+        droppers = [game.cubes[k].team for k in keys if game.cubes[k].ended == Ending.TEAM_DROPPED]
         if len(takers) == 1 and droppers:
             game.extras = {
                 "taker": game.cubes[takers[0]].team,
@@ -981,19 +972,19 @@ class ChouetteSession:
                 "stakes": {game.cubes[k].team: round_["before"][k] for k in keys if game.cubes[k].ended},
                 "before": round_["before"][takers[0]],
                 "keys": [],
-                "stage": "offering",
+                "stage": ExtrasStage.OFFERING,
             }
 
     def _take_over(self, slot: ChouetteCube, before: int) -> None:
         """001 Ch.9: the Active Player "must assume that partner's responsibility and take over his position whether
-        for profit or loss", at the doubled value; with ``refuser_forfeit_to == "captain"`` the forfeit goes to him."""
+        for profit or loss", at the doubled value; with ``refuser_forfeit_to`` ``captain`` the forfeit goes to him."""
         game, refuser = self._current, slot.team
-        if self.rules.refuser_forfeit_to == "captain":
+        if self.rules.refuser_forfeit_to == ForfeitTo.CAPTAIN:
             self._pay(
                 game.box, game.captain, before, f"{refuser}'s forfeit passes to {game.captain} (001 Ch.9)", slot.key
             )
         slot.cube = cube_rules.take(slot.cube)
-        slot.team, slot.status, slot.ended, slot.points = game.captain, "live", None, 0
+        slot.team, slot.status, slot.ended, slot.points = game.captain, CubeStatus.LIVE, None, 0
 
     # ====================================================================== answers (RULES C4, C5, D2, D3)
     @event
@@ -1018,10 +1009,12 @@ class ChouetteSession:
             raise ChouetteError("the Team's doubling window is open: offers are answered once it closes (5.9)")
         if game.consent is not None:
             return self._consent(member, decision, cube)
-        if game.extras is not None and game.extras["stage"] == "offering":
+        if game.extras is not None and game.extras["stage"] == ExtrasStage.OFFERING:
             raise ChouetteError("the droppers are deciding whether to offer extras (003 Atlanta 5.7)")
         if game.extras is not None and member == game.extras["taker"]:
-            extras = [k for k in game.extras["keys"] if game.cubes[k].pending and game.cubes[k].cube.stage == "double"]
+            extras = [
+                k for k in game.extras["keys"] if game.cubes[k].pending and game.cubes[k].cube.stage == Action.DOUBLE
+            ]
             if extras and (cube is None or cube in extras):
                 return self._answer_extras(member, decision, extras if cube is None else [cube])
         slots = [s for s in game.cubes.values() if s.pending and s.responder == member and cube in (None, s.key)]
@@ -1081,7 +1074,7 @@ class ChouetteSession:
         round_ = game.round
         if round_ and round_["half_rule"]:
             own = [k for k in round_["keys"] if not game.cubes[k].extra]
-            group = [k for k in own if game.cubes[k].pending and game.cubes[k].cube.stage == "double"]
+            group = [k for k in own if game.cubes[k].pending and game.cubes[k].cube.stage == Action.DOUBLE]
             if group and any(k in chosen for k in group):
                 self._check_half_rule(group, chosen, len(own))
         for key in sorted(chosen, key=lambda k: game.rank(game.cubes[k].team)):
@@ -1094,7 +1087,7 @@ class ChouetteSession:
                 f"every Team cube was turned from the centre: Box answers all of them at once (003 Atlanta 5.10); "
                 f"missing {', '.join(missing)}"
             )
-        accepted = sum(1 for k in group if chosen[k] in ("take", "beaver"))
+        accepted = sum(1 for k in group if chosen[k] in (Decision.TAKE, Decision.BEAVER))
         if self.rules.rule_5_10a and len(self._current.order) == 3 and offered == 2:
             if accepted == 1:
                 raise ChouetteError("both cubes were turned from the centre: Box takes both or drops both (5.10a)")
@@ -1109,24 +1102,24 @@ class ChouetteSession:
         RULES D2, D3, D5), less what an extra's taker may not do (003 Atlanta 5.7: no raccoon; 5.7c: no drop)."""
         allowed = cube_rules.answers(slot.cube, self.rules.game)
         extras = self._current.extras
-        if slot.extra and extras is not None and slot.responder == extras["taker"] and slot.cube.stage == "double":
-            refused = {"raccoon"} | ({"drop"} if self._extras_rule() == "5.7c" else set())
+        if slot.extra and extras is not None and slot.responder == extras["taker"] and slot.cube.stage == Action.DOUBLE:
+            refused = {Decision.RACCOON} | ({Decision.DROP} if self._extras_rule() == Extras.RULE_5_7C else set())
             allowed = tuple(a for a in allowed if a not in refused)
         return allowed
 
     def _respond(self, slot: ChouetteCube, decision: str) -> None:
         """Apply one answer to one cube (RULES D2–D3 through backgammon.cube); a drop records the transfer."""
         side = _required(slot.cube.responder, f"no offer on {slot.key}'s cube awaits an answer")
-        if decision == "take":
+        if decision == Decision.TAKE:
             slot.cube = cube_rules.take(slot.cube)
-        elif decision == "beaver":
+        elif decision == Decision.BEAVER:
             slot.cube = cube_rules.beaver(slot.cube, self.rules.game)
-        elif decision == "raccoon":
+        elif decision == Decision.RACCOON:
             slot.cube = cube_rules.raccoon(slot.cube, self.rules.game)
         else:
             cube_rules.check_drop(slot.cube, self.rules.game)
             cost = slot.stake * cube_rules.drop_cost(slot.cube)
-            if side == TEAM_SIDE and self.rules.single_cube and self.rules.refuser_forfeits == "stake":
+            if side == TEAM_SIDE and self.rules.single_cube and self.rules.refuser_forfeits == RefuserForfeits.STAKE:
                 cost = slot.stake  # 001 Ch.9 "forfeiting his stake" read as the single stake (open point, rules.py)
             payer, payee = slot.holder(side), slot.holder(1 - side)
             rule = "RULES D2, 000 Ch.8" if self.rules.single_cube else "RULES D2, C5"
@@ -1137,8 +1130,8 @@ class ChouetteSession:
                 f"{payer} dropped {slot.key}'s cube at {slot.offered_value} ({rule})",
                 slot.key,
             )
-            slot.status = "dropped"
-            slot.ended = "team_dropped" if side == TEAM_SIDE else "box_dropped"
+            slot.status = CubeStatus.DROPPED
+            slot.ended = Ending.TEAM_DROPPED if side == TEAM_SIDE else Ending.BOX_DROPPED
             slot.points = -cost if side == TEAM_SIDE else cost
 
     def _consent(self, member: str, decision: str, cube: str | None) -> None:
@@ -1149,14 +1142,14 @@ class ChouetteSession:
         consent = _required(game.consent, "no Captain's double awaits the partners' answers")
         if consent.get(member, "x") is not None:
             raise ChouetteError(f"{member} has no answer to give to the Captain's double")
-        if decision not in ("take", "drop"):
+        if decision not in (Decision.TAKE, Decision.DROP):
             raise ChouetteError("a partner goes along with the Captain's double (take) or refuses it (drop), 000 Ch.8")
-        consent[member] = decision
-        if decision == "drop":
+        consent[member] = Decision(decision)
+        if decision == Decision.DROP:
             for slot in game.cubes_of(member):
                 cost = slot.value
                 self._pay(member, game.box, cost, f"{member} refused the Captain's double (000 Ch.8)", slot.key)
-                slot.status, slot.ended, slot.points = "dropped", "team_dropped", -cost
+                slot.status, slot.ended, slot.points = CubeStatus.DROPPED, Ending.TEAM_DROPPED, -cost
 
     # ============================================================================ extras (003 Atlanta 5.7)
     @event
@@ -1164,38 +1157,38 @@ class ChouetteSession:
         """A member who dropped Box's double offers the lone taker an extra (003 Atlanta 5.7): he will pay the taker
         the value of his undoubled cube and the taker holds his cube at double the value. Raises
         :class:`ChouetteError` unless an extras round is open and ``member`` is one of its droppers still deciding."""
-        self._extra_choice(member, "offer", by)
+        self._extra_choice(member, ExtraChoice.OFFER, by)
 
     @event
     def no_extra(self, member: str, by: str | None = None) -> None:
         """A dropper offers no extra (003 Atlanta 5.7: "no one is required to offer"). Errors as :meth:`offer_extra`."""
-        self._extra_choice(member, "none", by)
+        self._extra_choice(member, ExtraChoice.NONE, by)
 
-    def _extra_choice(self, member: str, choice: str, by: str | None) -> None:
+    def _extra_choice(self, member: str, choice: ExtraChoice, by: str | None) -> None:
         game = self._require_playing()
         self._check_actor(member, by)
         extras = game.extras
-        if extras is None or extras["stage"] != "offering":
+        if extras is None or extras["stage"] != ExtrasStage.OFFERING:
             raise ChouetteError("extras are offered when a lone player takes Box's double of every cube (5.7)")
         if extras["offers"].get(member, "x") is not None:
             raise ChouetteError(f"{member} is not a dropper deciding on an extra")
         extras["offers"][member] = choice
 
-    def _extras_rule(self) -> str:
+    def _extras_rule(self) -> Extras:
         rule = self.rules.extras
-        if rule in ("5.7b", "5.7c") and len(self._current.order) != 3:
-            return "5.7"
+        if rule in (Extras.RULE_5_7B, Extras.RULE_5_7C) and len(self._current.order) != 3:
+            return Extras.RULE_5_7
         return rule
 
     def _answer_extras(self, taker: str, decision: str, keys: list[str]) -> None:
         """The lone taker answers the extras offered him (003 Atlanta 5.7, 5.7a–c)."""
         game, rule = self._current, self._extras_rule()
         extras = _required(game.extras, "no extras round is open")
-        if decision == "raccoon":
+        if decision == Decision.RACCOON:
             raise ChouetteError("an extra is taken, beavered or (5.7a) dropped")
-        if decision == "drop" and rule == "5.7c":
+        if decision == Decision.DROP and rule == Extras.RULE_5_7C:
             raise ChouetteError("extras in a three-handed chouette must be taken (5.7c)")
-        if decision == "drop" and rule in ("5.7", "5.7b"):
+        if decision == Decision.DROP and rule in (Extras.RULE_5_7, Extras.RULE_5_7B):
             offered = [k for k in extras["keys"] if game.cubes[k].pending]
             if keys != offered or len(offered) != len(extras["keys"]):
                 raise ChouetteError(
@@ -1206,15 +1199,15 @@ class ChouetteSession:
             self._pay(
                 taker, own.box, cost, f"{taker} changed his take to a drop rather than accept extras (5.7)", taker
             )
-            own.status, own.ended, own.points = "dropped", "team_dropped", -cost
+            own.status, own.ended, own.points = CubeStatus.DROPPED, Ending.TEAM_DROPPED, -cost
             for key in extras["keys"]:
                 del game.cubes[key]
             game.extras = None
             return
         for key in keys:
             slot = game.cubes[key]
-            if decision in ("take", "beaver"):
-                if decision == "beaver":
+            if decision in (Decision.TAKE, Decision.BEAVER):
+                if decision == Decision.BEAVER:
                     cube_rules.check_beaver(slot.cube, self.rules.game)
                 self._pay(
                     slot.box, taker, slot.stake, f"{slot.box} pays {taker} the undoubled value for an extra (5.7)", key
@@ -1226,13 +1219,13 @@ class ChouetteSession:
         extras = _required(game.extras, "no extras round is open")
         taker = extras["taker"]
         for giver, choice in extras["offers"].items():
-            if choice == "offer":
+            if choice == ExtraChoice.OFFER:
                 key = extra_key(giver, taker)
-                offer = Cube(value=1, offered=2, doubler=BOX_SIDE, stage="double")
+                offer = Cube(value=1, offered=2, doubler=BOX_SIDE, stage=Action.DOUBLE)
                 slot = ChouetteCube(key, taker, taker, giver, extras["stakes"][giver], offer, extra=True)
                 game.cubes[key] = slot
                 extras["keys"].append(key)
-        extras["stage"] = "answering"
+        extras["stage"] = ExtrasStage.ANSWERING
         if not extras["keys"]:
             game.extras = None
 
@@ -1259,7 +1252,7 @@ class ChouetteSession:
         elif points < 0:
             self._pay(member, game.box, -points, f"settlement with {member} (C10)", slots[0].key)
         for index, slot in enumerate(slots):
-            slot.status, slot.ended, slot.points = "settled", "settled", points if index == 0 else 0
+            slot.status, slot.ended, slot.points = CubeStatus.SETTLED, Ending.SETTLED, points if index == 0 else 0
 
     @event
     def team_settle(self, seller: str, buyer: str, points: int, box_preempts: bool = False) -> None:
@@ -1300,7 +1293,7 @@ class ChouetteSession:
 
     # ========================================================================= the end (RULES C3, C8, C11)
     @event
-    def game_over(self, winner: str, result: str, ended_by: str = "play") -> dict[str, int]:
+    def game_over(self, winner: str, result: str, ended_by: str = EndedBy.PLAY) -> dict[str, int]:
         """The board game ended: ``winner`` ``"box"`` or ``"team"``, ``result`` ``"single"``, ``"gammon"`` or
         ``"backgammon"`` (RULES G11), ``ended_by`` ``"play"`` or ``"resignation"`` (G12). Each cube still in play
         scores stake × value × the result, the result counting single on a cube not "in the game" under Jacoby (RULES
@@ -1314,40 +1307,46 @@ class ChouetteSession:
             raise ChouetteError(f"the winner is 'box' or 'team', not {winner!r}")
         if result not in LEVELS:
             raise ChouetteError(f"the result is single, gammon or backgammon, not {result!r}")
-        if ended_by not in ("play", "resignation"):
+        if ended_by not in (EndedBy.PLAY, EndedBy.RESIGNATION):
             raise ChouetteError(f"ended_by is 'play' or 'resignation', not {ended_by!r}")
+        side, ending = Side(winner), EndedBy(ended_by)
         reason = self._pending_reason()
         if reason:
             raise ChouetteError(f"the game cannot end yet: {reason}")
         for slot in game.live_cubes():
             multiplier = cube_rules.scored_multiplier(
-                LEVELS[result], slot.cube, self.rules.game, 0, resignation=ended_by == "resignation"
+                LEVELS[result], slot.cube, self.rules.game, 0, resignation=ending == EndedBy.RESIGNATION
             )
             points = slot.value * multiplier
             counted = f"{slot.value} × {multiplier}" + (
                 " (Jacoby: not in the game, D4)" if multiplier < LEVELS[result] else ""
             )
-            if winner == "box":
+            if side == Side.BOX:
                 self._pay(slot.team, slot.box, points, f"{result} for the Box side on {slot.key}: {counted}", slot.key)
             else:
                 self._pay(slot.box, slot.team, points, f"{result} for the Team side on {slot.key}: {counted}", slot.key)
-            slot.status, slot.ended, slot.points = "scored", "scored", points if winner == "team" else -points
-        game.result = {"winner": winner, "result": result}
-        self._finish(ended_by)
+            slot.status, slot.ended, slot.points = (
+                CubeStatus.SCORED,
+                Ending.SCORED,
+                points if side == Side.TEAM else -points,
+            )
+        game.result = {"winner": side, "result": result}
+        self._finish(ending)
         return dict(self._sheet.rows[-1].points)
 
     def board_over(self, result: Any, box_side: int) -> dict[str, int]:
         """:meth:`game_over` from a :class:`backgammon.game.GameResult` of the board, where Box played ``box_side``
         (0 or 1). A forfeit counts as a resignation at its level. Raises :class:`ChouetteError` for a board ended by
         a cube drop (the board's own cube is not used in a chouette)."""
-        if getattr(result, "ended_by", None) == "drop":
+        if getattr(result, "ended_by", None) == Action.DROP:
             raise ChouetteError("the board game's own cube is not used in a chouette: cubes are the session's")
         if box_side not in (0, 1):
             raise ChouetteError(f"box_side is 0 or 1, not {box_side!r}")
-        winner = "box" if result.winner == box_side else "team"
-        return self.game_over(winner, result.kind, "play" if result.ended_by == "play" else "resignation")
+        winner = Side.BOX if result.winner == box_side else Side.TEAM
+        ending = EndedBy.PLAY if result.ended_by == EndedBy.PLAY else EndedBy.RESIGNATION
+        return self.game_over(winner, result.kind, ending)
 
-    def _finish(self, ended_by: str) -> None:
+    def _finish(self, ended_by: EndedBy) -> None:
         game = self._current
         box_net = net_points(game.transfers, [game.box])[game.box]
         if game.partner is not None:
@@ -1390,23 +1389,23 @@ class ChouetteSession:
         if self.rules.single_cube:
             final = None if game.captain in game.demoted else game.captain
             if final is None:
-                result = "box"
+                result = OutcomeResult.BOX
             else:
-                total = sum(s.points for s in game.cubes.values() if s.team == final and s.status != "live")
-                result = "team" if total > 0 else "box" if total < 0 else "even"
-            return Outcome("classic", game.box, game.initial_captain, final, tuple(game.demoted), result, box_net)
+                total = sum(s.points for s in game.cubes.values() if s.team == final and not s.live)
+                result = OutcomeResult.TEAM if total > 0 else OutcomeResult.BOX if total < 0 else OutcomeResult.EVEN
+            return Outcome(Family.CLASSIC, game.box, game.initial_captain, final, tuple(game.demoted), result, box_net)
         slot = game.cubes[game.initial_captain]
-        if slot.ended == "box_dropped" or (slot.ended in ("scored", "settled") and slot.points > 0):
-            result = "team"
-        elif slot.ended == "settled" and slot.points == 0:
-            result = "zero"
+        if _beat_box(slot):
+            result = OutcomeResult.TEAM
+        elif slot.ended == Ending.SETTLED and slot.points == 0:
+            result = OutcomeResult.ZERO
         else:
-            result = "box"
+            result = OutcomeResult.BOX
         acting_won = False
         if game.captain != game.initial_captain and game.captain in game.cubes:
             own = game.cubes[game.captain]
-            acting_won = own.ended == "box_dropped" or (own.ended in ("scored", "settled") and own.points > 0)
-        return Outcome("atlanta", game.box, game.initial_captain, game.captain, (), result, box_net, acting_won)
+            acting_won = _beat_box(own)
+        return Outcome(Family.ATLANTA, game.box, game.initial_captain, game.captain, (), result, box_net, acting_won)
 
     # ===================================================================================== JSON and replay
     def to_json(self) -> dict[str, Any]:
@@ -1471,6 +1470,12 @@ class ChouetteSession:
         for entry in history:
             session.apply(entry)
         return session
+
+
+def _beat_box(slot: ChouetteCube) -> bool:
+    """True when ``slot``'s Team-side holder beat Box on it: Box dropped it, or it scored or settled in his favour
+    (003 Atlanta 6.1, 6.3)."""
+    return slot.ended == Ending.BOX_DROPPED or (slot.ended in (Ending.SCORED, Ending.SETTLED) and slot.points > 0)
 
 
 def _required(value: _T | None, message: str) -> _T:

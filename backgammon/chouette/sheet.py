@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from ..errors import ChouetteError
@@ -21,6 +22,15 @@ def split_box_partner(total: int) -> tuple[int, int]:
     points, Box loses the extra point." E.g. 5 → (3, 2); −5 → (−3, −2)."""
     partner = abs(total) // 2 * (1 if total >= 0 else -1)
     return total - partner, partner
+
+
+class EndedBy(StrEnum):
+    """How a chouette game ended (:attr:`SheetRow.ended_by`): the board played out, a resignation (RULES G12), or
+    every cube dropped or settled."""
+
+    PLAY = "play"
+    RESIGNATION = "resignation"
+    DROPS = "drops"
 
 
 @dataclass
@@ -38,7 +48,7 @@ class SheetRow:
     points: dict[str, int]
     marks: dict[str, Any] | None
     next_order: list[str]
-    ended_by: str
+    ended_by: EndedBy
     crossed: list[str] = field(default_factory=list)
 
     @property
@@ -56,7 +66,7 @@ class SheetRow:
             "points": dict(self.points),
             "marks": None
             if self.marks is None
-            else {k: (list(v) if k == "circled" else v) for k, v in self.marks.items()},
+            else {k: (list(v) if isinstance(v, list) else v) for k, v in self.marks.items()},
             "next_order": list(self.next_order),
             "ended_by": self.ended_by,
             "crossed": list(self.crossed),
@@ -74,7 +84,7 @@ class SheetRow:
                 points={str(k): int(v) for k, v in data["points"].items()},
                 marks=data["marks"],
                 next_order=list(data["next_order"]),
-                ended_by=data["ended_by"],
+                ended_by=EndedBy(data["ended_by"]),
                 crossed=list(data["crossed"]),
             )
         except (KeyError, TypeError, ValueError, AttributeError) as error:
