@@ -6,9 +6,10 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from backgammon.chouette.cubes import Side
 from backgammon.moves import Move, dice_text, format_moves
 
-from .table import ChouetteAction, order_text
+from .table import ChouetteAction, SettleStep, order_text
 
 DECISION_VERBS = {"take": "takes", "drop": "drops", "beaver": "beavers", "raccoon": "raccoons"}
 RESULTS = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}
@@ -113,7 +114,7 @@ def describe(kind: str, member: int | None, args: dict[str, Any], names: Mapping
     if kind == ChouetteAction.FORFEIT:
         return f"The {'Box' if args['side'] == 0 else 'Team'} side ran out of time: the board is forfeited (RULES A2)."
     if kind == ChouetteAction.GAME_OVER:
-        winner = "Box" if args["winner"] == "box" else "The Team"
+        winner = "Box" if args["winner"] == Side.BOX else "The Team"
         return f"{winner} wins the board: {RESULTS[args['result']]}."
     if kind == ChouetteAction.CLOSE:
         return "The chouette is over."
@@ -134,15 +135,15 @@ def _team_settlement(args: dict[str, Any], who) -> str:
     buyer, seller, points = who(args["buyer"]), who(args["seller"]), args["points"]
     amount = f"{abs(points)} point{'s' if abs(points) != 1 else ''}"
     step = args["step"]
-    if step == "offer":
+    if step == SettleStep.OFFER:
         terms = f"pays {seller} {amount}" if points >= 0 else f"is paid {amount} by {seller}"
         return (f"{buyer} offers to buy {seller}'s interest in the game: {buyer} {terms} and takes over {seller}'s cube "
                 f"(003 Atlanta 4.4). {seller} accepts or declines; Box may preempt.")  # fmt: skip
-    if step == "preempt":
+    if step == SettleStep.PREEMPT:
         return f"Box preempts {buyer}'s offer: if {seller} accepts, Box pays them instead and settles their cube (4.4)."
-    if step == "accept" and args.get("preempt"):
+    if step == SettleStep.ACCEPT and args.get("preempt"):
         return f"{seller} accepts; Box preempts: Box pays {seller} {amount}, their cube is settled (4.4, RULES C10)."
-    if step == "accept":
+    if step == SettleStep.ACCEPT:
         paid = f"{buyer} pays {seller} {amount}" if points >= 0 else f"{seller} pays {buyer} {amount}"
         return f"{seller} accepts: {paid} and {buyer} holds {seller}'s cube now (003 Atlanta 4.4)."
     if args.get("by") == args["buyer"]:

@@ -12,12 +12,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from backgammon.chouette.cubes import TEAM_SIDE
 from backgammon.errors import ChouetteError
 from storage.chouettes import ChouetteDeadline
 
 from ..clocks import StepNotice
 from .step import ChouetteStep, policy_decision
-from .table import Awaited, Pending, name
+from .table import Awaited, ChouetteAction, DeadlineStage, Pending, name
 
 if TYPE_CHECKING:
     from .views import ChouetteOutcome
@@ -58,8 +59,8 @@ class ChouetteExpiry:
                 return None
             who = step.names.get(pending.subject, str(pending.subject))
             board_turn = pending.pending in (Awaited.ROLL, Awaited.PLAY)
-            if board_turn and table.board.turn == 1 and table.session.stand_in_candidate():
-                step.log("away", None, {"member": pending.subject})  # an Acting Captain plays on (RULES C9)
+            if board_turn and table.live_board.turn == TEAM_SIDE and table.session.stand_in_candidate():
+                step.log(ChouetteAction.AWAY, None, {"member": pending.subject})  # an Acting Captain plays on (C9)
             elif board_turn:
                 if step.settings.expiry_policy == "nothing":
                     text = f"Time is up: {who} did not {pending.pending} in time. The chouette waits for them."
@@ -68,13 +69,13 @@ class ChouetteExpiry:
                                                           notice=None if notice is None else notice.recorded(text, None)):  # fmt: skip
                         return None  # another bot on the same database fired it first
                     return text, None
-                step.log("forfeit", None, {"side": table.board.turn})
+                step.log(ChouetteAction.FORFEIT, None, {"side": table.live_board.turn})
             elif (
-                deadline.stage == "member"
+                deadline.stage == DeadlineStage.MEMBER
                 and pending.pending != Awaited.BOX_ANSWER
                 and name(pending.subject) not in table.session.away
             ):
-                step.log("away", None, {"member": pending.subject})
+                step.log(ChouetteAction.AWAY, None, {"member": pending.subject})
                 again = next((p for p in table.pending() if p.subject == pending.subject), None)
                 if again is not None and again.actor == pending.subject:
                     self._decide_by_policy(step, again)

@@ -17,7 +17,7 @@ from .. import picture_pool
 from ..boards import BoardOptions, _last_play
 from ..wording import plural
 from .table import Awaited
-from .views import ChouetteView, CubeView, SheetData
+from .views import OFFER_STATES, ChouetteView, CubeState, CubeView, SheetData
 
 BOARD_TURN = (Awaited.ROLL, Awaited.PLAY)
 """The decisions of the board's turn: the dice show the one who makes them."""
@@ -45,9 +45,9 @@ def _member(view: ChouetteView, cube: CubeView) -> ChouetteMember:
     if not cube.extra and cube.team != cube.member:  # bought in a Team settlement (003 Atlanta 4.4)
         label = f"{view.name(cube.team)} ({view.name(cube.member)}'s cube, settled)"
     state = PANEL_STATES[cube.state]
-    if cube.state == "scored" and cube.owner is None:
+    if cube.state == CubeState.SCORED and cube.owner is None:
         state = "centred"
-    value = cube.offered if cube.state in ("offered", "beavered", "raccooned") and cube.offered else cube.value
+    value = cube.offered if cube.state in OFFER_STATES and cube.offered else cube.value
     return ChouetteMember(label, _power_of_two(value), state)
 
 
@@ -56,7 +56,7 @@ def panel(view: ChouetteView) -> ChouettePanel | None:
     rotation order with each cube (RULES C3, C5, C7); None before the first game."""
     if not view.cubes or view.box is None:
         return None
-    by_holder = {}
+    by_holder: dict[int | str, CubeView] = {}
     for cube in view.cubes:
         by_holder.setdefault(cube.member if not cube.extra else cube.key, cube)
     captain = view.captain if view.board_live else None

@@ -40,6 +40,7 @@ from dataclasses import replace
 from typing import Any
 
 from backgammon.chouette import ChouetteRules
+from backgammon.chouette.cubes import Side
 from backgammon.errors import BackgammonError, IllegalPlayError
 from backgammon.moves import Play
 from storage import StorageError, VersionConflictError
@@ -74,7 +75,20 @@ from ..work import run_unit
 from .describe import describe, humanize
 from .expiry import ChouetteExpiry
 from .step import ChouetteStep, _Series
-from .table import STEPS, Awaited, ChouetteTable, check_order, check_points, member_id, name
+from .table import (
+    STEPS,
+    Awaited,
+    ChouetteTable,
+    MemberAction,
+    SettleStep,
+    TablePhase,
+    TableStatus,
+    check_order,
+    check_points,
+    member_id,
+    name,
+)
+from .table import ChouetteAction as Kind
 from .views import ChouetteOutcome, ChouetteView, Decision, SheetData
 
 DEFAULT_DECISION_HOURS = 24.0
@@ -84,7 +98,7 @@ log = logging.getLogger(__name__)
 MARK = re.compile(r"^[0-9]{1,6}\.[0-9]{1,6}$")
 CONFLICT = "Already done: someone else acted on this chouette at the same moment. Look again."
 
-ACTIONS = ("roll", "play", "double", "pass", "take", "drop", "beaver", "raccoon", "offer_extra", "no_extra")
+ACTIONS = tuple(MemberAction)
 """What a member's buttons do (:meth:`ChouetteService.act`)."""
 
 
@@ -171,7 +185,7 @@ class ChouetteService(ChouetteExpiry):
             rules=rule_set.to_json(),
             stake=stake,
             state=state,
-            action=NewChouetteAction("open", member, None, args),
+            action=NewChouetteAction(Kind.OPEN, member, None, args),
             dice=series,
             now=now,
         )
@@ -192,7 +206,7 @@ class ChouetteService(ChouetteExpiry):
         session_id = await self.store.session_of_message(channel_id, channel_id)
         if session_id is not None:
             record = await self.store.get(session_id)
-            if record is not None and record.status == "open":
+            if record is not None and record.status == TableStatus.OPEN:
                 return session_id
         return None
 
@@ -263,7 +277,7 @@ class ChouetteService(ChouetteExpiry):
         member = request.member
 
         async def operation(step: ChouetteStep) -> None:
-            if step.table.phase != "lobby":
+            if step.table.phase != TablePhase.LOBBY:
                 raise NotNowError("The members are already seated (RULES C1).")
             if (due := step.seat_round()) is not None:
                 raise AwaitingBeacon(due)  # called already: fetch its round and throw
@@ -345,29 +359,29 @@ class ChouetteService(ChouetteExpiry):
             if member not in table.members:
                 raise NotAPlayerError(f"You do not sit in chouette {session_id}: join it with /bg chouette join.")
             if subject == member and name(member) in table.session.away and member not in table.retiring:
-                step.log("back", member, {"member": member})
-            if action == "roll":
+                step.log(Kind.BACK, member, {"member": member})
+            if action == MemberAction.ROLL:
                 self._roll(step, member)
-            elif action == "play":
+            elif action == MemberAction.PLAY:
                 if value is None:
                     raise InvalidRequestError("say which play, e.g. 24/18 13/11")
-                step.log("play", member, {"play": value})
-            elif action == "double":
+                step.log(Kind.PLAY, member, {"play": value})
+            elif action == MemberAction.DOUBLE:
                 args: dict[str, Any] = {"member": subject, "cube": cube}
-                if name(subject) == table.session.box and table.session.game.on_roll == "box":
+                if name(subject) == table.session.box and table.game.on_roll == Side.BOX:
                     targets = None if value is None else [_check_id(t, "target") for t in value]
                     args = {"member": subject, "targets": targets, "in_order": bool(in_order)}
-                step.log("double", member, args)
-            elif action == "pass":
-                step.log("pass", member, {"member": subject, "cube": cube})
-            elif action in ("offer_extra", "no_extra"):
-                step.log("extra", member, {"member": subject, "offer": action == "offer_extra"})
+                step.log(Kind.DOUBLE, member, args)
+            elif action == MemberAction.PASS:
+                step.log(Kind.PASS, member, {"member": subject, "cube": cube})
+            elif action in (MemberAction.OFFER_EXTRA, MemberAction.NO_EXTRA):
+                step.log(Kind.EXTRA, member, {"member": subject, "offer": action == MemberAction.OFFER_EXTRA})
             elif table.board_live and name(subject) == table.session.box:
                 if member != subject:
                     raise NotYourTurnError("Box answers in person (RULES C9 covers Team members).")
-                step.log("box_answer", member, {"decisions": value or action})
+                step.log(Kind.BOX_ANSWER, member, {"decisions": value or action})
             else:
-                step.log("answer", member, {"member": subject, "decision": action, "cube": cube})
+                step.log(Kind.ANSWER, member, {"member": subject, "decision": action, "cube": cube})
 
         try:
             return await self._mutate(session_id, request, operation)
@@ -391,7 +405,7 @@ class ChouetteService(ChouetteExpiry):
         if step not in STEPS:
             raise InvalidRequestError(f"a Team settlement step is one of {', '.join(STEPS)}, not {step!r}")
         args: dict[str, Any] = {"step": step}
-        if step == "offer":
+        if step == SettleStep.OFFER:
             args.update(seller=_check_id(seller, "seller"), points=check_points(points))
 
         async def operation(step_: ChouetteStep) -> None:
@@ -614,7 +628,7 @@ class ChouetteService(ChouetteExpiry):
             seed=seed,
             stored_sheet=step.stored_sheet,
         )
-        targets = [number for number, _ in step.luck_targets()] if table.status == "open" else []
+        targets = [number for number, _ in step.luck_targets()] if table.status == TableStatus.OPEN else []
         if not targets:
             return view
         lucky = dict.fromkeys(who for number in targets for who in step.book.lucky(number))

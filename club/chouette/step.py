@@ -8,6 +8,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from backgammon.chouette.cubes import LEVELS, Ending
+from backgammon.chouette.events import Decision
+from backgammon.chouette.sheet import EndedBy
 from backgammon.errors import ChouetteError
 from storage.chouettes import (
     ChouetteCommit,
@@ -26,12 +29,27 @@ from ..requests import Request
 from ..settings import MemberPreferences
 from ..work import DiceInUse, Step
 from .describe import describe, points_line
-from .table import SIDES, Awaited, ChouetteAction, ChouetteTable, Pending, member_id, name
+from .table import (
+    Awaited,
+    ChouetteAction,
+    ChouetteTable,
+    ClubStep,
+    DeadlineStage,
+    Pending,
+    TablePhase,
+    TableStatus,
+    member_id,
+    name,
+)
 
 if TYPE_CHECKING:
     from .service import ChouetteService
 
 MAX_AUTO_STEPS = 400
+
+_NO_NEW_IMAGE = (ChouetteAction.SIT, ChouetteAction.STAND, ChouetteAction.PROXY, ChouetteAction.BACK,
+                 ChouetteAction.AWAY, ChouetteAction.RETIRE, CLIENT_SEED, BEACON)  # fmt: skip
+"""Logged kinds that change nothing on the board image of a game in progress."""
 
 
 @dataclass
@@ -106,8 +124,7 @@ class ChouetteStep(Step):
         line = describe(kind, member, logged, self.names, auto=auto)
         if line:
             self.lines.append(line)
-        if game_number is not None and kind not in ("sit", "stand", "proxy", "back", "away", "retire", CLIENT_SEED,
-                                                    BEACON):  # fmt: skip
+        if game_number is not None and kind not in _NO_NEW_IMAGE:
             self.image_due = True
         if table.board_live and captain_before is not None and table.session.captain != captain_before:
             change = table.session.captain_changes[-1]
@@ -116,7 +133,9 @@ class ChouetteStep(Step):
             )
         for row in table.session.sheet_rows(rows_before):
             self._finish_game(row)
-        if kind == ChouetteAction.CLOSE or table.status != "open":  # closed by the last member leaving the lobby too
+        if (
+            kind == ChouetteAction.CLOSE or table.status != TableStatus.OPEN
+        ):  # closed by the last member leaving the lobby too
             self._reveal(0)
         return logged
 
@@ -124,7 +143,7 @@ class ChouetteStep(Step):
         points = {member_id(m): p for m, p in row.points.items()}
         self.results.extend((row.game, member, value, self.table.stake) for member, value in points.items())
         self.finished.append(row.game)
-        how = {"drops": " (every cube dropped)", "resignation": " (forfeit)"}.get(row.ended_by, "")
+        how = {EndedBy.DROPS: " (every cube dropped)", EndedBy.RESIGNATION: " (forfeit)"}.get(row.ended_by, "")
         self.lines.append(f"Game {row.game} is over{how}: {points_line(points, self.names)} (sum 0, RULES C11).")
         if single := self._counted_single():
             self.lines.append(f"Counted single (Jacoby: never turned, RULES D4) on the cube of {', '.join(single)}.")
@@ -135,9 +154,9 @@ class ChouetteStep(Step):
         """The members whose cube a gammon or backgammon of the board scored only as a single (RULES D4, Jacoby: the
         cube was never turned), by name."""
         game = self.table.session.game
-        if game is None or (game.result or {}).get("result") not in ("gammon", "backgammon"):
+        if game is None or LEVELS.get((game.result or {}).get("result"), 0) < LEVELS["gammon"]:
             return []
-        return [self._n(s.member) for s in game.cubes.values() if s.ended == "scored" and abs(s.points) == s.value]
+        return [self._n(s.member) for s in game.cubes.values() if s.ended == Ending.SCORED and abs(s.points) == s.value]
 
     def _n(self, engine_name: str) -> str:
         return self.names.get(member_id(engine_name), engine_name)
@@ -176,7 +195,7 @@ class ChouetteStep(Step):
         out = []
         seating = self.series.get(0)
         if (self.book.standing_recipe == RECIPE_V3 and seating is not None and seating.rolls == 0
-                and not seating.revealed and self.table.phase == "lobby" and self.book.standing_beacon is None):  # fmt: skip
+                and not seating.revealed and self.table.phase == TablePhase.LOBBY and self.book.standing_beacon is None):  # fmt: skip
             out.append((0, self.book.standing_at))
         if self.book.ahead is not None:
             out.append((self.book.ahead.number, self.book.ahead.at))
@@ -206,7 +225,7 @@ class ChouetteStep(Step):
         v2 client seed as before: the phrase and the contribution of :attr:`request`. Nothing for injected dice, a
         closed session, the club acting in his name, or someone not registered (his action is refused anyway)."""
         request = self.request
-        if self.service.club._dice is not None or self.table.status != "open" or (request and request.behalf):
+        if self.service.club._dice is not None or self.table.status != TableStatus.OPEN or (request and request.behalf):
             return
         if member not in self.prefs and (record := await self.service.club.db.get_member(member)) is not None:
             self.prefs[member] = MemberPreferences.from_json(record.preferences)
@@ -249,17 +268,17 @@ class ChouetteStep(Step):
         beacon, seating = self.service.club.beacon, self.series.get(0)
         if (beacon is None or seating is None or seating.dice != "fair"
                 or self.book.standing_recipe != RECIPE_V3):  # fmt: skip
-            self.throw("seat", member, list(self.table.lobby))
+            self.throw(ChouetteAction.SEAT, member, list(self.table.lobby))
         elif self.book.standing_beacon is None:
             value = None if self.request is None else self.request.contribution
             named = self.book.name_round(beacon, start_ms_of(value, self.now), standing=True)
-            self.log("seat_call", member, {"beacon": named})
+            self.log(ChouetteAction.SEAT_CALL, member, {"beacon": named})
         else:
             raise NotNowError("The seat roll is called: its throws wait for their beacon round.")
 
     def seat_round(self) -> int | None:
         """The beacon round the called seat throws wait for, or None (none called, or fetched)."""
-        return self.book.beacon_due(standing=True) if self.table.phase == "lobby" else None
+        return self.book.beacon_due(standing=True) if self.table.phase == TablePhase.LOBBY else None
 
     def require_lobby_open(self) -> None:
         """Raise :class:`NotNowError` when the seat roll is called and waits for its beacon round: nobody joins or
@@ -294,39 +313,41 @@ class ChouetteStep(Step):
             step = table.next_step()
             if step is None:
                 return
-            if step == "rethrow":
-                self.throw("rethrow", None, table.throwers())
-            elif step == "retire":
-                self.log("retire", None, {"member": table.retiring[0]})
-            elif step == "close":
-                self.log("close", None, {})
-            elif step == "start_game":
+            if step == ClubStep.RETHROW:
+                self.throw(ChouetteAction.RETHROW, None, table.throwers())
+            elif step == ClubStep.RETIRE:
+                self.log(ChouetteAction.RETIRE, None, {"member": table.retiring[0]})
+            elif step == ClubStep.CLOSE:
+                self.log(ChouetteAction.CLOSE, None, {})
+            elif step == ClubStep.START_GAME:
                 number = table.game_number + 1
                 series = self.new_series(number)
                 args = {"number": number, "dice": series.dice, "seed_hash": series.seed_hash}
                 if series.recipe == RECIPE_V3:
-                    args.update(recipe=RECIPE_V3, next_seed_hash=self.book.ahead.seed_hash)
+                    args.update(recipe=RECIPE_V3, next_seed_hash=self._ahead_hash())
                     args.update({"beacon": dict(self.book.beacon)} if self.book.beacon else {})
-                self.log("start_game", None, args)
+                self.log(ChouetteAction.START_GAME, None, args)
                 self.lines[-1] = self._game_line(series)
-            elif step == "opening_roll":
+            elif step == ClubStep.OPENING_ROLL:
                 if self.book.beacon_due() is not None:
                     return  # the game's beacon round is fetched first (ChouetteService)
                 dice, index = self.roll_dice(table.game_number)
-                self.log("opening_roll", None, {"dice": dice}, dice=dice, series=table.game_number, roll_index=index)
-            elif step == "turn":
-                self.log("turn", None, {"side": SIDES[table.board.turn]})
-            elif step == "game_over":
-                self.log("game_over", None, {})
-            elif step == "roll":
-                if not self.prefs.get(table.roller(), MemberPreferences()).auto_roll:
+                self.log(ChouetteAction.OPENING_ROLL, None, {"dice": dice}, dice=dice, series=table.game_number,
+                         roll_index=index)  # fmt: skip
+            elif step == ClubStep.TURN:
+                self.log(ChouetteAction.TURN, None, {"side": table.board_side()})
+            elif step == ClubStep.GAME_OVER:
+                self.log(ChouetteAction.GAME_OVER, None, {})
+            elif step == ClubStep.ROLL:
+                roller = table.roller()
+                if roller is None or not self.prefs.get(roller, MemberPreferences()).auto_roll:
                     return
                 self.roll(None)
-            elif step == "play":
-                self.log("play", None, {}, auto=True)
-            elif step == "stand_in":
-                self.log("stand_in", None, {"member": member_id(table.session.stand_in_due())}, auto=True)
-            elif step == "decide" and not self._decide_at_once():
+            elif step == ClubStep.PLAY:
+                self.log(ChouetteAction.PLAY, None, {}, auto=True)
+            elif step == ClubStep.STAND_IN and (standing_in := table.session.stand_in_due()) is not None:
+                self.log(ChouetteAction.STAND_IN, None, {"member": member_id(standing_in)}, auto=True)
+            elif step == ClubStep.DECIDE and not self._decide_at_once():
                 return
 
     def _decide_at_once(self) -> bool:
@@ -344,10 +365,17 @@ class ChouetteStep(Step):
         """Roll the board's dice for the roller (``member``, or the club for an automatic roll)."""
         number = self.table.game_number
         dice, index = self.roll_dice(number)
-        self.log("roll", member, {"dice": dice}, dice=dice, series=number, roll_index=index, auto=member is None)
+        self.log(ChouetteAction.ROLL, member, {"dice": dice}, dice=dice, series=number, roll_index=index,
+                 auto=member is None)  # fmt: skip
+
+    def _ahead_hash(self) -> str:
+        """The SHA-256 of the next series' seed, committed ahead (:meth:`new_series` drew it)."""
+        if self.book.ahead is None:
+            raise NotNowError("The next game's dice are not committed yet.")
+        return self.book.ahead.seed_hash
 
     def _game_line(self, series: _Series) -> str:
-        game = self.table.session.game
+        game = self.table.game
         team = ", ".join(self._n(m) for m in game.team[1:]) or "nobody else"
         partner = f"; Partner {self._n(game.partner)} (RULES C7)" if game.partner else ""
         text = f"Game {game.number}: Box {self._n(game.box)} against Captain {self._n(game.captain)}; Team: {team}"
@@ -365,7 +393,7 @@ class ChouetteStep(Step):
         time; a new one gets ``now`` + its time limit (reminders per the club's settings)."""
         table, rows = self.table, []
         for pending in table.pending():
-            stage = "proxy" if pending.actor != pending.subject else "member"
+            stage = pending.stage
             old = self.old_deadlines.get(pending.subject)
             if (
                 old is not None
@@ -378,7 +406,7 @@ class ChouetteStep(Step):
             if pending.pending in (Awaited.ROLL, Awaited.PLAY):
                 limit = table.move_time
             else:
-                limit = table.proxy_time if stage == "proxy" else table.decision_time
+                limit = table.proxy_time if stage == DeadlineStage.PROXY else table.decision_time
             due = self.now + limit
             reminders = tuple(due - r for r in self.settings.reminders if due - r > self.now)
             rows.append(DeadlineRow(pending.subject, pending.actor, pending.pending, stage, table.mark, new_version,
@@ -395,7 +423,7 @@ class ChouetteStep(Step):
         """The transaction for everything this step did, and the deadlines it writes; a closed session reveals the
         seed it committed ahead (``unused_seed``: every published commitment is opened, whatever the ending)."""
         table = self.table
-        if table.status == "closed" and (unused := unused_args(self.book)) is not None:
+        if table.status == TableStatus.CLOSED and (unused := unused_args(self.book)) is not None:
             self.log(UNUSED_SEED, None, unused)
         new_version = self.record.version + len(self.actions)
         rows = self.deadline_rows(new_version)
@@ -416,29 +444,29 @@ class ChouetteStep(Step):
         return commit, rows
 
 
-def policy_decision(table: ChouetteTable, pending: Pending) -> tuple[str, dict[str, Any]]:
+def policy_decision(table: ChouetteTable, pending: Pending) -> tuple[ChouetteAction, dict[str, Any]]:
     """What the club does for ``pending.subject`` when his (and his proxy's) time is up (see the module docstring;
     RULES C5, C9, 003 Atlanta 5.9, 7.1): the action kind and its args."""
     subject = pending.subject
     if pending.pending == Awaited.DOUBLE:
-        return "pass", {"member": subject}
+        return ChouetteAction.PASS, {"member": subject}
     if pending.pending == Awaited.EXTRA:
-        return "extra", {"member": subject, "offer": False}
+        return ChouetteAction.EXTRA, {"member": subject, "offer": False}
     if pending.pending == Awaited.CONSENT:
-        return "answer", {"member": subject, "decision": "take"}
+        return ChouetteAction.ANSWER, {"member": subject, "decision": Decision.TAKE}
     if pending.pending == Awaited.BOX_ANSWER:
-        return "box_answer", {"decisions": "take"}
-    decision = "drop"
-    game = table.session.game
+        return ChouetteAction.BOX_ANSWER, {"decisions": Decision.TAKE}
+    decision = Decision.DROP
+    game = table.game
     if pending.actor != subject and game.round is not None:
         for key in game.round["keys"]:
             slot = game.cubes.get(key)
             if slot is not None and slot.team == name(pending.actor) and not slot.pending:
-                decision = "take" if slot.live else "drop"
+                decision = Decision.TAKE if slot.live else Decision.DROP
                 break
     if decision not in pending.actions:
         decision = pending.actions[0]
-    return "answer", {"member": subject, "decision": decision}
+    return ChouetteAction.ANSWER, {"member": subject, "decision": decision}
 
 
 _Step = ChouetteStep

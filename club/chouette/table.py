@@ -95,9 +95,12 @@ from enum import StrEnum
 from typing import Any
 
 from backgammon.chouette import ChouetteRules, ChouetteSession
+from backgammon.chouette.cubes import SIDES, Side
+from backgammon.chouette.events import Decision, SessionPhase
+from backgammon.chouette.game import ChouetteGame
 from backgammon.chouette.seating import is_resolved, tied_groups
 from backgammon.errors import ChouetteError, GameError
-from backgammon.game import Game, Phase
+from backgammon.game import Action, Game, Phase
 
 from ..dice import RECIPE_V3
 from ..errors import InvalidRequestError, NotNowError, NotYourTurnError
@@ -108,8 +111,89 @@ sheet's columns and running totals; the finished games' sheet rows are in ``chou
 every sheet row, format 1 the session's whole event history too. :mod:`club.states` reads them all and upgrades them
 to 3 by replaying the log."""
 
-SIDES = ("box", "team")
-"""Board side 0 is Box, side 1 the Team (played by the Captain)."""
+
+class TableStatus(StrEnum):
+    """A chouette's ``status``: open, or closed once nobody is left (stored as its value)."""
+
+    OPEN = "open"
+    CLOSED = "closed"
+
+
+class TablePhase(StrEnum):
+    """Where a chouette stands (:attr:`ChouetteTable.phase`): the lobby before the seat roll, ties being thrown off
+    (seating), a game being played, between games, or closed."""
+
+    LOBBY = "lobby"
+    SEATING = "seating"
+    PLAYING = "playing"
+    BETWEEN = "between"
+    CLOSED = "closed"
+
+
+class ClubStep(StrEnum):
+    """What the club does by itself, needing no decision (:meth:`ChouetteTable.next_step`): a logged action of that
+    kind, or ``decide`` (the decisions of :meth:`ChouetteTable.automatic`)."""
+
+    RETHROW = "rethrow"
+    RETIRE = "retire"
+    CLOSE = "close"
+    START_GAME = "start_game"
+    OPENING_ROLL = "opening_roll"
+    TURN = "turn"
+    GAME_OVER = "game_over"
+    ROLL = "roll"
+    PLAY = "play"
+    STAND_IN = "stand_in"
+    DECIDE = "decide"
+
+
+class SettleStep(StrEnum):
+    """The steps of a settlement between Team members (see the module docstring)."""
+
+    OFFER = "offer"
+    PREEMPT = "preempt"
+    ACCEPT = "accept"
+    DECLINE = "decline"
+
+
+class MemberAction(StrEnum):
+    """What a member's buttons and commands do at a chouette (:meth:`~club.chouette.ChouetteService.act`): the
+    board's roll and play, a double or a pass in the Team's window, an answer to a double, an extra offered or not."""
+
+    ROLL = "roll"
+    PLAY = "play"
+    DOUBLE = "double"
+    PASS = "pass"
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+    RACCOON = "raccoon"
+    OFFER_EXTRA = "offer_extra"
+    NO_EXTRA = "no_extra"
+
+
+class DeadlineStage(StrEnum):
+    """Who a deadline waits for (stored as its value): the member himself, or his proxy / the Captain once he missed
+    it (RULES C9)."""
+
+    MEMBER = "member"
+    PROXY = "proxy"
+
+
+class Why(StrEnum):
+    """Why the club made a member's decision at once (a logged ``why``): his standing order, or passed over
+    (RULES C9)."""
+
+    ORDER = "order"
+    PASSED_OVER = "passed_over"
+
+
+class OrderUntil(StrEnum):
+    """How long a standing order lasts (its ``until``): the rest of this game, or while he is away."""
+
+    GAME = "game"
+    BACK = "back"
+
 
 class Awaited(StrEnum):
     """What a member may be awaited for: the Team's doubling window (5.9), an answer to Box's offers, Box's answer to
@@ -178,14 +262,14 @@ def member_id(engine_name: str) -> int:
     return int(engine_name)
 
 
-STEPS = ("offer", "preempt", "accept", "decline")
-"""The steps of a settlement between Team members (see the module docstring)."""
+STEPS = tuple(SettleStep)
+"""The steps of a settlement between Team members, in order."""
 
-WHY = ("order", "passed_over")
-"""Why the club made a member's decision at once (a logged ``why``): his standing order, or passed over (RULES C9)."""
+WHY = tuple(Why)
+"""Every :class:`Why`."""
 
-ORDER_UNTIL = ("game", "back")
-"""How long a standing order lasts: the rest of this game, or while he is away (until he comes back)."""
+ORDER_UNTIL = tuple(OrderUntil)
+"""Every :class:`OrderUntil`."""
 
 MAX_ORDER_CUBE = 4096
 
@@ -194,7 +278,7 @@ def check_order(args: dict[str, Any]) -> dict[str, Any]:
     """A standing order as logged (RULES C9): ``pass_doubles`` (bool), ``take_upto`` / ``drop_above`` (a cube value
     2, 4, … 4096, or None; take up to N and drop above M need N ≤ M), ``until`` (one of :data:`ORDER_UNTIL`).
     Raises :class:`InvalidRequestError` for anything else or an order that says nothing."""
-    until = args.get("until", "game")
+    until = args.get("until", OrderUntil.GAME)
     if until not in ORDER_UNTIL:
         raise InvalidRequestError(
             f"a standing order lasts until the game ends or you come back (game, back), not {until!r}"
@@ -216,7 +300,7 @@ def check_order(args: dict[str, Any]) -> dict[str, Any]:
             f"take up to {values['take_upto']} and drop above {values['drop_above']} contradict each other: the "
             "take limit is at most the drop limit"
         )
-    return {"pass_doubles": pass_doubles, **values, "until": until}
+    return {"pass_doubles": pass_doubles, **values, "until": OrderUntil(until)}
 
 
 ORDER_USAGE = "[pass] [take N] [drop N] [until game|back], or clear; e.g. take 4 drop 8"
@@ -229,17 +313,19 @@ def parse_order(text: str) -> dict[str, Any]:
     words = text.lower().split()
     if words == ["clear"]:
         return {"clear": True}
-    order: dict[str, Any] = {"pass_doubles": False, "take_upto": None, "drop_above": None, "until": "game"}
-    keys = {"take": "take_upto", "drop": "drop_above", "until": "until"}
+    order: dict[str, Any] = {"pass_doubles": False, "take_upto": None, "drop_above": None, "until": OrderUntil.GAME}
+    limits = {"take": "take_upto", "drop": "drop_above"}
     while words:
         word = words.pop(0)
         if word == "pass":
             order["pass_doubles"] = True
-        elif word in keys and words:
+        elif word == "until" and words:
+            order["until"] = words.pop(0)
+        elif word in limits and words:
             value = words.pop(0)
-            if word != "until" and not (value.isdigit() and len(value) < 6):
+            if not (value.isdigit() and len(value) < 6):
                 raise InvalidRequestError(f"'{word}' takes a cube value (2, 4, 8 …), not {value[:20]!r}")
-            order[keys[word]] = value if word == "until" else int(value)
+            order[limits[word]] = int(value)
         else:
             raise InvalidRequestError(f"A standing order is {ORDER_USAGE}.")
     check_order(order)
@@ -253,7 +339,7 @@ def order_text(order: dict[str, Any]) -> str:
         parts.append(f"takes up to {order['take_upto']}")
     if order["drop_above"] is not None:
         parts.append(f"drops above {order['drop_above']}")
-    return ", ".join(parts) + (" (this game)" if order["until"] == "game" else " (until they are back)")
+    return ", ".join(parts) + (" (this game)" if order["until"] == OrderUntil.GAME else " (until they are back)")
 
 
 def check_points(points: Any) -> int:
@@ -272,9 +358,14 @@ class Pending:
 
     subject: int
     actor: int
-    pending: str
+    pending: Awaited
     actions: tuple[str, ...]
     cubes: tuple[str, ...] = ()
+
+    @property
+    def stage(self) -> DeadlineStage:
+        """``proxy`` when another decides for the subject (RULES C9), else ``member``."""
+        return DeadlineStage.PROXY if self.actor != self.subject else DeadlineStage.MEMBER
 
 
 @dataclass
@@ -300,7 +391,7 @@ class ChouetteTable:
     move_time: float
     no_talk: bool
     session: ChouetteSession
-    status: str = "open"
+    status: TableStatus = TableStatus.OPEN
     lobby: list[int] = field(default_factory=list)
     lobby_stakes: dict[str, int] = field(default_factory=dict)
     retiring: list[int] = field(default_factory=list)
@@ -378,7 +469,7 @@ class ChouetteTable:
             move_time=data["move_time"],
             no_talk=data["no_talk"],
             session=ChouetteSession.from_json({**data["session"], "history": []}),
-            status=data["status"],
+            status=TableStatus(data["status"]),
             lobby=list(data["lobby"]),
             lobby_stakes=dict(data["lobby_stakes"]),
             retiring=list(data["retiring"]),
@@ -390,7 +481,7 @@ class ChouetteTable:
 
     def _dice_from_board(self) -> ChouetteTable:
         """Tell the session what the board knows: its dice of this turn are thrown (RULES D1; not stored twice)."""
-        if self.board_live and self.board.phase == Phase.PLAY and self.session.game.on_roll is not None:
+        if self.board_live and self.live_board.phase == Phase.PLAY and self.game.on_roll is not None:
             self.session.dice_thrown()
         return self
 
@@ -400,7 +491,7 @@ class ChouetteTable:
     @property
     def finished(self) -> bool:
         """True once the session is closed."""
-        return self.status == "closed"
+        return self.status == TableStatus.CLOSED
 
     def acting(self) -> list[tuple[int, str]]:
         """``[(actor, pending), …]``: one per decision the table waits for (:meth:`pending`)."""
@@ -412,14 +503,14 @@ class ChouetteTable:
 
     # -- views ------------------------------------------------------------------------------------------------------
     @property
-    def phase(self) -> str:
+    def phase(self) -> TablePhase:
         """``lobby`` (before the seat roll), ``seating`` (ties being thrown off), ``playing``, ``between`` (games),
         or ``closed``."""
-        if self.status == "closed":
-            return "closed"
-        if self.session.phase == "seating":
-            return "seating" if self.session.ranking else "lobby"
-        return "playing" if self.session.phase == "playing" else "between"
+        if self.status == TableStatus.CLOSED:
+            return TablePhase.CLOSED
+        if self.session.phase == SessionPhase.SEATING:
+            return TablePhase.SEATING if self.session.ranking else TablePhase.LOBBY
+        return TablePhase.PLAYING if self.session.phase == SessionPhase.PLAYING else TablePhase.BETWEEN
 
     @property
     def game_number(self) -> int:
@@ -437,24 +528,43 @@ class ChouetteTable:
     @property
     def members(self) -> list[int]:
         """Everyone in the session: the lobby, or the seated order then those waiting for the next game."""
-        return list(self.lobby) if self.phase == "lobby" else [member_id(m) for m in self._seated()]
+        return list(self.lobby) if self.phase == TablePhase.LOBBY else [member_id(m) for m in self._seated()]
 
     def _seated(self) -> list[str]:
         session = self.session
-        if session.phase == "seating":
+        if session.phase == SessionPhase.SEATING:
             return [m for group in session.ranking for m in group]
         return [*session.members, *(m for group in session.joining for m in group)]
 
     @property
     def board_live(self) -> bool:
         """True while the board of the current game is being played."""
-        return self.session.phase == "playing" and self.board is not None and not self.board.is_over
+        return self.session.phase == SessionPhase.PLAYING and self.board is not None and not self.board.is_over
+
+    @property
+    def live_board(self) -> Game:
+        """The board of the current game, being played. Raises :class:`NotNowError` when none is."""
+        if not self.board_live or self.board is None:
+            raise NotNowError("No game of this chouette is being played now.")
+        return self.board
+
+    @property
+    def game(self) -> ChouetteGame:
+        """The session's current (or last) game. Raises :class:`NotNowError` before the first."""
+        if self.session.game is None:
+            raise NotNowError("No game of this chouette has started yet.")
+        return self.session.game
 
     def roller(self) -> int | None:
         """Who acts on the board now: Box for side 0, the (Acting) Captain for side 1; None if nobody."""
-        if not self.board_live or self.board.turn is None:
+        if not self.board_live or self.live_board.turn is None:
             return None
-        return member_id(self.session.box if self.board.turn == 0 else self.session.player)
+        return member_id(self.session.box if self.live_board.turn == 0 else self.session.player)
+
+    def board_side(self) -> Side:
+        """The side the live board has on turn (Box for board side 0, RULES C3). Raises :class:`NotNowError` with no
+        board being played, :class:`GameError` before its opening roll."""
+        return SIDES[_required_turn(self.live_board)]
 
     def may_double(self, member: int) -> list[str]:
         """The cube keys ``member`` may double now (RULES D1, C4, C5)."""
@@ -466,24 +576,24 @@ class ChouetteTable:
         """Every decision the table waits for now, one per member (his cube decision, Box's answer, the board's
         roll or play); ``[]`` when nobody must decide (between games, in the lobby, or a step the club does itself).
         """
-        if self.status != "open" or not self.board_live:
+        if self.status != TableStatus.OPEN or not self.board_live:
             return []
-        session, board = self.session, self.board
+        session, board = self.session, self.live_board
         awaiting = session.awaiting()
         if awaiting:
-            game = session.game
+            game = self.game
             merged: dict[str, Pending] = {}
             for item in awaiting:
                 if item.actions == ("double", "no_double"):
-                    kind = "double"
+                    kind = Awaited.DOUBLE
                 elif item.actions == ("offer_extra", "no_extra"):
-                    kind = "extra"
+                    kind = Awaited.EXTRA
                 elif game.consent is not None:
-                    kind = "consent"
+                    kind = Awaited.CONSENT
                 elif item.member == session.box:
-                    kind = "box_answer"
+                    kind = Awaited.BOX_ANSWER
                 else:
-                    kind = "answer"
+                    kind = Awaited.ANSWER
                 previous = merged.get(item.member)
                 cubes = item.cubes if previous is None else previous.cubes + item.cubes
                 actions = item.actions if previous is None else tuple(dict.fromkeys(previous.actions + item.actions))
@@ -491,52 +601,54 @@ class ChouetteTable:
             return list(merged.values())
         if board.phase == Phase.OPENING:
             return []  # the club rolls the opening (once the game's beacon round is in, club.beacon)
-        if session.game.on_roll != SIDES[board.turn] and board.phase == Phase.ROLL:
-            return []  # the turn event is the club's to log
+        if board.phase == Phase.OPENING:
+            return []  # the club rolls the opening (once the game's beacon round is in, club.beacon)
         roller = self.roller()
-        if board.phase == Phase.ROLL:
+        if board.phase == Phase.ROLL and self.game.on_roll == self.board_side() and roller is not None:
             keys = self.may_double(roller)
-            return [Pending(roller, roller, "roll", ("roll", "double") if keys else ("roll",), tuple(keys))]
-        if board.phase == Phase.PLAY:
-            return [Pending(roller, roller, "play", ("play",))]
+            actions = (Action.ROLL, Action.DOUBLE) if keys else (Action.ROLL,)
+            return [Pending(roller, roller, Awaited.ROLL, actions, tuple(keys))]  # else the turn is the club's to log
+        if board.phase == Phase.PLAY and roller is not None:
+            return [Pending(roller, roller, Awaited.PLAY, (Action.PLAY,))]
         return []
 
-    def next_step(self) -> str | None:
+    def next_step(self) -> ClubStep | None:
         """What the club does by itself now, needing no decision: ``rethrow`` (ties at the seat roll, RULES C1),
         ``retire`` (a member who left during the game), ``start_game``, ``opening_roll``, ``turn``, ``game_over``,
         ``roll`` (nobody may double: an automatic roll, if the roller wants it), ``play`` (a forced play), ``close``
         (nobody left), ``stand_in`` (an Acting Captain for an away player), ``decide`` (a standing order or a member
         passed over: :meth:`automatic`); None when a member must act."""
-        if self.status != "open":
+        if self.status != TableStatus.OPEN:
             return None
         session = self.session
-        if session.phase == "seating":
-            return "rethrow" if session.ranking and not is_resolved(session.ranking) else None
+        if session.phase == SessionPhase.SEATING:
+            return ClubStep.RETHROW if session.ranking and not is_resolved(session.ranking) else None
         if session.joining:
-            return "rethrow"
-        if session.phase == "ready":
+            return ClubStep.RETHROW
+        if session.phase == SessionPhase.READY:
             if self.retiring:
-                return "retire"
+                return ClubStep.RETIRE
             if not session.members:
-                return "close"
-            return "start_game" if len(session.order) >= self.rules.min_members else None
+                return ClubStep.CLOSE
+            return ClubStep.START_GAME if len(session.order) >= self.rules.min_members else None
         board = self.board
-        if board.is_over:
-            return "game_over"
+        if board is None or board.is_over:
+            return ClubStep.GAME_OVER
         if session.stand_in_due() is not None:
-            return "stand_in"
+            return ClubStep.STAND_IN
         if board.phase == Phase.OPENING:
-            return "opening_roll"
-        if board.phase == Phase.ROLL and session.game.on_roll != SIDES[board.turn]:
-            return "turn"
+            return ClubStep.OPENING_ROLL
+        if board.phase == Phase.ROLL and self.game.on_roll != self.board_side():
+            return ClubStep.TURN
         if self.automatic():
-            return "decide"
+            return ClubStep.DECIDE
         if session.awaiting():
             return None
-        if board.phase == Phase.ROLL and not self.may_double(self.roller()):
-            return "roll"
+        roller = self.roller()
+        if board.phase == Phase.ROLL and roller is not None and not self.may_double(roller):
+            return ClubStep.ROLL
         if board.phase == Phase.PLAY and len(board.legal_plays()) == 1:
-            return "play"
+            return ClubStep.PLAY
         return None
 
     def order_of(self, member: int) -> dict[str, Any] | None:
@@ -545,50 +657,54 @@ class ChouetteTable:
         order = self.orders.get(str(member))
         if order is None:
             return None
-        if order["until"] == "game":
+        if order["until"] == OrderUntil.GAME:
             return order if order.get("game") == self.game_number and self.board_live else None
         return order if name(member) in self.session.away else None
 
-    def automatic(self) -> list[tuple[str, dict[str, Any]]]:
+    def automatic(self) -> list[tuple[ChouetteAction, dict[str, Any]]]:
         """The decisions the club makes at once now, as ``(kind, args)`` to log (see the module docstring, "Absent
         members"): a standing order that answers, else a member passed over. The rules may refuse one for now (Box
         insisted on rotation order, 5.8): the caller tries them in turn."""
-        session, result = self.session, []
+        session, result = self.session, list[tuple[ChouetteAction, dict[str, Any]]]()
         for pending in self.pending():
             subject = name(pending.subject)
             order = self.order_of(pending.subject)
             away = subject in session.away and session.named_proxy(subject) is None
             who = {"member": pending.subject}
             if pending.pending == Awaited.DOUBLE and order and order["pass_doubles"]:
-                result.append(("pass", {**who, "cube": None, "why": "order"}))
+                result.append((ChouetteAction.PASS, {**who, "cube": None, "why": Why.ORDER}))
             elif pending.pending == Awaited.DOUBLE and away:
-                result.append(("pass", {**who, "cube": None, "why": "passed_over"}))
+                result.append((ChouetteAction.PASS, {**who, "cube": None, "why": Why.PASSED_OVER}))
             elif pending.pending == Awaited.ANSWER and order and (decision := self._ordered(pending, order)):
-                result.append(("answer", {**who, "decision": decision, "cube": None, "why": "order"}))
+                result.append((ChouetteAction.ANSWER, {**who, "decision": decision, "cube": None, "why": Why.ORDER}))
             elif pending.pending == Awaited.EXTRA and away:
-                result.append(("extra", {**who, "offer": False, "why": "passed_over"}))
+                result.append((ChouetteAction.EXTRA, {**who, "offer": False, "why": Why.PASSED_OVER}))
             elif pending.pending in (Awaited.ANSWER, Awaited.CONSENT) and name(pending.actor) in session.away:
-                decision = "drop" if "drop" in pending.actions else pending.actions[0]
-                result.append(("answer", {**who, "decision": decision, "cube": None, "why": "passed_over"}))
+                decision = Decision.DROP if Decision.DROP in pending.actions else pending.actions[0]
+                args = {**who, "decision": decision, "cube": None, "why": Why.PASSED_OVER}
+                result.append((ChouetteAction.ANSWER, args))
         return result
 
     def _ordered(self, pending: Pending, order: dict[str, Any]) -> str | None:
         """What ``order`` answers to the doubles offered to ``pending.subject`` (every cube's offered count within
         the take limit: take; every one above the drop limit: drop), else None."""
-        slots = [self.session.game.cubes[key] for key in pending.cubes]
-        if not slots or any(slot.cube.stage != "double" for slot in slots):
+        slots = [self.game.cubes[key] for key in pending.cubes]
+        counts = [
+            n for slot in slots if slot.cube.stage == Action.DOUBLE and (n := slot.cube.offered_count) is not None
+        ]
+        if not slots or len(counts) < len(slots):
             return None
-        counts = [slot.cube.offered_count for slot in slots]
-        if order["take_upto"] is not None and max(counts) <= order["take_upto"] and "take" in pending.actions:
-            return "take"
-        if order["drop_above"] is not None and min(counts) > order["drop_above"] and "drop" in pending.actions:
-            return "drop"
+        take, drop = order["take_upto"], order["drop_above"]
+        if take is not None and max(counts) <= take and Decision.TAKE in pending.actions:
+            return Decision.TAKE
+        if drop is not None and min(counts) > drop and Decision.DROP in pending.actions:
+            return Decision.DROP
         return None
 
     def throwers(self) -> list[int]:
         """The members who throw now (RULES C1): every tied member at the seat roll or among joiners, in order."""
         session = self.session
-        ranking = session.ranking if session.phase == "seating" else session.joining
+        ranking = session.ranking if session.phase == SessionPhase.SEATING else session.joining
         return [member_id(m) for group in tied_groups(ranking) for m in group]
 
     # -- actions ----------------------------------------------------------------------------------------------------
@@ -598,7 +714,7 @@ class ChouetteTable:
         ``GameError``, or :mod:`club.errors`) and — when ``atomic`` (a replay need not be) — changes nothing."""
         if kind not in KINDS or kind == ChouetteAction.OPEN:
             raise InvalidRequestError(f"unknown chouette action {kind!r}")
-        if self.status != "open" and kind != ChouetteAction.UNUSED_SEED:
+        if self.status != TableStatus.OPEN and kind != ChouetteAction.UNUSED_SEED:
             raise NotNowError("This chouette is over: nothing more can be done in it.")
         if not atomic:
             return getattr(self, f"_{kind}")(member, dict(args))
@@ -616,12 +732,12 @@ class ChouetteTable:
         if number != self.game_number + 1:
             raise GameError(f"the next game is number {self.game_number + 1}, not {number!r}")
         self.session.start_game(args.get("partner", "auto"))
-        self.orders = {member: order for member, order in self.orders.items() if order["until"] != "game"}
+        self.orders = {member: order for member, order in self.orders.items() if order["until"] != OrderUntil.GAME}
         self.board = Game(self.rules.game)
         self.turns = 0
-        dice = {k: args[k] for k in ("recipe", "next_seed_hash", "beacon") if k in args}  # absent from v1 logs
+        dice: dict[str, Any] = {k: args[k] for k in ("recipe", "next_seed_hash", "beacon") if k in args}  # not in v1
         if dice.get("recipe") == RECIPE_V3:  # the players of its dice series, for the proof
-            game = self.session.game
+            game = self.game
             players = (game.box, *game.team, *filter(None, [game.partner]))
             dice["members"] = [member_id(m) for m in dict.fromkeys(players)]
         return {"number": number, "partner": args.get("partner", "auto"), "dice": args["dice"],
@@ -641,62 +757,59 @@ class ChouetteTable:
         return dict(args)  # the closed session's seed committed ahead, revealed (club.commitments)
 
     def _opening_roll(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
-        self._require_board()
         dice = list(args["dice"])
-        self.board.opening_roll(*dice)
+        self.live_board.opening_roll(*dice)
         raised = self.session.opening_tie() if dice[0] == dice[1] else []
         return {"dice": dice, "raised": raised}
 
     def _turn(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
-        self._require_board()
-        if self.board.phase != Phase.ROLL or SIDES[self.board.turn] != args["side"]:
+        if self.live_board.phase != Phase.ROLL or self.board_side() != args["side"]:
             raise GameError(f"the board does not have {args['side']} to roll")
         self.session.turn(args["side"])
         self.turns += 1
         return {"side": args["side"]}
 
     def _roll(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
-        self._require_board()
+        board = self.live_board
         if member is not None:
-            self._require_roller(member, "roll")
+            self._require_roller(member, Action.ROLL)
         if self.session.awaiting():
             raise NotNowError(self._waiting_text("roll"))
-        self.board.roll(self.board.turn, tuple(args["dice"]))
+        board.roll(_required_turn(board), tuple(args["dice"]))
         self.session.dice_thrown()
         return {"dice": list(args["dice"])}
 
     def _play(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
-        self._require_board()
+        board = self.live_board
         if member is not None:
-            self._require_roller(member, "play")
-        side = self.board.turn
+            self._require_roller(member, Action.PLAY)
+        side = _required_turn(board)
         if "moves" in args:
-            self.board.apply(args)
+            board.apply(args)
         elif "play" in args:
-            self.board.play(side, args["play"])
+            board.play(side, args["play"])
         else:
-            plays = self.board.legal_plays()
+            plays = board.legal_plays()
             if len(plays) != 1:
                 raise NotNowError("Several plays are legal: the player chooses.")
-            self.board.play(side, plays[0])
-        return dict(self.board.history[-1])
+            board.play(side, plays[0])
+        return dict(board.history[-1])
 
     def _forfeit(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
-        self._require_board()
-        self.board.forfeit(args["side"])
+        self.live_board.forfeit(args["side"])
         return {"side": args["side"]}
 
     def _game_over(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
-        board = self.board
-        if board is None or not board.is_over or self.session.phase != "playing":
+        result = None if self.board is None else self.board.result
+        if result is None or self.session.phase != SessionPhase.PLAYING:
             raise GameError("the board game is not over")
-        self.session.board_over(board.result, 0)
-        return {"winner": SIDES[board.result.winner], "result": board.result.kind, "ended_by": board.result.ended_by}
+        self.session.board_over(result, 0)
+        return {"winner": SIDES[result.winner], "result": result.kind, "ended_by": result.ended_by}
 
     # members coming and going (RULES C1, C2, C6, C9)
     def _sit(self, member: int, args: dict[str, Any]) -> dict[str, Any]:
         stake = args.get("stake", 1)
-        if self.phase == "lobby":
+        if self.phase == TablePhase.LOBBY:
             if member in self.lobby:
                 raise InvalidRequestError("You are already at this chouette, waiting for the seat roll.")
             cap = self.rules.max_members
@@ -714,7 +827,7 @@ class ChouetteTable:
                 self._end_order(member)
         elif member in self.members:
             raise InvalidRequestError("You already sit in this chouette.")
-        elif self.phase == "seating":
+        elif self.phase == TablePhase.SEATING:
             raise NotNowError("The seat roll is being thrown: join once the members are seated.")
         else:
             self.session.join([name(member)], None, {name(member): stake} if stake != 1 else None)
@@ -722,22 +835,22 @@ class ChouetteTable:
 
     def _stand(self, member: int, args: dict[str, Any]) -> dict[str, Any]:
         session = self.session
-        if self.phase == "lobby":
+        if self.phase == TablePhase.LOBBY:
             if member not in self.lobby:
                 raise InvalidRequestError("You are not at this chouette.")
             self.lobby.remove(member)
             self.lobby_stakes.pop(name(member), None)
             if not self.lobby:
-                self.status = "closed"
+                self.status = TableStatus.CLOSED
             return {}
         if member not in self.members:
             raise InvalidRequestError("You do not sit in this chouette.")
-        if self.phase == "seating":
+        if self.phase == TablePhase.SEATING:
             raise NotNowError("The seat roll is being thrown: leave once the members are seated.")
-        if session.phase == "ready" or name(member) in session.waiting:
+        if session.phase == SessionPhase.READY or name(member) in session.waiting:
             session.retire(name(member))
             if not session.members:
-                self.status = "closed"
+                self.status = TableStatus.CLOSED
             return {}
         if member in self.retiring:
             raise InvalidRequestError("You already leave at the end of this game.")
@@ -748,7 +861,7 @@ class ChouetteTable:
 
     def _seat_ready(self, member: int | None) -> None:
         """Raise unless ``member`` (None: the club) may call the seat roll now (RULES C1; 000 Ch.1)."""
-        if self.phase != "lobby":
+        if self.phase != TablePhase.LOBBY:
             raise NotNowError("The members are already seated (RULES C1): new members join at the end of the Team.")
         if member is not None and member not in self.lobby:
             raise InvalidRequestError("Only members at this chouette can call for the seat roll: join first.")
@@ -783,7 +896,7 @@ class ChouetteTable:
     def _proxy(self, member: int, args: dict[str, Any]) -> dict[str, Any]:
         subject, proxy = args.get("member", member), args["proxy"]
         by = None if member == subject else member
-        if self.phase == "lobby":
+        if self.phase == TablePhase.LOBBY:
             raise NotNowError("Proxies are named once the members are seated (RULES C9).")
         self.session.appoint_proxy(name(subject), name(proxy), None if by is None else name(by))
         return {"member": subject, "proxy": proxy}
@@ -799,7 +912,7 @@ class ChouetteTable:
 
     def _end_order(self, member: int) -> None:
         """He is back: a standing order for while he was away ends (RULES C9)."""
-        if self.orders.get(str(member), {}).get("until") == "back":
+        if self.orders.get(str(member), {}).get("until") == OrderUntil.BACK:
             del self.orders[str(member)]
 
     def _stand_in(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
@@ -809,14 +922,14 @@ class ChouetteTable:
         return {"member": args["member"], "for": member_id(away)}
 
     def _order(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
-        if member is None or self.phase not in ("playing", "between") or member not in self.members:
+        if member is None or self.phase not in (TablePhase.PLAYING, TablePhase.BETWEEN) or member not in self.members:
             raise InvalidRequestError("Standing orders are for members seated at this chouette (RULES C9).")
         if args.get("clear"):
             if self.orders.pop(str(member), None) is None:
                 raise InvalidRequestError("You have no standing order at this chouette.")
             return {"clear": True}
         order = check_order(args)
-        if order["until"] == "game":
+        if order["until"] == OrderUntil.GAME:
             if not self.board_live:
                 raise NotNowError(
                     "No game is being played: an order for this game is given during one (or use until back)."
@@ -830,24 +943,23 @@ class ChouetteTable:
     def _close(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
         if self.session.members or self.lobby:
             raise NotNowError("The chouette still has members.")
-        self.status = "closed"
+        self.status = TableStatus.CLOSED
         return {}
 
     # the cube (RULES C4, C5, D1–D3; 003 Atlanta 5.6–5.11): each refuses once the board's dice are thrown
     def _double(self, member: int, args: dict[str, Any]) -> dict[str, Any]:
-        self._require_board()
-        if self.board.phase != Phase.ROLL:
+        if self.live_board.phase != Phase.ROLL:
             raise ChouetteError("the dice are thrown: a cube is turned only before the roll (RULES D1)")
-        session, game = self.session, self.session.game
+        session, game = self.session, self.game
         subject = args.get("member", member)
         by = None if member == subject else name(member)
-        if name(subject) == session.box and game.on_roll == "box":
+        if name(subject) == session.box and game.on_roll == Side.BOX:
             if by is not None:
                 raise NotYourTurnError("Box decides in person: nobody doubles for Box (RULES C9).")
             targets = args.get("targets")
             self.session.box_double(None if targets is None else [str(t) for t in targets], bool(args.get("in_order")))
             return {"member": subject, "targets": targets, "in_order": bool(args.get("in_order"))}
-        if game.on_roll == "box":
+        if game.on_roll == Side.BOX:
             self.session.extra_double(name(subject), args.get("cube"), by)
         else:
             self.session.team_double(name(subject), args.get("cube"), by)
@@ -898,7 +1010,7 @@ class ChouetteTable:
             raise InvalidRequestError(f"a Team settlement step is one of {', '.join(STEPS)}, not {step!r}")
         session = self.session
         offer = self.open_offer()
-        if step == "offer":
+        if step == SettleStep.OFFER:
             if offer is not None:
                 raise NotNowError(
                     f"An offer between Team members is open already ({offer['buyer']} to {offer['seller']}): it must "
@@ -916,7 +1028,7 @@ class ChouetteTable:
         if offer is None:
             raise NotNowError("No settlement between Team members is on offer in this game (003 Atlanta 4.4).")
         logged = {"step": step, "buyer": offer["buyer"], "seller": offer["seller"], "points": offer["points"]}
-        if step == "preempt":
+        if step == SettleStep.PREEMPT:
             if member is None or name(member) != session.box:
                 raise NotYourTurnError(f"Only Box ({session.box}) may preempt a settlement in the Team (4.4).")
             if offer["preempt"]:
@@ -924,7 +1036,7 @@ class ChouetteTable:
             copy.deepcopy(session).settle(name(offer["seller"]), offer["points"])  # Box may settle with him (C10)
             offer["preempt"] = True
             return {**logged, "preempt": True}
-        if step == "accept":
+        if step == SettleStep.ACCEPT:
             if member != offer["seller"]:
                 raise NotYourTurnError(f"Only {offer['seller']}, to whom the offer is made, accepts it (4.4).")
             session.team_settle(
@@ -942,15 +1054,14 @@ class ChouetteTable:
         if not self.board_live:
             raise NotNowError("No game of this chouette is being played now.")
 
-    def _require_roller(self, member: int, what: str) -> None:
+    def _require_roller(self, member: int, what: Action) -> None:
         roller = self.roller()
         if member != roller:
             raise NotYourTurnError(f"It is not your turn on the board: {roller} is to {what}.")
-        wanted = Phase.ROLL if what == "roll" else Phase.PLAY
-        if self.board.phase != wanted:
-            raise NotNowError(
-                f"You cannot {what} now: the board waits for a {self.board.phase.value.replace('_', ' ')}."
-            )
+        wanted = Phase.ROLL if what == Action.ROLL else Phase.PLAY
+        phase = self.live_board.phase
+        if phase != wanted:
+            raise NotNowError(f"You cannot {what} now: the board waits for a {phase.value.replace('_', ' ')}.")
 
     def _waiting_text(self, what: str) -> str:
         undecided = ", ".join(f"{p.subject}" for p in self.pending())
@@ -966,6 +1077,13 @@ def replay(actions) -> ChouetteTable:
     for action in actions[1:]:
         table.apply(action.kind, action.member_id, action.args, atomic=False)
     return table
+
+
+def _required_turn(board: Game) -> int:
+    """The side on turn of a board being played (0 or 1). Raises :class:`GameError` before the opening roll."""
+    if board.turn is None:
+        raise GameError("the board has nobody on turn before the opening roll")
+    return board.turn
 
 
 def _why(member: int | None, args: dict[str, Any]) -> dict[str, str]:

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from enum import StrEnum
 from functools import cached_property
 
 from backgammon.chouette import ChouetteRules
-from backgammon.chouette.cubes import TEAM_SIDE
-from backgammon.chouette.sheet import SheetRow
+from backgammon.chouette.cubes import SIDES, ChouetteCube, Side
+from backgammon.chouette.events import SessionPhase
+from backgammon.chouette.sheet import EndedBy, SheetRow
+from backgammon.game import Action
 
 from ..commitments import luck_line
 from ..results import GameView, TableOutcome
-from .table import Awaited, ChouetteTable, Pending, member_id, order_text
+from .table import Awaited, ChouetteTable, DeadlineStage, Pending, TablePhase, TableStatus, member_id, order_text
 
 DECISION_WORDS = {
     "double": "double or pass (the Team's window, 003 Atlanta 5.9)",
@@ -30,8 +33,33 @@ DECISION_WORDS = {
 }
 """A decision in words (after "must")."""
 
-CUBE_STATES = ("centred", "offered", "beavered", "raccooned", "taken", "dropped", "settled", "scored")
-"""The states of a cube for displays: in play (centred, an offer pending, taken = owned by one side) or out of it."""
+
+class CubeState(StrEnum):
+    """The state of a cube for displays: in play (centred, an offer pending, taken = owned by one side) or out of it
+    (its :class:`~backgammon.chouette.cubes.CubeStatus`)."""
+
+    CENTRED = "centred"
+    OFFERED = "offered"
+    BEAVERED = "beavered"
+    RACCOONED = "raccooned"
+    TAKEN = "taken"
+    DROPPED = "dropped"
+    SETTLED = "settled"
+    SCORED = "scored"
+
+
+CUBE_STATES = tuple(CubeState)
+"""Every :class:`CubeState`."""
+
+OFFER_STATES = (CubeState.OFFERED, CubeState.BEAVERED, CubeState.RACCOONED)
+"""The states of a cube with an offer pending (its value shown is the one proposed)."""
+
+_OFFER_STATE = {
+    Action.DOUBLE: CubeState.OFFERED,
+    Action.BEAVER: CubeState.BEAVERED,
+    Action.RACCOON: CubeState.RACCOONED,
+}
+_OUT = (CubeState.DROPPED, CubeState.SETTLED, CubeState.SCORED)
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,8 +78,8 @@ class CubeView:
     stake: int
     count: int
     value: int
-    owner: str | None
-    state: str
+    owner: Side | None
+    state: CubeState
     offered: int | None
     points: int
     extra: bool
@@ -63,7 +91,7 @@ class CubeView:
         is pending (offered, beavered, raccooned) the value is the one proposed (``8 beavered``), as the board
         image shows it."""
         value, count = self.value, self.count
-        if self.state in ("offered", "beavered", "raccooned") and self.offered:
+        if self.state in OFFER_STATES and self.offered:
             value = self.offered
             count = self.offered // (self.stake * self.factor) if self.stake * self.factor else count * 2
         if self.factor == 1:
@@ -80,24 +108,25 @@ class Decision:
 
     subject: int
     actor: int
-    pending: str
+    pending: Awaited
     actions: tuple[str, ...]
     cubes: tuple[str, ...]
     due_at: float | None
-    stage: str = "member"
+    stage: DeadlineStage = DeadlineStage.MEMBER
     new: bool = False
 
     @classmethod
     def of(cls, pending: Pending, due_at: float | None, new: bool) -> Decision:
         """The decision the table waits for (``pending``), due at ``due_at`` (its deadline), ``new`` with this
         outcome; the stage is ``proxy`` when another acts for the subject (RULES C9)."""
-        stage = "proxy" if pending.actor != pending.subject else "member"
-        return cls(pending.subject, pending.actor, pending.pending, pending.actions, pending.cubes, due_at, stage, new)
+        return cls(
+            pending.subject, pending.actor, pending.pending, pending.actions, pending.cubes, due_at, pending.stage, new
+        )
 
     @property
     def words(self) -> str:
         """What must be done, in words (``roll or double`` when Box may double at his roll, as a match says it)."""
-        if self.pending == Awaited.ROLL and "double" in self.actions:
+        if self.pending == Awaited.ROLL and Action.DOUBLE in self.actions:
             return "roll or double"
         return DECISION_WORDS.get(self.pending, self.pending)
 
@@ -117,7 +146,7 @@ class SheetRowData:
     crossed: tuple[int, ...]
     b: int | None
     next_captain: int
-    ended_by: str
+    ended_by: EndedBy
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,8 +187,8 @@ class ChouetteView:
 
     session_id: int
     version: int
-    status: str
-    phase: str
+    status: TableStatus
+    phase: TablePhase
     channel_id: int
     rules: ChouetteRules
     stake: int
@@ -200,7 +229,7 @@ class ChouetteView:
     @property
     def luck_text(self) -> str:
         """Who has added luck to the next dice, in words (:func:`club.commitments.luck_line`)."""
-        return luck_line(self.luck_game, map(self.name, self.lucky), seat=self.phase == "lobby")
+        return luck_line(self.luck_game, map(self.name, self.lucky), seat=self.phase == TablePhase.LOBBY)
 
     @cached_property
     def sheet(self) -> SheetData:
@@ -227,7 +256,9 @@ class ChouetteView:
                 role = "Captain"
             if self.board_live and member == self.player != self.captain:
                 role = "Acting Captain"
-            cube = cubes.get(member) if self.board_live or (cubes_between and self.phase == "playing") else None
+            cube = (
+                cubes.get(member) if self.board_live or (cubes_between and self.phase == TablePhase.PLAYING) else None
+            )
             cube_text = f" — cube {cube.summary()}" if cube is not None else ""
             if cube is not None and cube.team != member:  # a Team settlement: another member holds it (4.4)
                 cube_text += f", held by {self.name(cube.team)} (settled)"
@@ -285,7 +316,7 @@ class ChouetteView:
     @property
     def members(self) -> tuple[int, ...]:
         """Everyone at the session: the lobby, or the order then those waiting to be seated."""
-        return self.lobby if self.phase == "lobby" else (*self.order, *self.waiting)
+        return self.lobby if self.phase == TablePhase.LOBBY else (*self.order, *self.waiting)
 
     @property
     def rules_text(self) -> str:
@@ -313,8 +344,8 @@ class ChouetteView:
         ``stored_sheet``: the finished games' sheet rows as stored (``chouette_sheet``, JSON)."""
         session = table.session
         game = session.game
-        playing = session.phase == "playing"
-        ids = [member_id(m) for m in session.order] if session.phase != "seating" else []
+        playing = session.phase == SessionPhase.PLAYING
+        ids = [member_id(m) for m in session.order] if session.phase != SessionPhase.SEATING else []
         cubes = ()
         if game is not None:
             cubes = tuple(_cube(slot) for slot in game.cubes.values())
@@ -366,18 +397,15 @@ class ChouetteView:
         )
 
 
-_OUT = ("dropped", "settled", "scored")
-
-
-def _cube(slot) -> CubeView:
+def _cube(slot: ChouetteCube) -> CubeView:
     cube = slot.cube
     if not slot.live:
-        state = slot.status
+        state = CubeState(slot.status)
     elif cube.stage is not None:
-        state = {"double": "offered", "beaver": "beavered", "raccoon": "raccooned"}[cube.stage]
+        state = _OFFER_STATE[Action(cube.stage)]
     else:
-        state = "centred" if cube.owner is None else "taken"
-    owner = None if cube.owner is None else ("team" if cube.owner == TEAM_SIDE else "box")
+        state = CubeState.CENTRED if cube.owner is None else CubeState.TAKEN
+    owner = None if cube.owner is None else SIDES[cube.owner]
     return CubeView(
         key=slot.key,
         member=member_id(slot.member),
@@ -428,7 +456,7 @@ def _sheet_source(table: ChouetteTable, stored: Sequence[dict]) -> Callable[[], 
     held = session.sheet_rows()
     game = None if session.game is None else (session.game.number, session.game.box)
     next_captain = None
-    if session.phase not in ("seating", "playing") and session.captain is not None:
+    if session.phase == SessionPhase.READY and session.captain is not None:
         next_captain = member_id(session.captain)
     members = tuple(member_id(m) for m in sheet.members)
     totals = {member_id(m): t for m, t in sheet.totals().items()}
