@@ -29,14 +29,14 @@ from backgammon.errors import BackgammonError
 from club import frontend
 from club.chouette import ChouetteOutcome, ChouetteService
 from club.chouette.images import sheet_png_async
-from club.chouette.table import parse_order
+from club.chouette.table import MemberAction, parse_order
 from club.errors import InvalidRequestError
 from club.proof import chouette_proof
 from club.proof import lines as proof_lines
 from club.requests import Request
 
 from .buttons import Key, TableMenu, on_press
-from .chouette_present import chouette_message
+from .chouette_present import PanelButton, chouette_message
 from .components import LuckModal, luck_words
 from .errors import report, send_private
 from .flow import register, request_of
@@ -63,7 +63,7 @@ async def press(interaction: discord.Interaction, sid: int, mark: str, member: i
     await _publish_and_acknowledge(interaction, outcome)
 
 
-ALIASES = {"double_all": "double", "double_order": "double"}
+ALIASES = {PanelButton.DOUBLE_ALL: MemberAction.DOUBLE, PanelButton.DOUBLE_ORDER: MemberAction.DOUBLE}
 """Box's buttons that double: all the cubes, or in the order of the seats."""
 
 
@@ -74,19 +74,19 @@ async def press_component(interaction: discord.Interaction, key: Key, values: li
     Atlanta 5.6, 5.10/5.11). *Add your luck* (member 0: anyone at the table) opens the luck box
     (:class:`cogs.components.LuckModal`)."""
     sid, mark, member = key.table_id, key.stamp, int(key.args[0])
-    if key.action == "luck":  # any member of the chouette, at any time: the box for his words
+    if key.action == PanelButton.LUCK:  # any member of the chouette, at any time: the box for his words
         await interaction.response.send_modal(LuckModal(sid, add_luck))
     elif not isinstance(item, TableMenu):
         action = ALIASES.get(key.action, key.action)
         await press(interaction, sid, mark, member, action, cube=key.args[1] or None,
-                    in_order=key.action == "double_order")  # fmt: skip
-    elif key.action == "play":
-        await press(interaction, sid, mark, member, "play", value=values[0] if values else None)
-    elif key.action == "double":
-        await press(interaction, sid, mark, member, "double", value=[int(v) for v in values if v.isdigit()])
+                    in_order=key.action == PanelButton.DOUBLE_ORDER)  # fmt: skip
+    elif key.action == MemberAction.PLAY:
+        await press(interaction, sid, mark, member, MemberAction.PLAY, value=values[0] if values else None)
+    elif key.action == MemberAction.DOUBLE:
+        await press(interaction, sid, mark, member, MemberAction.DOUBLE, value=[int(v) for v in values if v.isdigit()])
     else:
-        decisions = {option.value: "take" if option.value in values else "drop" for option in item.item.options}
-        await press(interaction, sid, mark, member, "take", value=decisions)
+        decisions = {o.value: MemberAction.TAKE if o.value in values else MemberAction.DROP for o in item.item.options}
+        await press(interaction, sid, mark, member, MemberAction.TAKE, value=decisions)
 
 
 async def add_luck(interaction: discord.Interaction, sid: int, words: str) -> None:

@@ -17,12 +17,13 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from enum import StrEnum
 
 import discord
 
 from club.chouette import ChouetteView
 from club.chouette.images import board_png_async
-from club.chouette.table import Awaited
+from club.chouette.table import Awaited, MemberAction, TablePhase
 
 from .buttons import CHOUETTE_LABELS as LABELS
 from .buttons import TableButton, TableMenu
@@ -33,11 +34,21 @@ log = logging.getLogger("bgclub.discord")
 MAX_ROWS = 5
 
 
+class PanelButton(StrEnum):
+    """The chouette buttons that are not a member's action (:class:`~club.chouette.table.MemberAction`): Box's
+    doubles of every cube (in rotation order, 003 Atlanta 5.8) and *Add your luck*. Their values are in the buttons'
+    ids: old buttons keep working."""
+
+    DOUBLE_ALL = "double_all"
+    DOUBLE_ORDER = "double_order"
+    LUCK = "luck"
+
+
 def title(view: ChouetteView) -> str:
     """``Chouette #3 · game 2 · Box Ann vs Captain Bob`` (or the lobby)."""
-    if view.phase in ("lobby", "seating"):
+    if view.phase in (TablePhase.LOBBY, TablePhase.SEATING):
         return f"Chouette #{view.session_id} · waiting for the seat roll"
-    if view.phase == "closed":
+    if view.phase == TablePhase.CLOSED:
         return f"Chouette #{view.session_id} · over"
     text = f"Chouette #{view.session_id} · game {view.game_number}"
     if view.board_live:
@@ -47,7 +58,7 @@ def title(view: ChouetteView) -> str:
 
 def seats_text(view: ChouetteView) -> str:
     """The seats in rotation order with each cube (value, state), away members and proxies (RULES C3, C5, C9)."""
-    if view.phase == "lobby":
+    if view.phase == TablePhase.LOBBY:
         names = ", ".join(view.name(m) for m in view.lobby)
         return f"At the table: {names}. Join with /bg chouette join; /bg chouette seat throws for the seats."
     return "\n".join(view.seat_lines(cubes_between=True))
@@ -96,33 +107,35 @@ def decision_rows(view: ChouetteView) -> list[list[discord.ui.Item]]:
     for decision in view.decisions:
         who = view.name(decision.subject)
         if decision.pending == Awaited.PLAY:
-            rows.append([menu(decision.subject, "play", (), "Choose your play…")])
+            rows.append([menu(decision.subject, MemberAction.PLAY, (), "Choose your play…")])
             continue
         if decision.pending == Awaited.ROLL:
-            buttons = [button(decision.subject, "", "roll", f"{who}: Roll")]
-            if "double" in decision.actions:
-                buttons.append(button(decision.subject, "", "double", "Double all"))
-                if len(decision.cubes) > 1 and not view.rules.single_cube:
-                    buttons.append(button(decision.subject, "", "double_order", "Double all, in rotation order (5.8)"))
+            buttons = [button(decision.subject, "", MemberAction.ROLL, f"{who}: Roll")]
+            several = len(decision.cubes) > 1 and not view.rules.single_cube
+            if MemberAction.DOUBLE in decision.actions:
+                buttons.append(button(decision.subject, "", MemberAction.DOUBLE, "Double all"))
+                if several:
+                    buttons.append(button(decision.subject, "", PanelButton.DOUBLE_ORDER,
+                                          "Double all, in rotation order (5.8)"))  # fmt: skip
             rows.append(buttons)
-            if "double" in decision.actions and len(decision.cubes) > 1 and not view.rules.single_cube:
+            if MemberAction.DOUBLE in decision.actions and several:
                 targets = [(view.name(int(k)), k) for k in decision.cubes if k.isdigit()]
-                rows.append([menu(decision.subject, "double", targets, "Double some cubes…")])
+                rows.append([menu(decision.subject, MemberAction.DOUBLE, targets, "Double some cubes…")])
             continue
         if decision.pending == Awaited.BOX_ANSWER:
             rows.append([button(decision.subject, "", action, f"Box: {LABELS[action]} all")
                          for action in decision.actions if action in LABELS])  # fmt: skip
             if len(decision.cubes) > 1:
                 cubes = [(_cube_label(view, key), key) for key in decision.cubes]
-                rows.append([menu(decision.subject, "take", cubes, "Take these, drop the rest…")])
+                rows.append([menu(decision.subject, MemberAction.TAKE, cubes, "Take these, drop the rest…")])
             continue
-        actions = ["double", "pass"] if decision.pending == Awaited.DOUBLE else list(decision.actions)
-        actions = [{"no_double": "pass"}.get(a, a) for a in actions]
+        doubling = [MemberAction.DOUBLE, MemberAction.PASS]
+        actions = doubling if decision.pending == Awaited.DOUBLE else list(decision.actions)
         cubes = list(decision.cubes) if decision.pending == Awaited.DOUBLE and len(decision.cubes) > 1 else [""]
         row = []
         for cube in cubes:
             for action in actions:
-                if action == "pass" and cube:
+                if action == MemberAction.PASS and cube:
                     continue
                 label = LABELS.get(action, action)
                 if cube:
@@ -131,7 +144,7 @@ def decision_rows(view: ChouetteView) -> list[list[discord.ui.Item]]:
                     label = f"{who}: {label}"
                 row.append(button(decision.subject, cube, action, label))
         if cubes != [""]:
-            row.append(button(decision.subject, "", "pass", LABELS["pass"]))
+            row.append(button(decision.subject, "", MemberAction.PASS, LABELS[MemberAction.PASS]))
         rows.append(row[:5])
     return rows
 
@@ -148,9 +161,9 @@ async def components_for(view: ChouetteView, plays: list[str] | None) -> list[di
     *Add your luck* (for every member, member 0 in its id) while a game's dice wait for the members' luck."""
     rows, shown = [], decision_rows(view)
     if view.luck_game is not None:
-        shown.append([TableButton.of("c", view.session_id, view.mark, "luck", 0, "", label="Add your luck")])
+        shown.append([TableButton.of("c", view.session_id, view.mark, PanelButton.LUCK, 0, "", label="Add your luck")])
     for row in shown:
-        if isinstance(row[0], TableMenu) and row[0].key.action == "play":
+        if isinstance(row[0], TableMenu) and row[0].key.action == MemberAction.PLAY:
             if not plays or len(plays) > 25:
                 continue
             key = row[0].key
@@ -193,8 +206,10 @@ async def chouette_message(
         plays = None
         play = next((d for d in view.decisions if d.pending == Awaited.PLAY), None)
         if play is not None:
-            plays = list(view.plays) if view.plays is not None else await bot.chouettes.legal_plays(
-                view.session_id, play.subject
+            plays = (
+                list(view.plays)
+                if view.plays is not None
+                else await bot.chouettes.legal_plays(view.session_id, play.subject)
             )
             if len(plays) > 25:
                 embed.add_field(name="Your play", value="Type `/bg chouette move` — the legal plays are suggested.")

@@ -14,11 +14,12 @@ from __future__ import annotations
 
 from backgammon.ascii import ascii_board
 from backgammon.chouette import CHOUETTE_PRESETS
+from backgammon.game import Action
 from backgammon.moves import dice_text
 from club import frontend
 from club.chouette import ChouetteOutcome, ChouetteView
 from club.chouette.images import board_png_async, sheet_png_async
-from club.chouette.table import Awaited, parse_order
+from club.chouette.table import Awaited, MemberAction, SettleStep, TablePhase, TableStatus, parse_order
 from club.errors import InvalidRequestError, NotNowError
 
 from .core import CHOUETTE_CHANNELS, Console, file_problem, member_id
@@ -26,19 +27,23 @@ from .parse import Target, hours, member_name, number, options, take_target
 from .tables import Column, RecordTable, signed, text_table
 from .verbs import part, verb
 
+_ANSWERS = (Awaited.ANSWER, Awaited.BOX_ANSWER)
 KINDS = {
-    "roll": ("roll",),
-    "play": ("play",),
-    "double": ("roll", "double"),
-    "no-double": ("double",),
-    "take": ("answer", "box_answer", "consent"),
-    "drop": ("answer", "box_answer", "consent"),
-    "beaver": ("answer", "box_answer"),
-    "raccoon": ("answer", "box_answer"),
-    "offer-extra": ("extra",),
-    "no-extra": ("extra",),
+    "roll": (Awaited.ROLL,),
+    "play": (Awaited.PLAY,),
+    "double": (Awaited.ROLL, Awaited.DOUBLE),
+    "no-double": (Awaited.DOUBLE,),
+    "take": (*_ANSWERS, Awaited.CONSENT),
+    "drop": (*_ANSWERS, Awaited.CONSENT),
+    "beaver": _ANSWERS,
+    "raccoon": _ANSWERS,
+    "offer-extra": (Awaited.EXTRA,),
+    "no-extra": (Awaited.EXTRA,),
 }
 """Which decisions (:attr:`club.chouette.Decision.pending`) each console verb answers."""
+
+USE_CASES = {"no-double": MemberAction.PASS, "offer-extra": MemberAction.OFFER_EXTRA, "no-extra": MemberAction.NO_EXTRA}
+"""The console verbs that are not the use-case's own word (:class:`~club.chouette.table.MemberAction`)."""
 
 OTHER = {"take": "drop", "beaver": "take", "raccoon": "take", "drop": "take"}
 """Box naming some cubes: the named get the verb, the others this (``take carol`` drops the rest)."""
@@ -115,7 +120,7 @@ async def session_for(
 # -- showing ----------------------------------------------------------------------------------------------------------
 def seats_text(view: ChouetteView) -> str:
     """The seats in rotation order with each cube, away members and proxies (RULES C3, C5, C9)."""
-    if view.phase == "lobby":
+    if view.phase == TablePhase.LOBBY:
         return (f"At the table: {', '.join(view.name(m) for m in view.lobby)}. Others join with chouette join; "
                 "chouette seat throws for the seats.")  # fmt: skip
     return "\n".join("  " + line for line in view.seat_lines(team="Team", notes=True))
@@ -124,20 +129,20 @@ def seats_text(view: ChouetteView) -> str:
 def decision_verbs(view: ChouetteView, decision) -> list[str]:
     """The console verbs of one decision (the member's buttons in Discord)."""
     kind = decision.pending
-    if kind == "play":
+    if kind == Awaited.PLAY:
         verbs = ["move PLAY"]
-    elif kind == "roll":
+    elif kind == Awaited.ROLL:
         verbs = ["roll"]
-        if "double" in decision.actions:
+        if Action.DOUBLE in decision.actions:
             if decision.subject == view.box and len(decision.cubes) > 1 and not view.rules.single_cube:
                 verbs += ["double all", "double NAME …", "double all in order"]
             else:
                 verbs.append("double all" if decision.subject == view.box else "double")
-    elif kind == "double":
+    elif kind == Awaited.DOUBLE:
         verbs = ["double", "no-double"]
-    elif kind == "extra":
+    elif kind == Awaited.EXTRA:
         verbs = ["offer-extra", "no-extra"]
-    elif kind == "box_answer":
+    elif kind == Awaited.BOX_ANSWER:
         verbs = [action for action in decision.actions if action in OTHER]
         if len(decision.cubes) > 1:
             verbs += ["take NAME … (drops the rest)", "drop NAME … (takes the rest)"]
@@ -190,9 +195,9 @@ async def chouette_board(console: Console, view: ChouetteView, viewer: int | Non
 
 
 def _title(view: ChouetteView) -> str:
-    if view.phase in ("lobby", "seating"):
+    if view.phase in (TablePhase.LOBBY, TablePhase.SEATING):
         return f"Chouette #{view.session_id} (chouette={view.session_id}) · waiting for the seat roll"
-    if view.phase == "closed" or view.status != "open":
+    if view.phase == TablePhase.CLOSED or view.status != TableStatus.OPEN:
         return f"Chouette #{view.session_id} · over"
     text = f"Chouette #{view.session_id} (chouette={view.session_id}) · game {view.game_number}"
     return text + (f" · Box {view.name(view.box)} vs {view.team_seat}" if view.board_live else "")
@@ -266,28 +271,28 @@ async def chouette_action(console: Console, session_id: int, action: str, rest: 
         raise InvalidRequestError(f"You decide for several members in chouette {session_id}: say whose ({names}).")
     decision = mine[0]
     mark = view.mark
-    if action == "play":
+    use_case = USE_CASES.get(action) or MemberAction(action)
+    if use_case == MemberAction.PLAY:
         if not rest:
             raise InvalidRequestError("move PLAY, e.g. move 13/7 8/7 (plays lists the legal ones)")
         return await show(console, await chouettes.play(session_id, member, " ".join(rest)[:200], mark=mark))
-    if action == "roll":
+    if use_case == MemberAction.ROLL:
         _no_words(action, rest)
-        return await show(console, await chouettes.act(session_id, member, "roll", mark=mark))
-    if action in ("offer-extra", "no-extra", "no-double"):
+        return await show(console, await chouettes.act(session_id, member, use_case, mark=mark))
+    if action in USE_CASES:
         _no_words(action, rest)
-        use_case = {"offer-extra": "offer_extra", "no-extra": "no_extra", "no-double": "pass"}[action]
         return await show(console, await chouettes.act(session_id, member, use_case, subject=decision.subject,
                                                         mark=mark))  # fmt: skip
-    if action == "double":
+    if use_case == MemberAction.DOUBLE:
         return await show(console, await _double(console, view, decision, rest))
     cubes = _cube_keys(view, decision, rest)
     if decision.pending == Awaited.BOX_ANSWER and cubes:
         decisions = {key: action if key in cubes else OTHER[action] for key in decision.cubes}
-        outcome = await chouettes.act(session_id, member, "take", value=decisions, mark=mark)
+        outcome = await chouettes.act(session_id, member, MemberAction.TAKE, value=decisions, mark=mark)
     else:
         if cubes:
             raise InvalidRequestError(f"{action} takes no names here: you answer for your own cube")
-        outcome = await chouettes.act(session_id, member, action, subject=decision.subject, mark=mark)
+        outcome = await chouettes.act(session_id, member, use_case, subject=decision.subject, mark=mark)
     return await show(console, outcome)
 
 
@@ -297,11 +302,11 @@ def _no_words(action: str, rest: list[str]) -> None:
 
 
 PHASE_WORDS = {
-    "lobby": "waiting for the seat roll: nothing to decide yet (chouette join, then chouette seat)",
-    "seating": "throwing for the seats",
-    "playing": "between two games",
-    "between": "between two games",
-    "closed": "over",
+    TablePhase.LOBBY: "waiting for the seat roll: nothing to decide yet (chouette join, then chouette seat)",
+    TablePhase.SEATING: "throwing for the seats",
+    TablePhase.PLAYING: "between two games",
+    TablePhase.BETWEEN: "between two games",
+    TablePhase.CLOSED: "over",
 }
 """A chouette's phase (:attr:`ChouetteView.phase`) in words, when nobody must decide."""
 
@@ -441,13 +446,13 @@ async def team_settle(console: Console, args: list[str]) -> str:
     session_id = target.id if target is not None else (await session_for(console, []))[0]
     usage = "chouette team-settle offer NAME POINTS | accept | decline | preempt, e.g. team-settle offer carol 1"
     step = rest[0].lower() if rest else ""
-    if step == "offer" and len(rest) == 3:
+    if step == SettleStep.OFFER and len(rest) == 3:
         seller = await console.known(rest[1])
         text = rest[2]
         points = number(text.lstrip("+-"), "the points (a whole number; negative: they pay you)", low=0, high=10_000)
         points = -points if text.startswith("-") else points
-        outcome = await console.chouettes.team_settle(session_id, console.member, "offer", seller=seller, points=points)
-    elif step in ("accept", "decline", "preempt") and len(rest) == 1:
+        outcome = await console.chouettes.team_settle(session_id, console.member, step, seller=seller, points=points)
+    elif step in (SettleStep.ACCEPT, SettleStep.DECLINE, SettleStep.PREEMPT) and len(rest) == 1:
         outcome = await console.chouettes.team_settle(session_id, console.member, step)
     else:
         raise InvalidRequestError(usage)

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from backgammon.chouette.cubes import ChouetteCube
+from backgammon.chouette.cubes import BOX_SIDE, ChouetteCube, Side
+from backgammon.game import Action
 
-from ..chouette.table import ChouetteAction
+from ..chouette.table import ChouetteAction, TableStatus
 from ..wording import plural
 from .engine import CubeState
 from .grade import CUBE_EPSILON, Grade, grade_answer, grade_double
@@ -81,21 +82,25 @@ def chouette_decisions(actions) -> list[tuple[int, int, str, Decision]]:
             rules = table.rules
             cubes = game.cubes
             box_view, team_view = board.board_for(0), board.board_for(1)
-            if kind == ChouetteAction.DOUBLE and game.on_roll == "box" and str(args.get("member", member)) == game.box:
+            if (
+                kind == ChouetteAction.DOUBLE
+                and game.on_roll == Side.BOX
+                and str(args.get("member", member)) == game.box
+            ):
                 targets = args.get("targets")
                 keys = [str(t) for t in targets] if targets else [k for k, c in cubes.items() if _box_may(c)]
                 for key in keys:
                     if key in cubes:
                         found.append((member_id(game.box), number, key,
                                       Decision(DOUBLE, 0, 0, box_view, _state(cubes[key], 0, rules), acted=True)))  # fmt: skip
-            elif kind in (ChouetteAction.DOUBLE, ChouetteAction.PASS) and game.on_roll == "team":
+            elif kind in (ChouetteAction.DOUBLE, ChouetteAction.PASS) and game.on_roll == Side.TEAM:
                 subject = str(args.get("member", member))
                 key = args.get("cube") or subject
                 if key in cubes:
                     found.append((int(subject), number, key,
                                   Decision(DOUBLE, 1, 0, team_view, _state(cubes[key], 1, rules),
                                            acted=kind == ChouetteAction.DOUBLE)))  # fmt: skip
-            elif kind == ChouetteAction.ROLL and game.on_roll == "box" and not game.doubled:
+            elif kind == ChouetteAction.ROLL and game.on_roll == Side.BOX and not game.doubled:
                 for key, cube in cubes.items():
                     if _box_may(cube):
                         found.append((member_id(game.box), number, key,
@@ -103,32 +108,34 @@ def chouette_decisions(actions) -> list[tuple[int, int, str, Decision]]:
             elif kind == ChouetteAction.ANSWER:
                 subject = str(args.get("member", member))
                 key = args.get("cube") or subject
-                if key in cubes and cubes[key].cube.stage == "double":  # a beaver's or raccoon's answer: not graded
+                if (
+                    key in cubes and cubes[key].cube.stage == Action.DOUBLE
+                ):  # a beaver's or raccoon's answer: not graded
                     found.append((int(subject), number, key,
                                   Decision(ANSWER, 1, 0, box_view, _state(cubes[key], 0, rules),
-                                           acted=args["decision"] != "drop")))  # fmt: skip
+                                           acted=args["decision"] != Action.DROP)))  # fmt: skip
             elif kind == ChouetteAction.BOX_ANSWER:
                 decisions = args["decisions"]
                 for key, cube in cubes.items():
-                    if cube.cube.stage != "double" or cube.status != "live":
+                    if cube.cube.stage != Action.DOUBLE or not cube.live:
                         continue
                     decision = decisions if isinstance(decisions, str) else decisions.get(key)
                     if decision is None:
                         continue
                     found.append((member_id(game.box), number, key,
                                   Decision(ANSWER, 0, 0, team_view, _state(cube, 1, rules),
-                                           acted=decision != "drop")))  # fmt: skip
+                                           acted=decision != Action.DROP)))  # fmt: skip
         if kind == ChouetteAction.START_GAME and table.board is not None:
             finished.add(table.game_number)  # the game before it is over
         table.apply(kind, member, args, atomic=False)
-    if table.board is not None and (table.board.is_over or table.status != "open"):
+    if table.board is not None and (table.board.is_over or table.status != TableStatus.OPEN):
         finished.add(table.game_number)
     return [entry for entry in found if entry[1] in finished]
 
 
 def _box_may(cube: ChouetteCube) -> bool:
     """Box may turn this cube now: live, no offer pending, centred or his (RULES D1)."""
-    return cube.status == "live" and cube.cube.offered is None and cube.cube.owner in (None, 0) and not cube.extra
+    return cube.live and cube.cube.offered is None and cube.cube.owner in (None, BOX_SIDE) and not cube.extra
 
 
 def grade_chouette(engine, actions) -> dict[int, MemberCubes]:
