@@ -93,9 +93,13 @@ class ChouetteMessage(BoardMessage):
         return self.components[1:]
 
 
-def decision_rows(view: ChouetteView) -> list[list[discord.ui.Item]]:
+Component = TableButton | TableMenu
+"""A chouette's button or menu."""
+
+
+def decision_rows(view: ChouetteView) -> list[list[Component]]:
     """A row of components per decision (the member's own buttons; Box's menus get rows of their own)."""
-    rows: list[list[discord.ui.Item]] = []
+    rows: list[list[Component]] = []
     sid, mark = view.session_id, view.mark
 
     def button(member: int, cube: str, action: str, label: str) -> TableButton:
@@ -110,7 +114,7 @@ def decision_rows(view: ChouetteView) -> list[list[discord.ui.Item]]:
             rows.append([menu(decision.subject, MemberAction.PLAY, (), "Choose your play…")])
             continue
         if decision.pending == Awaited.ROLL:
-            buttons = [button(decision.subject, "", MemberAction.ROLL, f"{who}: Roll")]
+            buttons: list[Component] = [button(decision.subject, "", MemberAction.ROLL, f"{who}: Roll")]
             several = len(decision.cubes) > 1 and not view.rules.single_cube
             if MemberAction.DOUBLE in decision.actions:
                 buttons.append(button(decision.subject, "", MemberAction.DOUBLE, "Double all"))
@@ -126,13 +130,13 @@ def decision_rows(view: ChouetteView) -> list[list[discord.ui.Item]]:
             rows.append([button(decision.subject, "", action, f"Box: {LABELS[action]} all")
                          for action in decision.actions if action in LABELS])  # fmt: skip
             if len(decision.cubes) > 1:
-                cubes = [(_cube_label(view, key), key) for key in decision.cubes]
-                rows.append([menu(decision.subject, MemberAction.TAKE, cubes, "Take these, drop the rest…")])
+                choices = [(_cube_label(view, key), key) for key in decision.cubes]
+                rows.append([menu(decision.subject, MemberAction.TAKE, choices, "Take these, drop the rest…")])
             continue
         doubling = [MemberAction.DOUBLE, MemberAction.PASS]
         actions = doubling if decision.pending == Awaited.DOUBLE else list(decision.actions)
         cubes = list(decision.cubes) if decision.pending == Awaited.DOUBLE and len(decision.cubes) > 1 else [""]
-        row = []
+        row: list[Component] = []
         for cube in cubes:
             for action in actions:
                 if action == MemberAction.PASS and cube:
@@ -159,7 +163,8 @@ def _cube_label(view: ChouetteView, key: str) -> str:
 async def components_for(view: ChouetteView, plays: list[str] | None) -> list[discord.ui.View]:
     """The component views of the decisions (five rows each); the play menu filled with ``plays`` (2–25 of them);
     *Add your luck* (for every member, member 0 in its id) while a game's dice wait for the members' luck."""
-    rows, shown = [], decision_rows(view)
+    rows: list[list[Component]] = []
+    shown = decision_rows(view)
     if view.luck_game is not None:
         shown.append([TableButton.of("c", view.session_id, view.mark, PanelButton.LUCK, 0, "", label="Add your luck")])
     for row in shown:

@@ -4,8 +4,8 @@
 (RULES C9) while another Team member is present in the game, else the board's rolls and plays follow the club's
 ``expiry_policy``.
 
-:class:`ChouetteExpiry` is a mixin of :class:`~club.chouette.service.ChouetteService` (it uses the service's
-``club``, ``store``, ``_load_step`` and ``_finish``).
+:class:`ChouetteExpiry` belongs to one :class:`~club.chouette.service.ChouetteService`, whose ``expire`` it serves
+(with the service's store, steps and finishing).
 """
 
 from __future__ import annotations
@@ -21,11 +21,15 @@ from .step import ChouetteStep, policy_decision
 from .table import Awaited, ChouetteAction, DeadlineStage, Pending, name
 
 if TYPE_CHECKING:
+    from .service import ChouetteService
     from .views import ChouetteOutcome
 
 
 class ChouetteExpiry:
-    """The deadline hook of the chouette service (see the module docstring)."""
+    """The deadline hook of the chouette ``service`` (see the module docstring)."""
+
+    def __init__(self, service: ChouetteService) -> None:
+        self.service = service
 
     async def expire(
         self, deadline: ChouetteDeadline, notice: StepNotice | None = None
@@ -41,17 +45,20 @@ class ChouetteExpiry:
         due = steps[0].book.beacon_due() if steps and result is not None and result[1] is not None else None
         if due is None:
             return result
-        return result[0], await self._beacon_roll(result[1], due)
+        return result[0], await self.service._beacon_roll(result[1], due)
 
-    async def _expire(self, deadline: ChouetteDeadline, steps: list[ChouetteStep], notice: StepNotice | None):
-        lock = self.club._lock_for(("chouette", deadline.session_id))
+    async def _expire(
+        self, deadline: ChouetteDeadline, steps: list[ChouetteStep], notice: StepNotice | None
+    ) -> tuple[str, ChouetteOutcome | None] | None:
+        service = self.service
+        lock = service.club._lock_for(("chouette", deadline.session_id))
         async with lock:
-            current = {d.subject_id: d for d in await self.store.deadlines(deadline.session_id)}.get(
+            current = {d.subject_id: d for d in await service.store.deadlines(deadline.session_id)}.get(
                 deadline.subject_id
             )
             if current != deadline:
                 return None
-            step = await self._load_step(deadline.session_id)
+            step = await service._load_step(deadline.session_id)
             steps.append(step)
             table = step.table
             pending = next((p for p in table.pending() if p.subject == deadline.subject_id), None)
@@ -64,9 +71,9 @@ class ChouetteExpiry:
             elif board_turn:
                 if step.settings.expiry_policy == "nothing":
                     text = f"Time is up: {who} did not {pending.pending} in time. The chouette waits for them."
-                    if not await self.store.mark_deadline(deadline, reminders=(), reminders_sent=deadline.reminders_sent,
-                                                          expired_at=step.now,
-                                                          notice=None if notice is None else notice.recorded(text, None)):  # fmt: skip
+                    if not await service.store.mark_deadline(deadline, reminders=(), reminders_sent=deadline.reminders_sent,
+                                                             expired_at=step.now,
+                                                             notice=None if notice is None else notice.recorded(text, None)):  # fmt: skip
                         return None  # another bot on the same database fired it first
                     return text, None
                 step.log(ChouetteAction.FORFEIT, None, {"side": table.live_board.turn})
@@ -85,7 +92,7 @@ class ChouetteExpiry:
                 except ChouetteError:
                     return None
             text = f"Time is up for {who}."
-            return text, await self._finish(step, None, notice, (text,))
+            return text, await service._finish(step, None, notice, (text,))
 
     @staticmethod
     def _decide_by_policy(step: ChouetteStep, pending: Pending) -> None:

@@ -102,14 +102,22 @@ ACTIONS = tuple(MemberAction)
 """What a member's buttons do (:meth:`ChouetteService.act`)."""
 
 
-class ChouetteService(ChouetteExpiry):
+class ChouetteService:
     """The chouette use-cases over a :class:`~club.service.ClubService` (see the module docstring); the deadlines'
-    hook :meth:`expire` is :class:`~club.chouette.expiry.ChouetteExpiry`'s."""
+    hook :meth:`expire` is served by its :class:`~club.chouette.expiry.ChouetteExpiry`."""
 
     def __init__(self, club: ClubService) -> None:
         self.club = club
         self.store = ChouetteStore(club.db)
         self._sheets: dict[int, list[dict]] = {}  # session → its stored sheet rows read so far (append-only rows)
+        self._expiry = ChouetteExpiry(self)
+
+    async def expire(
+        self, deadline: ChouetteDeadline, notice: StepNotice | None = None
+    ) -> tuple[str, ChouetteOutcome | None] | None:
+        """The club acts at ``deadline`` (expired), ``notice`` recorded with what it did:
+        :meth:`~club.chouette.expiry.ChouetteExpiry.expire`."""
+        return await self._expiry.expire(deadline, notice)
 
     @property
     def clock(self):
@@ -169,14 +177,14 @@ class ChouetteService(ChouetteExpiry):
         }
         table = ChouetteTable.open(args)
         seed = None if self.club._dice is not None else self.club._seeds()
-        series = DiceSeries(0, 0, "fair" if seed else "injected", seed and seed_hash(seed), seed and seed.hex(),
-                            False, 0)  # fmt: skip
+        series = DiceSeries(0, 0, "fair" if seed else "injected", seed_hash(seed) if seed else None,
+                            seed.hex() if seed else None, False, 0)  # fmt: skip
         args["seed_hash"] = series.seed_hash
         state = table.to_json()
         if seed:  # the seat throws' series 0 and game 1's seed, committed now
-            book = DiceBook(Ahead.draw(1, self.club._seeds, now), standing=[0], standing_recipe=RECIPE_V3,
-                            standing_at=now)  # fmt: skip
-            args.update(recipe=RECIPE_V3, next_seed_hash=book.ahead.seed_hash)
+            ahead = Ahead.draw(1, self.club._seeds, now)
+            book = DiceBook(ahead, standing=[0], standing_recipe=RECIPE_V3, standing_at=now)
+            args.update(recipe=RECIPE_V3, next_seed_hash=ahead.seed_hash)
             state["dice"] = book.to_json()
         record = await self.store.create(
             club_id=club.id,
@@ -232,8 +240,7 @@ class ChouetteService(ChouetteExpiry):
         member = request.member
 
         async def operation(step: ChouetteStep) -> None:
-            club = await self.club.db.get_club_by_id(step.record.club_id)
-            if not await self.club.db.is_club_member(club.id, member):
+            if not await self.club.db.is_club_member(step.record.club_id, member):
                 raise InvalidRequestError("Register first: use the bot once in this server.")
             step.require_lobby_open()
             step.log("sit", member, {"stake": stake})
@@ -449,7 +456,7 @@ class ChouetteService(ChouetteExpiry):
         except IllegalPlayError as error:
             if not isinstance(play, str):
                 raise
-            board = (await self._load_step(session_id)).table.board  # what made it illegal (club.refusals)
+            board = (await self._load_step(session_id)).table.live_board  # what made it illegal (club.refusals)
             raise explain_illegal(error, board, play) from None
 
     # -- queries ----------------------------------------------------------------------------------------------------
@@ -467,9 +474,9 @@ class ChouetteService(ChouetteExpiry):
         """The legal plays of the board's dice for ``member`` when he is to play, else ``[]``."""
         step = await self._load_step(_check_id(session_id, "chouette id"))
         table = step.table
-        if table.roller() != member or not table.board.legal_plays():
+        if table.roller() != member:
             return []
-        return [play.notation() or "pass" for play in table.board.legal_plays()]
+        return [play.notation() or "pass" for play in table.live_board.legal_plays()]
 
     async def log(self, session_id: int) -> list[ChouetteAction]:
         """The session's whole action log. Raises :class:`UnknownGameError`."""
@@ -514,13 +521,13 @@ class ChouetteService(ChouetteExpiry):
 
     # -- the unit of work ---------------------------------------------------------------------------------------------
     async def _mutate(
-        self, session_id: int, request: Request, operation: Callable[[ChouetteStep], Any]
+        self, session_id: int, request: Request | None, operation: Callable[[ChouetteStep], Any]
     ) -> ChouetteOutcome:
         """The unit of work of one member's call on chouette ``session_id``: ``operation(step)`` applies
-        ``request`` (whose ``version`` is the mark of the board he saw). Club isolation and staleness are checked on
-        the snapshot loaded (RULES A2)."""
+        ``request`` (whose ``version`` is the mark of the board he saw; None: the club's own step). Club isolation
+        and staleness are checked on the snapshot loaded (RULES A2)."""
         _check_id(session_id, "chouette id")
-        member, mark = request.member, request.version
+        member, mark = (None, None) if request is None else (request.member, request.version)
         if mark is not None and (not isinstance(mark, str) or not MARK.match(mark)):
             raise InvalidRequestError(f"mark is '<game>.<turn>' from the board shown, not {mark!r}")
 
@@ -567,7 +574,10 @@ class ChouetteService(ChouetteExpiry):
         fetch and verify it (waiting until it is published, with retries) and roll with it in a second unit of work
         (RULES A1, :mod:`club.beacon`), as the 1-on-1's ``ClubService._beacon_roll`` does. When the round cannot be
         had, nothing is rolled or stored: ``first`` says why, and the next action on the chouette tries again."""
-        found, said = await round_for_game(self.club.beacon, due, 0 if seat else first.view.game_number)
+        beacon = self.club.beacon
+        if beacon is None:  # no beacon in the club's dice: nothing waits for a round
+            return first
+        found, said = await round_for_game(beacon, due, 0 if seat else first.view.game_number)
         if found is None:
             return replace(first, message=f"{first.message}\n{said}".strip())
 
@@ -578,7 +588,7 @@ class ChouetteService(ChouetteExpiry):
             elif not seat and step.book.beacon_due() == due:
                 step.use_beacon(found)
 
-        second = await self._mutate(first.session_id, Request(None), operation)
+        second = await self._mutate(first.session_id, None, operation)
         return replace(second, message=f"{first.message}\n{said}\n{second.message}".strip(),
                        notify=tuple(dict.fromkeys(first.notify + second.notify)))  # fmt: skip
 
@@ -667,6 +677,8 @@ class ChouetteService(ChouetteExpiry):
             raise UnknownGameError(f"There is no chouette {session_id}.")
         table = ChouetteTable.from_json(record.state)
         club = await self.club.db.get_club_by_id(record.club_id)
+        if club is None:  # its club is gone (a damaged database)
+            raise UnknownGameError(f"There is no chouette {session_id}.")
         ids = set(table.lobby) | {member_id(m) for m in table.session.sheet_members} | set(table.members)
         members = await self.club.db.get_members(ids)
         names = {user: m.display_name for user, m in members.items()}

@@ -163,7 +163,7 @@ class ChouetteStep(Step):
 
     def _reveal(self, number: int) -> None:
         series = self.series.get(number)
-        if series is None or series.revealed or series.seed is None:
+        if series is None or series.revealed or series.seed is None or series.seed_hash is None:
             return
         series.revealed = True
         self.touched.add(number)

@@ -295,10 +295,10 @@ def check_order(args: dict[str, Any]) -> dict[str, Any]:
         raise InvalidRequestError(f"pass_doubles is yes or no, not {pass_doubles!r}")
     if not pass_doubles and values["take_upto"] is None and values["drop_above"] is None:
         raise InvalidRequestError("A standing order says something: pass my doubles, take up to N or drop above N.")
-    if None not in (values["take_upto"], values["drop_above"]) and values["take_upto"] > values["drop_above"]:
+    take, drop = values["take_upto"], values["drop_above"]
+    if take is not None and drop is not None and take > drop:
         raise InvalidRequestError(
-            f"take up to {values['take_upto']} and drop above {values['drop_above']} contradict each other: the "
-            "take limit is at most the drop limit"
+            f"take up to {take} and drop above {drop} contradict each other: the take limit is at most the drop limit"
         )
     return {"pass_doubles": pass_doubles, **values, "until": OrderUntil(until)}
 
@@ -1100,4 +1100,6 @@ def _acting_for(member: int | None, args: dict[str, Any]) -> tuple[int, str | No
     """``(subject, by)``: whose decision it is (``args["member"]``, else the one acting) and the engine name of the
     one deciding for him (None for himself or for the club; RULES C9)."""
     subject = args.get("member", member)
+    if subject is None:
+        raise InvalidRequestError("the club's decision names the member it is for")
     return subject, None if member is None or member == subject else name(member)

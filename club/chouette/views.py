@@ -207,7 +207,7 @@ class ChouetteView:
     cubes: tuple[CubeView, ...]
     board: GameView | None
     board_live: bool
-    on_roll: str | None
+    on_roll: Side | None
     decisions: tuple[Decision, ...]
     mark: str
     sheet_source: Callable[[], SheetData] = field(repr=False, compare=False)
@@ -246,9 +246,9 @@ class ChouetteView:
         front end."""
         cubes = {cube.member: cube for cube in self.cubes if not cube.extra}
         carried: dict[int, list[str]] = {}
-        for cube in cubes.values():
-            if cube.team != cube.member and cube.state not in _OUT:
-                carried.setdefault(cube.team, []).append(self.name(cube.member))
+        for held in cubes.values():
+            if held.team != held.member and held.state not in _OUT:
+                carried.setdefault(held.team, []).append(self.name(held.member))
         lines = []
         for member in self.order:
             role = "Box" if member == self.box else "Partner" if member == self.partner else team
@@ -344,14 +344,14 @@ class ChouetteView:
         ``stored_sheet``: the finished games' sheet rows as stored (``chouette_sheet``, JSON)."""
         session = table.session
         game = session.game
-        playing = session.phase == SessionPhase.PLAYING
+        playing = game if session.phase == SessionPhase.PLAYING else None  # the game being played
         ids = [member_id(m) for m in session.order] if session.phase != SessionPhase.SEATING else []
-        cubes = ()
+        cubes: tuple[CubeView, ...] = ()
         if game is not None:
             cubes = tuple(_cube(slot) for slot in game.cubes.values())
-        in_game = ()
-        if playing:
-            in_game = (member_id(game.box), *dict.fromkeys(c.team for c in cubes if c.state not in _OUT))
+        in_game: tuple[int, ...] = ()
+        if playing is not None:
+            in_game = (member_id(playing.box), *dict.fromkeys(c.team for c in cubes if c.state not in _OUT))
         board = None
         if table.board is not None and game is not None:
             board = GameView.of(table.board, game.number, seed_hash=seed_hash, seed=seed)
@@ -365,7 +365,7 @@ class ChouetteView:
             stake=table.stake,
             names=dict(names),
             lobby=tuple(table.lobby),
-            order=tuple(member_id(m) for m in game.order) if playing else tuple(ids),
+            order=tuple(member_id(m) for m in playing.order) if playing else tuple(ids),
             waiting=tuple(member_id(m) for m in session.waiting),
             away=tuple(member_id(m) for m in session.away),
             proxies={member_id(k): member_id(v) for k, v in session.proxies.items()},
@@ -373,12 +373,12 @@ class ChouetteView:
             game_number=table.game_number,
             box=None if session.box is None else member_id(session.box),
             captain=None if session.captain is None else member_id(session.captain),
-            partner=None if not playing or game.partner is None else member_id(game.partner),
-            team=tuple(member_id(m) for m in game.team) if playing else tuple(ids[1:]),
+            partner=None if playing is None or playing.partner is None else member_id(playing.partner),
+            team=tuple(member_id(m) for m in playing.team) if playing else tuple(ids[1:]),
             cubes=cubes,
             board=board,
             board_live=table.board_live,
-            on_roll=game.on_roll if playing else None,
+            on_roll=playing.on_roll if playing else None,
             decisions=decisions,
             mark=table.mark,
             sheet_source=_sheet_source(table, stored_sheet),
@@ -388,7 +388,7 @@ class ChouetteView:
             no_talk=table.no_talk,
             in_game=in_game,
             seed_hash=seed_hash,
-            team_offer=None if table.open_offer() is None else dict(table.open_offer()),
+            team_offer=None if (offer := table.open_offer()) is None else dict(offer),
             player=None if session.player is None else member_id(session.player),
             orders={member: order_text(order) for member in table.members if (order := table.order_of(member))},
             plays=tuple(p.notation() or "pass" for p in table.board.legal_plays())
