@@ -63,7 +63,7 @@ async def press(interaction: discord.Interaction, sid: int, mark: str, member: i
     await _publish_and_acknowledge(interaction, outcome)
 
 
-ALIASES = {PanelButton.DOUBLE_ALL: MemberAction.DOUBLE, PanelButton.DOUBLE_ORDER: MemberAction.DOUBLE}
+ALIASES: dict[str, str] = {PanelButton.DOUBLE_ALL: MemberAction.DOUBLE, PanelButton.DOUBLE_ORDER: MemberAction.DOUBLE}
 """Box's buttons that double: all the cubes, or in the order of the seats."""
 
 

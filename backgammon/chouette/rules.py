@@ -295,20 +295,20 @@ class ChouetteRules:
 CHOUETTE_PRESETS: dict[str, ChouetteRules] = {
     "chouette-classic": ChouetteRules(
         name="chouette-classic",
-        family="classic",
+        family=Family.CLASSIC,
         game=RuleSet.preset("chouette-classic"),
         seating_dice=1,
         stakes=False,
         partners_may_refuse_team_double=True,
         half_rule=False,
-        extras="off",
+        extras=Extras.OFF,
         break_even_rule=False,
         settlements=False,
         circle_losers=False,
     ),
     "chouette-classic-1931": ChouetteRules(
         name="chouette-classic-1931",
-        family="classic",
+        family=Family.CLASSIC,
         game=RuleSet.preset("chouette-classic", automatic_doubles=15),
         seating_dice=1,
         max_members=None,
@@ -316,13 +316,13 @@ CHOUETTE_PRESETS: dict[str, ChouetteRules] = {
         partners_may_refuse_team_double=False,
         captain_takes_over_refusers=True,
         half_rule=False,
-        extras="off",
+        extras=Extras.OFF,
         break_even_rule=False,
         settlements=False,
         circle_losers=False,
     ),
     "chouette-atlanta": ChouetteRules(
-        name="chouette-atlanta", family="atlanta", game=RuleSet.preset("chouette-atlanta")
+        name="chouette-atlanta", family=Family.ATLANTA, game=RuleSet.preset("chouette-atlanta")
     ),
 }
 """The named chouette presets. ``chouette-classic-1931`` sets 15 automatic raises (001 §15: automatic doubling

@@ -42,10 +42,11 @@ class ChouetteExpiry:
         outcome or None)``) is recorded pending in the same transaction as what the club did."""
         steps: list[ChouetteStep] = []
         result = await self._expire(deadline, steps, notice)
-        due = steps[0].book.beacon_due() if steps and result is not None and result[1] is not None else None
-        if due is None:
+        if result is None or result[1] is None:
             return result
-        return result[0], await self.service._beacon_roll(result[1], due)
+        text, outcome = result
+        due = steps[0].book.beacon_due()
+        return (text, outcome) if due is None else (text, await self.service._beacon_roll(outcome, due))
 
     async def _expire(
         self, deadline: ChouetteDeadline, steps: list[ChouetteStep], notice: StepNotice | None

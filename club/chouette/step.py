@@ -154,7 +154,7 @@ class ChouetteStep(Step):
         """The members whose cube a gammon or backgammon of the board scored only as a single (RULES D4, Jacoby: the
         cube was never turned), by name."""
         game = self.table.session.game
-        if game is None or LEVELS.get((game.result or {}).get("result"), 0) < LEVELS["gammon"]:
+        if game is None or game.result is None or LEVELS[game.result["result"]] < LEVELS["gammon"]:
             return []
         return [self._n(s.member) for s in game.cubes.values() if s.ended == Ending.SCORED and abs(s.points) == s.value]
 
@@ -456,7 +456,7 @@ def policy_decision(table: ChouetteTable, pending: Pending) -> tuple[ChouetteAct
         return ChouetteAction.ANSWER, {"member": subject, "decision": Decision.TAKE}
     if pending.pending == Awaited.BOX_ANSWER:
         return ChouetteAction.BOX_ANSWER, {"decisions": Decision.TAKE}
-    decision = Decision.DROP
+    decision: str = Decision.DROP
     game = table.game
     if pending.actor != subject and game.round is not None:
         for key in game.round["keys"]:

@@ -95,7 +95,7 @@ from enum import StrEnum
 from typing import Any
 
 from backgammon.chouette import ChouetteRules, ChouetteSession
-from backgammon.chouette.cubes import SIDES, Side
+from backgammon.chouette.cubes import BOX_SIDE, SIDES, Side
 from backgammon.chouette.events import Decision, SessionPhase
 from backgammon.chouette.game import ChouetteGame
 from backgammon.chouette.seating import is_resolved, tied_groups
@@ -559,7 +559,8 @@ class ChouetteTable:
         """Who acts on the board now: Box for side 0, the (Acting) Captain for side 1; None if nobody."""
         if not self.board_live or self.live_board.turn is None:
             return None
-        return member_id(self.session.box if self.live_board.turn == 0 else self.session.player)
+        seat = self.session.box if self.live_board.turn == BOX_SIDE else self.session.player
+        return None if seat is None else member_id(seat)
 
     def board_side(self) -> Side:
         """The side the live board has on turn (Box for board side 0, RULES C3). Raises :class:`NotNowError` with no
@@ -599,8 +600,6 @@ class ChouetteTable:
                 actions = item.actions if previous is None else tuple(dict.fromkeys(previous.actions + item.actions))
                 merged[item.member] = Pending(member_id(item.member), member_id(item.actor), kind, actions, cubes)
             return list(merged.values())
-        if board.phase == Phase.OPENING:
-            return []  # the club rolls the opening (once the game's beacon round is in, club.beacon)
         if board.phase == Phase.OPENING:
             return []  # the club rolls the opening (once the game's beacon round is in, club.beacon)
         roller = self.roller()
@@ -918,6 +917,8 @@ class ChouetteTable:
     def _stand_in(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
         self._require_board()
         away = self.session.player
+        if away is None:
+            raise NotNowError("Nobody plays the Team's checkers now: there is nobody to stand in for.")
         self.session.stand_in(name(args["member"]))
         return {"member": args["member"], "for": member_id(away)}
 
