@@ -292,38 +292,33 @@ class ChouetteRules:
         return ", ".join(parts)
 
 
+_CLASSIC = ChouetteRules(
+    name="chouette-classic",
+    family=Family.CLASSIC,
+    game=RuleSet.preset("chouette-classic"),
+    seating_dice=1,
+    stakes=False,
+    partners_may_refuse_team_double=True,
+    half_rule=False,
+    extras=Extras.OFF,
+    break_even_rule=False,
+    settlements=False,
+    circle_losers=False,
+)
+
 CHOUETTE_PRESETS: dict[str, ChouetteRules] = {
-    "chouette-classic": ChouetteRules(
-        name="chouette-classic",
-        family=Family.CLASSIC,
-        game=RuleSet.preset("chouette-classic"),
-        seating_dice=1,
-        stakes=False,
-        partners_may_refuse_team_double=True,
-        half_rule=False,
-        extras=Extras.OFF,
-        break_even_rule=False,
-        settlements=False,
-        circle_losers=False,
-    ),
-    "chouette-classic-1931": ChouetteRules(
+    "chouette-classic": _CLASSIC,
+    "chouette-classic-1931": replace(
+        _CLASSIC,
         name="chouette-classic-1931",
-        family=Family.CLASSIC,
         game=RuleSet.preset("chouette-classic", automatic_doubles=15),
-        seating_dice=1,
-        max_members=None,
-        stakes=False,
         partners_may_refuse_team_double=False,
         captain_takes_over_refusers=True,
-        half_rule=False,
-        extras=Extras.OFF,
-        break_even_rule=False,
-        settlements=False,
-        circle_losers=False,
     ),
     "chouette-atlanta": ChouetteRules(
         name="chouette-atlanta", family=Family.ATLANTA, game=RuleSet.preset("chouette-atlanta")
     ),
 }
-"""The named chouette presets. ``chouette-classic-1931`` sets 15 automatic raises (001 §15: automatic doubling
+"""The named chouette presets. ``chouette-classic-1931`` is the classic one with the 1931 readings (001 Ch.9: the
+Active Player takes over refusers, who may refuse only Box's doubles) and 15 automatic raises (001 §15: automatic doubling
 "stands" unless limited or eliminated by agreement before the game)."""
