@@ -77,20 +77,10 @@ def decisions_text(view: ChouetteView) -> str:
 @dataclass
 class ChouetteMessage(BoardMessage):
     """One message ready to send or edit (:class:`cogs.present.BoardMessage`): ``content`` (mentions), ``embed``, the
-    PNG and the component views (the first goes with the message; any others are overflow messages of more
-    deciders)."""
+    PNG, ``components`` the first component view (five rows of deciders, it goes with the message) and ``overflow``
+    the others (overflow messages of more deciders)."""
 
-    components: list[discord.ui.View]
-
-    @property
-    def shown(self) -> discord.ui.View | None:
-        """The first component view (five rows of deciders)."""
-        return self.components[0] if self.components else None
-
-    @property
-    def overflow(self) -> list[discord.ui.View]:
-        """The component views that go to overflow messages after the board (more than five deciders)."""
-        return self.components[1:]
+    overflow: list[discord.ui.View]
 
 
 Component = TableButton | TableMenu
@@ -229,4 +219,4 @@ async def chouette_message(
     else:
         waiting = ", ".join(dict.fromkeys(view.name(d.actor) for d in view.decisions))
         content = f"Waiting for {waiting}." if waiting else ""
-    return ChouetteMessage(content[:2000], embed, png, filename, components)
+    return ChouetteMessage(content[:2000], embed, png, filename, components[0] if components else None, components[1:])

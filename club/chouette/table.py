@@ -664,7 +664,8 @@ class ChouetteTable:
         """The decisions the club makes at once now, as ``(kind, args)`` to log (see the module docstring, "Absent
         members"): a standing order that answers, else a member passed over. The rules may refuse one for now (Box
         insisted on rotation order, 5.8): the caller tries them in turn."""
-        session, result = self.session, list[tuple[ChouetteAction, dict[str, Any]]]()
+        session = self.session
+        result: list[tuple[ChouetteAction, dict[str, Any]]] = []
         for pending in self.pending():
             subject = name(pending.subject)
             order = self.order_of(pending.subject)
