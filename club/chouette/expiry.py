@@ -42,9 +42,11 @@ class ChouetteExpiry:
         outcome or None)``) is recorded pending in the same transaction as what the club did."""
         steps: list[ChouetteStep] = []
         result = await self._expire(deadline, steps, notice)
-        if result is None or result[1] is None:
-            return result
+        if result is None:
+            return None
         text, outcome = result
+        if outcome is None:
+            return result
         due = steps[0].book.beacon_due()
         return (text, outcome) if due is None else (text, await self.service._beacon_roll(outcome, due))
 
