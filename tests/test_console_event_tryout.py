@@ -5,6 +5,7 @@ the organiser's decisions named, a ladder without its withdrawn players and a le
 from __future__ import annotations
 
 from console import member_id
+from tests.clubkit import snapshot
 from tests.consolekit import console_in
 from tests.eventkit import win
 
@@ -122,3 +123,21 @@ async def test_a_withdrawn_player_leaves_the_ladder(tmp_path):
         challenged = await say(console, "event challenge Ladder bob")
         assert "X1: di v bob" in challenged
         assert list(rows(await say(console, "event standings Ladder"))) == ["ann", "bob", "di", "cy"]
+
+
+async def test_a_league_season_is_followed_once(tmp_path):
+    """A finished league season makes its next season once: a second ``event season`` from it (a slip, or a
+    second try) is refused naming the season already made, and creates nothing."""
+    async with console_in(tmp_path, cast=CAST) as console:
+        await enter(console, "League", "league size=3 up=1 down=1 lengths=1", CAST[:3])
+        await say(console, "event start League")
+        for _round in range(3):
+            event = await console.events.find(console.guild_id, "League")
+            (pairing,) = [p for p in event.state.pending() if p.b is not None]
+            await play(console, "League", pairing.key, "ann" if member_id("ann") in pairing.players else "bob")
+        made = await say(console, "event season League 'League 2'")
+        assert made.startswith("League 2 has started: 1 division, 1 up and 1 down from League.")
+        before = snapshot(tmp_path / "club.sqlite3")
+        again = await console.handle("event season League 'League 3'")
+        assert again == "Refused: League's next season is League 2 already.", again
+        assert snapshot(tmp_path / "club.sqlite3") == before

@@ -20,6 +20,7 @@ rebuilds exactly the state the use-cases worked on. Logged actions (``kind`` —
 ``close``           the event is over (``cancel``: called off)
 ``post``            what, id — where a front end posts the event: its ``forum`` post, its ``picture`` message
 ``live``            id, start, end, where — a live night a front end scheduled (Discord's scheduled event id)
+``next``            name — the league season made from this finished one (made once)
 ==================  ==========================================================================================
 """
 
@@ -60,6 +61,7 @@ class EventAction(StrEnum):
     CANCEL = "cancel"
     POST = "post"
     LIVE = "live"
+    NEXT = "next"
 
 
 class Post(StrEnum):
@@ -96,7 +98,8 @@ class Event:
     started; ``asked``: pairings waiting for the organiser's decision → when the default applies; ``late``: those
     of them whose match waits for a member → that member; ``claims``: those his opponent may claim; ``replays``:
     pairings ordered replayed → how many times; ``posts``: where a front end posts the event (``forum``: its forum
-    post, ``picture``: the message of its bracket or standings picture) → the id; ``live``: its live nights."""
+    post, ``picture``: the message of its bracket or standings picture) → the id; ``live``: its live nights;
+    ``next_season``: the name of the league season made from this one (None before it is made)."""
 
     id: int
     club_id: int
@@ -121,6 +124,7 @@ class Event:
     replays: dict[str, int] = field(default_factory=dict)
     posts: dict[str, int] = field(default_factory=dict)
     live: list[LiveNight] = field(default_factory=list)
+    next_season: str | None = None
     created_at: float = 0.0
 
     @property
@@ -256,6 +260,8 @@ def apply(event: Event, kind: EventAction | str, args: dict[str, Any], member: i
         event.posts[args["what"]] = args["id"]
     elif kind == EventAction.LIVE:
         event.live.append(LiveNight(args["id"], args["start"], args["end"], args["where"]))
+    elif kind == EventAction.NEXT:
+        event.next_season = args["name"]
     elif kind == EventAction.CLOSE:
         event.status = Status.OVER
     elif kind == EventAction.CANCEL:

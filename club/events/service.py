@@ -585,11 +585,13 @@ class EventService:
                           ) -> EventUpdate:  # fmt: skip
         """A new league season from a finished one: the same settings and players, the top ``up`` of each
         division promoted and the bottom ``down`` relegated (:func:`~club.events.formats.promote`); it starts at
-        once."""
+        once. A season is followed once: the old one logs its next (``next``), and a second is refused."""
         old = await self.find(guild_id, name)
         state = self._started(old)
         if old.format is not Format.LEAGUE or not finished(state):
             raise InvalidRequestError(f"{old.name} is not a finished league season.")
+        if old.next_season is not None:
+            raise InvalidRequestError(f"{old.name}'s next season is {old.next_season} already.")
         tables = [[row.player for row in standings(state, d) if row.player not in state.withdrawn]
                   for d in state.divisions]  # fmt: skip
         divisions = formats.promote(tables, old.settings.up, old.settings.down)
@@ -603,7 +605,12 @@ class EventService:
                                              member)]  # fmt: skip
 
         update = await self._update(guild_id, created.event.name, check)
-        return _with_text(update, f"{new_name} has started: {len(divisions)} divisions, "
+
+        def followed(event: Event) -> list[NewEventAction]:
+            return [] if event.next_season else [NewEventAction(EventAction.NEXT, {"name": new_name}, member)]
+
+        await self._update_id(old.id, followed)
+        return _with_text(update, f"{new_name} has started: {plural(len(divisions), 'division')}, "
                                   f"{old.settings.up} up and {old.settings.down} down from {old.name}.")  # fmt: skip
 
     # -- what a front end posts -------------------------------------------------------------------------------------
