@@ -13,6 +13,7 @@ club did is the table's, shown by its next action); the post's nonce keeps Disco
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -47,7 +48,7 @@ async def posted(service, item: Pending) -> None:
     await stored.posted(service.db, item.id, service.clock.now())
 
 
-async def failed(service, item: Pending) -> None:
+async def failed(service, item: Pending | EventNews) -> None:
     """Count one failed post of ``item`` (it is tried again next round, up to :data:`storage.notices.ATTEMPTS`)."""
     await stored.failed(service.db, item.id)
 
@@ -82,7 +83,7 @@ async def review_due(service, match_id: int) -> DueReview | None:
 
 async def reviews_due(service) -> list[DueReview]:
     """The reviews recorded and not posted yet (a restart while they were computed), oldest first."""
-    return [DueReview(row.id, int(row.body["match_id"])) for row in await stored.pending(service.db, reviews=True)]
+    return [DueReview(row.id, int(row.body["match_id"])) for row in await stored.pending(service.db, prefix=stored.REVIEW)]
 
 
 async def review_posted(service, item: DueReview) -> None:
@@ -93,3 +94,42 @@ async def review_posted(service, item: DueReview) -> None:
 async def review_failed(service, item: DueReview) -> None:
     """Count one failed attempt at ``item`` (tried again at the next start, up to :data:`storage.notices.ATTEMPTS`)."""
     await stored.failed(service.db, item.id)
+
+
+@dataclass(frozen=True, slots=True)
+class EventNews:
+    """What event ``event_id``'s commit of log seq ``after + 1 … version`` has to post (its results, new pairings,
+    decisions asked, claim notices aside), recorded pending in that commit (:meth:`recorded`); ``id`` its stored
+    row's (0: not read back). Its posts' nonces (:meth:`nonce`) follow from the event and version alone, so the
+    process that made it and one posting what it left pending never show a post twice."""
+
+    event_id: int
+    after: int
+    version: int
+    id: int = 0
+
+    @property
+    def key(self) -> str:
+        """Its key in the outbox."""
+        return f"{stored.EVENT}{self.event_id}:{self.version}"
+
+    def recorded(self) -> tuple[str, dict]:
+        """``(key, body)`` as the event's commit records it."""
+        return self.key, {"event": self.event_id, "after": self.after, "version": self.version}
+
+    def nonce(self, part: str) -> str:
+        """The nonce of one of its posts (``part``: ``w`` the words, ``a3`` the fourth decision asked …), at most
+        Discord's 25 characters."""
+        text = f"bge{self.event_id}.{self.version}{part}"
+        return text if len(text) <= 25 else "bge" + hashlib.sha256(text.encode()).hexdigest()[:22]
+
+
+async def news_posted(service, news: EventNews) -> None:
+    """Mark ``news`` posted (at the service's clock)."""
+    await stored.posted_keys(service.db, [news.key], service.clock.now())
+
+
+async def news_due(service) -> list[EventNews]:
+    """The events' news recorded and not posted yet (a process killed before it posted them), oldest first."""
+    return [EventNews(int(row.body["event"]), int(row.body["after"]), int(row.body["version"]), row.id)
+            for row in await stored.pending(service.db, prefix=stored.EVENT)]  # fmt: skip

@@ -4,10 +4,11 @@ seasons, run asynchronously (:mod:`club.events`).
 Thin: each command parses its options, makes one :class:`club.events.service.EventService` call and answers
 privately (refusals too, through :mod:`cogs.errors`). What an event does by itself — a pairing made, a result
 recorded, a deadline passed — reaches Discord through the service's listener (:meth:`EventCog.on_update`),
-whatever caused it (a command, a match that ended, the reminder loop): each new pairing is an ordinary club
-challenge posted in the event's channel with one message that mentions both players (the second accepts to start;
-the match then lives in its own thread as any), and the bracket or standings picture is posted, then edited after
-each result. With the club's ``event_forum`` set, each event gets one post there when it is created, and its
+whatever caused it (a command, a match that ended, the reminder loop), recorded pending in the event's commit and
+posted once (:mod:`club.notices`; what a killed process left is posted by the reminder loop): each new pairing is
+an ordinary club challenge posted in the event's channel with one message that mentions both players (the second
+accepts to start; the match then lives in its own thread as any), and the bracket or standings picture is posted,
+then edited after each result. With the club's ``event_forum`` set, each event gets one post there when it is created, and its
 round announcements and picture go to that post instead (the challenges stay in the event's channel: a match's
 thread cannot open inside a post). The picture's message is logged with the event, so after a restart the same
 message is edited. ``/event admin live`` schedules a Discord event for a live night (cancelled with the event).
@@ -27,6 +28,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from backgammon.errors import BackgammonError
+from club import notices
 from club.errors import InvalidRequestError
 from club.events import pictures
 from club.events.formats import EventError, Format, Settings
@@ -560,6 +562,7 @@ class EventCog(commands.Cog):
     def __init__(self, bot: commands.Bot) -> None:
         self.bot = bot
         bot.events = EventService(bot.service)
+        bot.events.outbox = True  # what events do is recorded pending with it, posted once (club.notices)
         bot.events.listeners.append(self.on_update)
         self.commands = EventCommands()
         self.picture_locks: dict[int, asyncio.Lock] = {}  # event id → one picture posted or edited at a time
@@ -580,10 +583,37 @@ class EventCog(commands.Cog):
                 log.exception("events: resuming after a restart failed")
 
     async def on_update(self, update: EventUpdate) -> None:
+        """Post what an event did (:meth:`post`), then mark its news posted (:attr:`EventUpdate.news`, recorded
+        pending in the event's commit): a process killed in between leaves it pending, and :meth:`post_pending`
+        posts it. Its claim notices are pending in the outbox themselves: the reminder loop posts them
+        (:meth:`cogs.reminders.Reminders.post_pending`)."""
+        await self.post(update)
+        if update.news is not None:
+            await notices.news_posted(self.bot.service, update.news)
+
+    async def post_pending(self) -> int:
+        """Post the events' news a killed process left pending (rebuilt from the event's log,
+        :meth:`EventService.news_of`), each marked posted once it is; the holder of the scheduler's lease calls it
+        each round. A news item that cannot be posted is logged and tried again next round (up to
+        :data:`storage.notices.ATTEMPTS`). Returns how many were posted."""
+        service, done = self.bot.service, 0
+        for item in await notices.news_due(service):
+            try:
+                await self.post(await self.bot.events.news_of(item))
+            except Exception:
+                log.exception("event %s: could not post its news of version %s", item.event_id, item.version)
+                await notices.failed(service, item)
+                continue
+            await notices.news_posted(service, item)
+            done += 1
+        return done
+
+    async def post(self, update: EventUpdate) -> None:
         """Post what an event did: each new pairing's challenge with both players mentioned once (in the event's
         channel), and in the event's forum post if it has one (else in that channel too) the results, the new
         pairings and the decisions asked of the organiser in words, and the bracket or standings picture (edited
-        when posted before)."""
+        when posted before). Each message carries a nonce (the match's for a challenge, the news' own for the
+        rest: :meth:`club.notices.EventNews.nonce`), so posting the same news again shows nothing twice."""
         event = update.event
         publisher = self.bot.publisher
         guild_id = await self.bot.service.guild_of(event.club_id)
@@ -600,19 +630,18 @@ class EventCog(commands.Cog):
                        f"{update.names.get(pairing.b, '')} accepts to start; by <t:{pairing.deadline}:f>.")  # fmt: skip
             text = f"{event.name} {pairing.key} ({pairing.why})."
             await publisher.post_challenge(Outcome(view, _names_text(text, update.names)), channel=channel,
-                                           content=content)  # fmt: skip
+                                           content=content, nonce=f"bgc{match_id}")  # fmt: skip
         words = [line for line in update.text.splitlines() if line.split(":")[0] not in update.asked
                  and (forum is not None or " — match " not in line)]  # fmt: skip
+        nonce = update.news.nonce if update.news is not None else (lambda part: None)
         if words:
-            await news.send(content="\n".join(words)[:2000], allowed_mentions=MENTIONS)
-        for key in update.asked:
-            await self._ask(news, update, key)
-        for notice in update.notices:  # the claim notice, in the match's thread, with its Claim the match button
-            await publisher.post_notice(notice)
+            await news.send(content="\n".join(words)[:2000], allowed_mentions=MENTIONS, nonce=nonce("w"))
+        for index, key in enumerate(update.asked):
+            await self._ask(news, update, key, nonce(f"a{index}"))
         if update.results and guild_id is not None:
             await self._picture(news, guild_id, update)
 
-    async def _ask(self, channel, update: EventUpdate, key: str) -> None:
+    async def _ask(self, channel, update: EventUpdate, key: str, nonce: str | None = None) -> None:
         """The organiser's buttons for pairing ``key``, undecided at its deadline and forfeited by nobody (neither
         player touched it, or the club's policy is ``nothing`` or ``claim``)."""
         event = update.event
@@ -629,7 +658,7 @@ class EventCog(commands.Cog):
         why = asked_words(event, key, update.names)
         text = (f"{mention(event.organiser)} {event.name} {key} ({name_a} v {name_b}): {why}. Decide (or /event "
                 f"admin decide); if nobody does within {hours}, both are out.")  # fmt: skip
-        await channel.send(content=text[:2000], view=view, allowed_mentions=MENTIONS)
+        await channel.send(content=text[:2000], view=view, allowed_mentions=MENTIONS, nonce=nonce)
 
     async def _picture(self, news, guild_id: int, update: EventUpdate) -> None:
         """Post the event's bracket or standings picture in ``news`` as the event now stands, or edit the message

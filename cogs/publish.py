@@ -185,13 +185,18 @@ class Publisher:
         needs = (POST,) if isinstance(channel, discord.Thread) else (POST, THREADS)
         require_permissions(channel, *needs)
 
-    async def post_challenge(self, outcome: Outcome, *, channel, content: str | None = None) -> discord.Message:
+    async def post_challenge(
+        self, outcome: Outcome, *, channel, content: str | None = None, nonce: str | None = None
+    ) -> discord.Message:
         """Post the challenge (Accept / Decline / Withdraw) in ``channel`` (see :meth:`challenge_channel`);
-        ``content`` in place of the line that mentions the challenged member (an event's pairing mentions both)."""
+        ``content`` in place of the line that mentions the challenged member (an event's pairing mentions both);
+        ``nonce``: the post's (Discord returns the first message of a nonce instead of a second)."""
         board = await board_message(self.service, outcome.view, outcome.message, options=self.bot.board_options)
         kwargs = board.send_kwargs()
         if content is not None:
             kwargs["content"] = content[:2000]
+        if nonce is not None:
+            kwargs["nonce"] = nonce
         message = await channel.send(**kwargs)
         await self._remember(outcome.match_id, channel.id, message.id, purpose="challenge")
         return message

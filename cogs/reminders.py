@@ -52,7 +52,8 @@ class Reminders(commands.Cog):
         return clocks_of(self.bot.service, getattr(self.bot, "chouettes", None))
 
     async def tick(self) -> list[Notice]:
-        """Fire everything due now on every table and post every notice pending (:meth:`post_pending`), if this
+        """Fire everything due now on every table and the events' deadlines, then post every notice pending
+        (:meth:`post_pending`) and the events' news pending (:meth:`cogs.event.EventCog.post_pending`), if this
         process holds the scheduler's lease (else nothing: another process runs the scheduler); returns the notices
         posted. A notice that cannot be posted is logged, stays pending, and the others still go out."""
         if self.lease is None:
@@ -60,16 +61,19 @@ class Reminders(commands.Cog):
         if not await self.lease.hold():
             return []
         fired = await run_due(self.clocks())
-        notices = await self.post_pending(fired)
-        study = self.bot.get_cog("Study")
-        if study is not None:  # quizzes: reveals due, scheduled quizzes (cogs.study)
-            await study.quiz_tick()
         events = getattr(self.bot, "events", None)
-        if events is not None:  # the events' own deadlines; what they do is posted by their cog's listener
+        if events is not None:  # the events' own deadlines: their claim notices are pending, posted just below
             try:
                 await events.tick()
             except Exception:
                 log.exception("the events' deadlines failed this round")
+        notices = await self.post_pending(fired)
+        event_cog = self.bot.get_cog("EventCog")
+        if event_cog is not None:  # what events did that a killed process left unposted (cogs.event)
+            await event_cog.post_pending()
+        study = self.bot.get_cog("Study")
+        if study is not None:  # quizzes: reveals due, scheduled quizzes (cogs.study)
+            await study.quiz_tick()
         return notices
 
     async def post_pending(self, fired: list[Notice]) -> list[Notice]:

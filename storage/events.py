@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import DuplicateError, VersionConflictError
+from .notices import record_in
 from .records import dumps
 
 
@@ -96,9 +97,11 @@ class EventStore:
         *,
         status: str,
         next_at: float | None,
+        notices: Sequence[tuple[str, dict]] = (),
     ) -> int:
         """Append ``actions`` (seq ``expected_version + 1 …``) and set the row's status and next deadline, only if
-        the event is still at ``expected_version``. Returns the new version. Raises
+        the event is still at ``expected_version``; record ``notices`` ``(key, body)`` pending in the same
+        transaction (:mod:`storage.notices`: what the commit has to post). Returns the new version. Raises
         :class:`~storage.errors.VersionConflictError` (nothing written) when another writer got there first."""
         if not actions:
             raise ValueError("an event commit logs at least one action: every change of an event is in its log")
@@ -120,6 +123,8 @@ class EventStore:
                     for i, a in enumerate(actions, 1)
                 ],
             )
+            for key, body in notices:
+                await record_in(tx, key, body, now)
         return new_version
 
     async def get(self, event_id: int) -> EventRecord | None:

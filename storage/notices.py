@@ -7,7 +7,8 @@ recording it again changes nothing. The process holding the
 scheduler's lease posts what is pending (:mod:`cogs.reminders`), then marks it posted; a process that dies between
 the two leaves it pending and the next holder posts it (the post carries the row's nonce, so Discord does not show
 it twice). A notice that could not be posted :data:`ATTEMPTS` times is given up (logged each time). A finished match's review
-goes through the same outbox (keys :data:`REVIEW`…), so that one being computed when the bot stops is posted after it.
+goes through the same outbox (keys :data:`REVIEW`…), so that one being computed when the bot stops is posted after it;
+so does what an event's commit has to post (keys :data:`EVENT`…, recorded in that commit).
 """
 
 from __future__ import annotations
@@ -48,15 +49,22 @@ async def record(db, key: str, body: dict, at: float) -> None:
 REVIEW = "review:"
 """The key prefix of a match's review to post (the same outbox: recorded when the match ends, posted once)."""
 
+EVENT = "event:"
+"""The key prefix of what an event's commit has to post (its results, new pairings, decisions asked: the same
+outbox, recorded in the event's commit, posted once)."""
 
-async def pending(db, limit: int = 200, *, reviews: bool = False) -> list[PendingNotice]:
-    """The notices (``reviews``: the reviews, keys :data:`REVIEW`…) not posted yet and not given up, oldest first
-    (at most ``limit``)."""
-    which = "LIKE" if reviews else "NOT LIKE"
+
+async def pending(db, limit: int = 200, *, prefix: str = "") -> list[PendingNotice]:
+    """The rows not posted yet and not given up, oldest first (at most ``limit``): the time-limit notices, or with
+    ``prefix`` (:data:`REVIEW`, :data:`EVENT`) those of its keys."""
+    if prefix:
+        which, params = "key LIKE ?", [prefix + "%"]
+    else:
+        which, params = "key NOT LIKE ? AND key NOT LIKE ?", [REVIEW + "%", EVENT + "%"]
     rows = await db._fetchall(
-        f"SELECT id, key, body, attempts FROM notices WHERE posted_at IS NULL AND attempts < ? AND key {which} ? "
+        f"SELECT id, key, body, attempts FROM notices WHERE posted_at IS NULL AND attempts < ? AND {which} "
         "ORDER BY id LIMIT ?",
-        (ATTEMPTS, REVIEW + "%", int(limit)),
+        (ATTEMPTS, *params, int(limit)),
     )
     return [PendingNotice(row[0], row[1], json.loads(row[2]), row[3]) for row in rows]
 

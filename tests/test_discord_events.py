@@ -5,6 +5,8 @@ results post the bracket picture; /event my links the match; refusals are privat
 
 from __future__ import annotations
 
+import pytest
+
 from tests.clubkit import snapshot
 from tests.discordkit import Harness
 from tests.eventkit import win
@@ -160,3 +162,57 @@ async def test_a_late_member_under_the_claim_policy_is_claimed_with_the_button(t
         result = event.state.results["W1-1"]
         assert event.status.value == "over" and result.winner == waiting.id and result.how.value == "claim"
         assert any("wins by claim" in m.content and "(not rated)" in m.content for m in h.messages(room))
+
+
+class Killed(BaseException):
+    """The process dies here: nothing after this point runs."""
+
+
+@pytest.mark.parametrize("after_the_post", [False, True])
+async def test_a_kill_between_an_events_commit_and_its_posts_posts_them_once_after_the_restart(tmp_path,
+                                                                                                after_the_post):
+    """At-least-once notices, each posted once, for events: at the round's deadline under the ``claim`` policy the
+    event asks its organiser and opens the match to a claim — both recorded pending in the event's commit — and the
+    process dies before its posts reached Discord, or after them but before they were marked posted. The restarted
+    bot posts what is pending: the claim notice in the match's thread and the organiser's buttons in the event's
+    channel, each exactly once (the posts' nonces), and never again."""
+    async with Harness.start(tmp_path / "club.sqlite3", reviews=False) as h:
+        organiser = h.member("Olga", admin=True)
+        ann, bob = h.member("Ann"), h.member("Bob")
+        room = h.channel("cup")
+        await h.command(organiser, "bg config", h.channel("admin"), expiry="claim")
+        await h.command(organiser, "event create", room, name="Duel", format="single", lengths="3", hours=24)
+        for member in (ann, bob):
+            await h.command(member, "event join", room, event="Duel")
+        await h.command(organiser, "event start", room, event="Duel")
+        post = next(m for m in h.messages(room) if "Duel W1-1:" in m.content)
+        second = h.members[(await h.bot.events.find(h.guild, "Duel")).state.pairings["W1-1"].b]
+        await h.press(second, post, "Accept")
+        thread = h.thread_of(post)
+        cog = h.bot.get_cog("EventCog")
+
+        async def dies(update):  # the cog's listener: it posts (or not), and the process dies before marking it
+            if after_the_post:
+                await cog.post(update)
+            raise Killed
+
+        h.bot.events.listeners[:] = [dies]
+        h.clock.advance(25 * 3600)
+        with pytest.raises(Killed):
+            await h.bot.get_cog("Reminders").tick()
+        await h.settle()
+        assert (await h.bot.events.find(h.guild, "Duel")).asked, "the event's commit was made"
+
+        def shown() -> tuple[int, int]:
+            claims = sum("Claim the match" in m.labels for m in h.messages(thread))
+            asks = sum("Duel W1-1 (" in m.content and "Both out" in m.labels for m in h.messages(room))
+            return claims, asks
+
+        assert shown() == ((0, 1) if after_the_post else (0, 0))
+        await h.restart()
+        await h.tick()
+        assert shown() == (1, 1)
+        await h.tick()
+        await h.restart()
+        await h.tick()
+        assert shown() == (1, 1)

@@ -429,7 +429,7 @@ async def test_the_notices_outbox_posts_each_once_and_keeps_a_week(tmp_path):
         await notices.record(db, f"{notices.REVIEW}7", {"match_id": 7}, 12.0)
         [row] = await notices.pending(db)
         assert (row.key, row.body) == ("a", {"text": "one"})
-        assert [r.key for r in await notices.pending(db, reviews=True)] == ["review:7"]
+        assert [r.key for r in await notices.pending(db, prefix=notices.REVIEW)] == ["review:7"]
         await notices.posted(db, row.id, 100.0)
         assert await notices.pending(db) == []
         await notices.record(db, "b", {"text": "two"}, 200.0)

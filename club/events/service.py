@@ -54,6 +54,7 @@ from storage.events import EventRecord, EventStore, NewEventAction
 
 from ..clocks import MatchClock, Notice
 from ..errors import ClubError, InvalidRequestError, UnknownMemberError
+from ..notices import EventNews
 from ..settings import ClubSettings
 from ..table import FINISHED, MatchStatus, TableAction
 from ..wording import plural
@@ -79,6 +80,8 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
+NEWS = (EventAction.RESULT, EventAction.PAIR, EventAction.ASK, EventAction.CLOSE)
+"""The logged kinds of an event's action that a front end posts (results, new pairings, decisions asked, the end)."""
 MAX_NAME = 40
 RETRIES = 8
 LARGE_FIELD = 64
@@ -121,7 +124,8 @@ class EventUpdate:
     """What an event call did: the ``event`` as it now stands, ``text`` in words, the ``matches`` made for new
     pairings (``(pairing, match id)``: ping both players once), the ``results`` recorded, the pairings the organiser
     is ``asked`` to decide, whether the event ``ended`` with this call, and the claim ``notices`` to post in the
-    matches of pairings now open to a claim (:class:`~club.clocks.Notice`, the ``claim`` policy)."""
+    matches of pairings now open to a claim (:class:`~club.clocks.Notice`, the ``claim`` policy; with
+    :attr:`EventService.outbox`, recorded pending in the event's commit and posted from there)."""
 
     event: Event
     text: str
@@ -131,6 +135,9 @@ class EventUpdate:
     ended: bool = False
     names: dict[int, str] = field(default_factory=dict)
     notices: tuple[Notice, ...] = ()
+    news: EventNews | None = None
+    """Its news in the outbox (:attr:`EventService.outbox`): the front end posts it under its nonces, then marks it
+    posted (:func:`club.notices.news_posted`); None when there is none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,6 +188,11 @@ class EventService:
         self.listeners: list[Callable[[EventUpdate], Awaitable[Any]]] = []
         """Called with every update that made matches or recorded results (whatever caused it: a command, a match's
         end, the clock) — how the Discord side posts pairings and pictures; a listener that fails is logged."""
+        self.outbox = False
+        """True when the front end posts what events do through the notices outbox (:mod:`club.notices`, the
+        Discord bot): each commit that has something to post records it pending — its news
+        (:class:`~club.notices.EventNews`) and its claim notices — so that a process killed before posting it loses
+        nothing (the holder of the scheduler's lease posts what is pending)."""
         self.news: list[EventUpdate] = []
         """What the match-end hook did (results, new pairings) since a front end last took it (:meth:`take_news`):
         the hook runs inside a player's action, whose answer is about his match."""
@@ -780,6 +792,28 @@ class EventService:
             return record.waiting_for
         return next((p for p in pairing.players if p not in acted), None)
 
+    async def news_of(self, news: EventNews) -> EventUpdate:
+        """The update of the commit ``news`` names, rebuilt from the event's log (what a process killed before
+        posting it left pending): its results, the pairings it made with their matches (those made so far), the
+        decisions it asked, the claim notices aside (they are pending themselves)."""
+        event = await self.load(news.event_id)
+        actions = [a for a in await self.store.log(news.event_id, news.after) if a.seq <= news.version]
+        state = event.state
+        results: tuple[Result, ...] = ()
+        made: list[tuple[Pairing, int]] = []
+        if state is not None:
+            results = tuple(state.results[key] for a in actions if a.kind == EventAction.RESULT
+                            if (key := a.args.get("key")) in state.results)  # fmt: skip
+            links = await self.store.matches(event.id)
+            for pairing in (p for a in actions if a.kind == EventAction.PAIR for p in a.args["pairings"]):
+                match_id = links.get(self._link(event, pairing["key"]))
+                if match_id is not None and pairing["key"] in state.pairings:
+                    made.append((state.pairings[pairing["key"]], match_id))
+        asked = tuple(a.args["key"] for a in actions if a.kind == EventAction.ASK)
+        names = await self.names(event.entrants)
+        return EventUpdate(event, _describe(event, made, results, asked, names), tuple(made), results, asked,
+                           any(a.kind == EventAction.CLOSE for a in actions), names, (), news)  # fmt: skip
+
     async def resume(self) -> list[EventUpdate]:
         """Make the matches a crash left unmade (pairings claimed or logged without their match) in every running
         event; run once at start-up."""
@@ -818,9 +852,14 @@ class EventService:
                     actions = await self._with_consequences(event, list(actions), now)
                 except EventError as error:
                     raise InvalidRequestError(await self._named(str(error))) from None
+                news = None
+                if self.outbox and (notices or any(a.kind in NEWS for a in actions)):
+                    news = EventNews(event_id, event.version, event.version + len(actions))
+                recorded = [notice.recorded() for notice in notices] if self.outbox else []
                 try:
                     await self.store.commit(event_id, event.version, actions, now, status=event.status.value,
-                                            next_at=event.next_at())  # fmt: skip
+                                            next_at=event.next_at(),
+                                            notices=recorded + ([news.recorded()] if news else []))  # fmt: skip
                 except VersionConflictError:
                     continue
                 event.version += len(actions)
@@ -831,8 +870,8 @@ class EventService:
             asked = tuple(a.args["key"] for a in actions if a.kind == EventAction.ASK)
             names = await self.names(event.entrants)
             update = EventUpdate(event, _describe(event, made, results, asked, names), made, results, asked,
-                                 any(a.kind == EventAction.CLOSE for a in actions), names, notices)  # fmt: skip
-            if made or results or asked or notices:
+                                 any(a.kind == EventAction.CLOSE for a in actions), names, notices, news)  # fmt: skip
+            if made or results or asked or notices or news is not None:
                 await self._tell(update)
             return update
         raise InvalidRequestError("The event changed too often at once; try again.")
