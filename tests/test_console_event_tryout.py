@@ -141,3 +141,14 @@ async def test_a_league_season_is_followed_once(tmp_path):
         again = await console.handle("event season League 'League 3'")
         assert again == "Refused: League's next season is League 2 already.", again
         assert snapshot(tmp_path / "club.sqlite3") == before
+
+
+async def test_a_bracket_line_nobody_reaches_says_so(tmp_path):
+    """A knock-out of five with consolation: the consolation match fed by two bye lines has no player at all; the
+    bracket says so instead of "bye (bye)"."""
+    async with console_in(tmp_path, cast=CAST) as console:
+        await enter(console, "Cup", "single consolation=yes lengths=1", CAST)
+        await say(console, "event start Cup")
+        bracket = await say(console, "event bracket Cup")
+        assert "  C1-2   no match: nobody reaches it" in bracket.splitlines(), bracket
+        assert "bye (bye)" not in bracket

@@ -81,7 +81,7 @@ def _name(names: Mapping[int, str], player: int | None) -> str:
 
 def bracket_text(event: Event, names: Mapping[int, str]) -> str:
     """The bracket, stage by stage and round by round: each match with its players as known (``?`` not yet,
-    ``bye``), its winner and score once decided. An undecided match shows nothing more (no spoilers)."""
+    ``bye``; a match both of whose lines are empty says nobody reaches it), its winner and score once decided. An undecided match shows nothing more (no spoilers)."""
     state = event.state
     if state is None:
         return f"{event.name} has not started: no bracket yet."
@@ -97,6 +97,9 @@ def bracket_text(event: Event, names: Mapping[int, str]) -> str:
             if match.key == "GF2":
                 title = "Grand final, reset"
             lines.append(f"{title}:")
+        if a == b == -1 and result is None:
+            lines.append(f"  {match.key:<6} no match: nobody reaches it")
+            continue
         if -1 in (a, b) and result is None:
             lines.append(f"  {match.key:<6} {_name(names, a if b == -1 else b)} (bye)")
             continue
