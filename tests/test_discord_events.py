@@ -168,14 +168,16 @@ class Killed(BaseException):
     """The process dies here: nothing after this point runs."""
 
 
+@pytest.mark.backends
 @pytest.mark.parametrize("after_the_post", [False, True])
 async def test_a_kill_between_an_events_commit_and_its_posts_posts_them_once_after_the_restart(tmp_path,
                                                                                                 after_the_post):
     """At-least-once notices, each posted once, for events: at the round's deadline under the ``claim`` policy the
     event asks its organiser and opens the match to a claim — both recorded pending in the event's commit — and the
     process dies before its posts reached Discord, or after them but before they were marked posted. The restarted
-    bot posts what is pending: the claim notice in the match's thread and the organiser's buttons in the event's
-    channel, each exactly once (the posts' nonces), and never again."""
+    bot (on PostgreSQL: a new process taking the scheduler's lease) posts what is pending: the claim notice in the
+    match's thread and the organiser's buttons in the event's channel, each exactly once (the posts' nonces), and
+    never again."""
     async with Harness.start(tmp_path / "club.sqlite3", reviews=False) as h:
         organiser = h.member("Olga", admin=True)
         ann, bob = h.member("Ann"), h.member("Bob")
@@ -214,5 +216,46 @@ async def test_a_kill_between_an_events_commit_and_its_posts_posts_them_once_aft
         assert shown() == (1, 1)
         await h.tick()
         await h.restart()
+        await h.tick()
+        assert shown() == (1, 1)
+
+
+async def test_a_kill_after_a_result_opens_the_next_round_posts_the_round_once_after_the_restart(tmp_path):
+    """A round opening through the outbox: the last match of round 1 ends, the event records the result and pairs
+    round 2 in one commit (its news pending with it) and makes the new match; the process dies before posting. The
+    restarted bot posts the result and round 2's challenge, each once, and nothing more on the next rounds."""
+    async with Harness.start(tmp_path / "club.sqlite3", reviews=False) as h:
+        organiser = h.member("Olga", admin=True)
+        players = [organiser, h.member("Ann"), h.member("Bob")]
+        room = h.channel("swiss")
+        await h.command(organiser, "event create", room, name="Friday", format="swiss", rounds=2, lengths="1")
+        for member in players:
+            await h.command(member, "event join", room, event="Friday")
+        await h.command(organiser, "event start", room, event="Friday")
+        events = h.bot.events
+        event = await events.find(h.guild, "Friday")
+        (pairing,) = [p for p in event.state.pending() if p.b is not None]
+        match_id = (await events.store.matches(event.id))[pairing.key]
+
+        async def dies(update):
+            raise Killed
+
+        events.listeners[:] = [dies]
+        with pytest.raises(Killed):
+            await win(h.bot.service, match_id, pairing.a)
+        await h.settle()
+        event = await events.find(h.guild, "Friday")
+        (second,) = [p for p in event.state.pending() if p.b is not None]
+        assert second.round == 2
+
+        def shown() -> tuple[int, int]:
+            challenges = sum(f"Friday {second.key}:" in m.content for m in h.messages(room))
+            results = sum(f"{pairing.key}: " in m.content and " beat " in m.content for m in h.messages(room))
+            return challenges, results
+
+        assert shown() == (0, 0)
+        await h.restart()
+        await h.tick()
+        assert shown() == (1, 1)
         await h.tick()
         assert shown() == (1, 1)
