@@ -56,7 +56,7 @@ async def session_autocomplete(interaction: discord.Interaction, current: str) -
     records = records_of(interaction)
     try:
         found = await records.sessions(interaction.guild_id, member=interaction.user.id, limit=25)
-        labels = [(await records.session_label(s), str(SessionRef(s.source, s.id))) for s in found]
+        labels = [(await records.session_label(s), str(SessionRef.of(s))) for s in found]
     except BackgammonError:
         return []
     typed = current.strip().lower()

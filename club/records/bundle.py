@@ -20,16 +20,18 @@ import asyncio
 import logging
 import tempfile
 import zipfile
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import partial
 from typing import IO
 
 from storage import matfiles
 
 from .. import csvexport
 from ..export import export_mat
+from ..table import MatchStatus
 from ..wording import plural
-from .periods import Period, SessionRef
+from .periods import Period, SessionRef, Source
 from .service import ClubRecords
 from .sheets import SessionSheet
 
@@ -73,6 +75,11 @@ class BooksExport:
             self.file.seek(0)
 
 
+ZipItem = tuple[str, str | Callable[[], str]] | Callable[[], tuple[str, str]]
+"""A file of the ZIP: ``(name, text)``, ``(name, build)`` where ``build()`` makes the text, or a builder of
+``(name, text)`` (a score sheet, named by its session)."""
+
+
 class _ZipStream:
     """A ZIP being written into ``target`` (deflated, UTF-8 texts), one batch at a time in a worker thread."""
 
@@ -81,18 +88,18 @@ class _ZipStream:
         self.archive = zipfile.ZipFile(target, "w", compression=zipfile.ZIP_DEFLATED, compresslevel=COMPRESS_LEVEL)
         self.names: list[str] = []
 
-    def _write(self, files: Iterable[tuple[str | Callable, Callable | str]]) -> None:
-        for name, text in files:
-            if callable(name):  # a builder of the item whose file name and text ``name`` gives
-                name, text = name(text())
-            elif callable(text):
-                text = text()
+    def _write(self, files: Iterable[ZipItem]) -> None:
+        for item in files:
+            if callable(item):  # a builder of the file's name and text
+                name, text = item()
+            else:
+                name, content = item
+                text = content() if callable(content) else content
             self.archive.writestr(name, text.encode("utf-8"))
             self.names.append(name)
 
-    async def write(self, files: list[tuple[str | Callable, Callable | str]]) -> None:
-        """Format and compress ``files`` in a worker thread: ``(name, text)``, ``(name, text())`` or
-        ``(naming, build)`` — ``naming(build())`` gives ``(name, text)``."""
+    async def write(self, files: Sequence[ZipItem]) -> None:
+        """Format and compress ``files`` (:data:`ZipItem`) in a worker thread."""
         if files:
             await asyncio.to_thread(self._write, files)
 
@@ -107,8 +114,9 @@ class _ZipStream:
         return await asyncio.to_thread(self._close)
 
 
-def _sheet_file(sheet: SessionSheet) -> tuple[str, str]:
-    """``(name, CSV text)`` of a score sheet's file in the ZIP."""
+def _sheet_file(build: Callable[[], SessionSheet]) -> tuple[str, str]:
+    """``(name, CSV text)`` of the score sheet ``build`` makes, as its file in the ZIP."""
+    sheet = build()
     return f"sheets/{sheet.session.source}-{sheet.session.id}.csv", csvexport.sheet_csv(sheet)
 
 
@@ -141,11 +149,13 @@ async def export_books(
             ("ledger.csv", lambda: csvexport.ledger_csv(ledger)),
             ("corrections.csv", lambda: csvexport.corrections_csv(corrections, names)),
         ])  # fmt: skip
-        refs = [SessionRef(summary.source, summary.id) for summary in summaries]
+        refs = [SessionRef.of(summary) for summary in summaries]
         for start in range(0, len(refs), SHEET_BATCH):
             builders = await records.sheet_builders(guild_id, refs[start : start + SHEET_BATCH])
-            await stream.write([(_sheet_file, build) for build in builders])
-        finished = [summary.id for summary in every if summary.source != "chouette" and summary.status == "over"]
+            await stream.write([partial(_sheet_file, build) for build in builders])
+        finished = [
+            summary.id for summary in every if summary.source != Source.CHOUETTE and summary.status == MatchStatus.OVER
+        ]
         failed: list[tuple[int, str]] = []
         mats = 0
         for start in range(0, min(len(finished), max_mat), BATCH):

@@ -18,13 +18,24 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from .ledger import Ledger
-from .periods import Period
+from .periods import Period, Source
 from .ratings import Rating
 
-LEADERBOARDS = ("money", "matches", "chouette", "pr")
+
+class Board(StrEnum):
+    """The kinds of leaderboard (see the module docstring)."""
+
+    MONEY = "money"
+    MATCHES = "matches"
+    CHOUETTE = "chouette"
+    PR = "pr"
+
+
+LEADERBOARDS = tuple(Board)
 """The kinds of leaderboard."""
 
 
@@ -44,7 +55,7 @@ class Leaderboard:
     """A leaderboard of ``kind`` over ``period``: ``headings`` of the ``values`` of each row, best first; ``notes``
     say who is left out and why (one line each)."""
 
-    kind: str
+    kind: Board
     period: Period
     title: str
     headings: tuple[str, ...]
@@ -67,24 +78,24 @@ def money_board(ledger: Ledger) -> Leaderboard:
     items = [(line.member, line.name, (line.money, line.total_points, line.games)) for line in ledger.lines]
     if ledger.has_money:
         rows = _ranked(items, lambda values: (-values[0], -values[1]))
-        headings = ("money", "points", "games")
+        headings: tuple[str, ...] = ("money", "points", "games")
     else:
-        items = [(member, name, (values[1], values[2])) for member, name, values in items]
-        rows = _ranked(items, lambda values: (-values[0],))
+        by_points = [(member, name, (values[1], values[2])) for member, name, values in items]
+        rows = _ranked(by_points, lambda values: (-values[0],))
         headings = ("points", "games")
-    return Leaderboard("money", ledger.period, f"Who is up — {ledger.period.label}", headings, rows)
+    return Leaderboard(Board.MONEY, ledger.period, f"Who is up — {ledger.period.label}", headings, rows)
 
 
 def chouette_board(ledger: Ledger) -> Leaderboard:
     """The ``chouette`` leaderboard: chouette points, then money, over a ledger of chouette entries."""
     items = [
-        (line.member, line.name, (line.points.get("chouette", 0), line.money, line.games))
+        (line.member, line.name, (line.points.get(Source.CHOUETTE, 0), line.money, line.games))
         for line in ledger.lines
         if line.games
     ]
     rows = _ranked(items, lambda values: (-values[0], -values[1]))
     return Leaderboard(
-        "chouette", ledger.period, f"Chouettes — {ledger.period.label}", ("points", "money", "games"), rows
+        Board.CHOUETTE, ledger.period, f"Chouettes — {ledger.period.label}", ("points", "money", "games"), rows
     )
 
 
@@ -95,7 +106,9 @@ def match_board(ratings: Iterable[Rating], names: Mapping[int, str], period: Per
         for r in ratings
     ]
     rows = _ranked(items, lambda values: (-values[0],))
-    return Leaderboard("matches", period, "Match ratings (FIBS formula)", ("rating", "won", "lost", "experience"), rows)
+    return Leaderboard(
+        Board.MATCHES, period, "Match ratings (FIBS formula)", ("rating", "won", "lost", "experience"), rows
+    )
 
 
 def pr_board(totals: Iterable, names: Mapping[int, str], period: Period) -> Leaderboard:
@@ -118,5 +131,5 @@ def pr_board(totals: Iterable, names: Mapping[int, str], period: Period) -> Lead
     )
     rows = _ranked(items, lambda values: (values[0], -values[1]))
     return Leaderboard(
-        "pr", period, f"Error rate (PR, Open Sage) — {period.label}", ("PR", "decisions", "matches"), rows, notes
+        Board.PR, period, f"Error rate (PR, Open Sage) — {period.label}", ("PR", "decisions", "matches"), rows, notes
     )

@@ -10,10 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
+from enum import StrEnum
 
 from storage.books import KINDS, LedgerTotal
 
 from .periods import Period
+
+
+class Unit(StrEnum):
+    """What a balance or a total is counted in: money at the stakes, or points."""
+
+    MONEY = "money"
+    POINTS = "points"
+
 
 KIND_WORDS = {"money": "money games", "match": "match games", "chouette": "chouettes", "correction": "corrections"}
 """Column headings of the kinds of entry."""
@@ -46,13 +55,11 @@ class Ledger:
     lines: tuple[LedgerLine, ...]
     kinds: tuple[str, ...] = KINDS
 
-    def balances(self, by: str = "money") -> dict[int, int]:
-        """Member → balance in ``money`` or in (total) ``points``. Raises ``ValueError`` for another unit."""
-        if by == "money":
+    def balances(self, by: Unit = Unit.MONEY) -> dict[int, int]:
+        """Member → balance in money or in (total) points. Raises ``ValueError`` for another unit."""
+        if Unit(by) is Unit.MONEY:
             return {line.member: line.money for line in self.lines}
-        if by == "points":
-            return {line.member: line.total_points for line in self.lines}
-        raise ValueError(f"a balance is in money or points, not {by!r}")
+        return {line.member: line.total_points for line in self.lines}
 
     def column_totals(self) -> dict[str, int]:
         """The sum of every column (each kind's points, ``points`` and ``money``): all zero for a sound ledger."""

@@ -13,8 +13,8 @@ from datetime import UTC, datetime
 from rendering.records import Cell, Column, RecordTable, render_record_table, signed
 
 from ..wording import plural
-from .leaderboards import Leaderboard
-from .ledger import KIND_WORDS, Ledger
+from .leaderboards import Board, Leaderboard
+from .ledger import KIND_WORDS, Ledger, Unit
 from .service import Settlement
 from .sheets import SessionSheet
 
@@ -27,9 +27,9 @@ def ledger_table(ledger: Ledger) -> RecordTable:
     columns = [Column("member", "left"), *(Column(KIND_WORDS[k]) for k in kinds), Column("points")]
     columns += [Column("money")] if money else []
     columns.append(Column("games"))
-    rows = []
+    rows: list[tuple[Cell | str, ...]] = []
     for line in ledger.lines:
-        row = [line.name, *(signed(line.points.get(k, 0)) for k in kinds), signed(line.total_points)]
+        row: list[Cell | str] = [line.name, *(signed(line.points.get(k, 0)) for k in kinds), signed(line.total_points)]
         row += [signed(line.money)] if money else []
         rows.append((*row, str(line.games)))
     totals = ledger.column_totals()
@@ -52,16 +52,16 @@ def sheet_table(sheet: SessionSheet) -> RecordTable:
     """The score sheet as a table: a row per game (or correction), a column per member, then the totals (and the
     money totals when a stake was set)."""
     columns = (Column("game", "left"), *(Column(sheet.names[m], "centre") for m in sheet.members), Column("", "left"))
-    rows = []
+    rows: list[tuple[Cell | str, ...]] = []
     for row in sheet.rows:
         cells = [signed(row.points[m]) if m in row.points else Cell("") for m in sheet.members]
         label = f"corr. {row.label.split()[-1]}" if row.is_correction else row.label
         rows.append((Cell(label, "muted" if row.is_correction else "plain"), *cells, Cell(row.note, "muted")))
-    totals = sheet.totals("points")
+    totals = sheet.totals(Unit.POINTS)
     rows.append(("total", *(signed(totals[m]) for m in sheet.members), plural(sheet.games, "game")))
     total_rows = {len(rows) - 1}
     if sheet.has_money:
-        money = sheet.totals("money")
+        money = sheet.totals(Unit.MONEY)
         rows.append(("money", *(signed(money[m]) for m in sheet.members), "at the stake"))
         total_rows.add(len(rows) - 1)
     when = ""
@@ -76,7 +76,7 @@ def sheet_table(sheet: SessionSheet) -> RecordTable:
 def leaderboard_table(board: Leaderboard, *, limit: int = 25) -> RecordTable:
     """The top ``limit`` of a leaderboard as a table: rank, member, then the board's figures."""
     columns = (Column("#"), Column("member", "left"), *(Column(h) for h in board.headings))
-    rows = []
+    rows: list[tuple[Cell | str, ...]] = []
     for row in board.rows[:limit]:
         cells = []
         for heading, value in zip(board.headings, row.values, strict=True):
@@ -93,9 +93,9 @@ def leaderboard_table(board: Leaderboard, *, limit: int = 25) -> RecordTable:
     if not board.rows:
         footer.append("Nobody on this board yet.")
     footer.extend(board.notes)
-    if board.kind == "matches":
+    if board.kind == Board.MATCHES:
         footer.append("FIBS formula: start 1500; K = max(1, 5 − experience/100).")
-    if board.kind == "pr":
+    if board.kind == Board.PR:
         footer.append("PR = 500 × equity lost ÷ counted decisions (Open Sage); lower is better. Practice not counted.")
     return RecordTable(board.title, columns, tuple(rows), footer=tuple(footer))
 
@@ -113,7 +113,7 @@ def settlement_table(settlement: Settlement) -> RecordTable:
         f"Settle up — {settlement.ledger.period.label}",
         (Column("payer", "left"), Column("", "centre"), Column("payee", "left"), Column(unit)),
         rows,
-        subtitle="in money at the stakes" if unit == "money" else "in points (no stakes set)",
+        subtitle="in money at the stakes" if unit == Unit.MONEY else "in points (no stakes set)",
         footer=footer if rows else ("Everybody is square: nothing to pay.",),
     )
 

@@ -20,9 +20,9 @@ from storage.books import CorrectionRecord, SessionSummary
 from ..errors import MAX_ID, InvalidRequestError, UnknownGameError, UnknownMemberError, shown
 from ..service import ClubService
 from ..wording import plural
-from .leaderboards import LEADERBOARDS, Leaderboard, chouette_board, match_board, money_board, pr_board
-from .ledger import Ledger, build_ledger
-from .periods import SOURCE_WORDS, Period, SessionRef, parse_period, period_at, session_period
+from .leaderboards import LEADERBOARDS, Board, Leaderboard, chouette_board, match_board, money_board, pr_board
+from .ledger import Ledger, Unit, build_ledger
+from .periods import SOURCE_WORDS, Period, PeriodKind, SessionRef, Source, parse_period, period_at, session_period
 from .ratings import Rating, rate
 from .settle import Payment, settle_up
 from .sheets import SessionSheet, build_sheet
@@ -38,10 +38,10 @@ MAX_AMOUNT = 10**12
 @dataclass(frozen=True, slots=True)
 class Settlement:
     """How to clear a :class:`~club.records.ledger.Ledger`: ``payments`` (at most n − 1 for n members not at zero)
-    in ``unit`` (``"money"``, or ``"points"`` when no stake was set in the period)."""
+    in ``unit`` (money, or points when no stake was set in the period)."""
 
     ledger: Ledger
-    unit: str
+    unit: Unit
     payments: tuple[Payment, ...]
 
     def name(self, member: int) -> str:
@@ -69,7 +69,7 @@ def _sheet_members(columns, entries, corrections) -> set[int]:
 
 def _sheet_title(ref: SessionRef, columns: tuple[int, ...], length: int, names: dict[int, str]) -> str:
     """``Money session 12: Alice v Bob``, ``Match 7 to 5: …``, ``Chouette 3``."""
-    title = f"Match {ref.id} to {length}" if ref.source == "match" else ref.describe().capitalize()
+    title = f"Match {ref.id} to {length}" if ref.source == Source.MATCH else ref.describe().capitalize()
     if columns:
         title += f": {names.get(columns[0], columns[0])} v {names.get(columns[1], columns[1])}"
     return title
@@ -115,22 +115,29 @@ class ClubRecords:
         if isinstance(period, Period):
             return period
         kind, offset = parse_period(period)
-        if session is not None and kind != "session":
-            kind, offset = "session", 0
-        if kind != "session":
+        if session is not None:
+            kind, offset = PeriodKind.SESSION, 0
+        if kind is not PeriodKind.SESSION:
             return period_at(kind, self.service.clock.now(), offset=offset, tz=self.tz)
+        return session_period(await self.session(guild_id, session, member=member))
+
+    async def session(
+        self, guild_id: int, session: str | SessionRef | None = None, *, member: int | None = None
+    ) -> SessionRef:
+        """The session meant: ``session`` (``money:12`` …), or else the latest one ``member`` played in, or else
+        the club's latest. Raises :class:`InvalidRequestError` (bad text), :class:`UnknownGameError` (no such
+        session in the club, or none played yet)."""
         club_id = await self._club_id(guild_id)
         if session is None:
             found = await books.sessions(self.db, club_id, member=member, limit=1)
             if not found:
                 whose = "you have" if member is not None else "the club has"
                 raise UnknownGameError(f"No session to show: {whose} no finished game yet.")
-            ref = SessionRef(found[0].source, found[0].id)
-        else:
-            ref = SessionRef.parse(session)
-            if not await books.session_exists(self.db, club_id, ref.key):
-                raise UnknownGameError(f"This club has no {ref.describe()}.")
-        return session_period(ref)
+            return SessionRef.of(found[0])
+        ref = SessionRef.parse(session)
+        if not await books.session_exists(self.db, club_id, ref.key):
+            raise UnknownGameError(f"This club has no {ref.describe()}.")
+        return ref
 
     # -- the ledger and settling up ---------------------------------------------------------------------------------
     async def ledger(
@@ -169,7 +176,7 @@ class ClubRecords:
         """The payments that clear the period's ledger (RULES A3): in money, or in points when no stake was set;
         at most n − 1 payments (see :mod:`club.records.settle`). Raises as :meth:`ledger`."""
         ledger = await self.ledger(guild_id, period, session=session, member=member)
-        unit = "money" if ledger.has_money else "points"
+        unit = Unit.MONEY if ledger.has_money else Unit.POINTS
         return Settlement(ledger, unit, tuple(settle_up(ledger.balances(unit))))
 
     # -- sheets ------------------------------------------------------------------------------------------------------
@@ -203,8 +210,9 @@ class ClubRecords:
         """A one-line label of a session for menus: ``money:12 — Alice v Bob, 14 games``."""
         names = await self.names(summary.members)
         who = " v ".join(names.get(m, str(m)) for m in summary.members[:4]) + ("…" if len(summary.members) > 4 else "")
-        what = f"{summary.length}-point match" if summary.source == "match" else SOURCE_WORDS[summary.source]
-        return f"{SessionRef(summary.source, summary.id)} — {what}: {who}, {plural(summary.games, 'game')}"
+        ref = SessionRef.of(summary)
+        what = f"{summary.length}-point match" if ref.source is Source.MATCH else SOURCE_WORDS[ref.source]
+        return f"{ref} — {what}: {who}, {plural(summary.games, 'game')}"
 
     async def sheet(
         self, guild_id: int, session: str | SessionRef | None = None, *, member: int | None = None
@@ -212,13 +220,15 @@ class ClubRecords:
         """The score sheet of a session (RULES A3, C11): ``session`` (``money:12`` …), or else the latest one
         ``member`` played in, or else the club's latest. Raises :class:`UnknownGameError`, :class:`InvalidRequestError`."""
         club_id = await self._club_id(guild_id)
-        ref = (await self.period(guild_id, "session", session=session, member=member)).session
+        ref = await self.session(guild_id, session, member=member)
         entries = await books.session_entries(self.db, club_id, ref.key) or []
         corrections = await books.corrections(self.db, club_id, source=ref.key)
         columns: tuple[int, ...] = ()
         length = 0
-        if ref.source != "chouette":
+        if ref.source != Source.CHOUETTE:
             record = await self.db.get_match(ref.id)
+            if record is None:
+                raise UnknownGameError(f"This club has no {ref.describe()}.")
             columns, length = record.players, record.length
         names = await self.names(_sheet_members(columns, entries, corrections))
         return build_sheet(ref, _sheet_title(ref, columns, length, names), entries, corrections, names, columns)
@@ -235,13 +245,13 @@ class ClubRecords:
         found = await books.sessions_entries(self.db, club_id, [ref.key for ref in refs])
         named: dict[tuple[str, int], list[CorrectionRecord]] = {}
         for correction in await books.corrections(self.db, club_id):
-            if correction.source is not None:
+            if correction.source is not None and correction.source_id is not None:
                 named.setdefault((correction.source, correction.source_id), []).append(correction)
         members: set[int] = set()
         for key, (columns, _length, entries) in found.items():
             members |= _sheet_members(columns, entries, named.get(key, ()))
         names = await self.names(members)
-        sheets = []
+        sheets: list[Callable[[], SessionSheet]] = []
         for ref in refs:
             if ref.key not in found:
                 continue
@@ -304,18 +314,21 @@ class ClubRecords:
             pr_matches=0 if graded is None else graded.matches,
         )  # fmt: skip
 
-    async def leaderboard(self, guild_id: int, kind: str = "money", period: str | Period | None = "all") -> Leaderboard:
+    async def leaderboard(
+        self, guild_id: int, kind: Board | str = Board.MONEY, period: str | Period | None = "all"
+    ) -> Leaderboard:
         """The ``money``, ``matches``, ``chouette`` or ``pr`` leaderboard (see :mod:`club.records.leaderboards`);
         ``period`` applies to money, chouettes and PRs (ratings are all-time). Raises :class:`InvalidRequestError`."""
         if kind not in LEADERBOARDS:
             raise InvalidRequestError(f"a leaderboard is one of {', '.join(LEADERBOARDS)}, not {kind!r}")
-        if kind == "matches":
+        board = Board(kind)
+        if board is Board.MATCHES:
             ratings = await self.ratings(guild_id)
             names = await self.names(ratings)
-            return match_board(ratings.values(), names, period_at("all", self.service.clock.now()))
-        if kind == "chouette":
-            return chouette_board(await self.ledger(guild_id, period, kinds=("chouette",)))
-        if kind == "pr":
+            return match_board(ratings.values(), names, period_at(PeriodKind.ALL, self.service.clock.now()))
+        if board is Board.CHOUETTE:
+            return chouette_board(await self.ledger(guild_id, period, kinds=(Source.CHOUETTE,)))
+        if board is Board.PR:
             when = await self.period(guild_id, period)
             totals = await prs.pr_totals(self.db, await self._club_id(guild_id), low=when.start, high=when.end)
             return pr_board(totals.values(), await self.names(totals), when)

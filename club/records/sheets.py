@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from backgammon.result import kind_words
 from storage.books import CorrectionRecord, SheetEntry
 
+from .ledger import Unit
 from .periods import SessionRef
 
 
@@ -45,11 +46,11 @@ class SessionSheet:
     names: Mapping[int, str]
     rows: tuple[SheetRow, ...]
 
-    def totals(self, by: str = "points") -> dict[int, int]:
-        """Each member's total over all rows, in ``points`` or ``money`` (they sum to zero)."""
+    def totals(self, by: Unit = Unit.POINTS) -> dict[int, int]:
+        """Each member's total over all rows, in points or money (they sum to zero)."""
         totals = dict.fromkeys(self.members, 0)
         for row in self.rows:
-            for member, value in (row.points if by == "points" else row.money).items():
+            for member, value in (row.points if by == Unit.POINTS else row.money).items():
                 totals[member] += value
         return totals
 

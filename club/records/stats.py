@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from storage.books import PlayedGame
 
+from ..table import MatchKind
 from .ratings import Rating
 
 
@@ -94,7 +95,7 @@ def member_stats(
         cube_sum += game.cube
         signed = game.points if won else -game.points
         money += signed * game.stake
-        if game.kind == "money":
+        if game.kind == MatchKind.MONEY:
             money_points += signed
     return MemberStats(
         member=member,

@@ -9,7 +9,8 @@ from storage.books import CorrectionRecord
 
 from ..wording import plural
 from .leaderboards import Leaderboard
-from .ledger import Ledger
+from .ledger import Ledger, Unit
+from .periods import Source
 from .ratings import Rating
 from .service import Settlement
 from .sheets import SessionSheet
@@ -39,7 +40,7 @@ def ledger_text(ledger: Ledger, *, limit: int = 10) -> str:
 def settlement_text(settlement: Settlement) -> str:
     """One line per payment, or that everybody is square."""
     head = f"**Settle up — {settlement.ledger.period.label}**" + (
-        "" if settlement.unit == "money" else " (in points: no stakes were set)"
+        "" if settlement.unit == Unit.MONEY else " (in points: no stakes were set)"
     )
     if not settlement.payments:
         return f"{head}\nEverybody is square: nothing to pay."
@@ -54,13 +55,13 @@ def settlement_text(settlement: Settlement) -> str:
 
 def sheet_text(sheet: SessionSheet) -> str:
     """The sheet's title, games and totals in one or two lines."""
-    totals = sheet.totals("money" if sheet.has_money else "points")
+    totals = sheet.totals(Unit.MONEY if sheet.has_money else Unit.POINTS)
     unit = "" if sheet.has_money else " pts"
     figures = ", ".join(f"{sheet.names[m]} {signed(totals[m])}{unit}" for m in sheet.members)
     text = (
         f"**Score sheet — {sheet.title}** ({sheet.games} game{'s' * (sheet.games != 1)}; `{sheet.session}`)\n{figures}"
     )
-    if sheet.session.source == "chouette":  # the books' sheet; the play's own is the chouette's (RULES C11)
+    if sheet.session.source == Source.CHOUETTE:  # the books' sheet; the play's own is the chouette's (RULES C11)
         text += ("\nThe chouette's own sheet, with Box, the circled losers and the next Captain (RULES C11): "
                  "/bg chouette sheet in its channel.")  # fmt: skip
     return text
