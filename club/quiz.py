@@ -29,6 +29,7 @@ import asyncio
 import random
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
 from backgammon.game import Game
 from backgammon.moves import Move, dice_text
@@ -38,6 +39,10 @@ from .analysis.engine import CubeEquities, CubeState
 from .analysis.grade import grade_answer, grade_double
 from .analysis.screen import SCREEN_LEVEL, GameKey, Screened, game_key, screen_game
 from .analysis.walk import ANSWER, DOUBLE, PLAY, Decision, decisions
+from .table import MatchStatus
+
+if TYPE_CHECKING:
+    from .results import TableView
 
 RECENT = 50
 QUIZ_LEVEL = "2ply"
@@ -318,7 +323,7 @@ def question_task(game_json: dict, index: int, threshold: float, seed: int) -> d
             "best": best, "made": made, "loss": loss,
         }  # fmt: skip
     ranked = engine(QUIZ_LEVEL).best_plays(position, decision.dice, cube)
-    chosen = next((e for e in ranked if e.play.position == decision.play.position), None)
+    chosen = next((e for e in ranked if e.play.position == decision.made.position), None)
     if chosen is None or chosen.loss < threshold or len(ranked) < 3:
         return None
     rng = random.Random(seed)
@@ -334,7 +339,7 @@ def question_task(game_json: dict, index: int, threshold: float, seed: int) -> d
     return {
         "kind": PLAY,
         "position_id": position.position_id(),
-        "dice": list(decision.dice),
+        "dice": list(decision.rolled),
         "cube": {**asdict(cube), "score": list(cube.score)},
         "side": decision.side,
         "choices": [[e.play.notation() or "no move", e.equity, [list(m) for m in e.play.moves], e.loss] for e in shown],
@@ -347,7 +352,7 @@ def question_task(game_json: dict, index: int, threshold: float, seed: int) -> d
 # -- picking ------------------------------------------------------------------------------------------------------
 async def recent_games(
     service, club_id: int, limit: int = RECENT, *, member: int | None = None
-) -> list[tuple[object, list[dict]]]:
+) -> list[tuple[TableView, list[dict]]]:
     """The club's last ``limit`` finished rated matches (practice games left out; only ``member``'s when given):
     ``(TableView, games)`` each, every game as stored (``Game.to_json()``: the worker tasks' input, not rebuilt
     here on the event loop)."""
@@ -356,7 +361,7 @@ async def recent_games(
     found = []
     for match_id in await finished_matches(service.db, club_id, limit, member=member):
         view = await service.state(match_id)
-        if view.status != "over" or view.practice:
+        if view.status != MatchStatus.OVER or view.practice:
             continue
         found.append((view, [record.state for record in await service.db.games(match_id)]))
     return found

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from backgammon.moves import Play
 
 from .engine import CubeEquities
-from .walk import ANSWER, DOUBLE, PLAY, ROLL, Decision
+from .walk import ANSWER, DOUBLE, PLAY, ROLL, Decision, DecisionKind
 
 ERROR = 0.08  # GNU Backgammon's "bad"
 BLUNDER = 0.16  # GNU Backgammon's "very bad"; also the window of a close cube decision
@@ -56,9 +56,16 @@ class Grade:
     game: int = 0
 
     @property
-    def kind(self) -> str:
-        """``"play"``, ``"double"``, ``"answer"`` or ``"roll"`` (the decision's)."""
+    def kind(self) -> DecisionKind:
+        """The decision's kind."""
         return self.decision.kind
+
+    @property
+    def equities(self) -> CubeEquities:
+        """The cube equities of a graded cube decision. Raises ``ValueError`` for another kind of grade."""
+        if self.cube is None:
+            raise ValueError(f"a {self.kind} grade has no cube equities")
+        return self.cube
 
     @property
     def side(self) -> int:
@@ -106,13 +113,13 @@ class PlayerGrade:
 
 def grade_play(decision: Decision, ranked) -> Grade:
     """Grade a checker play against ``ranked`` (the engine's :class:`~club.analysis.engine.PlayEquity` list)."""
-    made = next((entry for entry in ranked if entry.play.position == decision.play.position), ranked[-1])
+    made = next((entry for entry in ranked if entry.play.position == decision.made.position), ranked[-1])
     best = ranked[0]
     return Grade(
         decision,
         loss=made.loss,
         counted=decision.choices > 1,
-        made=decision.play.notation() or "no move",
+        made=decision.made.notation() or "no move",
         best=best.play.notation() or "no move",
         made_equity=made.equity,
         best_equity=best.equity,
@@ -156,7 +163,7 @@ def grade_answer(decision: Decision, cube: CubeEquities) -> Grade:
 def grade_roll(decision: Decision, equities: dict) -> Grade:
     """The luck of a roll: the equity of its best play minus the average over every roll (doublets weigh 1,
     other rolls 2; RULES G2 for the opening's 15)."""
-    d1, d2 = decision.dice
+    d1, d2 = decision.rolled
     key = (max(d1, d2), min(d1, d2))
     weights = {roll: (1 if roll[0] == roll[1] else 2) for roll in equities}
     average = sum(equities[r] * w for r, w in weights.items()) / sum(weights.values())
@@ -179,8 +186,8 @@ def grade_decisions(engine, found: Sequence[Decision], *, luck: bool = True) -> 
             if decision.choices > 1:
                 grades.append(grade_play(decision, ranked[id(decision)]))
             else:
-                text = decision.play.notation() or "no move"
-                grades.append(Grade(decision, made=text, best=text, best_play=decision.play))
+                text = decision.made.notation() or "no move"
+                grades.append(Grade(decision, made=text, best=text, best_play=decision.made))
         elif decision.kind == DOUBLE:
             grades.append(grade_double(decision, cube_eqs[id(decision)]))
         elif decision.kind == ANSWER:

@@ -20,6 +20,7 @@ from backgammon.moves import check_dice, dice_text
 from backgammon.position import Position
 
 from ..errors import InvalidRequestError
+from ..table import MatchStatus
 from .engine import CubeEquities, CubeState, PlayEquity
 
 RULE = "no electronic aids while a match is played (RULES 003 1.5)"
@@ -65,23 +66,23 @@ async def check_hint_allowed(
         view = None if here is None else await service.state(here)
         if view is not None and view.practice and member in view.players:
             return  # a practice game against the engine: hints allowed, on its current position
-        if view is not None and view.status == "active":
+        if view is not None and view.status == MatchStatus.ACTIVE:
             raise refuse_in_play(f"match #{here}")
         raise InvalidRequestError(
             "Give the position: hint position:<Position ID> dice:<roll> (the ID is under every board)."
         )
     wanted = position.strip()
     waiting, others = await frontend.open_games(service, member, None)  # every server's: fair play is not local
-    for item in [*waiting, *others]:
-        view = await service.state(item.match_id)
+    for match_id in [item.match_id for item in waiting] + [item.match_id for item in others]:
+        view = await service.state(match_id)
         game = view.game
         if (
-            view.status == "active"
+            view.status == MatchStatus.ACTIVE
             and not view.practice
             and game is not None
             and wanted in (game.board.position_id(), game.board.swap().position_id())
         ):
-            raise refuse_in_play(f"your match #{item.match_id} (that is its position)")
+            raise refuse_in_play(f"your match #{match_id} (that is its position)")
     session_id = await own_chouette_at(service.db, member, wanted)
     if session_id is not None:
         raise refuse_in_play(f"your chouette #{session_id} (that is its board's position)")
@@ -118,7 +119,7 @@ async def practice_request(service, member: int, here: int | None):
     if here is None:
         return None
     view = await service.state(here)
-    if not view.practice or member not in view.players or view.status != "active" or view.game is None:
+    if not view.practice or member not in view.players or view.status != MatchStatus.ACTIVE or view.game is None:
         return None
     table, _version = await service.table_state(here)
     game = table.game

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from backgammon.game import Game
 from backgammon.moves import dice_text
 
+from ..table import MatchStatus
 from ..wording import plural
 from .grade import Grade
 from .match import DEFAULT_LEVEL, MatchAnalysis, analyse_games
@@ -59,11 +60,11 @@ async def club_games(service, match_id: int) -> list[Game]:
 
 def _cube_line(grade: Grade, names) -> str:
     who = names[grade.side]
-    made, best = grade.made, grade.best
+    made, best, cube = grade.made, grade.best, grade.equities
     return (
         f"game {grade.game}: {who} — {made}, right was {best} "
-        f"(−{grade.loss:.3f}; equities: no double {grade.cube.no_double:+.3f}, double/take "
-        f"{grade.cube.double_take:+.3f}, double/pass {grade.cube.double_pass:+.3f})"
+        f"(−{grade.loss:.3f}; equities: no double {cube.no_double:+.3f}, double/take "
+        f"{cube.double_take:+.3f}, double/pass {cube.double_pass:+.3f})"
     )
 
 
@@ -111,14 +112,14 @@ def error_pictures(analysis: MatchAnalysis, options=None) -> list[tuple[str, str
         owner = {None: None, 0: VIEWER, 1: OPPONENT}[cube.owner]
         names = analysis.names
         for label, play, equity in (
-            ("played", decision.play, grade.made_equity),
-            ("best", grade.best_play, grade.best_equity),
+            ("played", decision.made, grade.made_equity),
+            ("best", grade.best_play or decision.made, grade.best_equity),
         ):
             text = play.notation() or "no move"
             mover = names[decision.side]
             caption = None
             if label == "best":  # a play nobody made: say whose turn it was and what he played instead
-                made = decision.play.notation() or "no move"
+                made = decision.made.notation() or "no move"
                 caption = f"best for {mover} with {dice_text(decision.dice)}: {text} ({mover} played {made})"
             view = BoardView(
                 position=play.position,
@@ -143,23 +144,6 @@ def error_pictures(analysis: MatchAnalysis, options=None) -> list[tuple[str, str
     return pictures
 
 
-async def review_games(
-    games: list[Game],
-    names,
-    title: str,
-    *,
-    length: int,
-    pool,
-    finished: bool = True,
-    level: str = DEFAULT_LEVEL,
-    options=None,
-) -> Review:
-    """Analyse ``games`` in ``pool`` (off the event loop) and build the :class:`Review` with its pictures."""
-    return await asyncio.to_thread(
-        compute_review, games, names, title, length=length, pool=pool, finished=finished, level=level, options=options
-    )
-
-
 def compute_review(
     games: list[Game],
     names,
@@ -172,7 +156,7 @@ def compute_review(
     options=None,
 ) -> Review:
     """The :class:`Review` of ``games`` (grading spread over ``pool``'s worker processes, then the pictures drawn
-    with Pillow here). Blocks until done: call it in a thread (:func:`review_games`, the console's automatic
+    with Pillow here). Blocks until done: call it in a thread (:func:`review_match`, the console's automatic
     review). Raises :class:`~club.analysis.AnalysisUnavailableError` without the engine."""
     analysis = analyse_games(games, names, length=length, pool=pool, level=level, finished=finished)
     review = Review(title, review_lines(analysis, title), analysis)
@@ -192,7 +176,7 @@ async def keep_prs(service, match_id: int, view, analysis: MatchAnalysis) -> boo
     not kept. Returns True when rows were written."""
     from storage.prs import MatchPr, keep_match_prs
 
-    if view.status != "over" or view.practice:
+    if view.status != MatchStatus.OVER or view.practice:
         return False
     record = await service.db.get_match(match_id)
     rows = [
@@ -220,19 +204,20 @@ async def review_match(service, match_id: int, *, pool, level: str = DEFAULT_LEV
     :func:`storage.quizzes.keep_screens`)."""
     view = await service.state(match_id)
     games = await club_games(service, match_id)
-    review = await review_games(
+    review = await asyncio.to_thread(
+        compute_review,
         games,
         view.names,
         match_title(view),
         length=view.length,
         pool=pool,
-        finished=view.status == "over",
+        finished=view.status == MatchStatus.OVER,
         level=level,
         options=options,
     )
     await keep_prs(service, match_id, view, review.analysis)
     cache = getattr(pool, "screened", None)
-    if cache is not None and view.status == "over":  # the quiz and the blunders need not screen it again
+    if cache is not None and view.status == MatchStatus.OVER:  # the quiz and the blunders need not screen it again
         from storage.quizzes import keep_screens
 
         grades = [g for p in review.analysis.players for g in p.grades]

@@ -56,7 +56,7 @@ def screen_game(engine, game_json: dict) -> Screened:
     found = [d for d in decisions(Game.from_json(game_json)) if askable(d)]
     plays = [d for d in found if d.kind == PLAY]
     cubes = [d for d in found if d.kind != PLAY]
-    losses = engine.play_losses([(d.position, d.dice, d.cube, d.play.position) for d in plays])
+    losses = engine.play_losses([(d.position, d.dice, d.cube, d.made.position) for d in plays])
     equities = engine.cube_decisions([(d.position, d.cube) for d in cubes])
     graded = list(zip(plays, losses, strict=True))
     for decision, cube in zip(cubes, equities, strict=True):

@@ -17,15 +17,26 @@ The same walk serves a match file replayed by :func:`backgammon.replay.replay` a
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 from backgammon.cube import double_refusal
-from backgammon.game import Game, Phase
+from backgammon.game import Action, Game, Phase
 from backgammon.moves import Play, apply_move
 from backgammon.position import Position
 
 from .engine import CubeState
 
-PLAY, DOUBLE, ANSWER, ROLL = "play", "double", "answer", "roll"
+
+class DecisionKind(StrEnum):
+    """What a :class:`Decision` decided (see the module docstring); stored in reviews by value."""
+
+    PLAY = "play"
+    DOUBLE = "double"
+    ANSWER = "answer"
+    ROLL = "roll"
+
+
+PLAY, DOUBLE, ANSWER, ROLL = DecisionKind.PLAY, DecisionKind.DOUBLE, DecisionKind.ANSWER, DecisionKind.ROLL
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,7 +51,7 @@ class Decision:
     ``opening`` for the opening roll (luck has 15 rolls then, RULES G2).
     """
 
-    kind: str
+    kind: DecisionKind
     side: int
     index: int
     position: Position
@@ -50,6 +61,20 @@ class Decision:
     choices: int = 0
     acted: bool = False
     opening: bool = False
+
+    @property
+    def made(self) -> Play:
+        """The play made (a ``play`` decision). Raises ``ValueError`` for a decision that made none."""
+        if self.play is None:
+            raise ValueError(f"a {self.kind} decision makes no checker play")
+        return self.play
+
+    @property
+    def rolled(self) -> tuple[int, int]:
+        """The dice of a ``play`` or ``roll`` decision. Raises ``ValueError`` for a decision with none."""
+        if self.dice is None:
+            raise ValueError(f"a {self.kind} decision has no dice")
+        return self.dice
 
 
 def cube_state(game: Game, side: int) -> CubeState:
@@ -75,22 +100,20 @@ def decisions(game: Game) -> list[Decision]:
     found: list[Decision] = []
     history = game.history
     for index, action in enumerate(history):
-        name = action["action"]
-        if fresh.phase == Phase.ROLL and name in ("roll", "double"):
-            side = fresh.on_roll
-            if name == "double" or _may_double(fresh, side):
-                found.append(
-                    Decision(DOUBLE, side, index, fresh.position, cube_state(fresh, side), acted=name == "double")
-                )
-            if name == "roll":
+        name = Action(action["action"])
+        if fresh.phase == Phase.ROLL and name in (Action.ROLL, Action.DOUBLE):
+            side = _on_roll(fresh)
+            if name is Action.DOUBLE or _may_double(fresh, side):
+                doubled = name is Action.DOUBLE
+                found.append(Decision(DOUBLE, side, index, fresh.position, cube_state(fresh, side), acted=doubled))
+            if name is Action.ROLL:
                 found.append(
                     Decision(ROLL, side, index, fresh.position, cube_state(fresh, side), dice=tuple(action["dice"]))
                 )
-        elif fresh.phase == Phase.CUBE_OFFERED and name in ("take", "drop", "beaver"):
-            doubler = fresh.on_roll
-            state = cube_state(fresh, doubler)
-            found.append(Decision(ANSWER, action["side"], index, fresh.position, state, acted=name != "drop"))
-        elif name == "opening_roll" and action["dice"][0] != action["dice"][1]:
+        elif fresh.phase == Phase.CUBE_OFFERED and name in (Action.TAKE, Action.DROP, Action.BEAVER):
+            state = cube_state(fresh, _on_roll(fresh))
+            found.append(Decision(ANSWER, action["side"], index, fresh.position, state, acted=name is not Action.DROP))
+        elif name is Action.OPENING_ROLL and action["dice"][0] != action["dice"][1]:
             die0, die1 = action["dice"]
             side = 0 if die0 > die1 else 1
             dice = (die0, die1) if side == 0 else (die1, die0)
@@ -98,11 +121,11 @@ def decisions(game: Game) -> list[Decision]:
                 Decision(ROLL, side, index, fresh.board_for(side), cube_state(fresh, side), dice=dice, opening=True)
             )
         fresh.apply(action)
-        if fresh.phase == Phase.PLAY and name in ("roll", "opening_roll"):
-            side = fresh.on_roll
+        if fresh.phase == Phase.PLAY and name in (Action.ROLL, Action.OPENING_ROLL):
+            side = _on_roll(fresh)
             plays = fresh.legal_plays()
             nxt = history[index + 1] if index + 1 < len(history) else None
-            if nxt is not None and nxt["action"] == "play":
+            if nxt is not None and nxt["action"] == Action.PLAY:
                 start = fresh.position
                 found.append(
                     Decision(
@@ -117,6 +140,14 @@ def decisions(game: Game) -> list[Decision]:
                     )
                 )
     return found
+
+
+def _on_roll(game: Game) -> int:
+    """The side on roll of a game past its opening roll (which always has one)."""
+    side = game.on_roll
+    if side is None:
+        raise ValueError("the game has no side on roll before its opening roll")
+    return side
 
 
 def _may_double(game: Game, side: int) -> bool:
