@@ -99,6 +99,20 @@ def merged(outcomes: list[Outcome]) -> Outcome:
     )
 
 
+async def engine_ready(interaction: discord.Interaction) -> bool:
+    """Whether the engine is installed; when it is not, the member is told privately how to enable it."""
+    if engine_available():
+        return True
+    await interaction.followup.send(ENABLE_ANALYSIS, ephemeral=True)
+    return False
+
+
+async def engine_member(interaction: discord.Interaction) -> int | None:
+    """The member registered (:func:`cogs.flow.register`) when the engine is installed; None when it is not (he
+    was told how to enable it, :func:`engine_ready`)."""
+    return await flow.register(interaction) if await engine_ready(interaction) else None
+
+
 @app_commands.guild_only()
 class Study(commands.GroupCog, group_name="study", group_description="Reviews and hints from the engine"):
     """The ``/study`` commands and the review at match end. ``workers`` engine processes (started on first use)."""
@@ -147,10 +161,9 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
         docstring); its thread opens in the club's game channel (or here)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/study practice", length=length, strength=strength):
-            if not engine_available():
-                await interaction.followup.send(ENABLE_ANALYSIS, ephemeral=True)
+            member = await engine_member(interaction)
+            if member is None:
                 return
-            member = await flow.register(interaction)
             publisher = self.bot.publisher
             where = await publisher.challenge_channel(interaction.guild_id, interaction.channel)
             publisher.check_challenge_channel(where)  # before anything is stored
@@ -221,10 +234,8 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
         posted in this channel; the answer and every refusal are private."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/study review", game=game):
-            if not engine_available():
-                await interaction.followup.send(ENABLE_ANALYSIS, ephemeral=True)
+            if await engine_member(interaction) is None:
                 return
-            await flow.register(interaction)
             match_id = game or await self.bot.publisher.here(interaction.channel_id, open_only=False)
             chouettes = getattr(self.bot, "chouettes", None)
             session_id = None if chouettes is None or game else await chouettes.session_in(interaction.channel_id)
@@ -314,10 +325,8 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
         revealed when the poll's final results arrive (:meth:`reveal`)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/study quiz", hours=hours):
-            if not engine_available():
-                await interaction.followup.send(ENABLE_ANALYSIS, ephemeral=True)
+            if await engine_member(interaction) is None:
                 return
-            await flow.register(interaction)
             number = await self.post_quiz(interaction.guild_id, interaction.channel, hours or DEFAULT_QUIZ_HOURS)
             await interaction.followup.send(f"Quiz {number} is posted; the answer comes when the poll closes.",
                                             ephemeral=True)  # fmt: skip
@@ -472,10 +481,8 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
             share = False
         await interaction.response.defer(ephemeral=not share, thinking=True)
         async with guarded(interaction, "/study blunders", count=count, share=share):
-            if not engine_available():
-                await interaction.followup.send(ENABLE_ANALYSIS, ephemeral=True)
+            if await engine_member(interaction) is None:
                 return
-            await flow.register(interaction)
             who = member or interaction.user
             found = await member_blunders(
                 self.bot.service, interaction.guild_id, who.id, who.display_name, self.pool, count=count or 3,
@@ -519,8 +526,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
         async with guarded(interaction, "/study hint", position=position, dice=dice):
             member = await flow.register(interaction)
             here = await self._check_hint_allowed(interaction, member, position)
-            if not engine_available():
-                await interaction.followup.send(ENABLE_ANALYSIS, ephemeral=True)
+            if not await engine_ready(interaction):
                 return
             if position is None:  # allowed only in a practice game's thread: its current position and dice
                 practice = await practice_request(self.bot.service, member, here)
