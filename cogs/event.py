@@ -280,12 +280,15 @@ async def cancel_live(guild: discord.Guild | None, event: Event) -> int:
     return cancelled
 
 
-async def _call(interaction: discord.Interaction, what: str, call) -> None:
-    """The shape of most commands: defer privately, register the member, one service call (given the service,
-    the member and whether he may organise), its text privately."""
+async def _call(interaction: discord.Interaction, what: str, call, *, about: discord.Member | None = None) -> None:
+    """The shape of most commands: defer privately, register the member (and the member the command is ``about``,
+    an opponent or a winner), one service call (given the service, the member and whether he may organise), its
+    text privately."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     async with guarded(interaction, what):
         member = await register(interaction)
+        if about is not None:
+            await register(interaction, about)
         update = await call(events_of(interaction), member, await may_organise(interaction))
         await _answer(interaction, _names_text(update.text, update.names) or f"{update.event.name}: done.")
 
@@ -381,23 +384,15 @@ class EventCommands(app_commands.Group):
     @app_commands.describe(event=NAME_HELP, opponent="Whom you challenge")
     @app_commands.autocomplete(event=event_autocomplete)
     async def challenge(self, interaction: discord.Interaction, event: str, opponent: discord.Member) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with guarded(interaction, "/event challenge"):
-            member = await register(interaction)
-            other = await register(interaction, opponent)
-            update = await events_of(interaction).challenge(interaction.guild_id, event, member, other)
-            await _answer(interaction, _names_text(update.text, update.names))
+        await _call(interaction, "/event challenge", lambda s, m, o: s.challenge(
+            interaction.guild_id, event, m, opponent.id), about=opponent)  # fmt: skip
 
     @app_commands.command(description="Report your event match's result (the match's own result decides)")
     @app_commands.describe(event=NAME_HELP, winner="Who won")
     @app_commands.autocomplete(event=event_autocomplete)
     async def report(self, interaction: discord.Interaction, event: str, winner: discord.Member) -> None:
-        await interaction.response.defer(ephemeral=True, thinking=True)
-        async with guarded(interaction, "/event report"):
-            member = await register(interaction)
-            who = await register(interaction, winner)
-            update = await events_of(interaction).report(interaction.guild_id, event, member, who)
-            await _answer(interaction, _names_text(update.text, update.names))
+        await _call(interaction, "/event report", lambda s, m, o: s.report(
+            interaction.guild_id, event, m, winner.id), about=winner)  # fmt: skip
 
     @app_commands.command(description="The bracket (or the latest round's pairings), with its picture")
     @app_commands.describe(event=NAME_HELP)
