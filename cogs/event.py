@@ -311,7 +311,8 @@ class EventCommands(app_commands.Group):
         name="Its name, e.g. Spring Open", format="The format", lengths="Match length per round, e.g. 5,5,7",
         final="The final's length", rounds="Swiss rounds", out_after="MoreSwiss: out at this many losses",
         consolation="Single elimination: progressive consolation", cycles="Round robin: once or twice round",
-        division_size="League: players per division", reach="Ladder: challenge up to this many places above",
+        division_size="League: players per division", up="League: promoted from each division (default 2)",
+        down="League: relegated from each division (default 2)", reach="Ladder: challenge up to this many places above",
         hours="Hours each round has", cap="Most players (more join a waiting list)",
         seeding="By the club rating (default) or at random", rules="A rule-set preset (default: the club's)",
         entry="An entry fee, recorded only (default 0: none)",
@@ -330,6 +331,8 @@ class EventCommands(app_commands.Group):
         consolation: bool | None = None,
         cycles: app_commands.Range[int, 1, 2] | None = None,
         division_size: app_commands.Range[int, 3, 16] | None = None,
+        up: app_commands.Range[int, 0, 8] | None = None,
+        down: app_commands.Range[int, 0, 8] | None = None,
         reach: app_commands.Range[int, 1, 10] | None = None,
         hours: app_commands.Range[int, 1, 2000] | None = None,
         cap: app_commands.Range[int, 0, 1024] = 0,
@@ -341,8 +344,8 @@ class EventCommands(app_commands.Group):
         async with guarded(interaction, "/event create"):
             member = await register(interaction)
             settings = settings_of(format, lengths=lengths, final_length=final, rounds=rounds, out_after=out_after,
-                                   consolation=consolation, cycles=cycles, division_size=division_size, reach=reach,
-                                   round_hours=hours)  # fmt: skip
+                                   consolation=consolation, cycles=cycles, division_size=division_size, up=up,
+                                   down=down, reach=reach, round_hours=hours)  # fmt: skip
             update = await events_of(interaction).create(
                 interaction.guild_id, member, name, settings, organiser=await may_organise(interaction), cap=cap,
                 seeding=seeding, rules=rules, entry=entry, channel_id=interaction.channel_id,

@@ -152,3 +152,12 @@ async def test_a_bracket_line_nobody_reaches_says_so(tmp_path):
         bracket = await say(console, "event bracket Cup")
         assert "  C1-2   no match: nobody reaches it" in bracket.splitlines(), bracket
         assert "bye (bye)" not in bracket
+
+
+async def test_promotion_and_relegation_places_are_not_negative(tmp_path):
+    """``up`` and ``down`` are 0 or more: a negative one is refused, and no event is made."""
+    async with console_in(tmp_path, cast=CAST) as console:
+        before = snapshot(tmp_path / "club.sqlite3")
+        refused = await console.handle("event create League league up=-1")
+        assert refused.startswith("Refused: ") and "up and down" in refused, refused
+        assert snapshot(tmp_path / "club.sqlite3") == before

@@ -312,3 +312,17 @@ async def test_a_capped_event_with_an_entry(tmp_path):
         assert set(event.state.seeds) == {olga.id, bob.id} and event.entry == 5
         shown = await h.command(bob, "event show", room, event="Cup")
         assert "entry 5" in shown.text
+
+
+async def test_a_league_sets_its_promotion_and_relegation_places(tmp_path):
+    """/event create has the ``up`` and ``down`` options the organisers' guide names for a league: the event says
+    them back and keeps them."""
+    db = tmp_path / "club.sqlite3"
+    async with Harness.start(db) as h:
+        olga = h.member("Olga", admin=True)
+        room = h.channel("league")
+        created = await h.command(olga, "event create", room, name="Spring", format="league", division_size=6, up=1,
+                                  down=3)  # fmt: skip
+        assert created.private and "divisions of about 6, 1 up and 3 down" in created.text, created.text
+        event = await h.bot.events.find(h.guild, "Spring")
+        assert (event.settings.up, event.settings.down) == (1, 3)

@@ -102,6 +102,8 @@ class Settings:
             raise EventError("A Swiss needs a number of rounds, or out_after N losses (MoreSwiss), or both.")
         if self.rounds < 0 or self.out_after < 0 or self.reach < 1 or self.round_hours < 1:
             raise EventError("Rounds and out_after are 0 or more, reach and round_hours at least 1.")
+        if self.up < 0 or self.down < 0:
+            raise EventError("A league's up and down (promoted and relegated per division) are 0 or more.")
         if self.format is Format.LEAGUE and not 3 <= self.division_size <= 16:
             raise EventError("League divisions hold 3 to 16 players (6 to 12 is usual).")
 
