@@ -160,7 +160,7 @@ class SageEngine:
         """:meth:`cube_decision` for many ``(position, cube)`` at once (same order)."""
         if not items:
             return []
-        inputs = []
+        inputs: list[tuple[object, ...]] = []  # money: (board, cube, owner); a match adds the aways and Crawford
         for position, cube in items:
             if cube.match_length:
                 away1, away2 = cube.away
