@@ -9,6 +9,9 @@ scheduler's lease then posts what is pending (:func:`pending`) and marks each po
 killed between the two leaves it pending, and the next round — after a restart, or in the process that takes the
 lease over — posts it. A notice recovered that way is posted with its text and buttons (the board of what the
 club did is the table's, shown by its next action); the post's nonce keeps Discord from showing one twice.
+
+A finished match's review (:func:`review_due`) and what an event's commit has to post (:class:`EventNews`) go
+through the same outbox, under key prefixes of their own.
 """
 
 from __future__ import annotations

@@ -5,7 +5,9 @@ in its thread (:meth:`cogs.publish.Publisher.post_notice`), a chouette's in its 
 (the same :meth:`~cogs.publish.Publisher.post_notice`). Each notice fires once, even across restarts (the
 scheduler records the firing before returning it) and is posted at least once and shown once: recorded pending
 with its firing, posted, then marked posted (:mod:`club.notices`); what a killed process left pending is posted by
-the next round, in this process after a restart or in the one that takes the lease over.
+the next round, in this process after a restart or in the one that takes the lease over. The events' deadlines
+run in the same round, before the posting: their claim notices are pending in the outbox like the others, and the
+events' news a killed process left pending is posted too (:meth:`cogs.event.EventCog.post_pending`).
 
 Two bot processes on one PostgreSQL database: only the one holding the scheduler's lease
 (:meth:`storage.Database.scheduler_lease`, an advisory lock) runs a round; the other asks again every round and takes

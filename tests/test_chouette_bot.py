@@ -336,6 +336,7 @@ class Killed(BaseException):
     """The process dies here: nothing after this point runs."""
 
 
+@pytest.mark.sqlite_only  # the commit's notices are Store.commit's, on PostgreSQL in tests/test_bot_reminders.py
 @pytest.mark.parametrize("kill", ["after_the_step", "after_the_post"])
 async def test_a_kill_at_a_chouette_deadline_posts_its_notice_once_after_the_restart(tmp_path, kill):
     """At-least-once notices, each posted once, for a chouette: Cy misses his window and the club acts for him (RULES
