@@ -136,7 +136,7 @@ async def test_a_league_season_is_followed_once(tmp_path):
             (pairing,) = [p for p in event.state.pending() if p.b is not None]
             await play(console, "League", pairing.key, "ann" if member_id("ann") in pairing.players else "bob")
         made = await say(console, "event season League 'League 2'")
-        assert made.startswith("League 2 has started: 1 division, 1 up and 1 down from League.")
+        assert made.startswith("League 2 has started: 1 division from League.\n")
         before = snapshot(tmp_path / "club.sqlite3")
         again = await console.handle("event season League 'League 3'")
         assert again == "Refused: League's next season is League 2 already.", again

@@ -120,7 +120,7 @@ async def test_league_season_and_the_next(tmp_path):
         event = await console.events.find(console.guild_id, "League")
         first, second = event.state.divisions
         reply = await say(console, "event season League 'League 2'")
-        assert "2 divisions, 1 up and 1 down from League" in reply
+        assert "2 divisions from League. Up to division 1: " in reply
         new = await console.events.find(console.guild_id, "League 2")
         from club.events.standings import standings
 

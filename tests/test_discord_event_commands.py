@@ -219,7 +219,7 @@ async def test_the_organiser_decides_an_unplayed_match(tmp_path):
 
 async def test_a_league_season_and_the_next(tmp_path):
     """/event admin season starts a finished league's next season with the same players, the top of the lower
-    division promoted and the bottom of the upper one relegated, in a post of its own when the club has an event
+    division promoted and the bottom of the upper one relegated (divisions of 3: one each way, named), in a post of its own when the club has an event
     forum; refused before the season is over (nothing stored) and for a member who may not organise."""
     db = tmp_path / "club.sqlite3"
     async with Harness.start(db) as h:
@@ -252,7 +252,9 @@ async def test_a_league_season_and_the_next(tmp_path):
         forum = h.channel("seasons", kind=FORUM)
         await h.command(olga, "event admin settings", room, forum=forum)
         season = await h.command(olga, "event admin season", room, event="Autumn", name="Winter")
-        assert season.private and "Winter has started: 2 divisions, 2 up and 2 down from Autumn" in season.text
+        up, down = h.members[top_of_lower].name, h.members[bottom_of_upper].name
+        assert season.private and (f"Winter has started: 2 divisions from Autumn. Up to division 1: {up}; down to "
+                                   f"division 2: {down}.") in season.text, season.text  # fmt: skip
         winter = await events.find(h.guild, "Winter")
         assert f"<#{winter.posts['forum']}>" in season.text  # the new season's own forum post
         assert h.world.channels[winter.posts["forum"]]["name"] == "Winter"

@@ -622,8 +622,14 @@ class EventService:
             return [] if event.next_season else [NewEventAction(EventAction.NEXT, {"name": new_name}, member)]
 
         await self._update_id(old.id, followed)
-        return _with_text(update, f"{new_name} has started: {plural(len(divisions), 'division')}, "
-                                  f"{old.settings.up} up and {old.settings.down} down from {old.name}.")  # fmt: skip
+        text = f"{new_name} has started: {plural(len(divisions), 'division')} from {old.name}."
+        for d in range(len(divisions) - 1):
+            went_up = [f"<@{p}>" for p in divisions[d] if p in tables[d + 1]]
+            went_down = [f"<@{p}>" for p in divisions[d + 1] if p in tables[d]]
+            if went_up or went_down:
+                text += (f" Up to division {d + 1}: {', '.join(went_up) or 'nobody'}; down to division {d + 2}: "
+                         f"{', '.join(went_down) or 'nobody'}.")  # fmt: skip
+        return _with_text(update, text)
 
     # -- what a front end posts -------------------------------------------------------------------------------------
     async def remember(self, event_id: int, what: Post, post_id: int) -> Event:
