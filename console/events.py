@@ -6,12 +6,13 @@ is quoted: ``event join 'Spring Open'``."""
 
 from __future__ import annotations
 
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 from club.errors import InvalidRequestError
 from club.events import pictures
 from club.events.formats import EventError, Format, Settings
-from club.events.service import EventUpdate
+from club.events.service import EventService, EventUpdate
 from club.events.texts import bracket_text, format_words, pairings_text, standings_text, summary
 
 from .core import Console, file_problem
@@ -128,22 +129,26 @@ async def open_checkin(console: Console, args: list[str]) -> str:
     return said(console, update)
 
 
-@verb("event challenge", "event challenge NAME MEMBER", "challenge someone up to 3 places above you on a ladder")
-async def challenge(console: Console, args: list[str]) -> str:
-    """``event challenge NAME MEMBER``."""
-    if len(args) != 2:
-        raise InvalidRequestError("event challenge NAME MEMBER, e.g. event challenge Ladder bob")
-    defender = await console.known(args[1])
-    return said(console, await console.events.challenge(console.guild_id, args[0], _me(console), defender))
+def _about_member(usage: str, example: str, call: Callable[[EventService], Callable[..., Awaitable[EventUpdate]]]):
+    """The verb ``event WORD NAME MEMBER``: the member's ``call`` (of the :class:`EventService`) on event NAME about
+    another member (whom he challenges, who won)."""
+
+    async def run(console: Console, args: list[str]) -> str:
+        if len(args) != 2:
+            raise InvalidRequestError(f"{usage}, e.g. {example}")
+        other = await console.known(args[1])
+        return said(console, await call(console.events)(console.guild_id, args[0], _me(console), other))
+
+    run.__doc__ = f"``{usage}``."
+    return run
 
 
-@verb("event report", "event report NAME WINNER", "report your event match's result (the match's own result decides)")
-async def report(console: Console, args: list[str]) -> str:
-    """``event report NAME WINNER``."""
-    if len(args) != 2:
-        raise InvalidRequestError("event report NAME WINNER, e.g. event report 'Spring Open' alice")
-    winner = await console.known(args[1])
-    return said(console, await console.events.report(console.guild_id, args[0], _me(console), winner))
+verb("event challenge", "event challenge NAME MEMBER", "challenge someone up to 3 places above you on a ladder")(
+    _about_member("event challenge NAME MEMBER", "event challenge Ladder bob", lambda events: events.challenge)
+)
+verb("event report", "event report NAME WINNER", "report your event match's result (the match's own result decides)")(
+    _about_member("event report NAME WINNER", "event report 'Spring Open' alice", lambda events: events.report)
+)
 
 
 @verb("event decide", "event decide NAME KEY a|b|replay|both_out",
