@@ -8,16 +8,18 @@ turns and result the session is told about.
 from __future__ import annotations
 
 import copy
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict, TypeVar
 
 from ..errors import ChouetteError
 from .cubes import SIDES, ChouetteCube, Side, Transfer
 from .rotation import Outcome
 
-__all__ = ["SIDES", "ChouetteGame", "ExtraChoice", "ExtrasStage", "Side"]
+__all__ = ["SIDES", "ChouetteGame", "ExtraChoice", "ExtrasRound", "ExtrasStage", "OfferRound", "Side"]
+
+_V = TypeVar("_V")
 
 
 class ExtrasStage(StrEnum):
@@ -32,6 +34,33 @@ class ExtraChoice(StrEnum):
 
     OFFER = "offer"
     NONE = "none"
+
+
+class OfferRound(TypedDict):
+    """The offers made together and not yet resolved (:attr:`ChouetteGame.round`): ``by`` the side that doubled,
+    ``keys`` the cubes, ``from_centre`` (every Team cube turned from the centre at once, 003 Atlanta 5.10),
+    ``half_rule`` (5.10 applies), ``in_order`` (Box insists on rotation order, 5.8), ``before`` cube key → its value
+    in points before the double."""
+
+    by: Side
+    keys: list[str]
+    from_centre: bool
+    half_rule: bool
+    in_order: bool
+    before: dict[str, int]
+
+
+class ExtrasRound(TypedDict):
+    """An open 003 Atlanta 5.7 extras round (:attr:`ChouetteGame.extras`): the lone ``taker``, the droppers'
+    ``offers`` (giver → his choice, None while undecided), their ``stakes`` (giver → undoubled value in points), the
+    taker's value ``before`` Box's double, the extras' cube ``keys`` and the ``stage``."""
+
+    taker: str
+    offers: dict[str, ExtraChoice | None]
+    stakes: dict[str, int]
+    before: int
+    keys: list[str]
+    stage: ExtrasStage
 
 
 @dataclass
@@ -74,8 +103,8 @@ class ChouetteGame:
     doubled: list[str] = field(default_factory=list)
     window: dict[str, str | None] | None = None
     consent: dict[str, str | None] | None = None
-    round: dict[str, Any] | None = None
-    extras: dict[str, Any] | None = None
+    round: OfferRound | None = None
+    extras: ExtrasRound | None = None
     transfers: list[Transfer] = field(default_factory=list)
     events: int = 0
     captain_changes: list[dict[str, Any]] = field(default_factory=list)
@@ -160,8 +189,8 @@ class ChouetteGame:
                 doubled=list(data["doubled"]),
                 window=_in_order(data["window"], keys),
                 consent=_in_order(data["consent"], members),
-                round=_in_order(data["round"], (), before=keys),
-                extras=_in_order(data["extras"], (), offers=members, stakes=members),
+                round=_round_of(data["round"], keys),
+                extras=_extras_of(data["extras"], members),
                 transfers=[Transfer.from_json(item) for item in data["transfers"]],
                 events=int(data["events"]),
                 captain_changes=copy.deepcopy(data["captain_changes"]),
@@ -176,16 +205,31 @@ class ChouetteGame:
         return game
 
 
-def _in_order(mapping: dict[str, Any] | None, keys: Sequence[str], **inner: Sequence[str]) -> dict[str, Any] | None:
-    """A copy of ``mapping`` with its keys in the order of ``keys`` (those not in it after, as they came), and each
-    entry named in ``inner`` likewise (``before=keys``). A stored state's mappings come back with sorted keys
-    (canonical JSON); the game walks them in the order of the cubes and members, as it made them: reading them back
-    in that order makes a reloaded game act, and write its state, exactly as the one that never left memory."""
+def _in_order(mapping: Mapping[str, _V] | None, keys: Sequence[str]) -> dict[str, _V] | None:
+    """A copy of ``mapping`` with its keys in the order of ``keys`` (those not in it after, as they came). A stored
+    state's mappings come back with sorted keys (canonical JSON); the game walks them in the order of the cubes and
+    members, as it made them: reading them back in that order makes a reloaded game act, and write its state, exactly
+    as the one that never left memory."""
     if mapping is None:
         return None
     rank = {key: index for index, key in enumerate(keys)}
-    ordered = dict(sorted(copy.deepcopy(mapping).items(), key=lambda item: rank.get(item[0], len(rank))))
-    for name, order in inner.items():
-        if isinstance(ordered.get(name), dict):
-            ordered[name] = _in_order(ordered[name], order)
-    return ordered
+    return dict(sorted(copy.deepcopy(dict(mapping)).items(), key=lambda item: rank.get(item[0], len(rank))))
+
+
+def _round_of(data: dict[str, Any] | None, cubes: Sequence[str]) -> OfferRound | None:
+    """The offer round of a stored game (``before`` in the order of the ``cubes``), or None."""
+    if data is None:
+        return None
+    return OfferRound(by=Side(data["by"]), keys=list(data["keys"]), from_centre=bool(data["from_centre"]),
+                      half_rule=bool(data["half_rule"]), in_order=bool(data["in_order"]),
+                      before=_in_order(data["before"], cubes) or {})  # fmt: skip
+
+
+def _extras_of(data: dict[str, Any] | None, members: Sequence[str]) -> ExtrasRound | None:
+    """The extras round of a stored game (``offers`` and ``stakes`` in the order of the ``members``), or None."""
+    if data is None:
+        return None
+    offers = {giver: None if choice is None else ExtraChoice(choice) for giver, choice in data["offers"].items()}
+    return ExtrasRound(taker=data["taker"], offers=_in_order(offers, members) or {},
+                       stakes=_in_order(data["stakes"], members) or {}, before=int(data["before"]),
+                       keys=list(data["keys"]), stage=ExtrasStage(data["stage"]))  # fmt: skip

@@ -92,7 +92,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, TypedDict
 
 from backgammon.chouette import ChouetteRules, ChouetteSession
 from backgammon.chouette.cubes import BOX_SIDE, SIDES, Side
@@ -350,6 +350,17 @@ def check_points(points: Any) -> int:
     return points
 
 
+class TeamOffer(TypedDict):
+    """A settlement between Team members on offer (see the module docstring): in game ``game``, ``buyer`` offers
+    ``seller`` ``points`` for his interest; ``preempt`` once Box has preempted it."""
+
+    game: int
+    buyer: int
+    seller: int
+    points: int
+    preempt: bool
+
+
 @dataclass(frozen=True, slots=True)
 class Pending:
     """A decision the table waits for: ``subject`` must decide (``actor`` may decide now: he, or his proxy / the
@@ -397,7 +408,7 @@ class ChouetteTable:
     retiring: list[int] = field(default_factory=list)
     board: Game | None = None
     turns: int = 0
-    team_offer: dict[str, Any] | None = None
+    team_offer: TeamOffer | None = None
     orders: dict[str, dict[str, Any]] = field(default_factory=dict)
 
     # -- construction -----------------------------------------------------------------------------------------------
@@ -997,7 +1008,7 @@ class ChouetteTable:
         return {"member": subject, "offer": bool(args["offer"]), **_why(member, args)}
 
     # settlements between Team members (RULES C10; 003 Atlanta 4.4, see the module docstring)
-    def open_offer(self) -> dict[str, Any] | None:
+    def open_offer(self) -> TeamOffer | None:
         """The settlement between Team members on offer in the current game (``buyer``, ``seller``, ``points``,
         ``preempt``, ``game``), else None."""
         offer = self.team_offer

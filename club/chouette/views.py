@@ -20,7 +20,17 @@ from backgammon.game import Action
 
 from ..commitments import luck_line
 from ..results import GameView, TableOutcome
-from .table import Awaited, ChouetteTable, DeadlineStage, Pending, TablePhase, TableStatus, member_id, order_text
+from .table import (
+    Awaited,
+    ChouetteTable,
+    DeadlineStage,
+    Pending,
+    TablePhase,
+    TableStatus,
+    TeamOffer,
+    member_id,
+    order_text,
+)
 
 DECISION_WORDS = {
     "double": "double or pass (the Team's window, 003 Atlanta 5.9)",
@@ -217,7 +227,7 @@ class ChouetteView:
     no_talk: bool
     in_game: tuple[int, ...] = ()
     seed_hash: str | None = None
-    team_offer: dict | None = None
+    team_offer: TeamOffer | None = None
     player: int | None = None
     orders: dict[int, str] = field(default_factory=dict)
     plays: tuple[str, ...] | None = None
@@ -388,7 +398,7 @@ class ChouetteView:
             no_talk=table.no_talk,
             in_game=in_game,
             seed_hash=seed_hash,
-            team_offer=None if (offer := table.open_offer()) is None else dict(offer),
+            team_offer=None if (offer := table.open_offer()) is None else TeamOffer(**offer),
             player=None if session.player is None else member_id(session.player),
             orders={member: order_text(order) for member in table.members if (order := table.order_of(member))},
             plays=tuple(p.notation() or "pass" for p in table.board.legal_plays())
