@@ -126,8 +126,15 @@ async def _session(interaction: discord.Interaction, member: int | None = None, 
     session_id = await chouettes.session_in(interaction.channel_id)
     if session_id is None and member is None:
         raise InvalidRequestError("No chouette runs in this channel: start one with /bg chouette start.")
-    return await frontend.resolve_chouette(chouettes, member, guild_id=interaction.guild_id, here=session_id,
+    return await frontend.resolve_chouette(chouettes, member, guild_id=_where(interaction)[0], here=session_id,
                                            for_turn=for_turn, links=_board_links(interaction))  # fmt: skip
+
+
+def _where(interaction: discord.Interaction) -> tuple[int, int]:
+    """``(server id, channel id)`` of a chouette command (the ``/bg`` commands are for a server's channels)."""
+    if interaction.guild_id is None or interaction.channel_id is None:
+        raise InvalidRequestError("Chouettes are played in a server's channels, not in direct messages.")
+    return interaction.guild_id, interaction.channel_id
 
 
 def _board_links(interaction: discord.Interaction):
@@ -194,7 +201,8 @@ class ChouetteCommands(app_commands.Group):
         async def call(chouettes: ChouetteService, request: Request) -> ChouetteOutcome:
             needs = (POST, PRIVATE_THREADS) if no_talk else (POST,)
             require_permissions(interaction.channel, *needs)  # before anything is stored
-            return await chouettes.start(interaction.guild_id, interaction.channel_id, request.member, rules=rules,
+            guild_id, channel_id = _where(interaction)
+            return await chouettes.start(guild_id, channel_id, request.member, rules=rules,
                                          stake=stake, decision_hours=hours, proxy_hours=proxy_hours,
                                          no_talk=no_talk)  # fmt: skip
 
