@@ -161,3 +161,19 @@ async def test_promotion_and_relegation_places_are_not_negative(tmp_path):
         refused = await console.handle("event create League league up=-1")
         assert refused.startswith("Refused: ") and "up and down" in refused, refused
         assert snapshot(tmp_path / "club.sqlite3") == before
+
+
+async def test_an_event_called_off_says_so(tmp_path):
+    """An event called off before its start is not "started": joining, leaving, check-in, starting it, or a
+    member's withdrawal or report are refused saying it was called off, and store nothing."""
+    async with console_in(tmp_path, cast=CAST) as console:
+        await enter(console, "Cup", "single lengths=1", CAST[:2])
+        assert (await say(console, "event close Cup")).startswith("Cup is called off.")
+        before = snapshot(tmp_path / "club.sqlite3")
+        for line in ("event start Cup", "event open-checkin Cup 2", "event leave Cup", "event withdraw Cup",
+                     "event report Cup bob", "event bracket Cup"):  # fmt: skip
+            assert await console.handle(line) in ("Refused: Cup was called off.", "Cup was called off."), line
+        await say(console, "as cy")
+        assert await console.handle("event join Cup") == "Refused: Cup was called off."
+        assert await console.handle("event checkin Cup") == "Refused: Cup was called off."
+        assert snapshot(tmp_path / "club.sqlite3") == before

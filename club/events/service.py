@@ -370,6 +370,7 @@ class EventService:
         """``member`` joins (or, when the field is full, goes onto the waiting list)."""
 
         def check(event: Event) -> list[NewEventAction]:
+            _not_called_off(event)
             if event.status is not Status.OPEN:
                 raise InvalidRequestError(f"{event.name} has started: joining is closed.")
             if member in event.entrants or member in event.waiting:
@@ -389,6 +390,7 @@ class EventService:
         """``member`` leaves before the start (after it, :meth:`withdraw`)."""
 
         def check(event: Event) -> list[NewEventAction]:
+            _not_called_off(event)
             if event.status is not Status.OPEN:
                 raise InvalidRequestError(f"{event.name} has started: leaving is closed; "
                                           "use /event withdraw (you forfeit your remaining matches).")  # fmt: skip
@@ -404,6 +406,7 @@ class EventService:
 
         def check(event: Event) -> list[NewEventAction]:
             self._require_organiser(event, member, organiser)
+            _not_called_off(event)
             if event.status is not Status.OPEN:
                 raise InvalidRequestError(f"{event.name} has started.")
             if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= 168:
@@ -417,6 +420,7 @@ class EventService:
         """``member`` checks in."""
 
         def check(event: Event) -> list[NewEventAction]:
+            _not_called_off(event)
             if event.status is not Status.OPEN or event.checkin_until is None:
                 raise InvalidRequestError(f"{event.name} has no check-in open.")
             if self.club.clock.now() > event.checkin_until:
@@ -436,6 +440,7 @@ class EventService:
 
         def check(event: Event) -> list[NewEventAction]:
             self._require_organiser(event, member, organiser)
+            _not_called_off(event)
             if event.status is not Status.OPEN:
                 raise InvalidRequestError(f"{event.name} has already started.")
             field_ = [p for p in event.entrants if event.checkin_until is None or p in event.checked_in]
@@ -1017,6 +1022,7 @@ class EventService:
     @staticmethod
     def _started(event: Event) -> formats.EventState:
         if event.state is None:
+            _not_called_off(event)
             raise InvalidRequestError(f"{event.name} has not started yet.")
         return event.state
 
@@ -1080,6 +1086,12 @@ def _zip(event: Event, names: dict[int, str], links: dict[str, int | None], mats
         for key, (filename, mat) in sorted(mats.items()):
             archive.writestr(f"matches/{key.replace('#', '-replay')}-{filename}", mat)
     return buffer.getvalue()
+
+
+def _not_called_off(event: Event) -> None:
+    """Refuse any request on an event called off before its start (it neither started nor is open)."""
+    if event.status is Status.CANCELLED and event.state is None:
+        raise InvalidRequestError(f"{event.name} was called off.")
 
 
 def _with_text(update: EventUpdate, text: str) -> EventUpdate:

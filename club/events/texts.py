@@ -84,7 +84,7 @@ def bracket_text(event: Event, names: Mapping[int, str]) -> str:
     ``bye``; a match both of whose lines are empty says nobody reaches it), its winner and score once decided. An undecided match shows nothing more (no spoilers)."""
     state = event.state
     if state is None:
-        return f"{event.name} has not started: no bracket yet."
+        return _not_started(event, "no bracket yet")
     if event.format not in (Format.SINGLE, Format.DOUBLE):
         return pairings_text(event, names)
     lines = [f"{event.name} — bracket"]
@@ -110,6 +110,12 @@ def bracket_text(event: Event, names: Mapping[int, str]) -> str:
     return "\n".join(lines)
 
 
+def _not_started(event: Event, so: str) -> str:
+    if event.status is Status.CANCELLED:
+        return f"{event.name} was called off."
+    return f"{event.name} has not started: {so}."
+
+
 def result_words(result, names: Mapping[int, str]) -> str:
     """A result in words: "Ann won 5–3", "Ann won (forfeit, not rated)", "both out", "Ann: bye"."""
     if result.how is How.BOTH_OUT:
@@ -126,7 +132,7 @@ def pairings_text(event: Event, names: Mapping[int, str], round_no: int | None =
     each was made (score group, rematch avoided, bye)."""
     state = event.state
     if state is None:
-        return f"{event.name} has not started: no pairings yet."
+        return _not_started(event, "no pairings yet")
     pairings = list(state.pairings.values())
     if not pairings:
         return f"{event.name}: no pairings yet."
