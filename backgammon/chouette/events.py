@@ -42,6 +42,15 @@ class Decision(StrEnum):
 DECISIONS = tuple(Decision)
 """The answers to an offer on a cube, in the order of :class:`Decision`."""
 
+WINDOW_ACTIONS = ("double", "no_double")
+"""What a Team member may do in the Team's doubling window (003 Atlanta 5.9): :class:`Awaiting` ``actions``."""
+
+CONSENT_ACTIONS = (Decision.TAKE, Decision.DROP)
+"""A classic partner's answers to the Captain's double (000 Ch.8): go along (take) or refuse (drop)."""
+
+EXTRA_ACTIONS = ("offer_extra", "no_extra")
+"""What a dropper may do in an extras round (003 Atlanta 5.7): :class:`Awaiting` ``actions``."""
+
 _F = TypeVar("_F", bound=Callable[..., Any])
 
 

@@ -50,7 +50,16 @@ from ..cube import Cube
 from ..errors import ChouetteError
 from ..game import Action
 from .cubes import BOX_SIDE, LEVELS, TEAM_SIDE, ChouetteCube, CubeStatus, Ending, Side, Transfer, extra_key, net_points
-from .events import DECISIONS, Awaiting, Decision, SessionPhase, event
+from .events import (
+    CONSENT_ACTIONS,
+    DECISIONS,
+    EXTRA_ACTIONS,
+    WINDOW_ACTIONS,
+    Awaiting,
+    Decision,
+    SessionPhase,
+    event,
+)
 from .game import SIDES, ChouetteGame, ExtraChoice, ExtrasStage
 from .rotation import Outcome, OutcomeResult, loser_marks, relinquish_box
 from .rotation import next_order as rotate
@@ -244,18 +253,18 @@ class ChouetteSession:
             for key, choice in game.window.items():
                 if choice is None:
                     member = game.cubes[key].team
-                    result.append(Awaiting(member, self.proxy_for(member), ("double", "no_double"), (key,)))
+                    result.append(Awaiting(member, self.proxy_for(member), WINDOW_ACTIONS, (key,)))
             return result
         if game.consent is not None:
             for member, choice in game.consent.items():
                 if choice is None:
                     keys = tuple(slot.key for slot in game.cubes_of(member))
-                    result.append(Awaiting(member, self.proxy_for(member), ("take", "drop"), keys))
+                    result.append(Awaiting(member, self.proxy_for(member), CONSENT_ACTIONS, keys))
             return result
         if game.extras is not None and game.extras["stage"] == ExtrasStage.OFFERING:
             for member, choice in game.extras["offers"].items():
                 if choice is None:
-                    result.append(Awaiting(member, self.proxy_for(member), ("offer_extra", "no_extra"), ()))
+                    result.append(Awaiting(member, self.proxy_for(member), EXTRA_ACTIONS, ()))
             return result
         by_responder: dict[str, list[ChouetteCube]] = {}
         for slot in game.cubes.values():

@@ -96,7 +96,7 @@ from typing import Any, TypedDict
 
 from backgammon.chouette import ChouetteRules, ChouetteSession
 from backgammon.chouette.cubes import BOX_SIDE, SIDES, Side
-from backgammon.chouette.events import Decision, SessionPhase
+from backgammon.chouette.events import EXTRA_ACTIONS, WINDOW_ACTIONS, Decision, SessionPhase
 from backgammon.chouette.game import ChouetteGame
 from backgammon.chouette.seating import is_resolved, tied_groups
 from backgammon.errors import ChouetteError, GameError
@@ -596,9 +596,9 @@ class ChouetteTable:
             game = self.game
             merged: dict[str, Pending] = {}
             for item in awaiting:
-                if item.actions == ("double", "no_double"):
+                if item.actions == WINDOW_ACTIONS:
                     kind = Awaited.DOUBLE
-                elif item.actions == ("offer_extra", "no_extra"):
+                elif item.actions == EXTRA_ACTIONS:
                     kind = Awaited.EXTRA
                 elif game.consent is not None:
                     kind = Awaited.CONSENT
