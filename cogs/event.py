@@ -116,8 +116,11 @@ def _names_text(text: str, names: dict[int, str]) -> str:
 
 
 async def _answer(interaction: discord.Interaction, text: str, png: bytes | None = None, filename: str = "") -> None:
-    kwargs = {} if png is None else {"file": discord.File(io.BytesIO(png), filename=filename)}
-    await interaction.followup.send(text[:2000] or "Done.", ephemeral=True, **kwargs)
+    if png is None:
+        await interaction.followup.send(text[:2000] or "Done.", ephemeral=True)
+    else:
+        await interaction.followup.send(text[:2000] or "Done.", ephemeral=True,
+                                        file=discord.File(io.BytesIO(png), filename=filename))  # fmt: skip
 
 
 class AdminCommands(app_commands.Group):
@@ -268,8 +271,10 @@ async def schedule_live(interaction: discord.Interaction, event: Event, start: f
 
 async def cancel_live(guild: discord.Guild | None, event: Event) -> int:
     """Cancel on Discord the live nights of ``event`` still scheduled; returns how many were."""
+    if guild is None:
+        return 0
     cancelled = 0
-    for night in event.live if guild is not None else ():
+    for night in event.live:
         try:
             scheduled = await guild.fetch_scheduled_event(night.id)
             if scheduled.status is discord.EventStatus.scheduled:
