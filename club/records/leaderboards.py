@@ -39,6 +39,23 @@ LEADERBOARDS = tuple(Board)
 """The kinds of leaderboard."""
 
 
+class Figure(StrEnum):
+    """How a leaderboard's column is written: a ``rate`` with two decimals (a rating, a PR), a ``balance`` with its
+    sign (money, points), or a plain ``count``."""
+
+    RATE = "rate"
+    BALANCE = "balance"
+    COUNT = "count"
+
+
+_FIGURES = {"rating": Figure.RATE, "PR": Figure.RATE, "money": Figure.BALANCE, "points": Figure.BALANCE}
+
+
+def figure(heading: str) -> Figure:
+    """How the column ``heading`` of a leaderboard is written (:class:`Figure`)."""
+    return _FIGURES.get(heading, Figure.COUNT)
+
+
 @dataclass(frozen=True, slots=True)
 class LeaderRow:
     """One member on a leaderboard: ``rank`` (1 = best; ties share it) and ``values`` under the board's

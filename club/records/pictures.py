@@ -13,7 +13,7 @@ from datetime import UTC, datetime
 from rendering.records import Cell, Column, RecordTable, render_record_table, signed
 
 from ..wording import plural
-from .leaderboards import Board, Leaderboard
+from .leaderboards import Board, Figure, Leaderboard, figure
 from .ledger import KIND_WORDS, Ledger, Unit
 from .service import Settlement
 from .sheets import SessionSheet
@@ -80,9 +80,9 @@ def leaderboard_table(board: Leaderboard, *, limit: int = 25) -> RecordTable:
     for row in board.rows[:limit]:
         cells = []
         for heading, value in zip(board.headings, row.values, strict=True):
-            if heading in ("rating", "PR"):
+            if figure(heading) is Figure.RATE:
                 cells.append(Cell(f"{value:.2f}", "strong"))
-            elif heading in ("money", "points"):
+            elif figure(heading) is Figure.BALANCE:
                 cells.append(signed(value))
             else:
                 cells.append(Cell(str(value)))

@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 from storage.books import CorrectionRecord
 
 from ..wording import plural
-from .leaderboards import Leaderboard
+from .leaderboards import Figure, Leaderboard, figure
 from .ledger import Ledger, Unit
 from .periods import Source
 from .ratings import Rating
@@ -142,9 +142,9 @@ def leaderboard_text(board: Leaderboard, *, limit: int = 10) -> str:
     for row in board.rows[:limit]:
         figures = []
         for heading, value in zip(board.headings, row.values, strict=True):
-            if heading in ("rating", "PR"):
+            if figure(heading) is Figure.RATE:
                 figures.append(f"{heading} {value:.2f}" if heading == "PR" else f"{value:.2f}")
-            elif heading in ("money", "points"):
+            elif figure(heading) is Figure.BALANCE:
                 figures.append(f"{signed(value)} {'pts' if heading == 'points' else ''}".strip())
             else:
                 figures.append(f"{heading} {value}")
