@@ -32,7 +32,7 @@ from ..export import export_mat
 from ..table import MatchStatus
 from ..wording import plural
 from .periods import Period, SessionRef, Source
-from .service import ClubRecords
+from .service import ClubRecords, SheetsRead
 from .sheets import SessionSheet
 
 log = logging.getLogger(__name__)
@@ -150,8 +150,9 @@ async def export_books(
             ("corrections.csv", lambda: csvexport.corrections_csv(corrections, names)),
         ])  # fmt: skip
         refs = [SessionRef.of(summary) for summary in summaries]
+        known = SheetsRead()
         for start in range(0, len(refs), SHEET_BATCH):
-            builders = await records.sheet_builders(guild_id, refs[start : start + SHEET_BATCH])
+            builders = await records.sheet_builders(guild_id, refs[start : start + SHEET_BATCH], known)
             await stream.write([partial(_sheet_file, build) for build in builders])
         finished = [
             summary.id for summary in every if summary.source != Source.CHOUETTE and summary.status == MatchStatus.OVER

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from datetime import UTC, tzinfo
 from functools import partial
 
@@ -33,6 +33,15 @@ MAX_REASON = 500
 
 MAX_AMOUNT = 10**12
 """The largest amount one correction may move (points or money)."""
+
+
+@dataclass
+class SheetsRead:
+    """What the batches of one export's score sheets share (:meth:`ClubRecords.sheet_builders`), each read once: the
+    club's corrections that name a session, by session (None until read), and the members' names read so far."""
+
+    corrections: dict[tuple[str, int], list[CorrectionRecord]] | None = None
+    names: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -238,19 +247,27 @@ class ClubRecords:
         export); sessions the club does not have are left out. Raises :class:`InvalidRequestError`."""
         return [build() for build in await self.sheet_builders(guild_id, refs)]
 
-    async def sheet_builders(self, guild_id: int, refs: Sequence[SessionRef]) -> list[Callable[[], SessionSheet]]:
+    async def sheet_builders(
+        self, guild_id: int, refs: Sequence[SessionRef], known: SheetsRead | None = None
+    ) -> list[Callable[[], SessionSheet]]:
         """:meth:`sheets` in two halves: the rows are read now, and each returned callable builds one sheet (CPU work
-        an export runs in a worker thread, not on the event loop). Raises :class:`InvalidRequestError`."""
+        an export runs in a worker thread, not on the event loop). ``known``: what the earlier batches of the same
+        export read (the club's corrections, members' names), kept there for the next batch, so that an export reads
+        each once rather than once per batch. Raises :class:`InvalidRequestError`."""
         club_id = await self._club_id(guild_id)
+        known = known if known is not None else SheetsRead()
         found = await books.sessions_entries(self.db, club_id, [ref.key for ref in refs])
-        named: dict[tuple[str, int], list[CorrectionRecord]] = {}
-        for correction in await books.corrections(self.db, club_id):
-            if correction.source is not None and correction.source_id is not None:
-                named.setdefault((correction.source, correction.source_id), []).append(correction)
+        if known.corrections is None:
+            known.corrections = {}
+            for correction in await books.corrections(self.db, club_id):
+                if correction.source is not None and correction.source_id is not None:
+                    known.corrections.setdefault((correction.source, correction.source_id), []).append(correction)
+        named = known.corrections
         members: set[int] = set()
         for key, (columns, _length, entries) in found.items():
             members |= _sheet_members(columns, entries, named.get(key, ()))
-        names = await self.names(members)
+        known.names.update(await self.names(members - known.names.keys()))
+        names = {member: known.names[member] for member in members if member in known.names}  # this batch's own
         sheets: list[Callable[[], SessionSheet]] = []
         for ref in refs:
             if ref.key not in found:
