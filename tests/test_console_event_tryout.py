@@ -177,3 +177,13 @@ async def test_an_event_called_off_says_so(tmp_path):
         assert await console.handle("event join Cup") == "Refused: Cup was called off."
         assert await console.handle("event checkin Cup") == "Refused: Cup was called off."
         assert snapshot(tmp_path / "club.sqlite3") == before
+
+
+async def test_each_bad_option_is_named(tmp_path):
+    """A bad option is refused in its own words, not in a sentence about four options."""
+    async with console_in(tmp_path, cast=CAST) as console:
+        for line, words in (("event create X single hours=0", "Each round has at least 1 hour (hours)."),
+                            ("event create X ladder reach=0", "A ladder's reach is at least 1 place."),
+                            ("event create X swiss rounds=-1", "Swiss rounds are 0 or more."),
+                            ("event create X swiss rounds=2 out=-1", "out_after (MoreSwiss) is 0 or more.")):  # fmt: skip
+            assert await console.handle(line) == f"Refused: {words}", line

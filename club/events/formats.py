@@ -100,8 +100,14 @@ class Settings:
             raise EventError("A round robin is played once or twice round: cycles 1 or 2.")
         if self.format is Format.SWISS and not self.rounds and not self.out_after:
             raise EventError("A Swiss needs a number of rounds, or out_after N losses (MoreSwiss), or both.")
-        if self.rounds < 0 or self.out_after < 0 or self.reach < 1 or self.round_hours < 1:
-            raise EventError("Rounds and out_after are 0 or more, reach and round_hours at least 1.")
+        if self.round_hours < 1:
+            raise EventError("Each round has at least 1 hour (hours).")
+        if self.reach < 1:
+            raise EventError("A ladder's reach is at least 1 place.")
+        if self.rounds < 0:
+            raise EventError("Swiss rounds are 0 or more.")
+        if self.out_after < 0:
+            raise EventError("out_after (MoreSwiss) is 0 or more.")
         if self.up < 0 or self.down < 0:
             raise EventError("A league's up and down (promoted and relegated per division) are 0 or more.")
         if self.format is Format.LEAGUE and not 3 <= self.division_size <= 16:
