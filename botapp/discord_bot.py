@@ -16,6 +16,7 @@ from club import ClubService, picture_pool
 from club.admission import Admission
 from cogs import EXTENSIONS
 from cogs.buttons import ITEMS, refuse_unknown
+from cogs.host import ClubBot
 from cogs.publish import Publisher
 from storage import Database, DatabaseUnavailableError
 
@@ -34,7 +35,7 @@ To run the bot in Discord:
 CONSOLE_HINT = f"Without a token you can play right here: {program()} --console"
 
 
-class BgBot(commands.AutoShardedBot):
+class BgBot(ClubBot):
     """The club's bot: opens the database in ``setup_hook``, loads the cogs, registers the persistent buttons (valid
     after a restart), syncs the command tree only when asked, and closes the database on shutdown. Needs no
     privileged intent (slash commands and buttons carry everything it reads).
@@ -67,13 +68,14 @@ class BgBot(commands.AutoShardedBot):
         self.settings = settings
         self.board_options = settings.board_options()
         self.database = database
-        self.service = service
+        if service is not None:
+            self.service = service
+        self.reminder_seconds = settings.reminder_seconds
         self.sync_on_start = sync
         self.sync_guild = sync_guild
         self.publisher = Publisher(self)
         self._owns_database = database is None
         self.service_options = dict(service_options or {})
-        self._known: dict[tuple[int, int], str] = {}
 
     async def setup_hook(self) -> None:
         """Open storage, load the extensions, register the persistent buttons (and the refusal of ids matching none
@@ -83,15 +85,15 @@ class BgBot(commands.AutoShardedBot):
             self.database = await self.settings.open_database()
             log.info("database %s open", hide_password(self.settings.database_url) or self.settings.database)
             await upgrade_stored_states(self.database)
-        if self.service is None:
+        if getattr(self, "service", None) is None:
             options = {"admission": Admission(), "beacon": self.settings.dice_beacon(), **self.service_options}
             self.service = ClubService(self.database, defaults=self.settings.defaults(), **options)
         for extension in EXTENSIONS:
             await self.load_extension(extension)
         self.add_dynamic_items(*ITEMS)
         self.add_listener(refuse_unknown, "on_interaction")  # a component id none of ITEMS matches
-        options = self.board_options
-        await picture_pool.warm(options.theme, width=options.width, home=options.home)
+        board = self.board_options
+        await picture_pool.warm(board.theme, width=board.width, home=board.home)
         if self.sync_on_start:
             await self.sync_commands(self.sync_guild)
 
@@ -107,15 +109,6 @@ class BgBot(commands.AutoShardedBot):
             log.info("synced %d global command(s) (they may take up to an hour to appear)", len(synced))
         return synced
 
-    async def register_member(self, guild_id: int, user) -> int:
-        """Make ``user`` a member of the club of ``guild_id`` under his display name (once per name change)."""
-        name = getattr(user, "display_name", None) or getattr(user, "name", None) or str(user.id)
-        key = (guild_id, user.id)
-        if self._known.get(key) != name:
-            await self.service.register(guild_id, user.id, name)
-            self._known[key] = name
-        return user.id
-
     async def on_ready(self) -> None:
         """Log who we are."""
         log.info("logged in as %s in %d server(s)", self.user, len(self.guilds))
@@ -125,7 +118,7 @@ class BgBot(commands.AutoShardedBot):
         try:
             await super().close()
         finally:
-            for service in (getattr(self, "chouettes", None), self.service):
+            for service in (self.chouettes, getattr(self, "service", None)):
                 if service is not None:
                     await service.flush()  # the board messages not stored yet
             if self.database is not None and self._owns_database:

@@ -9,6 +9,7 @@ import difflib
 import os
 import sys
 import tomllib
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -149,7 +150,7 @@ class Settings:
     __str__ = __repr__
 
     @classmethod
-    def from_config(cls, config: dict, *, base: Path | None = None, environ: dict | None = None) -> Settings:
+    def from_config(cls, config: dict, *, base: Path | None = None, environ: Mapping[str, str] | None = None) -> Settings:
         """Settings from the parsed TOML; ``DISCORD_TOKEN`` in ``environ`` wins over ``[discord] token``; relative
         paths are taken from ``base`` (default: the current folder, where the program was started); ``BGCLUB_DATABASE_URL`` in ``environ`` wins over
         ``[storage] url`` (a ``postgresql://…`` URL: the PostgreSQL backend instead of the file). Raises :class:`ConfigError` for a value of the wrong

@@ -19,6 +19,7 @@ from . import flow
 from .buttons import CLAIMS, Key, TableMenu, on_press
 from .components import LuckModal
 from .errors import guarded, is_club_admin, report
+from .host import ClubBot, Interaction, guild_of
 from .player import claim
 from .present import board_message
 
@@ -30,7 +31,7 @@ HOUR = 3600.0
 GAME_HELP = "Match number, if you have several"
 
 
-async def game_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[int]]:
+async def game_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[int]]:
     """The member's open games, those waiting for him first (at most 25), filtered by what he typed."""
     try:
         choices = await frontend.game_choices(
@@ -41,7 +42,7 @@ async def game_autocomplete(interaction: discord.Interaction, current: str) -> l
     return [app_commands.Choice(name=label, value=match_id) for label, match_id in choices]
 
 
-async def length_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def length_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """Match lengths (and ``money``) beginning with what was typed."""
     typed = current.strip().lower()
     names = [length for length in LENGTHS if length.startswith(typed)] or ([typed] if typed.isdigit() else [])
@@ -52,7 +53,7 @@ async def length_autocomplete(interaction: discord.Interaction, current: str) ->
 class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgammon: matches and money games"):
     """The ``/bg`` commands (one extension, thin methods)."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: ClubBot) -> None:
         self.bot = bot
         super().__init__()
 
@@ -68,7 +69,7 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
     @app_commands.autocomplete(length=length_autocomplete)
     async def challenge(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         opponent: discord.Member,
         length: str | None = None,
         rules: str | None = None,
@@ -79,30 +80,30 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
     @app_commands.command(description="Accept the challenge or the resignation offered to you")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
-    async def accept(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+    async def accept(self, interaction: Interaction, game: GameOption | None = None) -> None:
         await flow.command_action(interaction, "accept", game=game)
 
     @app_commands.command(description="Decline the challenge or resignation offered to you (or withdraw yours)")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
-    async def decline(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+    async def decline(self, interaction: Interaction, game: GameOption | None = None) -> None:
         await flow.command_action(interaction, "decline", game=game)
 
     # -- playing ---------------------------------------------------------------------------------------------------------
     @app_commands.command(description="Roll the dice")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
-    async def roll(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+    async def roll(self, interaction: Interaction, game: GameOption | None = None) -> None:
         await flow.command_action(interaction, "roll", game=game)
 
     @app_commands.command(description="Play your dice, e.g. 13/7 8/7 or bar/22* 6/off")
     @app_commands.describe(play="Your play, e.g. 13/7 8/7 (legal plays are suggested)", game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
-    async def move(self, interaction: discord.Interaction, play: str, game: GameOption | None = None) -> None:
+    async def move(self, interaction: Interaction, play: str, game: GameOption | None = None) -> None:
         await flow.command_action(interaction, "play", game=game, value=play)
 
     @move.autocomplete("play")
-    async def play_autocomplete(self, interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+    async def play_autocomplete(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
         """The legal plays of the member's dice that match what he has typed (at most 25)."""
         service = self.bot.service
         try:
@@ -118,51 +119,51 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
     @app_commands.command(description="Offer a double (before rolling)")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
-    async def double(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+    async def double(self, interaction: Interaction, game: GameOption | None = None) -> None:
         await flow.command_action(interaction, "double", game=game)
 
     @app_commands.command(description="Take the double offered to you")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
-    async def take(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+    async def take(self, interaction: Interaction, game: GameOption | None = None) -> None:
         await flow.command_action(interaction, "take", game=game)
 
     @app_commands.command(description="Drop the double offered to you (you lose at the current cube)")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
-    async def drop(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+    async def drop(self, interaction: Interaction, game: GameOption | None = None) -> None:
         await flow.command_action(interaction, "drop", game=game)
 
     @app_commands.command(description="Beaver: take the double and redouble at once (money play)")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
-    async def beaver(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+    async def beaver(self, interaction: Interaction, game: GameOption | None = None) -> None:
         await flow.command_action(interaction, "beaver", game=game)
 
     @app_commands.command(description="Raccoon: redouble the beaver (money play)")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
-    async def raccoon(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+    async def raccoon(self, interaction: Interaction, game: GameOption | None = None) -> None:
         await flow.command_action(interaction, "raccoon", game=game)
 
     @app_commands.command(description="Offer to resign a single game, a gammon or a backgammon")
     @app_commands.describe(level="What you concede (default: single)", game=GAME_HELP)
     @app_commands.choices(level=LEVEL_CHOICES)
     @app_commands.autocomplete(game=game_autocomplete)
-    async def resign(self, interaction: discord.Interaction, level: str = "single", game: GameOption | None = None):
+    async def resign(self, interaction: Interaction, level: str = "single", game: GameOption | None = None):
         await flow.command_action(interaction, "resign", game=game, value=frontend.resign_level(level))
 
     @app_commands.command(description="Money session: end it when the current game ends")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
-    async def stop(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+    async def stop(self, interaction: Interaction, game: GameOption | None = None) -> None:
         await flow.command_action(interaction, "stop", game=game)
 
     # -- looking ---------------------------------------------------------------------------------------------------------
     @app_commands.command(description="Show a board from your side (only you see it)")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
-    async def board(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+    async def board(self, interaction: Interaction, game: GameOption | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/bg board", game=game):
             member = await flow.register(interaction)
@@ -174,7 +175,7 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
             await interaction.followup.send(**message.send_kwargs(ephemeral=True))
 
     @app_commands.command(description="Your games: those waiting for you, and the others")
-    async def games(self, interaction: discord.Interaction) -> None:
+    async def games(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/bg games"):
             member = await flow.register(interaction)
@@ -189,7 +190,7 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
     @app_commands.command(description="The rules a match is played under")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
-    async def rules(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+    async def rules(self, interaction: Interaction, game: GameOption | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/bg rules", game=game):
             member = await flow.register(interaction)
@@ -201,7 +202,7 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
     @app_commands.autocomplete(game=game_autocomplete)
     async def verify(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         game: GameOption | None = None,
         number: app_commands.Range[int, 1, 10_000] | None = None,
     ) -> None:
@@ -219,7 +220,7 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
     @app_commands.command(description="The match as a .mat file (for GNU Backgammon)")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
-    async def export(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+    async def export(self, interaction: Interaction, game: GameOption | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/bg export", game=game):
             member = await flow.register(interaction)
@@ -233,7 +234,7 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
     @app_commands.choices(
         state=[app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
     )
-    async def notify(self, interaction: discord.Interaction, state: str) -> None:
+    async def notify(self, interaction: Interaction, state: str) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/bg notify"):
             member = await flow.register(interaction)
@@ -269,7 +270,7 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
     @app_commands.check(is_club_admin)
     async def config(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         match_rules: str | None = None,
         money_rules: str | None = None,
         move_hours: app_commands.Range[float, 0.02, 8760.0] | None = None,
@@ -299,9 +300,9 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
             changes = {key: value for key, value in changes.items() if value is not None}
             service = self.bot.service
             if changes:
-                settings = await service.configure_club(interaction.guild_id, **changes)
+                settings = await service.configure_club(guild_of(interaction), **changes)
             else:
-                settings = await service.club_settings(interaction.guild_id)
+                settings = await service.club_settings(guild_of(interaction))
             await interaction.followup.send(settings_text(settings, bool(changes)), ephemeral=True)
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
@@ -309,7 +310,7 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
         command = getattr(interaction.command, "qualified_name", None) or "bg"
         await report(interaction, error, context={"what": f"/{command}"})
 
-    async def _match(self, interaction: discord.Interaction, member: int, game: int | None) -> int:
+    async def _match(self, interaction: Interaction, member: int, game: int | None) -> int:
         return await frontend.resolve_match(
             self.bot.service, member, guild_id=interaction.guild_id, given=game, thread=interaction.channel_id,
             open_only=False,
@@ -318,7 +319,7 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
 
 
 @on_press("m")
-async def press(interaction: discord.Interaction, key: Key, values: list[str], item) -> None:
+async def press(interaction: Interaction, key: Key, values: list[str], item) -> None:
     """A 1-on-1's button or menu (kind ``m`` of :mod:`cogs.buttons`): the one game action
     (:func:`cogs.flow.component_action`), a menu's chosen play; the claim buttons of a deadline notice
     (:func:`cogs.player.claim`, staleness by the deadline's version), *Rematch* (:func:`cogs.flow.rematch`: no
@@ -365,6 +366,6 @@ def settings_text(settings, changed: bool) -> str:
     return "\n".join(lines)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: ClubBot) -> None:
     """Load the extension."""
     await bot.add_cog(Backgammon(bot))

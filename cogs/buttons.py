@@ -34,6 +34,7 @@ from club.errors import InvalidRequestError
 from club.frontend import ACTION_LABELS
 
 from .errors import report
+from .host import Interaction, of_club
 
 NUMBER = r"[0-9]{1,19}"
 VERSION = re.compile(r"[0-9]{1,12}")
@@ -94,13 +95,13 @@ class TableKind:
         label = self.labels.get(action) or action.replace("_", " ").capitalize()
         return label, self.styles.get(action, discord.ButtonStyle.secondary)
 
-    async def press(self, interaction: discord.Interaction, key: Key, values: list[str], item: Any) -> None:
+    async def press(self, interaction: Interaction, key: Key, values: list[str], item: Any) -> None:
         """Do what the component ``key`` stands for, pressed in ``interaction`` (``values``: a menu's choice;
         ``item``: the rebuilt component): the press its cog registered (:data:`PRESSES`)."""
         await PRESSES[self.code](interaction, key, values, item)
 
 
-Press = Callable[[discord.Interaction, Key, list[str], Any], Awaitable[None]]
+Press = Callable[[Interaction, Key, list[str], Any], Awaitable[None]]
 """``press(interaction, key, values, item)``: what pressing a component of one kind does (see
 :meth:`TableKind.press`)."""
 
@@ -228,7 +229,7 @@ KINDS: dict[str, TableKind] = {kind.code: kind for kind in (MatchKind(), Chouett
 """The table kinds by their code in the ``custom_id``."""
 
 
-async def _press(interaction: discord.Interaction, item: TableButton | TableMenu, values: list[str]) -> None:
+async def _press(interaction: Interaction, item: TableButton | TableMenu, values: list[str]) -> None:
     kind = KINDS.get(item.key.kind)
     try:
         if kind is None or kind.code not in PRESSES:
@@ -271,7 +272,7 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """Check the id against its kind's shape, then the kind's :meth:`TableKind.press`."""
-        await _press(interaction, self, [])
+        await _press(of_club(interaction), self, [])
 
 
 class TableMenu(discord.ui.DynamicItem[discord.ui.Select], template=MENU_TEMPLATE):
@@ -311,7 +312,7 @@ class TableMenu(discord.ui.DynamicItem[discord.ui.Select], template=MENU_TEMPLAT
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """The chosen values (as Discord sends them) to the kind's :meth:`TableKind.press`."""
-        await _press(interaction, self, list((interaction.data or {}).get("values") or []))
+        await _press(of_club(interaction), self, list((interaction.data or {}).get("values") or []))
 
 
 # -- the templates of before this scheme (buttons already posted) -----------------------------------------------------

@@ -23,6 +23,7 @@ from .buttons import MATCH_STYLES as STYLES
 from .buttons import GameButton, PlaySelect, TableButton, TableMenu  # noqa: F401 (the old names stay importable)
 from .errors import report
 from .flow import register, request_of
+from .host import Interaction, of_club
 
 BUTTON_ORDER = tuple(STYLES)
 """The actions that are buttons, in the order they are shown (``play`` is a menu, ``resign`` a command)."""
@@ -75,7 +76,7 @@ class LuckModal(discord.ui.Modal, title="Add your luck to the next game's dice")
         placeholder="e.g. seven sevens for grandma",
     )  # fmt: skip
 
-    def __init__(self, table_id: int, submit: Callable[[discord.Interaction, int, str], Awaitable[None]] | None = None
+    def __init__(self, table_id: int, submit: Callable[[Interaction, int, str], Awaitable[None]] | None = None
                  ) -> None:  # fmt: skip
         super().__init__(timeout=900)
         self.match_id = table_id
@@ -84,6 +85,9 @@ class LuckModal(discord.ui.Modal, title="Add your luck to the next game's dice")
     async def on_submit(self, interaction: discord.Interaction) -> None:
         """Add the words; the table's board gets its new buttons (the words are an action: a match's version moved
         on), and the player a private word on which game they go into."""
+        await self._add(of_club(interaction))
+
+    async def _add(self, interaction: Interaction) -> None:
         if self.submit is not None:
             await self.submit(interaction, self.match_id, self.words.value)
             return

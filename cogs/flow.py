@@ -23,23 +23,24 @@ from club.results import Outcome
 from club.table import TableAction
 
 from .errors import report, send_private
+from .host import Interaction, guild_of
 
 log = logging.getLogger("bgclub.discord")
 
 
-async def register(interaction: discord.Interaction, user: discord.abc.User | None = None) -> int:
+async def register(interaction: Interaction, user: discord.abc.User | None = None) -> int:
     """Make ``user`` (default: the member acting) a club member under his current display name; returns his id."""
-    return await interaction.client.register_member(interaction.guild_id, user or interaction.user)
+    return await interaction.client.register_member(guild_of(interaction), user or interaction.user)
 
 
-def request_of(interaction: discord.Interaction, member: int, version: int | str | None = None) -> Request:
+def request_of(interaction: Interaction, member: int, version: int | str | None = None) -> Request:
     """The request of ``member`` acting by ``interaction`` (:class:`club.requests.Request`): from its server, on
     the view at ``version``, contributing the interaction's id to his dice (Discord makes it, the bot cannot choose
     it)."""
     return Request(member, guild_id=interaction.guild_id, version=version, contribution=str(interaction.id))
 
 
-async def _legal(interaction: discord.Interaction, match_id: int | None, member: int) -> list[str] | None:
+async def _legal(interaction: Interaction, match_id: int | None, member: int) -> list[str] | None:
     if match_id is None:
         return None
     try:
@@ -56,7 +57,7 @@ def acknowledgement(outcome: Outcome, message: discord.Message | None) -> str:
     return text
 
 
-async def _publish(interaction: discord.Interaction, outcome: Outcome, member: int) -> tuple[Any, bool]:
+async def _publish(interaction: Interaction, outcome: Outcome, member: int) -> tuple[Any, bool]:
     """Publish the outcome (a fresh home in the member's channel if the game's is gone); returns ``(board message or
     None, whether the member has already been told)`` — told when publishing failed (the action stands)."""
     try:
@@ -95,7 +96,7 @@ def board_links(bot, guild_id: int | None):
 
 
 async def command_action(
-    interaction: discord.Interaction, action: str, *, game: int | None = None, value: Any = None
+    interaction: Interaction, action: str, *, game: int | None = None, value: Any = None
 ) -> Outcome | None:
     """A slash command's game action (``roll``, ``play`` …, or ``accept``/``decline`` for whatever is offered to
     the member). Without ``game`` outside a game's thread the action goes to the one game waiting for him (the
@@ -125,7 +126,7 @@ async def command_action(
 
 
 async def component_action(
-    interaction: discord.Interaction, match_id: int, version: int, action: str, value: Any = None
+    interaction: Interaction, match_id: int, version: int, action: str, value: Any = None
 ) -> Outcome | None:
     """A button press or a menu choice on a board drawn at ``version``: the action if the presser is the member
     concerned and the board is current; otherwise a private explanation and no change."""
@@ -158,7 +159,7 @@ def parse_length(text: str | None) -> int:
 
 
 async def challenge(
-    interaction: discord.Interaction,
+    interaction: Interaction,
     opponent: discord.abc.User,
     *,
     length: str | None,
@@ -176,10 +177,10 @@ async def challenge(
             raise InvalidRequestError(f"{opponent.display_name} is a bot: challenge a member of the club")
         member = await register(interaction)
         other = await register(interaction, opponent)
-        where = await bot.publisher.challenge_channel(interaction.guild_id, interaction.channel)
+        where = await bot.publisher.challenge_channel(guild_of(interaction), interaction.channel)
         bot.publisher.check_challenge_channel(where)  # before anything is stored
         outcome = await bot.service.challenge(
-            interaction.guild_id, member, other, length=parse_length(length), rules=rules, stake=stake or 0
+            guild_of(interaction), member, other, length=parse_length(length), rules=rules, stake=stake or 0
         )
         message = await bot.publisher.post_challenge(outcome, channel=where)
     except Exception as error:
@@ -189,7 +190,7 @@ async def challenge(
     return outcome
 
 
-async def rematch(interaction: discord.Interaction, match_id: int) -> Outcome | None:
+async def rematch(interaction: Interaction, match_id: int) -> Outcome | None:
     """The *Rematch* button of finished match ``match_id``: its player who pressed challenges the other to the same
     length, rules and stake — posted like ``/bg challenge`` (in the club's game channel, else the channel of the
     finished match's thread), the permissions checked first. Anyone else, or a match not over, is refused."""
@@ -202,9 +203,9 @@ async def rematch(interaction: discord.Interaction, match_id: int) -> Outcome | 
         terms = await rematch_terms(bot.service, interaction.guild_id, member, match_id)
         origin = interaction.channel
         origin = getattr(origin, "parent", None) or origin if isinstance(origin, discord.Thread) else origin
-        where = await bot.publisher.challenge_channel(interaction.guild_id, origin)
+        where = await bot.publisher.challenge_channel(guild_of(interaction), origin)
         bot.publisher.check_challenge_channel(where)
-        outcome = await terms.challenge(bot.service, interaction.guild_id)
+        outcome = await terms.challenge(bot.service, guild_of(interaction))
         message = await bot.publisher.post_challenge(outcome, channel=where)
     except Exception as error:
         await report(interaction, error, context={"what": "rematch", "match": match_id})

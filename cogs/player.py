@@ -30,6 +30,7 @@ from .buttons import CLAIM_LABELS, TableButton
 from .chouette import _publish_and_acknowledge, _session
 from .errors import guarded, report, send_private
 from .flow import board_links, register, request_of
+from .host import ClubBot, Interaction, guild_of
 
 
 def correspondence(bot) -> Correspondence:
@@ -43,9 +44,7 @@ async def post_notices(bot, notices) -> None:
         await bot.publisher.post_notice(notice)
 
 
-async def claim(
-    interaction: discord.Interaction, match_id: int, version: int, action: str, *, due: int | None = None
-) -> None:
+async def claim(interaction: Interaction, match_id: int, version: int, action: str, *, due: int | None = None) -> None:
     """The claim buttons of a deadline notice (``claim_game``, ``claim_match``: the late member forfeits, RULES M5;
     ``more_time``: give him 24 hours more, once) for the deadline set at ``version`` of match ``match_id`` (and
     due at ``due``, whole Unix s, when the button says); answered privately. Only the waiting opponent may press
@@ -89,21 +88,21 @@ SETTLE_CHOICES = [app_commands.Choice(name=step, value=step) for step in ("offer
 class Player(commands.GroupCog, group_name="player", group_description="Your games over days: away, ping, nudge"):
     """The ``/player`` commands."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: ClubBot) -> None:
         self.bot = bot
         super().__init__()
 
     @app_commands.command(description="Go away for some days: one notice in each of your games, your clocks paused")
     @app_commands.describe(days="Whole days (from your club's yearly allowance)", reason="Shown in your games")
     async def away(
-        self, interaction: discord.Interaction, days: app_commands.Range[int, 1, 366], reason: str | None = None
+        self, interaction: Interaction, days: app_commands.Range[int, 1, 366], reason: str | None = None
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/player away"):
             member = await register(interaction)
-            notices = await correspondence(self.bot).away(interaction.guild_id, member, days, reason or "")
+            notices = await correspondence(self.bot).away(guild_of(interaction), member, days, reason or "")
             await post_notices(self.bot, notices)
-            state = await away_state_in(self.bot.service, interaction.guild_id, member)
+            state = await away_state_in(self.bot.service, guild_of(interaction), member)
             await send_private(
                 interaction,
                 f"You are away until <t:{int(state.until)}:f>; {plural(len(notices), 'game')} told. "
@@ -111,11 +110,11 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
             )
 
     @app_commands.command(description="Back early: your clocks run again, unused whole days come back")
-    async def back(self, interaction: discord.Interaction) -> None:
+    async def back(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/player back"):
             member = await register(interaction)
-            notices = await correspondence(self.bot).back(interaction.guild_id, member)
+            notices = await correspondence(self.bot).back(guild_of(interaction), member)
             await post_notices(self.bot, notices)
             await send_private(
                 interaction, f"Welcome back: {plural(len(notices), 'game')} told, your clocks run again."
@@ -123,17 +122,17 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
 
     @app_commands.command(description="A message in each of your games, mentioning your opponents")
     @app_commands.describe(text="What to tell them (optional)")
-    async def ping(self, interaction: discord.Interaction, text: str | None = None) -> None:
+    async def ping(self, interaction: Interaction, text: str | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/player ping"):
             member = await register(interaction)
-            notices = await correspondence(self.bot).ping(interaction.guild_id, member, text or "")
+            notices = await correspondence(self.bot).ping(guild_of(interaction), member, text or "")
             await post_notices(self.bot, notices)
             await send_private(interaction, pinged_words(len(notices)))
 
     @app_commands.command(description="Nudge an opponent who has kept you waiting")
     @app_commands.describe(game="Match number, if you have several")
-    async def nudge(self, interaction: discord.Interaction, game: app_commands.Range[int, 1, 2**53 - 1] | None = None):
+    async def nudge(self, interaction: Interaction, game: app_commands.Range[int, 1, 2**53 - 1] | None = None):
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/player nudge"):
             member = await register(interaction)
@@ -150,7 +149,7 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
     @app_commands.describe(state="on or off", hours="Also roll for me when I do not double within this many hours")
     @app_commands.choices(state=STATE_CHOICES)
     async def autoroll(
-        self, interaction: discord.Interaction, state: str, hours: app_commands.Range[float, 1, 720] | None = None
+        self, interaction: Interaction, state: str, hours: app_commands.Range[float, 1, 720] | None = None
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/player autoroll"):
@@ -163,7 +162,7 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
     @app_commands.command(description="Money play: take any double up to this cube at once (only you know)")
     @app_commands.describe(upto="The biggest cube you take at once (0: answer yourself)", game="Session number")
     async def autotake(
-        self, interaction: discord.Interaction, upto: app_commands.Range[int, 0, 4096], game: int | None = None
+        self, interaction: Interaction, upto: app_commands.Range[int, 0, 4096], game: int | None = None
     ) -> None:
         """``/player autotake <upto> [game]``: a standing take answer in a money session, private (RULES D2, C9)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -177,7 +176,7 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
 
     @app_commands.command(description="Your dice phrase: part of your client seed in every game (empty: clear it)")
     @app_commands.describe(phrase="Any text up to 100 characters; leave out to clear")
-    async def seed(self, interaction: discord.Interaction, phrase: app_commands.Range[str, 1, 100] | None = None):
+    async def seed(self, interaction: Interaction, phrase: app_commands.Range[str, 1, 100] | None = None):
         """``/player seed [phrase]`` (:mod:`club.commitments`)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/player seed"):
@@ -194,7 +193,7 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
     @app_commands.choices(step=SETTLE_CHOICES)
     async def settle(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         step: str,
         member: discord.Member | None = None,
         points: app_commands.Range[int, -10_000, 10_000] | None = None,
@@ -223,6 +222,6 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
         await report(interaction, error, context={"what": f"/{command}"})
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: ClubBot) -> None:
     """Load the extension: ``/player`` and the claim buttons (persistent)."""
     await bot.add_cog(Player(bot))

@@ -26,6 +26,7 @@ from club.wording import plural
 from .bg import is_club_admin
 from .errors import guarded, report
 from .flow import register
+from .host import ClubBot, Interaction, guild_of
 
 PERIOD_CHOICES = [
     app_commands.Choice(name=name, value=value)
@@ -46,16 +47,16 @@ MAX_UPLOAD = 8 * 1024 * 1024
 """The largest file the bot uploads (Discord's smallest attachment limit)."""
 
 
-def records_of(interaction: discord.Interaction) -> ClubRecords:
+def records_of(interaction: Interaction) -> ClubRecords:
     """The bot's :class:`ClubRecords` (made by this extension's :func:`setup`)."""
     return interaction.client.records
 
 
-async def session_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def session_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The member's latest sessions (money sessions, matches, chouettes), filtered by what he typed."""
     records = records_of(interaction)
     try:
-        found = await records.sessions(interaction.guild_id, member=interaction.user.id, limit=25)
+        found = await records.sessions(guild_of(interaction), member=interaction.user.id, limit=25)
         labels = [(await records.session_label(s), str(SessionRef.of(s))) for s in found]
     except BackgammonError:
         return []
@@ -64,7 +65,7 @@ async def session_autocomplete(interaction: discord.Interaction, current: str) -
 
 
 async def _send(
-    interaction: discord.Interaction, text: str, png: bytes | None = None, filename: str = "", *, share: bool = False
+    interaction: Interaction, text: str, png: bytes | None = None, filename: str = "", *, share: bool = False
 ) -> None:
     """The answer: privately, or (``share``) a private "posted" and then the answer for everyone in the channel —
     the interaction is always deferred privately, so a refusal never shows in the channel."""
@@ -74,7 +75,7 @@ async def _send(
     await interaction.followup.send(text[:2000], ephemeral=not share, **kwargs)
 
 
-async def _picture_answer(interaction: discord.Interaction, what: str, share: bool, fetch, table, words, filename):
+async def _picture_answer(interaction: Interaction, what: str, share: bool, fetch, table, words, filename):
     """The shape of the picture commands: defer privately, register the member, one records call
     (``fetch(records, member)``), its picture (``table``) and words, the file named ``filename(result)``."""
     await interaction.response.defer(ephemeral=True, thinking=True)
@@ -101,7 +102,7 @@ class RecordCommands(app_commands.Group):
     @app_commands.command(description="The score sheet of a session")
     @app_commands.describe(session=SESSION_HELP, share=SHARE_HELP)
     @app_commands.autocomplete(session=session_autocomplete)
-    async def sheet(self, interaction: discord.Interaction, session: str | None = None, share: bool = False) -> None:
+    async def sheet(self, interaction: Interaction, session: str | None = None, share: bool = False) -> None:
         await _picture_answer(
             interaction, "/club sheet", share,
             lambda records, member: records.sheet(interaction.guild_id, session, member=member),
@@ -113,7 +114,7 @@ class RecordCommands(app_commands.Group):
     @app_commands.choices(period=PERIOD_CHOICES)
     @app_commands.autocomplete(session=session_autocomplete)
     async def ledger(
-        self, interaction: discord.Interaction, period: str = "week", session: str | None = None, share: bool = False
+        self, interaction: Interaction, period: str = "week", session: str | None = None, share: bool = False
     ) -> None:
         await _picture_answer(
             interaction, "/club ledger", share,
@@ -126,7 +127,7 @@ class RecordCommands(app_commands.Group):
     @app_commands.choices(period=PERIOD_CHOICES)
     @app_commands.autocomplete(session=session_autocomplete)
     async def settle(
-        self, interaction: discord.Interaction, period: str = "week", session: str | None = None, share: bool = False
+        self, interaction: Interaction, period: str = "week", session: str | None = None, share: bool = False
     ) -> None:
         await _picture_answer(
             interaction, "/club settle", share,
@@ -138,7 +139,7 @@ class RecordCommands(app_commands.Group):
     @app_commands.describe(kind="Default: money", period="Money, chouette, pr (default: all time)", share=SHARE_HELP)
     @app_commands.choices(kind=KIND_CHOICES, period=PERIOD_CHOICES[:-1])
     async def leaderboard(
-        self, interaction: discord.Interaction, kind: str = "money", period: str = "all", share: bool = False
+        self, interaction: Interaction, kind: str = "money", period: str = "all", share: bool = False
     ) -> None:
         await _picture_answer(
             interaction, "/club leaderboard", share,
@@ -148,27 +149,23 @@ class RecordCommands(app_commands.Group):
 
     @app_commands.command(description="A member's match rating (FIBS formula)")
     @app_commands.describe(member="Default: you", share=SHARE_HELP)
-    async def rating(
-        self, interaction: discord.Interaction, member: discord.Member | None = None, share: bool = False
-    ) -> None:
+    async def rating(self, interaction: Interaction, member: discord.Member | None = None, share: bool = False) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/club rating"):
             await register(interaction)
             who = await register(interaction, member) if member is not None else interaction.user.id
-            rating, rank, rated = await records_of(interaction).rating(interaction.guild_id, who)
+            rating, rank, rated = await records_of(interaction).rating(guild_of(interaction), who)
             name = (member or interaction.user).display_name
             await _send(interaction, texts.rating_text(name, rating, rank, rated), share=share)
 
     @app_commands.command(description="A member's statistics: games, gammons, cubes")
     @app_commands.describe(member="Default: you", share=SHARE_HELP)
-    async def stats(
-        self, interaction: discord.Interaction, member: discord.Member | None = None, share: bool = False
-    ) -> None:
+    async def stats(self, interaction: Interaction, member: discord.Member | None = None, share: bool = False) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/club stats"):
             await register(interaction)
             who = await register(interaction, member) if member is not None else interaction.user.id
-            stats = await records_of(interaction).stats(interaction.guild_id, who)
+            stats = await records_of(interaction).stats(guild_of(interaction), who)
             text = texts.stats_text(stats)
             events = getattr(interaction.client, "events", None)  # club events (cogs.event), when loaded
             if events is not None:
@@ -179,11 +176,11 @@ class RecordCommands(app_commands.Group):
     @app_commands.describe(period="Default: this month", session=SESSION_HELP)
     @app_commands.choices(period=PERIOD_CHOICES)
     @app_commands.autocomplete(session=session_autocomplete)
-    async def export(self, interaction: discord.Interaction, period: str = "month", session: str | None = None) -> None:
+    async def export(self, interaction: Interaction, period: str = "month", session: str | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/club export", period=period, session=session):
             await register(interaction)
-            books = await export_books(records_of(interaction), interaction.guild_id, period, session=session)
+            books = await export_books(records_of(interaction), guild_of(interaction), period, session=session)
             with books.file:  # the streamed ZIP (a spooled temporary file), sent as it is
                 if books.size > MAX_UPLOAD:
                     raise InvalidRequestError(
@@ -204,7 +201,7 @@ class RecordCommands(app_commands.Group):
     @app_commands.check(is_club_admin)
     async def correct(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         payer: discord.Member,
         payee: discord.Member,
         reason: app_commands.Range[str, 1, 500],
@@ -217,7 +214,7 @@ class RecordCommands(app_commands.Group):
             admin = await register(interaction)
             giver, taker = await register(interaction, payer), await register(interaction, payee)
             correction = await records_of(interaction).correct(
-                interaction.guild_id, admin, giver, taker, points=points, money=money, reason=reason, session=session
+                guild_of(interaction), admin, giver, taker, points=points, money=money, reason=reason, session=session
             )
             names = {admin: interaction.user.display_name, giver: payer.display_name, taker: payee.display_name}
             await _send(interaction, texts.correction_text(correction, names), share=True)  # the audit trail is public
@@ -226,7 +223,7 @@ class RecordCommands(app_commands.Group):
 class Records(commands.Cog):
     """Holds the records use-cases on the bot (``bot.records``) and the ``/club`` group."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: ClubBot) -> None:
         self.bot = bot
         bot.records = ClubRecords(bot.service)
         self.commands = RecordCommands()
@@ -236,7 +233,7 @@ class Records(commands.Cog):
         self.bot.tree.remove_command("club")
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: ClubBot) -> None:
     """Load the extension: the cog and the ``/club`` group."""
     cog = Records(bot)
     await bot.add_cog(cog)

@@ -23,16 +23,16 @@ from club import notices
 from club.clocks import Notice, clocks_of
 from club.scheduler import run_due
 
-log = logging.getLogger("bgclub.discord")
+from .host import REMINDER_SECONDS, ClubBot
 
-INTERVAL_SECONDS = 60.0
+log = logging.getLogger("bgclub.discord")
 
 
 class Reminders(commands.Cog):
-    """Runs :meth:`tick` every ``[scheduler] interval_seconds`` (default :data:`INTERVAL_SECONDS`) while the bot is
+    """Runs :meth:`tick` every ``[scheduler] interval_seconds`` (default :data:`REMINDER_SECONDS`) while the bot is
     connected."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: ClubBot) -> None:
         self.bot = bot
         self.lease = None  # the scheduler's lease, taken on the first round
 
@@ -40,7 +40,7 @@ class Reminders(commands.Cog):
     async def on_ready(self) -> None:
         """Start the loop once connected (``on_ready`` fires again after a reconnect: start it only once)."""
         if not self.loop.is_running():
-            self.loop.change_interval(seconds=getattr(self.bot.settings, "reminder_seconds", INTERVAL_SECONDS))
+            self.loop.change_interval(seconds=self.bot.reminder_seconds)
             self.loop.start()
 
     async def cog_unload(self) -> None:
@@ -95,7 +95,7 @@ class Reminders(commands.Cog):
             done.append(notice)
         return done
 
-    @tasks.loop(seconds=INTERVAL_SECONDS)
+    @tasks.loop(seconds=REMINDER_SECONDS)
     async def loop(self) -> None:
         """One round of :meth:`tick`, errors logged (the loop keeps running)."""
         try:
@@ -107,6 +107,6 @@ class Reminders(commands.Cog):
             log.info("sent %d time-limit notice(s)", len(notices))
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: ClubBot) -> None:
     """Load the extension."""
     await bot.add_cog(Reminders(bot))

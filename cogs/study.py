@@ -75,6 +75,7 @@ from club.table import MatchStatus
 from . import flow
 from .bg import is_club_admin
 from .errors import guarded, report
+from .host import ClubBot, Interaction, guild_of
 
 log = logging.getLogger("bgclub.discord")
 
@@ -117,7 +118,7 @@ async def engine_member(interaction: discord.Interaction) -> int | None:
 class Study(commands.GroupCog, group_name="study", group_description="Reviews and hints from the engine"):
     """The ``/study`` commands and the review at match end. ``workers`` engine processes (started on first use)."""
 
-    def __init__(self, bot: commands.Bot, workers: int = 2) -> None:
+    def __init__(self, bot: ClubBot, workers: int = 2) -> None:
         self.bot = bot
         self.pool = AnalysisPool(workers)
         self._playing: set[int] = set()
@@ -153,7 +154,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
     @app_commands.choices(strength=STRENGTH_CHOICES)
     async def practice(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         length: app_commands.Range[int, 0, MAX_PRACTICE_LENGTH] | None = None,
         strength: str | None = None,
     ) -> None:
@@ -165,10 +166,10 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
             if member is None:
                 return
             publisher = self.bot.publisher
-            where = await publisher.challenge_channel(interaction.guild_id, interaction.channel)
+            where = await publisher.challenge_channel(guild_of(interaction), interaction.channel)
             publisher.check_challenge_channel(where)  # before anything is stored
             outcome = await start_practice(
-                self.bot.service, interaction.guild_id, member, self.engine_id, length=length, strength=strength
+                self.bot.service, guild_of(interaction), member, self.engine_id, length=length, strength=strength
             )
             view = outcome.view
             text = f"<@{member}> — {practice_title(view)}: unrated, hints allowed (/study hint in its thread)."
@@ -229,7 +230,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
 
     @app_commands.command(description="The engine's review of a finished match: PRs, costliest plays, cube errors")
     @app_commands.describe(game="Match number (default: the match of this thread)")
-    async def review(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+    async def review(self, interaction: Interaction, game: GameOption | None = None) -> None:
         """``/study review [game]``: the review of a finished match (a chouette's cube review in its channel),
         posted in this channel; the answer and every refusal are private."""
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -251,7 +252,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
             review = await self.review_of(match_id)
             await self._post_here(interaction, f"review of match #{match_id}", **self.review_kwargs(review))
 
-    async def _post_here(self, interaction: discord.Interaction, what: str, **kwargs) -> None:
+    async def _post_here(self, interaction: Interaction, what: str, **kwargs) -> None:
         """Post ``what`` (a review, a highlight: ``send`` keyword arguments) in the channel asked from; tell the
         member privately."""
         channel = self.bot.get_channel(interaction.channel_id) or interaction.channel
@@ -264,7 +265,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
 
         return await review_chouette(self.bot.chouettes, session_id, pool=self.pool)
 
-    async def _view_here(self, interaction: discord.Interaction, match_id: int) -> TableView:
+    async def _view_here(self, interaction: Interaction, match_id: int) -> TableView:
         await frontend.in_club(self.bot.service, match_id, interaction.guild_id)  # club isolation (RULES A2)
         return await self.bot.service.state(match_id)
 
@@ -318,16 +319,14 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
     # -- quiz ---------------------------------------------------------------------------------------------------------
     @app_commands.command(description="A quiz poll from the club's recent games; the answer when the poll closes")
     @app_commands.describe(hours="How long the poll stays open (1–168 hours, default 24)")
-    async def quiz(
-        self, interaction: discord.Interaction, hours: app_commands.Range[int, 1, 168] | None = None
-    ) -> None:
+    async def quiz(self, interaction: Interaction, hours: app_commands.Range[int, 1, 168] | None = None) -> None:
         """``/study quiz [hours]``: post a quiz (:mod:`club.quiz`) here as a Discord poll with its board picture;
         revealed when the poll's final results arrive (:meth:`reveal`)."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/study quiz", hours=hours):
             if await engine_member(interaction) is None:
                 return
-            number = await self.post_quiz(interaction.guild_id, interaction.channel, hours or DEFAULT_QUIZ_HOURS)
+            number = await self.post_quiz(guild_of(interaction), interaction.channel, hours or DEFAULT_QUIZ_HOURS)
             await interaction.followup.send(f"Quiz {number} is posted; the answer comes when the poll closes.",
                                             ephemeral=True)  # fmt: skip
 
@@ -355,11 +354,11 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
         return new.number
 
     @app_commands.command(description="The club's quiz leaderboard")
-    async def quizboard(self, interaction: discord.Interaction) -> None:
+    async def quizboard(self, interaction: Interaction) -> None:
         """``/study quizboard``: who found the best play most often in the club's quizzes."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/study quizboard"):
-            lines = await club_leaderboard(self.bot.service, interaction.guild_id)
+            lines = await club_leaderboard(self.bot.service, guild_of(interaction))
             await interaction.followup.send("\n".join(lines)[:2000], ephemeral=True,
                                             allowed_mentions=discord.AllowedMentions.none())  # fmt: skip
 
@@ -374,7 +373,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
     @app_commands.check(is_club_admin)
     async def options(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         every_days: app_commands.Range[int, 0, 365] | None = None,
         channel: discord.TextChannel | None = None,
         names: bool | None = None,
@@ -392,9 +391,9 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
             changes = {key: value for key, value in changes.items() if value is not None}
             service = self.bot.service
             if changes:
-                settings = await service.configure_club(interaction.guild_id, **changes)
+                settings = await service.configure_club(guild_of(interaction), **changes)
             else:
-                settings = await service.club_settings(interaction.guild_id)
+                settings = await service.club_settings(guild_of(interaction))
             where = f"<#{settings.quiz_channel}>" if settings.quiz_channel else "no channel set"
             await interaction.followup.send(options_text(settings, where), ephemeral=True)
 
@@ -470,7 +469,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
     )
     async def blunders(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         member: discord.Member | None = None,
         count: app_commands.Range[int, 1, 5] | None = None,
         share: bool = False,
@@ -485,7 +484,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
                 return
             who = member or interaction.user
             found = await member_blunders(
-                self.bot.service, interaction.guild_id, who.id, who.display_name, self.pool, count=count or 3,
+                self.bot.service, guild_of(interaction), who.id, who.display_name, self.pool, count=count or 3,
                 options=self.bot.board_options,
             )  # fmt: skip
             files = [discord.File(io.BytesIO(png), filename=name) for name, png in found.images]
@@ -499,7 +498,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
 
     @app_commands.command(description="The turning point of a finished match, animated checker by checker")
     @app_commands.describe(game="Match number (default: the match of this thread)")
-    async def highlight(self, interaction: discord.Interaction, game: GameOption | None = None) -> None:
+    async def highlight(self, interaction: Interaction, game: GameOption | None = None) -> None:
         """``/study highlight [game]``: the animated turning point of a finished match (by the engine's equity when
         it is installed, else by the pip count and the cube), posted in this channel; refused while the match is
         played (RULES 003 1.5). The answer and every refusal are private."""
@@ -519,9 +518,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
     # -- hints ------------------------------------------------------------------------------------------------------
     @app_commands.command(description="Best plays or cube advice for a position given by ID (not in games in play)")
     @app_commands.describe(position="gnubg Position ID, e.g. 4HPwATDgc/ABMA", dice="The roll, e.g. 64 (none: cube)")
-    async def hint(
-        self, interaction: discord.Interaction, position: str | None = None, dice: str | None = None
-    ) -> None:
+    async def hint(self, interaction: Interaction, position: str | None = None, dice: str | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/study hint", position=position, dice=dice):
             member = await flow.register(interaction)
@@ -538,9 +535,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
             result = await self.pool.run(hint_task, found.position_id(), rolled, cube, HINT_LEVEL)
             await interaction.followup.send(hint_text(found, rolled, result, HINT_LEVEL).text, ephemeral=True)
 
-    async def _check_hint_allowed(
-        self, interaction: discord.Interaction, member: int, position: str | None
-    ) -> int | None:
+    async def _check_hint_allowed(self, interaction: Interaction, member: int, position: str | None) -> int | None:
         """Raise the refusal when a hint is not allowed here (:func:`club.analysis.hints.check_hint_allowed`);
         returns the match of this thread (None outside one)."""
         chouettes = getattr(self.bot, "chouettes", None)
@@ -552,6 +547,6 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
         return here
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: ClubBot) -> None:
     """Load the ``/study`` cog."""
     await bot.add_cog(Study(bot))
