@@ -23,12 +23,33 @@ raccoon (taker)            4v          taker       8v           4v     (RULES D2
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import Any
 
 from .errors import CubeError
-from .rules import RuleSet
+from .rules import AutomaticKind, DeadCubeRule, RuleSet
 
-STAGES = ("double", "beaver", "raccoon")
+
+class Stage(StrEnum):
+    """How far a pending offer has gone (RULES D3), and so who answers it: a double (the taker), a beaver (the
+    doubler), a raccoon (the taker). Stored as its value in ``Cube.to_json``."""
+
+    DOUBLE = "double"
+    BEAVER = "beaver"
+    RACCOON = "raccoon"
+
+
+STAGES = tuple(Stage)
+
+
+class Answer(StrEnum):
+    """The answers to a pending offer, in the order :func:`answers` lists them (RULES D2, D3); the same words as the
+    game's actions (:class:`backgammon.game.Action`)."""
+
+    TAKE = "take"
+    DROP = "drop"
+    BEAVER = "beaver"
+    RACCOON = "raccoon"
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +62,7 @@ class Cube:
     ``owner``: ``None`` when centred, else the side that may redouble (RULES D1). ``turned``: a voluntary double has
     been accepted this game (RULES D4). ``automatic_raises``: opening ties that raised the count (RULES G3).
     ``offered``: the face proposed while an offer awaits an answer, else ``None``; ``doubler``: the side that made
-    the first double of the pending offer; ``stage``: ``"double"``, ``"beaver"`` or ``"raccoon"`` (RULES D3).
+    the first double of the pending offer; ``stage``: a :class:`Stage` (RULES D3).
     """
 
     value: int = 1
@@ -50,7 +71,7 @@ class Cube:
     automatic_raises: int = 0
     offered: int | None = None
     doubler: int | None = None
-    stage: str | None = None
+    stage: Stage | None = None
     factor: int = 1
 
     @property
@@ -73,7 +94,7 @@ class Cube:
         """The side that must answer the pending offer: the taker for a double or raccoon, the doubler for a beaver."""
         if self.stage is None:
             return None
-        return self.doubler if self.stage == "beaver" else self.taker
+        return self.doubler if self.stage == Stage.BEAVER else self.taker
 
     def to_json(self) -> dict[str, Any]:
         """All fields as a JSON-friendly dict (``factor`` only when it is not 1, so that states without an
@@ -107,6 +128,7 @@ class Cube:
                 factor = value // face
                 value = face
                 offered = None if offered is None else int(offered) // factor
+            stage = None if data["stage"] is None else Stage(data["stage"])
             cube = cls(
                 value=value,
                 owner=data["owner"],
@@ -114,7 +136,7 @@ class Cube:
                 automatic_raises=int(data["automatic_raises"]),
                 offered=offered,
                 doubler=data["doubler"],
-                stage=data["stage"],
+                stage=stage,
                 factor=factor,
             )
         except (KeyError, TypeError, ValueError) as error:
@@ -123,7 +145,7 @@ class Cube:
             raise CubeError(f"impossible cube record {data!r}: the face is a power of two, the factor ≥ 1 (RULES D6)")
         if cube.value < 1 or cube.owner not in (None, 0, 1) or cube.doubler not in (None, 0, 1):
             raise CubeError(f"impossible cube record {data!r}: value ≥ 1, owner/doubler None, 0 or 1")
-        if cube.stage not in (None, *STAGES) or (cube.stage is None) != (cube.offered is None):
+        if (cube.stage is None) != (cube.offered is None):
             raise CubeError(f"impossible cube record {data!r}: an offer needs a stage and a value, or neither")
         return cube
 
@@ -146,7 +168,7 @@ def automatic_raise(cube: Cube, rules: RuleSet, match_length: int) -> Cube:
     """
     if match_length or cube.automatic_raises >= rules.automatic_doubles:
         return cube
-    if rules.automatic_doubles_kind == "double":
+    if rules.automatic_doubles_kind == AutomaticKind.DOUBLE:
         raised = replace(cube, value=cube.value * 2, automatic_raises=cube.automatic_raises + 1)
     else:
         raised = replace(cube, factor=cube.factor + 1, automatic_raises=cube.automatic_raises + 1)
@@ -172,7 +194,7 @@ def is_dead(value: int, doubler: int, rules: RuleSet, match_length: int, score: 
     if not match_length or not rules.dead_cube:
         return False
     needed = points_needed(match_length, score)
-    if rules.dead_cube_rule == "match_ends":
+    if rules.dead_cube_rule == DeadCubeRule.MATCH_ENDS:
         return value >= needed[0] and value >= needed[1]
     return value >= needed[doubler]
 
@@ -219,7 +241,7 @@ def check_double(cube: Cube, side: int, rules: RuleSet, **match: Any) -> None:
 
 def offer_double(cube: Cube, side: int) -> Cube:
     """The cube after ``side`` offers a double (RULES D1): ``offered`` = 2 × value, awaiting the opponent."""
-    return replace(cube, offered=cube.value * 2, doubler=side, stage="double")
+    return replace(cube, offered=cube.value * 2, doubler=side, stage=Stage.DOUBLE)
 
 
 def take(cube: Cube) -> Cube:
@@ -244,10 +266,10 @@ def check_beaver(cube: Cube, rules: RuleSet) -> None:
     offered = _pending(cube, "beaver")
     if not rules.beavers:
         raise CubeError("beavers are not allowed in this rule set (RULES D3: optional, money play only)")
-    if cube.stage == "beaver":
+    if cube.stage == Stage.BEAVER:
         answers = "take, raccoon or drop" if rules.raccoons else "take or drop"
         raise CubeError(f"a beaver is answered by the doubler: {answers} (RULES D3)")
-    if cube.stage == "raccoon" and not rules.further_immediate_redoubles:
+    if cube.stage == Stage.RACCOON and not rules.further_immediate_redoubles:
         raise CubeError(
             "a raccoon may only be taken or dropped: further immediate redoubles need both players' consent "
             "(003 Atlanta 5.4; rule option further_immediate_redoubles)"
@@ -262,7 +284,7 @@ def beaver(cube: Cube, rules: RuleSet) -> Cube:
     """
     check_beaver(cube, rules)
     offered = _pending(cube, "beaver")
-    return replace(cube, value=offered, owner=cube.taker, turned=True, offered=offered * 2, stage="beaver")
+    return replace(cube, value=offered, owner=cube.taker, turned=True, offered=offered * 2, stage=Stage.BEAVER)
 
 
 def check_raccoon(cube: Cube, rules: RuleSet) -> None:
@@ -270,7 +292,7 @@ def check_raccoon(cube: Cube, rules: RuleSet) -> None:
     offered = _pending(cube, "raccoon")
     if not rules.raccoons:
         raise CubeError("raccoons are not allowed in this rule set (RULES D3; 003 Atlanta 5.4: only by consent)")
-    if cube.stage != "beaver":
+    if cube.stage != Stage.BEAVER:
         raise CubeError("a raccoon answers a beaver; there is no beaver to answer (RULES D3)")
     _check_cap(offered * 2 * cube.factor, rules)
 
@@ -280,20 +302,20 @@ def raccoon(cube: Cube, rules: RuleSet) -> Cube:
     ownership unchanged (the beaverer keeps it). Raises :class:`CubeError` as :func:`check_raccoon`."""
     check_raccoon(cube, rules)
     offered = _pending(cube, "raccoon")
-    return replace(cube, value=offered, offered=offered * 2, stage="raccoon")
+    return replace(cube, value=offered, offered=offered * 2, stage=Stage.RACCOON)
 
 
 def check_drop(cube: Cube, rules: RuleSet) -> None:
     """Raise :class:`CubeError` if the pending offer may not be dropped: a raccoon when
     ``rules.raccoon_droppable`` is off (RULES D3, an unsure point: case SC06)."""
     _pending(cube, "drop")
-    if cube.stage == "raccoon" and not rules.raccoon_droppable:
+    if cube.stage == Stage.RACCOON and not rules.raccoon_droppable:
         raise CubeError(
             "in this rule set a raccoon is compulsory: take it (003 Atlanta 5.4 allows a drop only of the beaver)"
         )
 
 
-ANSWERS = ("take", "drop", "beaver", "raccoon")
+ANSWERS = tuple(Answer)
 """The answers to a pending offer, in this order (RULES D2, D3)."""
 
 
@@ -302,19 +324,19 @@ def check_answer(cube: Cube, decision: str, rules: RuleSet) -> None:
     under ``rules``: a take always (RULES D2); a drop unless the raccoon is compulsory (D3, case SC06); a beaver or
     a raccoon as :func:`check_beaver` / :func:`check_raccoon` (D3, the cube limit D5). The one answer-legality check
     of the 1-on-1 game and of every chouette cube (whose turn it is stays the caller's)."""
-    if decision == "take":
+    if decision == Answer.TAKE:
         _pending(cube, "take")
-    elif decision == "drop":
+    elif decision == Answer.DROP:
         check_drop(cube, rules)
-    elif decision == "beaver":
+    elif decision == Answer.BEAVER:
         check_beaver(cube, rules)
-    elif decision == "raccoon":
+    elif decision == Answer.RACCOON:
         check_raccoon(cube, rules)
     else:
         raise CubeError(f"an answer is one of {', '.join(ANSWERS)}, not {decision!r}")
 
 
-def answers(cube: Cube, rules: RuleSet) -> tuple[str, ...]:
+def answers(cube: Cube, rules: RuleSet) -> tuple[Answer, ...]:
     """The answers :func:`check_answer` accepts for the pending offer of ``cube`` (in :data:`ANSWERS` order);
     ``()`` when nothing is offered. What a game or a chouette offers its members is exactly this (RULES D2, D3, D5).
     """

@@ -44,14 +44,16 @@ from .ids import GAME_DROP, GAME_OVER, GAME_PLAYING, GAME_RESIGNED, MatchState
 from .moves import Move, Play, apply_move, check_dice, dice_text, legal_plays
 from .notation import parse_play
 from .position import CHECKERS, Position
-from .result import ENDINGS, KIND_LEVELS, RESULT_KINDS, GameResult, point_game_count, result_level
-from .rules import RuleSet
+from .result import ENDINGS, KIND_LEVELS, RESULT_KINDS, Ending, GameResult, point_game_count, result_level
+from .rules import ForfeitValuation, RuleSet
 
 __all__ = [
     "ACTIONS",
+    "Action",
     "ENDINGS",
     "KIND_LEVELS",
     "RESULT_KINDS",
+    "Ending",
     "Game",
     "GameResult",
     "Phase",
@@ -93,6 +95,9 @@ class Action(StrEnum):
 
 ACTIONS = tuple(Action)
 """Every action, in the order of :class:`Action`."""
+_SIDE_ACTIONS = (Action.DOUBLE, Action.TAKE, Action.DROP, Action.BEAVER, Action.RACCOON, Action.ACCEPT_RESIGNATION,
+                 Action.REJECT_RESIGNATION)  # fmt: skip
+"""The actions whose history entry is only the side (:meth:`Game.apply` calls the method of that name)."""
 
 _OFFER_PHASES = {
     Action.DOUBLE: Phase.CUBE_OFFERED, Action.BEAVER: Phase.BEAVER_OFFERED, Action.RACCOON: Phase.RACCOON_OFFERED,
@@ -355,12 +360,18 @@ class Game:
             if self.rules.point_game:
                 count = point_game_count(loser_board)
                 points = count * cube.count if self.rules.point_game_counts_cube else count
-                self._finish(GameResult(side, points, RESULT_KINDS[level], "play", cube.value, count, cube.factor))
+                self._finish(GameResult(side, points, RESULT_KINDS[level], Ending.PLAY, cube.value, count, cube.factor))
             else:
                 multiplier = cubes.scored_multiplier(level, cube, self.rules, self.match_length)
                 self._finish(
                     GameResult(
-                        side, cube.count * multiplier, RESULT_KINDS[level], "play", cube.value, multiplier, cube.factor
+                        side,
+                        cube.count * multiplier,
+                        RESULT_KINDS[level],
+                        Ending.PLAY,
+                        cube.value,
+                        multiplier,
+                        cube.factor,
                     )
                 )
         else:
@@ -461,7 +472,7 @@ class Game:
         self.history.append({"action": Action.DROP, "side": side})
         points = cubes.drop_cost(self.cube)
         face = self.cube.value
-        return self._finish(GameResult(1 - side, points, "single", "drop", face, 1, self.cube.factor))
+        return self._finish(GameResult(1 - side, points, RESULT_KINDS[1], Ending.DROP, face, 1, self.cube.factor))
 
     def beaver(self, side: int) -> None:
         """``side`` beavers the double (RULES D3, 003 Atlanta 5.3): takes it, keeps the cube and turns it again at
@@ -484,7 +495,7 @@ class Game:
         self.turn = self.cube.responder
 
     def _finish(self, result: GameResult) -> GameResult:
-        if result.ended_by != "resignation":
+        if result.ended_by != Ending.RESIGNATION:
             self.resignation = None
         self._resume = None
         self.cube = Cube(
@@ -597,7 +608,7 @@ class Game:
 
     def _check_drop(self, side: int) -> None:
         self._check_answer(side)
-        cubes.check_answer(self.cube, "drop", self.rules)
+        cubes.check_answer(self.cube, cubes.Answer.DROP, self.rules)
 
     def _check_beaver(self, side: int) -> None:
         self._check_answer(side)
@@ -673,7 +684,13 @@ class Game:
         cube = self.cube
         return self._finish(
             GameResult(
-                side, cube.count * multiplier, RESULT_KINDS[level], "resignation", cube.value, multiplier, cube.factor
+                side,
+                cube.count * multiplier,
+                RESULT_KINDS[level],
+                Ending.RESIGNATION,
+                cube.value,
+                multiplier,
+                cube.factor,
             )
         )
 
@@ -704,16 +721,16 @@ class Game:
         before it is made). Raises :class:`GameError` when the game cannot be forfeited."""
         self._check_forfeit(side)
         valuation = self.rules.forfeit_valuation
-        if valuation == "worst":
+        if valuation == ForfeitValuation.WORST:
             level = self.max_resignation(side)
-        elif valuation == "board":
+        elif valuation == ForfeitValuation.BOARD:
             level = result_level(self.board_for(side).player)
         else:
             level = 1
         multiplier = cubes.scored_multiplier(level, self.cube, self.rules, self.match_length)
         cube = self.cube
         return GameResult(
-            1 - side, cube.count * multiplier, RESULT_KINDS[level], "forfeit", cube.value, multiplier, cube.factor
+            1 - side, cube.count * multiplier, RESULT_KINDS[level], Ending.FORFEIT, cube.value, multiplier, cube.factor
         )
 
     # -- replay ---------------------------------------------------------------------------------------------------
@@ -743,7 +760,7 @@ class Game:
                 self.play(side, Play(moves, reached, start=self.position))
             elif name == Action.RESIGN:
                 self.resign(action["side"], action["level"])
-            elif name in ("double", "take", "drop", "beaver", "raccoon", "accept_resignation", "reject_resignation"):
+            elif name in _SIDE_ACTIONS:
                 getattr(self, name)(action["side"])
             elif name == Action.FORFEIT:
                 self.forfeit(action["side"])
@@ -797,8 +814,8 @@ class Game:
             resignation = self.resignation[1]
         if self.result is not None:
             ended = self.result.ended_by
-            game_state = {"play": GAME_OVER, "drop": GAME_DROP}.get(ended, GAME_RESIGNED)
-            if ended in ("resignation", "forfeit"):
+            game_state = {Ending.PLAY: GAME_OVER, Ending.DROP: GAME_DROP}.get(ended, GAME_RESIGNED)
+            if ended in (Ending.RESIGNATION, Ending.FORFEIT):
                 resignation = KIND_LEVELS[self.result.kind]
         return MatchState(
             cube=self.cube.value,

@@ -84,6 +84,7 @@ from .notation import ROUTE_NO_HIT, parse_play, parse_segments
 from .position import Position
 from .replayreport import Discrepancy, GameReport, IllegalMove, ReplayReport
 from .replayrules import default_rules, opening_ties
+from .result import Ending
 from .rules import RuleSet
 
 __all__ = [
@@ -474,7 +475,7 @@ class _Replayer:
     def match_forfeit(self, record: GameRecord, report: GameReport, result: GameResult) -> None:
         """Galaxy's ``Losses N point`` with ``Wins N point and the match``: the loser forfeits the match (RULES M5)."""
         declared = record.result_action
-        if result.ended_by != "forfeit" or declared is None or not declared.match or self.match.is_over:
+        if result.ended_by != Ending.FORFEIT or declared is None or not declared.match or self.match.is_over:
             return
         if self.record.length:
             self.match.forfeit(result.loser)

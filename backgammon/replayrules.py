@@ -5,7 +5,7 @@ and the options, and :func:`opening_ties`, the opening ties that raised a game's
 from __future__ import annotations
 
 from .matfile import DOUBLE, GameRecord, MatchRecord
-from .rules import RuleSet
+from .rules import AutomaticKind, ForfeitValuation, RuleSet
 
 
 def default_rules(
@@ -32,20 +32,20 @@ def default_rules(
 
     if crawford is None:
         crawford = header.get("crawford", "on") not in ("off", "no", "false", "0")
-    kind = "double"
+    kind = AutomaticKind.DOUBLE
     if not record.length:
         jacoby = jacoby or on("jacoby")
         beavers = beavers or on("beaver")
         stated = header.get("automaticdoubles", "0")
         automatic_doubles = automatic_doubles or (int(stated) if stated.isdigit() else 0)
-        kind = "add" if header.get("automaticdoubleskind") == "add" else "double"
+        kind = AutomaticKind.ADD if header.get("automaticdoubleskind") == AutomaticKind.ADD else AutomaticKind.DOUBLE
     galaxy = "galaxy" in header.get("site", "")
     variant = header.get("variation", "backgammon")  # the reader refuses a variation not in VARIANTS
     rules = RuleSet.preset(
         "tournament",
         variant=variant,
         name="tournament" if record.length else "money",
-        forfeit_valuation="single" if galaxy else "board",
+        forfeit_valuation=ForfeitValuation.SINGLE if galaxy else ForfeitValuation.BOARD,
         crawford=crawford,
         jacoby=jacoby,
         beavers=beavers,
@@ -69,7 +69,7 @@ def opening_ties(record: GameRecord, rules: RuleSet) -> int:
     if first is None or not first.value or first.value % 2:
         return 0
     before = first.value // 2
-    if rules.automatic_doubles_kind != "double":
+    if rules.automatic_doubles_kind != AutomaticKind.DOUBLE:
         return 0  # add-one raises leave the cube's face at 1 (RULES D6): the first double cannot show them
     ties = before.bit_length() - 1 if before & (before - 1) == 0 else 0
     return ties if 0 < ties <= rules.automatic_doubles else 0

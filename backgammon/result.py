@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 from .errors import GameError
@@ -13,7 +14,18 @@ from .position import CHECKERS
 
 RESULT_KINDS = {1: "single", 2: "gammon", 3: "backgammon"}
 KIND_LEVELS = {kind: level for level, kind in RESULT_KINDS.items()}
-ENDINGS = ("play", "drop", "resignation", "forfeit")
+
+
+class Ending(StrEnum):
+    """How a game ended (RULES G11, G12, D2; A2 for a forfeit); stored as its value."""
+
+    PLAY = "play"
+    DROP = "drop"
+    RESIGNATION = "resignation"
+    FORFEIT = "forfeit"
+
+
+ENDINGS = tuple(Ending)
 
 
 @dataclass(frozen=True, slots=True)
@@ -23,7 +35,7 @@ class GameResult:
     ``winner``: side 0/1. ``points``: what the winner scores — ``cube × multiplier × factor`` (RULES D6; before any
     match cap; with the Point Game and ``point_game_counts_cube`` off, just the count). ``kind``: ``"single"``,
     ``"gammon"`` or ``"backgammon"`` as the board (or the resignation, or the forfeit) stood — a dropped double is
-    ``"single"``. ``ended_by``: ``"play"``, ``"drop"``, ``"resignation"`` or ``"forfeit"``. ``cube``: the cube's face
+    ``"single"``. ``ended_by``: an :class:`Ending`. ``cube``: the cube's face
     that counted (a power of two). ``multiplier``: the result multiplier that counted (1/2/3; 1 when the Jacoby rule
     applied, D4; the Point Game count, M6). ``factor``: the automatic-double factor of add-one raises (RULES G3,
     000 §20b; 1 without them), stored only when not 1 so that older results read unchanged.
@@ -32,7 +44,7 @@ class GameResult:
     winner: int
     points: int
     kind: str
-    ended_by: str
+    ended_by: Ending
     cube: int
     multiplier: int
     factor: int = 1
@@ -67,7 +79,7 @@ class GameResult:
                 winner=data["winner"],
                 points=int(data["points"]),
                 kind=data["kind"],
-                ended_by=data["ended_by"],
+                ended_by=Ending(data["ended_by"]),
                 cube=int(data["cube"]),
                 multiplier=int(data["multiplier"]),
                 factor=int(data.get("factor", 1)),
@@ -82,7 +94,7 @@ class GameResult:
 def counted_single(kind: str, multiplier: int | None) -> bool:
     """Whether a result of ``kind`` scored with ``multiplier`` (None: not known) counted as a single game — a
     gammon or backgammon under the Jacoby rule with the cube never turned (RULES D4)."""
-    return kind != "single" and multiplier == 1
+    return kind != RESULT_KINDS[1] and multiplier == 1
 
 
 def kind_words(kind: str, multiplier: int | None = None) -> str:

@@ -83,15 +83,62 @@ Fields
 from __future__ import annotations
 
 from dataclasses import dataclass, fields, replace
+from enum import StrEnum
 from typing import Any
 
 from .errors import RuleSetError
 
-AUTOMATIC_KINDS = ("double", "add")
-DEAD_CUBE_RULES = ("match_ends", "doubler_already_wins")
-JOINED_MOVE_ROUTES = ("reject", "no_hit")
-FORFEIT_VALUATIONS = ("board", "single", "worst")
-VARIANTS = ("backgammon", "nackgammon")
+
+class AutomaticKind(StrEnum):
+    """How an opening tie raises the count (RULES G3): the cube doubles (000 §20a) or one is added (000 §20b)."""
+
+    DOUBLE = "double"
+    ADD = "add"
+
+
+class DeadCubeRule(StrEnum):
+    """When the cube is dead (RULES M4): once a double would end the match (003 5.6), or once the doubler already
+    wins the match with the cube as it is (gnubg)."""
+
+    MATCH_ENDS = "match_ends"
+    DOUBLER_ALREADY_WINS = "doubler_already_wins"
+
+
+class JoinedMoveRoutes(StrEnum):
+    """An ambiguous joined move (``13/8`` that may hit on the way or not): refused, or read without the hit."""
+
+    REJECT = "reject"
+    NO_HIT = "no_hit"
+
+
+class ForfeitValuation(StrEnum):
+    """What a forfeited game scores (RULES A2, M5; module docstring)."""
+
+    BOARD = "board"
+    SINGLE = "single"
+    WORST = "worst"
+
+
+class Variant(StrEnum):
+    """The starting position (RULES G1)."""
+
+    BACKGAMMON = "backgammon"
+    NACKGAMMON = "nackgammon"
+
+
+AUTOMATIC_KINDS = tuple(AutomaticKind)
+DEAD_CUBE_RULES = tuple(DeadCubeRule)
+JOINED_MOVE_ROUTES = tuple(JoinedMoveRoutes)
+FORFEIT_VALUATIONS = tuple(ForfeitValuation)
+VARIANTS = tuple(Variant)
+_CHOICES: dict[str, type[StrEnum]] = {
+    "automatic_doubles_kind": AutomaticKind,
+    "dead_cube_rule": DeadCubeRule,
+    "joined_move_routes": JoinedMoveRoutes,
+    "forfeit_valuation": ForfeitValuation,
+    "variant": Variant,
+}
+"""The fields that hold one of a few words, and their enums (a rule set holds the members; stored as the words)."""
 _LEGACY = "forfeit_scores_board"  # the older boolean of forfeit_valuation, still read (module docstring)
 
 
@@ -104,8 +151,11 @@ def _upgrade(data: dict[str, Any]) -> dict[str, Any]:
     legacy = data.pop(_LEGACY)
     if not isinstance(legacy, bool):
         raise RuleSetError(f"{_LEGACY} is true or false, not {legacy!r}")
-    valuation = "board" if legacy else "single"
-    if data.setdefault("forfeit_valuation", valuation) != valuation and data["forfeit_valuation"] != "worst":
+    valuation = ForfeitValuation.BOARD if legacy else ForfeitValuation.SINGLE
+    if (
+        data.setdefault("forfeit_valuation", valuation) != valuation
+        and data["forfeit_valuation"] != ForfeitValuation.WORST
+    ):
         raise RuleSetError(f"{_LEGACY}={legacy} contradicts forfeit_valuation={data['forfeit_valuation']!r}")
     return data
 
@@ -123,7 +173,7 @@ class RuleSet:
     beavers: bool = False
     raccoons: bool = False
     automatic_doubles: int = 0
-    automatic_doubles_kind: str = "double"
+    automatic_doubles_kind: AutomaticKind = AutomaticKind.DOUBLE
     cube_cap: int | None = None
     crawford: bool = True
     dead_cube: bool = True
@@ -133,13 +183,13 @@ class RuleSet:
     jacoby_on_resignations: bool = True
     raccoon_droppable: bool = True
     further_immediate_redoubles: bool = False
-    dead_cube_rule: str = "doubler_already_wins"
+    dead_cube_rule: DeadCubeRule = DeadCubeRule.DOUBLER_ALREADY_WINS
     point_game_counts_cube: bool = True
     cap_match_score: bool = True
-    joined_move_routes: str = "reject"
+    joined_move_routes: JoinedMoveRoutes = JoinedMoveRoutes.REJECT
     bear_off_high_die_first: bool = False
-    forfeit_valuation: str = "board"
-    variant: str = "backgammon"
+    forfeit_valuation: ForfeitValuation = ForfeitValuation.BOARD
+    variant: Variant = Variant.BACKGAMMON
 
     def __post_init__(self) -> None:
         for spec in fields(self):
@@ -147,8 +197,7 @@ class RuleSet:
             if spec.name == "name":
                 if not isinstance(value, str) or not value:
                     raise RuleSetError(f"a rule set's name is a non-empty string, not {value!r}")
-            elif spec.name in ("automatic_doubles_kind", "dead_cube_rule", "joined_move_routes", "forfeit_valuation",
-                               "variant"):  # fmt: skip
+            elif spec.name in _CHOICES:
                 if not isinstance(value, str):
                     raise RuleSetError(f"{spec.name} is a string, not {value!r}")
             elif spec.name == "automatic_doubles":
@@ -185,11 +234,13 @@ class RuleSet:
             raise RuleSetError(
                 f"dead_cube_rule is 'match_ends' (003 5.6) or 'doubler_already_wins' (gnubg), not {self.dead_cube_rule!r}"
             )
+        for name, choice in _CHOICES.items():  # the words, checked above, as their enum members
+            object.__setattr__(self, name, choice(getattr(self, name)))
 
     @property
     def forfeit_scores_board(self) -> bool:
         """The older boolean of :attr:`forfeit_valuation`: True unless a forfeit counts single (module docstring)."""
-        return self.forfeit_valuation != "single"
+        return self.forfeit_valuation != ForfeitValuation.SINGLE
 
     # -- construction -------------------------------------------------------------------------------------------
     @classmethod
@@ -264,14 +315,14 @@ class RuleSet:
     def describe(self) -> str:
         """A one-line human summary of the options that differ from plain rules, e.g. for ``/rules``."""
         parts = [self.name]
-        if self.variant != "backgammon":
+        if self.variant != Variant.BACKGAMMON:
             parts.append(self.variant.capitalize())
         if self.jacoby:
             parts.append("Jacoby")
         if self.beavers:
             parts.append("beavers" + (" and raccoons" if self.raccoons else ""))
         if self.automatic_doubles:
-            how = "doubling" if self.automatic_doubles_kind == "double" else "adding one"
+            how = "doubling" if self.automatic_doubles_kind == AutomaticKind.DOUBLE else "adding one"
             parts.append(f"automatic doubles ({how}, limit {self.automatic_doubles})")
         if self.cube_cap is not None:
             parts.append(f"cube limit {self.cube_cap}")
