@@ -8,18 +8,50 @@ import hashlib
 import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, Protocol
+
+from backgammon.game import Action
 
 from .describe import claim_terms, pending_words
 from .errors import ClubError, StaleVersionError
-from .settings import ClubSettings
-from .table import Pending
+from .settings import ClubSettings, ExpiryPolicy
+from .table import Pending, TableAction
 
 if TYPE_CHECKING:
     from .chouette.service import ChouetteService
     from .service import ClubService
 
 MEMBER, PROXY = "member", "proxy"
+
+
+class NoticeKind(StrEnum):
+    """What a :class:`Notice` tells: a deadline's ``reminder`` or ``expiry`` (:meth:`Deadline.classify`), or what
+    the club did about a member's absence and answers (:mod:`club.correspondence`). Stored as its value."""
+
+    REMINDER = "reminder"
+    EXPIRY = "expiry"
+    AUTO_ROLL = "auto_roll"
+    AWAY = "away"
+    AWAY_DAY = "away_day"
+    BACK = "back"
+    MORE_TIME = "more_time"
+    NUDGE = "nudge"
+    PAUSED = "paused"
+    PING = "ping"
+
+
+class Claim(StrEnum):
+    """What the opponent of a late member may do under the ``claim`` expiry policy (RULES A2, M5): claim the game,
+    claim the match, or give 24 hours more. Stored as its value (notices, button ids)."""
+
+    CLAIM_GAME = "claim_game"
+    CLAIM_MATCH = "claim_match"
+    MORE_TIME = "more_time"
+
+
+_FORFEITS = {ExpiryPolicy.FORFEIT_GAME: Action.FORFEIT, ExpiryPolicy.FORFEIT_MATCH: TableAction.FORFEIT_MATCH}
+"""The action the club takes at a late member's expiry under each forfeiting policy (RULES A2, M5)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,14 +82,14 @@ class Deadline:
     stored: Any = None
     set_at: float = 0.0
 
-    def classify(self, now: float) -> str | None:
+    def classify(self, now: float) -> NoticeKind | None:
         """What fires at ``now``: ``"expiry"`` (once ``due_at`` has passed and it has not fired), ``"reminder"``
         (a reminder time has passed), else None."""
         if self.next_at is None or self.next_at > now:
             return None
         if now >= self.due_at:
-            return "expiry" if self.expired_at is None else None
-        return "reminder" if any(at <= now for at in self.reminders) else None
+            return NoticeKind.EXPIRY if self.expired_at is None else None
+        return NoticeKind.REMINDER if any(at <= now for at in self.reminders) else None
 
 
 @dataclass(frozen=True, slots=True)
@@ -94,7 +126,7 @@ class Notice:
     @classmethod
     def from_body(cls, body: dict[str, Any]) -> Notice:
         """The notice of a kept :meth:`body` (without its outcome)."""
-        values = {name: body.get(name) for name in _KEPT}
+        values: dict[str, Any] = {name: body.get(name) for name in _KEPT}  # a JSON object: checked by the fields
         values["ping"], values["offer"] = tuple(values["ping"] or ()), tuple(values["offer"] or ())
         values["version"] = values["version"] or 0
         return cls(**values)
@@ -222,7 +254,7 @@ class MatchClock:
 
     async def club_id(self, deadline: Deadline) -> int:
         """The match's club."""
-        return (await self.service.db.get_match(deadline.table_id)).club_id
+        return (await self.service.match_row(deadline.table_id)).club_id
 
     async def due_deadlines(self, now: float) -> list[Deadline]:
         """The match deadlines due at ``now``."""
@@ -242,7 +274,7 @@ class MatchClock:
         stored deadline is unchanged."""
         async with self.service._lock_for(deadline.table_id):
             current = await self._current(deadline)
-            if current is None or current.version != deadline.version or current.classify(now) != "reminder":
+            if current is None or current.version != deadline.version or current.classify(now) != NoticeKind.REMINDER:
                 return False
             left = _left(current, now)
             return await self.service.db.mark_deadline(
@@ -263,9 +295,9 @@ class MatchClock:
         service, db = self.service, self.service.db
         async with service._lock_for(deadline.table_id):
             current = await self._current(deadline)
-            if current is None or current.version != deadline.version or current.classify(now) != "expiry":
+            if current is None or current.version != deadline.version or current.classify(now) != NoticeKind.EXPIRY:
                 return None  # someone acted, or another scheduler fired it
-            match = await db.get_match(deadline.table_id)
+            match = await service.match_row(deadline.table_id)
             names = await service._names(match.players)
             who = names.get(deadline.subject, str(deadline.subject))
             what = pending_words(deadline.pending)
@@ -275,30 +307,31 @@ class MatchClock:
                                        reminders_sent=current.reminders_sent, expired_at=now, next_at=None)  # fmt: skip
                 return None
             settings = ClubSettings.from_json(club.settings)
-            policy = "lapse" if deadline.pending == Pending.ANSWER_CHALLENGE else settings.expiry_policy
-            if policy in ("nothing", "claim"):
+            lapse = deadline.pending == Pending.ANSWER_CHALLENGE
+            policy = settings.expiry_policy
+            if not lapse and policy in (ExpiryPolicy.NOTHING, ExpiryPolicy.CLAIM):
                 text = f"Time is up: {who} did not {what} in time in match {deadline.table_id}. "
-                if policy == "nothing":
-                    notice = Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor,
+                if policy == ExpiryPolicy.NOTHING:
+                    notice = Notice(NoticeKind.EXPIRY, "match", deadline.table_id, deadline.subject, deadline.actor,
                                     deadline.pending, deadline.due_at, text + "The club waits for the move.",
                                     tuple(match.players))  # fmt: skip
                 else:
-                    notice = await self._claim_notice(deadline, match, text, ("claim_game", "claim_match", "more_time"))
+                    notice = await self._claim_notice(deadline, match, text, tuple(Claim))
                 marked = await db.mark_deadline(deadline.table_id, deadline.version, reminders=(),
                                                 reminders_sent=current.reminders_sent, expired_at=now,
                                                 next_at=None, notice=_recorded(notice))  # fmt: skip
                 return notice if marked else None
         # the club acts through the use-case layer (its own lock and version check), its notice in its commit
         side = match.players.index(deadline.subject)
-        what_to_do = {"lapse": "lapse", "forfeit_game": "forfeit", "forfeit_match": "forfeit_match"}[policy]
+        what_to_do = TableAction.LAPSE if lapse else _FORFEITS[policy]
         notice = StepNotice(
-            lambda outcome: Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor,
+            lambda outcome: Notice(NoticeKind.EXPIRY, "match", deadline.table_id, deadline.subject, deadline.actor,
                                    deadline.pending, deadline.due_at,
                                    f"Time is up for {who} in match {deadline.table_id}.\n{outcome.message}",
                                    tuple(match.players))  # fmt: skip
         )
         try:
-            outcome = await service.expire(deadline.table_id, None if what_to_do == "lapse" else side, what_to_do,
+            outcome = await service.expire(deadline.table_id, None if lapse else side, what_to_do,
                                            version=deadline.version, notice=notice)  # fmt: skip
         except (StaleVersionError, ClubError):
             return None
@@ -323,7 +356,7 @@ class MatchClock:
             match = await db.get_match(match_id)
             if match is None or record.member_id not in match.players:
                 return None
-            return await self._claim_notice(self.of(record), match, text, ("claim_match",))
+            return await self._claim_notice(self.of(record), match, text, (Claim.CLAIM_MATCH,))
 
     async def _claim_notice(self, deadline: Deadline, match, text: str, offer: tuple[str, ...]) -> Notice:
         """The notice of a lapsed deadline under the ``claim`` policy: ``text``, then what the late member's
@@ -334,12 +367,13 @@ class MatchClock:
         opponent = match.players[1 - late]
         table, _version = await self.service.table_state(deadline.table_id)
         terms = claim_terms(table, late)
-        words = {"claim_game": f"claim the game ({terms['claim_game']})",
-                 "claim_match": f"claim the match ({terms['claim_match']})", "more_time": f"give {who} 24 hours more"}  # fmt: skip
+        words: dict[str, str] = {Claim.CLAIM_GAME: f"claim the game ({terms[Claim.CLAIM_GAME]})",
+                 Claim.CLAIM_MATCH: f"claim the match ({terms[Claim.CLAIM_MATCH]})",
+                 Claim.MORE_TIME: f"give {who} 24 hours more"}  # fmt: skip
         said = [words[action] for action in offer]
         choice = said[0] if len(said) == 1 else f"{', '.join(said[:-1])}, or {said[-1]}"
         text += f"{names.get(opponent, str(opponent))}, you may {choice}."
-        return Notice("expiry", "match", deadline.table_id, deadline.subject, deadline.actor, deadline.pending,
+        return Notice(NoticeKind.EXPIRY, "match", deadline.table_id, deadline.subject, deadline.actor, deadline.pending,
                       deadline.due_at, text, (opponent, deadline.subject), offer=offer, offer_to=opponent,
                       version=deadline.version, terms=terms)  # fmt: skip
 
@@ -421,7 +455,7 @@ class ChouetteClock:
             text, ping = f"{text}\n{outcome.message}".strip(), tuple(outcome.ping)
         else:
             ping = (deadline.actor,)
-        return Notice("expiry", "chouette", deadline.table_id, deadline.subject, deadline.actor, deadline.pending,
+        return Notice(NoticeKind.EXPIRY, "chouette", deadline.table_id, deadline.subject, deadline.actor, deadline.pending,
                       deadline.due_at, text, ping)  # fmt: skip
 
 

@@ -26,13 +26,16 @@ import math
 import time
 from dataclasses import dataclass
 
-from .clocks import ChouetteClock, Deadline, MatchClock, Notice, StepNotice
+from backgammon.game import Action
+
+from .clocks import MEMBER, ChouetteClock, Claim, Deadline, MatchClock, Notice, NoticeKind, StepNotice, TableClock
 from .errors import InvalidRequestError, NotAPlayerError, NotNowError, StaleVersionError
 from .requests import Request
-from .settings import DAY, HOUR, ClubSettings
-from .table import MatchStatus, Pending
+from .settings import DAY, HOUR, ClubSettings, ExpiryPolicy
+from .table import MatchStatus, Pending, TableAction, TableType
 
-CLAIMS = {"claim_game": "forfeit", "claim_match": "forfeit_match"}
+CLAIMS: dict[str, str] = {Claim.CLAIM_GAME: Action.FORFEIT, Claim.CLAIM_MATCH: TableAction.FORFEIT_MATCH}
+"""The action each claim makes the club take (RULES A2, M5)."""
 
 
 def _year(now: float) -> str:
@@ -103,9 +106,9 @@ async def before_expiry(clock, deadline: Deadline, now: float) -> Notice | None:
     moves to the end of his period plus the time it gave; else, with away days left this year, one is used (24 hours
     more). Returns the notice of what was done (recorded pending with the move), or None to let the table's rule
     apply. Unanswered challenges are not postponed."""
-    if deadline.pending == Pending.ANSWER_CHALLENGE or deadline.stage != "member":
+    if deadline.pending == Pending.ANSWER_CHALLENGE or deadline.stage != MEMBER:
         return None
-    service = clock.service if isinstance(clock, MatchClock) else getattr(clock, "chouettes", None).club
+    service = clock.service if isinstance(clock, MatchClock) else clock.chouettes.club
     club_id = await clock.club_id(deadline)
     state = await away_state(service, club_id, deadline.actor, now)
     names = await clock.names([deadline.actor])
@@ -115,7 +118,7 @@ async def before_expiry(clock, deadline: Deadline, now: float) -> Notice | None:
         given = max(HOUR, deadline.due_at - deadline.set_at) if deadline.set_at else DAY
         due = state.until + given
         text = f"{who} is away: the clock in {where} waits until the end of the away period."
-        notice = Notice("paused", deadline.table, deadline.table_id, deadline.subject, deadline.actor,
+        notice = Notice(NoticeKind.PAUSED, deadline.table, deadline.table_id, deadline.subject, deadline.actor,
                         deadline.pending, due, text, ())  # fmt: skip
         moved = await clock.move(deadline, due, await club_reminders(service, club_id, due, now), notice, now)
         return notice if moved else None
@@ -127,7 +130,7 @@ async def before_expiry(clock, deadline: Deadline, now: float) -> Notice | None:
         f"Time ran out for {who} in {where}: one away day was used automatically, 24 hours more "
         f"({left} away day{'s' if left != 1 else ''} left this year)."
     )
-    notice = Notice("away_day", deadline.table, deadline.table_id, deadline.subject, deadline.actor,
+    notice = Notice(NoticeKind.AWAY_DAY, deadline.table, deadline.table_id, deadline.subject, deadline.actor,
                     deadline.pending, due, text, (deadline.actor,))  # fmt: skip
     if not await clock.move(deadline, due, await club_reminders(service, club_id, due, now), notice, now):
         return None
@@ -151,8 +154,8 @@ async def roll_for_late_doublers(service, now: float) -> list[Notice]:
         who = (await service._names([row.member_id])).get(row.member_id, str(row.member_id))
         text = f"{who} did not double within {prefs.roll_after:g} hours: rolled for them, as they asked.\n"
         notice = StepNotice(
-            lambda outcome, row=row, text=text: Notice("auto_roll", "match", row.match_id, row.member_id,
-                                                       row.member_id, "roll_or_double", row.due_at,
+            lambda outcome, row=row, text=text: Notice(NoticeKind.AUTO_ROLL, "match", row.match_id, row.member_id,
+                                                       row.member_id, Pending.ROLL_OR_DOUBLE, row.due_at,
                                                        text + outcome.message, ())  # fmt: skip
         )
         try:
@@ -179,9 +182,9 @@ class Correspondence:
             raise InvalidRequestError("this server has no club yet: play a game first")
         return club
 
-    async def _my_deadlines(self, club_id: int, member: int) -> list[tuple[object, Deadline]]:
+    async def _my_deadlines(self, club_id: int, member: int) -> list[tuple[TableClock, Deadline]]:
         """The deadlines ``member`` must act on in club ``club_id`` (matches and chouettes), with their clock."""
-        found = []
+        found: list[tuple[TableClock, Deadline]] = []
         db = self.service.db
         for summary in await db.waiting_for(member, club_id):
             record = await db.get_deadline(summary.id)
@@ -190,23 +193,24 @@ class Correspondence:
         if self.chouettes is not None:
             for record in await self.chouettes.store.waiting_for(member):
                 session = await self.chouettes.store.get(record.session_id)
-                if session is not None and session.club_id == club_id and record.stage == "member":
+                if session is not None and session.club_id == club_id and record.stage == MEMBER:
                     found.append((self.clocks[1], ChouetteClock.of(record)))
         return found
 
     async def _my_games(self, club_id: int, member: int) -> list[tuple[str, int, tuple[int, ...]]]:
         """``(table, id, opponents)`` of every game ``member`` plays in club ``club_id`` now."""
-        games = []
-        for summary in await self.service.db.matches_of(member, statuses=("active",), club_id=club_id, limit=500):
+        games: list[tuple[str, int, tuple[int, ...]]] = []
+        active = (MatchStatus.ACTIVE,)
+        for summary in await self.service.db.matches_of(member, statuses=active, club_id=club_id, limit=500):
             opponent = summary.player1 if summary.player0 == member else summary.player0
-            games.append(("match", summary.id, (opponent,)))
+            games.append((TableType.MATCH, summary.id, (opponent,)))
         if self.chouettes is not None:
             for session_id in await self.chouettes.store.session_ids(("open",)):
                 view = await self.chouettes.state(session_id)
                 record = await self.chouettes.store.get(session_id)
                 members = tuple(getattr(view, "in_game", ()) or ())
-                if record.club_id == club_id and member in members:
-                    games.append(("chouette", session_id, tuple(m for m in members if m != member)))
+                if record is not None and record.club_id == club_id and member in members:
+                    games.append((TableType.CHOUETTE, session_id, tuple(m for m in members if m != member)))
         return games
 
     # -- away -----------------------------------------------------------------------------------------------------
@@ -249,7 +253,7 @@ class Correspondence:
         why = f" ({reason})" if reason else ""
         text = f"{who} is away until <t:{int(until)}:f>{why}: their clocks are paused until then."
         return [
-            Notice("away", table, table_id, member, member, "", until, text, opponents)
+            Notice(NoticeKind.AWAY, table, table_id, member, member, "", until, text, opponents)
             for table, table_id, opponents in await self._my_games(club.id, member)
         ]
 
@@ -281,7 +285,7 @@ class Correspondence:
         who = (await service._names([member])).get(member, str(member))
         text = f"{who} is back: their clocks are running again."
         return [
-            Notice("back", table, table_id, member, member, "", now, text, opponents)
+            Notice(NoticeKind.BACK, table, table_id, member, member, "", now, text, opponents)
             for table, table_id, opponents in await self._my_games(club.id, member)
         ]
 
@@ -344,7 +348,7 @@ class Correspondence:
             f"{names.get(member, member)} gives {names.get(deadline.actor, deadline.actor)} {hours:g} hours more in "
             f"match {match_id}: the new deadline is <t:{int(due_at)}:f>."
         )
-        return [Notice("more_time", "match", match_id, deadline.subject, deadline.actor, deadline.pending, due_at,
+        return [Notice(NoticeKind.MORE_TIME, "match", match_id, deadline.subject, deadline.actor, deadline.pending, due_at,
                        text, (deadline.actor,))]  # fmt: skip
 
     # -- nudges and pings ---------------------------------------------------------------------------------------------
@@ -374,7 +378,7 @@ class Correspondence:
             f"Nudge from {names.get(member, member)}: match {match_id} has waited {waited:.0f} hours for "
             f"{names.get(record.member_id, record.member_id)}."
         )
-        return [Notice("nudge", "match", match_id, record.member_id, record.member_id, record.pending,
+        return [Notice(NoticeKind.NUDGE, "match", match_id, record.member_id, record.member_id, record.pending,
                        record.due_at, text, (record.member_id,))]  # fmt: skip
 
     async def ping(self, guild_id: int, member: int, text: str = "") -> list[Notice]:
@@ -385,7 +389,7 @@ class Correspondence:
         who = (await self.service._names([member])).get(member, str(member))
         line = f"{who} pings all their games" + (f": {words}" if words else ".")
         return [
-            Notice("ping", table, table_id, member, member, "", 0.0, line, opponents)
+            Notice(NoticeKind.PING, table, table_id, member, member, "", 0.0, line, opponents)
             for table, table_id, opponents in await self._my_games(club.id, member)
         ]
 
@@ -413,7 +417,7 @@ async def can_claim(service, match_id: int, member: int) -> bool:
         return False
     match = await service.db.get_match(match_id)
     club = None if match is None else await service.db.get_club_by_id(match.club_id)
-    return club is not None and ClubSettings.from_json(club.settings).expiry_policy == "claim"
+    return club is not None and ClubSettings.from_json(club.settings).expiry_policy == ExpiryPolicy.CLAIM
 
 
 async def games_extras(service, member: int, guild_id: int | None, match_ids) -> tuple[dict[int, float], str]:
@@ -513,7 +517,7 @@ async def their_turn_games(service, member: int, guild_id: int | None, *, lapsed
     now = service.clock.now()
     choices = []
     for item in others:
-        if item.status != "active":
+        if item.status != MatchStatus.ACTIVE:
             continue
         record = await service.db.get_deadline(item.match_id)
         if record is None or record.member_id == member or (lapsed and record.expired_at is None):

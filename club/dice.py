@@ -63,6 +63,16 @@ import hashlib
 import hmac
 import secrets
 from collections.abc import Iterable, Sequence
+from enum import StrEnum
+
+
+class DiceSource(StrEnum):
+    """Where a game's dice come from (stored as its value in the ``games`` rows and the log): ``fair``, derived by
+    a recipe below from a committed seed; ``injected``, given from outside (a test or a replay), with no proof."""
+
+    FAIR = "fair"
+    INJECTED = "injected"
+
 
 SEED_BYTES = 32
 RECIPE = "bgclub-hmac-sha256-v1"

@@ -11,10 +11,11 @@ from storage import ActionRecord
 
 from . import proof
 from .commitments import BEACON, CLIENT_SEED, UNUSED_SEED, luck_of
-from .dice import RECIPE_V3, RECIPES, seed_hash, verify_rolls
+from .dice import RECIPE_V3, RECIPES, DiceSource, seed_hash, verify_rolls
 from .errors import InvalidRequestError, shown
 from .scope import _is_id, in_club
 from .service import ClubService
+from .table import MatchStatus
 from .wording import MAX_MESSAGE, clip, plural
 
 ATTACHED = "the attached file"
@@ -51,7 +52,7 @@ async def dice_proof(
     number = view.game_number if game_number is None else game_number
     game = await service.db.get_game(match_id, number)  # this game's rows only: the cost does not grow with history
     if game is None:
-        if view.status not in ("challenged", "active"):
+        if view.status not in (MatchStatus.CHALLENGED, MatchStatus.ACTIVE):
             unused = await _unused(service, match_id, number)
             if unused is not None:
                 return unused
@@ -62,7 +63,7 @@ async def dice_proof(
     actions = await service.db.game_actions(match_id, (number - 1, number))
     rolls = [(a.roll_index, a.dice) for a in actions if a.game_number == number and a.dice is not None]
     head = f"Match #{match_id}, game {number}: {plural(len(rolls), 'roll')} logged."
-    if game.dice == "injected":
+    if game.dice == DiceSource.INJECTED:
         return DiceProof(match_id, number, head + " The dice were given from outside (a test or a replay): "
                          "there is no seed to check.", None)  # fmt: skip
     series = [s for s in proof.match_series([game], actions) if s.key == f"DiceGame{number}"]

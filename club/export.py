@@ -27,6 +27,8 @@ import time
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
+from backgammon.cube import Answer, Stage
+from backgammon.game import Action as GameAction
 from backgammon.matfile import (
     BEAVER,
     DOUBLE,
@@ -40,18 +42,19 @@ from backgammon.matfile import (
     MatchRecord,
     format_mat,
 )
+from backgammon.rules import AutomaticKind
 from storage import ActionRecord, MatchRows, books, matfiles
 from storage.records import GameRecord as StoredGame
 
 from . import offload, proof
 from .errors import UnknownGameError
-from .table import Table
+from .table import FINISHED, MatchKind, MatchStatus, Table, TableAction, TableEvent
 
 if TYPE_CHECKING:
     from .service import ClubService
 
-_CUBE_KINDS = {"double": DOUBLE, "beaver": BEAVER, "raccoon": RACCOON}
-_ANSWERS = {"take": TAKE, "drop": DROP}
+_CUBE_KINDS: dict[str, str] = {Stage.DOUBLE: DOUBLE, Stage.BEAVER: BEAVER, Stage.RACCOON: RACCOON}
+_ANSWERS: dict[str, str] = {Answer.TAKE: TAKE, Answer.DROP: DROP}
 
 
 def _move_text(moves: Sequence[Sequence]) -> str:
@@ -64,7 +67,7 @@ def match_record(
     """The :class:`~backgammon.matfile.MatchRecord` of a match's whole action log (the first action must be its
     ``challenge``). ``names`` are the display names of sides 0 and 1. Raises what a corrupt log raises
     (:class:`~backgammon.errors.GameError` …)."""
-    if not actions or actions[0].kind != "challenge":
+    if not actions or actions[0].kind != TableAction.CHALLENGE:
         raise UnknownGameError("an empty log, or one that does not start with its challenge, cannot be exported")
     table = Table.from_challenge(actions[0].args)
     rules = table.rules
@@ -72,66 +75,65 @@ def match_record(
     if match_id is not None:
         header["Match ID"] = str(match_id)
     header["EventDate"] = time.strftime("%Y.%m.%d", time.gmtime(actions[0].at))
-    if table.kind == "match":
+    if table.kind == MatchKind.MATCH:
         header["Crawford"] = "On" if rules.crawford else "Off"
     else:
         header["Jacoby"] = "On" if rules.jacoby else "Off"
         header["Beaver"] = "On" if rules.beavers else "Off"
         if rules.automatic_doubles:  # our own header line; GNU Backgammon ignores it (it cannot read automatic doubles)
             header["AutomaticDoubles"] = str(rules.automatic_doubles)
-            if rules.automatic_doubles_kind == "add":  # 000 §20b: the factor beside the cube (RULES D6)
-                header["AutomaticDoublesKind"] = "add"
+            if rules.automatic_doubles_kind == AutomaticKind.ADD:  # 000 §20b: the factor beside the cube (RULES D6)
+                header["AutomaticDoublesKind"] = AutomaticKind.ADD.value
     if rules.cube_cap is not None:
         header["CubeLimit"] = str(rules.cube_cap)
     record = MatchRecord(length=table.length, players=(names[0], names[1]), header=header)
     won = [0, 0]  # money sessions: points won by each side (the format has no negative scores)
     game: GameRecord | None = None
     rolled: dict[int, tuple[int, int]] = {}
-
-    def add(action: Action) -> None:
-        game.actions.append(action)
-
     for logged in actions[1:]:
         kind, side = logged.kind, logged.side
         events = table.replay(kind, side, logged.args)
-        if kind == "new_game":
-            score = table.score if table.kind == "match" else (won[0], won[1])
+        if kind == TableAction.NEW_GAME:
+            score = table.score if table.kind == MatchKind.MATCH else (won[0], won[1])
             raises = 0 if rules.automatic_doubles else None
             game = GameRecord(number=table.game_number, score=(score[0], score[1]), automatic_raises=raises)
             record.games.append(game)
             rolled = {}
             continue
-        if game is None:
+        played = table.game
+        if game is None or played is None:
             continue
-        if kind == "opening_roll":
+        if kind == GameAction.OPENING_ROLL:
             d0, d1 = logged.args["dice"]
-            if d0 != d1:
-                rolled[table.game.on_roll] = (max(d0, d1), min(d0, d1))
+            if d0 != d1 and played.on_roll is not None:
+                rolled[played.on_roll] = (max(d0, d1), min(d0, d1))
             if rules.automatic_doubles:
-                game.automatic_raises = table.game.automatic_raises
-        elif kind == "roll":
-            rolled[side] = tuple(logged.args["dice"])
-        elif kind == "play":
-            add(Action(0, side, PLAY, dice=rolled.pop(side, None), text=_move_text(logged.args["moves"])))
-        elif kind in _CUBE_KINDS:
-            add(Action(0, side, _CUBE_KINDS[kind], value=table.game.offered_value))
-        elif kind in _ANSWERS:
-            add(Action(0, side, _ANSWERS[kind]))
+                game.automatic_raises = played.automatic_raises
+        elif side is not None:  # every other game action is a side's
+            if kind == GameAction.ROLL:
+                rolled[side] = (logged.args["dice"][0], logged.args["dice"][1])
+            elif kind == GameAction.PLAY:
+                moves = _move_text(logged.args["moves"])
+                game.actions.append(Action(0, side, PLAY, dice=rolled.pop(side, None), text=moves))
+            elif kind in _CUBE_KINDS:
+                game.actions.append(Action(0, side, _CUBE_KINDS[kind], value=played.offered_value))
+            elif kind in _ANSWERS:
+                game.actions.append(Action(0, side, _ANSWERS[kind]))
         for event in events:
-            if event.kind != "game_over":
+            if event.kind != TableEvent.GAME_OVER:
                 continue
             result = event.data["result"]
             winner = result["winner"]
             if 1 - winner in rolled:  # the loser rolled, then resigned or ran out of time
-                add(Action(0, 1 - winner, PLAY, dice=rolled[1 - winner], text=""))
+                game.actions.append(Action(0, 1 - winner, PLAY, dice=rolled[1 - winner], text=""))
             rolled = {}
             won[winner] += result["points"]
-            over = table.kind == "match" and table.status == "over"
-            add(Action(0, winner, WIN, value=result["points"], match=over))
+            over = table.kind == MatchKind.MATCH and table.status == MatchStatus.OVER
+            game.actions.append(Action(0, winner, WIN, value=result["points"], match=over))
     return record
 
 
-FINAL_STATUSES = ("over", "declined", "cancelled", "expired")
+FINAL_STATUSES = FINISHED
 """Statuses after which a table's log never grows: its match file is written once and kept (``mat_files``)."""
 
 
@@ -151,7 +153,7 @@ def mat_text(
 def mat_name(match_id: int, kind: str, length: int, names: Sequence[str]) -> str:
     """The file name of match ``match_id``'s ``.mat`` file, e.g. ``match12_5pt_Alice_vs_Bob.mat`` (``kind``
     ``'money'`` gives ``money``; names cut to their first 20 letters and digits)."""
-    what = "money" if kind == "money" else f"{length}pt"
+    what = "money" if kind == MatchKind.MONEY else f"{length}pt"
     safe = ["".join(ch for ch in name if ch.isalnum())[:20] or f"side{side}" for side, name in enumerate(names)]
     return f"match{match_id}_{what}_{safe[0]}_vs_{safe[1]}.mat"
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Awaitable, Callable, Sequence
 from dataclasses import dataclass, replace
+from typing import Generic, TypeVar
 
 from backgammon.game import Action
 from backgammon.moves import Play
@@ -22,7 +23,7 @@ from .requests import Request, as_request
 from .results import Outcome, TableView
 from .scope import _is_id, in_club, record_in_club
 from .service import ClubService, HistoryItem, WaitingItem
-from .table import MatchKind, MatchStatus, Pending
+from .table import MatchKind, MatchStatus, Pending, TableAction
 from .wording import (  # noqa: F401 (re-exported: the front ends call frontend.explain, frontend.filter_plays)
     MAX_CHOICES,
     MAX_CLOSEST,
@@ -126,7 +127,7 @@ def answer_action(view: TableView, member: int, yes: bool) -> str:
         raise NotNowError(
             f"There is no {offer} for you to answer in match {view.match_id}: you must {view.pending_text}."
         )
-    who = view.names[view.side_of(view.waiting_for)] if view.waiting_for is not None else "nobody"
+    who = view.name_of(view.waiting_for) if view.waiting_for is not None else "nobody"
     raise NotNowError(f"There is no {offer} for you to answer in match {view.match_id} ({who} is to act).")
 
 
@@ -162,14 +163,18 @@ def describe_item(
 ) -> str:
     """One line for a match in a list: ``#12 vs Bob · 5-point match 2–1 · your turn: play · 21.5 h left · <link>``
     (whose turn it is, the time left on the clock and a link to the board message when known)."""
-    what = "money session" if item.kind == "money" else f"{item.length}-point match"
-    score = f"{item.score[0]:+d}/{item.score[1]:+d}" if item.kind == "money" else f"{item.score[0]}–{item.score[1]}"
+    what = "money session" if item.kind == MatchKind.MONEY else f"{item.length}-point match"
+    score = (
+        f"{item.score[0]:+d}/{item.score[1]:+d}" if item.kind == MatchKind.MONEY else f"{item.score[0]}–{item.score[1]}"
+    )
     text = f"#{item.match_id} vs {item.opponent_name} · {what} {score}"
     if member_waiting and isinstance(item, WaitingItem):
         text += f" · your turn: {item.pending_text}"
         due_at = item.due_at if due_at is None else due_at
     elif isinstance(item, HistoryItem):
-        text += f" · {item.opponent_name}'s turn" if item.status == "active" else " · challenge not answered yet"
+        text += (
+            f" · {item.opponent_name}'s turn" if item.status == MatchStatus.ACTIVE else " · challenge not answered yet"
+        )
     left = time_left(due_at, now)
     if left:
         text += f" · {left}"
@@ -189,43 +194,50 @@ async def open_games(
         waiting += await service.waiting(member, guild_id=guild_id, practice=True)
         history += await service.history(member, guild_id=guild_id, limit=100, practice=True)
     mine = {item.match_id for item in waiting}
-    others = [item for item in history if item.status in ("active", "challenged") and item.match_id not in mine]
+    live = (MatchStatus.ACTIVE, MatchStatus.CHALLENGED)
+    others = [item for item in history if item.status in live and item.match_id not in mine]
     return waiting, others
 
 
+Key = TypeVar("Key")
+"""What a front end names a game by (a match id; the console's target)."""
+
+
 @dataclass(frozen=True, slots=True)
-class GameChoice:
+class GameChoice(Generic[Key]):
     """One game a member could mean: ``key`` (a match id, or whatever the front end uses to find it again),
     ``label`` (one line for a list, see :func:`describe_item`), ``waiting`` (it waits for him to act now) and
     ``pending`` (what it waits for: a match's pending action; None when not known, as for a chouette)."""
 
-    key: object
+    key: Key
     label: str
     waiting: bool
     pending: str | None = None
 
 
-ACTION_PENDINGS = {
-    "accept": ("answer_challenge", "answer_resignation"),
-    "decline": ("answer_challenge", "answer_resignation"),
-    "roll": ("roll", "roll_or_double"),
-    "double": ("roll_or_double",),
-    "take": ("answer_double", "answer_beaver", "answer_raccoon"),
-    "drop": ("answer_double", "answer_beaver", "answer_raccoon"),
-    "beaver": ("answer_double",),
-    "raccoon": ("answer_beaver",),
-    "play": ("play",),
+_ANSWERS = (Pending.ANSWER_CHALLENGE, Pending.ANSWER_RESIGNATION)
+_CUBE_ANSWERS = (Pending.ANSWER_DOUBLE, Pending.ANSWER_BEAVER, Pending.ANSWER_RACCOON)
+ACTION_PENDINGS: dict[str, tuple[Pending, ...]] = {
+    TableAction.ACCEPT: _ANSWERS,
+    TableAction.DECLINE: _ANSWERS,
+    Action.ROLL: (Pending.ROLL, Pending.ROLL_OR_DOUBLE),
+    Action.DOUBLE: (Pending.ROLL_OR_DOUBLE,),
+    Action.TAKE: _CUBE_ANSWERS,
+    Action.DROP: _CUBE_ANSWERS,
+    Action.BEAVER: (Pending.ANSWER_DOUBLE,),
+    Action.RACCOON: (Pending.ANSWER_BEAVER,),
+    Action.PLAY: (Pending.PLAY,),
 }
 """The pending actions of a match where each game action can be done (:func:`choose_game` narrows by them)."""
 
 
 def choose_game(
-    choices: Sequence[GameChoice],
+    choices: Sequence[GameChoice[Key]],
     *,
     for_turn: bool,
     how: str = "say which one with game: (its number)",
     action: str | None = None,
-) -> object:
+) -> Key:
     """The game a member means when he names none — the game-addressing rule of every front end (the console,
     and Discord outside a game's thread). Returns the chosen ``key``.
 

@@ -28,11 +28,13 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import partial
 
 from backgammon.game import Game
-from backgammon.moves import dice_text
+from backgammon.moves import Play, dice_text
 
 from .analysis.walk import ANSWER, PLAY, Decision, decisions
+from .table import MatchStatus
 from .wording import plural
 
 EQUITY, PIPS, CUBE = "equity", "pips", "cube"
@@ -82,12 +84,20 @@ class TurningPoint:
             if not self.after:
                 what += plural(value, "point")
             return f"game {self.game}, {doubler} doubled to {2 * value}, {what}"
-        play = decision.play.notation() or "no move"
-        return f"game {self.game}, {names[decision.side]} with {dice_text(decision.dice)}: {play} — {self.change}"
+        play, dice = _played(decision)
+        moved = play.notation() or "no move"
+        return f"game {self.game}, {names[decision.side]} with {dice_text(dice)}: {moved} — {self.change}"
+
+
+def _played(decision: Decision) -> tuple[Play, tuple[int, int]]:
+    """The play and the dice of a ``play`` decision; raises ``ValueError`` for a decision without them."""
+    if decision.play is None or decision.dice is None:
+        raise ValueError(f"a {decision.kind} decision has no play to show")
+    return decision.play, decision.dice
 
 
 def _pip_lead(decision: Decision) -> tuple[float, float]:
-    start, end = decision.position, decision.play.position
+    start, end = decision.position, _played(decision)[0].position
     return start.pips_opponent - start.pips_player, end.pips_opponent - end.pips_player
 
 
@@ -151,23 +161,23 @@ def highlight_views(point: TurningPoint, names: Sequence[str], title: str = "") 
     header = f"{title + ' ' if title else ''}turning point: {point.change}"
     if point.measure == CUBE:
         doubler = 1 - decision.side
-        common = dict(
+        frame = partial(
+            BoardView, decision.position,
             viewer_name=names[doubler], opponent_name=names[decision.side], viewer_colour=doubler,
             crawford=cube.crawford, score=cube.score, match_length=cube.match_length, position_id="",
         )  # fmt: skip
         owner = {None: None, 0: VIEWER, 1: OPPONENT}[cube.owner]
         return [
-            BoardView(decision.position, on_roll=VIEWER, awaiting="to roll or double", cube_value=cube.value,
-                      cube_owner=owner, **common),
-            BoardView(decision.position, on_roll=OPPONENT, awaiting=f"to take or pass the cube at {2 * cube.value}",
-                      cube_value=cube.value, cube_owner=owner, offered_cube=2 * cube.value, **common),
-            BoardView(decision.position, on_roll=None, awaiting=header[:90],
-                      cube_value=int(point.after) or cube.value, cube_owner=OPPONENT if point.after else owner,
-                      **common),
+            frame(on_roll=VIEWER, awaiting="to roll or double", cube_value=cube.value, cube_owner=owner),
+            frame(on_roll=OPPONENT, awaiting=f"to take or pass the cube at {2 * cube.value}",
+                  cube_value=cube.value, cube_owner=owner, offered_cube=2 * cube.value),
+            frame(on_roll=None, awaiting=header[:90], cube_value=int(point.after) or cube.value,
+                  cube_owner=OPPONENT if point.after else owner),
         ]  # fmt: skip
     side = decision.side
+    play, dice = _played(decision)
     return play_frames(
-        decision.position, decision.play.moves, decision.dice, header[:90],
+        decision.position, play.moves, dice, header[:90],
         viewer_name=names[side], opponent_name=names[1 - side], viewer_colour=side, cube_value=cube.value,
         cube_owner={None: None, 0: VIEWER, 1: OPPONENT}[cube.owner], crawford=cube.crawford, score=cube.score,
         match_length=cube.match_length,
@@ -211,7 +221,7 @@ async def match_highlight(service, match_id: int, *, pool=None, analysis=None, o
     from .analysis.review import club_games
 
     view = await service.state(match_id)
-    if view.status != "over":
+    if view.status != MatchStatus.OVER:
         raise refuse_until_over(f"match #{match_id}", "highlight")
     games = await club_games(service, match_id)
     if analysis is None and pool is not None and engine_available():

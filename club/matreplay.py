@@ -125,15 +125,15 @@ def _file_rolls(record: MatchRecord, rules: RuleSet | None = None) -> dict[int, 
     from the first play, then every later play's dice."""
     rolls: dict[int, list[tuple[int, int]]] = {}
     for index, game in enumerate(record.games, start=1):
-        plays = [action for action in game.actions if action.kind == PLAY and action.dice]
+        plays = [(action.side, action.dice) for action in game.actions if action.kind == PLAY and action.dice]
         sequence: list[tuple[int, int]] = [(3, 3)] * (opening_ties(game, rules) if rules is not None else 0)
         if plays:
-            first = plays[0]
-            high, low = max(first.dice), min(first.dice)
+            first_side, first = plays[0]
+            high, low = max(first), min(first)
             if high == low:  # an opening doublet cannot happen (RULES G2); the club will refuse the play
                 high, low = 2, 1
-            sequence.append((high, low) if first.side == 0 else (low, high))
-            sequence += [tuple(action.dice) for action in plays[1:]]
+            sequence.append((high, low) if first_side == 0 else (low, high))
+            sequence += [(dice[0], dice[1]) for _side, dice in plays[1:]]
         else:
             sequence.append((2, 1))  # a game with no play at all: any opening, then the declared result
         rolls[index] = sequence
@@ -173,13 +173,14 @@ def replay_rules(record: MatchRecord, **options) -> tuple[str, dict]:
 
 
 class _Driver:
-    def __init__(self, service: ClubService, record: MatchRecord, players: tuple[int, int], hook: OutcomeHook | None):
+    def __init__(self, service: ClubService, record: MatchRecord, players: tuple[int, int], hook: OutcomeHook | None,
+                 result: MatReplay, challenge: Outcome) -> None:  # fmt: skip
         self.service = service
         self.record = record
         self.players = players
         self.hook = hook
-        self.outcome: Outcome | None = None
-        self.result: MatReplay | None = None
+        self.outcome = challenge
+        self.result = result
         self.rolls = 0  # rolls made in the current game (the opening included)
         self.plays = 0  # plays made in the current game (auto-played ones included)
         self.game_over = False
@@ -190,7 +191,7 @@ class _Driver:
         from the file's first game's totals (the player lines' running totals, as ``backgammon.replay`` reads
         them), not the club's signed net score."""
         if self.record.length:
-            return tuple(self.outcome.view.score)
+            return self.outcome.view.score[0], self.outcome.view.score[1]
         first = self.record.games[0].score if self.record.games else (0, 0)
         won = [first[0], first[1]]
         for line in self.result.games:
@@ -303,9 +304,13 @@ async def replay_match_file(
     ``python -m backgammon replay``). Never raises for anything in the file: a stop is reported in
     :attr:`MatReplay.problems`; raises :class:`~backgammon.errors.RuleSetError` when the options do not suit the
     file (money options on a match)."""
-    options = {"jacoby": jacoby, "beavers": beavers, "automatic_doubles": automatic_doubles, "crawford": crawford}
-    preset, overrides = replay_rules(record, **options)
-    dice = _FileDice(_file_rolls(record, default_rules(record, **options)))
+    preset, overrides = replay_rules(
+        record, jacoby=jacoby, beavers=beavers, automatic_doubles=automatic_doubles, crawford=crawford
+    )
+    rules = default_rules(
+        record, jacoby=jacoby, beavers=beavers, automatic_doubles=automatic_doubles, crawford=crawford
+    )
+    dice = _FileDice(_file_rolls(record, rules))
     service = ClubService(database, clock=clock or ManualClock(), dice=dice)
     names = (record.players[0].strip() or "Player 1", record.players[1].strip() or "Player 2")
     if names[0] == names[1]:
@@ -317,13 +322,12 @@ async def replay_match_file(
         guild_id, players[0], players[1], length=record.length, rules=preset, overrides=overrides
     )
     result = MatReplay(challenge.match_id, names, record.length)
-    driver = _Driver(service, record, players, on_outcome)
-    driver.result = result
+    driver = _Driver(service, record, players, on_outcome, result, challenge)
     await driver.take(challenge)
     try:
         await driver.call("accept", 1)
         for number, game in enumerate(record.games, start=1):
-            if driver.outcome.view.status != "active":
+            if driver.outcome.view.status != MatchStatus.ACTIVE:
                 result.problems.append(f"the file goes on after the match ended (game {number} not played)")
                 break
             await driver.game(number, game)

@@ -170,32 +170,31 @@ async def decide(table: Table, match_id: int, version: int, pool) -> EngineMove 
     from .analysis.practice import choose_play_task, cube_action_task
     from .analysis.walk import cube_state
 
-    if not table.engine_to_act():
+    side, game = table.engine_side, table.game
+    if not table.engine_to_act() or side is None or game is None:
         return None
-    side = table.engine_side
     _, pending = table.waiting()
-    game = table.game
     strength = table.strength
     seed = engine_seed(match_id, version)
     if pending == Pending.ROLL:
-        return EngineMove("roll")
+        return EngineMove(Action.ROLL)
     if pending == Pending.ROLL_OR_DOUBLE:
         cube: CubeState = cube_state(game, side)
         action = await pool.run(cube_action_task, game.board_for(side).position_id(), cube, strength, seed, False)
-        return EngineMove("double" if action == Action.DOUBLE else "roll")
+        return EngineMove(Action.DOUBLE if action == Action.DOUBLE else Action.ROLL)
     if pending == Pending.PLAY:
         cube = cube_state(game, side)
         notation = await pool.run(choose_play_task, game.board_for(side).position_id(), game.dice, cube, strength, seed)
-        return EngineMove("play", notation or "pass")
+        return EngineMove(Action.PLAY, notation or "pass")
     if pending == Pending.ANSWER_DOUBLE:
         doubler = 1 - side
         cube = cube_state(game, doubler)
         answer = await pool.run(cube_action_task, game.board_for(doubler).position_id(), cube, strength, seed, True)
-        return EngineMove("take" if answer == "take" else "drop")
+        return EngineMove(Action.TAKE if answer == Action.TAKE else Action.DROP)
     if pending in (Pending.ANSWER_BEAVER, Pending.ANSWER_RACCOON):
-        return EngineMove("take")
+        return EngineMove(Action.TAKE)
     if pending == Pending.ANSWER_RESIGNATION:
-        return EngineMove("accept_resignation")
+        return EngineMove(Action.ACCEPT_RESIGNATION)
     return None
 
 

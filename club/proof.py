@@ -31,7 +31,8 @@ from dataclasses import dataclass, replace
 from storage import ActionRecord, GameRecord
 
 from .commitments import BEACON, committed_at, logged_contributions, luck_of, unused_series
-from .dice import RECIPE, RECIPE_V2, RECIPE_V3, RECIPES, Contribution
+from .dice import RECIPE, RECIPE_V2, RECIPE_V3, RECIPES, Contribution, DiceSource
+from .table import TableAction
 
 RECIPE_KEY = "DiceRecipe"
 
@@ -89,11 +90,11 @@ def match_series(games: Iterable[GameRecord], actions: Sequence[ActionRecord]) -
         if action.dice is not None and action.game_number is not None and action.roll_index is not None:
             rolls[action.game_number].append((action.roll_index, tuple(action.dice)))
     recipes = {
-        action.args.get("number"): action.args.get("recipe", RECIPE) for action in actions if action.kind == "new_game"
+        action.args.get("number"): action.args.get("recipe", RECIPE) for action in actions if action.kind == TableAction.NEW_GAME
     }
     out = []
     for game in sorted(games, key=lambda g: g.number):
-        if game.dice != "fair" or game.seed_hash is None:
+        if game.dice != DiceSource.FAIR or game.seed_hash is None:
             continue
         seed = game.seed if game.seed_revealed else None
         recipe = recipes.get(game.number, RECIPE)
@@ -177,7 +178,7 @@ async def chouette_series(chouettes, session_id: int) -> list[Series]:
             rolls[action.series].append((action.roll_index, tuple(action.dice)))
     out = []
     for number, series in sorted((await store.dice(session_id)).items()):
-        if series.dice != "fair" or series.seed_hash is None:
+        if series.dice != DiceSource.FAIR or series.seed_hash is None:
             continue
         seed = series.seed if series.seed_revealed else None
         key = f"DiceChouette{session_id}Series{number}"

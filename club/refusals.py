@@ -18,14 +18,14 @@ from collections.abc import Sequence
 
 from backgammon import cube as cubes
 from backgammon.errors import BackgammonError
-from backgammon.game import Game, Phase
+from backgammon.game import Action, Game, Phase
 from backgammon.moves import dice_text
 from backgammon.notation import parse_segments
 from backgammon.position import Position
 
 from .wording import plural
 
-CUBE_KINDS = ("double", "beaver", "raccoon")
+CUBE_KINDS = (Action.DOUBLE, Action.BEAVER, Action.RACCOON)
 BAR = 25
 
 
@@ -39,7 +39,7 @@ def cube_reason(game: Game, side: int, kind: str) -> str | None:
     so a member who has rolled in the Crawford game hears about the Crawford rule, not only about his dice."""
     if kind not in CUBE_KINDS:
         return None
-    if kind == "double":
+    if kind == Action.DOUBLE:
         if game.cube.offered is None:
             reason = cubes.double_refusal(
                 game.cube, side, game.rules, match_length=game.match_length, score=game.score,

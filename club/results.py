@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from backgammon.errors import BackgammonError
-from backgammon.game import Game, GameResult
+from backgammon.game import Action, Game, GameResult
 from backgammon.ids import encode_match_id
 from backgammon.moves import Move, format_moves
 from backgammon.position import Position
@@ -79,11 +79,11 @@ class GameView:
         last_moves: tuple[Move, ...] = ()
         dice = None
         for entry in reversed(game.history):
-            if entry["action"] in ("roll", "opening_roll") and last_play is not None:
+            if entry["action"] in (Action.ROLL, Action.OPENING_ROLL) and last_play is not None:
                 dice = tuple(entry["dice"])
                 last_play = (last_play[0], last_play[1], dice)
                 break
-            if entry["action"] == "play" and last_play is None:
+            if entry["action"] == Action.PLAY and last_play is None:
                 last_moves = tuple(Move(m[0], m[1], m[2], bool(m[3])) for m in entry["moves"])
                 last_play = (entry["side"], format_moves(last_moves) or "(no legal play)", (0, 0))
         try:
@@ -183,6 +183,11 @@ class TableView:
     def side_of(self, member_id: int) -> int | None:
         """The side ``member_id`` plays, or None."""
         return self.players.index(member_id) if member_id in self.players else None
+
+    def name_of(self, member_id: int) -> str:
+        """The display name of player ``member_id`` (his id as text when he does not play here)."""
+        side = self.side_of(member_id)
+        return str(member_id) if side is None else self.names[side]
 
     @classmethod
     def of(

@@ -25,7 +25,7 @@ table's staleness check (the action wins). A bot runs ``await run_due(clocks)`` 
 
 from __future__ import annotations
 
-from .clocks import ChouetteClock, Deadline, MatchClock, Notice, TableClock
+from .clocks import ChouetteClock, Deadline, MatchClock, Notice, NoticeKind, TableClock
 from .correspondence import before_expiry, roll_for_late_doublers
 
 
@@ -41,7 +41,7 @@ def _clocks(tables) -> list[TableClock]:
     return [MatchClock(tables)]
 
 
-async def due(clocks, now: float | None = None) -> list[tuple[str, Deadline]]:
+async def due(clocks, now: float | None = None) -> list[tuple[NoticeKind, Deadline]]:
     """What is due at ``now`` (default: each table's clock) as ``(kind, deadline)``, without firing anything.
     ``clocks``: as for :func:`run_due`."""
     items = []
@@ -67,7 +67,7 @@ async def run_due(clocks, now: float | None = None) -> list[Notice]:
         if isinstance(clock, MatchClock):  # a member's opt-in: roll for him once his roll_after hours are up
             fired += await roll_for_late_doublers(clock.service, at)
         for kind, deadline in await due(clock, at):
-            if kind == "reminder":
+            if kind == NoticeKind.REMINDER:
                 notice = await _remind(clock, deadline, at)
             else:
                 notice = await before_expiry(clock, deadline, at)
@@ -88,6 +88,6 @@ async def _remind(clock: TableClock, deadline: Deadline, now: float) -> Notice |
         f"Reminder: {actor}, you have {hours:.1f} hours left to {clock.words(deadline.pending)}{whose} "
         f"in {clock.noun} {deadline.table_id}."
     )
-    notice = Notice("reminder", deadline.table, deadline.table_id, deadline.subject, deadline.actor,
+    notice = Notice(NoticeKind.REMINDER, deadline.table, deadline.table_id, deadline.subject, deadline.actor,
                     deadline.pending, deadline.due_at, text, (deadline.actor,))  # fmt: skip
     return notice if await clock.mark_reminded(deadline, now, notice) else None

@@ -52,7 +52,7 @@ from .clock import Clock, SystemClock
 from .clocks import StepNotice
 from .commitments import Ahead, DiceBook, check_luck
 from .describe import describe, pending_words
-from .dice import RECIPE, new_seed
+from .dice import RECIPE, DiceSource, new_seed
 from .errors import (
     InvalidRequestError,
     NotAPlayerError,
@@ -67,7 +67,7 @@ from .requests import Request, as_request
 from .results import GameView, Outcome, TableView
 from .settings import ClubSettings, MemberPreferences
 from .step import MatchStep, _GameInfo, store_challenge
-from .table import FINISHED, Event, MatchKind, MatchStatus, Pending, Table, TableAction, TableEvent
+from .table import FINISHED, Event, GameStatus, MatchKind, MatchStatus, Pending, Table, TableAction, TableEvent
 from .work import TableLocks, UnsavedBoards, run_unit
 from .work import check_id as _check_id
 
@@ -253,24 +253,24 @@ class ClubService:
             club_id=club.id, players=(challenger, opponent), length=length, rules=rule_set, stake=stake
         )
         state = table.state_json()
-        book = None
+        commitment = None
         if self._dice is None:  # game 1's server seed, committed now: before anyone's client seed
-            book = DiceBook(Ahead.draw(1, self._seeds, self.clock.now()))
-            args["next_seed_hash"] = book.ahead.seed_hash
-            state["dice"] = book.to_json()
+            ahead = Ahead.draw(1, self._seeds, self.clock.now())
+            commitment = args["next_seed_hash"] = ahead.seed_hash
+            state["dice"] = DiceBook(ahead).to_json()
         now = self.clock.now()
-        due = now + settings.time_limit("answer_challenge")
+        due = now + settings.time_limit(Pending.ANSWER_CHALLENGE)
         deadline = DeadlineWrite(
-            opponent, "answer_challenge", due, tuple(due - r for r in settings.reminders if due - r > now)
+            opponent, Pending.ANSWER_CHALLENGE, due, tuple(due - r for r in settings.reminders if due - r > now)
         )
         record = await store_challenge(self.db, table, state, args, deadline=deadline, now=now)
         names = (members[challenger].display_name, members[opponent].display_name)
         event = Event(TableAction.CHALLENGE, 0, data={"rules": rule_set.describe(), "stake": stake})
         text = describe(event, names, money=length == 0, length=length)
         text += f" Rules: {rule_set.describe()}." + (f" Stake: {stake} per point." if stake else "")
-        if book is not None:
+        if commitment is not None:
             text += (f" Game 1 dice commitment (SHA-256 of its server seed, fixed before either player's client "
-                     f"seed): {book.ahead.seed_hash}.")  # fmt: skip
+                     f"seed): {commitment}.")  # fmt: skip
         view = TableView.of(
             record.id, table, version=record.version, names=names, due_at=due, seed_hash=None, seed=None
         )
@@ -389,10 +389,11 @@ class ClubService:
                 step.contribute(side)  # his client seed, if one is due
             try:
                 if kind == Action.ROLL:
-                    if "roll" not in step.table.game.legal_actions(side):
+                    game = step.table.game
+                    if game is None or Action.ROLL not in game.legal_actions(side):
                         raise step.not_now(side, kind)
                     dice, index = step.roll_dice()
-                    step.act("roll", side, dice, dice=dice, roll_index=index)
+                    step.act(Action.ROLL, side, dice, dice=dice, roll_index=index)
                 else:
                     step.act(kind, side, value)
             except NotNowError:
@@ -400,7 +401,7 @@ class ClubService:
             except WrongPhaseError:
                 raise step.not_now(side, kind) from None
             except IllegalPlayError as error:
-                if kind == Action.PLAY and isinstance(value, str):
+                if kind == Action.PLAY and isinstance(value, str) and step.table.game is not None:
                     raise explain_illegal(error, step.table.game, value) from None
                 raise
 
@@ -454,7 +455,7 @@ class ClubService:
                 side = step.table.side_of(member)
                 if side is None:
                     raise NotAPlayerError(
-                        f"You do not play in {'session' if step.table.kind == 'money' else 'match'} {match_id}: "
+                        f"You do not play in {'session' if step.table.kind == MatchKind.MONEY else 'match'} {match_id}: "
                         f"it is {step.names[0]} against {step.names[1]}."
                     )
             await operation(step, side)
@@ -540,16 +541,15 @@ class ClubService:
         if request is not None and not request.in_club(club.guild_id):
             raise UnknownGameError(f"There is no match or session {match_id} here.")
         table = self._table(record, game_record)
-        names = tuple(members[p].display_name if p in members else str(p) for p in record.players)
-        prefs = tuple(
-            MemberPreferences.from_json(members[p].preferences if p in members else {}) for p in record.players
-        )
+        shown = [members[p].display_name if p in members else str(p) for p in record.players]
+        kept = [MemberPreferences.from_json(members[p].preferences if p in members else {}) for p in record.players]
+        names, prefs = (shown[0], shown[1]), (kept[0], kept[1])
         from .practice import settings_of  # a practice room follows its club's settings
 
         step = MatchStep(self, record, table, self.clock.now(), await settings_of(self.db, club), names, prefs)
         step.book = DiceBook.from_json(record.state.get("dice"))
         if game_record is not None:
-            v2 = step.book.current == game_record.number and game_record.dice == "fair"
+            v2 = step.book.current == game_record.number and game_record.dice == DiceSource.FAIR
             step.games[game_record.number] = _GameInfo(
                 number=game_record.number,
                 dice=game_record.dice,
@@ -558,7 +558,7 @@ class ClubService:
                 rolls=game_record.rolls,
                 expected_version=game_record.version,
                 version=game_record.version,
-                was_over=game_record.status == "over",
+                was_over=game_record.status == GameStatus.OVER,
                 recipe=step.book.recipe if v2 else RECIPE,
                 beacon=(step.book.beacon or {}).get("randomness") if v2 else None,
                 contributions=step.book.contributions(game_record.number) if v2 else [],
@@ -616,6 +616,14 @@ class ClubService:
             direct=tuple(player for player, prefs in zip(table.players, step.prefs, strict=True) if prefs.notify),
         )
 
+    async def match_row(self, match_id: int) -> MatchRecord:
+        """The stored row of match ``match_id`` (who plays, in which club, its status). Raises
+        :class:`UnknownGameError`."""
+        record = await self.db.get_match(match_id)
+        if record is None:
+            raise UnknownGameError(f"There is no match or session {match_id}.")
+        return record
+
     # -- Discord messages (ids only) -----------------------------------------------------------------------------------
     async def remember_message(
         self, match_id: int, channel_id: int, message_id: int, *, game_number: int | None = None, purpose: str = "board"
@@ -624,8 +632,7 @@ class ClubService:
         _check_id(match_id, "match id")
         _check_id(channel_id, "channel id")
         _check_id(message_id, "message id")
-        if await self.db.get_match(match_id) is None:
-            raise UnknownGameError(f"There is no match or session {match_id}.")
+        await self.match_row(match_id)
         return await self.db.add_message(
             match_id, channel_id, message_id, self.clock.now(), game_number=game_number, purpose=purpose
         )

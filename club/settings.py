@@ -8,14 +8,26 @@ or bad values with :class:`~club.errors.InvalidRequestError`.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field, fields, replace
+from enum import StrEnum
 from typing import Any
 
 from backgammon.errors import RuleSetError
 from backgammon.rules import PRESETS, RuleSet
 
 from .errors import InvalidRequestError, shown
+from .table import Pending
 
-EXPIRY_POLICIES = ("nothing", "forfeit_game", "forfeit_match", "claim")
+
+class ExpiryPolicy(StrEnum):
+    """A club's ``expiry_policy`` (:data:`EXPIRY_POLICIES`); stored as its value."""
+
+    NOTHING = "nothing"
+    FORFEIT_GAME = "forfeit_game"
+    FORFEIT_MATCH = "forfeit_match"
+    CLAIM = "claim"
+
+
+EXPIRY_POLICIES = tuple(ExpiryPolicy)
 """What happens when a pending action's deadline passes (RULES A2, M5): nothing (the players are told and play
 continues when the late player acts), the late player forfeits the game, or the late player forfeits the match
 (a money session: it ends after the forfeited game), or ``claim``: nothing happens by itself — the opponent is
@@ -68,7 +80,7 @@ class ClubSettings:
     move_time: float = 3 * DAY
     challenge_time: float = 7 * DAY
     reminders: tuple[float, ...] = (DAY, 4 * HOUR)
-    expiry_policy: str = "nothing"
+    expiry_policy: ExpiryPolicy = ExpiryPolicy.NOTHING
     max_stake: int = 1_000_000
     game_channel: int = 0
     away_days: int = 0
@@ -109,6 +121,7 @@ class ClubSettings:
             raise InvalidRequestError(
                 f"expiry_policy {self.expiry_policy!r} is not one of {', '.join(EXPIRY_POLICIES)}"
             )
+        object.__setattr__(self, "expiry_policy", ExpiryPolicy(self.expiry_policy))
         if (
             isinstance(self.max_stake, bool)
             or not isinstance(self.max_stake, int)
@@ -215,7 +228,7 @@ class ClubSettings:
     def time_limit(self, pending: str) -> float:
         """Seconds allowed for the ``pending`` action: ``challenge_time`` for answering a challenge, else
         ``move_time``."""
-        return self.challenge_time if pending == "answer_challenge" else self.move_time
+        return self.challenge_time if pending == Pending.ANSWER_CHALLENGE else self.move_time
 
 
 def _fits(preset: str, length: int, overrides: dict) -> bool:

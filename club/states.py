@@ -73,6 +73,8 @@ async def upgrade_states(db: Database) -> UpgradeReport:
     report.current -= len(old_matches) + len(old_chouettes)
     for match_id in old_matches:
         record = await db.get_match(match_id)
+        if record is None:
+            continue
         try:
             table, _, _ = replay_log(await db.actions(match_id))
         except (BackgammonError, KeyError, TypeError, ValueError) as error:
@@ -82,20 +84,22 @@ async def upgrade_states(db: Database) -> UpgradeReport:
         await _rewrite(db, report, ("match", match_id), record.version, stored, table.state_json())
     chouettes = ChouetteStore(db)
     for session_id in old_chouettes:
-        record = await chouettes.get(session_id)
+        session = await chouettes.get(session_id)
+        if session is None:
+            continue
         try:
-            table = replay_chouette(await chouettes.actions(session_id))
+            chouette = replay_chouette(await chouettes.actions(session_id))
         except (BackgammonError, KeyError, TypeError, ValueError) as error:
             report.problems.append(f"chouette {session_id}: the log does not replay ({error}); left as it was")
             continue
-        stored = canonical("chouette", record.state)
-        rows = [(row.game, row.to_json()) for row in table.session.sheet_rows()]
-        if held_sheet_rows(record.state) not in (None, rows):
+        stored = canonical("chouette", session.state)
+        rows = [(row.game, row.to_json()) for row in chouette.session.sheet_rows()]
+        if held_sheet_rows(session.state) not in (None, rows):
             report.problems.append(f"chouette {session_id}: the stored sheet differs from its log's; left as it was")
             continue
-        if dumps(stored) == dumps(table.to_json()):  # the rows first: a state without them must find them stored
-            await chouettes.add_sheet_rows(session_id, rows, record.updated_at)
-        await _rewrite(db, report, ("chouette", session_id), record.version, stored, table.to_json())
+        if dumps(stored) == dumps(chouette.to_json()):  # the rows first: a state without them must find them stored
+            await chouettes.add_sheet_rows(session_id, rows, session.updated_at)
+        await _rewrite(db, report, ("chouette", session_id), session.version, stored, chouette.to_json())
     return report
 
 

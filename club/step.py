@@ -14,12 +14,12 @@ from storage import Commit, DeadlineWrite, GameWrite, MatchRecord, MatchWrite, N
 from .beacon import Round, start_ms_of
 from .commitments import BEACON, CLIENT_SEED, UNUSED_SEED, DiceBook, due, luck_args, unused_args
 from .describe import pending_words
-from .dice import RECIPE_V3
+from .dice import RECIPE_V3, DiceSource
 from .errors import GameFinishedError, NotNowError, NotYourTurnError, StaleVersionError
 from .refusals import CUBE_KINDS, cube_reason, roll_reason
 from .requests import Request
 from .settings import MemberPreferences
-from .table import GAME_ACTIONS, Event, MatchKind, MatchStatus, Pending, Table, TableAction, TableEvent
+from .table import GAME_ACTIONS, Event, GameStatus, MatchKind, MatchStatus, Pending, Table, TableAction, TableEvent
 from .work import DiceInUse, Step
 
 if TYPE_CHECKING:
@@ -133,12 +133,15 @@ class MatchStep(Step):
         self.events.extend((event if not auto else _auto(event), game_number) for event in events)
         if table.game is not None and table.game.is_over:
             info = self.games[table.game_number]
-            if not info.was_over and info.seed is not None and not any(r[0] == info.number for r in self.revealed):
-                self.revealed.append((info.number, info.seed.hex(), info.seed_hash))
-                reveal = {"number": info.number, "seed": info.seed.hex(), "seed_hash": info.seed_hash,
-                          "recipe": info.recipe, "clients": [text for _, text in info.contributions]}  # fmt: skip
+            seed, seed_hash = info.seed, info.seed_hash
+            told = info.was_over or any(r[0] == info.number for r in self.revealed)
+            if seed is not None and seed_hash is not None and not told:
+                self.revealed.append((info.number, seed.hex(), seed_hash))
+                clients = [text for _, text in info.contributions]
+                reveal: dict[str, Any] = {"number": info.number, "seed": seed.hex(), "seed_hash": seed_hash,
+                                          "recipe": info.recipe, "clients": clients}  # fmt: skip
                 sides = [who for series, who, _, _ in self.book.clients if series == info.number]
-                if len(sides) == len(reveal["clients"]):  # whose each client seed is (the reveal names him)
+                if len(sides) == len(clients):  # whose each client seed is (the reveal names him)
                     reveal["sides"] = sides
                 self.events.append((Event(TableEvent.REVEAL, None, data=reveal), info.number))
 
@@ -163,8 +166,8 @@ class MatchStep(Step):
             # a 1-point match has no game 2: no commitment for it (any win of game 1 ends the match, RULES M1)
             seed, commitment, ahead = self.book.start(number, self.service._seeds, last=table.length == 1,
                                                       now=self.now, recipe=RECIPE_V3)  # fmt: skip
-            info = _GameInfo(number, "fair", seed, commitment, 0, RECIPE_V3, self.book.contributions(number))
-            args = {"number": number, "dice": "fair", "seed_hash": commitment, "recipe": RECIPE_V3}
+            info = _GameInfo(number, DiceSource.FAIR, seed, commitment, 0, RECIPE_V3, self.book.contributions(number))
+            args = {"number": number, "dice": DiceSource.FAIR, "seed_hash": commitment, "recipe": RECIPE_V3}
             if ahead is not None:
                 args["next_seed_hash"] = ahead
             beacon = self.service.beacon
@@ -217,10 +220,11 @@ class MatchStep(Step):
         if self.beacon_due() is not None:
             return
         for _ in range(MAX_OPENING_TIES):
-            if self.table.game.phase != Phase.OPENING:
+            game = self.table.game
+            if game is None or game.phase != Phase.OPENING:
                 return
             dice, index = self.roll_dice()
-            self.act("opening_roll", None, dice, dice=dice, roll_index=index)
+            self.act(Action.OPENING_ROLL, None, dice, dice=dice, roll_index=index)
 
     def autoplay(self) -> None:
         """Do what needs no decision: start the next game and roll its opening, roll for a member who cannot
@@ -235,15 +239,17 @@ class MatchStep(Step):
                 self.start_game()
             elif pending == Pending.OPENING_ROLL:
                 self.opening()
-                if table.game.phase == Phase.OPENING:
+                if table.game is None or table.game.phase == Phase.OPENING:
                     return
+            elif side is None:
+                return
             elif pending == Pending.ROLL and self.prefs[side].auto_roll:
                 dice, index = self.roll_dice()
-                self.act("roll", side, dice, auto=True, dice=dice, roll_index=index)
+                self.act(Action.ROLL, side, dice, auto=True, dice=dice, roll_index=index)
             elif pending == Pending.PLAY and len(plays := table.legal_plays()) == 1:
-                self.act("play", side, plays[0], auto=True)
+                self.act(Action.PLAY, side, plays[0], auto=True)
             elif pending == Pending.ANSWER_DOUBLE and self.takes_at_once(side):
-                self.act("take", side, auto=True)
+                self.act(Action.TAKE, side, auto=True)
             else:
                 return
 
@@ -251,7 +257,7 @@ class MatchStep(Step):
         """True when ``side``'s standing take answer (his private ``take_upto`` preference for this money session,
         RULES D2, C9) covers the double offered to him now."""
         upto = self.prefs[side].take_upto.get(f"match:{self.record.id}")
-        offered = self.table.game.cube.offered_count
+        offered = None if self.table.game is None else self.table.game.cube.offered_count
         return self.table.kind == MatchKind.MONEY and upto is not None and offered is not None and offered <= upto
 
     # -- checks ---------------------------------------------------------------------------------------------------
@@ -324,7 +330,7 @@ class MatchStep(Step):
         side, pending = table.waiting()
         waiting_member = None if side is None else table.players[side]
         deadline = None
-        if waiting_member is not None and not table.practice:  # a practice game has no clock at all
+        if waiting_member is not None and pending is not None and not table.practice:  # a practice game: no clock
             due = self.now + self.settings.time_limit(pending)
             reminders = tuple(due - r for r in self.settings.reminders if due - r > self.now)
             deadline = DeadlineWrite(waiting_member, pending, due, reminders)
@@ -347,14 +353,19 @@ class MatchStep(Step):
         for info in self.games.values():
             if not info.touched:
                 continue
-            state = info.final_state if info.final_state is not None else table.game.to_json()
+            if info.final_state is not None:
+                state = info.final_state
+            elif table.game is not None:
+                state = table.game.to_json()
+            else:
+                continue
             over = state["result"] is not None
             games.append(
                 GameWrite(
                     number=info.number,
                     state=state,
                     version=info.version,
-                    status="over" if over else "playing",
+                    status=GameStatus.OVER if over else GameStatus.PLAYING,
                     rolls=info.rolls,
                     expected_version=info.expected_version,
                     dice=info.dice,

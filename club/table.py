@@ -91,6 +91,14 @@ class TableEvent(StrEnum):
     REVEAL = "reveal"  # a game's dice seed revealed (club.step)
 
 
+class TableType(StrEnum):
+    """Which kind of table: a 1-on-1 (a match or a money session) or a chouette. Stored as its value (the subject
+    kind of the action store, deadlines, notices, button ids)."""
+
+    MATCH = "match"
+    CHOUETTE = "chouette"
+
+
 class MatchKind(StrEnum):
     """A table to ``length`` points, or a money session (length 0)."""
 
@@ -112,6 +120,7 @@ class Pending(StrEnum):
     OPENING_ROLL = "opening_roll"
     NEW_GAME = "new_game"
 
+
 STATE_FORMAT = 2
 """The format of ``matches.state`` written now: 2 = hot state (no list of finished games); 1 also
 held every finished game's result. :mod:`club.states` reads both and upgrades 1 to 2 by replaying the log."""
@@ -127,6 +136,13 @@ class MatchStatus(StrEnum):
     DECLINED = "declined"
     CANCELLED = "cancelled"
     EXPIRED = "expired"
+
+
+class GameStatus(StrEnum):
+    """The status of one game's row (stored as its value): ``playing`` until its result, then ``over``."""
+
+    PLAYING = "playing"
+    OVER = "over"
 
 
 FINISHED = (MatchStatus.OVER, MatchStatus.DECLINED, MatchStatus.CANCELLED, MatchStatus.EXPIRED)
@@ -345,7 +361,7 @@ class MatchTable:
         return state
 
     # -- the hooks of club.work.TableBase (a protocol), and views ------------------------------------------------------
-    store_kind = "match"
+    store_kind = TableType.MATCH
 
     @property
     def finished(self) -> bool:
@@ -355,7 +371,7 @@ class MatchTable:
     def acting(self) -> list[tuple[int, str]]:
         """``[(member, pending)]`` for the one member the table waits for, or ``[]`` (:meth:`waiting`)."""
         side, pending = self.waiting()
-        return [] if side is None else [(self.players[side], pending)]
+        return [] if side is None or pending is None else [(self.players[side], pending)]
 
     def to_state(self) -> dict[str, Any]:
         """The hot state to store: :meth:`state_json`."""
@@ -395,6 +411,8 @@ class MatchTable:
         if game.phase == Phase.OPENING:
             return None, Pending.OPENING_ROLL
         side = game.turn
+        if side is None:  # after the opening roll every phase has a side to act
+            return None, None
         if game.phase == Phase.ROLL:
             return side, Pending.ROLL_OR_DOUBLE if self.can_double(side) else Pending.ROLL
         return side, PENDING_BY_PHASE[game.phase]
@@ -426,11 +444,11 @@ class MatchTable:
             if kind == Action.OPENING_ROLL:
                 game.opening_roll(*value)
             elif kind == Action.ROLL:
-                game.roll(side, value)
+                game.roll(_side(kind, side), value)
             elif kind == Action.PLAY:
-                game.play(side, value)
+                game.play(_side(kind, side), value)
             elif kind == Action.RESIGN:
-                game.resign(side, value)
+                game.resign(_side(kind, side), value)
             else:
                 getattr(game, kind)(side)
             args = dict(game.history[-1])
@@ -500,6 +518,7 @@ class MatchTable:
             if self.status != MatchStatus.ACTIVE:
                 raise WrongPhaseError(f"nothing to forfeit (status {self.status})")
             events = [Event(TableAction.FORFEIT_MATCH, side)]
+            side = _side(kind, side)
             if self.game is not None and not self.game.is_over:
                 self.game.forfeit(side)
                 events += self._after_game_action(Action.FORFEIT, side, dict(self.game.history[-1]), announce=False)
@@ -516,16 +535,17 @@ class MatchTable:
         self, kind: str, side: int | None, args: dict[str, Any], announce: bool = True
     ) -> list[Event]:
         game = self.game
+        result = game.result if game is not None and game.is_over else None
         events = [Event(kind, side, data=self._event_data(kind, args))] if announce else []
-        if game.is_over and self.games_played < self.game_number:
-            self.match.record(game.result)
+        if result is not None and self.games_played < self.game_number:
+            self.match.record(result)
             self.match.games.clear()  # scores and Crawford bookkeeping only: the result is in the game's row
             self.games_played += 1
             events.append(
                 Event(
                     TableEvent.GAME_OVER,
-                    game.result.winner,
-                    data=GameOverData(number=self.game_number, result=game.result.to_json(), score=self.score),
+                    result.winner,
+                    data=GameOverData(number=self.game_number, result=result.to_json(), score=self.score),
                 )
             )
             if self.match.is_over:
@@ -540,7 +560,8 @@ class MatchTable:
         if kind in (Action.OPENING_ROLL, Action.ROLL):
             dice = DiceData(dice=tuple(args["dice"]))
             if kind == Action.OPENING_ROLL:
-                dice.update(tie=args["dice"][0] == args["dice"][1], cube=game.cube_value)
+                dice["tie"] = args["dice"][0] == args["dice"][1]
+                dice["cube"] = game.cube_value
                 if not dice["tie"]:
                     dice["first"] = game.on_roll
             return dice
@@ -549,7 +570,7 @@ class MatchTable:
 
             moves = tuple(Move(m[0], m[1], m[2], bool(m[3])) for m in args["moves"])
             return PlayData(play=format_moves(moves), moves=len(moves))
-        if kind in (Action.DOUBLE, Action.BEAVER, Action.RACCOON):
+        if kind in (Action.DOUBLE, Action.BEAVER, Action.RACCOON) and game.offered_value is not None:
             return OfferData(offered=game.offered_value)
         if kind == Action.TAKE:
             return TakeData(cube=game.cube_value, owner=game.cube_owner)
@@ -565,6 +586,13 @@ class MatchTable:
     def legal_plays(self) -> list[Play]:
         """The legal plays of the current dice (``[]`` unless a play is awaited)."""
         return [] if self.game is None else self.game.legal_plays()
+
+
+def _side(kind: str, side: int | None) -> int:
+    """``side`` of an action that needs one (every game action but the opening roll); raises :class:`GameError`."""
+    if side is None:
+        raise GameError(f"{kind} needs the side that acts")
+    return side
 
 
 def replay_log(actions: Sequence[Any]) -> tuple[Table, dict[int, dict[str, Any]], dict[int, int]]:

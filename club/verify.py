@@ -29,13 +29,13 @@ from storage.chouettes import ChouetteStore
 
 from . import offload
 from .beacon import CHAINS, BeaconError
-from .chouette.table import member_id
+from .chouette.table import ChouetteAction, member_id
 from .chouette.table import replay as replay_chouette
 from .commitments import BEACON, CLIENT_SEED, logged_contributions, luck_of, luck_problems, unused_series
-from .dice import RECIPE, RECIPE_V3, seed_hash, verify_rolls
+from .dice import RECIPE, RECIPE_V3, DiceSource, seed_hash, verify_rolls
 from .proof import chouette_members, chouette_recipes
 from .states import canonical, held_sheet_rows
-from .table import TableAction, replay_log
+from .table import GameStatus, TableAction, replay_log
 
 
 @dataclass
@@ -198,8 +198,9 @@ def _check_game(report: MatchReport, game, state, count: int, actions, related, 
     if game.version != count:
         report.problems.append(f"{label}: version {game.version} but {count} logged actions")
     over = state["result"] is not None
-    if game.status != ("over" if over else "playing"):
-        report.problems.append(f"{label}: status {game.status!r} but the log says {'over' if over else 'playing'}")
+    expected = GameStatus.OVER if over else GameStatus.PLAYING
+    if game.status != expected:
+        report.problems.append(f"{label}: status {game.status!r} but the log says {expected}")
     if dumps(game.result) != dumps(state["result"]):
         report.problems.append(f"{label}: stored result {game.result} but the log gives {state['result']}")
     rolls = [(a.roll_index, a.dice) for a in actions if a.dice is not None]
@@ -208,7 +209,7 @@ def _check_game(report: MatchReport, game, state, count: int, actions, related, 
         report.problems.append(f"{label}: the commitment in the log differs from the stored one")
     if game.rolls != len(rolls):
         report.problems.append(f"{label}: roll counter {game.rolls} but {len(rolls)} logged rolls")
-    if game.dice == "injected":
+    if game.dice == DiceSource.INJECTED:
         report.injected_games += 1
         return
     if game.seed is None or game.seed_hash is None:
@@ -384,28 +385,28 @@ async def _check_dice(store: ChouetteStore, session_id: int, actions, table, rep
     for action in actions:
         if action.dice is None or action.series is None:
             continue
-        if action.kind in ("seat", "rethrow"):
+        if action.kind in (ChouetteAction.SEAT, ChouetteAction.RETHROW):
             for offset, (_member, dice) in enumerate(action.dice):
                 rolls[action.series].append((action.roll_index + offset, dice))
         else:
             rolls[action.series].append((action.roll_index, action.dice))
     finished = {row.game for row in table.session.sheet().rows}
-    if table.status == "closed":
+    if table.finished:
         revealed = {series.seed_hash for series in (await store.dice(session_id)).values() if series.seed_revealed}
         report.problems.extend(all_opened(actions, revealed))
     recipes = chouette_recipes(actions)
     beacons = {a.args.get("game"): a.args for a in actions if a.kind == BEACON}
-    named = {(a.args["number"] if a.kind == "start_game" else 0): a.args.get("beacon")
-             for a in actions if a.kind in ("start_game", "seat_call")}  # fmt: skip
+    named = {(a.args["number"] if a.kind == ChouetteAction.START_GAME else 0): a.args.get("beacon")
+             for a in actions if a.kind in (ChouetteAction.START_GAME, ChouetteAction.SEAT_CALL)}  # fmt: skip
     for number, series in (await store.dice(session_id)).items():
         label = "seating dice" if number == 0 else f"game {number} dice"
         logged = rolls.get(number, [])
         if series.rolls != len(logged):
             report.problems.append(f"{label}: roll counter {series.rolls} but {len(logged)} logged rolls")
-        if series.dice == "injected":
+        if series.dice == DiceSource.INJECTED:
             report.injected_games += 1
             continue
-        due = number in finished if number else table.status == "closed"
+        due = number in finished if number else table.finished
         recipe = recipes.get(number, RECIPE)
         contributions, randomness = _claims(report, label, actions, number, series.seed_hash, recipe,
                                             named.get(number), beacons.get(number), bool(logged))  # fmt: skip

@@ -37,7 +37,7 @@ from typing import Any, Generic, Protocol, TypeVar
 from storage import MessageWrite, VersionConflictError
 
 from .admission import Admission
-from .dice import RECIPE, Contribution, derive, seed_hash
+from .dice import RECIPE, Contribution, DiceSource, derive, seed_hash
 from .errors import MAX_ID, InvalidRequestError, StaleVersionError, shown
 
 
@@ -121,15 +121,15 @@ class DiceInUse:
     def fresh_seed(seeds: Callable[[], bytes], injected: bool, recipe: str = RECIPE) -> dict[str, Any]:
         """The fields of a new series: a fresh seed and its commitment (by ``recipe``), or injected dice."""
         if injected:
-            return {"dice": "injected", "seed": None, "seed_hash": None, "rolls": 0}
+            return {"dice": DiceSource.INJECTED, "seed": None, "seed_hash": None, "rolls": 0}
         seed = seeds()
-        return {"dice": "fair", "seed": seed, "seed_hash": seed_hash(seed), "rolls": 0, "recipe": recipe}
+        return {"dice": DiceSource.FAIR, "seed": seed, "seed_hash": seed_hash(seed), "rolls": 0, "recipe": recipe}
 
     def roll(self, injector: Callable[[int, int, int], Any] | None, subject_id: int, count: int = 2):
         """The next ``count`` dice and the counter they came from (``injector(subject_id, number, counter)`` for
         injected dice); advances the counter."""
         index = self.rolls
-        if self.dice == "fair":
+        if self.dice == DiceSource.FAIR:
             dice = list(derive(self.recipe, self.seed, index, self.contributions, count, self.beacon))
         else:
             dice = list(injector(subject_id, self.number, index))[:count]

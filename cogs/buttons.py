@@ -30,6 +30,7 @@ from typing import Any
 
 import discord
 
+from club.clocks import Claim
 from club.errors import InvalidRequestError
 from club.frontend import ACTION_LABELS
 
@@ -122,7 +123,7 @@ def on_press(code: str) -> Callable[[Press], Press]:
     return decorate
 
 
-CLAIMS = ("claim_game", "claim_match", "more_time")
+CLAIMS = tuple(Claim)
 """The claim buttons of a match's deadline notice."""
 
 MATCH_STYLES = {
@@ -141,11 +142,15 @@ MATCH_STYLES = {
 }
 """The style of each action's button on a 1-on-1's board, in the order they are shown (:mod:`cogs.components`)."""
 
-CLAIM_LABELS = {"claim_game": "Claim the game", "claim_match": "Claim the match", "more_time": "Give 24 h more"}
+CLAIM_LABELS = {
+    Claim.CLAIM_GAME: "Claim the game",
+    Claim.CLAIM_MATCH: "Claim the match",
+    Claim.MORE_TIME: "Give 24 h more",
+}
 CLAIM_STYLES = {
-    "claim_game": discord.ButtonStyle.danger,
-    "claim_match": discord.ButtonStyle.danger,
-    "more_time": discord.ButtonStyle.success,
+    Claim.CLAIM_GAME: discord.ButtonStyle.danger,
+    Claim.CLAIM_MATCH: discord.ButtonStyle.danger,
+    Claim.MORE_TIME: discord.ButtonStyle.success,
 }
 """The labels and styles of a deadline notice's claim buttons (:mod:`cogs.player`)."""
 
@@ -184,7 +189,7 @@ class MatchKind(TableKind):
 
     def check(self, key: Key, menu: bool) -> None:
         """As :meth:`TableKind.check`; *Give 24 h more* may also carry the deadline's due time (whole Unix s)."""
-        if key.action == "more_time" and not menu and len(key.args) == 1 and key.args[0].isdigit():
+        if key.action == Claim.MORE_TIME and not menu and len(key.args) == 1 and key.args[0].isdigit():
             key = Key(key.kind, key.table_id, key.stamp, key.action)
         super().check(key, menu)
 

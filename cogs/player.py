@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from club import frontend
+from club.clocks import Claim
 from club.commitments import phrase_text
 from club.correspondence import Correspondence, autoroll_words, away_state_in, pinged_words, resolve_their_turn
 from club.describe import shorten
@@ -55,7 +56,7 @@ async def claim(interaction: Interaction, match_id: int, version: int, action: s
         member = await register(interaction)
         await frontend.resolve_match(bot.service, member, guild_id=interaction.guild_id, given=match_id)
         cases = correspondence(bot)
-        if action == "more_time":
+        if action == Claim.MORE_TIME:
             notices = await cases.more_time(match_id, member, 24.0, version=version, due=due)
             await post_notices(bot, notices)
             await send_private(interaction, notices[0].text)
@@ -73,8 +74,8 @@ def claim_view(notice) -> discord.ui.View | None:
     view = discord.ui.View(timeout=None)
     terms = getattr(notice, "terms", None) or {}
     for action in notice.offer:
-        label = f"{CLAIM_LABELS[action]}: {terms[action]}" if action == "claim_game" and action in terms else None
-        due = (int(notice.due_at),) if action == "more_time" else ()  # this deadline's, not a later one's
+        label = f"{CLAIM_LABELS[action]}: {terms[action]}" if action == Claim.CLAIM_GAME and action in terms else None
+        due = (int(notice.due_at),) if action == Claim.MORE_TIME else ()  # this deadline's, not a later one's
         view.add_item(TableButton.of("m", notice.table_id, notice.version, action, *due,
                                      label=shorten(label, 80) if label else None))  # fmt: skip
     return view

@@ -63,8 +63,7 @@ def score_line(view: TableView) -> str:
 def status_line(view: TableView) -> str:
     """Who must do what now (with a mention), or how the match ended."""
     if view.waiting_for is not None:
-        side = view.side_of(view.waiting_for)
-        text = f"{mention(view.waiting_for)} {view.names[side]}, {awaiting_text(view)}".rstrip(", ")
+        text = f"{mention(view.waiting_for)} {view.name_of(view.waiting_for)}, {awaiting_text(view)}".rstrip(", ")
         if view.due_at:
             text += f" (by <t:{int(view.due_at)}:f>)"
         return text

@@ -36,7 +36,7 @@ from club.chouette.images import sheet_png_async
 from club.describe import shorten
 from club.errors import ClubError
 from club.results import Outcome, TableView
-from club.table import TableAction, TableEvent
+from club.table import TableAction, TableEvent, TableType
 from club.work import TableLocks
 
 from .chouette_present import chouette_message
@@ -255,7 +255,7 @@ class Publisher:
 
     # -- one post-or-edit rule for every table (the hook: ``edit``) ---------------------------------------------------
     def _store(self, kind: str):
-        return self.service if kind == "match" else self.bot.chouettes
+        return self.service if kind == TableType.MATCH else self.bot.chouettes
 
     def _loader(self, key: tuple[str, int]):
         kind, table_id = key
@@ -322,7 +322,7 @@ class Publisher:
     async def _overflow(self, key: tuple[str, int], channel, message, board, game_number) -> None:
         """More than five rows: the others in messages after the board (edited in place when they exist)."""
         views = list(getattr(message, "overflow", ()) or ())
-        records = await self._extras(key, board) if views or key[0] == "chouette" else []
+        records = await self._extras(key, board) if views or key[0] == TableType.CHOUETTE else []
         for index, components in enumerate(views):
             if index < len(records):
                 edited = await edit_message(channel, records[index].message_id, lambda c=components: {"view": c})
@@ -447,7 +447,7 @@ class Publisher:
         channel (:meth:`post_chouette_notice`); a match's in the game's home, mentioning whom it concerns, then the
         board if the club acted (a forfeit, a lapse); direct messages to who asked for them. ``nonce``: the post's
         (:attr:`club.notices.Pending.nonce`: Discord returns the first message of a nonce instead of a second)."""
-        if getattr(notice, "table", "match") == "chouette":
+        if getattr(notice, "table", TableType.MATCH) == TableType.CHOUETTE:
             await self.post_chouette_notice(notice, nonce=nonce)
             return
         channel = await self.home(notice.table_id)

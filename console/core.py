@@ -20,6 +20,7 @@ from club.errors import InvalidRequestError, StorageError
 from club.events.service import EventService
 from club.records import ClubRecords
 from club.service import ClubService
+from club.table import TableType
 
 from .parse import Target, member_name, split_line, strip_comment
 from .verbs import find, help_text, lent, normal_words, unknown_command
@@ -77,7 +78,7 @@ class Console:
         self.options = options or BoardOptions()
         self.guild_id = guild_id
         self.admin = admin
-        self.member: int | None = None
+        self.acting: int | None = None  # the member named by ``as NAME`` (None before)
         self.name = ""
         self.written: list[Path] = []
         self.last_match: int | None = None
@@ -87,6 +88,14 @@ class Console:
         self.review_after_match = review_after_match
         self.review_thread = None  # the thread the automatic reviews are driven from (console.study)
         self.pending_reviews: dict = {}  # match id → (its TableView, the review's future)
+
+    @property
+    def member(self) -> int:
+        """The member the console acts as (``as NAME``). Raises :class:`InvalidRequestError` before anyone is
+        named."""
+        if self.acting is None:
+            raise InvalidRequestError("Say who you are first: as NAME (e.g. as alice).")
+        return self.acting
 
     @property
     def prompt(self) -> str:
@@ -129,7 +138,7 @@ class Console:
         self.typed = [entry.name.split()[-1] if entry else "", *args][:8]
         if entry is None:
             return unknown_command(words)
-        if self.member is None and not entry.anyone:
+        if self.acting is None and not entry.anyone:
             return "Say who you are first: as NAME (e.g. as alice)."
         return self.console_words(await entry.run(self, args), entry.name)
 
@@ -166,7 +175,7 @@ class Console:
         return text
 
     async def _legal_for(self, error: BaseException) -> list[str] | None:
-        if self.last_match is None or self.member is None or not isinstance(error, NotationError):
+        if self.last_match is None or self.acting is None or not isinstance(error, NotationError):
             return None
         try:
             return await self.service.legal_plays(self.last_match, self.member)
@@ -193,24 +202,24 @@ class Console:
         return user
 
     async def choices(
-        self, *, kinds: tuple[str, ...] = ("match", "chouette"), waiting_only: bool = False
+        self, *, kinds: tuple[str, ...] = tuple(TableType), waiting_only: bool = False
     ) -> list[frontend.GameChoice]:
         """The acting member's open games as :class:`~club.frontend.GameChoice` (key: a :class:`Target`): his
         matches and sessions, and the chouettes he sits in (waiting = a decision is his to make now;
         ``waiting_only``: of the chouettes only those, found without loading the others)."""
         result = []
-        if "match" in kinds:
+        if TableType.MATCH in kinds:
             waiting, others = await frontend.open_games(self.service, self.member, self.guild_id)
-            result += [frontend.GameChoice(Target("match", i.match_id), frontend.describe_item(i, True), True,
+            result += [frontend.GameChoice(Target(TableType.MATCH, i.match_id), frontend.describe_item(i, True), True,
                                            i.pending) for i in waiting]  # fmt: skip
-            result += [frontend.GameChoice(Target("match", i.match_id), frontend.describe_item(i, False), False)
+            result += [frontend.GameChoice(Target(TableType.MATCH, i.match_id), frontend.describe_item(i, False), False)
                        for i in others]  # fmt: skip
-        if "chouette" in kinds:
+        if TableType.CHOUETTE in kinds:
             result += await lent("chouette_choices")(self, waiting_only=waiting_only)
         return result
 
     async def target(
-        self, given: Target | None, *, for_turn: bool, kinds=("match", "chouette"), action: str | None = None
+        self, given: Target | None, *, for_turn: bool, kinds=tuple(TableType), action: str | None = None
     ) -> Target:
         """The game a command means: ``given``, else by the rule of :func:`club.frontend.choose_game` over
         :meth:`choices` of ``kinds`` (``action``: the game action, to find the one game where it can be done). Raises :class:`InvalidRequestError` (none, or several: with the list)."""
@@ -224,10 +233,10 @@ class Console:
         if not choices and not for_turn and "match" in kinds:  # a look at his last game, finished since
             latest = await self.service.history(self.member, guild_id=self.guild_id, limit=1)
             if latest:
-                return Target("match", latest[0].match_id)
-        first = next((c.key for c in choices if c.waiting), choices[0].key if choices else Target("match", 1))
+                return Target(TableType.MATCH, latest[0].match_id)
+        first = next((c.key for c in choices if c.waiting), choices[0].key if choices else Target(TableType.MATCH, 1))
         typed = " ".join(self.typed)
-        if first.kind == "chouette":
+        if first.kind == TableType.CHOUETTE:
             example = f"{typed} chouette={first.id}"
         elif self.typed[:1] in (["move"], ["play"], ["plays"]):
             example = f"{typed} game={first.id}"

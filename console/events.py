@@ -28,7 +28,6 @@ FORMATS = {"single": Format.SINGLE, "knockout": Format.SINGLE, "double": Format.
 
 def _me(console: Console) -> int:
     """The acting member (every event verb needs ``as NAME`` first)."""
-    assert console.member is not None
     return console.member
 
 

@@ -18,7 +18,7 @@ from club.boards import awaiting_text, board_filename, finished_games, render_ta
 from club.errors import InvalidRequestError
 from club.export import export_mat
 from club.results import Outcome, TableView
-from club.table import MatchKind, MatchStatus, Pending, TableAction, TableEvent
+from club.table import MatchKind, MatchStatus, Pending, TableAction, TableEvent, TableType
 
 from .core import Console, file_problem, member_id
 from .parse import member_name, number, options, take_target
@@ -70,8 +70,7 @@ def money(points: int, stake: int) -> str:
 def next_step(view: TableView) -> str:
     """``Next: Bob must roll or double (as bob) — match #1.`` or how the match stands when nobody is to act."""
     if view.waiting_for is not None:
-        side = view.side_of(view.waiting_for)
-        name = view.names[side]
+        name = view.name_of(view.waiting_for)
         text = f"Next: {name} must {view.pending_text}"
         if view.pending == Pending.PLAY and view.game is not None and view.game.dice:
             text += f" {dice_text(view.game.dice)}"
@@ -93,7 +92,7 @@ def you_can(view: TableView, member: int | None) -> str:
     verbs = list(dict.fromkeys(VERB_WORDS.get(action, action.replace("_", "-")) for action in view.legal))
     if view.kind == MatchKind.MONEY and view.status == MatchStatus.ACTIVE and view.stop_by is None:
         verbs.append("stop")
-    whom = "you" if member == view.waiting_for else view.names[view.side_of(view.waiting_for)]
+    whom = "you" if member == view.waiting_for else view.name_of(view.waiting_for)
     text = f"{whom} can: {', '.join(verbs)}"
     if view.pending == Pending.ANSWER_CHALLENGE and member == view.players[0]:
         text += "; you can: withdraw"
@@ -188,7 +187,7 @@ async def as_verb(console: Console, args: list[str]) -> str:
         raise InvalidRequestError("as NAME: say who you are, e.g. as alice")
     user = await console.someone(name)
     name = (await console.service.display_names([user]))[user]
-    console.member, console.name = user, name
+    console.acting, console.name = user, name
     text = f"You are {name}."
     choices = [choice for choice in await console.choices(waiting_only=True) if choice.waiting]
     if choices:
@@ -291,7 +290,7 @@ async def game_action(console: Console, action: str, args: list[str], *, trailin
     target, rest = take_target(args, trailing_number=trailing_number)
     kinds = ("chouette",) if action in CHOUETTE_ONLY else ("match",) if action in MATCH_ONLY else ("match", "chouette")
     target = await console.target(target, for_turn=action != TableAction.STOP, kinds=kinds, action=action)
-    if target.kind == "chouette":
+    if target.kind == TableType.CHOUETTE:
         return await lent("chouette_action")(console, target.id, action, rest)
     match_id = target.id
     console.last_match = match_id
@@ -356,7 +355,7 @@ async def plays(console: Console, args: list[str]) -> str:
     """``plays [TYPED] [game=N]``."""
     target, rest = take_target(args, trailing_number=False)
     target = await console.target(target, for_turn=True)
-    if target.kind == "chouette":
+    if target.kind == TableType.CHOUETTE:
         found = await console.chouettes.legal_plays(target.id, console.member)
     else:
         console.last_match = target.id
@@ -380,7 +379,7 @@ async def board(console: Console, args: list[str]) -> str:
     """``board [game]``."""
     target, _ = take_target(args)
     found = await console.target(target, for_turn=False)
-    if found.kind == "chouette":
+    if found.kind == TableType.CHOUETTE:
         return await lent("chouette_board")(console, await console.chouettes.state(found.id), console.member)
     console.last_match = found.id
     return await board_text(console, await console.service.state(found.id), console.member)
@@ -411,7 +410,7 @@ async def games(console: Console, args: list[str]) -> str:
 @verb("rules", "rules [game]", "the rules a match is played under")
 async def rules(console: Console, args: list[str]) -> str:
     """``rules [game]`` (``rules chouette=N``: the chouette's, as ``chouette rules``)."""
-    if take_target(args)[0] is not None and take_target(args)[0].kind == "chouette":
+    if take_target(args)[0] is not None and take_target(args)[0].kind == TableType.CHOUETTE:
         return await lent("chouette_rules")(console, args)
     match_id, _ = await _match_for_look(console, args)
     return frontend.rules_text(await console.service.state(match_id))
@@ -421,7 +420,7 @@ async def rules(console: Console, args: list[str]) -> str:
 async def verify(console: Console, args: list[str]) -> str:
     """``verify [game] [number=N]`` (``verify chouette=N``: the chouette's proof file, as ``chouette verify``). Rolls
     too many for the reply are written to ``dice-M-game-N.txt`` in this folder (the file ``/bg verify`` attaches)."""
-    if take_target(args)[0] is not None and take_target(args)[0].kind == "chouette":
+    if take_target(args)[0] is not None and take_target(args)[0].kind == TableType.CHOUETTE:
         return await lent("chouette_verify")(console, args)
     named, args = options(args, ("number",))
     match_id, _ = await _match_for_look(console, args)

@@ -10,6 +10,7 @@ import tomllib
 from dataclasses import dataclass
 
 from club.errors import InvalidRequestError
+from club.table import TableType
 
 MAX_ID = 2**53 - 1
 """The largest game or chouette number accepted (Discord's integer options stop there; SQLite's at 2⁶³ − 1)."""
@@ -67,14 +68,15 @@ def member_name(text: str) -> str:
     return name
 
 
-def game_number(text: str, kind: str = "match") -> int:
+def game_number(text: str, kind: str = TableType.MATCH) -> int:
     """``text`` (``2``, ``#2``) as the number of a game (``kind`` ``match``) or a chouette, 1 to :data:`MAX_ID`.
     Raises :class:`InvalidRequestError` saying what the number is (the one ``games`` lists), not its bounds."""
     try:
         return number(text)
     except InvalidRequestError:
-        example = "chouette=1" if kind == "chouette" else "#2 or game=2"
-        raise InvalidRequestError(f"a {'chouette' if kind == 'chouette' else 'game'} is named by its number as games "
+        chouette = kind == TableType.CHOUETTE
+        example = "chouette=1" if chouette else "#2 or game=2"
+        raise InvalidRequestError(f"a {'chouette' if chouette else 'game'} is named by its number as games "
                                   f"lists them (e.g. {example}), not {text[:40]!r}") from None  # fmt: skip
 
 
@@ -93,11 +95,11 @@ def hours(text: str, what: str = "a time") -> float:
 class Target:
     """What a command names: ``kind`` ``match`` or ``chouette`` and its ``id``."""
 
-    kind: str
+    kind: TableType
     id: int
 
     def __str__(self) -> str:
-        return f"#{self.id}" if self.kind == "match" else f"chouette={self.id}"
+        return f"#{self.id}" if self.kind == TableType.MATCH else f"chouette={self.id}"
 
 
 _TARGET = re.compile(r"^(?:(game|match|chouette|ch)[=:]|#)(.*)$", re.IGNORECASE)
@@ -113,13 +115,13 @@ def take_target(args: list[str], *, trailing_number: bool = True) -> tuple[Targe
         if match is None or (token.startswith("#") and not match.group(2)):
             rest.append(token)
             continue
-        kind = "chouette" if (match.group(1) or "").lower() in ("chouette", "ch") else "match"
+        kind = TableType.CHOUETTE if (match.group(1) or "").lower() in ("chouette", "ch") else TableType.MATCH
         target = Target(kind, game_number(match.group(2), kind))
         if found is not None and found != target:
             raise InvalidRequestError(f"name one game, not {found} and {target}")
         found = target
     if found is None and trailing_number and rest and re.fullmatch(r"[0-9_]+", rest[-1]):
-        found = Target("match", game_number(rest.pop()))
+        found = Target(TableType.MATCH, game_number(rest.pop()))
     return found, rest
 
 

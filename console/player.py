@@ -20,7 +20,7 @@ from club.correspondence import (
 )
 from club.errors import InvalidRequestError
 from club.frontend import GameChoice
-from club.table import MatchKind, MatchStatus
+from club.table import MatchKind, MatchStatus, TableType
 from club.wording import plural
 
 from .core import Console
@@ -50,7 +50,7 @@ async def notice_lines(console: Console, notices) -> list[str]:
 
 async def _mine(console: Console, given: Target | None, *, lapsed: bool) -> int:
     """The match a nudge / claim / more-time means (:func:`club.correspondence.resolve_their_turn`)."""
-    if given is not None and given.kind != "match":
+    if given is not None and given.kind != TableType.MATCH:
         raise InvalidRequestError(f"that is for a match or money session, not for {given}")
     example = " ".join(console.typed) or "nudge"
     return await resolve_their_turn(console.service, console.member, guild_id=console.guild_id,
@@ -130,7 +130,7 @@ async def autotake(console: Console, args: list[str]) -> str:
     if len(rest) != 1:
         raise InvalidRequestError("autotake N or autotake off, e.g. autotake 4 (in your money session)")
     upto = None if rest[0].lower() == "off" else number(rest[0], "the biggest cube you take at once", low=2, high=4096)
-    if target is not None and target.kind != "match":
+    if target is not None and target.kind != TableType.MATCH:
         raise InvalidRequestError(f"autotake is for a money session, not for {target}")
     match_id = await frontend.resolve_match(console.service, console.member, guild_id=console.guild_id,
                                             given=target.id if target else None)  # fmt: skip
@@ -156,7 +156,7 @@ async def luck(console: Console, args: list[str]) -> str:
     if not rest:
         raise InvalidRequestError("luck TEXT: words of your own for the next game's dice, e.g. luck seven sevens")
     target = await console.target(target, for_turn=False)
-    if target.kind == "chouette":
+    if target.kind == TableType.CHOUETTE:
         from .chouettes import show as show_chouette
 
         return await show_chouette(console, await console.chouettes.add_luck(target.id, console.member, " ".join(rest)))
@@ -197,7 +197,7 @@ async def rematch_choices(console: Console) -> list[GameChoice]:
         if item.opponent_id in seen:
             continue
         seen.add(item.opponent_id)
-        if item.kind == "match" and item.status == "over":
+        if item.kind == TableType.MATCH and item.status == MatchStatus.OVER:
             label = f"#{item.match_id} vs {item.opponent_name} · {item.length}-point match, you {item.outcome}"
             found.append(GameChoice(item.match_id, label, True))
     return found
@@ -207,7 +207,7 @@ async def rematch_choices(console: Console) -> list[GameChoice]:
 async def rematch(console: Console, args: list[str]) -> str:
     """``rematch [game]``: the Rematch button of a finished match's last board."""
     target, rest = take_target(args)
-    if rest or (target is not None and target.kind != "match"):
+    if rest or (target is not None and target.kind != TableType.MATCH):
         raise InvalidRequestError("rematch [game], e.g. rematch or rematch 1")
     if target is None:
         choices = await rematch_choices(console)
@@ -217,7 +217,7 @@ async def rematch(console: Console, args: list[str]) -> str:
                 raise InvalidRequestError("You have no finished match to ask a rematch of.")
             raise InvalidRequestError(f"You have {len(choices)} finished matches: say which one, e.g. rematch "
                                       f"{choices[0].key}.\n{listed}")  # fmt: skip
-        target = Target("match", choices[0].key)
+        target = Target(TableType.MATCH, choices[0].key)
     terms = await rematch_terms(console.service, console.guild_id, console.member, target.id)
     outcome = await terms.challenge(console.service, console.guild_id)
     console.last_match = outcome.match_id
@@ -231,7 +231,7 @@ async def extra_verbs(console: Console, view) -> str:
     """The ``you can: …`` line of the correspondence buttons for the console's member on ``view``: ``rematch``
     after a finished match he played, the claim verbs when his opponent's deadline lapsed under the ``claim``
     policy; ``""`` otherwise."""
-    member = console.member
+    member = console.acting
     if member is None or member not in view.players:
         return ""
     if view.kind == MatchKind.MATCH and view.status == MatchStatus.OVER:

@@ -13,7 +13,7 @@ from __future__ import annotations
 from club.analysis import ENABLE_ANALYSIS, engine_available
 from club.errors import InvalidRequestError
 from club.results import Outcome
-from club.table import MatchStatus
+from club.table import MatchStatus, TableType
 
 from .core import Console
 from .games import _match_for_look, show
@@ -188,7 +188,7 @@ async def hint(console: Console, args: list[str]) -> str:
             found_target = await console.target(target, for_turn=False)
         except InvalidRequestError:
             found_target = None
-        if found_target is not None and found_target.kind == "chouette":
+        if found_target is not None and found_target.kind == TableType.CHOUETTE:
             chouette_here = found_target.id
         elif found_target is not None:
             here = found_target.id

@@ -6,10 +6,12 @@ deadline (RULES A2, C9, M5) happen in order, in minutes."""
 
 from __future__ import annotations
 
+from club.clock import ManualClock
 from club.clocks import clocks_of
 from club.errors import InvalidRequestError
 from club.notices import shown
 from club.scheduler import run_due
+from club.table import TableType
 from club.wording import plural
 
 from .chouettes import show as show_chouette
@@ -25,12 +27,12 @@ MAX_WAIT = 366 * 86_400.0
 
 async def next_due(console: Console) -> float | None:
     """When the next reminder or expiry of a match or a chouette is due, or None."""
-    times = [
+    found = [
         await console.service.next_deadline_at(),
         await console.chouettes.next_deadline_at(),
         await console.events.next_at(),
     ]
-    times = [t for t in times if t is not None]
+    times = [t for t in found if t is not None]
     return min(times) if times else None
 
 
@@ -47,8 +49,8 @@ async def fire(console: Console, touched: dict | None = None) -> list[str]:
             lines.append(f"{name} can: {CLAIM_VERBS} (as {name})")
         if notice.outcome is not None:  # what the club did, and the board now
             if touched is not None:
-                touched["chouette" if notice.table == "chouette" else "match", notice.outcome.view.table_id] = None
-            show = show_chouette if notice.table == "chouette" else show_match
+                touched[TableType(notice.table), notice.outcome.view.table_id] = None
+            show = show_chouette if notice.table == TableType.CHOUETTE else show_match
             lines.append(await show(console, notice.outcome))
     for update in await console.events.tick():  # the events' deadlines: forfeits, the organiser asked, defaults
         lines.append(console.console_words(update.text))
@@ -69,7 +71,7 @@ async def wait(console: Console, args: list[str]) -> str:
     if not 0 < seconds <= MAX_WAIT:
         raise InvalidRequestError(f"a wait is more than 0 and at most a year, not {args[0][:40]!r}")
     clock = console.service.clock
-    if not hasattr(clock, "advance"):
+    if not isinstance(clock, ManualClock):
         raise InvalidRequestError("this club runs on the real clock: time passes by itself here")
     start = clock.now()
     end = start + seconds
@@ -115,17 +117,17 @@ async def _waiting_now(console: Console, touched: dict) -> list[str]:
     now = console.service.clock.now()
     lines = []
     for kind, table_id in touched:
-        if kind == "chouette":
-            view = await console.chouettes.state(table_id)
-            for decision in view.decisions:
-                whom = "" if decision.actor == decision.subject else f" for {view.name(decision.subject)}"
+        if kind == TableType.CHOUETTE:
+            chouette = await console.chouettes.state(table_id)
+            for decision in chouette.decisions:
+                whom = "" if decision.actor == decision.subject else f" for {chouette.name(decision.subject)}"
                 due = f" within {(decision.due_at - now) / 3600:.1f} h" if decision.due_at else ""
-                lines.append(f"Chouette {table_id}: {view.name(decision.actor)}{whom} must {decision.words}{due}.")
+                lines.append(f"Chouette {table_id}: {chouette.name(decision.actor)}{whom} must {decision.words}{due}.")
         else:
             view = await console.service.state(table_id)
             if view.waiting_for is None:
                 continue
-            name = view.names[view.side_of(view.waiting_for)]
+            name = view.name_of(view.waiting_for)
             due = f" within {(view.due_at - now) / 3600:.1f} h" if view.due_at else ""
             lines.append(f"Match #{table_id}: {name} must {view.pending_text}{due}.")
     return lines or ["Nobody has anything to do in those games now."]
