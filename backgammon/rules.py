@@ -334,8 +334,10 @@ class RuleSet:
 _FIELD_NAMES = tuple(spec.name for spec in fields(RuleSet))
 
 PRESETS: dict[str, RuleSet] = {
-    "tournament": RuleSet(name="tournament", forfeit_valuation="single"),
-    "money": RuleSet(name="money", jacoby=True, beavers=True, automatic_doubles=1, forfeit_valuation="single"),
+    "tournament": RuleSet(name="tournament", forfeit_valuation=ForfeitValuation.SINGLE),
+    "money": RuleSet(
+        name="money", jacoby=True, beavers=True, automatic_doubles=1, forfeit_valuation=ForfeitValuation.SINGLE
+    ),
     "classic-1931": RuleSet(
         name="classic-1931", automatic_doubles=15, crawford=False, dead_cube=False, bear_off_high_die_first=True
     ),

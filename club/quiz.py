@@ -39,6 +39,7 @@ from .analysis.engine import CubeEquities, CubeState
 from .analysis.grade import grade_answer, grade_double
 from .analysis.screen import SCREEN_LEVEL, GameKey, Screened, game_key, screen_game
 from .analysis.walk import ANSWER, DOUBLE, PLAY, Decision, decisions
+from .results import TableView
 from .table import MatchStatus
 
 if TYPE_CHECKING:

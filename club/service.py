@@ -757,8 +757,13 @@ class ClubService:
         return self.defaults if club is None else ClubSettings.from_json(club.settings)
 
     async def configure_club(self, guild_id: int, **changes: Any) -> ClubSettings:
-        """Change club settings (see :class:`~club.settings.ClubSettings`); returns the new settings. Applies to
-        deadlines set from now on. Raises :class:`InvalidRequestError` for unknown settings or bad values."""
+        """Change club settings (see :class:`~club.settings.ClubSettings`; a value of None leaves that setting as it
+        is); returns the settings then — only read, nothing written, when no value is given (the front ends' "show
+        the settings"). Applies to deadlines set from now on. Raises :class:`InvalidRequestError` for unknown
+        settings or bad values."""
+        changes = {key: value for key, value in changes.items() if value is not None}
+        if not changes:
+            return await self.club_settings(guild_id)
         _check_id(guild_id, "guild_id")
         now = self.clock.now()
         club = await self.db.ensure_club(guild_id, now, settings=self.defaults.to_json())

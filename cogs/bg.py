@@ -181,7 +181,8 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
             member = await flow.register(interaction)
             service = self.bot.service
             waiting, others = await frontend.open_games(service, member, interaction.guild_id)
-            links = await flow.board_links(self.bot, interaction.guild_id)([i.match_id for i in [*waiting, *others]])
+            listed = [item.match_id for item in waiting] + [item.match_id for item in others]
+            links = await flow.board_links(self.bot, interaction.guild_id)(listed)
             ids = [item.match_id for item in others]
             due, away = await games_extras(service, member, interaction.guild_id, ids)
             text = frontend.games_text(waiting, others, links=links, due=due, now=service.clock.now(), away=away)
@@ -297,13 +298,9 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
                 "away_days": away_days,
                 "nudge_hours": nudge_hours,
             }
-            changes = {key: value for key, value in changes.items() if value is not None}
-            service = self.bot.service
-            if changes:
-                settings = await service.configure_club(guild_of(interaction), **changes)
-            else:
-                settings = await service.club_settings(guild_of(interaction))
-            await interaction.followup.send(settings_text(settings, bool(changes)), ephemeral=True)
+            settings = await self.bot.service.configure_club(guild_of(interaction), **changes)
+            changed = any(value is not None for value in changes.values())
+            await interaction.followup.send(settings_text(settings, changed), ephemeral=True)
 
     async def cog_app_command_error(self, interaction: discord.Interaction, error: app_commands.AppCommandError):
         """Check failures and option errors of every ``/bg`` command end up here (see :mod:`cogs.errors`)."""

@@ -142,12 +142,12 @@ MATCH_STYLES = {
 }
 """The style of each action's button on a 1-on-1's board, in the order they are shown (:mod:`cogs.components`)."""
 
-CLAIM_LABELS = {
+CLAIM_LABELS: dict[str, str] = {
     Claim.CLAIM_GAME: "Claim the game",
     Claim.CLAIM_MATCH: "Claim the match",
     Claim.MORE_TIME: "Give 24 h more",
 }
-CLAIM_STYLES = {
+CLAIM_STYLES: dict[str, discord.ButtonStyle] = {
     Claim.CLAIM_GAME: discord.ButtonStyle.danger,
     Claim.CLAIM_MATCH: discord.ButtonStyle.danger,
     Claim.MORE_TIME: discord.ButtonStyle.success,
@@ -196,8 +196,12 @@ class MatchKind(TableKind):
     def look(self, action: str) -> tuple[str, discord.ButtonStyle]:
         """The label and style of the 1-on-1's buttons (:data:`club.frontend.ACTION_LABELS`, the claim buttons',
         *Rematch*)."""
-        labels = {**ACTION_LABELS, **CLAIM_LABELS, "rematch": "Rematch", "luck": "Add your luck"}
-        styles = {**MATCH_STYLES, **CLAIM_STYLES, "rematch": discord.ButtonStyle.primary}
+        labels: dict[str, str] = {**ACTION_LABELS, **CLAIM_LABELS, "rematch": "Rematch", "luck": "Add your luck"}
+        styles: dict[str, discord.ButtonStyle] = {
+            **MATCH_STYLES,
+            **CLAIM_STYLES,
+            "rematch": discord.ButtonStyle.primary,
+        }
         return labels.get(action, action.replace("_", " ").capitalize()), styles.get(
             action, discord.ButtonStyle.secondary
         )
@@ -321,7 +325,9 @@ class TableMenu(discord.ui.DynamicItem[discord.ui.Select], template=MENU_TEMPLAT
 
 
 # -- the templates of before this scheme (buttons already posted) -----------------------------------------------------
-def _legacy(name: str, scheme: type, template: str, doc: str, defaults: dict[str, str]) -> type:
+def _legacy(
+    name: str, scheme: type[TableButton] | type[TableMenu], template: str, doc: str, defaults: dict[str, str]
+) -> type:
     """A DynamicItem class for an old ``template`` whose ``from_custom_id`` rebuilds the component as ``scheme``
     (:class:`TableButton` or :class:`TableMenu`) with the key read from the old id's groups (``id``, ``stamp``,
     ``action``; a chouette's ``member`` and ``cube``) or ``defaults``."""
@@ -339,7 +345,11 @@ def _legacy(name: str, scheme: type, template: str, doc: str, defaults: dict[str
     def body(namespace: dict[str, Any]) -> None:
         namespace.update(__doc__=doc, __module__=__name__, from_custom_id=classmethod(from_custom_id))
 
-    base = discord.ui.DynamicItem[discord.ui.Button if scheme is TableButton else discord.ui.Select]
+    base: type = (
+        discord.ui.DynamicItem[discord.ui.Button]
+        if scheme is TableButton
+        else discord.ui.DynamicItem[discord.ui.Select]
+    )
     return types.new_class(name, (base,), {"template": template}, body)
 
 

@@ -23,17 +23,18 @@ from club.results import Outcome
 from club.table import TableAction
 
 from .errors import report, send_private
-from .host import Interaction, guild_of
+from .host import Interaction, guild_of, of_club
 
 log = logging.getLogger("bgclub.discord")
 
 
-async def register(interaction: Interaction, user: discord.abc.User | None = None) -> int:
-    """Make ``user`` (default: the member acting) a club member under his current display name; returns his id."""
-    return await interaction.client.register_member(guild_of(interaction), user or interaction.user)
+async def register(interaction: discord.Interaction, user: discord.abc.User | None = None) -> int:
+    """Make ``user`` (default: the member acting) a club member under his current display name; returns his id.
+    Any interaction with the club's bot (a chouette's and an event's too)."""
+    return await of_club(interaction).client.register_member(guild_of(interaction), user or interaction.user)
 
 
-def request_of(interaction: Interaction, member: int, version: int | str | None = None) -> Request:
+def request_of(interaction: discord.Interaction, member: int, version: int | str | None = None) -> Request:
     """The request of ``member`` acting by ``interaction`` (:class:`club.requests.Request`): from its server, on
     the view at ``version``, contributing the interaction's id to his dice (Discord makes it, the bot cannot choose
     it)."""
@@ -115,7 +116,7 @@ async def command_action(
             action = frontend.answer_action(await bot.service.state(match_id), member, action == TableAction.ACCEPT)
         outcome = await frontend.perform(bot.service, match_id, request_of(interaction, member), action, value)
     except Exception as error:
-        legal = await _legal(interaction, match_id, member) if isinstance(error, NotationError) else None
+        legal = await _legal(interaction, match_id, member) if isinstance(error, NotationError) and member else None
         await report(interaction, error, legal=legal, context={"what": f"/bg {action}", "match": match_id,
                                                                 "value": value})  # fmt: skip
         return None

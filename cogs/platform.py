@@ -20,6 +20,8 @@ from typing import Any
 import discord
 from discord import app_commands
 
+from club.errors import InvalidRequestError
+
 log = logging.getLogger("bgclub.discord")
 
 POST = ("view_channel", "send_messages", "embed_links", "attach_files", "read_message_history")
@@ -98,6 +100,14 @@ async def edit_message(channel: Any, message_id: int, make_kwargs: Callable[[], 
     return None
 
 
+def postable(channel: object) -> discord.abc.Messageable:
+    """``channel`` as one messages are posted in (a text channel, a thread, a direct message). Raises
+    :class:`~club.errors.InvalidRequestError` for one that takes no messages (a category, a forum) or None."""
+    if not isinstance(channel, discord.abc.Messageable):
+        raise InvalidRequestError("Nothing can be posted here: ask in a text channel or a thread.")
+    return channel
+
+
 async def answer_privately(interaction: discord.Interaction, text: str, **kwargs: Any) -> None:
     """An ephemeral answer to the member, whether or not the interaction has been answered yet; when its token has
     lapsed (15 minutes, 50027) or is unknown (10015), the answer is posted in the channel with his mention."""
@@ -113,7 +123,7 @@ async def answer_privately(interaction: discord.Interaction, text: str, **kwargs
             raise
         log.info("interaction token of user %s lapsed (%s): answering in the channel", interaction.user.id, error)
     channel = interaction.channel
-    if channel is None or missing_permissions(channel, ("send_messages",)):
+    if not isinstance(channel, discord.abc.Messageable) or missing_permissions(channel, ("send_messages",)):
         return
     mention = f"<@{interaction.user.id}> "
     await channel.send(

@@ -34,9 +34,9 @@ from .flow import board_links, register, request_of
 from .host import ClubBot, Interaction, guild_of
 
 
-def correspondence(bot) -> Correspondence:
+def correspondence(bot: ClubBot) -> Correspondence:
     """The bot's correspondence use-cases (matches, and chouettes when loaded)."""
-    return Correspondence(bot.service, getattr(bot, "chouettes", None))
+    return Correspondence(bot.service, bot.chouettes)
 
 
 async def post_notices(bot, notices) -> None:
@@ -205,7 +205,7 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
             if step == "offer" and (member is None or points is None):
                 raise InvalidRequestError("An offer names the member and the points, e.g. member:@Cy points:1.")
             seller = await register(interaction, member) if step == "offer" else None
-            chouettes = getattr(self.bot, "chouettes", None)
+            chouettes = self.bot.chouettes
             if chouettes is None:
                 raise InvalidRequestError("Chouettes are not played in this club's bot.")
             outcome = await chouettes.team_settle(

@@ -27,7 +27,7 @@ import io
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import discord
 
@@ -46,7 +46,7 @@ from .present import COLOURS, MENTIONS, board_message, mention, title
 
 log = logging.getLogger("bgclub.discord")
 
-THREAD_ARCHIVE_MINUTES = 10080  # a week: asynchronous games are slow
+THREAD_ARCHIVE_MINUTES: Literal[60, 1440, 4320, 10080] = 10080  # a week (one of Discord's four): games are slow
 OPEN = ("challenged", "active")
 TABLES_HELD = 2048
 """How many tables' live messages :class:`LiveIndex` holds (the most recently used)."""

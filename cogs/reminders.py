@@ -51,7 +51,7 @@ class Reminders(commands.Cog):
 
     def clocks(self):
         """The tables' hooks: matches, and chouettes when their cog is loaded."""
-        return clocks_of(self.bot.service, getattr(self.bot, "chouettes", None))
+        return clocks_of(self.bot.service, self.bot.chouettes)
 
     async def tick(self) -> list[Notice]:
         """Fire everything due now on every table and the events' deadlines, then post every notice pending

@@ -76,6 +76,7 @@ from . import flow
 from .bg import is_club_admin
 from .errors import guarded, report
 from .host import ClubBot, Interaction, guild_of
+from .platform import postable
 
 log = logging.getLogger("bgclub.discord")
 
@@ -143,6 +144,8 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
     @property
     def engine_id(self) -> int:
         """The member id of the engine seat: the bot's own user id."""
+        if self.bot.user is None:
+            raise RuntimeError("the bot is not logged in yet: it has no user id")
         return self.bot.user.id
 
     # -- practice ---------------------------------------------------------------------------------------------------
@@ -238,7 +241,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
             if await engine_member(interaction) is None:
                 return
             match_id = game or await self.bot.publisher.here(interaction.channel_id, open_only=False)
-            chouettes = getattr(self.bot, "chouettes", None)
+            chouettes = self.bot.chouettes
             session_id = None if chouettes is None or game else await chouettes.session_in(interaction.channel_id)
             if match_id is None and session_id is not None:
                 await self._post_here(interaction, f"review of chouette #{session_id}",
@@ -255,8 +258,8 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
     async def _post_here(self, interaction: Interaction, what: str, **kwargs) -> None:
         """Post ``what`` (a review, a highlight: ``send`` keyword arguments) in the channel asked from; tell the
         member privately."""
-        channel = self.bot.get_channel(interaction.channel_id) or interaction.channel
-        posted = await channel.send(**kwargs)
+        found = None if interaction.channel_id is None else self.bot.get_channel(interaction.channel_id)
+        posted = await postable(found or interaction.channel).send(**kwargs)
         await interaction.followup.send(f"The {what} is posted: {posted.jump_url}", ephemeral=True)
 
     async def chouette_review(self, session_id: int) -> str:
@@ -388,12 +391,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
                 "quiz_days": every_days, "quiz_channel": None if channel is None else channel.id, "quiz_names": names,
                 "quiz_threshold": threshold, "highlights": highlights,
             }  # fmt: skip
-            changes = {key: value for key, value in changes.items() if value is not None}
-            service = self.bot.service
-            if changes:
-                settings = await service.configure_club(guild_of(interaction), **changes)
-            else:
-                settings = await service.club_settings(guild_of(interaction))
+            settings = await self.bot.service.configure_club(guild_of(interaction), **changes)
             where = f"<#{settings.quiz_channel}>" if settings.quiz_channel else "no channel set"
             await interaction.followup.send(options_text(settings, where), ephemeral=True)
 
@@ -418,7 +416,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
         """Reveal quiz ``record`` when its poll's results are final (read from Discord: the voters of each
         answer); returns True when revealed. A poll not final yet is left for later (Discord's counts may still
         change); a poll deleted is revealed without votes."""
-        channel = self.bot.get_channel(record.channel_id) or await self.bot.fetch_channel(record.channel_id)
+        channel = postable(self.bot.get_channel(record.channel_id) or await self.bot.fetch_channel(record.channel_id))
         votes: dict[int, list[tuple[int, str]]] = {}
         try:
             message = await channel.fetch_message(record.message_id)
@@ -538,7 +536,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
     async def _check_hint_allowed(self, interaction: Interaction, member: int, position: str | None) -> int | None:
         """Raise the refusal when a hint is not allowed here (:func:`club.analysis.hints.check_hint_allowed`);
         returns the match of this thread (None outside one)."""
-        chouettes = getattr(self.bot, "chouettes", None)
+        chouettes = self.bot.chouettes
         chouette_here = None if chouettes is None else await chouettes.session_in(interaction.channel_id)
         here = await self.bot.publisher.here(interaction.channel_id)
         await check_hint_allowed(

@@ -132,8 +132,5 @@ async def config(console: Console, args: list[str]) -> str:
     if not console.admin:
         raise InvalidRequestError("only a club admin can change the settings")
     changes = parse_changes(" ".join(args))
-    if changes:
-        settings = await console.service.configure_club(console.guild_id, **changes)
-    else:
-        settings = await console.service.club_settings(console.guild_id)
+    settings = await console.service.configure_club(console.guild_id, **changes)
     return settings_text(settings, bool(changes))

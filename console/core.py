@@ -10,7 +10,9 @@ import hashlib
 import re
 import shlex
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from backgammon.errors import BackgammonError, NotationError
 from club import frontend
@@ -24,6 +26,10 @@ from club.table import TableType
 
 from .parse import Target, member_name, split_line, strip_comment
 from .verbs import find, help_text, lent, normal_words, unknown_command
+
+if TYPE_CHECKING:
+    from club.analysis.pool import AnalysisPool
+    from club.quiz import NewQuiz
 
 _TIMESTAMP = re.compile(r"<t:(-?[0-9]{1,12})(?::[a-zA-Z])?>")
 """Discord's timestamp markup (``<t:1700000000:f>``), written out in UTC in the console."""
@@ -82,11 +88,11 @@ class Console:
         self.name = ""
         self.written: list[Path] = []
         self.last_match: int | None = None
-        self.last_quiz = None  # the last quiz printed (club.quiz.NewQuiz), for quiz answer
+        self.last_quiz: NewQuiz | None = None  # the last quiz printed, for quiz answer
         self.typed: list[str] = []
-        self.analysis_pool = None  # the engine's worker pool (console.study.pool_of), started on first use
+        self.analysis_pool: AnalysisPool | None = None  # the engine's pool (console.study.pool_of), on first use
         self.review_after_match = review_after_match
-        self.review_thread = None  # the thread the automatic reviews are driven from (console.study)
+        self.review_thread: ThreadPoolExecutor | None = None  # drives the automatic reviews (console.study)
         self.pending_reviews: dict = {}  # match id → (its TableView, the review's future)
 
     @property

@@ -57,7 +57,7 @@ def ascii_table(view: TableView, viewer: int | None = None) -> str:
         state = None
     names = view.names if state is not None else None
     bottom = side if state is not None else None
-    score = None if view.length else tuple(view.score)  # money: the net running totals, as the picture shows them
+    score = None if view.length else (view.score[0], view.score[1])  # money: the net running totals, as the picture shows them
     return ascii_board(game.board_for(side), state=state, names=names, bottom=bottom, cube_factor=game.cube_factor,
                        score=score)  # fmt: skip
 
@@ -407,10 +407,16 @@ async def games(console: Console, args: list[str]) -> str:
     return "\n".join([*lines, away] if away else lines)
 
 
+def _chouette_named(args: list[str]) -> bool:
+    """Whether ``args`` name a chouette (``chouette=N``): the chouette's own verb answers then."""
+    target, _ = take_target(args)
+    return target is not None and target.kind == TableType.CHOUETTE
+
+
 @verb("rules", "rules [game]", "the rules a match is played under")
 async def rules(console: Console, args: list[str]) -> str:
     """``rules [game]`` (``rules chouette=N``: the chouette's, as ``chouette rules``)."""
-    if take_target(args)[0] is not None and take_target(args)[0].kind == TableType.CHOUETTE:
+    if _chouette_named(args):
         return await lent("chouette_rules")(console, args)
     match_id, _ = await _match_for_look(console, args)
     return frontend.rules_text(await console.service.state(match_id))
@@ -420,7 +426,7 @@ async def rules(console: Console, args: list[str]) -> str:
 async def verify(console: Console, args: list[str]) -> str:
     """``verify [game] [number=N]`` (``verify chouette=N``: the chouette's proof file, as ``chouette verify``). Rolls
     too many for the reply are written to ``dice-M-game-N.txt`` in this folder (the file ``/bg verify`` attaches)."""
-    if take_target(args)[0] is not None and take_target(args)[0].kind == TableType.CHOUETTE:
+    if _chouette_named(args):
         return await lent("chouette_verify")(console, args)
     named, args = options(args, ("number",))
     match_id, _ = await _match_for_look(console, args)

@@ -279,10 +279,7 @@ async def study_options(console: Console, args: list[str]) -> str:
             ) from None
     if changes and not console.admin:
         raise InvalidRequestError("only a club admin can change the learning options")
-    service = console.service
-    settings = await (
-        service.configure_club(console.guild_id, **changes) if changes else service.club_settings(console.guild_id)
-    )
+    settings = await console.service.configure_club(console.guild_id, **changes)
     return options_text(settings, "")
 
 

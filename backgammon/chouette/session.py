@@ -46,7 +46,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, TypeVar
 
 from .. import cube as cube_rules
-from ..cube import Cube
+from ..cube import Cube, Stage
 from ..errors import ChouetteError
 from ..game import Action
 from .cubes import BOX_SIDE, LEVELS, TEAM_SIDE, ChouetteCube, CubeStatus, Ending, Side, Transfer, extra_key, net_points
@@ -1230,7 +1230,7 @@ class ChouetteSession:
         for giver, choice in extras["offers"].items():
             if choice == ExtraChoice.OFFER:
                 key = extra_key(giver, taker)
-                offer = Cube(value=1, offered=2, doubler=BOX_SIDE, stage=Action.DOUBLE)
+                offer = Cube(value=1, offered=2, doubler=BOX_SIDE, stage=Stage.DOUBLE)
                 slot = ChouetteCube(key, taker, taker, giver, extras["stakes"][giver], offer, extra=True)
                 game.cubes[key] = slot
                 extras["keys"].append(key)
