@@ -336,7 +336,7 @@ def check_answer(cube: Cube, decision: str, rules: RuleSet) -> None:
         raise CubeError(f"an answer is one of {', '.join(ANSWERS)}, not {decision!r}")
 
 
-def answers(cube: Cube, rules: RuleSet) -> tuple[Answer, ...]:
+def answers(cube: Cube, rules: RuleSet) -> tuple[str, ...]:
     """The answers :func:`check_answer` accepts for the pending offer of ``cube`` (in :data:`ANSWERS` order);
     ``()`` when nothing is offered. What a game or a chouette offers its members is exactly this (RULES D2, D3, D5).
     """

@@ -352,7 +352,7 @@ class ChouetteSession:
             self._open_extras()
         extras = game.extras
         offers_open = extras is not None and any(
-            game.cubes[k].pending and game.cubes[k].cube.stage == Action.DOUBLE for k in extras["keys"]
+            game.cubes[k].pending and game.cubes[k].cube.stage == Stage.DOUBLE for k in extras["keys"]
         )
         if extras is not None and extras["stage"] == ExtrasStage.ANSWERING and not offers_open:
             game.extras = None
@@ -1022,7 +1022,7 @@ class ChouetteSession:
             raise ChouetteError("the droppers are deciding whether to offer extras (003 Atlanta 5.7)")
         if game.extras is not None and member == game.extras["taker"]:
             extras = [
-                k for k in game.extras["keys"] if game.cubes[k].pending and game.cubes[k].cube.stage == Action.DOUBLE
+                k for k in game.extras["keys"] if game.cubes[k].pending and game.cubes[k].cube.stage == Stage.DOUBLE
             ]
             if extras and (cube is None or cube in extras):
                 return self._answer_extras(member, decision, extras if cube is None else [cube])
@@ -1083,7 +1083,7 @@ class ChouetteSession:
         round_ = game.round
         if round_ and round_["half_rule"]:
             own = [k for k in round_["keys"] if not game.cubes[k].extra]
-            group = [k for k in own if game.cubes[k].pending and game.cubes[k].cube.stage == Action.DOUBLE]
+            group = [k for k in own if game.cubes[k].pending and game.cubes[k].cube.stage == Stage.DOUBLE]
             if group and any(k in chosen for k in group):
                 self._check_half_rule(group, chosen, len(own))
         for key in sorted(chosen, key=lambda k: game.rank(game.cubes[k].team)):
@@ -1111,7 +1111,7 @@ class ChouetteSession:
         RULES D2, D3, D5), less what an extra's taker may not do (003 Atlanta 5.7: no raccoon; 5.7c: no drop)."""
         allowed = cube_rules.answers(slot.cube, self.rules.game)
         extras = self._current.extras
-        if slot.extra and extras is not None and slot.responder == extras["taker"] and slot.cube.stage == Action.DOUBLE:
+        if slot.extra and extras is not None and slot.responder == extras["taker"] and slot.cube.stage == Stage.DOUBLE:
             refused = {Decision.RACCOON} | ({Decision.DROP} if self._extras_rule() == Extras.RULE_5_7C else set())
             allowed = tuple(a for a in allowed if a not in refused)
         return allowed
