@@ -10,7 +10,8 @@ its CPU time — is the bot's own, without the fake Discord, and a SIGKILL kills
 
 Control lines (parent → child, one JSON object a line): ``{"t": EVENT, "d": payload}`` (a gateway event),
 ``{"op": "settle", "id": n}`` (answered on standard output, once every task the bot started has finished, by
-``{"settled": n, "rss_kb": …, "cpu_s": …}``), ``{"op": "profile", "on": bool}`` (see :data:`PROFILE`),
+``{"settled": n, "rss_kb": …, "cpu_s": …, "answered": {interaction id: when the bot sent its initial response,
+time.monotonic()}}`` for the interactions answered since the last settle), ``{"op": "profile", "on": bool}`` (see :data:`PROFILE`),
 ``{"op": "ready"}`` (dispatch ``on_ready``: the scheduler loop
 starts), ``{"op": "exit"}``. The child's first line on standard output is ``{"ready": pid}`` once it is logged in.
 
@@ -76,6 +77,21 @@ def rss_kb(pid: int | str = "self") -> int:
     return 0
 
 
+def _note_answers(answered: dict[str, float]) -> None:
+    """From now on, note in ``answered`` when the bot sends each interaction's initial response (interaction id →
+    ``time.monotonic()``, the clock the parent's fake Discord reads too): what the bot did, apart from how long the
+    fake Discord — sharing the machine's cores — takes to read it."""
+    from discord.webhook.async_ import AsyncWebhookAdapter
+
+    send = AsyncWebhookAdapter.create_interaction_response
+
+    def noted(self, interaction_id, *args, **kwargs):
+        answered[str(interaction_id)] = time.monotonic()
+        return send(self, interaction_id, *args, **kwargs)
+
+    AsyncWebhookAdapter.create_interaction_response = noted  # type: ignore[method-assign]
+
+
 async def _child(args: argparse.Namespace) -> None:
     from discord.http import Route
 
@@ -83,6 +99,8 @@ async def _child(args: argparse.Namespace) -> None:
     from botapp.heap import settle_heap
 
     Route.BASE = args.discord
+    answered: dict[str, float] = {}
+    _note_answers(answered)
     options: dict = {"token": CHILD_TOKEN, **json.loads(args.settings)}
     if args.url:
         options["database_url"] = args.url
@@ -107,7 +125,9 @@ async def _child(args: argparse.Namespace) -> None:
             elif message.get("op") == "settle":
                 await asyncio.sleep(0)  # the events just parsed start their tasks
                 await _settle(me)
-                out.write(json.dumps({"settled": message["id"], "rss_kb": rss_kb(), "cpu_s": cpu_seconds()}) + "\n")
+                settled = {"settled": message["id"], "rss_kb": rss_kb(), "cpu_s": cpu_seconds(), "answered": answered}
+                out.write(json.dumps(settled) + "\n")
+                answered.clear()
                 out.flush()
             elif message.get("op") == "profile" and args.profile is not None:
                 if message["on"]:
@@ -169,8 +189,8 @@ class BotProcess:
         self.process.stdin.write(json.dumps(message).encode() + b"\n")
 
     async def settle(self) -> dict:
-        """Wait until the bot has finished everything it started; returns ``{"rss_kb", "cpu_s"}`` as it then saw
-        them."""
+        """Wait until the bot has finished everything it started; returns ``{"rss_kb", "cpu_s", "answered"}`` as it
+        then saw them (``answered``: see the module docstring)."""
         self._settles += 1
         self._write({"op": "settle", "id": self._settles})
         await self.process.stdin.drain()
