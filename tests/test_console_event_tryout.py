@@ -187,3 +187,15 @@ async def test_each_bad_option_is_named(tmp_path):
                             ("event create X swiss rounds=-1", "Swiss rounds are 0 or more."),
                             ("event create X swiss rounds=2 out=-1", "out_after (MoreSwiss) is 0 or more.")):  # fmt: skip
             assert await console.handle(line) == f"Refused: {words}", line
+
+
+async def test_the_waiting_list_in_words(tmp_path):
+    """A member beyond the cap is "on the waiting list"; his check-in is refused saying so (he had joined)."""
+    async with console_in(tmp_path, cast=CAST) as console:
+        await enter(console, "Cap", "single lengths=1 cap=2", ["ann", "bob"])
+        await say(console, "event open-checkin Cap 2")
+        await say(console, "as cy")
+        joined = await say(console, "event join Cap")
+        assert joined == "You are on the waiting list of Cap (2 players in the field).", joined
+        refused = await console.handle("event checkin Cap")
+        assert refused == "Refused: You are on the waiting list of Cap: only its field checks in.", refused

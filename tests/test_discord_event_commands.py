@@ -305,7 +305,7 @@ async def test_a_capped_event_with_an_entry(tmp_path):
         for member in (olga, ann):
             await h.command(member, "event join", room, event="Cup")
         late = await h.command(bob, "event join", room, event="Cup")
-        assert late.private and "You are in the waiting list of Cup" in late.text
+        assert late.private and "You are on the waiting list of Cup" in late.text
         shown = await h.command(bob, "event show", room, event="Cup")
         assert "cap 2; waiting list: Bob" in shown.text
         await h.command(ann, "event leave", room, event="Cup")

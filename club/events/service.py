@@ -374,16 +374,16 @@ class EventService:
             if event.status is not Status.OPEN:
                 raise InvalidRequestError(f"{event.name} has started: joining is closed.")
             if member in event.entrants or member in event.waiting:
-                where = "the field" if member in event.entrants else "the waiting list"
-                raise InvalidRequestError(f"You are already in {where} of {event.name}.")
+                where = "in the field" if member in event.entrants else "on the waiting list"
+                raise InvalidRequestError(f"You are already {where} of {event.name}.")
             return [NewEventAction(EventAction.JOIN, {"member": member}, member)]
 
         club_id = await self._club_id(guild_id)
         await self._require_member(club_id, member)
         update = await self._update(guild_id, name, check)
-        place = "the waiting list" if member in update.event.waiting else "the field"
+        place = "on the waiting list" if member in update.event.waiting else "in the field"
         count = len(update.event.entrants)
-        return _with_text(update, f"You are in {place} of {update.event.name} ({count} player"
+        return _with_text(update, f"You are {place} of {update.event.name} ({count} player"
                                   f"{'s' if count != 1 else ''} in the field).")  # fmt: skip
 
     async def leave(self, guild_id: int, name: str, member: int) -> EventUpdate:
@@ -425,6 +425,8 @@ class EventService:
                 raise InvalidRequestError(f"{event.name} has no check-in open.")
             if self.club.clock.now() > event.checkin_until:
                 raise InvalidRequestError(f"Check-in for {event.name} has closed.")
+            if member in event.waiting:
+                raise InvalidRequestError(f"You are on the waiting list of {event.name}: only its field checks in.")
             if member not in event.entrants:
                 raise InvalidRequestError(f"You are not in the field of {event.name}: /event join first.")
             if member in event.checked_in:
