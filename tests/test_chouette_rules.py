@@ -6,9 +6,13 @@ each Team member, RULES C3).
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from backgammon.chouette import ChouetteRules, ChouetteSession, split_box_partner
+from backgammon.chouette.cubes import CubeStatus, Ending, Side
+from backgammon.chouette.rules import Extras, Family
 from backgammon.chouette.seating import apply_throws
 from backgammon.errors import ChouetteError, RuleSetError
 from backgammon.game import GameResult
@@ -941,3 +945,28 @@ def test_package_docstring_example_runs():
     import backgammon.chouette
 
     assert doctest.testmod(backgammon.chouette).failed == 0
+
+
+def test_the_typed_vocabulary_reads_and_writes_the_stored_words():
+    """Options, sides, statuses and endings are enum members in memory and the same words in JSON: a session played
+    to a drop and a scored cube writes byte for byte what it reads back, and a wrong word is refused as before."""
+    rules = ChouetteRules.from_json({"family": "classic", "extras": "off", "name": "x",
+                                     "game": classic().game.to_json()})  # fmt: skip
+    assert (rules.family, rules.extras) == (Family.CLASSIC, Extras.OFF) and rules.single_cube
+    assert json.loads(json.dumps(rules.to_json()))["family"] == "classic"
+    with pytest.raises(RuleSetError, match="family is one of classic, atlanta"):
+        ChouetteRules(family="swiss")
+    session = started(atlanta())
+    session.turn("box")
+    session.box_double(["B"])
+    session.answer("B", "drop")
+    session.game_over("team", "single")
+    cubes = session.game.cubes
+    assert (cubes["B"].status, cubes["B"].ended) == (CubeStatus.DROPPED, Ending.TEAM_DROPPED)
+    assert (cubes["C"].status, cubes["C"].ended, session.game.result["winner"]) == (
+        CubeStatus.SCORED, Ending.SCORED, Side.TEAM)  # fmt: skip
+    text = json.dumps(session.to_json(), sort_keys=True)
+    assert '"status": "dropped"' in text and '"ended": "team_dropped"' in text and '"winner": "team"' in text
+    again = ChouetteSession.from_json(json.loads(text))
+    assert json.dumps(again.to_json(), sort_keys=True) == text
+    assert again.game.cubes["B"].ended is Ending.TEAM_DROPPED and again.rules.family is Family.ATLANTA

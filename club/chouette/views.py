@@ -64,11 +64,6 @@ CUBE_STATES = tuple(CubeState)
 OFFER_STATES = (CubeState.OFFERED, CubeState.BEAVERED, CubeState.RACCOONED)
 """The states of a cube with an offer pending (its value shown is the one proposed)."""
 
-_OFFER_STATE = {
-    Action.DOUBLE: CubeState.OFFERED,
-    Action.BEAVER: CubeState.BEAVERED,
-    Action.RACCOON: CubeState.RACCOONED,
-}
 _OUT = (CubeState.DROPPED, CubeState.SETTLED, CubeState.SCORED)
 
 
@@ -409,12 +404,8 @@ class ChouetteView:
 
 def _cube(slot: ChouetteCube) -> CubeView:
     cube = slot.cube
-    if not slot.live:
-        state = CubeState(slot.status)
-    elif cube.stage is not None:
-        state = _OFFER_STATE[Action(cube.stage)]
-    else:
-        state = CubeState.CENTRED if cube.owner is None else CubeState.TAKEN
+    taken = slot.live and cube.stage is None and cube.owner is not None
+    state = CubeState.TAKEN if taken else CubeState(slot.state)  # the engine's word, but one word for a taken cube
     owner = None if cube.owner is None else SIDES[cube.owner]
     return CubeView(
         key=slot.key,
