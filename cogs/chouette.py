@@ -124,10 +124,12 @@ async def _session(interaction: discord.Interaction, member: int | None = None, 
     refused with the list and jump links. Without ``member`` (start, join, seat) only the channel's."""
     chouettes = interaction.client.chouettes
     session_id = await chouettes.session_in(interaction.channel_id)
-    if session_id is None and member is None:
+    if session_id is not None:
+        return session_id  # the chouette of his channel comes first (club.frontend.resolve_chouette)
+    if member is None:
         raise InvalidRequestError("No chouette runs in this channel: start one with /bg chouette start.")
-    return await frontend.resolve_chouette(chouettes, member, guild_id=_where(interaction)[0], here=session_id,
-                                           for_turn=for_turn, links=_board_links(interaction))  # fmt: skip
+    return await frontend.resolve_chouette(chouettes, member, guild_id=interaction.guild_id, for_turn=for_turn,
+                                           links=_board_links(interaction))  # fmt: skip
 
 
 def _where(interaction: discord.Interaction) -> tuple[int, int]:
