@@ -55,7 +55,7 @@ from storage.events import EventRecord, EventStore, NewEventAction
 from ..clocks import MatchClock, Notice
 from ..errors import ClubError, InvalidRequestError, UnknownMemberError
 from ..notices import EventNews
-from ..settings import ClubSettings
+from ..settings import ClubSettings, ExpiryPolicy
 from ..table import FINISHED, MatchStatus, TableAction
 from ..wording import plural
 from . import formats
@@ -728,18 +728,18 @@ class EventService:
         event = await self.load(event_id)
         self._started(event)
         club = await self.db.get_club_by_id(event.club_id)
-        policy = ClubSettings.from_json(club.settings).expiry_policy if club is not None else "nothing"
+        policy = ClubSettings.from_json(club.settings).expiry_policy if club is not None else ExpiryPolicy.NOTHING
         notices = []
         for pairing, record, late in await self._late_matches(event, now):
-            if policy == "claim":  # his opponent may claim the match now: the claim notice, the event named
+            if policy is ExpiryPolicy.CLAIM:  # his opponent may claim the match now: the claim notice, the event named
                 names = await self.names(pairing.players)
                 text = (f"{event.name} {pairing.key}: the round's deadline has passed and match {record.id} waits for "
                         f"{names[late]}. ")  # fmt: skip
                 notice = await MatchClock(self.club).open_claim(record.id, now, text)
                 if notice is not None:
                     notices.append(dataclasses.replace(notice, text=notice.text + _unless_decided(now + self.grace)))
-            elif policy in ("forfeit_match", "forfeit_game"):  # the match ends as any match does; its end feeds
-                try:  # the event through the hook
+            elif policy in (ExpiryPolicy.FORFEIT_MATCH, ExpiryPolicy.FORFEIT_GAME):
+                try:  # the match ends as any match does; its end feeds the event through the hook
                     await self.club.expire(record.id, record.players.index(late), TableAction.FORFEIT_MATCH,
                                            version=record.version)  # fmt: skip
                 except ClubError:
@@ -769,9 +769,9 @@ class EventService:
                     actions.append(
                         NewEventAction(EventAction.ASK, {"key": pairing.key, "default_at": now + self.grace})
                     )
-                elif policy in ("nothing", "claim"):
+                elif policy in (ExpiryPolicy.NOTHING, ExpiryPolicy.CLAIM):
                     actions.append(NewEventAction(EventAction.ASK, {"key": pairing.key, "default_at": now + self.grace,
-                                                          "late": late, "claim": policy == "claim"}))  # fmt: skip
+                                                          "late": late, "claim": policy is ExpiryPolicy.CLAIM}))  # fmt: skip
             return actions
 
         update = await self._update_id(event_id, check, tuple(notices))

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from backgammon.result import KIND_LEVELS, Ending
 from storage.books import PlayedGame
 
 from ..table import MatchKind
@@ -88,9 +89,10 @@ def member_stats(
         won = game.winner == game.side
         wins += won
         # a forfeit's gammon or backgammon is the rule set's valuation of a claim (RULES A2), not one played
-        big = game.result_kind in ("gammon", "backgammon") and game.ended_by != "forfeit"
+        level = KIND_LEVELS.get(game.result_kind, 1)  # 1 single, 2 gammon, 3 backgammon
+        big = level > 1 and game.ended_by != Ending.FORFEIT
         gammons += won and big
-        backgammons += won and big and game.result_kind == "backgammon"
+        backgammons += won and big and level == 3
         gammons_lost += (not won) and big
         cube_sum += game.cube
         signed = game.points if won else -game.points
