@@ -41,6 +41,7 @@ from club.wording import plural
 from .buttons import Key, TableButton, on_press
 from .errors import guarded, is_club_admin, report
 from .flow import register
+from .host import ClubBot, Interaction, guild_of
 from .present import MENTIONS, mention
 
 log = logging.getLogger(__name__)
@@ -71,25 +72,25 @@ BUTTON_DECISIONS = {"award_a": Decision.A, "award_b": Decision.B, "replay": Deci
 NAME_HELP = "The event's name"
 
 
-def events_of(interaction: discord.Interaction) -> EventService:
+def events_of(interaction: Interaction) -> EventService:
     """The bot's :class:`EventService` (made by this extension's :func:`setup`)."""
     return interaction.client.events
 
 
-async def may_organise(interaction: discord.Interaction) -> bool:
+async def may_organise(interaction: Interaction) -> bool:
     """Whether the member may organise events: an admin (manage server) or a member with the role the club names
     (:meth:`EventService.may_organise`)."""
     permissions = interaction.permissions  # his permissions in this channel, as Discord sends them
     roles = [role.name for role in getattr(interaction.user, "roles", ())]
     return await events_of(interaction).may_organise(
-        interaction.guild_id, admin=permissions.manage_guild or permissions.administrator, roles=roles
+        guild_of(interaction), admin=permissions.manage_guild or permissions.administrator, roles=roles
     )
 
 
-async def event_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def event_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The club's events whose name starts with what the member typed, the newest first."""
     try:
-        found = await events_of(interaction).named(interaction.guild_id, current.strip())
+        found = await events_of(interaction).named(guild_of(interaction), current.strip())
     except BackgammonError:
         return []
     return [app_commands.Choice(name=f"{r.name} ({r.status})"[:100], value=r.name[:100]) for r in found[:25]]
@@ -115,7 +116,7 @@ def _names_text(text: str, names: dict[int, str]) -> str:
     return text
 
 
-async def _answer(interaction: discord.Interaction, text: str, png: bytes | None = None, filename: str = "") -> None:
+async def _answer(interaction: Interaction, text: str, png: bytes | None = None, filename: str = "") -> None:
     if png is None:
         await interaction.followup.send(text[:2000] or "Done.", ephemeral=True)
     else:
@@ -133,27 +134,25 @@ class AdminCommands(app_commands.Group):
     @app_commands.describe(event=NAME_HELP, match="The match's key, e.g. W2-1 (see /event pairings)")
     @app_commands.choices(decision=DECISIONS)
     @app_commands.autocomplete(event=event_autocomplete)
-    async def decide(self, interaction: discord.Interaction, event: str, match: str, decision: str) -> None:
+    async def decide(self, interaction: Interaction, event: str, match: str, decision: str) -> None:
         await _call(interaction, "/event admin decide", lambda s, m, o: s.decide(
-            interaction.guild_id, event, m, match.strip().upper(), decision, organiser=o))  # fmt: skip
+            guild_of(interaction), event, m, match.strip().upper(), decision, organiser=o))  # fmt: skip
 
     @app_commands.command(description="Open check-in: only those who check in are seeded")
     @app_commands.describe(event=NAME_HELP, hours="How long check-in stays open")
     @app_commands.autocomplete(event=event_autocomplete)
-    async def checkin(
-        self, interaction: discord.Interaction, event: str, hours: app_commands.Range[int, 1, 168] = 24
-    ) -> None:
+    async def checkin(self, interaction: Interaction, event: str, hours: app_commands.Range[int, 1, 168] = 24) -> None:
         await _call(interaction, "/event admin checkin", lambda s, m, o: s.open_checkin(
-            interaction.guild_id, event, m, hours, organiser=o))  # fmt: skip
+            guild_of(interaction), event, m, hours, organiser=o))  # fmt: skip
 
     @app_commands.command(description="End a ladder or a league season (or call an event off)")
     @app_commands.describe(event=NAME_HELP)
     @app_commands.autocomplete(event=event_autocomplete)
-    async def close(self, interaction: discord.Interaction, event: str) -> None:
+    async def close(self, interaction: Interaction, event: str) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/event admin close"):
             member = await register(interaction)
-            update = await events_of(interaction).close(interaction.guild_id, event, member,
+            update = await events_of(interaction).close(guild_of(interaction), event, member,
                                                         organiser=await may_organise(interaction))  # fmt: skip
             text = _names_text(update.text, update.names) or f"{update.event.name}: done."
             if update.event.status is Status.CANCELLED and update.event.live:
@@ -164,13 +163,13 @@ class AdminCommands(app_commands.Group):
     @app_commands.command(description="Start a league's next season: promotion and relegation applied")
     @app_commands.describe(event="The finished season", name="The new season's name")
     @app_commands.autocomplete(event=event_autocomplete)
-    async def season(self, interaction: discord.Interaction, event: str, name: app_commands.Range[str, 1, 40]) -> None:
+    async def season(self, interaction: Interaction, event: str, name: app_commands.Range[str, 1, 40]) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/event admin season"):
             member = await register(interaction)
-            update = await events_of(interaction).next_season(interaction.guild_id, event, member, name,
+            update = await events_of(interaction).next_season(guild_of(interaction), event, member, name,
                                                               organiser=await may_organise(interaction))  # fmt: skip
-            forum = await open_forum_post(interaction.client, interaction.guild_id, update.event)
+            forum = await open_forum_post(interaction.client, guild_of(interaction), update.event)
             await _answer(interaction, _names_text(update.text, update.names) + forum)
 
     @app_commands.command(description="Club admins: who organises events, and the forum of their posts")
@@ -179,21 +178,17 @@ class AdminCommands(app_commands.Group):
                            clear_forum="No forum: each event posts in its own channel")  # fmt: skip
     @app_commands.check(is_club_admin)
     async def settings(
-        self, interaction: discord.Interaction, organiser_role: app_commands.Range[str, 1, 100] | None = None,
+        self, interaction: Interaction, organiser_role: app_commands.Range[str, 1, 100] | None = None,
         forum: discord.ForumChannel | None = None, clear_forum: bool = False,
     ) -> None:  # fmt: skip
         """``/event admin settings``: the club's ``organiser_role`` and ``event_forum``
         (:class:`club.settings.ClubSettings`), shown and changed."""
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/event admin settings"):
-            changes = {"organiser_role": None if organiser_role is None else role_name(organiser_role),
-                       "event_forum": 0 if clear_forum else None if forum is None else forum.id}  # fmt: skip
-            changes = {key: value for key, value in changes.items() if value is not None}
-            service = interaction.client.service
-            if changes:
-                settings = await service.configure_club(interaction.guild_id, **changes)
-            else:
-                settings = await service.club_settings(interaction.guild_id)
+            settings = await interaction.client.service.configure_club(
+                guild_of(interaction), organiser_role=None if organiser_role is None else role_name(organiser_role),
+                event_forum=0 if clear_forum else None if forum is None else forum.id,
+            )  # fmt: skip
             await _answer(interaction, settings_text(settings))
 
     @app_commands.command(description="Schedule a Discord event for a live night (cancelled if the event is)")
@@ -201,7 +196,7 @@ class AdminCommands(app_commands.Group):
                            hours="How long it lasts", channel="A voice channel (default: a link to the event)")  # fmt: skip
     @app_commands.autocomplete(event=event_autocomplete)
     async def live(
-        self, interaction: discord.Interaction, event: str, when: app_commands.Range[str, 1, 40],
+        self, interaction: Interaction, event: str, when: app_commands.Range[str, 1, 40],
         hours: app_commands.Range[int, 1, 24] = 3, channel: discord.VoiceChannel | None = None,
     ) -> None:  # fmt: skip
         await interaction.response.defer(ephemeral=True, thinking=True)
@@ -209,13 +204,13 @@ class AdminCommands(app_commands.Group):
             member = await register(interaction)
             service = events_of(interaction)
             start = parse_when(when)
-            found = await service.check_live(interaction.guild_id, event, member, start, hours,
+            found = await service.check_live(guild_of(interaction), event, member, start, hours,
                                              organiser=await may_organise(interaction))  # fmt: skip
             night = await schedule_live(interaction, found, start, hours, channel)
             await service.record_live(found.id, member, night)
             text = (f"Live night of {found.name}: <t:{int(start)}:F>, {plural(hours, 'hour')}, {night.where} — "
-                    f"https://discord.com/events/{interaction.guild_id}/{night.id}")  # fmt: skip
-            posted, forum = await event_channels(interaction.client, found, interaction.guild_id)
+                    f"https://discord.com/events/{guild_of(interaction)}/{night.id}")  # fmt: skip
+            posted, forum = await event_channels(interaction.client, found, guild_of(interaction))
             if forum or posted:
                 await (forum or posted).send(content=text, allowed_mentions=discord.AllowedMentions.none())
             await _answer(interaction, f"Scheduled on Discord and announced. {text}")
@@ -244,7 +239,7 @@ def _link(guild_id: int, channel_id: int) -> str:
     return f"https://discord.com/channels/{guild_id}/{channel_id}"
 
 
-async def schedule_live(interaction: discord.Interaction, event: Event, start: float, hours: int,
+async def schedule_live(interaction: Interaction, event: Event, start: float, hours: int,
                         voice: discord.VoiceChannel | None) -> LiveNight:  # fmt: skip
     """Create the Discord scheduled event of a live night: in ``voice`` if given, else an external one whose
     location links to the event's post (its forum post, or its channel). Raises :class:`InvalidRequestError` when
@@ -259,7 +254,10 @@ async def schedule_live(interaction: discord.Interaction, event: Event, start: f
         where = voice.mention
         options.update(entity_type=discord.EntityType.voice, channel=voice)
     else:
-        where = _link(guild.id, event.posts.get(Post.FORUM) or event.channel_id or interaction.channel_id)
+        home = event.posts.get(Post.FORUM) or event.channel_id or interaction.channel_id
+        if home is None:
+            raise InvalidRequestError("This event has no channel to link its live night to: name a voice channel.")
+        where = _link(guild.id, home)
         options.update(entity_type=discord.EntityType.external, location=where)
     try:
         scheduled = await guild.create_scheduled_event(**options)
@@ -285,7 +283,7 @@ async def cancel_live(guild: discord.Guild | None, event: Event) -> int:
     return cancelled
 
 
-async def _call(interaction: discord.Interaction, what: str, call, *, about: discord.Member | None = None) -> None:
+async def _call(interaction: Interaction, what: str, call, *, about: discord.Member | None = None) -> None:
     """The shape of most commands: defer privately, register the member (and the member the command is ``about``,
     an opponent or a winner), one service call (given the service, the member and whether he may organise), its
     text privately."""
@@ -326,7 +324,7 @@ class EventCommands(app_commands.Group):
                                                           app_commands.Choice(name="random", value=Seeding.RANDOM)])  # fmt: skip
     async def create(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         name: app_commands.Range[str, 1, 40],
         format: str,
         lengths: app_commands.Range[str, 1, 60] | None = None,
@@ -352,65 +350,65 @@ class EventCommands(app_commands.Group):
                                    consolation=consolation, cycles=cycles, division_size=division_size, up=up,
                                    down=down, reach=reach, round_hours=hours)  # fmt: skip
             update = await events_of(interaction).create(
-                interaction.guild_id, member, name, settings, organiser=await may_organise(interaction), cap=cap,
+                guild_of(interaction), member, name, settings, organiser=await may_organise(interaction), cap=cap,
                 seeding=seeding, rules=rules, entry=entry, channel_id=interaction.channel_id,
             )  # fmt: skip
-            forum = await open_forum_post(interaction.client, interaction.guild_id, update.event)
+            forum = await open_forum_post(interaction.client, guild_of(interaction), update.event)
             await _answer(interaction, f"{update.text}\n{summary(update.event, {})}{forum}")
 
     @app_commands.command(description="Join an event (or its waiting list)")
     @app_commands.describe(event=NAME_HELP)
     @app_commands.autocomplete(event=event_autocomplete)
-    async def join(self, interaction: discord.Interaction, event: str) -> None:
-        await _call(interaction, "/event join", lambda s, m, o: s.join(interaction.guild_id, event, m))
+    async def join(self, interaction: Interaction, event: str) -> None:
+        await _call(interaction, "/event join", lambda s, m, o: s.join(guild_of(interaction), event, m))
 
     @app_commands.command(description="Leave an event before it starts")
     @app_commands.describe(event=NAME_HELP)
     @app_commands.autocomplete(event=event_autocomplete)
-    async def leave(self, interaction: discord.Interaction, event: str) -> None:
-        await _call(interaction, "/event leave", lambda s, m, o: s.leave(interaction.guild_id, event, m))
+    async def leave(self, interaction: Interaction, event: str) -> None:
+        await _call(interaction, "/event leave", lambda s, m, o: s.leave(guild_of(interaction), event, m))
 
     @app_commands.command(description="Check in to an event")
     @app_commands.describe(event=NAME_HELP)
     @app_commands.autocomplete(event=event_autocomplete)
-    async def checkin(self, interaction: discord.Interaction, event: str) -> None:
-        await _call(interaction, "/event checkin", lambda s, m, o: s.checkin(interaction.guild_id, event, m))
+    async def checkin(self, interaction: Interaction, event: str) -> None:
+        await _call(interaction, "/event checkin", lambda s, m, o: s.checkin(guild_of(interaction), event, m))
 
     @app_commands.command(description="Start an event (its organiser): the field is seeded, round 1 is paired")
     @app_commands.describe(event=NAME_HELP)
     @app_commands.autocomplete(event=event_autocomplete)
-    async def start(self, interaction: discord.Interaction, event: str) -> None:
-        await _call(interaction, "/event start", lambda s, m, o: s.start(interaction.guild_id, event, m, organiser=o))
+    async def start(self, interaction: Interaction, event: str) -> None:
+        await _call(interaction, "/event start", lambda s, m, o: s.start(guild_of(interaction), event, m, organiser=o))
 
     @app_commands.command(description="Withdraw from a running event (your remaining matches are forfeited)")
     @app_commands.describe(event=NAME_HELP)
     @app_commands.autocomplete(event=event_autocomplete)
-    async def withdraw(self, interaction: discord.Interaction, event: str) -> None:
-        await _call(interaction, "/event withdraw", lambda s, m, o: s.withdraw(interaction.guild_id, event, m))
+    async def withdraw(self, interaction: Interaction, event: str) -> None:
+        await _call(interaction, "/event withdraw", lambda s, m, o: s.withdraw(guild_of(interaction), event, m))
 
     @app_commands.command(description="Ladder: challenge a member up to 3 places above you")
     @app_commands.describe(event=NAME_HELP, opponent="Whom you challenge")
     @app_commands.autocomplete(event=event_autocomplete)
-    async def challenge(self, interaction: discord.Interaction, event: str, opponent: discord.Member) -> None:
+    async def challenge(self, interaction: Interaction, event: str, opponent: discord.Member) -> None:
         await _call(interaction, "/event challenge", lambda s, m, o: s.challenge(
-            interaction.guild_id, event, m, opponent.id), about=opponent)  # fmt: skip
+            guild_of(interaction), event, m, opponent.id), about=opponent)  # fmt: skip
 
     @app_commands.command(description="Report your event match's result (the match's own result decides)")
     @app_commands.describe(event=NAME_HELP, winner="Who won")
     @app_commands.autocomplete(event=event_autocomplete)
-    async def report(self, interaction: discord.Interaction, event: str, winner: discord.Member) -> None:
+    async def report(self, interaction: Interaction, event: str, winner: discord.Member) -> None:
         await _call(interaction, "/event report", lambda s, m, o: s.report(
-            interaction.guild_id, event, m, winner.id), about=winner)  # fmt: skip
+            guild_of(interaction), event, m, winner.id), about=winner)  # fmt: skip
 
     @app_commands.command(description="The bracket (or the latest round's pairings), with its picture")
     @app_commands.describe(event=NAME_HELP)
     @app_commands.autocomplete(event=event_autocomplete)
-    async def bracket(self, interaction: discord.Interaction, event: str) -> None:
+    async def bracket(self, interaction: Interaction, event: str) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/event bracket"):
             await register(interaction)
             service = events_of(interaction)
-            found = await service.find(interaction.guild_id, event)
+            found = await service.find(guild_of(interaction), event)
             names = await service.names(found.entrants)
             text = bracket_text(found, names)
             png = None
@@ -422,45 +420,45 @@ class EventCommands(app_commands.Group):
     @app_commands.command(description="Standings with tie-breaks, each place explained")
     @app_commands.describe(event=NAME_HELP)
     @app_commands.autocomplete(event=event_autocomplete)
-    async def standings(self, interaction: discord.Interaction, event: str) -> None:
+    async def standings(self, interaction: Interaction, event: str) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/event standings"):
             await register(interaction)
-            found, png, text = await standings_picture(interaction.client, interaction.guild_id, event)
+            found, png, text = await standings_picture(interaction.client, guild_of(interaction), event)
             await _answer(interaction, f"```\n{text[:1900]}\n```", png, f"standings-{found.id}.png")
 
     @app_commands.command(description="A round's pairings and why each was made")
     @app_commands.describe(event=NAME_HELP, round="The round (default: the latest)")
     @app_commands.autocomplete(event=event_autocomplete)
     async def pairings(
-        self, interaction: discord.Interaction, event: str, round: app_commands.Range[int, 1, 100] | None = None
+        self, interaction: Interaction, event: str, round: app_commands.Range[int, 1, 100] | None = None
     ) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/event pairings"):
             await register(interaction)
             service = events_of(interaction)
-            found = await service.find(interaction.guild_id, event)
+            found = await service.find(guild_of(interaction), event)
             text = pairings_text(found, await service.names(found.entrants), round)
             await _answer(interaction, f"```\n{text[:1900]}\n```")
 
     @app_commands.command(description="An event's results as a ZIP: results.csv, event.json, every match's .mat")
     @app_commands.describe(event=NAME_HELP)
     @app_commands.autocomplete(event=event_autocomplete)
-    async def export(self, interaction: discord.Interaction, event: str) -> None:
+    async def export(self, interaction: Interaction, event: str) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/event export"):
             await register(interaction)
-            filename, data = await events_of(interaction).export(interaction.guild_id, event)
+            filename, data = await events_of(interaction).export(guild_of(interaction), event)
             file = discord.File(io.BytesIO(data), filename=filename)
             await interaction.followup.send(f"{event}: results.csv, event.json and the .mat files.", file=file,
                                             ephemeral=True)  # fmt: skip
 
     @app_commands.command(description="Your next event matches: opponent, deadline, a link")
-    async def my(self, interaction: discord.Interaction) -> None:
+    async def my(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/event my"):
             member = await register(interaction)
-            mine = await events_of(interaction).my(interaction.guild_id, member)
+            mine = await events_of(interaction).my(guild_of(interaction), member)
             lines = []
             for item in mine:
                 link = ""
@@ -475,27 +473,27 @@ class EventCommands(app_commands.Group):
     @app_commands.command(description="The club's events, or one event's format, status and field")
     @app_commands.describe(event="An event (default: the list)")
     @app_commands.autocomplete(event=event_autocomplete)
-    async def show(self, interaction: discord.Interaction, event: str | None = None) -> None:
+    async def show(self, interaction: Interaction, event: str | None = None) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/event show"):
             await register(interaction)
             service = events_of(interaction)
             if event is None:
-                found = await service.named(interaction.guild_id)
+                found = await service.named(guild_of(interaction))
                 text = "\n".join(f"{r.name} — {r.format.replace('_', ' ')}, {r.status}" for r in found)
                 await _answer(interaction, text or "This club has no events yet: an organiser uses /event create.")
                 return
-            one = await service.find(interaction.guild_id, event)
+            one = await service.find(guild_of(interaction), event)
             await _answer(interaction, summary(one, await service.names(one.entrants + one.waiting)))
 
 
 @on_press("e")
-async def press(interaction: discord.Interaction, key: Key, values: list[str], item) -> None:
+async def press(interaction: Interaction, key: Key, values: list[str], item) -> None:
     """An event's button (kind ``e`` of :mod:`cogs.buttons`): the organiser's decision, :func:`decide_button`."""
     await decide_button(interaction, key.table_id, int(key.args[0]), key.action)
 
 
-async def decide_button(interaction: discord.Interaction, event_id: int, index: int, action: str) -> None:
+async def decide_button(interaction: Interaction, event_id: int, index: int, action: str) -> None:
     """An organiser's button on a pairing nobody played: award it, replay it, or both out (refused privately for
     anyone who may not organise, or a pairing decided since)."""
     await interaction.response.defer(ephemeral=True, thinking=True)
@@ -504,15 +502,15 @@ async def decide_button(interaction: discord.Interaction, event_id: int, index: 
         service = events_of(interaction)
         event = await service.load(event_id)
         keys = list(event.state.pairings) if event.state is not None else []
-        if await service.club.club_id_of(interaction.guild_id) != event.club_id or index >= len(keys):
+        if await service.club.club_id_of(guild_of(interaction)) != event.club_id or index >= len(keys):
             raise InvalidRequestError("This button is not one the bot drew for this server's events.")
         decision = BUTTON_DECISIONS.get(action, action)
-        update = await service.decide(interaction.guild_id, event.name, member, keys[index], decision,
+        update = await service.decide(guild_of(interaction), event.name, member, keys[index], decision,
                                       organiser=await may_organise(interaction))  # fmt: skip
         await _answer(interaction, _names_text(update.text, update.names))
 
 
-async def event_channels(bot, event: Event, guild_id: int | None):
+async def event_channels(bot: ClubBot, event: Event, guild_id: int | None):
     """``(channel, forum post)`` of an event: the channel of its challenges (where it was created, else the club's
     game channel) and its forum post (None without one), each None when gone."""
     publisher = bot.publisher
@@ -524,7 +522,7 @@ async def event_channels(bot, event: Event, guild_id: int | None):
     return channel, forum
 
 
-async def open_forum_post(bot, guild_id: int, event: Event) -> str:
+async def open_forum_post(bot: ClubBot, guild_id: int, event: Event) -> str:
     """Open the event's post in the club's ``event_forum`` (if it names one) and log it with the event; returns a
     line for the organiser ("" without a forum)."""
     settings = await bot.service.club_settings(guild_id)
@@ -543,7 +541,7 @@ async def open_forum_post(bot, guild_id: int, event: Event) -> str:
     return f"\nIts rounds and pictures are posted in {thread.mention}."
 
 
-async def standings_picture(bot, guild_id: int, name: str):
+async def standings_picture(bot: ClubBot, guild_id: int, name: str) -> tuple[Event, bytes, str]:
     """``(event, PNG, text)`` of an event's standings (every division of a league, the picture of the first)."""
     service: EventService = bot.events
     found, tables = await service.standings(guild_id, name)
@@ -562,7 +560,7 @@ class EventCog(commands.Cog):
     """Holds the event use-cases on the bot (``bot.events``), the ``/event`` group and the listener that posts
     what events do by themselves."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: ClubBot) -> None:
         self.bot = bot
         bot.events = EventService(bot.service)
         bot.events.outbox = True  # what events do is recorded pending with it, posted once (club.notices)
@@ -688,7 +686,7 @@ class EventCog(commands.Cog):
             await self.bot.events.remember(event.id, Post.PICTURE, message.id)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: ClubBot) -> None:
     """Load the extension: the cog, the ``/event`` group and the events made after a crash."""
     cog = EventCog(bot)
     await bot.add_cog(cog)

@@ -16,6 +16,7 @@ from club import ClubService
 from club.boards import BoardOptions
 from club.chouette import ChouetteService
 from club.errors import InvalidRequestError
+from club.events.service import EventService
 from club.records import ClubRecords
 
 if TYPE_CHECKING:
@@ -35,13 +36,14 @@ class Named(Protocol):
 class ClubBot(commands.AutoShardedBot):
     """A discord.py bot with the club's use-cases on it: ``service`` (the 1-on-1 tables, set in ``setup_hook``),
     ``publisher`` (where boards go), ``board_options`` (theme and size of the pictures), ``records`` (set by the
-    ``/club`` extension), ``chouettes`` (set by the chouette extension; None while it is not loaded) and
+    ``/club`` extension), ``events`` (set by the ``/event`` extension), ``chouettes`` (set by the chouette extension; None while it is not loaded) and
     ``reminder_seconds`` (the reminder loop's period)."""
 
     service: ClubService
     publisher: Publisher
     board_options: BoardOptions
     records: ClubRecords
+    events: EventService
     chouettes: ChouetteService | None = None
     reminder_seconds: float = REMINDER_SECONDS
 
