@@ -610,11 +610,12 @@ class EventCog(commands.Cog):
         return done
 
     async def post(self, update: EventUpdate) -> None:
-        """Post what an event did: each new pairing's challenge with both players mentioned once (in the event's
-        channel), and in the event's forum post if it has one (else in that channel too) the results, the new
-        pairings and the decisions asked of the organiser in words, and the bracket or standings picture (edited
-        when posted before). Each message carries a nonce (the match's for a challenge, the news' own for the
-        rest: :meth:`club.notices.EventNews.nonce`), so posting the same news again shows nothing twice."""
+        """Post what an event did: in the event's forum post if it has one (else in its channel) the results and
+        the new pairings in words; each new pairing's challenge with both players mentioned once (in the event's
+        channel), after the result that made it; then the decisions asked of the organiser and the bracket or
+        standings picture (edited when posted before). Each message carries a nonce (the match's for a challenge,
+        the news' own for the rest: :meth:`club.notices.EventNews.nonce`), so posting the same news again shows
+        nothing twice."""
         event = update.event
         publisher = self.bot.publisher
         guild_id = await self.bot.service.guild_of(event.club_id)
@@ -623,6 +624,11 @@ class EventCog(commands.Cog):
         if channel is None or news is None:
             log.info("event %s: no channel to post in", event.id)
             return
+        words = [line for line in update.text.splitlines() if line.split(":")[0] not in update.asked
+                 and (forum is not None or " — match " not in line)]  # fmt: skip
+        nonce = update.news.nonce if update.news is not None else (lambda part: None)
+        if words:
+            await news.send(content="\n".join(words)[:2000], allowed_mentions=MENTIONS, nonce=nonce("w"))
         for pairing, match_id in update.matches:
             view = await self.bot.service.state(match_id)
             assert pairing.b is not None
@@ -632,11 +638,6 @@ class EventCog(commands.Cog):
             text = f"{event.name} {pairing.key} ({pairing.why})."
             await publisher.post_challenge(Outcome(view, _names_text(text, update.names)), channel=channel,
                                            content=content, nonce=f"bgc{match_id}")  # fmt: skip
-        words = [line for line in update.text.splitlines() if line.split(":")[0] not in update.asked
-                 and (forum is not None or " — match " not in line)]  # fmt: skip
-        nonce = update.news.nonce if update.news is not None else (lambda part: None)
-        if words:
-            await news.send(content="\n".join(words)[:2000], allowed_mentions=MENTIONS, nonce=nonce("w"))
         for index, key in enumerate(update.asked):
             await self._ask(news, update, key, nonce(f"a{index}"))
         if update.results and guild_id is not None:
