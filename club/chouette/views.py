@@ -33,13 +33,13 @@ from .table import (
 )
 
 DECISION_WORDS = {
-    "double": "double or pass (the Team's window, 003 Atlanta 5.9)",
-    "answer": "answer Box's offer",
-    "box_answer": "answer the Team's doubles",
-    "consent": "go along with or refuse the Captain's double (000 Ch.8)",
-    "extra": "offer the lone taker an extra or not (5.7)",
-    "roll": "roll",
-    "play": "play",
+    Awaited.DOUBLE: "double or pass (the Team's window, 003 Atlanta 5.9)",
+    Awaited.ANSWER: "answer Box's offer",
+    Awaited.BOX_ANSWER: "answer the Team's doubles",
+    Awaited.CONSENT: "go along with or refuse the Captain's double (000 Ch.8)",
+    Awaited.EXTRA: "offer the lone taker an extra or not (5.7)",
+    Awaited.ROLL: "roll",
+    Awaited.PLAY: "play",
 }
 """A decision in words (after "must")."""
 
