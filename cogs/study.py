@@ -241,8 +241,10 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
             if await engine_member(interaction) is None:
                 return
             match_id = game or await self.bot.publisher.here(interaction.channel_id, open_only=False)
-            chouettes = self.bot.chouettes
-            session_id = None if chouettes is None or game else await chouettes.session_in(interaction.channel_id)
+            chouettes, channel_id = self.bot.chouettes, interaction.channel_id
+            session_id = (
+                None if chouettes is None or game or channel_id is None else await chouettes.session_in(channel_id)
+            )
             if match_id is None and session_id is not None:
                 await self._post_here(interaction, f"review of chouette #{session_id}",
                                         content=await self.chouette_review(session_id))  # fmt: skip
@@ -433,7 +435,7 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
         await channel.send(
             found.text, file=discord.File(io.BytesIO(found.png), filename=f"quiz-answer-{record.id}.png"),
             allowed_mentions=discord.AllowedMentions.none(),
-            reference=None if message is None else message.to_reference(fail_if_not_exists=False),
+            reference=discord.utils.MISSING if message is None else message.to_reference(fail_if_not_exists=False),
         )  # fmt: skip
         return True
 
@@ -536,8 +538,8 @@ class Study(commands.GroupCog, group_name="study", group_description="Reviews an
     async def _check_hint_allowed(self, interaction: Interaction, member: int, position: str | None) -> int | None:
         """Raise the refusal when a hint is not allowed here (:func:`club.analysis.hints.check_hint_allowed`);
         returns the match of this thread (None outside one)."""
-        chouettes = self.bot.chouettes
-        chouette_here = None if chouettes is None else await chouettes.session_in(interaction.channel_id)
+        chouettes, channel_id = self.bot.chouettes, interaction.channel_id
+        chouette_here = None if chouettes is None or channel_id is None else await chouettes.session_in(channel_id)
         here = await self.bot.publisher.here(interaction.channel_id)
         await check_hint_allowed(
             self.bot.service, member, interaction.guild_id, position, here=here, chouette_here=chouette_here
