@@ -199,3 +199,19 @@ async def test_the_waiting_list_in_words(tmp_path):
         assert joined == "You are on the waiting list of Cap (2 players in the field).", joined
         refused = await console.handle("event checkin Cap")
         assert refused == "Refused: You are on the waiting list of Cap: only its field checks in.", refused
+
+
+async def test_no_bracket_reset_for_a_withdrawn_champion(tmp_path):
+    """Double elimination: ann wins the winners' bracket, then withdraws before the grand final. bob wins it by
+    walkover and the event is over — no reset "second life" for a player who has withdrawn; bob first, ann second."""
+    async with console_in(tmp_path, cast=CAST) as console:
+        await enter(console, "Cup", "double lengths=1", CAST[:2])
+        await say(console, "event start Cup")
+        await play(console, "Cup", "W1-1", "ann")
+        withdrawn = await say(console, "event withdraw Cup")
+        assert "GF: bob wins by walkover against ann (not rated)." in withdrawn, withdrawn
+        assert "GF2" not in withdrawn and "Cup is over." in withdrawn, withdrawn
+        bracket = await say(console, "event bracket Cup")
+        assert "reset" not in bracket, bracket
+        table = rows(await say(console, "event standings Cup"))
+        assert [(row[0], row[1]) for row in table.values()] == [("1", "bob"), ("2", "ann")]

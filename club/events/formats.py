@@ -466,7 +466,7 @@ def _bracket_due(state: EventState) -> list[Pairing]:
     gf = state.results.get("GF")
     if gf is not None and "GF2" not in state.pairings and gf.how is not How.BOTH_OUT:
         wchamp = outcome(plan["GF"].slots[0].winner_of)[0]
-        if gf.winner is not None and gf.winner != wchamp and gf.loser is not None:
+        if gf.winner is not None and gf.winner != wchamp and gf.loser is not None and wchamp not in state.withdrawn:
             due.append(
                 Pairing(
                     "GF2",
@@ -509,8 +509,8 @@ def bracket_view(state: EventState) -> list[tuple[BracketMatch, Player | None, P
 
 def bracket_placings(state: EventState) -> list[tuple[int, Player]]:
     """Places in an elimination event, best first; ties share a place (both semi-final losers are 3rd). A player
-    is out at his first loss (single) or second (double; the grand final's loser too); the later he went out, the
-    better his place. Players still in share the top place until the event is over. Consolation matches do not
+    is out at his first loss (single) or second (double; the grand final's loser too), a withdrawn player at his
+    last; the later he went out, the better his place. Players still in share the top place until the event is over. Consolation matches do not
     change places."""
     plan, _, _ = _bracket_resolver(state)
     order = [key for key in plan if not key.startswith("C")] + (["GF2"] if "GF2" in state.pairings else [])
@@ -527,7 +527,9 @@ def bracket_placings(state: EventState) -> list[tuple[int, Player]]:
             if loser is None:
                 continue
             losses[loser] = losses.get(loser, 0) + 1
-            if losses[loser] >= lives:
+            if loser in state.withdrawn:
+                out_at[loser] = rank[key]
+            elif losses[loser] >= lives:
                 out_at.setdefault(loser, rank[key])
     seed = state.seed_of
     alive = sorted((p for p in state.seeds if p not in out_at), key=lambda p: seed[p])
