@@ -23,17 +23,9 @@ from rendering.records import RecordTable, render_record_table, signed
 
 from .formats import EventState, Format, How, Result, Settings, apply_due, bracket_view, settle
 from .standings import Row, standings
-from .texts import STAGES
+from .texts import STAGES, name_of
 
 _EMPTY = -1
-
-
-def _name(names: Mapping[int, str], player: int | None) -> str:
-    if player is None:
-        return "?"
-    if player == _EMPTY:
-        return "bye"
-    return names.get(player, str(player))
 
 
 def _score(result: Result | None) -> str:
@@ -63,7 +55,7 @@ def bracket_picture(state: EventState, names: Mapping[int, str], title: str = ""
         elif result is None and _EMPTY in (a, b) and None not in (a, b) and (a, b) != (_EMPTY, _EMPTY):
             winner = 1 if a == _EMPTY else 0
         score = "bye" if result is None and winner is not None else _score(result)
-        box = Box(match.key, _name(names, a), _name(names, b), winner, score, feeds.get(match.key, ""))
+        box = Box(match.key, name_of(names, a), name_of(names, b), winner, score, feeds.get(match.key, ""))
         sections.setdefault(match.stage, {}).setdefault(match.round, []).append(box)
     out = []
     for stage, rounds in sections.items():

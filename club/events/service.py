@@ -51,6 +51,7 @@ from typing import TYPE_CHECKING, Any
 
 from storage.errors import DuplicateError, VersionConflictError
 from storage.events import EventRecord, EventStore, NewEventAction
+from storage.records import MatchRecord
 
 from ..clocks import MatchClock, Notice
 from ..errors import ClubError, InvalidRequestError, UnknownMemberError
@@ -74,6 +75,7 @@ from .log import (
     settings_json,
 )
 from .standings import Row, standings
+from .texts import name_of
 
 if TYPE_CHECKING:
     from ..service import ClubService
@@ -117,6 +119,10 @@ class Decision(StrEnum):
     B = "b"
     REPLAY = "replay"
     BOTH_OUT = "both_out"
+
+
+Check = Callable[[Event], Sequence[NewEventAction] | Awaitable[Sequence[NewEventAction]]]
+"""A use-case's check of the event as it stands: the actions to log (none: nothing to do), or a refusal raised."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -777,7 +783,7 @@ class EventService:
         update = await self._update_id(event_id, check, tuple(notices))
         return update if update.text else None
 
-    async def _late_matches(self, event: Event, now: float) -> list[tuple[Pairing, Any, int]]:
+    async def _late_matches(self, event: Event, now: float) -> list[tuple[Pairing, MatchRecord, int]]:
         """``(pairing, club match, late member)`` of each pairing past its deadline, not yet asked of the
         organiser, whose match is being played and waits for a member (:meth:`_late`)."""
         assert event.state is not None
@@ -795,7 +801,7 @@ class EventService:
                 found.append((pairing, record, late))
         return found
 
-    async def _late(self, record, pairing: Pairing) -> int | None:
+    async def _late(self, record: MatchRecord, pairing: Pairing) -> int | None:
         """The member an unfinished event match waits for at its deadline, if either player has acted in it; None
         when neither has (the organiser decides) or it cannot be told."""
         acted = await self.store.acted(record.id)
@@ -842,11 +848,11 @@ class EventService:
         return out
 
     # -- the unit of work -------------------------------------------------------------------------------------------
-    async def _update(self, guild_id: int, name: str, check) -> EventUpdate:
+    async def _update(self, guild_id: int, name: str, check: Check) -> EventUpdate:
         event = await self.find(guild_id, name)
         return await self._update_id(event.id, check)
 
-    async def _update_id(self, event_id: int, check: Callable[[Event], Any],
+    async def _update_id(self, event_id: int, check: Check,
                          notices: tuple[Notice, ...] = ()) -> EventUpdate:  # fmt: skip
         """Load, check, apply, settle, commit (again from the log if another writer got there first), then make
         the matches of new pairings; ``notices``: claim notices to hand on with the update."""
@@ -965,7 +971,7 @@ class EventService:
             made.append((pairing, outcome.match_id))
         return tuple(made)
 
-    async def _result_of(self, pairing: Pairing, record, *, claimed: bool) -> Result:
+    async def _result_of(self, pairing: Pairing, record: MatchRecord, *, claimed: bool) -> Result:
         """The result of ``pairing`` as its ended club match ``record`` tells it (see the module docstring);
         ``claimed``: the pairing was open to a claim, so a forfeited match was claimed."""
         a, b = record.players
@@ -1101,22 +1107,23 @@ def _with_text(update: EventUpdate, text: str) -> EventUpdate:
     return dataclasses.replace(update, text=text + rest)
 
 
-def _describe(event: Event, made, results, asked, names: dict[int, str]) -> str:
+def _describe(event: Event, made: Sequence[tuple[Pairing, int]], results: Sequence[Result], asked: Sequence[str],
+              names: dict[int, str]) -> str:  # fmt: skip
     """What an update did, in words: results, new pairings (with their match ids), decisions asked, the end."""
     lines = []
     for result in results:
         if result.how is How.BYE:
-            lines.append(f"{result.key}: {names.get(result.winner, result.winner)} has a bye.")
+            lines.append(f"{result.key}: {name_of(names, result.winner)} has a bye.")
         elif result.how is How.BOTH_OUT:
             lines.append(f"{result.key}: both players are out.")
         elif result.how is How.PLAYED:
-            lines.append(f"{result.key}: {names.get(result.winner, result.winner)} beat "
-                         f"{names.get(result.loser, result.loser)} {result.won}–{result.lost}.")  # fmt: skip
+            lines.append(f"{result.key}: {name_of(names, result.winner)} beat "
+                         f"{name_of(names, result.loser)} {result.won}–{result.lost}.")  # fmt: skip
         else:
-            lines.append(f"{result.key}: {names.get(result.winner, result.winner)} wins by {result.how.value} "
-                         f"against {names.get(result.loser, result.loser)} (not rated).")  # fmt: skip
+            lines.append(f"{result.key}: {name_of(names, result.winner)} wins by {result.how.value} "
+                         f"against {name_of(names, result.loser)} (not rated).")  # fmt: skip
     for pairing, match_id in made:
-        lines.append(f"{pairing.key}: {names.get(pairing.a, pairing.a)} v {names.get(pairing.b, pairing.b)} — "
+        lines.append(f"{pairing.key}: {name_of(names, pairing.a)} v {name_of(names, pairing.b)} — "
                      f"match {match_id}, {plural(event.settings.length(pairing), 'point')}.")  # fmt: skip
     for key in asked:
         lines.append(f"{key}: {asked_words(event, key, names)} — the organiser decides (award a or b, replay, "

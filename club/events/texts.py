@@ -71,7 +71,9 @@ def summary(event: Event, names: Mapping[int, str]) -> str:
     return text + "."
 
 
-def _name(names: Mapping[int, str], player: int | None) -> str:
+def name_of(names: Mapping[int, str], player: int | None) -> str:
+    """A player's name for people: his display name (else his id), ``bye`` for a bracket's empty slot (-1), ``?``
+    for a slot not known yet (None)."""
     if player is None:
         return "?"
     if player == -1:
@@ -101,9 +103,9 @@ def bracket_text(event: Event, names: Mapping[int, str]) -> str:
             lines.append(f"  {match.key:<6} no match: nobody reaches it")
             continue
         if -1 in (a, b) and result is None:
-            lines.append(f"  {match.key:<6} {_name(names, a if b == -1 else b)} (bye)")
+            lines.append(f"  {match.key:<6} {name_of(names, a if b == -1 else b)} (bye)")
             continue
-        line = f"  {match.key:<6} {_name(names, a)} v {_name(names, b)}"
+        line = f"  {match.key:<6} {name_of(names, a)} v {name_of(names, b)}"
         if result is not None:
             line += "  — " + result_words(result, names)
         lines.append(line)
@@ -121,10 +123,10 @@ def result_words(result, names: Mapping[int, str]) -> str:
     if result.how is How.BOTH_OUT:
         return "both out"
     if result.how is How.BYE:
-        return f"{_name(names, result.winner)}: bye"
+        return f"{name_of(names, result.winner)}: bye"
     if result.how is How.PLAYED:
-        return f"{_name(names, result.winner)} won {result.won}–{result.lost}"
-    return f"{_name(names, result.winner)} won ({result.how.value}, not rated)"
+        return f"{name_of(names, result.winner)} won {result.won}–{result.lost}"
+    return f"{name_of(names, result.winner)} won ({result.how.value}, not rated)"
 
 
 def pairings_text(event: Event, names: Mapping[int, str], round_no: int | None = None) -> str:
@@ -153,8 +155,8 @@ def pairing_line(pairing: Pairing, event: Event, names: Mapping[int, str]) -> st
     """``S2-1  Ann v Bob (5 points)  — Ann won 5–3`` (or ``… bye``)."""
     state = event.state
     if pairing.b is None:
-        return f"  {pairing.key:<8} {_name(names, pairing.a)}: bye"
-    line = f"  {pairing.key:<8} {_name(names, pairing.a)} v {_name(names, pairing.b)} " \
+        return f"  {pairing.key:<8} {name_of(names, pairing.a)}: bye"
+    line = f"  {pairing.key:<8} {name_of(names, pairing.a)} v {name_of(names, pairing.b)} " \
            f"({plural(event.settings.length(pairing), 'point')})"  # fmt: skip
     result = state.results.get(pairing.key) if state else None
     if result is not None:
@@ -170,7 +172,7 @@ def standings_text(title: str, rows: Sequence[Row], names: Mapping[int, str]) ->
     lines = [title, f"{'#':>3}  {'player':<16} {'pl':>3} {'w':>3} {'l':>3} {'h2h':>4} {'buch':>5} {'+/-':>5}  why"]
     for row in rows:
         lines.append(
-            f"{row.place:>3}  {_name(names, row.player)[:16]:<16} {row.played:>3} {row.wins:>3} {row.losses:>3} "
+            f"{row.place:>3}  {name_of(names, row.player)[:16]:<16} {row.played:>3} {row.wins:>3} {row.losses:>3} "
             f"{row.head_to_head:>4} {row.buchholz:>5} {row.difference:>+5}  {row.why}"
         )
     return "\n".join(lines)
