@@ -92,14 +92,16 @@ async def test_a_shared_place_is_not_ahead(tmp_path):
 
 
 async def test_the_organisers_decision_names_the_player(tmp_path):
-    """``event decide Cup KEY a`` answers whom the match was awarded to, not the letter typed; a replay and both out
-    say what they did."""
+    """The organiser is asked naming whom ``a`` and ``b`` award the match to, and ``event decide Cup KEY b`` answers
+    whom it was awarded to, not the letter typed; a replay and both out say what they did."""
     async with console_in(tmp_path, cast=CAST) as console:
         await say(console, "config expiry nothing")
         await enter(console, "Cup", "single lengths=1 hours=24", CAST[:4])
         started = await say(console, "event start Cup")
         assert "W1-1: ann v di" in started and "W1-2: bob v cy" in started
-        await say(console, "wait 25h")
+        waited = await say(console, "wait 25h")
+        assert ("W1-1: neither player has played by the deadline — the organiser decides (a: award to ann, b: award "
+                "to di, replay, both_out)") in waited, waited  # fmt: skip
         awarded = await say(console, "event decide Cup W1-1 b")
         assert awarded.startswith("Decided W1-1: awarded to di.")
         replayed = await say(console, "event decide Cup W1-2 replay")

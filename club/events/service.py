@@ -1126,8 +1126,10 @@ def _describe(event: Event, made: Sequence[tuple[Pairing, int]], results: Sequen
         lines.append(f"{pairing.key}: {name_of(names, pairing.a)} v {name_of(names, pairing.b)} — "
                      f"match {match_id}, {plural(event.settings.length(pairing), 'point')}.")  # fmt: skip
     for key in asked:
-        lines.append(f"{key}: {asked_words(event, key, names)} — the organiser decides (award a or b, replay, "
-                     "both_out); both are out if nobody decides.")  # fmt: skip
+        assert event.state is not None
+        a, b = (names.get(p, str(p)) for p in event.state.pairings[key].players)
+        lines.append(f"{key}: {asked_words(event, key, names)} — the organiser decides (a: award to {a}, b: award to "
+                     f"{b}, replay, both_out); both are out if nobody decides.")  # fmt: skip
     if event.status is Status.OVER:
         lines.append(f"{event.name} is over.")
     return "\n".join(lines)
