@@ -25,7 +25,7 @@ import asyncio
 import hashlib
 import logging
 import math
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
 log = logging.getLogger(__name__)
@@ -152,7 +152,7 @@ class Beacon:
         pause: float = 1.0,
         timeout: float = 5.0,
         now: Callable[[], float] | None = None,
-        sleep: Callable[[float], object] = asyncio.sleep,
+        sleep: Callable[[float], Awaitable[object]] = asyncio.sleep,
     ) -> None:
         import time
 

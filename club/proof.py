@@ -166,16 +166,7 @@ async def chouette_series(chouettes, session_id: int) -> list[Series]:
     store = chouettes.store
     actions = await store.actions(session_id)
     recipes = chouette_recipes(actions)
-    rolls: dict[int, list[tuple[int, tuple[int, ...]]]] = defaultdict(list)
-    for action in actions:
-        if action.dice is None or action.series is None:
-            continue
-        if action.kind in ("seat", "rethrow"):
-            for offset, (_member, dice) in enumerate(action.dice):
-                dice = dice if isinstance(dice, list | tuple) else [dice]
-                rolls[action.series].append((action.roll_index + offset, tuple(dice)))
-        else:
-            rolls[action.series].append((action.roll_index, tuple(action.dice)))
+    rolls = chouette_rolls(actions)
     out = []
     for number, series in sorted((await store.dice(session_id)).items()):
         if series.dice != DiceSource.FAIR or series.seed_hash is None:
@@ -190,6 +181,23 @@ async def chouette_series(chouettes, session_id: int) -> list[Series]:
             item = replace(item, **_v3(actions, number, series.seed_hash, lambda who: f"m{who}", players))
         out.append(item)
     return out + _unused(actions, f"DiceChouette{session_id}Series{{}}")
+
+
+def chouette_rolls(actions) -> dict[int, list[tuple[int, tuple[int, ...]]]]:
+    """The logged rolls of each dice series of a chouette's log, ``{series: [(counter, dice), …]}``: a seat throw or
+    a rethrow holds one roll per thrower (``[(member, die or dice), …]``, counters running on), any other action
+    its one roll."""
+    rolls: dict[int, list[tuple[int, tuple[int, ...]]]] = defaultdict(list)
+    for action in actions:
+        if action.dice is None or action.series is None:
+            continue
+        if action.kind in ("seat", "rethrow"):
+            for offset, (_member, dice) in enumerate(action.dice):
+                dice = dice if isinstance(dice, list | tuple) else [dice]
+                rolls[action.series].append((action.roll_index + offset, tuple(dice)))
+        else:
+            rolls[action.series].append((action.roll_index, tuple(action.dice)))
+    return rolls
 
 
 def chouette_members(actions, number: int) -> list[int]:

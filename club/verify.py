@@ -33,7 +33,7 @@ from .chouette.table import ChouetteAction, member_id
 from .chouette.table import replay as replay_chouette
 from .commitments import BEACON, CLIENT_SEED, logged_contributions, luck_of, luck_problems, unused_series
 from .dice import RECIPE, RECIPE_V3, DiceSource, seed_hash, verify_rolls
-from .proof import chouette_members, chouette_recipes
+from .proof import chouette_members, chouette_recipes, chouette_rolls
 from .states import canonical, held_sheet_rows
 from .table import GameStatus, TableAction, replay_log
 
@@ -65,22 +65,6 @@ def check_log(report: MatchReport, version: int, actions) -> None:
         report.problems.append("the log's sequence numbers are not 1, 2, 3 … without gaps")
     if version != len(actions):
         report.problems.append(f"version {version} but {len(actions)} logged actions")
-
-
-async def _replay(report: MatchReport, record, kind: str, read, replay):
-    """The shared start of both checks: the stored ``record`` (None: "no such …"), its log (``read()``) checked
-    for gaps (:func:`check_log`) and replayed through the table's own code (``replay``). Returns ``(actions,
-    replayed)``, or None with the problem noted in ``report``."""
-    if record is None:
-        report.problems.append(f"no such {kind}")
-        return None
-    actions = await read()
-    check_log(report, record.version, actions)
-    try:
-        return actions, await asyncio.to_thread(replay, actions)  # off the event loop (a long log takes seconds)
-    except (BackgammonError, KeyError, TypeError, ValueError) as error:
-        report.problems.append(f"the log does not replay: {error}")
-        return None
 
 
 async def verify_match(db: Database, match_id: int) -> MatchReport:
@@ -335,10 +319,16 @@ async def verify_chouette(db: Database, session_id: int) -> ChouetteReport:
     store = ChouetteStore(db)
     report = ChouetteReport(session_id)
     record = await store.get(session_id)
-    replayed = await _replay(report, record, "chouette", lambda: store.actions(session_id), replay_chouette)
-    if replayed is None:
+    if record is None:
+        report.problems.append("no such chouette")
         return report
-    actions, table = replayed
+    actions = await store.actions(session_id)
+    check_log(report, record.version, actions)
+    try:
+        table = await asyncio.to_thread(replay_chouette, actions)  # off the event loop (a long log takes seconds)
+    except (BackgammonError, KeyError, TypeError, ValueError) as error:
+        report.problems.append(f"the log does not replay: {error}")
+        return report
     if dumps(table.to_json()) != dumps(canonical("chouette", record.state)):
         report.problems.append("the stored state differs from the state the log rebuilds")
     if (record.status, record.game_number) != (table.status, table.game_number):
@@ -381,15 +371,7 @@ async def _check_sheet(store: ChouetteStore, record, replayed, report: ChouetteR
 
 
 async def _check_dice(store: ChouetteStore, session_id: int, actions, table, report: ChouetteReport) -> None:
-    rolls: dict[int, list[tuple[int, list[int]]]] = defaultdict(list)
-    for action in actions:
-        if action.dice is None or action.series is None:
-            continue
-        if action.kind in (ChouetteAction.SEAT, ChouetteAction.RETHROW):
-            for offset, (_member, dice) in enumerate(action.dice):
-                rolls[action.series].append((action.roll_index + offset, dice))
-        else:
-            rolls[action.series].append((action.roll_index, action.dice))
+    rolls = chouette_rolls(actions)
     finished = {row.game for row in table.session.sheet().rows}
     if table.finished:
         revealed = {series.seed_hash for series in (await store.dice(session_id)).values() if series.seed_revealed}

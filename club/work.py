@@ -127,11 +127,16 @@ class DiceInUse:
 
     def roll(self, injector: Callable[[int, int, int], Any] | None, subject_id: int, count: int = 2):
         """The next ``count`` dice and the counter they came from (``injector(subject_id, number, counter)`` for
-        injected dice); advances the counter."""
+        injected dice); advances the counter. Raises ``ValueError`` for a series that cannot roll (fair without its
+        seed, injected without an injector)."""
         index = self.rolls
         if self.dice == DiceSource.FAIR:
+            if self.seed is None:
+                raise ValueError(f"series {self.number} has fair dice but no seed to derive them from")
             dice = list(derive(self.recipe, self.seed, index, self.contributions, count, self.beacon))
         else:
+            if injector is None:
+                raise ValueError(f"series {self.number} has injected dice but nothing injects them")
             dice = list(injector(subject_id, self.number, index))[:count]
         self.rolls += 1
         return dice, index

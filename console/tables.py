@@ -4,6 +4,7 @@ the console prints exactly the figures the PNG beside it shows."""
 from __future__ import annotations
 
 from rendering.records import Cell, Column, RecordTable, signed
+from rendering.text import Align
 
 __all__ = ["Cell", "Column", "RecordTable", "signed", "text_table"]
 
@@ -25,7 +26,7 @@ def text_table(table: RecordTable) -> str:
         for index, width in enumerate(widths):
             text = cells[index] if index < len(cells) else ""
             align = table.columns[index].align
-            parts.append(text.ljust(width) if align == "left" else text.center(width) if align == "centre"
+            parts.append(text.ljust(width) if align == Align.LEFT else text.center(width) if align == Align.CENTRE
                          else text.rjust(width))  # fmt: skip
         return "  ".join(parts).rstrip()
 

@@ -19,7 +19,7 @@ from functools import lru_cache
 from PIL import Image, ImageDraw
 
 from .arrows import _draw_last_play, arrow_obstacles, last_play_routes, offered_cube_box
-from .layout import STACK, BoardLayout, board_layout
+from .layout import STACK, BoardLayout, Home, board_layout
 from .sprites import (
     checker_sprite,
     cube_label,
@@ -91,8 +91,8 @@ def static_board(theme: Theme, layout: BoardLayout) -> Image.Image:
     )
     edge = max(ss, round(1.5 * s * ss))
     for first, last in ((0, 5), (7, 12)):
-        x0 = layout.column_span(first)[0] if layout.home == "right" else layout.column_span(last)[0]
-        x1 = layout.column_span(last)[1] if layout.home == "right" else layout.column_span(first)[1]
+        x0 = layout.column_span(first)[0] if layout.home == Home.RIGHT else layout.column_span(last)[0]
+        x1 = layout.column_span(last)[1] if layout.home == Home.RIGHT else layout.column_span(first)[1]
         d.rectangle(
             box(x0, layout.inner_top, x1, layout.inner_bottom), fill=theme.felt, outline=theme.frame_edge, width=edge
         )

@@ -17,6 +17,7 @@ for the bar.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import lru_cache
 
 from .view import OPPONENT, VIEWER
@@ -27,6 +28,13 @@ MAX_WIDTH = 2000
 MIN_TEXT_PX = 12
 """The smallest font size (em, pixels) on a board at any width: cap height 8.7 px, x-height 6.6 px in DejaVu Sans,
 readable at 390 px (a phone) where the sizes scaled from 900 px would fall to 5–8 px."""
+
+
+class Home(StrEnum):
+    """The side of the picture the viewer's home board is drawn on (the console's and the bot's ``home``)."""
+
+    RIGHT = "right"
+    LEFT = "left"
 
 
 class LayoutError(ValueError):
@@ -41,7 +49,7 @@ class BoardLayout:
     """
 
     width: int
-    home: str
+    home: Home
     scale: float
     margin: int
     header_top: int
@@ -74,7 +82,7 @@ class BoardLayout:
 
     # -- x positions --------------------------------------------------------------------------------------------
     def _mx(self, x: float) -> float:
-        return self.width - x if self.home == "left" else x
+        return self.width - x if self.home == Home.LEFT else x
 
     def column_centre(self, column: int) -> float:
         """Centre x of column 0–12 (0–5 left half, 6 the bar, 7–12 right half, before mirroring), mirrored as set."""
@@ -197,7 +205,7 @@ def board_layout(width: int = 900, home: str = "right") -> BoardLayout:
     """
     if not isinstance(width, int) or not MIN_WIDTH <= width <= MAX_WIDTH:
         raise LayoutError(f"width {width!r} is out of range; use {MIN_WIDTH}–{MAX_WIDTH} pixels (900 is the default)")
-    if home not in ("right", "left"):
+    if home not in tuple(Home):
         raise LayoutError(f'home {home!r} must be "right" or "left" (the side of the viewer\'s home board)')
     s = width / 900
 
@@ -234,12 +242,12 @@ def board_layout(width: int = 900, home: str = "right") -> BoardLayout:
     play_right = play_left + 13 * point_width
     cube_column = (margin, margin + cube_width)
     tray_column = (round(play_right + divider), round(play_right + divider + tray_width))
-    if home == "left":
+    if home == Home.LEFT:
         cube_column = (width - cube_column[1], width - cube_column[0])
         tray_column = (width - tray_column[1], width - tray_column[0])
     return BoardLayout(
         width=width,
-        home=home,
+        home=Home(home),
         scale=s,
         margin=margin,
         header_top=header_top,

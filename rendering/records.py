@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from PIL import Image, ImageDraw
 
-from .text import draw_text, layout_text, wrap_text
+from .text import Align, draw_text, layout_text, wrap_text
 from .themes import Theme, theme_from_name
 
 TONES = ("plain", "plus", "minus", "muted", "strong")
@@ -94,7 +94,7 @@ def _check(table: RecordTable) -> list[list[Cell]]:
                 raise RecordTableError(f"unknown tone {cell.tone!r}; known: {', '.join(TONES)}")
         rows.append(cells)
     for column in table.columns:
-        if column.align not in ("left", "right", "centre"):
+        if column.align not in tuple(Align):
             raise RecordTableError(f"unknown alignment {column.align!r}")
     return rows
 
@@ -128,7 +128,8 @@ def render_record_table(table: RecordTable, *, theme: Theme | str | None = None,
         widths.append(max(texts) + 2 * _PAD)
     room = max_width - 2 * _MARGIN
     if sum(widths) > room:  # shorten the widest left-aligned column (names)
-        lefts = [i for i, column in enumerate(table.columns) if column.align == "left"] or [widths.index(max(widths))]
+        lefts = [i for i, column in enumerate(table.columns) if column.align == Align.LEFT]
+        lefts = lefts or [widths.index(max(widths))]
         widest = max(lefts, key=lambda i: widths[i])
         widths[widest] = max(80, widths[widest] - (sum(widths) - room))
     texts = [layout_text(table.title, _TITLE, True).width, layout_text(table.subtitle, _SUBTITLE).width]

@@ -16,12 +16,22 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from enum import StrEnum
 from functools import cache, lru_cache
 from pathlib import Path
 
 from PIL import Image, ImageDraw, ImageFont, features
 
 from .cmap import FontFileError, font_codepoints
+
+
+class Align(StrEnum):
+    """Where a text stands about its x: starting there, centred on it, or ending there."""
+
+    LEFT = "left"
+    CENTRE = "centre"
+    RIGHT = "right"
+
 
 FONT_DIR = Path(__file__).resolve().parent / "fonts"
 REGULAR = FONT_DIR / "DejaVuSans.ttf"
@@ -333,9 +343,9 @@ def draw_text(
     """
     line = fit_text(text, size, max_width, bold) if max_width is not None else layout_text(text, size, bold)
     x = xy[0]
-    if align == "centre":
+    if align == Align.CENTRE:
         x -= line.width / 2
-    elif align == "right":
+    elif align == Align.RIGHT:
         x -= line.width
     draw_line(draw, line, x, xy[1], fill)
     return line

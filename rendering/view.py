@@ -8,14 +8,27 @@ on Discord or on the game classes; the renderer only reads these fields.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
+from backgammon.cube import STAGES
 from backgammon.moves import Move
 from backgammon.position import Position
 
 VIEWER = "viewer"
 OPPONENT = "opponent"
 SIDES = (VIEWER, OPPONENT)
-CUBE_STATES = ("centred", "offered", "taken", "dropped")
+
+
+class CubeMark(StrEnum):
+    """How a chouette member's cube stands on the panel (:attr:`ChouetteMember.cube_state`)."""
+
+    CENTRED = "centred"
+    OFFERED = "offered"
+    TAKEN = "taken"
+    DROPPED = "dropped"
+
+
+CUBE_STATES = tuple(CubeMark)
 
 
 class ViewError(ValueError):
@@ -153,7 +166,7 @@ class BoardView:
             raise ViewError(f"cube_factor is {self.cube_factor!r}; the automatic-double factor is a whole number ≥ 1")
         if self.offered_cube is not None:
             _check_cube(self.offered_cube, "offered_cube")
-        if self.offer not in ("double", "beaver", "raccoon"):
+        if self.offer not in STAGES:
             raise ViewError(f'offer is {self.offer!r}; use "double", "beaver" or "raccoon"')
         if self.resignation not in (0, 1, 2, 3):
             raise ViewError(f"resignation is {self.resignation!r}; use 0 (none), 1 single, 2 gammon, 3 backgammon")

@@ -10,7 +10,7 @@ from .layout import BoardLayout
 from .sprites import checker_sprite, cube_label, cube_sprite, paste
 from .text import draw_text, fit_text, layout_text
 from .themes import Theme
-from .view import OPPONENT, VIEWER, BoardView, ChouetteMember
+from .view import OPPONENT, VIEWER, BoardView, ChouetteMember, CubeMark
 
 
 def _colours(theme: Theme, view: BoardView, side: str):
@@ -199,7 +199,7 @@ def _draw_panel(image, draw, theme: Theme, layout: BoardLayout, view: BoardView)
 
 def _draw_member(image, draw, theme: Theme, member: ChouetteMember, captain: bool, x, y, room, size, cube) -> None:
     state = member.cube_state
-    faded = state == "dropped"
+    faded = state == CubeMark.DROPPED
     # the member's cube in points, as the text panel says it: a centred cube at 1 is "1", not the board's 64
     sprite = cube_sprite(theme, cube, cube_label(member.cube_value, False))
     paste(image, sprite, (x + cube / 2, y))
@@ -219,5 +219,5 @@ def _draw_member(image, draw, theme: Theme, member: ChouetteMember, captain: boo
         bold=captain,
         max_width=room - cube - tail_line.width - size,
     )
-    colour = theme.accent if state == "offered" else theme.text_muted
+    colour = theme.accent if state == CubeMark.OFFERED else theme.text_muted
     draw_text(draw, (left + name_line.width, y + size * 0.36), tail, size, colour)
