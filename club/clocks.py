@@ -324,7 +324,7 @@ class MatchClock:
         # the club acts through the use-case layer (its own lock and version check), its notice in its commit
         side = match.players.index(deadline.subject)
         what_to_do = TableAction.LAPSE if lapse else _FORFEITS[policy]
-        notice = StepNotice(
+        expiry = StepNotice(
             lambda outcome: Notice(NoticeKind.EXPIRY, "match", deadline.table_id, deadline.subject, deadline.actor,
                                    deadline.pending, deadline.due_at,
                                    f"Time is up for {who} in match {deadline.table_id}.\n{outcome.message}",
@@ -332,10 +332,10 @@ class MatchClock:
         )
         try:
             outcome = await service.expire(deadline.table_id, None if lapse else side, what_to_do,
-                                           version=deadline.version, notice=notice)  # fmt: skip
+                                           version=deadline.version, notice=expiry)  # fmt: skip
         except (StaleVersionError, ClubError):
             return None
-        return notice.shown(outcome)
+        return expiry.shown(outcome)
 
     async def open_claim(self, match_id: int, now: float, text: str) -> Notice | None:
         """Let the waiting opponent claim match ``match_id`` now, before its own deadline (an event round's

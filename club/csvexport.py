@@ -20,7 +20,7 @@ from datetime import UTC, datetime
 
 from storage.books import CorrectionRecord
 
-from .records.ledger import Ledger
+from .records.ledger import Ledger, Unit
 from .records.sheets import SessionSheet
 from .wording import plural
 
@@ -81,8 +81,8 @@ def sheet_csv(sheet: SessionSheet) -> str:
         points = [row.points.get(member, "") for member in sheet.members]
         cash = [row.money.get(member, "") for member in sheet.members] if money else []
         rows.append([row.label, iso_time(row.at), *points, *cash, safe_text(row.note)])
-    totals = sheet.totals("points")
-    cash_totals = sheet.totals("money")
+    totals = sheet.totals(Unit.POINTS)
+    cash_totals = sheet.totals(Unit.MONEY)
     rows.append(
         [
             "total",

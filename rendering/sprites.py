@@ -35,6 +35,17 @@ def mix(a: RGB, b: RGB, t: float) -> RGB:
     return tuple(round(x + (y - x) * t) for x, y in zip(a, b, strict=True))  # type: ignore[return-value]
 
 
+def _canvas(
+    size: int, background: RGB
+) -> tuple[int, Image.Image, Image.Image, ImageDraw.ImageDraw, ImageDraw.ImageDraw]:
+    """A sprite's drawing surfaces at :data:`SUPERSAMPLE` times ``size``: ``(side in pixels, colour image filled
+    with ``background``, empty mask, their two pens)``; :func:`_finish` shrinks them to the sprite."""
+    big = size * SUPERSAMPLE
+    rgb = Image.new("RGB", (big, big), background)
+    mask = Image.new("L", (big, big), 0)
+    return big, rgb, mask, ImageDraw.Draw(rgb), ImageDraw.Draw(mask)
+
+
 def _finish(rgb: Image.Image, mask: Image.Image, size: int) -> Sprite:
     return rgb.resize((size, size), Image.Resampling.LANCZOS), mask.resize((size, size), Image.Resampling.LANCZOS)
 
@@ -43,11 +54,7 @@ def _finish(rgb: Image.Image, mask: Image.Image, size: int) -> Sprite:
 def checker_sprite(fill: RGB, rim: RGB, size: int) -> Sprite:
     """A checker ``size`` pixels across: a ``fill`` face, a ``rim`` edge and a faint inner ring. The face colour is
     exact over the middle third, so tests can read it at the computed centre."""
-    big = size * SUPERSAMPLE
-    rgb = Image.new("RGB", (big, big), rim)
-    mask = Image.new("L", (big, big), 0)
-    d = ImageDraw.Draw(rgb)
-    m = ImageDraw.Draw(mask)
+    big, rgb, mask, d, m = _canvas(size, rim)
     edge = max(SUPERSAMPLE, round(big * 0.05))
     m.ellipse((0, 0, big - 1, big - 1), fill=255)
     d.ellipse((edge, edge, big - 1 - edge, big - 1 - edge), fill=fill)
@@ -59,11 +66,7 @@ def checker_sprite(fill: RGB, rim: RGB, size: int) -> Sprite:
 @lru_cache(maxsize=32)
 def ghost_sprite(fill: RGB, rim: RGB, size: int, alpha: int) -> Sprite:
     """Where a checker of the last play came from: a dashed ``rim`` ring over a see-through ``fill`` disc."""
-    big = size * SUPERSAMPLE
-    rgb = Image.new("RGB", (big, big), fill)
-    mask = Image.new("L", (big, big), 0)
-    d = ImageDraw.Draw(rgb)
-    m = ImageDraw.Draw(mask)
+    big, rgb, mask, d, m = _canvas(size, fill)
     inset = round(big * 0.06)
     m.ellipse((inset, inset, big - 1 - inset, big - 1 - inset), fill=alpha)
     width = max(SUPERSAMPLE, round(big * 0.07))
@@ -77,11 +80,7 @@ def ghost_sprite(fill: RGB, rim: RGB, size: int, alpha: int) -> Sprite:
 @lru_cache(maxsize=64)
 def die_sprite(fill: RGB, edge: RGB, pip: RGB, size: int, value: int) -> Sprite:
     """A die face showing ``value`` 1–6: rounded ``fill`` square, ``edge`` border, ``pip`` dots at :data:`PIPS`."""
-    big = size * SUPERSAMPLE
-    rgb = Image.new("RGB", (big, big), edge)
-    mask = Image.new("L", (big, big), 0)
-    d = ImageDraw.Draw(rgb)
-    m = ImageDraw.Draw(mask)
+    big, rgb, mask, d, m = _canvas(size, edge)
     radius = round(big * 0.16)
     m.rounded_rectangle((0, 0, big - 1, big - 1), radius=radius, fill=255)
     border = max(SUPERSAMPLE, round(big * 0.05))
@@ -101,11 +100,7 @@ def cube_label(value: int, centred: bool) -> str:
 @lru_cache(maxsize=64)
 def cube_sprite(theme: Theme, size: int, label: str) -> Sprite:
     """The doubling cube ``size`` pixels across with ``label`` in bold, as large as fits."""
-    big = size * SUPERSAMPLE
-    rgb = Image.new("RGB", (big, big), theme.cube_edge)
-    mask = Image.new("L", (big, big), 0)
-    d = ImageDraw.Draw(rgb)
-    m = ImageDraw.Draw(mask)
+    big, rgb, mask, d, m = _canvas(size, theme.cube_edge)
     radius = round(big * 0.14)
     m.rounded_rectangle((0, 0, big - 1, big - 1), radius=radius, fill=255)
     border = max(SUPERSAMPLE, round(big * 0.06))
