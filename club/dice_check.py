@@ -61,7 +61,8 @@ async def dice_proof(
     # this game's actions and those that may hold its client seeds (the game before, whose players fix the seeds of
     # the game ahead, and the actions outside any game: the challenge) — not the whole log
     actions = await service.db.game_actions(match_id, (number - 1, number))
-    rolls = [(a.roll_index, a.dice) for a in actions if a.game_number == number and a.dice is not None]
+    rolls = [(a.roll_index, a.dice) for a in actions
+             if a.game_number == number and a.dice is not None and a.roll_index is not None]  # fmt: skip
     head = f"Match #{match_id}, game {number}: {plural(len(rolls), 'roll')} logged."
     if game.dice == DiceSource.INJECTED:
         return DiceProof(match_id, number, head + " The dice were given from outside (a test or a replay): "

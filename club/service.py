@@ -366,8 +366,8 @@ class ClubService:
             step.require_open()
             if self._dice is not None:
                 raise NotNowError("This table's dice are given from outside (a test or a replay): no luck to add.")
-            step.add_luck(side, text)
-            added[:] = [f"{step.names[side]} added luck of their own to the dice of game {step.book.ahead.number} "
+            number = step.add_luck(side, text)
+            added[:] = [f"{step.names[side]} added luck of their own to the dice of game {number} "
                         "(fixed at its first roll; /bg verify lists it when the game is over)."]  # fmt: skip
 
         outcome = await self._mutate(match_id, request, operation)
@@ -492,6 +492,9 @@ class ClubService:
         is published, with retries) and roll the opening with it in a second unit of work (RULES A1,
         :mod:`club.beacon`). When the round cannot be had, nothing is rolled or stored: ``first`` says why, and the
         next action on the table tries again."""
+        if self.beacon is None:  # committed under a beacon that this process was not started with
+            waits = "The dice of this game wait for a beacon round, and this bot has no [dice] beacon set."
+            return replace(first, message=f"{first.message}\n{waits}".strip())
         found, named = await round_for_game(self.beacon, due, first.view.game_number)
         if found is None:
             return replace(first, message=f"{first.message}\n{named}".strip())

@@ -189,16 +189,17 @@ class MatchStep(Step):
         if prefs.seed and due(self.book, side, []):
             self.add_luck(side, prefs.seed, prefs.seed_at)
 
-    def add_luck(self, side: int, text: str, set_at: float | None = None) -> None:
+    def add_luck(self, side: int, text: str, set_at: float | None = None) -> int:
         """Log ``text`` as ``side``'s luck in the game committed ahead (:func:`club.commitments.luck_args`):
-        ``set_at`` when he set it (default now: typed in the luck modal). Raises :class:`NotNowError` when no game
-        waits for its first roll (the last game of the table is being played)."""
+        ``set_at`` when he set it (default now: typed in the luck modal). Returns that game's number. Raises
+        :class:`NotNowError` when no game waits for its first roll (the last game of the table is being played)."""
         args = luck_args(self.book, text, self.now if set_at is None else set_at)
         if args is None:
             raise NotNowError("No game of this table waits for its dice: the last one has started, and a game's "
                               "luck is fixed at its first roll.")  # fmt: skip
         self.act(CLIENT_SEED, side, args)
         self.book.clients.append((args["game"], side, 0, text))
+        return args["game"]
 
     def start_ms(self) -> int:
         """When the message that starts the game was sent (Unix ms): the Discord timestamp in the request's

@@ -30,6 +30,7 @@ from typing import Any
 
 import discord
 
+from backgammon.game import Action
 from club.clocks import Claim
 from club.errors import InvalidRequestError
 from club.frontend import ACTION_LABELS
@@ -306,7 +307,7 @@ class TableMenu(discord.ui.DynamicItem[discord.ui.Select], template=MENU_TEMPLAT
     def of(cls, kind: str, table_id: int, stamp: int | str, what: str, *args: Any, options=(), placeholder=None):
         """The menu ``what`` on table ``table_id`` of ``kind`` at ``stamp`` with ``options`` (label, value)."""
         key = Key(kind, table_id, str(stamp), what, tuple(str(a) for a in args))
-        return cls(key, list(options), placeholder or "Choose…", several=what != "play")
+        return cls(key, list(options), placeholder or "Choose…", several=what != Action.PLAY)
 
     @classmethod
     async def from_custom_id(cls, interaction, item: discord.ui.Select, match: re.Match[str], /) -> TableMenu:

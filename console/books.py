@@ -12,6 +12,7 @@ from pathlib import Path
 
 from club.errors import InvalidRequestError
 from club.records import LEADERBOARDS, export_books, pictures, texts
+from club.records.periods import Source
 from club.wording import plural
 
 from .core import Console, file_problem
@@ -65,7 +66,7 @@ async def sheet(console: Console, args: list[str]) -> str:
     found = await console.records.sheet(console.guild_id, session, member=console.member)
     name = f"sheet-{found.session.source}-{found.session.id}.png"
     words = ""
-    if found.session.source == "chouette":
+    if found.session.source == Source.CHOUETTE:
         words = (f"The books' sheet (corrections included). The chouette's own sheet, with Box, the circled losers and "
                  f"the next Captain (RULES C11): chouette sheet chouette={found.session.id}")  # fmt: skip
     return await _picture(console, pictures.sheet_table(found), name, words)
