@@ -6,6 +6,7 @@ is quoted: ``event join 'Spring Open'``."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
 
@@ -19,8 +20,9 @@ from .core import Console, file_problem
 from .parse import options
 from .verbs import verb
 
-CREATE_OPTIONS = ("lengths", "final", "rounds", "out", "consolation", "cycles", "size", "up", "down", "reach",
-                  "hours", "cap", "seeding", "rules", "entry")  # fmt: skip
+CREATE_OPTIONS = ("lengths", "final", "rounds", "out", "out_after", "consolation", "cycles", "size", "division_size",
+                  "up", "down", "reach", "hours", "cap", "seeding", "rules", "entry")  # fmt: skip
+"""``event create``'s options: the short forms and Discord's names (``out_after``, ``division_size``) alike."""
 FORMATS = {"single": Format.SINGLE, "knockout": Format.SINGLE, "double": Format.DOUBLE,
            "roundrobin": Format.ROUND_ROBIN, "round_robin": Format.ROUND_ROBIN, "rr": Format.ROUND_ROBIN,
            "swiss": Format.SWISS, "moreswiss": Format.SWISS, "ladder": Format.LADDER, "league": Format.LEAGUE}  # fmt: skip
@@ -47,8 +49,9 @@ def settings_of(kind: str, named: dict[str, str]) -> Settings:
     values: dict = {"format": fmt}
     if "lengths" in named:
         values["lengths"] = tuple(_int(n, "a match length") for n in named["lengths"].split(",") if n)
-    for key, field in (("final", "final_length"), ("rounds", "rounds"), ("out", "out_after"), ("cycles", "cycles"),
-                       ("size", "division_size"), ("up", "up"), ("down", "down"), ("reach", "reach"),
+    for key, field in (("final", "final_length"), ("rounds", "rounds"), ("out", "out_after"),
+                       ("out_after", "out_after"), ("cycles", "cycles"), ("size", "division_size"),
+                       ("division_size", "division_size"), ("up", "up"), ("down", "down"), ("reach", "reach"),
                        ("hours", "round_hours")):  # fmt: skip
         if key in named:
             values[field] = _int(named[key], key)
@@ -76,6 +79,10 @@ def said(console: Console, update: EventUpdate) -> str:
 async def create(console: Console, args: list[str]) -> str:
     """``event create NAME FORMAT [options]``."""
     named, rest = options(args, CREATE_OPTIONS)
+    unknown = [word.split("=")[0].split(":")[0] for word in rest[1:] if re.match(r"^[a-z_]+[=:]", word, re.I)]
+    if unknown:
+        raise InvalidRequestError(f"event create has no option {unknown[0]!r}; the options are "
+                                  f"{', '.join(CREATE_OPTIONS)}.")  # fmt: skip
     if len(rest) != 2:
         raise InvalidRequestError("event create NAME FORMAT [options], e.g. event create 'Spring Open' double "
                                   "lengths=5,5,7 final=11")  # fmt: skip

@@ -217,3 +217,17 @@ async def test_no_bracket_reset_for_a_withdrawn_champion(tmp_path):
         assert "reset" not in bracket, bracket
         table = rows(await say(console, "event standings Cup"))
         assert [(row[0], row[1]) for row in table.values()] == [("1", "bob"), ("2", "ann")]
+
+
+async def test_the_guides_option_names_work_in_the_console(tmp_path):
+    """The organisers' guide names the options as Discord does (``out_after``, ``division_size``, ``consolation:True``);
+    the console takes them as well as its short forms, and an unknown option is refused by name."""
+    async with console_in(tmp_path, cast=CAST) as console:
+        more = await say(console, "event create More swiss out_after:2 lengths=1")
+        assert "MoreSwiss: out at 2 losses" in more, more
+        league = await say(console, "event create League league division_size=6 up=1")
+        assert "divisions of about 6, 1 up and 2 down" in league, league
+        cup = await say(console, "event create Cup single consolation:True")
+        assert "with progressive consolation" in cup, cup
+        refused = await console.handle("event create X single bogus=1")
+        assert refused.startswith("Refused: event create has no option 'bogus'"), refused
