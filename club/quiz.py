@@ -43,7 +43,9 @@ from .results import TableView
 from .table import MatchStatus
 
 if TYPE_CHECKING:
+    from .boards import BoardOptions
     from .results import TableView
+    from .service import ClubService
 
 RECENT = 50
 QUIZ_LEVEL = "2ply"
@@ -250,7 +252,9 @@ class QuizQuestion:
         return lines
 
 
-def quiz_card_png(question: QuizQuestion, show_names: bool, options=None, *, after: int | None = None) -> bytes:
+def quiz_card_png(
+    question: QuizQuestion, show_names: bool, options: BoardOptions | None = None, *, after: int | None = None
+) -> bytes:
     """The board picture of ``question`` (or, with ``after``, of the position after that choice), as PNG bytes.
     Runs Pillow: call it in a thread."""
     from rendering import render_board
@@ -496,7 +500,9 @@ class Reveal:
         return "\n".join(self.lines)[:2000]
 
 
-async def start_quiz(service, guild_id: int, channel_id: int, pool, *, hours: int, options=None) -> NewQuiz:
+async def start_quiz(
+    service: ClubService, guild_id: int, channel_id: int, pool, *, hours: int, options: BoardOptions | None = None
+) -> NewQuiz:
     """Pick a question from the club of ``guild_id`` (:func:`pick_question`) and store it as an open quiz of
     ``channel_id`` that closes in ``hours``; the front end posts its poll, then calls :func:`quiz_posted`. Raises
     :class:`NoQuizError`, :class:`~club.analysis.AnalysisUnavailableError`."""
@@ -516,7 +522,7 @@ async def start_quiz(service, guild_id: int, channel_id: int, pool, *, hours: in
     return NewQuiz(quiz_id, number, question, settings.quiz_names, hours, png)
 
 
-async def quiz_posted(service, quiz_id: int, message_id: int | None) -> None:
+async def quiz_posted(service: ClubService, quiz_id: int, message_id: int | None) -> None:
     """The poll of quiz ``quiz_id`` was posted as ``message_id`` (None: it could not be, and the quiz is dropped)."""
     from storage import quizzes
 
@@ -526,7 +532,7 @@ async def quiz_posted(service, quiz_id: int, message_id: int | None) -> None:
         await quizzes.set_quiz_message(service.db, quiz_id, message_id)
 
 
-async def pending_quizzes(service, *, message_id: int | None = None, due: bool = False) -> list:
+async def pending_quizzes(service: ClubService, *, message_id: int | None = None, due: bool = False) -> list:
     """The posted quizzes not yet revealed (:class:`storage.quizzes.QuizRecord`), only the one of poll
     ``message_id`` when given, only those whose poll should have closed by now with ``due``."""
     from storage import quizzes
@@ -538,14 +544,16 @@ async def pending_quizzes(service, *, message_id: int | None = None, due: bool =
     return found
 
 
-async def reveal_quiz(service, record, votes: dict[int, list[tuple[int, str]]], options=None) -> Reveal | None:
+async def reveal_quiz(
+    service: ClubService, record, votes: dict[int, list[tuple[int, str]]], options: BoardOptions | None = None
+) -> Reveal | None:
     """The reveal of quiz ``record`` from its poll's final ``votes`` (choice index → ``(member id, name)``):
     each voter's answer kept for the leaderboard, the quiz marked revealed. None when it was revealed already."""
     from storage import quizzes
 
     question = QuizQuestion.from_json({k: v for k, v in record.question.items() if k != "number"})
     guild_id = await service.guild_of(record.club_id)
-    settings = await service.club_settings(guild_id)
+    settings = service.defaults if guild_id is None else await service.club_settings(guild_id)  # a club gone
     answers = [(member, index == question.best) for index, voters in votes.items() for member, _name in voters]
     if not await quizzes.reveal_quiz(service.db, record.id, record.club_id, answers):
         return None
@@ -559,7 +567,7 @@ async def reveal_quiz(service, record, votes: dict[int, list[tuple[int, str]]], 
     return Reveal(lines, png)
 
 
-async def leaderboard_lines(service, club_id: int, *, limit: int = 10) -> list[str]:
+async def leaderboard_lines(service: ClubService, club_id: int, *, limit: int = 10) -> list[str]:
     """The club's quiz leaderboard in lines: ``1. <@id> 4 of 5 right`` (members as mentions)."""
     from storage import quizzes
 
@@ -571,7 +579,7 @@ async def leaderboard_lines(service, club_id: int, *, limit: int = 10) -> list[s
     return lines
 
 
-async def club_leaderboard(service, guild_id: int) -> list[str]:
+async def club_leaderboard(service: ClubService, guild_id: int) -> list[str]:
     """The quiz leaderboard of the club of ``guild_id`` (see :func:`leaderboard_lines`)."""
     club_id = await service.club_id_of(guild_id)
     if club_id is None:
@@ -579,7 +587,7 @@ async def club_leaderboard(service, guild_id: int) -> list[str]:
     return await leaderboard_lines(service, club_id)
 
 
-async def quiz_due(service, guild_id: int) -> bool:
+async def quiz_due(service: ClubService, guild_id: int) -> bool:
     """True when the club of ``guild_id`` schedules quizzes (``quiz_days``) and its last one is that old."""
     from storage import quizzes
 

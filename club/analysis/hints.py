@@ -14,6 +14,7 @@ its current position and dice (:func:`practice_request`).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from backgammon.errors import BackgammonError
 from backgammon.moves import check_dice, dice_text
@@ -22,6 +23,9 @@ from backgammon.position import Position
 from ..errors import InvalidRequestError
 from ..table import MatchStatus
 from .engine import CubeEquities, CubeState, PlayEquity
+
+if TYPE_CHECKING:
+    from ..service import ClubService
 
 RULE = "no electronic aids while a match is played (RULES 003 1.5)"
 HINT_LINES = 5
@@ -46,7 +50,7 @@ def refuse_until_over(what: str, look: str) -> HintRefusedError:
 
 
 async def check_hint_allowed(
-    service,
+    service: ClubService,
     member: int,
     guild_id: int | None,
     position: str | None,
@@ -110,7 +114,7 @@ async def own_chouette_at(db, member: int, position_id: str) -> int | None:
     return None
 
 
-async def practice_request(service, member: int, here: int | None):
+async def practice_request(service: ClubService, member: int, here: int | None):
     """``(position, dice, cube)`` of the practice game ``here`` for a hint, seen by ``member`` (its player): the
     dice he is to play, or None (cube advice) before he rolls. None when ``here`` is not his practice game being
     played (then the position must be given)."""

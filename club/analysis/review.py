@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from backgammon.game import Game
 from backgammon.moves import dice_text
@@ -19,6 +20,10 @@ from ..wording import plural
 from .grade import Grade
 from .match import DEFAULT_LEVEL, MatchAnalysis, analyse_games
 from .walk import ANSWER, DOUBLE
+
+if TYPE_CHECKING:
+    from ..results import TableView
+    from ..service import ClubService
 
 COSTLIEST = 3
 
@@ -52,7 +57,7 @@ class Review:
         return "\n".join([*kept, f"… and {plural(left, 'more line')}"] if left else kept)
 
 
-async def club_games(service, match_id: int) -> list[Game]:
+async def club_games(service: ClubService, match_id: int) -> list[Game]:
     """Every game of match ``match_id`` as stored, in order (:class:`~backgammon.game.Game` with its history)."""
     records = await service.db.games(match_id)
     return [Game.from_json(record.state) for record in records]
@@ -164,21 +169,23 @@ def compute_review(
     return review
 
 
-def match_title(view) -> str:
+def match_title(view: TableView) -> str:
     """``alice vs bob, 5-point match (#12)`` (or ``money session``) for a :class:`~club.results.TableView`."""
     what = f"{view.length}-point match" if view.length else "money session"
     return f"{view.names[0]} vs {view.names[1]}, {what} (#{view.match_id})"
 
 
-async def keep_prs(service, match_id: int, view, analysis: MatchAnalysis) -> bool:
+async def keep_prs(service: ClubService, match_id: int, view: TableView, analysis: MatchAnalysis) -> bool:
     """Keep both members' PR of finished rated match ``match_id`` in the club's records (:mod:`storage.prs`;
-    ``view`` its :class:`~club.results.TableView`). Practice games (:mod:`club.practice`) and matches not over are
-    not kept. Returns True when rows were written."""
+    ``view`` its :class:`~club.results.TableView`). Practice games (:mod:`club.practice`), matches not over and
+    matches no longer stored are not kept. Returns True when rows were written."""
     from storage.prs import MatchPr, keep_match_prs
 
     if view.status != MatchStatus.OVER or view.practice:
         return False
     record = await service.db.get_match(match_id)
+    if record is None:
+        return False
     rows = [
         MatchPr(
             member,
@@ -197,7 +204,9 @@ async def keep_prs(service, match_id: int, view, analysis: MatchAnalysis) -> boo
     return True
 
 
-async def review_match(service, match_id: int, *, pool, level: str = DEFAULT_LEVEL, options=None) -> Review:
+async def review_match(
+    service: ClubService, match_id: int, *, pool, level: str = DEFAULT_LEVEL, options=None
+) -> Review:
     """The review of club match ``match_id`` (:meth:`~club.service.ClubService.state` for names and status). A
     finished rated match's PRs are kept in the club's records as it is computed (:func:`keep_prs`), and its
     decisions' losses as its games' screens (``pool``'s :class:`~club.analysis.screen.ScreenCache` and
