@@ -40,6 +40,7 @@ from .chouette_present import PanelButton, chouette_message
 from .components import LuckModal, luck_words
 from .errors import report, send_private
 from .flow import register, request_of
+from .host import ClubBot, Interaction, guild_of
 from .platform import POST, PRIVATE_THREADS, require_permissions
 
 log = logging.getLogger("bgclub.discord")
@@ -48,15 +49,22 @@ RULE_CHOICES = [app_commands.Choice(name=name, value=name) for name in CHOUETTE_
 STAKE_CHOICES = [app_commands.Choice(name=f"{n}× the base stake", value=n) for n in (1, 2, 4, 8)]
 
 
+def chouettes_of(interaction: Interaction) -> ChouetteService:
+    """The bot's :class:`ChouetteService` (made by this extension's :class:`Chouettes`)."""
+    chouettes = interaction.client.chouettes
+    if chouettes is None:
+        raise InvalidRequestError("Chouettes are not played on this bot now (its chouette extension is not loaded).")
+    return chouettes
+
+
 # -- components: the one scheme of cogs.buttons (the old ch:/chs: ids stay registered there) ------------------
-async def press(interaction: discord.Interaction, sid: int, mark: str, member: int, action: str, **options) -> None:
+async def press(interaction: Interaction, sid: int, mark: str, member: int, action: str, **options) -> None:
     """A button or menu for ``member``'s decision, pressed by whoever pressed it: the action (his own decision, or
     as the proxy acting for him), answered privately; a refusal says why and changes nothing."""
     await interaction.response.defer(ephemeral=True, thinking=True)
-    bot = interaction.client
     try:
         presser = request_of(interaction, await register(interaction))  # the use-case checks his server
-        outcome = await bot.chouettes.act(sid, presser, action, subject=member, mark=mark, **options)
+        outcome = await chouettes_of(interaction).act(sid, presser, action, subject=member, mark=mark, **options)
     except Exception as error:
         await report(interaction, error, context={"what": f"chouette button {action}", "chouette": sid})
         return
@@ -68,7 +76,7 @@ ALIASES: dict[str, str] = {PanelButton.DOUBLE_ALL: MemberAction.DOUBLE, PanelBut
 
 
 @on_press("c")
-async def press_component(interaction: discord.Interaction, key: Key, values: list[str], item) -> None:
+async def press_component(interaction: Interaction, key: Key, values: list[str], item) -> None:
     """A chouette's button or menu (kind ``c`` of :mod:`cogs.buttons`): the member's decision (his own, or as
     proxy), :func:`press`. Menus: play, double the chosen cubes, or take the chosen cubes and drop the rest (003
     Atlanta 5.6, 5.10/5.11). *Add your luck* (member 0: anyone at the table) opens the luck box
@@ -89,13 +97,13 @@ async def press_component(interaction: discord.Interaction, key: Key, values: li
         await press(interaction, sid, mark, member, MemberAction.TAKE, value=decisions)
 
 
-async def add_luck(interaction: discord.Interaction, sid: int, words: str) -> None:
+async def add_luck(interaction: Interaction, sid: int, words: str) -> None:
     """The luck box of chouette ``sid`` submitted: the words join the dice of every series waiting for its first
     roll (:meth:`club.chouette.ChouetteService.add_luck`); the board is redrawn (it names who added luck) and the
     member answered privately; a refusal says why and changes nothing."""
     await interaction.response.defer(ephemeral=True, thinking=True)
     try:
-        outcome = await interaction.client.chouettes.add_luck(sid, request_of(interaction, await register(interaction)),
+        outcome = await chouettes_of(interaction).add_luck(sid, request_of(interaction, await register(interaction)),
                                                               words)  # fmt: skip
     except Exception as error:
         await report(interaction, error, context={"what": "chouette luck", "chouette": sid})
@@ -103,7 +111,7 @@ async def add_luck(interaction: discord.Interaction, sid: int, words: str) -> No
     await _publish_and_acknowledge(interaction, outcome, luck_words(words, outcome.message))
 
 
-async def _publish_and_acknowledge(interaction: discord.Interaction, outcome: ChouetteOutcome,
+async def _publish_and_acknowledge(interaction: Interaction, outcome: ChouetteOutcome,
                                    private: str | None = None) -> None:  # fmt: skip
     """Publish ``outcome``'s board and answer the member privately (``private``, default what happened)."""
     try:
@@ -118,12 +126,13 @@ async def _publish_and_acknowledge(interaction: discord.Interaction, outcome: Ch
 
 
 # -- commands ----------------------------------------------------------------------------------------------------------
-async def _session(interaction: discord.Interaction, member: int | None = None, *, for_turn: bool = False) -> int:
+async def _session(interaction: Interaction, member: int | None = None, *, for_turn: bool = False) -> int:
     """The chouette of the channel; outside one (``member`` given), by the addressing rule: the one chouette waiting
     for his decision (``for_turn``) or the one he sits in (:func:`club.frontend.resolve_chouette`); none or several:
     refused with the list and jump links. Without ``member`` (start, join, seat) only the channel's."""
-    chouettes = interaction.client.chouettes
-    session_id = await chouettes.session_in(interaction.channel_id)
+    chouettes = chouettes_of(interaction)
+    channel_id = interaction.channel_id
+    session_id = None if channel_id is None else await chouettes.session_in(channel_id)
     if session_id is not None:
         return session_id  # the chouette of his channel comes first (club.frontend.resolve_chouette)
     if member is None:
@@ -132,21 +141,23 @@ async def _session(interaction: discord.Interaction, member: int | None = None, 
                                            links=_board_links(interaction))  # fmt: skip
 
 
-def _where(interaction: discord.Interaction) -> tuple[int, int]:
-    """``(server id, channel id)`` of a chouette command (the ``/bg`` commands are for a server's channels)."""
-    if interaction.guild_id is None or interaction.channel_id is None:
-        raise InvalidRequestError("Chouettes are played in a server's channels, not in direct messages.")
-    return interaction.guild_id, interaction.channel_id
+def _where(interaction: Interaction) -> tuple[int, int]:
+    """``(server id, channel id)`` of a chouette command (:func:`cogs.host.guild_of`: refused from a direct
+    message)."""
+    guild_id = guild_of(interaction)
+    if interaction.channel_id is None:
+        raise InvalidRequestError("Chouettes are played in a server's channels.")
+    return guild_id, interaction.channel_id
 
 
-def _board_links(interaction: discord.Interaction):
+def _board_links(interaction: Interaction):
     """``async (session ids) -> {id: jump link}`` to each chouette's newest board message."""
 
     async def links(session_ids: list[int]) -> dict[int, str]:
         """The jump links of the chouettes that have a board message."""
         found = {}
         for session_id in session_ids:
-            boards = await interaction.client.chouettes.messages(session_id, purpose="board")
+            boards = await chouettes_of(interaction).messages(session_id, purpose="board")
             if boards:
                 last = boards[-1]
                 found[session_id] = (f"https://discord.com/channels/{interaction.guild_id}/{last.channel_id}/"
@@ -156,11 +167,11 @@ def _board_links(interaction: discord.Interaction):
     return links
 
 
-async def plays_autocomplete(interaction: discord.Interaction, current: str) -> list[app_commands.Choice[str]]:
+async def plays_autocomplete(interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
     """The legal plays of the member's dice on the chouette's board that match what he typed."""
     try:
         session_id = await _session(interaction, interaction.user.id, for_turn=True)
-        plays = await interaction.client.chouettes.legal_plays(session_id, interaction.user.id)
+        plays = await chouettes_of(interaction).legal_plays(session_id, interaction.user.id)
     except BackgammonError:
         return []
     return [app_commands.Choice(name=play, value=play) for play in frontend.filter_plays(plays, current)]
@@ -172,11 +183,11 @@ class ChouetteCommands(app_commands.Group):
     def __init__(self) -> None:
         super().__init__(name="chouette", description="Chouettes: one Box against a Team, over days")
 
-    async def _run(self, interaction: discord.Interaction, what: str, call) -> None:
+    async def _run(self, interaction: Interaction, what: str, call) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             request = request_of(interaction, await register(interaction))
-            outcome = await call(interaction.client.chouettes, request)
+            outcome = await call(chouettes_of(interaction), request)
         except Exception as error:
             await report(interaction, error, context={"what": f"/bg chouette {what}"})
             return
@@ -193,7 +204,7 @@ class ChouetteCommands(app_commands.Group):
     @app_commands.choices(rules=RULE_CHOICES)
     async def start(
         self,
-        interaction: discord.Interaction,
+        interaction: Interaction,
         rules: str | None = None,
         stake: app_commands.Range[int, 0, 1_000_000_000] = 0,
         hours: app_commands.Range[float, 0.05, 720.0] | None = None,
@@ -213,21 +224,21 @@ class ChouetteCommands(app_commands.Group):
     @app_commands.command(description="Join (or come back to) this channel's chouette")
     @app_commands.describe(stake="Play for a multiple of the stake (Atlanta 2.2)")
     @app_commands.choices(stake=STAKE_CHOICES)
-    async def join(self, interaction: discord.Interaction, stake: int = 1) -> None:
+    async def join(self, interaction: Interaction, stake: int = 1) -> None:
         async def call(chouettes: ChouetteService, request: Request) -> ChouetteOutcome:
             return await chouettes.join(await _session(interaction), request, stake=stake)
 
         await self._run(interaction, "join", call)
 
     @app_commands.command(description="Leave the chouette (after the game in progress)")
-    async def leave(self, interaction: discord.Interaction) -> None:
+    async def leave(self, interaction: Interaction) -> None:
         async def call(chouettes: ChouetteService, request: Request) -> ChouetteOutcome:
             return await chouettes.leave(await _session(interaction, request.member), request)
 
         await self._run(interaction, "leave", call)
 
     @app_commands.command(description="Throw for the seats and start the first game")
-    async def seat(self, interaction: discord.Interaction) -> None:
+    async def seat(self, interaction: Interaction) -> None:
         async def call(chouettes: ChouetteService, request: Request) -> ChouetteOutcome:
             return await chouettes.seat(await _session(interaction), request)
 
@@ -235,7 +246,7 @@ class ChouetteCommands(app_commands.Group):
 
     @app_commands.command(description="Name who decides for you when you are away")
     @app_commands.describe(member="Your proxy")
-    async def proxy(self, interaction: discord.Interaction, member: discord.Member) -> None:
+    async def proxy(self, interaction: Interaction, member: discord.Member) -> None:
         async def call(chouettes: ChouetteService, me: Request) -> ChouetteOutcome:
             other = await register(interaction, member)
             return await chouettes.proxy(await _session(interaction, me.member), me, other)
@@ -244,7 +255,7 @@ class ChouetteCommands(app_commands.Group):
 
     @app_commands.command(description="Standing answers for your cube")
     @app_commands.describe(answers="pass take 4 drop 8 until back, or clear")
-    async def order(self, interaction: discord.Interaction, answers: app_commands.Range[str, 1, 80]) -> None:
+    async def order(self, interaction: Interaction, answers: app_commands.Range[str, 1, 80]) -> None:
         async def call(chouettes: ChouetteService, request: Request) -> ChouetteOutcome:
             order = parse_order(answers)
             return await chouettes.standing_order(await _session(interaction, request.member), request, **order)
@@ -254,7 +265,7 @@ class ChouetteCommands(app_commands.Group):
     @app_commands.command(description="Play your dice on the chouette's board")
     @app_commands.describe(play="Your play, e.g. 13/7 8/7")
     @app_commands.autocomplete(play=plays_autocomplete)
-    async def move(self, interaction: discord.Interaction, play: str) -> None:
+    async def move(self, interaction: Interaction, play: str) -> None:
         async def call(chouettes: ChouetteService, request: Request) -> ChouetteOutcome:
             session_id = await _session(interaction, request.member, for_turn=True)
             return await chouettes.play(session_id, request, play)
@@ -262,22 +273,22 @@ class ChouetteCommands(app_commands.Group):
         await self._run(interaction, "move", call)
 
     @app_commands.command(description="The chouette: seats, cubes, who must decide")
-    async def status(self, interaction: discord.Interaction) -> None:
+    async def status(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             member = await register(interaction)
-            view = await interaction.client.chouettes.state(await _session(interaction, member))
+            view = await chouettes_of(interaction).state(await _session(interaction, member))
             message = await chouette_message(interaction.client, view, viewer=member, buttons=False)
             await interaction.followup.send(**message.send_kwargs(ephemeral=True))
         except Exception as error:
             await report(interaction, error, context={"what": "/bg chouette status"})
 
     @app_commands.command(description="The score sheet")
-    async def sheet(self, interaction: discord.Interaction) -> None:
+    async def sheet(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             member = await register(interaction)
-            view = await interaction.client.chouettes.state(await _session(interaction, member))
+            view = await chouettes_of(interaction).state(await _session(interaction, member))
             png = await sheet_png_async(view, interaction.client.board_options)
             totals = ", ".join(f"{view.name(m)} {t:+d}" for m, t in view.sheet.totals.items())
             file = discord.File(io.BytesIO(png), filename=f"sheet-{view.session_id}.png")
@@ -287,11 +298,11 @@ class ChouetteCommands(app_commands.Group):
             await report(interaction, error, context={"what": "/bg chouette sheet"})
 
     @app_commands.command(description="The rules this chouette is played under")
-    async def rules(self, interaction: discord.Interaction) -> None:
+    async def rules(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             member = await register(interaction)
-            view = await interaction.client.chouettes.state(await _session(interaction, member))
+            view = await chouettes_of(interaction).state(await _session(interaction, member))
             hours = f"{view.decision_time / 3600:g} h per cube decision, {view.proxy_time / 3600:g} h for a proxy"
             text = f"Chouette #{view.session_id}: {view.rules_text}.\nTime: {hours}."
             if view.stake:
@@ -301,12 +312,12 @@ class ChouetteCommands(app_commands.Group):
             await report(interaction, error, context={"what": "/bg chouette rules"})
 
     @app_commands.command(description="The dice proof: commitments, revealed seeds and every roll")
-    async def verify(self, interaction: discord.Interaction) -> None:
+    async def verify(self, interaction: Interaction) -> None:
         await interaction.response.defer(ephemeral=True, thinking=True)
         try:
             member = await register(interaction)
             session_id = await _session(interaction, member)
-            series, text = await chouette_proof(interaction.client.chouettes, session_id)
+            series, text = await chouette_proof(chouettes_of(interaction), session_id)
             lines = proof_lines(series)
             file = discord.File(
                 io.BytesIO("\n".join(lines).encode("utf-8")), filename=f"chouette-{session_id}-dice.txt"
@@ -325,7 +336,7 @@ class Chouettes(commands.Cog):
     """Holds the chouette use-cases and publisher on the bot (their deadlines fire in the one reminder loop,
     :mod:`cogs.reminders`)."""
 
-    def __init__(self, bot: commands.Bot) -> None:
+    def __init__(self, bot: ClubBot) -> None:
         self.bot = bot
         bot.chouettes = ChouetteService(bot.service)
         self.commands = ChouetteCommands()
@@ -337,7 +348,7 @@ class Chouettes(commands.Cog):
             group.remove_command("chouette")
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: ClubBot) -> None:
     """Load the extension: the cog and ``/bg chouette`` under the ``/bg`` group (the persistent buttons and menus are
     :data:`cogs.buttons.ITEMS`, registered by the bot)."""
     cog = Chouettes(bot)

@@ -21,6 +21,7 @@ from club.chouette import ChouetteOutcome, ChouetteView
 from club.chouette.images import board_png_async, sheet_png_async
 from club.chouette.table import Awaited, MemberAction, SettleStep, TablePhase, TableStatus, parse_order
 from club.errors import InvalidRequestError, NotNowError
+from club.table import TableType
 
 from .core import CHOUETTE_CHANNELS, Console, file_problem, member_id
 from .parse import Target, hours, member_name, number, options, take_target
@@ -77,14 +78,14 @@ async def chouette_choices(console: Console, *, waiting_only: bool = False) -> l
     ``waiting_only``: only those waiting for him (one query finds them; the others are not loaded)."""
     result = []
     if waiting_only:
-        ids = dict.fromkeys(d.session_id for d in await console.chouettes.waiting(me(console)))
+        ids = dict.fromkeys(d.session_id for d in await console.chouettes.waiting(console.member))
         views = [await console.chouettes.state(session_id) for session_id in ids]
     else:
         views = await open_views(console)
     for view in views:
-        if me(console) in view.members or view.decision_of(me(console)):
-            waiting = bool(view.decision_of(me(console)))
-            result.append(frontend.GameChoice(Target("chouette", view.session_id), label(view, me(console)),
+        if console.member in view.members or view.decision_of(console.member):
+            waiting = bool(view.decision_of(console.member))
+            result.append(frontend.GameChoice(Target(TableType.CHOUETTE, view.session_id), label(view, console.member),
                                               waiting))  # fmt: skip
     return result
 
@@ -100,28 +101,21 @@ async def session_for(
         return target.id, rest
     every = await open_views(console)
     if joining:
-        views = [view for view in every if me(console) not in view.members] or every
+        views = [view for view in every if console.member not in view.members] or every
     else:
-        views = [view for view in every if me(console) in view.members or view.decision_of(me(console))]
+        views = [view for view in every if console.member in view.members or view.decision_of(console.member)]
     if looking and not views:
-        views = [view for view in every if me(console) in view.sheet.members]
+        views = [view for view in every if console.member in view.sheet.members]
     if len(views) == 1:
         return views[0].session_id, rest
     if not views:
         raise InvalidRequestError(
             "No chouette here for you: open one with chouette start, or join one (chouette join)."
         )
-    lines = "\n".join(label(view, me(console)) for view in views[:10])
+    lines = "\n".join(label(view, console.member) for view in views[:10])
     raise InvalidRequestError(
         f"{len(views)} chouettes are open: say which one, e.g. chouette status chouette=1.\n{lines}"
     )
-
-
-def me(console: Console) -> int:
-    """The member the console acts as. Raises :class:`InvalidRequestError` before ``as NAME``."""
-    if console.member is None:
-        raise InvalidRequestError("Say who you are first: as NAME (e.g. as alice).")
-    return console.member
 
 
 # -- showing ----------------------------------------------------------------------------------------------------------
@@ -197,7 +191,7 @@ async def chouette_board(console: Console, view: ChouetteView, viewer: int | Non
     if console.images is not None and view.board is not None:
         png = await board_png_async(view, viewer, console.options)
         lines.append(console.write_png(f"chouette-{view.session_id}-game{view.game_number}-{view.mark}.png", png))
-    lines += you_can(view, me(console))
+    lines += you_can(view, console.member)
     return "\n".join(line for line in lines if line)
 
 
@@ -213,7 +207,7 @@ def _title(view: ChouetteView) -> str:
 async def show(console: Console, outcome: ChouetteOutcome) -> str:
     """What happened, then the chouette seen by the first member who must decide (or the acting one)."""
     view = outcome.view
-    viewer = view.decisions[0].actor if view.decisions else me(console)
+    viewer = view.decisions[0].actor if view.decisions else console.member
     text = await chouette_board(console, view, viewer)
     sheet = ""
     if outcome.finished and view.sheet.rows and console.images is not None:  # the sheet after the game (RULES C11)
@@ -249,7 +243,7 @@ def sheet_table(view: ChouetteView) -> RecordTable:
 async def chouette_action(console: Console, session_id: int, action: str, rest: list[str]) -> str:
     """The acting member's decision ``action`` (a console verb of :data:`KINDS`) in chouette ``session_id``: his
     own, or (``for NAME``) the one he makes as proxy; ``rest`` holds the play or Box's cubes (names)."""
-    chouettes, member = console.chouettes, me(console)
+    chouettes, member = console.chouettes, console.member
     view = await chouettes.state(session_id)
     subject = None
     lowered = [word.lower() for word in rest]
@@ -342,7 +336,7 @@ async def _double(console: Console, view: ChouetteView, decision, rest: list[str
     words = [word.lower() for word in rest]
     in_order = "order" in words
     words = [w for w, low in zip(rest, words, strict=True) if low not in ("in", "order", "all")]
-    chouettes, member, mark = console.chouettes, me(console), view.mark
+    chouettes, member, mark = console.chouettes, console.member, view.mark
     if decision.pending == Awaited.ROLL and decision.subject == view.box:
         targets = [int(key) for key in _cube_keys(view, decision, words)] or None
         return await chouettes.act(view.session_id, member, "double", value=targets, in_order=in_order, mark=mark)
@@ -380,7 +374,7 @@ async def start(console: Console, args: list[str]) -> str:
     proxy = named.get("proxy_hours")
     proxy_hours = hours(proxy if proxy[-1:].isalpha() else proxy + "h") / 3600 if proxy else None
     channel = CHOUETTE_CHANNELS + len(await console.chouettes.session_ids()) + 1
-    outcome = await console.chouettes.start(console.guild_id, channel, me(console), rules=rules, stake=stake,
+    outcome = await console.chouettes.start(console.guild_id, channel, console.member, rules=rules, stake=stake,
                                             decision_hours=decision, proxy_hours=proxy_hours, no_talk=no_talk)  # fmt: skip
     return await show(console, outcome) + f"\nThis is chouette={outcome.session_id}: the others type chouette join."
 
@@ -393,21 +387,21 @@ async def join(console: Console, args: list[str]) -> str:
     if rest:
         raise InvalidRequestError(f"chouette join [stake=N] [chouette=N], not {' '.join(rest)[:60]!r}")
     stake = number(named["stake"], "a multiple of the stake", high=8) if "stake" in named else 1
-    return await show(console, await console.chouettes.join(session_id, me(console), stake=stake))
+    return await show(console, await console.chouettes.join(session_id, console.member, stake=stake))
 
 
 @verb("chouette leave", "chouette leave [chouette=N]", "leave (after the game in progress)", bare=True)
 async def leave(console: Console, args: list[str]) -> str:
     """``chouette leave`` (RULES C2)."""
     session_id, _ = await session_for(console, args)
-    return await show(console, await console.chouettes.leave(session_id, me(console)))
+    return await show(console, await console.chouettes.leave(session_id, console.member))
 
 
 @verb("chouette seat", "chouette seat [chouette=N]", "throw for the seats; the first game starts (RULES C1)", bare=True)
 async def seat(console: Console, args: list[str]) -> str:
     """``chouette seat``."""
     session_id, _ = await session_for(console, args)
-    return await show(console, await console.chouettes.seat(session_id, me(console)))
+    return await show(console, await console.chouettes.seat(session_id, console.member))
 
 
 @verb("chouette proxy", "chouette proxy NAME [chouette=N]", "who decides for you when you are away (RULES C9)",
@@ -418,7 +412,7 @@ async def proxy(console: Console, args: list[str]) -> str:
     if len(rest) != 1:
         raise InvalidRequestError("chouette proxy NAME, e.g. proxy carol")
     other = await console.known(rest[0])
-    return await show(console, await console.chouettes.proxy(session_id, me(console), other))
+    return await show(console, await console.chouettes.proxy(session_id, console.member, other))
 
 
 @verb("chouette order", "chouette order [pass] [take N] [drop N] [until back] | clear [chouette=N]",
@@ -429,7 +423,7 @@ async def standing_order(console: Console, args: list[str]) -> str:
     target, rest = take_target(args, trailing_number=False)  # N is a trailing number, not a chouette
     session_id = target.id if target is not None else (await session_for(console, []))[0]
     order = parse_order(" ".join(rest))
-    return await show(console, await console.chouettes.standing_order(session_id, me(console), **order))
+    return await show(console, await console.chouettes.standing_order(session_id, console.member, **order))
 
 
 @verb("chouette move", "chouette move PLAY [chouette=N]", "play the board's dice (same as move)")
@@ -458,9 +452,9 @@ async def team_settle(console: Console, args: list[str]) -> str:
         text = rest[2]
         points = number(text.lstrip("+-"), "the points (a whole number; negative: they pay you)", low=0, high=10_000)
         points = -points if text.startswith("-") else points
-        outcome = await console.chouettes.team_settle(session_id, me(console), step, seller=seller, points=points)
+        outcome = await console.chouettes.team_settle(session_id, console.member, step, seller=seller, points=points)
     elif step in (SettleStep.ACCEPT, SettleStep.DECLINE, SettleStep.PREEMPT) and len(rest) == 1:
-        outcome = await console.chouettes.team_settle(session_id, me(console), step)
+        outcome = await console.chouettes.team_settle(session_id, console.member, step)
     else:
         raise InvalidRequestError(usage)
     return await show(console, outcome)
@@ -470,7 +464,7 @@ async def team_settle(console: Console, args: list[str]) -> str:
 async def status(console: Console, args: list[str]) -> str:
     """``chouette status``."""
     session_id, _ = await session_for(console, args, looking=True)
-    return await chouette_board(console, await console.chouettes.state(session_id), me(console))
+    return await chouette_board(console, await console.chouettes.state(session_id), console.member)
 
 
 @verb("chouette sheet", "chouette sheet [chouette=N]", "the score sheet, as a table and a PNG (RULES C11)")

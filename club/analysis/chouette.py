@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from backgammon.chouette.cubes import BOX_SIDE, ChouetteCube, Side
+from backgammon.cube import Stage
 from backgammon.game import Action
 
 from ..chouette.table import ChouetteAction, TableStatus
@@ -108,16 +109,14 @@ def chouette_decisions(actions) -> list[tuple[int, int, str, Decision]]:
             elif kind == ChouetteAction.ANSWER:
                 subject = str(args.get("member", member))
                 key = args.get("cube") or subject
-                if (
-                    key in cubes and cubes[key].cube.stage == Action.DOUBLE
-                ):  # a beaver's or raccoon's answer: not graded
+                if key in cubes and cubes[key].cube.stage == Stage.DOUBLE:  # a beaver's or raccoon's answer: not graded
                     found.append((int(subject), number, key,
                                   Decision(ANSWER, 1, 0, box_view, _state(cubes[key], 0, rules),
                                            acted=args["decision"] != Action.DROP)))  # fmt: skip
             elif kind == ChouetteAction.BOX_ANSWER:
                 decisions = args["decisions"]
                 for key, cube in cubes.items():
-                    if cube.cube.stage != Action.DOUBLE or not cube.live:
+                    if cube.cube.stage != Stage.DOUBLE or not cube.live:
                         continue
                     decision = decisions if isinstance(decisions, str) else decisions.get(key)
                     if decision is None:

@@ -99,6 +99,7 @@ from backgammon.chouette.cubes import BOX_SIDE, SIDES, Side
 from backgammon.chouette.events import EXTRA_ACTIONS, WINDOW_ACTIONS, Decision, SessionPhase
 from backgammon.chouette.game import ChouetteGame
 from backgammon.chouette.seating import is_resolved, tied_groups
+from backgammon.cube import Stage
 from backgammon.errors import ChouetteError, GameError
 from backgammon.game import Action, Game, Phase
 
@@ -700,9 +701,7 @@ class ChouetteTable:
         """What ``order`` answers to the doubles offered to ``pending.subject`` (every cube's offered count within
         the take limit: take; every one above the drop limit: drop), else None."""
         slots = [self.game.cubes[key] for key in pending.cubes]
-        counts = [
-            n for slot in slots if slot.cube.stage == Action.DOUBLE and (n := slot.cube.offered_count) is not None
-        ]
+        counts = [n for slot in slots if slot.cube.stage == Stage.DOUBLE and (n := slot.cube.offered_count) is not None]
         if not slots or len(counts) < len(slots):
             return None
         take, drop = order["take_upto"], order["drop_above"]
