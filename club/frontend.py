@@ -100,11 +100,16 @@ async def perform(
     if guild_id is not None and request.guild_id is None:
         request = replace(request, guild_id=guild_id)
     if action == Action.PLAY:
-        if value is None:
+        if value is None or isinstance(value, int):
             raise InvalidRequestError("say which play, e.g. 24/18 13/11")
         return await service.play(match_id, request, value)
     if action == Action.RESIGN:
-        return await service.resign(match_id, request, 1 if value is None else value)
+        level = 1 if value is None else value
+        if not isinstance(level, int):
+            raise InvalidRequestError(
+                f"a resignation is of level 1 (single), 2 (gammon) or 3 (backgammon), not {level!r}"
+            )
+        return await service.resign(match_id, request, level)
     return await getattr(service, action)(match_id, request)
 
 
