@@ -17,6 +17,7 @@ from backgammon.errors import ChouetteError
 from storage.chouettes import ChouetteDeadline
 
 from ..clocks import StepNotice
+from ..settings import ExpiryPolicy
 from .step import ChouetteStep, policy_decision
 from .table import Awaited, ChouetteAction, DeadlineStage, Pending, name
 
@@ -72,7 +73,7 @@ class ChouetteExpiry:
             if board_turn and table.live_board.turn == TEAM_SIDE and table.session.stand_in_candidate():
                 step.log(ChouetteAction.AWAY, None, {"member": pending.subject})  # an Acting Captain plays on (C9)
             elif board_turn:
-                if step.settings.expiry_policy == "nothing":
+                if step.settings.expiry_policy == ExpiryPolicy.NOTHING:
                     text = f"Time is up: {who} did not {pending.pending} in time. The chouette waits for them."
                     if not await service.store.mark_deadline(deadline, reminders=(), reminders_sent=deadline.reminders_sent,
                                                              expired_at=step.now,

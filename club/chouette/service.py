@@ -57,7 +57,7 @@ from storage.chouettes import (
 from ..beacon import round_for_game
 from ..clocks import StepNotice
 from ..commitments import Ahead, DiceBook, check_luck
-from ..dice import RECIPE_V3, seed_hash
+from ..dice import RECIPE_V3, DiceSource, seed_hash
 from ..errors import (
     InvalidRequestError,
     NotAPlayerError,
@@ -177,7 +177,7 @@ class ChouetteService:
         }
         table = ChouetteTable.open(args)
         seed = None if self.club._dice is not None else self.club._seeds()
-        series = DiceSeries(0, 0, "fair" if seed else "injected", seed_hash(seed) if seed else None,
+        series = DiceSeries(0, 0, DiceSource.FAIR if seed else DiceSource.INJECTED, seed_hash(seed) if seed else None,
                             seed.hex() if seed else None, False, 0)  # fmt: skip
         args["seed_hash"] = series.seed_hash
         state = table.to_json()

@@ -23,7 +23,7 @@ from storage.chouettes import (
 
 from ..beacon import Round, start_ms_of
 from ..commitments import BEACON, CLIENT_SEED, UNUSED_SEED, DiceBook, contribution_text, luck_for, unused_args
-from ..dice import RECIPE_V2, RECIPE_V3
+from ..dice import RECIPE_V2, RECIPE_V3, DiceSource
 from ..errors import NotAPlayerError, NotNowError, StaleVersionError
 from ..requests import Request
 from ..settings import MemberPreferences
@@ -181,7 +181,7 @@ class ChouetteStep(Step):
         else:
             seed, commitment, _ahead = self.book.start(number, service._seeds, keep=(0,), now=self.now,
                                                        recipe=RECIPE_V3)  # fmt: skip
-            series = _Series(number, "fair", seed, commitment, 0, RECIPE_V3, self.book.contributions(number))
+            series = _Series(number, DiceSource.FAIR, seed, commitment, 0, RECIPE_V3, self.book.contributions(number))
             if service.beacon is not None:
                 value = None if self.request is None else self.request.contribution
                 self.book.name_round(service.beacon, start_ms_of(value, self.now))
@@ -266,7 +266,7 @@ class ChouetteStep(Step):
         throws, the round due for them named in a ``seat_call`` (their luck and the lobby are closed from then on)
         and the throws once it is fetched (:meth:`seat_round`). Raises :class:`NotNowError` once called."""
         beacon, seating = self.service.club.beacon, self.series.get(0)
-        if (beacon is None or seating is None or seating.dice != "fair"
+        if (beacon is None or seating is None or seating.dice != DiceSource.FAIR
                 or self.book.standing_recipe != RECIPE_V3):  # fmt: skip
             self.throw(ChouetteAction.SEAT, member, list(self.table.lobby))
         elif self.book.standing_beacon is None:
@@ -381,7 +381,7 @@ class ChouetteStep(Step):
         text = f"Game {game.number}: Box {self._n(game.box)} against Captain {self._n(game.captain)}; Team: {team}"
         text += partner + "."
         text += f" Dice commitment: {series.seed_hash}." if series.seed_hash else ""
-        beacon = self.book.beacon if series.dice == "fair" else None
+        beacon = self.book.beacon if series.dice == DiceSource.FAIR else None
         if beacon:
             text += (f" Its dice wait for drand {beacon['chain']} round {beacon['round']}, the first published 30 s or "
                      "more after the message that started it.")  # fmt: skip
