@@ -8,6 +8,7 @@
 - :mod:`storage.chouettes` / :mod:`storage.matchrows` — each kind's own rows on top of the store.
 - :mod:`storage.records` — the rows read and written (frozen dataclasses).
 - :mod:`storage.worker_rows` — a match's rows read by a worker process (:meth:`Database.match_rows`).
+- :mod:`storage.filesnapshot` — :class:`FileSnapshot`: an SQLite file read-only, as one snapshot, in a worker process.
 - :mod:`storage.errors` — :class:`StorageError`, :class:`SchemaError`, :class:`VersionConflictError`,
   :class:`ConstraintError`, :class:`DuplicateError`, :class:`OperationFailedError`,
   :class:`DatabaseUnavailableError`: the same on both backends, never ``sqlite3``'s or ``asyncpg``'s.

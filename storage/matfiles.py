@@ -33,10 +33,21 @@ async def kept_mats(db: Database, match_ids: Sequence[int]) -> dict[int, tuple[s
     return {row[0]: (row[1], row[2]) for row in rows}
 
 
-async def unkept_mats(db: Database) -> list[int]:
-    """The ids of the finished tables (status ``over``) with no kept file at their current version, oldest first."""
-    rows = await db._fetchall(
+async def unkept_mats(
+    db: Database, club_id: int | None = None, *, start: float | None = None, end: float | None = None
+) -> list[int]:
+    """The ids of the finished tables (status ``over``) with no kept file at their current version, oldest first;
+    only club ``club_id``'s with a game finished in ``start <= ended_at < end`` if given (None = unbounded)."""
+    sql = (
         "SELECT m.id FROM matches m LEFT JOIN mat_files f ON f.match_id = m.id AND f.version = m.version "
-        "WHERE m.status = 'over' AND f.match_id IS NULL ORDER BY m.id"
+        "WHERE m.status = 'over' AND f.match_id IS NULL"
     )
+    params: list[object] = []
+    if club_id is not None:
+        sql += (
+            " AND m.club_id = ? AND EXISTS (SELECT 1 FROM games g WHERE g.match_id = m.id AND g.status = 'over' "
+            "AND g.ended_at >= ? AND g.ended_at < ?)"
+        )
+        params += [club_id, float("-inf") if start is None else start, float("inf") if end is None else end]
+    rows = await db._fetchall(sql + " ORDER BY m.id", params)
     return [row[0] for row in rows]

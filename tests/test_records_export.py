@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import csv
 import io
+import os
 import random
 import re
 import zipfile
@@ -22,7 +23,9 @@ from club.__main__ import main as club_main
 from club.export import export_mat, mat_text
 from club.records import ClubRecords, export_books, pictures
 from rendering.records import Cell, Column, RecordTable, RecordTableError, render_record_table
+from storage import OperationFailedError
 from storage.books import SheetEntry
+from storage.filesnapshot import FileSnapshot
 from tests.bookkit import store_table
 from tests.clubkit import ALICE, BOB, CAROL, GUILD, club_service, new_table, play_out, seeded
 
@@ -318,3 +321,39 @@ async def test_an_export_holds_every_sheet_or_says_what_it_left_out(tmp_path):
         readme = zipfile.ZipFile(io.BytesIO(capped.data)).read("README.txt").decode()
         assert "2 score sheets" in readme and "3 older sessions' score sheets left out" in readme
         assert "4 older finished tables left out" in readme
+
+
+async def test_a_table_whose_file_is_not_kept_when_the_worker_reads_is_named_in_the_readme(tmp_path, monkeypatch):
+    """A finished table found without its kept match file by the export's writer (it ended during the export: its file
+    is made as it ends) is left out and named, with the reason, in README.txt and ``failed`` — never silently. The
+    ZIP is handed back as an open file already gone from the disk."""
+    from club.records import bundle
+
+    async with played_club(tmp_path / "ending.sqlite3") as (service, money_id, match_id):
+        await forget_mat_files(service.db)
+
+        async def none_made(*_args):
+            return ()
+
+        monkeypatch.setattr(bundle, "_make_missing_mats", none_made)
+        export = await export_books(ClubRecords(service), GUILD, "all")
+        assert sorted(export.failed) == sorted([(money_id, bundle.NOT_KEPT), (match_id, bundle.NOT_KEPT)])
+        assert not any(name.endswith(".mat") for name in export.names) and export.left_out == 0
+        readme = zipfile.ZipFile(io.BytesIO(export.data)).read("README.txt").decode()
+        assert f"(match {match_id} could not be written: {bundle.NOT_KEPT})" in readme and "0 match files" in readme
+        assert not os.path.exists(export.file.name)
+        export.file.close()
+
+
+@pytest.mark.sqlite_only
+async def test_the_export_workers_snapshot_of_the_file_sees_one_moment_and_writes_nothing(tmp_path):
+    """The worker process reads the SQLite file itself (storage.filesnapshot.FileSnapshot): every read sees the moment
+    it opened the file, whatever the bot commits meanwhile, and it cannot write."""
+    async with club_service(tmp_path / "snapshot.sqlite3") as service:
+        await service.register(GUILD, 77, "Before")
+        with FileSnapshot(service.db.path) as snapshot:
+            await service.register(GUILD, 78, "After")
+            assert set(await snapshot.get_members([77, 78])) == {77}
+            with pytest.raises(OperationFailedError, match="readonly"):
+                await snapshot._fetchall("DELETE FROM members WHERE user_id = 77")
+        assert set(await service.db.get_members([77, 78])) == {77, 78}

@@ -9,12 +9,12 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field, replace
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, replace
 from datetime import UTC, tzinfo
 from functools import partial
 
-from storage import books, prs, replies
+from storage import Database, books, prs, replies
 from storage.books import CorrectionRecord, SessionSummary
 
 from ..errors import MAX_ID, InvalidRequestError, UnknownGameError, UnknownMemberError, shown
@@ -33,15 +33,6 @@ MAX_REASON = 500
 
 MAX_AMOUNT = 10**12
 """The largest amount one correction may move (points or money)."""
-
-
-@dataclass
-class SheetsRead:
-    """What the batches of one export's score sheets share (:meth:`ClubRecords.sheet_builders`), each read once: the
-    club's corrections that name a session, by session (None until read), and the members' names read so far."""
-
-    corrections: dict[tuple[str, int], list[CorrectionRecord]] | None = None
-    names: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True, slots=True)
@@ -82,6 +73,57 @@ def _sheet_title(ref: SessionRef, columns: tuple[int, ...], length: int, names: 
     if columns:
         title += f": {names.get(columns[0], columns[0])} v {names.get(columns[1], columns[1])}"
     return title
+
+
+async def period_sessions(
+    db: Database, club_id: int, period: Period | None, *, member: int | None = None, limit: int | None = None
+) -> list[SessionSummary]:
+    """The sessions of club ``club_id`` with a game finished in ``period`` (None: ever; a session's period: that
+    session), latest first, at most ``limit`` (None: all), only ``member``'s if given (:func:`storage.books.sessions`)."""
+    if period is not None and period.session is not None:
+        found = await books.sessions(db, club_id, member=member, limit=10_000)
+        return [s for s in found if (s.source, s.id) == period.session.key]
+    return await books.sessions(
+        db,
+        club_id,
+        member=member,
+        limit=limit,
+        start=None if period is None else period.start,
+        end=None if period is None else period.end,
+    )
+
+
+async def named_corrections(db: Database, club_id: int) -> dict[tuple[str, int], list[CorrectionRecord]]:
+    """The corrections of club ``club_id`` that name a session, by session key (``("money", 12)`` …), oldest first."""
+    named: dict[tuple[str, int], list[CorrectionRecord]] = {}
+    for correction in await books.corrections(db, club_id):
+        if correction.source is not None and correction.source_id is not None:
+            named.setdefault((correction.source, correction.source_id), []).append(correction)
+    return named
+
+
+async def sheet_builders(
+    db: Database,
+    club_id: int,
+    refs: Sequence[SessionRef],
+    named: Mapping[tuple[str, int], Sequence[CorrectionRecord]],
+) -> list[Callable[[], SessionSheet]]:
+    """The score sheets of sessions ``refs`` of club ``club_id`` in two halves: their rows are read now (a few
+    queries in all), and each returned callable builds one sheet (CPU work). ``named``: the corrections naming each
+    session (:func:`named_corrections`). Sessions the club does not have are left out."""
+    found = await books.sessions_entries(db, club_id, [ref.key for ref in refs])
+    members: set[int] = set()
+    for key, (columns, _length, entries) in found.items():
+        members |= _sheet_members(columns, entries, named.get(key, ()))
+    names = {member: record.display_name for member, record in (await db.get_members(members)).items()}
+    sheets: list[Callable[[], SessionSheet]] = []
+    for ref in refs:
+        if ref.key not in found:
+            continue
+        columns, length, entries = found[ref.key]
+        title = _sheet_title(ref, columns, length, names)
+        sheets.append(partial(build_sheet, ref, title, entries, named.get(ref.key, []), names, columns))
+    return sheets
 
 
 class ClubRecords:
@@ -202,18 +244,7 @@ class ClubRecords:
         bad limit."""
         if limit is not None and (isinstance(limit, bool) or not isinstance(limit, int) or not 1 <= limit <= 10_000):
             raise InvalidRequestError(f"limit is 1–10000, not {limit!r}")
-        club_id = await self._club_id(guild_id)
-        if period is not None and period.session is not None:
-            found = await books.sessions(self.db, club_id, member=member, limit=10_000)
-            return [s for s in found if (s.source, s.id) == period.session.key]
-        return await books.sessions(
-            self.db,
-            club_id,
-            member=member,
-            limit=limit,
-            start=None if period is None else period.start,
-            end=None if period is None else period.end,
-        )
+        return await period_sessions(self.db, await self._club_id(guild_id), period, member=member, limit=limit)
 
     async def session_label(self, summary: SessionSummary) -> str:
         """A one-line label of a session for menus: ``money:12 — Alice v Bob, 14 games``."""
@@ -245,37 +276,9 @@ class ClubRecords:
     async def sheets(self, guild_id: int, refs: Sequence[SessionRef]) -> list[SessionSheet]:
         """The score sheets of many sessions at once, as :meth:`sheet` gives each (a few queries in all, for an
         export); sessions the club does not have are left out. Raises :class:`InvalidRequestError`."""
-        return [build() for build in await self.sheet_builders(guild_id, refs)]
-
-    async def sheet_builders(
-        self, guild_id: int, refs: Sequence[SessionRef], known: SheetsRead | None = None
-    ) -> list[Callable[[], SessionSheet]]:
-        """:meth:`sheets` in two halves: the rows are read now, and each returned callable builds one sheet (CPU work
-        an export runs in a worker thread, not on the event loop). ``known``: what the earlier batches of the same
-        export read (the club's corrections, members' names), kept there for the next batch, so that an export reads
-        each once rather than once per batch. Raises :class:`InvalidRequestError`."""
         club_id = await self._club_id(guild_id)
-        known = known if known is not None else SheetsRead()
-        found = await books.sessions_entries(self.db, club_id, [ref.key for ref in refs])
-        if known.corrections is None:
-            known.corrections = {}
-            for correction in await books.corrections(self.db, club_id):
-                if correction.source is not None and correction.source_id is not None:
-                    known.corrections.setdefault((correction.source, correction.source_id), []).append(correction)
-        named = known.corrections
-        members: set[int] = set()
-        for key, (columns, _length, entries) in found.items():
-            members |= _sheet_members(columns, entries, named.get(key, ()))
-        known.names.update(await self.names(members - known.names.keys()))
-        names = {member: known.names[member] for member in members if member in known.names}  # this batch's own
-        sheets: list[Callable[[], SessionSheet]] = []
-        for ref in refs:
-            if ref.key not in found:
-                continue
-            columns, length, entries = found[ref.key]
-            title = _sheet_title(ref, columns, length, names)
-            sheets.append(partial(build_sheet, ref, title, entries, named.get(ref.key, []), names, columns))
-        return sheets
+        builders = await sheet_builders(self.db, club_id, refs, await named_corrections(self.db, club_id))
+        return [build() for build in builders]
 
     # -- ratings, statistics, leaderboards -------------------------------------------------------------------------
     async def ratings(self, guild_id: int) -> dict[int, Rating]:
