@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..wording import plural
-from .formats import Format, How, Pairing, bracket_view
+from .formats import Format, How, Pairing, Result, bracket_view
 from .log import Event, Status
 from .standings import Row
 
@@ -118,7 +118,7 @@ def _not_started(event: Event, so: str) -> str:
     return f"{event.name} has not started: {so}."
 
 
-def result_words(result, names: Mapping[int, str]) -> str:
+def result_words(result: Result, names: Mapping[int, str]) -> str:
     """A result in words: "Ann won 5–3", "Ann won (forfeit, not rated)", "both out", "Ann: bye"."""
     if result.how is How.BOTH_OUT:
         return "both out"

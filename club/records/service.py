@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, tzinfo
 from functools import partial
 
 from storage import Database, books, prs, replies
-from storage.books import CorrectionRecord, SessionSummary
+from storage.books import CorrectionRecord, SessionSummary, SheetEntry
 
 from ..errors import MAX_ID, InvalidRequestError, UnknownGameError, UnknownMemberError, shown
 from ..service import ClubService
@@ -50,19 +50,21 @@ class Settlement:
         return line.name if line is not None else str(member)
 
 
-def _check_id(value, what: str) -> int:
+def _check_id(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 < value < MAX_ID:
         raise InvalidRequestError(f"{what} is a whole number from 1 to 2^63 - 1, not {shown(value)}")
     return value
 
 
-def _check_amount(value, what: str) -> int:
+def _check_amount(value: object, what: str) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= MAX_AMOUNT:
         raise InvalidRequestError(f"{what} is a whole number from 0 to {MAX_AMOUNT}, not {value!r}")
     return value
 
 
-def _sheet_members(columns, entries, corrections) -> set[int]:
+def _sheet_members(
+    columns: Iterable[int], entries: Iterable[SheetEntry], corrections: Iterable[CorrectionRecord]
+) -> set[int]:
     """Everyone a sheet names: its columns, the members of its entries, the payers and payees of its corrections."""
     return {*columns, *(e.member for e in entries), *(c.payer for c in corrections), *(c.payee for c in corrections)}
 
@@ -147,7 +149,7 @@ class ClubRecords:
             raise InvalidRequestError("this server has no club yet: nothing has been played here")
         return club.id
 
-    async def names(self, members) -> dict[int, str]:
+    async def names(self, members: Iterable[int]) -> dict[int, str]:
         """Display names of the known ``members`` (ids), by id."""
         found = await self.db.get_members(members)
         return {member: record.display_name for member, record in found.items()}
