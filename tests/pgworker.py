@@ -93,10 +93,11 @@ async def scheduler(url: str, name: str, seconds: float, start: float, log: str,
     club_clock = _FileClock(clock)
     with open(log, "a", encoding="utf-8") as out:
         async with Database.open(url) as db:
-            settings = SimpleNamespace(reminder_seconds=0.05)
             service = ClubService(db, clock=club_clock)
             publisher = _Discord(name, f"{log}.posted", dies)
-            bot = SimpleNamespace(service=service, chouettes=None, publisher=publisher, settings=settings)
+            # the bot as cogs.host.ClubBot shows it to the reminders cog: no other cog loaded
+            bot = SimpleNamespace(service=service, chouettes=None, publisher=publisher, reminder_seconds=0.05,
+                                  get_cog=lambda name: None)
             cog = reminders.Reminders(bot)
             await asyncio.sleep(max(0.0, start - time.time()))
             await cog.on_ready()  # starts the cog's tasks.loop, as the connected bot does
