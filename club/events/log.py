@@ -24,12 +24,12 @@ rebuilds exactly the state the use-cases worked on. Logged actions (``kind`` —
 ==================  ==========================================================================================
 """
 
-from __future__ import annotations
+# No postponed annotations here: the payloads' NotRequired keys are read at run time (``__optional_keys__``).
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any
+from typing import Any, NotRequired, TypedDict, cast
 
 from .formats import EventError, EventState, Format, How, Pairing, Result, Settings
 
@@ -77,6 +77,149 @@ class Seeding(StrEnum):
 
     RATING = "rating"
     RANDOM = "random"
+
+
+class CreateArgs(TypedDict):
+    """A ``create`` action's payload: the event's ``name`` and ``settings`` (:func:`settings_json`); the field's
+    ``cap`` (0: none), ``seeding`` (a :class:`Seeding` value), the ``rules`` text, the ``entry`` fee and the
+    ``channel`` id (logs written before these existed lack them: :func:`new_event` reads their defaults)."""
+
+    name: str
+    settings: dict[str, Any]
+    cap: NotRequired[int]
+    seeding: NotRequired[str]
+    rules: NotRequired[str | None]
+    entry: NotRequired[int]
+    channel: NotRequired[int | None]
+
+
+class MemberArgs(TypedDict):
+    """A ``join``, ``leave``, ``checkin`` or ``withdraw`` action's payload: the ``member`` id."""
+
+    member: int
+
+
+class CheckinOpenArgs(TypedDict):
+    """A ``checkin_open`` action's payload: check-in closes at ``until`` (Unix s)."""
+
+    until: float
+
+
+class StartArgs(TypedDict):
+    """A ``start`` action's payload: the ``seeds`` (member ids, best first) and, for a league, its ``divisions``."""
+
+    seeds: list[int]
+    divisions: NotRequired[list[list[int]]]
+
+
+class PairingArgs(TypedDict):
+    """A pairing as logged (:func:`pairing_json`): the fields of :class:`~club.events.formats.Pairing`."""
+
+    key: str
+    round: int
+    a: int
+    b: int | None
+    why: str
+    final: bool
+    deadline: int
+
+
+class PairArgs(TypedDict):
+    """A ``pair`` action's payload: the ``pairings`` made, byes included."""
+
+    pairings: list[PairingArgs]
+
+
+class ResultArgs(TypedDict):
+    """A ``result`` action's payload (:func:`result_json`): the fields of :class:`~club.events.formats.Result`,
+    ``how`` by its :class:`~club.events.formats.How` value."""
+
+    key: str
+    winner: int | None
+    loser: int | None
+    won: int
+    lost: int
+    how: str
+
+
+class AskArgs(TypedDict):
+    """An ``ask`` action's payload: pairing ``key`` waits for the organiser until ``default_at`` (Unix s); when a
+    player acted, ``late`` the member the match waits for and ``claim`` whether his opponent may claim it."""
+
+    key: str
+    default_at: float
+    late: NotRequired[int]
+    claim: NotRequired[bool]
+
+
+class ReplayArgs(TypedDict):
+    """A ``replay`` action's payload: pairing ``key`` is played again, by the new ``deadline`` (Unix s)."""
+
+    key: str
+    deadline: int
+
+
+class PostArgs(TypedDict):
+    """A ``post`` action's payload: ``what`` (a :class:`Post` value) and the front end's ``id`` of it."""
+
+    what: str
+    id: int
+
+
+class LiveArgs(TypedDict):
+    """A ``live`` action's payload (:func:`live_json`): the fields of :class:`LiveNight`."""
+
+    id: int
+    start: float
+    end: float
+    where: str
+
+
+class NextArgs(TypedDict):
+    """A ``next`` action's payload: the ``name`` of the league season made from this one."""
+
+    name: str
+
+
+class NoArgs(TypedDict):
+    """The payload of ``close`` and ``cancel``: nothing."""
+
+
+EventArgs = (
+    CreateArgs
+    | MemberArgs
+    | CheckinOpenArgs
+    | StartArgs
+    | PairArgs
+    | ResultArgs
+    | AskArgs
+    | ReplayArgs
+    | PostArgs
+    | LiveArgs
+    | NextArgs
+    | NoArgs
+)
+"""The payload of a logged action, by its kind (:data:`PAYLOADS`); stored as JSON, the same as ever."""
+
+PAYLOADS: dict[EventAction, type] = {
+    EventAction.CREATE: CreateArgs,
+    EventAction.JOIN: MemberArgs,
+    EventAction.LEAVE: MemberArgs,
+    EventAction.CHECKIN_OPEN: CheckinOpenArgs,
+    EventAction.CHECKIN: MemberArgs,
+    EventAction.START: StartArgs,
+    EventAction.PAIR: PairArgs,
+    EventAction.RESULT: ResultArgs,
+    EventAction.WITHDRAW: MemberArgs,
+    EventAction.ASK: AskArgs,
+    EventAction.REPLAY: ReplayArgs,
+    EventAction.CLOSE: NoArgs,
+    EventAction.CANCEL: NoArgs,
+    EventAction.POST: PostArgs,
+    EventAction.LIVE: LiveArgs,
+    EventAction.NEXT: NextArgs,
+}
+"""The payload type of each kind of logged action."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,48 +317,59 @@ def settings_from(data: dict[str, Any]) -> Settings:
     return Settings(**values)
 
 
-def pairing_json(pairing: Pairing) -> dict[str, Any]:
+def pairing_json(pairing: Pairing) -> PairingArgs:
     """A pairing as logged."""
-    return {"key": pairing.key, "round": pairing.round, "a": pairing.a, "b": pairing.b, "why": pairing.why,
-            "final": pairing.final, "deadline": pairing.deadline}  # fmt: skip
+    return PairingArgs(key=pairing.key, round=pairing.round, a=pairing.a, b=pairing.b, why=pairing.why,
+                       final=pairing.final, deadline=pairing.deadline)  # fmt: skip
 
 
-def pairing_from(data: dict[str, Any]) -> Pairing:
+def pairing_from(data: PairingArgs) -> Pairing:
     """A pairing from :func:`pairing_json`'s form."""
     return Pairing(data["key"], data["round"], data["a"], data["b"], data["why"], data["final"], data["deadline"])
 
 
-def result_json(result: Result) -> dict[str, Any]:
+def result_json(result: Result) -> ResultArgs:
     """A result as logged."""
-    return {"key": result.key, "winner": result.winner, "loser": result.loser, "won": result.won,
-            "lost": result.lost, "how": result.how.value}  # fmt: skip
+    return ResultArgs(key=result.key, winner=result.winner, loser=result.loser, won=result.won, lost=result.lost,
+                      how=result.how.value)  # fmt: skip
 
 
-def result_from(data: dict[str, Any]) -> Result:
+def result_from(data: ResultArgs) -> Result:
     """A result from :func:`result_json`'s form."""
     return Result(data["key"], data["winner"], data["loser"], data["won"], data["lost"], How(data["how"]))
 
 
-def new_event(event_id: int, club_id: int, organiser: int, args: dict[str, Any], at: float) -> Event:
+def live_json(night: LiveNight) -> LiveArgs:
+    """A live night as logged."""
+    return LiveArgs(id=night.id, start=night.start, end=night.end, where=night.where)
+
+
+def live_from(data: LiveArgs) -> LiveNight:
+    """A live night from :func:`live_json`'s form."""
+    return LiveNight(data["id"], data["start"], data["end"], data["where"])
+
+
+def new_event(event_id: int, club_id: int, organiser: int, args: CreateArgs, at: float) -> Event:
     """The event its ``create`` action makes."""
     return Event(
         event_id, club_id, args["name"], organiser, settings_from(args["settings"]), args.get("cap", 0),
-        Seeding(args.get("seeding", "rating")), args.get("rules"), args.get("entry", 0), args.get("channel"),
+        Seeding(args.get("seeding", Seeding.RATING)), args.get("rules"), args.get("entry", 0), args.get("channel"),
         created_at=at,
     )  # fmt: skip
 
 
-def apply(event: Event, kind: EventAction | str, args: dict[str, Any], member: int | None) -> None:
-    """Apply one logged action to ``event`` (see the module docstring). Raises :class:`EventError` for an action
-    that does not fit (a log is only ever written through the checks of :mod:`club.events.service`)."""
+def apply(event: Event, kind: EventAction | str, args: EventArgs | dict[str, Any], member: int | None) -> None:
+    """Apply one logged action to ``event`` (see the module docstring): ``args`` is its payload, of the type
+    :data:`PAYLOADS` names for ``kind``. Raises :class:`EventError` for an action that does not fit (a log is only
+    ever written through the checks of :mod:`club.events.service`)."""
     if kind == EventAction.JOIN:
-        who = args["member"]
+        who = cast(MemberArgs, args)["member"]
         if event.cap and len(event.entrants) >= event.cap:
             event.waiting.append(who)
         else:
             event.entrants.append(who)
     elif kind == EventAction.LEAVE:
-        who = args["member"]
+        who = cast(MemberArgs, args)["member"]
         if who in event.waiting:
             event.waiting.remove(who)
         else:
@@ -224,44 +378,48 @@ def apply(event: Event, kind: EventAction | str, args: dict[str, Any], member: i
             if event.waiting:
                 event.entrants.append(event.waiting.pop(0))
     elif kind == EventAction.CHECKIN_OPEN:
-        event.checkin_until = args["until"]
+        event.checkin_until = cast(CheckinOpenArgs, args)["until"]
     elif kind == EventAction.CHECKIN:
-        event.checked_in.add(args["member"])
+        event.checked_in.add(cast(MemberArgs, args)["member"])
     elif kind == EventAction.START:
-        seeds = tuple(args["seeds"])
-        divisions = tuple(tuple(d) for d in args.get("divisions") or ())
-        event.state = EventState(event.settings, seeds, divisions=divisions)
+        start = cast(StartArgs, args)
+        divisions = tuple(tuple(d) for d in start.get("divisions") or ())
+        event.state = EventState(event.settings, tuple(start["seeds"]), divisions=divisions)
         event.status = Status.RUNNING
     elif kind == EventAction.PAIR:
         assert event.state is not None
-        for data in args["pairings"]:
+        for data in cast(PairArgs, args)["pairings"]:
             event.state.record(pairing_from(data))
     elif kind == EventAction.RESULT:
         assert event.state is not None
-        event.state.decide(result_from(args))
-        event.forget_asked(args["key"])
+        result = cast(ResultArgs, args)
+        event.state.decide(result_from(result))
+        event.forget_asked(result["key"])
     elif kind == EventAction.WITHDRAW:
         assert event.state is not None
-        event.state.withdrawn.add(args["member"])
+        event.state.withdrawn.add(cast(MemberArgs, args)["member"])
     elif kind == EventAction.ASK:
-        event.asked[args["key"]] = args["default_at"]
-        if args.get("late") is not None:
-            event.late[args["key"]] = args["late"]
-        if args.get("claim"):
-            event.claims.add(args["key"])
+        ask = cast(AskArgs, args)
+        event.asked[ask["key"]] = ask["default_at"]
+        if ask.get("late") is not None:
+            event.late[ask["key"]] = ask["late"]
+        if ask.get("claim"):
+            event.claims.add(ask["key"])
     elif kind == EventAction.REPLAY:
         assert event.state is not None
-        key = args["key"]
+        replayed = cast(ReplayArgs, args)
+        key = replayed["key"]
         old = event.state.pairings[key]
-        event.state.pairings[key] = Pairing(old.key, old.round, old.a, old.b, old.why, old.final, args["deadline"])
+        event.state.pairings[key] = Pairing(old.key, old.round, old.a, old.b, old.why, old.final, replayed["deadline"])
         event.forget_asked(key)
         event.replays[key] = event.replays.get(key, 0) + 1
     elif kind == EventAction.POST:
-        event.posts[args["what"]] = args["id"]
+        post = cast(PostArgs, args)
+        event.posts[post["what"]] = post["id"]
     elif kind == EventAction.LIVE:
-        event.live.append(LiveNight(args["id"], args["start"], args["end"], args["where"]))
+        event.live.append(live_from(cast(LiveArgs, args)))
     elif kind == EventAction.NEXT:
-        event.next_season = args["name"]
+        event.next_season = cast(NextArgs, args)["name"]
     elif kind == EventAction.CLOSE:
         event.status = Status.OVER
     elif kind == EventAction.CANCEL:
@@ -277,7 +435,7 @@ def replay(event_id: int, club_id: int, actions: Iterable[Any]) -> Event:
         if event is None:
             if action.kind != EventAction.CREATE:
                 raise EventError("an event's log starts with its creation")
-            event = new_event(event_id, club_id, action.member_id, action.args, action.at)
+            event = new_event(event_id, club_id, action.member_id, cast(CreateArgs, action.args), action.at)
         else:
             apply(event, action.kind, action.args, action.member_id)
         event.version = action.seq

@@ -47,7 +47,7 @@ import secrets
 from collections.abc import Awaitable, Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from storage.errors import DuplicateError, VersionConflictError
 from storage.events import EventRecord, EventStore, NewEventAction
@@ -62,13 +62,25 @@ from ..wording import plural
 from . import formats
 from .formats import EventError, Format, How, Pairing, Result, Settings, finished, settle
 from .log import (
+    AskArgs,
+    CheckinOpenArgs,
+    CreateArgs,
     Event,
     EventAction,
     LiveNight,
+    MemberArgs,
+    NextArgs,
+    NoArgs,
+    PairArgs,
     Post,
+    PostArgs,
+    ReplayArgs,
+    ResultArgs,
     Seeding,
+    StartArgs,
     Status,
     apply,
+    live_json,
     pairing_json,
     replay,
     result_json,
@@ -360,8 +372,8 @@ class EventService:
             raise InvalidRequestError("entry is a whole number ≥ 0 (0: no entry).")
         if rules is not None:
             self._check_rules(rules, settings)
-        args = {"name": name, "settings": settings_json(settings), "cap": cap, "seeding": how.value,
-                "rules": rules, "entry": entry, "channel": channel_id}  # fmt: skip
+        args = CreateArgs(name=name, settings=settings_json(settings), cap=cap, seeding=how.value, rules=rules,
+                          entry=entry, channel=channel_id)  # fmt: skip
         try:
             record = await self.store.create(
                 club_id=club_id, name=name, format=settings.format.value, created_by=member,
@@ -382,7 +394,7 @@ class EventService:
             if member in event.entrants or member in event.waiting:
                 where = "in the field" if member in event.entrants else "on the waiting list"
                 raise InvalidRequestError(f"You are already {where} of {event.name}.")
-            return [NewEventAction(EventAction.JOIN, {"member": member}, member)]
+            return [NewEventAction(EventAction.JOIN, MemberArgs(member=member), member)]
 
         club_id = await self._club_id(guild_id)
         await self._require_member(club_id, member)
@@ -402,7 +414,7 @@ class EventService:
                                           "use /event withdraw (you forfeit your remaining matches).")  # fmt: skip
             if member not in event.entrants and member not in event.waiting:
                 raise InvalidRequestError(f"You are not in {event.name}.")
-            return [NewEventAction(EventAction.LEAVE, {"member": member}, member)]
+            return [NewEventAction(EventAction.LEAVE, MemberArgs(member=member), member)]
 
         update = await self._update(guild_id, name, check)
         return _with_text(update, f"You left {update.event.name}.")
@@ -417,7 +429,8 @@ class EventService:
                 raise InvalidRequestError(f"{event.name} has started.")
             if isinstance(hours, bool) or not isinstance(hours, int) or not 1 <= hours <= 168:
                 raise InvalidRequestError("Check-in lasts 1 to 168 hours.")
-            return [NewEventAction(EventAction.CHECKIN_OPEN, {"until": self.club.clock.now() + hours * 3600}, member)]
+            until = CheckinOpenArgs(until=self.club.clock.now() + hours * 3600)
+            return [NewEventAction(EventAction.CHECKIN_OPEN, until, member)]
 
         update = await self._update(guild_id, name, check)
         return _with_text(update, f"Check-in for {update.event.name} is open for {hours} h: /event checkin.")
@@ -437,7 +450,7 @@ class EventService:
                 raise InvalidRequestError(f"You are not in the field of {event.name}: /event join first.")
             if member in event.checked_in:
                 raise InvalidRequestError(f"You have already checked in to {event.name}.")
-            return [NewEventAction(EventAction.CHECKIN, {"member": member}, member)]
+            return [NewEventAction(EventAction.CHECKIN, MemberArgs(member=member), member)]
 
         update = await self._update(guild_id, name, check)
         return _with_text(update, f"You are checked in to {update.event.name}.")
@@ -464,7 +477,7 @@ class EventService:
                 rng.shuffle(seeds)
             else:
                 seeds = sorted(field_, key=lambda p: (-ratings.get(p, 1500.0), field_.index(p)))
-            args: dict[str, Any] = {"seeds": seeds}
+            args = StartArgs(seeds=seeds)
             if event.format is Format.LEAGUE:
                 args["divisions"] = [list(d) for d in formats.divide(seeds, event.settings.division_size)]
             return [NewEventAction(EventAction.START, args, member)]
@@ -492,7 +505,7 @@ class EventService:
                 raise InvalidRequestError(f"You have already withdrawn from {event.name}.")
             if event.status is not Status.RUNNING:
                 raise InvalidRequestError(f"{event.name} is over.")
-            return [NewEventAction(EventAction.WITHDRAW, {"member": member}, member)]
+            return [NewEventAction(EventAction.WITHDRAW, MemberArgs(member=member), member)]
 
         update = await self._update(guild_id, name, check)
         return _with_text(update, f"You withdrew from {update.event.name}; your remaining matches are forfeited.")
@@ -508,7 +521,7 @@ class EventService:
             pairing = formats.challenge(state, member, defender, number)
             pairing = Pairing(pairing.key, pairing.round, pairing.a, pairing.b, pairing.why, False,
                               int(self.club.clock.now()) + event.settings.round_hours * 3600)  # fmt: skip
-            return [NewEventAction(EventAction.PAIR, {"pairings": [pairing_json(pairing)]}, member)]
+            return [NewEventAction(EventAction.PAIR, PairArgs(pairings=[pairing_json(pairing)]), member)]
 
         return await self._update(guild_id, name, check)
 
@@ -575,7 +588,7 @@ class EventService:
                 raise InvalidRequestError(f"{key!r} is not an undecided match of {event.name} (undecided: {open_}).")
             if chosen is Decision.REPLAY:
                 deadline = int(now) + event.settings.round_hours * 3600
-                return [NewEventAction(EventAction.REPLAY, {"key": key, "deadline": deadline}, member)]
+                return [NewEventAction(EventAction.REPLAY, ReplayArgs(key=key, deadline=deadline), member)]
             if chosen is Decision.BOTH_OUT:
                 both_out = Result(key, None, None, 0, 0, How.BOTH_OUT)
                 return [NewEventAction(EventAction.RESULT, result_json(both_out), member)]
@@ -599,7 +612,7 @@ class EventService:
             if event.status in (Status.OVER, Status.CANCELLED):
                 raise InvalidRequestError(f"{event.name} is already over.")
             done = event.state is not None and (event.format is Format.LADDER or finished(event.state))
-            return [NewEventAction(EventAction.CLOSE if done else EventAction.CANCEL, {}, member)]
+            return [NewEventAction(EventAction.CLOSE if done else EventAction.CANCEL, NoArgs(), member)]
 
         update = await self._update(guild_id, name, check)
         if update.event.status is Status.CANCELLED:
@@ -625,14 +638,14 @@ class EventService:
         seeds = [p for d in divisions for p in d]
 
         def check(event: Event) -> list[NewEventAction]:
-            actions = [NewEventAction(EventAction.JOIN, {"member": p}, p) for p in seeds]
-            return actions + [NewEventAction(EventAction.START, {"seeds": seeds, "divisions": [list(d) for d in divisions]},
-                                             member)]  # fmt: skip
+            actions = [NewEventAction(EventAction.JOIN, MemberArgs(member=p), p) for p in seeds]
+            start = StartArgs(seeds=seeds, divisions=[list(d) for d in divisions])
+            return actions + [NewEventAction(EventAction.START, start, member)]
 
         update = await self._update(guild_id, created.event.name, check)
 
         def followed(event: Event) -> list[NewEventAction]:
-            return [] if event.next_season else [NewEventAction(EventAction.NEXT, {"name": new_name}, member)]
+            return [] if event.next_season else [NewEventAction(EventAction.NEXT, NextArgs(name=new_name), member)]
 
         await self._update_id(old.id, followed)
         text = f"{new_name} has started: {plural(len(divisions), 'division')} from {old.name}."
@@ -650,7 +663,7 @@ class EventService:
         picture's message is edited after each result), ``post_id`` the id. Returns the event as it now stands.
         Raises ``ValueError`` for another kind of post."""
         where = Post(what)
-        return await self._note(event_id, NewEventAction(EventAction.POST, {"what": where.value, "id": post_id}))
+        return await self._note(event_id, NewEventAction(EventAction.POST, PostArgs(what=where.value, id=post_id)))
 
     async def check_live(self, guild_id: int, name: str, member: int, start: float, hours: int, *, organiser: bool
                          ) -> Event:  # fmt: skip
@@ -672,8 +685,7 @@ class EventService:
 
     async def record_live(self, event_id: int, member: int, night: LiveNight) -> Event:
         """Log the live night a front end scheduled (checked first with :meth:`check_live`)."""
-        args = {"id": night.id, "start": night.start, "end": night.end, "where": night.where}
-        return await self._note(event_id, NewEventAction(EventAction.LIVE, args, member))
+        return await self._note(event_id, NewEventAction(EventAction.LIVE, live_json(night), member))
 
     async def _note(self, event_id: int, action: NewEventAction) -> Event:
         """Log ``action``, which changes no pairing or result (so nothing is settled), again from the log if
@@ -773,11 +785,12 @@ class EventService:
                 late = None if record is None else await self._late(record, pairing)
                 if late is None:
                     actions.append(
-                        NewEventAction(EventAction.ASK, {"key": pairing.key, "default_at": now + self.grace})
+                        NewEventAction(EventAction.ASK, AskArgs(key=pairing.key, default_at=now + self.grace))
                     )
                 elif policy in (ExpiryPolicy.NOTHING, ExpiryPolicy.CLAIM):
-                    actions.append(NewEventAction(EventAction.ASK, {"key": pairing.key, "default_at": now + self.grace,
-                                                          "late": late, "claim": policy is ExpiryPolicy.CLAIM}))  # fmt: skip
+                    ask = AskArgs(key=pairing.key, default_at=now + self.grace, late=late,
+                                  claim=policy is ExpiryPolicy.CLAIM)  # fmt: skip
+                    actions.append(NewEventAction(EventAction.ASK, ask))
             return actions
 
         update = await self._update_id(event_id, check, tuple(notices))
@@ -822,13 +835,15 @@ class EventService:
         made: list[tuple[Pairing, int]] = []
         if state is not None:
             results = tuple(state.results[key] for a in actions if a.kind == EventAction.RESULT
-                            if (key := a.args.get("key")) in state.results)  # fmt: skip
+                            if (key := cast(ResultArgs, a.args)["key"]) in state.results)  # fmt: skip
             links = await self.store.matches(event.id)
-            for pairing in (p for a in actions if a.kind == EventAction.PAIR for p in a.args["pairings"]):
+            for pairing in (
+                p for a in actions if a.kind == EventAction.PAIR for p in cast(PairArgs, a.args)["pairings"]
+            ):
                 match_id = links.get(self._link(event, pairing["key"]))
                 if match_id is not None and pairing["key"] in state.pairings:
                     made.append((state.pairings[pairing["key"]], match_id))
-        asked = tuple(a.args["key"] for a in actions if a.kind == EventAction.ASK)
+        asked = tuple(cast(AskArgs, a.args)["key"] for a in actions if a.kind == EventAction.ASK)
         names = await self.names(event.entrants)
         return EventUpdate(event, _describe(event, made, results, asked, names), tuple(made), results, asked,
                            any(a.kind == EventAction.CLOSE for a in actions), names, (), news)  # fmt: skip
@@ -886,7 +901,7 @@ class EventService:
             state = event.state
             results = tuple(r for k, r in (state.results.items() if state else ()) if k not in before)
             await self._close_matches(event, results)
-            asked = tuple(a.args["key"] for a in actions if a.kind == EventAction.ASK)
+            asked = tuple(cast(AskArgs, a.args)["key"] for a in actions if a.kind == EventAction.ASK)
             names = await self.names(event.entrants)
             update = EventUpdate(event, _describe(event, made, results, asked, names), made, results, asked,
                                  any(a.kind == EventAction.CLOSE for a in actions), names, notices, news)  # fmt: skip
@@ -909,13 +924,13 @@ class EventService:
             else:
                 due = settle(state, int(now))
             if due.pairings:
-                out.append(NewEventAction(EventAction.PAIR, {"pairings": [pairing_json(p) for p in due.pairings]}))
+                out.append(NewEventAction(EventAction.PAIR, PairArgs(pairings=[pairing_json(p) for p in due.pairings])))
             out += [NewEventAction(EventAction.RESULT, result_json(r)) for r in due.results]
             for action in out[len(actions) :]:
                 apply(event, action.kind, dict(action.args), None)
             if event.format is not Format.LADDER and finished(state):
-                out.append(NewEventAction(EventAction.CLOSE, {}))
-                apply(event, EventAction.CLOSE, {}, None)
+                out.append(NewEventAction(EventAction.CLOSE, NoArgs()))
+                apply(event, EventAction.CLOSE, NoArgs(), None)
         return out
 
     async def _close_matches(self, event: Event, results: Sequence[Result]) -> None:
