@@ -33,6 +33,7 @@ from storage import ActionRecord, GameRecord
 from .commitments import BEACON, committed_at, logged_contributions, luck_of, unused_series
 from .dice import RECIPE, RECIPE_V2, RECIPE_V3, RECIPES, Contribution, DiceSource
 from .table import TableAction
+from .vocabulary import ChouetteAction
 
 RECIPE_KEY = "DiceRecipe"
 
@@ -152,9 +153,9 @@ def chouette_recipes(actions) -> dict[int, str]:
     ``start_game`` (:data:`~club.dice.RECIPE` when not named: a series without client seeds)."""
     recipes = {}
     for action in actions:
-        if action.kind == "open":
+        if action.kind == ChouetteAction.OPEN:
             recipes[0] = action.args.get("recipe", RECIPE)
-        elif action.kind == "start_game":
+        elif action.kind == ChouetteAction.START_GAME:
             recipes[action.args["number"]] = action.args.get("recipe", RECIPE)
     return recipes
 
@@ -191,7 +192,7 @@ def chouette_rolls(actions) -> dict[int, list[tuple[int, tuple[int, ...]]]]:
     for action in actions:
         if action.dice is None or action.series is None:
             continue
-        if action.kind in ("seat", "rethrow"):
+        if action.kind in (ChouetteAction.SEAT, ChouetteAction.RETHROW):
             for offset, (_member, dice) in enumerate(action.dice):
                 dice = dice if isinstance(dice, list | tuple) else [dice]
                 rolls[action.series].append((action.roll_index + offset, tuple(dice)))
@@ -204,9 +205,9 @@ def chouette_members(actions, number: int) -> list[int]:
     """The members whose dice series ``number`` of a chouette's log is: the seat roll's throwers (series 0), a v3
     game's players as its ``start_game`` names them (Box first)."""
     for action in actions:
-        if number == 0 and action.kind == "seat":
+        if number == 0 and action.kind == ChouetteAction.SEAT:
             return [int(member) for member in action.args["throws"]]
-        if number and action.kind == "start_game" and action.args.get("number") == number:
+        if number and action.kind == ChouetteAction.START_GAME and action.args.get("number") == number:
             return list(action.args.get("members", []))
     return []
 

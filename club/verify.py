@@ -29,13 +29,14 @@ from storage.chouettes import ChouetteStore
 
 from . import offload
 from .beacon import CHAINS, BeaconError
-from .chouette.table import ChouetteAction, member_id
+from .chouette.table import member_id
 from .chouette.table import replay as replay_chouette
 from .commitments import BEACON, CLIENT_SEED, logged_contributions, luck_of, luck_problems, unused_series
 from .dice import RECIPE, RECIPE_V3, DiceSource, seed_hash, verify_rolls
 from .proof import chouette_members, chouette_recipes, chouette_rolls
 from .states import canonical, held_sheet_rows
 from .table import GameStatus, TableAction, replay_log
+from .vocabulary import ChouetteAction
 
 
 @dataclass

@@ -18,7 +18,8 @@ from backgammon.chouette.cubes import BOX_SIDE, ChouetteCube, Side
 from backgammon.cube import Stage
 from backgammon.game import Action
 
-from ..chouette.table import ChouetteAction, TableStatus
+from ..chouette.table import TableStatus
+from ..vocabulary import ChouetteAction
 from ..wording import plural
 from .engine import CubeState
 from .grade import CUBE_EPSILON, Grade, grade_answer, grade_double

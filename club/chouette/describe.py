@@ -9,7 +9,8 @@ from typing import Any
 from backgammon.chouette.cubes import Side
 from backgammon.moves import Move, dice_text, format_moves
 
-from .table import ChouetteAction, SettleStep, order_text
+from ..vocabulary import ChouetteAction
+from .table import SettleStep, order_text
 
 DECISION_VERBS = {"take": "takes", "drop": "drops", "beaver": "beavers", "raccoon": "raccoons"}
 RESULTS = {"single": "a single game", "gammon": "a gammon", "backgammon": "a backgammon"}

@@ -18,8 +18,9 @@ from storage.chouettes import ChouetteDeadline
 
 from ..clocks import StepNotice
 from ..settings import ExpiryPolicy
+from ..vocabulary import ChouetteAction
 from .step import ChouetteStep, policy_decision
-from .table import Awaited, ChouetteAction, DeadlineStage, Pending, name
+from .table import Awaited, DeadlineStage, Pending, name
 
 if TYPE_CHECKING:
     from .service import ChouetteService

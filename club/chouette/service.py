@@ -70,6 +70,7 @@ from ..refusals import explain_illegal
 from ..requests import Request, as_request
 from ..service import AwaitingBeacon, ClubService, _unsaved
 from ..settings import HOUR, ClubSettings, MemberPreferences
+from ..vocabulary import ChouetteAction as Kind
 from ..work import check_id as _check_id
 from ..work import run_unit
 from .describe import describe, humanize
@@ -88,7 +89,6 @@ from .table import (
     member_id,
     name,
 )
-from .table import ChouetteAction as Kind
 from .views import ChouetteOutcome, ChouetteView, Decision, SheetData
 
 DEFAULT_DECISION_HOURS = 24.0

@@ -105,6 +105,7 @@ from backgammon.game import Action, Game, Phase
 
 from ..dice import RECIPE_V3
 from ..errors import InvalidRequestError, NotNowError, NotYourTurnError
+from ..vocabulary import ChouetteAction
 
 STATE_FORMAT = 3
 """The format of ``chouette_sessions.state`` written now: 3 = hot state — seats, the current game and board, the
@@ -212,41 +213,6 @@ class Awaited(StrEnum):
 
 DECISION_KINDS = tuple(Awaited)
 """Every :class:`Awaited` value, in order."""
-
-
-class ChouetteAction(StrEnum):
-    """Every logged action kind of a chouette (see the module docstring); stored as their values: old logs replay
-    the same."""
-
-    OPEN = "open"
-    SIT = "sit"
-    STAND = "stand"
-    SEAT = "seat"
-    RETHROW = "rethrow"
-    RETIRE = "retire"
-    PROXY = "proxy"
-    AWAY = "away"
-    BACK = "back"
-    STAND_IN = "stand_in"
-    ORDER = "order"
-    START_GAME = "start_game"
-    OPENING_ROLL = "opening_roll"
-    TURN = "turn"
-    ROLL = "roll"
-    PLAY = "play"
-    DOUBLE = "double"
-    PASS = "pass"
-    ANSWER = "answer"
-    BOX_ANSWER = "box_answer"
-    EXTRA = "extra"
-    TEAM_SETTLE = "team_settle"
-    FORFEIT = "forfeit"
-    GAME_OVER = "game_over"
-    CLOSE = "close"
-    CLIENT_SEED = "client_seed"
-    UNUSED_SEED = "unused_seed"
-    BEACON = "beacon"
-    SEAT_CALL = "seat_call"
 
 
 KINDS = tuple(ChouetteAction)
