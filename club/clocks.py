@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from backgammon.game import Action
 
 from .describe import claim_terms, pending_words
-from .errors import ClubError, StaleVersionError
+from .errors import ClubError, StaleVersionError, UnknownGameError
 from .settings import ClubSettings, ExpiryPolicy
 from .table import Pending, TableAction
 
@@ -302,7 +302,8 @@ class MatchClock:
             who = names.get(deadline.subject, str(deadline.subject))
             what = pending_words(deadline.pending)
             club = await db.get_club_by_id(match.club_id)
-            if club.guild_id < 0:  # a practice game's deadline stored before they had none: it ends quietly
+            if club is None or club.guild_id < 0:  # its club gone (a damaged database), or a practice game's
+                # deadline stored before they had none: it ends quietly
                 await db.mark_deadline(deadline.table_id, deadline.version, reminders=(),
                                        reminders_sent=current.reminders_sent, expired_at=now, next_at=None)  # fmt: skip
                 return None
@@ -411,8 +412,11 @@ class ChouetteClock:
                                                         notice=_recorded(notice), at=at)  # fmt: skip
 
     async def club_id(self, deadline: Deadline) -> int:
-        """The session's club."""
-        return (await self.chouettes.store.get(deadline.table_id)).club_id
+        """The session's club; :class:`~club.errors.UnknownGameError` if there is no such session."""
+        record = await self.chouettes.store.get(deadline.table_id)
+        if record is None:
+            raise UnknownGameError(f"There is no chouette {deadline.table_id}.")
+        return record.club_id
 
     async def due_deadlines(self, now: float) -> list[Deadline]:
         """The chouette deadlines due at ``now``."""

@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from .beacon import Beacon, Round
 from .dice import MAX_CONTRIBUTION, RECIPE, RECIPE_V2, Contribution, new_contribution, seed_hash
 from .errors import InvalidRequestError, shown
 
@@ -132,7 +133,7 @@ class DiceBook:
             return (self.standing_beacon or {}).get("randomness")
         return (self.beacon or {}).get("randomness") if number == self.current else None
 
-    def name_round(self, beacon: Any, start_ms: int, *, standing: bool = False) -> dict[str, Any]:
+    def name_round(self, beacon: Beacon, start_ms: int, *, standing: bool = False) -> dict[str, Any]:
         """The current series (``standing``: the standing one, a chouette's seat throws) waits for the round of
         ``beacon`` (a :class:`~club.beacon.Beacon`) due for a game started at ``start_ms`` (Unix ms): kept in the
         book, fetched before its first roll. Returns the ``{"chain", "round", "start_ms"}`` its starting action
@@ -150,11 +151,14 @@ class DiceBook:
         named = self.standing_beacon if standing else self.beacon
         return None if named is None or "randomness" in named else named["round"]
 
-    def use_round(self, found: Any, number: int) -> dict[str, Any]:
-        """The verified round ``found`` (a :class:`~club.beacon.Round`) is in: the ``beacon`` action's args for
-        series ``number`` (the current one, or a standing one); the book keeps its randomness."""
+    def use_round(self, found: Round, number: int) -> dict[str, Any]:
+        """The verified round ``found`` is in: the ``beacon`` action's args for series ``number`` (the current one,
+        or a standing one); the book keeps its randomness. Raises ValueError if that series names no round
+        (:meth:`name_round` comes first)."""
         standing = number in self.standing and number != self.current
         named = self.standing_beacon if standing else self.beacon
+        if named is None:
+            raise ValueError(f"series {number} names no beacon round")
         args = {"game": number, **named, "signature": found.signature, "randomness": found.randomness}
         kept = {key: args[key] for key in ("chain", "round", "start_ms", "randomness")}
         if standing:

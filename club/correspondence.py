@@ -33,6 +33,7 @@ from .errors import InvalidRequestError, NotAPlayerError, NotNowError, StaleVers
 from .requests import Request
 from .settings import DAY, HOUR, ClubSettings, ExpiryPolicy
 from .table import MatchStatus, Pending, TableAction, TableType
+from .wording import plural
 
 CLAIMS: dict[str, str] = {Claim.CLAIM_GAME: Action.FORFEIT, Claim.CLAIM_MATCH: TableAction.FORFEIT_MATCH}
 """The action each claim makes the club take (RULES A2, M5)."""
@@ -51,6 +52,14 @@ class AwayState:
     reason: str
     used: float
     left: int
+
+    def granted(self, told: int, back: str) -> str:
+        """The answer to an away period just begun: until when (a Discord timestamp), ``told`` games told, the days
+        left and ``back`` (the front end's command that ends it early). Raises ValueError if he is not away."""
+        if self.until is None:
+            raise ValueError("not away: there is no period to describe")
+        return (f"You are away until <t:{int(self.until)}:f>; {plural(told, 'game')} told. "
+                f"{plural(self.left, 'away day')} left this year. {back} ends it early.")  # fmt: skip
 
 
 async def _prefs(service, member: int):

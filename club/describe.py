@@ -141,7 +141,7 @@ def describe(event: Event, names: Sequence[str], *, money: bool, length: int = 0
             f"{who} wins game {data['number']}{how[result['ended_by']]}: {kind_text}, {points} "
             f"point{'s' if points != 1 else ''}. Score: {_score(data['score'], names, money)}."
         )
-    if kind == TableEvent.MATCH_OVER:
+    if kind == TableEvent.MATCH_OVER and side is not None:  # the winner
         return f"{who} wins the match {data['score'][side]}–{data['score'][1 - side]}."
     if kind == TableEvent.SESSION_OVER:
         return f"The money session is over after {plural(data['games'], 'game')}: {_score(data['score'], names, True)}."

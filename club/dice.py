@@ -218,8 +218,8 @@ def new_contribution() -> str:
 
 
 def verify_rolls(
-    seed_hex: str,
-    commitment: str,
+    seed_hex: str | None,
+    commitment: str | None,
     rolls: Iterable[tuple[int, Sequence[int]]],
     *,
     recipe: str = RECIPE,
@@ -229,9 +229,11 @@ def verify_rolls(
     """Check a finished game's dice: ``seed_hex`` (the revealed seed) must hash to ``commitment`` and every logged
     roll ``(counter, dice)`` must be :func:`derive` of the ``recipe``, the seed, the client seeds ``contributions``,
     the ``beacon`` randomness (v3) and its counter; the counters must run 0, 1, 2 … without gaps or repeats. Returns the problems found, in words
-    (empty list = the dice are proven fair)."""
+    (empty list = the dice are proven fair; a seed or commitment missing (None) is a problem)."""
     if recipe not in RECIPES:
         return [f"unknown dice recipe {recipe!r}"]
+    if seed_hex is None or commitment is None:
+        return ["no seed was revealed" if seed_hex is None else "no commitment was published"]
     problems: list[str] = []
     try:
         seed = bytes.fromhex(seed_hex)

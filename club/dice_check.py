@@ -109,7 +109,7 @@ async def _unused(service: ClubService, match_id: int, number: int) -> DiceProof
     found = next((each for each in series if each.key == f"DiceGame{number}"), None)
     if found is None:
         return None
-    ok = seed_hash(bytes.fromhex(found.seed)) == found.commitment
+    ok = found.seed is not None and seed_hash(bytes.fromhex(found.seed)) == found.commitment
     text = (f"Match #{match_id}, game {number} was never played (the table ended first). Its commitment "
             f"{found.commitment} is opened: the server seed was {found.seed}, and its SHA-256 "
             f"{'is' if ok else 'is NOT'} the commitment (unused).\n{found.line()}")  # fmt: skip

@@ -25,6 +25,8 @@ table's staleness check (the action wins). A bot runs ``await run_due(clocks)`` 
 
 from __future__ import annotations
 
+from storage.lease import Lease as Lease  # the scheduler's lease, for the front ends (they import no storage)
+
 from .clocks import ChouetteClock, Deadline, MatchClock, Notice, NoticeKind, TableClock
 from .correspondence import before_expiry, roll_for_late_doublers
 

@@ -24,7 +24,7 @@ import logging
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from backgammon.errors import IllegalPlayError, WrongPhaseError
 from backgammon.game import Action, Game
@@ -431,11 +431,23 @@ class ClubService:
         """The lock of table ``key``: a match id, or ``(kind, id)`` (:class:`club.work.TableLocks`)."""
         return self._locks(("match", key) if isinstance(key, int) else key)
 
+    @overload
+    async def _mutate(
+        self, match_id: int, request: Request, operation: Callable[[MatchStep, int], Awaitable[None]],
+        version: int | None = None, notice: StepNotice | None = None,
+    ) -> Outcome: ...  # fmt: skip
+
+    @overload
+    async def _mutate(
+        self, match_id: int, request: None, operation: Callable[[MatchStep, None], Awaitable[None]],
+        version: int | None = None, notice: StepNotice | None = None,
+    ) -> Outcome: ...  # fmt: skip
+
     async def _mutate(
         self,
         match_id: int,
         request: Request | None,
-        operation: Callable[[MatchStep, int | None], Awaitable[None]],
+        operation: Callable[[MatchStep, Any], Awaitable[None]],  # his side (int) with a request, else None
         version: int | None = None,
         notice: StepNotice | None = None,
     ) -> Outcome:

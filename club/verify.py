@@ -218,7 +218,7 @@ def protection_words(actions, number: int, players: dict[int, str]) -> str:
                      for who, label in players.items()) or "no players named"  # fmt: skip
 
 
-def _claims(report: MatchReport, label: str, actions, number: int, commitment: str, recipe: str,
+def _claims(report: MatchReport, label: str, actions, number: int, commitment: str | None, recipe: str,
             named: dict | None, beacon: dict | None, rolled: bool) -> tuple[list, str | None]:  # fmt: skip
     """Check what a series' proof claims besides its rolls (RULES A1) and return ``(its client seeds, its beacon
     randomness)``: the commitment was published before any client seed; no v3 luck is shown as protection that
@@ -242,7 +242,7 @@ def _claims(report: MatchReport, label: str, actions, number: int, commitment: s
 def beacon_problem(args: dict) -> str | None:
     """What is wrong with a logged beacon round (``beacon`` action args), or None: its chain must be known, its round
     the one due for the game's start, its signature the network's, its randomness SHA-256 of the signature."""
-    chain = CHAINS.get(args.get("chain"))
+    chain = CHAINS.get(args.get("chain", ""))
     if chain is None:
         return f"beacon chain {args.get('chain')!r} is not one this bot knows ({', '.join(CHAINS)})"
     if args["round"] != chain.round_due(args["start_ms"]):

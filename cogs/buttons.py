@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 import types
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -239,6 +239,12 @@ KINDS: dict[str, TableKind] = {kind.code: kind for kind in (MatchKind(), Chouett
 """The table kinds by their code in the ``custom_id``."""
 
 
+def _sent(interaction: discord.Interaction) -> Mapping[str, object]:
+    """The component's data as the client sent it: each field is read with its type checked (a client may send what
+    it likes)."""
+    return interaction.data or {}
+
+
 async def _press(interaction: Interaction, item: TableButton | TableMenu, values: list[str]) -> None:
     kind = KINDS.get(item.key.kind)
     try:
@@ -271,13 +277,19 @@ class TableButton(discord.ui.DynamicItem[discord.ui.Button], template=BUTTON_TEM
         return cls(Key(kind, table_id, str(stamp), action, tuple(str(a) for a in args)), label)
 
     @classmethod
-    async def from_custom_id(cls, interaction, item: discord.ui.Button, match: re.Match[str], /) -> TableButton:
-        """Rebuild the button from its ``custom_id`` (after a restart too), keeping the label it was drawn with."""
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableButton:
+        """Rebuild the button from its ``custom_id`` (after a restart too), keeping the label it was drawn with.
+        Raises TypeError if ``item`` is not a button (discord.py logs it and drops the interaction)."""
         return cls.rebuild(Key.of(match), item)
 
     @classmethod
-    def rebuild(cls, key: Key, item: discord.ui.Button) -> TableButton:
-        """The button of ``key`` as the message's ``item`` shows it (its label and style)."""
+    def rebuild(cls, key: Key, item: discord.ui.Item[Any]) -> TableButton:
+        """The button of ``key`` as the message's ``item`` shows it (its label and style); TypeError if ``item`` is
+        not a button (a client may send a button's id on another component)."""
+        if not isinstance(item, discord.ui.Button):
+            raise TypeError(f"the button {key.custom_id('t')!r} came on a {type(item).__name__}")
         return cls(key, item.label, item.style)
 
     async def callback(self, interaction: discord.Interaction) -> None:
@@ -310,25 +322,32 @@ class TableMenu(discord.ui.DynamicItem[discord.ui.Select], template=MENU_TEMPLAT
         return cls(key, list(options), placeholder or "Choose…", several=what != Action.PLAY)
 
     @classmethod
-    async def from_custom_id(cls, interaction, item: discord.ui.Select, match: re.Match[str], /) -> TableMenu:
-        """Rebuild the menu from its ``custom_id`` and the message's options."""
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableMenu:
+        """Rebuild the menu from its ``custom_id`` and the message's options. Raises TypeError if ``item`` is not a
+        menu (discord.py logs it and drops the interaction)."""
         return cls.rebuild(Key.of(match), item)
 
     @classmethod
-    def rebuild(cls, key: Key, item: discord.ui.Select) -> TableMenu:
-        """The menu of ``key`` with the options, placeholder and number of choices of the message's ``item``."""
+    def rebuild(cls, key: Key, item: discord.ui.Item[Any]) -> TableMenu:
+        """The menu of ``key`` with the options, placeholder and number of choices of the message's ``item``;
+        TypeError if ``item`` is not a menu (a client may send a menu's id on another component)."""
+        if not isinstance(item, discord.ui.Select):
+            raise TypeError(f"the menu {key.custom_id('tm')!r} came on a {type(item).__name__}")
         options = [(option.label, option.value) for option in item.options]
         return cls(key, options, item.placeholder or "Choose…", several=item.max_values > 1)
 
     async def callback(self, interaction: discord.Interaction) -> None:
         """The chosen values (as Discord sends them) to the kind's :meth:`TableKind.press`."""
-        await _press(of_club(interaction), self, list((interaction.data or {}).get("values") or []))
+        values = _sent(interaction).get("values")
+        await _press(of_club(interaction), self, [str(value) for value in values] if isinstance(values, list) else [])
 
 
 # -- the templates of before this scheme (buttons already posted) -----------------------------------------------------
 def _legacy(
     name: str, scheme: type[TableButton] | type[TableMenu], template: str, doc: str, defaults: dict[str, str]
-) -> type:
+) -> type[discord.ui.DynamicItem[Any]]:
     """A DynamicItem class for an old ``template`` whose ``from_custom_id`` rebuilds the component as ``scheme``
     (:class:`TableButton` or :class:`TableMenu`) with the key read from the old id's groups (``id``, ``stamp``,
     ``action``; a chouette's ``member`` and ``cube``) or ``defaults``."""
@@ -338,7 +357,9 @@ def _legacy(
         args = tuple(found[group] for group in ("member", "cube") if group in found)
         return Key("c" if args else "m", int(found["id"]), found["stamp"], found["action"], args)
 
-    async def from_custom_id(cls, interaction, item, match: re.Match[str], /):
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> TableButton | TableMenu:
         return scheme.rebuild(key_of(match), item)
 
     from_custom_id.__doc__ = f"The {scheme.__name__} of the same component (its key from the old id)."
@@ -351,7 +372,9 @@ def _legacy(
         if scheme is TableButton
         else discord.ui.DynamicItem[discord.ui.Select]
     )
-    return types.new_class(name, (base,), {"template": template}, body)
+    made = types.new_class(name, (base,), {"template": template}, body)
+    assert issubclass(made, discord.ui.DynamicItem)  # its base is one
+    return made
 
 
 _MATCH, _VERSION = r"(?P<id>[0-9]{1,19})", r"(?P<stamp>[0-9]{1,12})"
@@ -377,7 +400,7 @@ LEGACY = tuple(
 """The old templates, still registered so that buttons already posted keep working."""
 GameButton, PlaySelect, ChouetteButton, ChouetteSelect, RematchButton, ClaimButton = LEGACY
 
-ITEMS = (TableButton, TableMenu, *LEGACY)
+ITEMS: tuple[type[discord.ui.DynamicItem[Any]], ...] = (TableButton, TableMenu, *LEGACY)
 """Every dynamic item of the scheme (``bot.add_dynamic_items(*ITEMS)``)."""
 
 
@@ -387,7 +410,7 @@ async def refuse_unknown(interaction: discord.Interaction) -> None:
     reaches no handler in discord.py, so it is refused here, privately; nothing is read or stored."""
     if interaction.type is not discord.InteractionType.component:
         return
-    custom_id = str((interaction.data or {}).get("custom_id", ""))
+    custom_id = str(_sent(interaction).get("custom_id", ""))
     if any(item.__discord_ui_compiled_template__.fullmatch(custom_id) for item in ITEMS):
         return
     from .errors import report

@@ -60,7 +60,9 @@ def custom_ids(components: discord.ui.View | None) -> list[str]:
     """The ``custom_id`` of every component (for tests and logs)."""
     if components is None:
         return []
-    return [item.custom_id for item in components.children if getattr(item, "custom_id", None)]
+    found = (item.custom_id for item in components.children
+             if isinstance(item, (discord.ui.Button, discord.ui.Select, discord.ui.DynamicItem)))  # fmt: skip
+    return [custom_id for custom_id in found if custom_id]  # a link button has none
 
 
 class LuckModal(discord.ui.Modal, title="Add your luck to the next game's dice"):

@@ -104,11 +104,7 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
             notices = await correspondence(self.bot).away(guild_of(interaction), member, days, reason or "")
             await post_notices(self.bot, notices)
             state = await away_state_in(self.bot.service, guild_of(interaction), member)
-            await send_private(
-                interaction,
-                f"You are away until <t:{int(state.until)}:f>; {plural(len(notices), 'game')} told. "
-                f"{plural(state.left, 'away day')} left this year. /player back ends it early.",
-            )
+            await send_private(interaction, state.granted(len(notices), "/player back"))
 
     @app_commands.command(description="Back early: your clocks run again, unused whole days come back")
     async def back(self, interaction: Interaction) -> None:

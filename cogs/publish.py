@@ -27,6 +27,7 @@ import io
 import logging
 from collections import OrderedDict
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Literal
 
 import discord
@@ -325,7 +326,7 @@ class Publisher:
         records = await self._extras(key, board) if views or key[0] == TableType.CHOUETTE else []
         for index, components in enumerate(views):
             if index < len(records):
-                edited = await edit_message(channel, records[index].message_id, lambda c=components: {"view": c})
+                edited = await edit_message(channel, records[index].message_id, partial(dict, view=components))
                 if edited is not None:
                     continue
             extra = await channel.send(content="More decisions:", view=components, allowed_mentions=MENTIONS)

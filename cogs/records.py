@@ -69,10 +69,10 @@ async def _send(
 ) -> None:
     """The answer: privately, or (``share``) a private "posted" and then the answer for everyone in the channel —
     the interaction is always deferred privately, so a refusal never shows in the channel."""
-    kwargs = {} if png is None else {"file": discord.File(io.BytesIO(png), filename=filename)}
+    file = discord.utils.MISSING if png is None else discord.File(io.BytesIO(png), filename=filename)
     if share:
         await interaction.followup.send("Posted in the channel.", ephemeral=True)
-    await interaction.followup.send(text[:2000], ephemeral=not share, **kwargs)
+    await interaction.followup.send(text[:2000], ephemeral=not share, file=file)
 
 
 async def _picture_answer(interaction: Interaction, what: str, share: bool, fetch, table, words, filename):
@@ -189,7 +189,9 @@ class RecordCommands(app_commands.Group):
                 text = f"The club's books: {books.filename} ({len(books.names)} files)."
                 if books.left_out:
                     text += f" {plural(books.left_out, 'older match file')} left out: export a shorter period for them."
-                file = discord.File(books.file, filename=books.filename)
+                # discord.File takes any seekable, readable io.IOBase (it checks that itself); its annotation names
+                # only BufferedIOBase, which a spooled temporary file is not
+                file = discord.File(books.file, filename=books.filename)  # type: ignore[arg-type]
                 await interaction.followup.send(text, file=file, ephemeral=True)
 
     @app_commands.command(description="Admins: correct the ledger (payer gives payee points/money)")

@@ -21,9 +21,11 @@ from discord.ext import commands, tasks
 
 from club import notices
 from club.clocks import Notice, clocks_of
-from club.scheduler import run_due
+from club.scheduler import Lease, run_due
 
+from .event import EventCog
 from .host import REMINDER_SECONDS, ClubBot
+from .study import Study
 
 log = logging.getLogger("bgclub.discord")
 
@@ -34,7 +36,7 @@ class Reminders(commands.Cog):
 
     def __init__(self, bot: ClubBot) -> None:
         self.bot = bot
-        self.lease = None  # the scheduler's lease, taken on the first round
+        self.lease: Lease | None = None  # the scheduler's lease, taken on the first round
 
     @commands.Cog.listener()
     async def on_ready(self) -> None:
@@ -71,10 +73,10 @@ class Reminders(commands.Cog):
                 log.exception("the events' deadlines failed this round")
         notices = await self.post_pending(fired)
         event_cog = self.bot.get_cog("EventCog")
-        if event_cog is not None:  # what events did that a killed process left unposted (cogs.event)
+        if isinstance(event_cog, EventCog):  # what events did that a killed process left unposted (cogs.event)
             await event_cog.post_pending()
         study = self.bot.get_cog("Study")
-        if study is not None:  # quizzes: reveals due, scheduled quizzes (cogs.study)
+        if isinstance(study, Study):  # quizzes: reveals due, scheduled quizzes (cogs.study)
             await study.quiz_tick()
         return notices
 

@@ -68,9 +68,7 @@ async def away(console: Console, args: list[str]) -> str:
     days = number(args[0], "away days", high=366)
     notices = await cases(console).away(console.guild_id, console.member, days, " ".join(args[1:]))
     state = await away_state_in(console.service, console.guild_id, console.member)
-    lines = [f"You are away until <t:{int(state.until)}:f>; {plural(len(notices), 'game')} told. "
-             f"{plural(state.left, 'away day')} left this year. back ends it early."]  # fmt: skip
-    return "\n".join(lines + await notice_lines(console, notices))
+    return "\n".join([state.granted(len(notices), "back"), *await notice_lines(console, notices)])
 
 
 @verb("player back", "back", "back early: your clocks run again, unused whole days come back", bare=True)

@@ -55,8 +55,10 @@ async def fire(console: Console, touched: dict | None = None) -> list[str]:
     for update in await console.events.tick():  # the events' deadlines: forfeits, the organiser asked, defaults
         lines.append(console.console_words(update.text))
         for notice in update.notices:  # the claim policy: the waiting member may claim his event match
-            name = update.names.get(notice.offer_to, str(notice.offer_to))
-            lines += [console.console_words(notice.text), f"{name} can: claim match (as {name.lower()})"]
+            lines.append(console.console_words(notice.text))
+            if notice.offer_to is not None:
+                name = update.names.get(notice.offer_to, str(notice.offer_to))
+                lines.append(f"{name} can: claim match (as {name.lower()})")
     lines += [console.console_words(update.text) for update in console.events.take_news() if update.text]
     return lines
 

@@ -8,8 +8,11 @@ from __future__ import annotations
 import copy
 import re
 
+import discord
+import pytest
+
 from club import InjectedDice
-from cogs.buttons import Key
+from cogs.buttons import Key, TableButton, TableMenu
 from tests.clubkit import snapshot
 from tests.discordkit import Harness, Msg
 
@@ -44,6 +47,20 @@ def forged(message: Msg, custom_id: str) -> Msg:
     data = copy.deepcopy(message.data)
     data["components"] = [{"type": 1, "components": [{"type": 2, "style": 1, "label": "Go", "custom_id": custom_id}]}]
     return Msg(message.world, message.id, data)
+
+
+def test_a_key_on_the_wrong_kind_of_component_is_refused():
+    """A button's id that comes on a menu (or a menu's on a button) rebuilds nothing: TypeError, which discord.py
+    logs before dropping the interaction."""
+    key = Key("m", 12, "34", "take")
+    menu = discord.ui.Select(custom_id=key.custom_id("tm"), options=[discord.SelectOption(label="a", value="a")])
+    button = discord.ui.Button(label="Take", custom_id=key.custom_id("t"))
+    with pytest.raises(TypeError, match="came on a Select"):
+        TableButton.rebuild(key, menu)
+    with pytest.raises(TypeError, match="came on a Button"):
+        TableMenu.rebuild(key, button)
+    assert TableButton.rebuild(key, button).item.label == "Take"
+    assert TableMenu.rebuild(key, menu).item.options[0].value == "a"
 
 
 def test_new_ids_round_trip_through_the_key():

@@ -171,6 +171,8 @@ def test_verify_rolls_detects_every_kind_of_cheat():
     assert any("commitment" in p for p in verify_rolls(seed.hex(), seed_hash(b"other"), rolls))
     assert any("missing or repeated" in p for p in verify_rolls(seed.hex(), commitment, rolls[:5] + rolls[6:]))
     assert verify_rolls("not hex", commitment, rolls) == ["the revealed seed 'not hex' is not hex"]
+    assert verify_rolls(None, commitment, rolls) == ["no seed was revealed"]
+    assert verify_rolls(seed.hex(), None, rolls) == ["no commitment was published"]
 
 
 @pytest.mark.asyncio

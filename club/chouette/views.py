@@ -32,7 +32,7 @@ from .table import (
     order_text,
 )
 
-DECISION_WORDS = {
+DECISION_WORDS: dict[str, str] = {
     Awaited.DOUBLE: "double or pass (the Team's window, 003 Atlanta 5.9)",
     Awaited.ANSWER: "answer Box's offer",
     Awaited.BOX_ANSWER: "answer the Team's doubles",
