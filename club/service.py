@@ -40,7 +40,6 @@ from storage import (
     MemberRecord,
     MessageRecord,
     MessageWrite,
-    StorageError,
 )
 from storage.lease import Lease
 from storage.pgerrors import hide_password
@@ -665,13 +664,7 @@ class ClubService:
     async def flush(self) -> None:
         """Store the board messages of matches not stored yet (:meth:`board_posted`), each in its own transaction:
         before the database is closed. One that cannot be stored (its match is gone) is logged and skipped."""
-        for match_id, writes in self.unsaved.take("match").items():
-            for write in writes:
-                try:
-                    await self.db.add_message(match_id, write.channel_id, write.message_id, write.created_at,
-                                              game_number=write.game_number, purpose=write.purpose)  # fmt: skip
-                except StorageError:
-                    log.warning("match %s: its board message %s could not be kept", match_id, write.message_id)
+        await self.unsaved.flush("match", self.db.store)
 
     async def messages(self, match_id: int, *, purpose: str | None = None) -> list[MessageRecord]:
         """The messages remembered for a match, oldest first (the boards not stored yet last)."""

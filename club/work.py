@@ -29,16 +29,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import inspect
+import logging
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
 from typing import Any, Generic, Protocol, TypeVar
 
-from storage import MessageWrite, VersionConflictError
+from storage import MessageWrite, StorageError, VersionConflictError
 
 from .admission import Admission
 from .dice import RECIPE, Contribution, DiceSource, derive, seed_hash
 from .errors import MAX_ID, InvalidRequestError, StaleVersionError, shown
+
+log = logging.getLogger(__name__)
 
 
 def check_id(value: Any, what: str) -> int:
@@ -161,6 +164,18 @@ class TableLocks:
         return lock
 
 
+class MessageKeeper(Protocol):
+    """Where a table's messages are remembered (:meth:`storage.store.Store.add_message`)."""
+
+    async def add_message(
+        self, subject: tuple[str, int], channel_id: int, message_id: int, now: float, *,
+        game_number: int | None = None, purpose: str = "board",
+    ) -> object:  # fmt: skip
+        """Remember message ``message_id`` of ``channel_id`` for table ``subject`` ``(kind, id)``, in its own
+        transaction."""
+        ...
+
+
 class UnsavedBoards:
     """The board messages posted after a table's last commit, kept until its next commit stores them in the same
     transaction (one write transaction per action), by table ``(kind, id)``.
@@ -208,6 +223,18 @@ class UnsavedBoards:
         """Hand over (and forget) every kept message of tables of ``kind``, by table id."""
         keys = [key for key in self._writes if key[0] == kind]
         return {key[1]: self._writes.pop(key) for key in keys}
+
+    async def flush(self, kind: str, keeper: MessageKeeper) -> None:
+        """Store every kept message of tables of ``kind`` with ``keeper``, each in its own transaction: before the
+        database is closed. One that cannot be stored (:class:`~storage.StorageError`: its table is gone) is logged
+        and skipped."""
+        for table_id, writes in self.take(kind).items():
+            for write in writes:
+                try:
+                    await keeper.add_message((kind, table_id), write.channel_id, write.message_id, write.created_at,
+                                             game_number=write.game_number, purpose=write.purpose)  # fmt: skip
+                except StorageError:
+                    log.warning("%s %s: its board message %s could not be kept", kind, table_id, write.message_id)
 
 
 class Unit(Generic[S]):

@@ -464,3 +464,22 @@ async def test_verify_is_clean_after_several_members_double_in_one_window(tmp_pa
             outcome = await decide_randomly(service, outcome, rng)
         report = await verify_chouette(service.club.db, sid)
         assert report.ok, report.problems
+
+
+async def test_flush_stores_the_boards_not_stored_yet_and_skips_a_table_that_is_gone(tmp_path, caplog):
+    """Before the database closes, the board messages posted after a table's last commit are stored, matches' and
+    chouettes' alike (one unit of work serves both); one whose table is gone is logged and skipped."""
+    async with chouettes(tmp_path / "club.sqlite") as service:
+        session = (await seated(service)).session_id
+        match = (await service.club.challenge(GUILD, ANN, BOB, length=3)).match_id
+        service.board_posted(session, CHANNEL, 501, game_number=1)
+        service.club.board_posted(match, CHANNEL, 502, game_number=None)
+        service.club.board_posted(9999, CHANNEL, 503, game_number=None)  # no such match
+        assert [m.id for m in await service.messages(session) if m.message_id == 501] == [0]  # not stored yet
+        await service.flush()
+        await service.club.flush()
+        assert [m.id > 0 for m in await service.messages(session) if m.message_id == 501] == [True]
+        assert [m.id > 0 for m in await service.club.messages(match) if m.message_id == 502] == [True]
+        assert await service.club.match_of_message(CHANNEL, 503) is None
+        assert "match 9999: its board message 503 could not be kept" in caplog.text
+        await service.club.flush()  # nothing is left to store

@@ -33,7 +33,6 @@ games (2.3) and an extra's giver redoubling his taker (5.7).
 from __future__ import annotations
 
 import inspect
-import logging
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
@@ -43,7 +42,7 @@ from backgammon.chouette import ChouetteRules
 from backgammon.chouette.cubes import Side
 from backgammon.errors import BackgammonError, IllegalPlayError
 from backgammon.moves import Play
-from storage import StorageError, VersionConflictError
+from storage import VersionConflictError
 from storage.chouettes import (
     ChouetteAction,
     ChouetteDeadline,
@@ -93,7 +92,6 @@ from .views import ChouetteOutcome, ChouetteView, Decision, SheetData
 
 DEFAULT_DECISION_HOURS = 24.0
 DEFAULT_PROXY_HOURS = 12.0
-log = logging.getLogger(__name__)
 
 MARK = re.compile(r"^[0-9]{1,6}\.[0-9]{1,6}$")
 CONFLICT = "Already done: someone else acted on this chouette at the same moment. Look again."
@@ -505,13 +503,7 @@ class ChouetteService:
     async def flush(self) -> None:
         """Store the board messages of chouettes not stored yet (:meth:`board_posted`): before the database is
         closed. One that cannot be stored is logged and skipped."""
-        for session_id, writes in self.club.unsaved.take("chouette").items():
-            for write in writes:
-                try:
-                    await self.store.add_message(session_id, write.channel_id, write.message_id, write.created_at,
-                                                 game_number=write.game_number, purpose=write.purpose)  # fmt: skip
-                except StorageError:
-                    log.warning("chouette %s: its board message %s could not be kept", session_id, write.message_id)
+        await self.club.unsaved.flush("chouette", self.store.store)
 
     async def messages(self, session_id: int, *, purpose: str | None = None):
         """The remembered messages of a session, oldest first (the boards not stored yet last)."""
