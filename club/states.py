@@ -16,6 +16,7 @@ it agrees with the stored one (``python -m club upgrade PATH``; the bot runs it 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any
 
 from backgammon.errors import BackgammonError
@@ -29,16 +30,24 @@ from .table import STATE_FORMAT as MATCH_FORMAT
 from .table import MatchTable, replay_log
 
 
-def canonical(kind: str, state: dict[str, Any], record: Any = None) -> dict[str, Any]:
+class StoredState(StrEnum):
+    """Which stored state :func:`canonical` reads: a match's row, a game's row or a chouette session's row."""
+
+    MATCH = "match"
+    GAME = "game"
+    CHOUETTE = "chouette"
+
+
+def canonical(kind: StoredState, state: dict[str, Any], record: Any = None) -> dict[str, Any]:
     """``state`` as this code writes it: parsed by the current code and written again, so that a stored state of an
     older format or an older representation (a rule-set field added since, a list of finished games) compares equal
-    to a replayed one when it means the same. ``kind``: ``"match"`` (with its ``record``, the match row, for the
-    columns the state does not repeat), ``"game"`` or ``"chouette"``. A state the current code cannot read is
-    returned as it is (it then differs, and the caller reports it)."""
+    to a replayed one when it means the same. ``kind``: a :class:`StoredState` — a match's (with its ``record``, the
+    match row, for the columns the state does not repeat), a game's or a chouette's. A state the current code cannot
+    read is returned as it is (it then differs, and the caller reports it)."""
     try:
-        if kind == "game":
+        if kind == StoredState.GAME:
             return Game.from_json(state).to_json()
-        if kind == "chouette":
+        if kind == StoredState.CHOUETTE:
             return ChouetteTable.from_json(state).to_json()
         return MatchTable.from_state(
             kind=record.kind, length=record.length, players=record.players, rules=record.rules,
@@ -80,7 +89,7 @@ async def upgrade_states(db: Database) -> UpgradeReport:
         except (BackgammonError, KeyError, TypeError, ValueError) as error:
             report.problems.append(f"match {match_id}: the log does not replay ({error}); left as it was")
             continue
-        stored = canonical("match", record.state, record)
+        stored = canonical(StoredState.MATCH, record.state, record)
         await _rewrite(db, report, ("match", match_id), record.version, stored, table.state_json())
     chouettes = ChouetteStore(db)
     for session_id in old_chouettes:
@@ -92,7 +101,7 @@ async def upgrade_states(db: Database) -> UpgradeReport:
         except (BackgammonError, KeyError, TypeError, ValueError) as error:
             report.problems.append(f"chouette {session_id}: the log does not replay ({error}); left as it was")
             continue
-        stored = canonical("chouette", session.state)
+        stored = canonical(StoredState.CHOUETTE, session.state)
         rows = [(row.game, row.to_json()) for row in chouette.session.sheet_rows()]
         if held_sheet_rows(session.state) not in (None, rows):
             report.problems.append(f"chouette {session_id}: the stored sheet differs from its log's; left as it was")

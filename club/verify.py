@@ -34,7 +34,7 @@ from .chouette.table import replay as replay_chouette
 from .commitments import BEACON, CLIENT_SEED, logged_contributions, luck_of, luck_problems, unused_series
 from .dice import RECIPE, RECIPE_V3, DiceSource, seed_hash, verify_rolls
 from .proof import chouette_members, chouette_recipes, chouette_rolls
-from .states import canonical, held_sheet_rows
+from .states import StoredState, canonical, held_sheet_rows
 from .table import GameStatus, TableAction, replay_log
 from .vocabulary import ChouetteAction
 
@@ -110,7 +110,7 @@ def check_match(match_id: int, found: MatchRows) -> MatchReport:
     }
     stored_columns = {
         "status": record.status,
-        "state": dumps(canonical("match", record.state, record)),
+        "state": dumps(canonical(StoredState.MATCH, record.state, record)),
         "game_number": record.game_number,
         "waiting_for": record.waiting_for,
         "pending": record.pending,
@@ -178,7 +178,7 @@ def _check_game(report: MatchReport, game, state, count: int, actions, related, 
     label = f"game {game.number}"
     if state is None:
         return
-    if dumps(canonical("game", game.state)) != dumps(state):
+    if dumps(canonical(StoredState.GAME, game.state)) != dumps(state):
         report.problems.append(f"{label}: the stored state differs from the state the log rebuilds")
     if game.version != count:
         report.problems.append(f"{label}: version {game.version} but {count} logged actions")
@@ -330,7 +330,7 @@ async def verify_chouette(db: Database, session_id: int) -> ChouetteReport:
     except (BackgammonError, KeyError, TypeError, ValueError) as error:
         report.problems.append(f"the log does not replay: {error}")
         return report
-    if dumps(table.to_json()) != dumps(canonical("chouette", record.state)):
+    if dumps(table.to_json()) != dumps(canonical(StoredState.CHOUETTE, record.state)):
         report.problems.append("the stored state differs from the state the log rebuilds")
     if (record.status, record.game_number) != (table.status, table.game_number):
         report.problems.append(

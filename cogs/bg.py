@@ -10,13 +10,15 @@ from discord import app_commands
 from discord.ext import commands
 
 from backgammon.errors import BackgammonError
+from backgammon.game import Action
 from backgammon.rules import PRESETS
 from club import EXPIRY_POLICIES, frontend
 from club.correspondence import games_extras
 from club.export import export_mat
+from club.table import TableAction
 
 from . import flow
-from .buttons import CLAIMS, Key, TableMenu, on_press
+from .buttons import CLAIMS, Key, MatchButton, TableMenu, on_press
 from .components import LuckModal
 from .errors import guarded, is_club_admin, report
 from .host import ClubBot, Interaction, guild_of
@@ -81,26 +83,26 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
     async def accept(self, interaction: Interaction, game: GameOption | None = None) -> None:
-        await flow.command_action(interaction, "accept", game=game)
+        await flow.command_action(interaction, TableAction.ACCEPT, game=game)
 
     @app_commands.command(description="Decline the challenge or resignation offered to you (or withdraw yours)")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
     async def decline(self, interaction: Interaction, game: GameOption | None = None) -> None:
-        await flow.command_action(interaction, "decline", game=game)
+        await flow.command_action(interaction, TableAction.DECLINE, game=game)
 
     # -- playing ---------------------------------------------------------------------------------------------------------
     @app_commands.command(description="Roll the dice")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
     async def roll(self, interaction: Interaction, game: GameOption | None = None) -> None:
-        await flow.command_action(interaction, "roll", game=game)
+        await flow.command_action(interaction, Action.ROLL, game=game)
 
     @app_commands.command(description="Play your dice, e.g. 13/7 8/7 or bar/22* 6/off")
     @app_commands.describe(play="Your play, e.g. 13/7 8/7 (legal plays are suggested)", game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
     async def move(self, interaction: Interaction, play: str, game: GameOption | None = None) -> None:
-        await flow.command_action(interaction, "play", game=game, value=play)
+        await flow.command_action(interaction, Action.PLAY, game=game, value=play)
 
     @move.autocomplete("play")
     async def play_autocomplete(self, interaction: Interaction, current: str) -> list[app_commands.Choice[str]]:
@@ -120,44 +122,44 @@ class Backgammon(commands.GroupCog, group_name="bg", group_description="Backgamm
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
     async def double(self, interaction: Interaction, game: GameOption | None = None) -> None:
-        await flow.command_action(interaction, "double", game=game)
+        await flow.command_action(interaction, Action.DOUBLE, game=game)
 
     @app_commands.command(description="Take the double offered to you")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
     async def take(self, interaction: Interaction, game: GameOption | None = None) -> None:
-        await flow.command_action(interaction, "take", game=game)
+        await flow.command_action(interaction, Action.TAKE, game=game)
 
     @app_commands.command(description="Drop the double offered to you (you lose at the current cube)")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
     async def drop(self, interaction: Interaction, game: GameOption | None = None) -> None:
-        await flow.command_action(interaction, "drop", game=game)
+        await flow.command_action(interaction, Action.DROP, game=game)
 
     @app_commands.command(description="Beaver: take the double and redouble at once (money play)")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
     async def beaver(self, interaction: Interaction, game: GameOption | None = None) -> None:
-        await flow.command_action(interaction, "beaver", game=game)
+        await flow.command_action(interaction, Action.BEAVER, game=game)
 
     @app_commands.command(description="Raccoon: redouble the beaver (money play)")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
     async def raccoon(self, interaction: Interaction, game: GameOption | None = None) -> None:
-        await flow.command_action(interaction, "raccoon", game=game)
+        await flow.command_action(interaction, Action.RACCOON, game=game)
 
     @app_commands.command(description="Offer to resign a single game, a gammon or a backgammon")
     @app_commands.describe(level="What you concede (default: single)", game=GAME_HELP)
     @app_commands.choices(level=LEVEL_CHOICES)
     @app_commands.autocomplete(game=game_autocomplete)
     async def resign(self, interaction: Interaction, level: str = "single", game: GameOption | None = None):
-        await flow.command_action(interaction, "resign", game=game, value=frontend.resign_level(level))
+        await flow.command_action(interaction, Action.RESIGN, game=game, value=frontend.resign_level(level))
 
     @app_commands.command(description="Money session: end it when the current game ends")
     @app_commands.describe(game=GAME_HELP)
     @app_commands.autocomplete(game=game_autocomplete)
     async def stop(self, interaction: Interaction, game: GameOption | None = None) -> None:
-        await flow.command_action(interaction, "stop", game=game)
+        await flow.command_action(interaction, TableAction.STOP, game=game)
 
     # -- looking ---------------------------------------------------------------------------------------------------------
     @app_commands.command(description="Show a board from your side (only you see it)")
@@ -323,13 +325,13 @@ async def press(interaction: Interaction, key: Key, values: list[str], item) -> 
     staleness, stamp 0 — it stands while the match is over) and *Add your luck* (:class:`cogs.components.LuckModal`)."""
     if key.action in CLAIMS:  # Give 24 h more carries its deadline's due time
         await claim(interaction, key.table_id, int(key.stamp), key.action, due=int(key.args[0]) if key.args else None)
-    elif key.action == "rematch":
+    elif key.action == MatchButton.REMATCH:
         await flow.rematch(interaction, key.table_id)
-    elif key.action == "luck":
+    elif key.action == MatchButton.LUCK:
         await interaction.response.send_modal(LuckModal(key.table_id))
     elif isinstance(item, TableMenu):
         play = values[0] if values else None
-        await flow.component_action(interaction, key.table_id, int(key.stamp), "play", play)
+        await flow.component_action(interaction, key.table_id, int(key.stamp), Action.PLAY, play)
     else:
         await flow.component_action(interaction, key.table_id, int(key.stamp), key.action)
 

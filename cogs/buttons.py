@@ -26,6 +26,7 @@ import re
 import types
 from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any
 
 import discord
@@ -127,6 +128,15 @@ def on_press(code: str) -> Callable[[Press], Press]:
 CLAIMS = tuple(Claim)
 """The claim buttons of a match's deadline notice."""
 
+
+class MatchButton(StrEnum):
+    """The 1-on-1 buttons that are not a game or table action: *Rematch* (once the match is over) and *Add your
+    luck*. Their values are in the buttons' ids: old buttons keep working."""
+
+    REMATCH = "rematch"
+    LUCK = "luck"
+
+
 MATCH_STYLES = {
     "accept": discord.ButtonStyle.success,
     "decline": discord.ButtonStyle.danger,
@@ -197,11 +207,16 @@ class MatchKind(TableKind):
     def look(self, action: str) -> tuple[str, discord.ButtonStyle]:
         """The label and style of the 1-on-1's buttons (:data:`club.frontend.ACTION_LABELS`, the claim buttons',
         *Rematch*)."""
-        labels: dict[str, str] = {**ACTION_LABELS, **CLAIM_LABELS, "rematch": "Rematch", "luck": "Add your luck"}
+        labels: dict[str, str] = {
+            **ACTION_LABELS,
+            **CLAIM_LABELS,
+            MatchButton.REMATCH: "Rematch",
+            MatchButton.LUCK: "Add your luck",
+        }
         styles: dict[str, discord.ButtonStyle] = {
             **MATCH_STYLES,
             **CLAIM_STYLES,
-            "rematch": discord.ButtonStyle.primary,
+            MatchButton.REMATCH: discord.ButtonStyle.primary,
         }
         return labels.get(action, action.replace("_", " ").capitalize()), styles.get(
             action, discord.ButtonStyle.secondary
@@ -384,7 +399,7 @@ _OLD = {  # name: (rebuilt as, template, what it was, defaults of the groups it 
     "PlaySelect": (TableMenu, f"bgplay:{_MATCH}:{_VERSION}", "The play menu", {"action": "play"}),
     "ChouetteButton": (TableButton, f"ch:{_SEAT}(?P<cube>[0-9>]{{0,41}}):(?P<action>[a-z_]{{2,14}})", "The chouette button", {}),
     "ChouetteSelect": (TableMenu, f"chs:{_SEAT}(?P<action>play|double|take)", "The chouette menu", {}),
-    "RematchButton": (TableButton, f"bgrematch:{_MATCH}", "The *Rematch* button", {"stamp": "0", "action": "rematch"}),
+    "RematchButton": (TableButton, f"bgrematch:{_MATCH}", "The *Rematch* button", {"stamp": "0", "action": MatchButton.REMATCH}),
     "ClaimButton": (TableButton, f"bgc:{_MATCH}:{_VERSION}:(?P<action>claim_game|claim_match|more_time)", "The claim button", {}),
 }  # fmt: skip
 LEGACY = tuple(

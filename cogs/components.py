@@ -15,12 +15,13 @@ from collections.abc import Awaitable, Callable
 
 import discord
 
+from backgammon.game import Action
 from club.frontend import MAX_CHOICES
 from club.results import TableView
-from club.table import MatchKind, MatchStatus, Pending
+from club.table import MatchKind, MatchStatus, Pending, TableAction
 
 from .buttons import MATCH_STYLES as STYLES
-from .buttons import GameButton, PlaySelect, TableButton, TableMenu  # noqa: F401 (the old names stay importable)
+from .buttons import GameButton, MatchButton, PlaySelect, TableButton, TableMenu  # noqa: F401 (the old names stay importable)
 from .errors import report
 from .flow import register, request_of
 from .host import Interaction, of_club
@@ -37,22 +38,22 @@ def table_components(view: TableView, plays: list[str] | None = None) -> discord
     over = view.status == MatchStatus.OVER and view.kind == MatchKind.MATCH
     if over and not view.practice:  # practice: /study practice again
         components = discord.ui.View(timeout=None)
-        components.add_item(TableButton.of("m", view.match_id, 0, "rematch"))
+        components.add_item(TableButton.of("m", view.match_id, 0, MatchButton.REMATCH))
         return components
     if view.status not in (MatchStatus.CHALLENGED, MatchStatus.ACTIVE) or view.waiting_for is None:
         return None
     components = discord.ui.View(timeout=None)
     actions = [action for action in BUTTON_ORDER if action in view.legal]
     if view.status == MatchStatus.CHALLENGED:
-        actions.append("cancel")
+        actions.append(TableAction.CANCEL)
     if view.pending == Pending.PLAY and plays and 1 < len(plays) <= MAX_CHOICES:
         options = [(play, play) for play in plays[:MAX_CHOICES]]
-        components.add_item(TableMenu.of("m", view.match_id, view.version, "play", options=options,
+        components.add_item(TableMenu.of("m", view.match_id, view.version, Action.PLAY, options=options,
                                           placeholder="Choose your play…"))  # fmt: skip
     for action in actions:
         components.add_item(TableButton.of("m", view.match_id, view.version, action))
     if not view.practice and len(components.children) < 25:  # either player adds luck to the next game's dice
-        components.add_item(TableButton.of("m", view.match_id, view.version, "luck"))
+        components.add_item(TableButton.of("m", view.match_id, view.version, MatchButton.LUCK))
     return components if components.children else None
 
 
