@@ -66,8 +66,19 @@ from .requests import Request, as_request
 from .results import GameView, Outcome, TableView
 from .settings import ClubSettings, MemberPreferences
 from .step import MatchStep, _GameInfo, store_challenge
-from .table import FINISHED, Event, GameStatus, MatchKind, MatchStatus, Pending, Table, TableAction, TableEvent
-from .work import TableLocks, UnsavedBoards, run_unit
+from .table import (
+    FINISHED,
+    Event,
+    GameStatus,
+    MatchKind,
+    MatchStatus,
+    Pending,
+    Table,
+    TableAction,
+    TableEvent,
+    TableType,
+)
+from .work import Purpose, TableLocks, UnsavedBoards, run_unit
 from .work import check_id as _check_id
 
 log = logging.getLogger(__name__)
@@ -428,7 +439,7 @@ class ClubService:
     # -- the unit of work ----------------------------------------------------------------------------------------------
     def _lock_for(self, key) -> asyncio.Lock:
         """The lock of table ``key``: a match id, or ``(kind, id)`` (:class:`club.work.TableLocks`)."""
-        return self._locks(("match", key) if isinstance(key, int) else key)
+        return self._locks((TableType.MATCH, key) if isinstance(key, int) else key)
 
     @overload
     async def _mutate(
@@ -529,7 +540,7 @@ class ClubService:
     async def _commit(self, match_id: int, commit: Commit) -> int:
         """Store ``commit`` with the board messages posted since the match's previous commit (:meth:`board_posted`):
         one write transaction per action. Returns the new version."""
-        return await self.unsaved.save(("match", match_id), commit, self.db.commit)
+        return await self.unsaved.save((TableType.MATCH, match_id), commit, self.db.commit)
 
     async def _keep_mat_file(self, match_id: int) -> None:
         """Keep the ``.mat`` file of a table that has just ended (exports read it, never replay); a table
@@ -640,7 +651,13 @@ class ClubService:
 
     # -- Discord messages (ids only) -----------------------------------------------------------------------------------
     async def remember_message(
-        self, match_id: int, channel_id: int, message_id: int, *, game_number: int | None = None, purpose: str = "board"
+        self,
+        match_id: int,
+        channel_id: int,
+        message_id: int,
+        *,
+        game_number: int | None = None,
+        purpose: str = Purpose.BOARD,
     ) -> MessageRecord:
         """Remember that a message shows a match (or one of its games), to edit it later."""
         _check_id(match_id, "match id")
@@ -658,22 +675,24 @@ class ClubService:
         with the match's next commit or by :meth:`flush` (:class:`~club.work.UnsavedBoards`: why this is safe), so an
         action is one write transaction. Until then :meth:`messages` and :meth:`match_of_message` know it (its
         ``id`` is 0: not stored yet)."""
-        write = self.unsaved.board(("match", match_id), channel_id, message_id, game_number, self.clock.now())
+        write = self.unsaved.board((TableType.MATCH, match_id), channel_id, message_id, game_number, self.clock.now())
         return _unsaved(MessageRecord, match_id, write)
 
     async def flush(self) -> None:
         """Store the board messages of matches not stored yet (:meth:`board_posted`), each in its own transaction:
         before the database is closed. One that cannot be stored (its match is gone) is logged and skipped."""
-        await self.unsaved.flush("match", self.db.store)
+        await self.unsaved.flush(TableType.MATCH, self.db.store)
 
     async def messages(self, match_id: int, *, purpose: str | None = None) -> list[MessageRecord]:
         """The messages remembered for a match, oldest first (the boards not stored yet last)."""
         stored = await self.db.messages(_check_id(match_id, "match id"), purpose=purpose)
-        return stored + [_unsaved(MessageRecord, match_id, w) for w in self.unsaved.of(("match", match_id), purpose)]
+        return stored + [
+            _unsaved(MessageRecord, match_id, w) for w in self.unsaved.of((TableType.MATCH, match_id), purpose)
+        ]
 
     async def match_of_message(self, channel_id: int, message_id: int) -> int | None:
         """The match a remembered message shows, or None."""
-        found = self.unsaved.table_of("match", channel_id, message_id)
+        found = self.unsaved.table_of(TableType.MATCH, channel_id, message_id)
         if found is not None:
             return found
         record = await self.db.message(channel_id, message_id)

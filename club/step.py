@@ -401,7 +401,7 @@ async def store_challenge(db, table: Table, state: dict[str, Any], args: dict[st
         rules=table.rules.to_json(),
         stake=table.stake,
         match=MatchWrite(table.status, state, 0, table.players[1], "answer_challenge", 0, 0),
-        action=NewAction("challenge", side=0, member_id=table.players[0], args=args),
+        action=NewAction(TableAction.CHALLENGE, side=0, member_id=table.players[0], args=args),
         deadline=deadline,
         now=now,
     )

@@ -33,6 +33,7 @@ import logging
 import weakref
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
 from storage import MessageWrite, StorageError, VersionConflictError
@@ -164,12 +165,24 @@ class TableLocks:
         return lock
 
 
+class Purpose(StrEnum):
+    """What a remembered message of a table is for (stored as its value): its ``board``; the overflow rows of a
+    board (``decisions``); a 1-on-1's ``challenge`` post and ``home`` (its thread or channel); a chouette's
+    ``thread``."""
+
+    BOARD = "board"
+    DECISIONS = "decisions"
+    CHALLENGE = "challenge"
+    HOME = "home"
+    THREAD = "thread"
+
+
 class MessageKeeper(Protocol):
     """Where a table's messages are remembered (:meth:`storage.store.Store.add_message`)."""
 
     async def add_message(
         self, subject: tuple[str, int], channel_id: int, message_id: int, now: float, *,
-        game_number: int | None = None, purpose: str = "board",
+        game_number: int | None = None, purpose: str = Purpose.BOARD,
     ) -> object:  # fmt: skip
         """Remember message ``message_id`` of ``channel_id`` for table ``subject`` ``(kind, id)``, in its own
         transaction."""
@@ -193,7 +206,7 @@ class UnsavedBoards:
         ``game_number``); returns its :class:`~storage.MessageWrite`. Raises :class:`InvalidRequestError` for a bad
         id."""
         write = MessageWrite(check_id(channel_id, "channel id"), check_id(message_id, "message id"), game_number,
-                             "board", now)  # fmt: skip
+                             Purpose.BOARD, now)  # fmt: skip
         self._writes.setdefault((key[0], check_id(key[1], f"{key[0]} id")), []).append(write)
         return write
 

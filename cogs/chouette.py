@@ -34,6 +34,7 @@ from club.errors import InvalidRequestError
 from club.proof import chouette_proof
 from club.proof import lines as proof_lines
 from club.requests import Request
+from club.work import Purpose
 
 from .buttons import Key, TableMenu, on_press
 from .chouette_present import PanelButton, chouette_message
@@ -157,7 +158,7 @@ def _board_links(interaction: Interaction):
         """The jump links of the chouettes that have a board message."""
         found = {}
         for session_id in session_ids:
-            boards = await chouettes_of(interaction).messages(session_id, purpose="board")
+            boards = await chouettes_of(interaction).messages(session_id, purpose=Purpose.BOARD)
             if boards:
                 last = boards[-1]
                 found[session_id] = (f"https://discord.com/channels/{interaction.guild_id}/{last.channel_id}/"

@@ -21,6 +21,7 @@ from club import frontend
 from club.requests import Request
 from club.results import Outcome
 from club.table import TableAction
+from club.work import Purpose
 
 from .errors import report, send_private
 from .host import Interaction, guild_of, of_club
@@ -87,7 +88,7 @@ def board_links(bot, guild_id: int | None):
         """The jump links of ``match_ids`` that have a board message."""
         found = {}
         for match_id in match_ids:
-            boards = await bot.service.messages(match_id, purpose="board")
+            boards = await bot.service.messages(match_id, purpose=Purpose.BOARD)
             if boards and guild_id:
                 last = boards[-1]
                 found[match_id] = f"https://discord.com/channels/{guild_id}/{last.channel_id}/{last.message_id}"

@@ -20,6 +20,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from club import frontend
+from club.chouette.table import SettleStep
 from club.clocks import Claim
 from club.commitments import phrase_text
 from club.correspondence import Correspondence, autoroll_words, away_state_in, pinged_words, resolve_their_turn
@@ -82,7 +83,10 @@ def claim_view(notice) -> discord.ui.View | None:
 
 
 STATE_CHOICES = [app_commands.Choice(name="on", value="on"), app_commands.Choice(name="off", value="off")]
-SETTLE_CHOICES = [app_commands.Choice(name=step, value=step) for step in ("offer", "accept", "decline", "preempt")]
+SETTLE_CHOICES = [
+    app_commands.Choice(name=step.value, value=step.value)
+    for step in (SettleStep.OFFER, SettleStep.ACCEPT, SettleStep.DECLINE, SettleStep.PREEMPT)
+]
 
 
 @app_commands.guild_only()
@@ -198,9 +202,9 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
         await interaction.response.defer(ephemeral=True, thinking=True)
         async with guarded(interaction, "/player settle"):
             me = await register(interaction)
-            if step == "offer" and (member is None or points is None):
+            if step == SettleStep.OFFER and (member is None or points is None):
                 raise InvalidRequestError("An offer names the member and the points, e.g. member:@Cy points:1.")
-            seller = await register(interaction, member) if step == "offer" else None
+            seller = await register(interaction, member) if step == SettleStep.OFFER else None
             chouettes = self.bot.chouettes
             if chouettes is None:
                 raise InvalidRequestError("Chouettes are not played in this club's bot.")
@@ -209,7 +213,7 @@ class Player(commands.GroupCog, group_name="player", group_description="Your gam
                 request_of(interaction, me),
                 step,
                 seller=seller,
-                points=points if step == "offer" else None,
+                points=points if step == SettleStep.OFFER else None,
             )
             await _publish_and_acknowledge(interaction, outcome)
 

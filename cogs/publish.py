@@ -37,8 +37,8 @@ from club.chouette.images import sheet_png_async
 from club.describe import shorten
 from club.errors import ClubError
 from club.results import Outcome, TableView
-from club.table import TableAction, TableEvent, TableType
-from club.work import TableLocks
+from club.table import MatchStatus, TableAction, TableEvent, TableType
+from club.work import Purpose, TableLocks
 
 from .chouette_present import chouette_message
 from .platform import CANNOT_DM, POST, THREADS, edit_message, error_code, missing_permissions, require_permissions
@@ -48,7 +48,7 @@ from .present import COLOURS, MENTIONS, board_message, mention, title
 log = logging.getLogger("bgclub.discord")
 
 THREAD_ARCHIVE_MINUTES: Literal[60, 1440, 4320, 10080] = 10080  # a week (one of Discord's four): games are slow
-OPEN = ("challenged", "active")
+OPEN = (MatchStatus.CHALLENGED, MatchStatus.ACTIVE)
 TABLES_HELD = 2048
 """How many tables' live messages :class:`LiveIndex` holds (the most recently used)."""
 
@@ -69,7 +69,7 @@ class LiveIndex:
     are posted. Only the ``size`` tables used most recently are held (:data:`TABLES_HELD`): one used before them is
     read again at its next question, so the bot's memory does not grow with the number of open games."""
 
-    LISTED = "decisions"
+    LISTED = Purpose.DECISIONS
     """The purpose whose every record is kept, not only the newest."""
 
     def __init__(self, size: int = TABLES_HELD) -> None:
@@ -146,18 +146,18 @@ class Publisher:
         return channel
 
     async def _record(self, match_id: int, purpose: str):
-        return await self._live(("match", match_id), purpose)
+        return await self._live((TableType.MATCH, match_id), purpose)
 
     async def _remember(self, match_id: int, channel_id: int, message_id: int, *, purpose: str,
                         game_number: int | None = None):  # fmt: skip
         record = await self.service.remember_message(match_id, channel_id, message_id, game_number=game_number,
                                                      purpose=purpose)  # fmt: skip
-        self.index.set(("match", match_id), purpose, record)
+        self.index.set((TableType.MATCH, match_id), purpose, record)
         return record
 
     async def home(self, match_id: int):
         """The channel or thread where match ``match_id`` is played, or None (none yet, or it is gone)."""
-        record = await self._record(match_id, "home")
+        record = await self._record(match_id, Purpose.HOME)
         return await self.channel(record.channel_id) if record is not None else None
 
     async def here(self, channel_id: int | None, *, open_only: bool = True) -> int | None:
@@ -199,18 +199,18 @@ class Publisher:
         if nonce is not None:
             kwargs["nonce"] = nonce
         message = await channel.send(**kwargs)
-        await self._remember(outcome.match_id, channel.id, message.id, purpose="challenge")
+        await self._remember(outcome.match_id, channel.id, message.id, purpose=Purpose.CHALLENGE)
         return message
 
     async def post_practice(self, outcome: Outcome, *, channel, text: str) -> discord.Message:
         """Post ``text``, the start of a practice game against the engine (:mod:`club.practice`), in ``channel`` and
         remember it as the game's first message (its thread opens from it, as a challenge's does)."""
         message = await channel.send(content=text[:2000], allowed_mentions=MENTIONS)
-        await self._remember(outcome.match_id, channel.id, message.id, purpose="challenge")
+        await self._remember(outcome.match_id, channel.id, message.id, purpose=Purpose.CHALLENGE)
         return message
 
     async def _close_challenge(self, view: TableView, text: str) -> None:
-        record = await self._record(view.match_id, "challenge")
+        record = await self._record(view.match_id, Purpose.CHALLENGE)
         channel = await self.channel(record.channel_id) if record is not None else None
         if channel is None:
             return
@@ -228,9 +228,9 @@ class Publisher:
         the home it had is gone, a fresh thread from a new message in the challenge's channel, else ``fallback``
         (the channel where the member acted). Where no thread can be made, the game lives in that channel. Returns
         it (None when there is nowhere to post)."""
-        record = await self._record(view.match_id, "challenge")
+        record = await self._record(view.match_id, Purpose.CHALLENGE)
         channel = await self.channel(record.channel_id) if record is not None else None
-        had_home = await self._record(view.match_id, "home") is not None
+        had_home = await self._record(view.match_id, Purpose.HOME) is not None
         candidates = [c for c in (channel, fallback) if c is not None]
         candidates = [c for c in candidates if not missing_permissions(c, POST)] or candidates[:1]
         if not candidates:
@@ -251,7 +251,7 @@ class Publisher:
             except discord.HTTPException as error:
                 log.warning("no thread for match %s in channel %s (%s): playing in the channel", view.match_id,
                             base.id, error)  # fmt: skip
-        await self._remember(view.match_id, home.id, message_id, purpose="home")
+        await self._remember(view.match_id, home.id, message_id, purpose=Purpose.HOME)
         return home
 
     # -- one post-or-edit rule for every table (the hook: ``edit``) ---------------------------------------------------
@@ -267,7 +267,7 @@ class Publisher:
 
     async def _keep(self, key: tuple[str, int], channel_id: int, message_id: int, purpose: str, game_number):
         kind, table_id = key
-        if purpose == "board":  # stored with the table's next commit: one write transaction per action
+        if purpose == Purpose.BOARD:  # stored with the table's next commit: one write transaction per action
             record = self._store(kind).board_posted(table_id, channel_id, message_id, game_number=game_number)
             self.index.set(key, purpose, record)
             return record
@@ -297,7 +297,7 @@ class Publisher:
                 del self._newest[key]
 
     async def _post_or_edit(self, key, channel, message, *, edit: bool, game_number, version: int):
-        previous = await self._live(key, "board")
+        previous = await self._live(key, Purpose.BOARD)
         posted = None
         live = previous is not None and previous.channel_id == channel.id and previous.game_number == game_number
         if edit and live and version < self._newest[key]:
@@ -308,7 +308,7 @@ class Publisher:
                 await self._overflow(key, channel, message, previous, game_number)
         if posted is None:
             posted = await channel.send(**message.send_kwargs())
-            record = await self._keep(key, channel.id, posted.id, "board", game_number)
+            record = await self._keep(key, channel.id, posted.id, Purpose.BOARD, game_number)
             if previous is not None:
                 await self._strip(previous)
                 for extra in await self._extras(key, previous):
@@ -330,7 +330,7 @@ class Publisher:
                 if edited is not None:
                     continue
             extra = await channel.send(content="More decisions:", view=components, allowed_mentions=MENTIONS)
-            await self._keep(key, channel.id, extra.id, "decisions", game_number)
+            await self._keep(key, channel.id, extra.id, Purpose.DECISIONS, game_number)
         for record in records[len(views) :]:
             await self._strip(record)
 
@@ -360,7 +360,7 @@ class Publisher:
             await home.send(**shown.send_kwargs())
         board = await board_message(self.service, view, outcome.message, options=self.bot.board_options)
         same_member = actor is not None and actor == view.waiting_for  # the 1-on-1's hook: he acts again
-        message = await self.post_or_edit(("match", view.match_id), home, board, edit=same_member,
+        message = await self.post_or_edit((TableType.MATCH, view.match_id), home, board, edit=same_member,
                                           game_number=view.game_number, version=view.version)  # fmt: skip
         await self.notify(outcome, actor, message, home=home)
         if view.engine_to_act:  # a practice game: the engine's turn (cogs.study plays it, in its worker pool)
@@ -453,7 +453,7 @@ class Publisher:
             return
         channel = await self.home(notice.table_id)
         if channel is None:
-            record = await self._record(notice.table_id, "challenge")
+            record = await self._record(notice.table_id, Purpose.CHALLENGE)
             channel = await self.channel(record.channel_id) if record is not None else None
         await self._send_notice(channel, notice, nonce)
         if notice.outcome is not None:
@@ -475,7 +475,7 @@ class Publisher:
             await self._post_sheet(channel, view)
         message = await chouette_message(self.bot, view, outcome.message, ping=outcome.ping)
         edit = not outcome.ping and not outcome.finished  # the chouette's hook: nobody new must decide
-        posted = await self.post_or_edit(("chouette", view.session_id), channel, message, edit=edit,
+        posted = await self.post_or_edit((TableType.CHOUETTE, view.session_id), channel, message, edit=edit,
                                          game_number=view.game_number, version=view.version)  # fmt: skip
         if view.no_talk:
             await self.sync_thread(view, channel)
@@ -496,7 +496,7 @@ class Publisher:
         opened at the game's start, members removed as their cubes leave play. Errors are logged, never raised."""
         if not view.board_live:
             return
-        threads = [r for r in await self.bot.chouettes.messages(view.session_id, purpose="thread")
+        threads = [r for r in await self.bot.chouettes.messages(view.session_id, purpose=Purpose.THREAD)
                    if r.game_number == view.game_number]  # fmt: skip
         try:
             if threads:
@@ -507,7 +507,7 @@ class Publisher:
                     type=discord.ChannelType.private_thread,
                     invitable=False,
                 )
-                await self.bot.chouettes.remember_message(view.session_id, thread.id, thread.id, purpose="thread",
+                await self.bot.chouettes.remember_message(view.session_id, thread.id, thread.id, purpose=Purpose.THREAD,
                                                       game_number=view.game_number)  # fmt: skip
                 for member in view.in_game:
                     await thread.add_user(discord.Object(id=member))

@@ -70,8 +70,8 @@ from ..requests import Request, as_request
 from ..service import AwaitingBeacon, ClubService, _unsaved
 from ..settings import HOUR, ClubSettings, MemberPreferences
 from ..vocabulary import ChouetteAction as Kind
+from ..work import Purpose, run_unit
 from ..work import check_id as _check_id
-from ..work import run_unit
 from .describe import describe, humanize
 from .expiry import ChouetteExpiry
 from .step import ChouetteStep, _Series
@@ -241,7 +241,7 @@ class ChouetteService:
             if not await self.club.db.is_club_member(step.record.club_id, member):
                 raise InvalidRequestError("Register first: use the bot once in this server.")
             step.require_lobby_open()
-            step.log("sit", member, {"stake": stake})
+            step.log(Kind.SIT, member, {"stake": stake})
             await step.contribute(member)  # his standing phrase, now that he sits
 
         return await self._mutate(session_id, request, operation)
@@ -271,7 +271,7 @@ class ChouetteService:
 
         def operation(step: ChouetteStep) -> None:
             step.require_lobby_open()
-            step.log("stand", member, {})
+            step.log(Kind.STAND, member, {})
 
         return await self._mutate(session_id, request, operation)
 
@@ -302,7 +302,7 @@ class ChouetteService:
         member = request.member
         _check_id(proxy, "proxy")
         args = {"proxy": proxy, "member": for_member or member}
-        return await self._mutate(session_id, request, lambda step: step.log("proxy", member, args))
+        return await self._mutate(session_id, request, lambda step: step.log(Kind.PROXY, member, args))
 
     async def standing_order(
         self,
@@ -330,7 +330,7 @@ class ChouetteService:
                 {"pass_doubles": pass_doubles, "take_upto": take_upto, "drop_above": drop_above, "until": until}
             )
         )
-        return await self._mutate(session_id, request, lambda step: step.log("order", member, args))
+        return await self._mutate(session_id, request, lambda step: step.log(Kind.ORDER, member, args))
 
     # -- the game ---------------------------------------------------------------------------------------------------
     async def act(
@@ -418,7 +418,7 @@ class ChouetteService:
                 raise NotAPlayerError(f"You do not sit in chouette {session_id}: join it with /bg chouette join.")
             if seller is not None:
                 step_.names.update(await self.club._names([seller]))
-            step_.log("team_settle", member, args)
+            step_.log(Kind.TEAM_SETTLE, member, args)
 
         return await self._mutate(session_id, request, operation)
 
@@ -436,7 +436,7 @@ class ChouetteService:
         waiting = table.pending()
         mine = [p for p in waiting if p.subject == member and p.pending == Awaited.DOUBLE]
         if mine and member == table.roller() and len(mine) == len(waiting):
-            step.log("pass", member, {"member": member, "cube": None})  # rolling passes the Captain's own double
+            step.log(Kind.PASS, member, {"member": member, "cube": None})  # rolling passes the Captain's own double
             if table.pending() and table.pending()[0].pending != Awaited.ROLL:
                 return
         step.roll(member)
@@ -487,7 +487,7 @@ class ChouetteService:
         """The chouette decisions ``member`` must make now (his own, or as a proxy)."""
         return await self.store.waiting_for(_check_id(member, "member id"))
 
-    async def remember_message(self, session_id: int, channel_id: int, message_id: int, *, purpose="board",
+    async def remember_message(self, session_id: int, channel_id: int, message_id: int, *, purpose=Purpose.BOARD,
                                game_number: int | None = None):  # fmt: skip
         """Remember that a message (or a thread: ``purpose="thread"``) shows the session."""
         return await self.store.add_message(session_id, channel_id, message_id, self.clock.now(),
