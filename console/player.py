@@ -8,6 +8,7 @@ posts in each game's thread are printed here, one line each, with the members th
 from __future__ import annotations
 
 from club import frontend
+from club.clocks import Claim
 from club.commitments import phrase_text
 from club.correspondence import (
     Correspondence,
@@ -162,15 +163,19 @@ async def luck(console: Console, args: list[str]) -> str:
 
 
 # -- the buttons ----------------------------------------------------------------------------------------------------
+CLAIM_WORDS = {"game": Claim.CLAIM_GAME, "match": Claim.CLAIM_MATCH}
+"""``claim game`` / ``claim match``: the claim each word stands for."""
+
+
 @verb("claim", "claim game|match [game]", "your opponent's time ran out (claim policy): they forfeit (RULES M5)")
 async def claim(console: Console, args: list[str]) -> str:
     """``claim game [game]`` / ``claim match [game]``: the Claim buttons of a lapsed deadline."""
     target, rest = take_target(args)
-    if len(rest) != 1 or rest[0].lower() not in ("game", "match"):
+    if len(rest) != 1 or rest[0].lower() not in CLAIM_WORDS:
         raise InvalidRequestError("claim game or claim match (then a game number if several), e.g. claim game")
     match_id = await _mine(console, target, lapsed=True)
     console.last_match = match_id
-    outcome = await cases(console).claim(match_id, console.member, f"claim_{rest[0].lower()}")
+    outcome = await cases(console).claim(match_id, console.member, CLAIM_WORDS[rest[0].lower()])
     return await show(console, outcome)
 
 

@@ -74,6 +74,9 @@ _T = TypeVar("_T")
 PHASES = tuple(SessionPhase)
 """The phases of a session: throwing for seats, between games, a game in progress."""
 
+AUTO_PARTNER = "auto"
+"""``start_game``'s ``partner`` for the default Partner (:meth:`ChouetteSession.default_partner`); logged as it is."""
+
 
 class ChouetteSession:
     """One chouette session under ``rules`` (:class:`~backgammon.chouette.rules.ChouetteRules`); ``base_stake`` is the
@@ -295,7 +298,7 @@ class ChouetteSession:
 
     # ====================================================================== the game: seats (RULES C3, C7)
     @event
-    def start_game(self, partner: str | None = "auto") -> ChouetteGame:
+    def start_game(self, partner: str | None = AUTO_PARTNER) -> ChouetteGame:
         """Start the next game with the current order: Box ``order[0]``, Captain ``order[1]``, every other member on
         the Team with his own cube at his stake (RULES C3, C5, C6) — in the classic family the cubes move as one
         (C4). ``partner``: ``"auto"`` (:meth:`default_partner`), ``None`` (Box plays solo) or a Team member other than
@@ -310,7 +313,7 @@ class ChouetteSession:
             raise ChouetteError("members joining together are still throwing for their order")
         if len(self.order) < self.rules.min_members:
             raise ChouetteError(f"a chouette needs {self.rules.min_members} members; seated: {len(self.order)}")
-        if partner == "auto":
+        if partner == AUTO_PARTNER:
             partner = self.default_partner()
         elif partner is not None:
             if not (self.rules.box_partner and len(self.order) >= self.rules.box_partner_min_members):

@@ -99,6 +99,7 @@ from backgammon.chouette.cubes import BOX_SIDE, SIDES, Side
 from backgammon.chouette.events import EXTRA_ACTIONS, WINDOW_ACTIONS, Decision, SessionPhase
 from backgammon.chouette.game import ChouetteGame
 from backgammon.chouette.seating import is_resolved, tied_groups
+from backgammon.chouette.session import AUTO_PARTNER
 from backgammon.cube import Stage
 from backgammon.errors import ChouetteError, GameError
 from backgammon.game import Action, Game, Phase
@@ -707,7 +708,7 @@ class ChouetteTable:
         number = args["number"]
         if number != self.game_number + 1:
             raise GameError(f"the next game is number {self.game_number + 1}, not {number!r}")
-        self.session.start_game(args.get("partner", "auto"))
+        self.session.start_game(args.get("partner", AUTO_PARTNER))
         self.orders = {member: order for member, order in self.orders.items() if order["until"] != OrderUntil.GAME}
         self.board = Game(self.rules.game)
         self.turns = 0
@@ -716,7 +717,7 @@ class ChouetteTable:
             game = self.game
             players = (game.box, *game.team, *filter(None, [game.partner]))
             dice["members"] = [member_id(m) for m in dict.fromkeys(players)]
-        return {"number": number, "partner": args.get("partner", "auto"), "dice": args["dice"],
+        return {"number": number, "partner": args.get("partner", AUTO_PARTNER), "dice": args["dice"],
                 "seed_hash": args["seed_hash"], **dice}  # fmt: skip
 
     def _client_seed(self, member: int | None, args: dict[str, Any]) -> dict[str, Any]:
