@@ -31,7 +31,7 @@ from backgammon.errors import BackgammonError
 from club import notices
 from club.errors import InvalidRequestError
 from club.events import pictures
-from club.events.formats import EventError, Format, Settings
+from club.events.formats import EventError, Format, Settings, check_options
 from club.events.log import Event, LiveNight, Post, Seeding, Status
 from club.events.service import WHEN_EXAMPLE, Decision, EventService, EventUpdate, asked_words, parse_when
 from club.events.texts import bracket_text, format_words, pairings_text, standings_text, summary
@@ -70,6 +70,8 @@ BUTTON_DECISIONS = {"award_a": Decision.A, "award_b": Decision.B, "replay": Deci
                     "both_out": Decision.BOTH_OUT}  # fmt: skip
 """The organiser's buttons on an undecided pairing: each button's action (in its id) → its decision."""
 NAME_HELP = "The event's name"
+OPTION_NAMES = {"final_length": "final", "round_hours": "hours"}
+"""/event create's options named otherwise than the event settings' fields they set."""
 
 
 def events_of(interaction: Interaction) -> EventService:
@@ -105,7 +107,9 @@ def settings_of(format: str, **options) -> Settings:
         except ValueError:
             raise InvalidRequestError("lengths are whole numbers separated by commas, e.g. 5,5,7") from None
     try:
-        return Settings(Format(format), **values)
+        kind = Format(format)
+        check_options(kind, {key: OPTION_NAMES.get(key, key) for key in values})
+        return Settings(kind, **values)
     except (EventError, ValueError) as error:
         raise InvalidRequestError(str(error)) from None
 

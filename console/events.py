@@ -12,7 +12,7 @@ from pathlib import Path
 
 from club.errors import InvalidRequestError
 from club.events import pictures
-from club.events.formats import EventError, Format, Settings
+from club.events.formats import EventError, Format, Settings, check_options
 from club.events.service import EventService, EventUpdate
 from club.events.texts import bracket_text, format_words, pairings_text, standings_text, summary
 
@@ -47,6 +47,7 @@ def settings_of(kind: str, named: dict[str, str]) -> Settings:
         raise InvalidRequestError(f"the format is one of single, double, roundrobin, swiss, ladder, league — not "
                                   f"{kind[:20]!r}")  # fmt: skip
     values: dict = {"format": fmt}
+    given = {}
     if "lengths" in named:
         values["lengths"] = tuple(_int(n, "a match length") for n in named["lengths"].split(",") if n)
     for key, field in (("final", "final_length"), ("rounds", "rounds"), ("out", "out_after"),
@@ -54,12 +55,14 @@ def settings_of(kind: str, named: dict[str, str]) -> Settings:
                        ("division_size", "division_size"), ("up", "up"), ("down", "down"), ("reach", "reach"),
                        ("hours", "round_hours")):  # fmt: skip
         if key in named:
-            values[field] = _int(named[key], key)
+            values[field], given[field] = _int(named[key], key), key
     if "consolation" in named:
         values["consolation"] = named["consolation"].lower() in ("", "yes", "true", "1", "on")
+        given["consolation"] = "consolation"
     if kind.lower() == "moreswiss" and "out_after" not in values:
         values["out_after"] = 2
     try:
+        check_options(fmt, given)
         return Settings(**values)
     except EventError as error:
         raise InvalidRequestError(str(error)) from None

@@ -264,3 +264,20 @@ async def test_a_round_deadline_under_the_claim_policy(tmp_path):
         event = await console.events.find(console.guild_id, "Duel")
         result = event.state.results["W1-1"]
         assert result.winner == member_id(waiting) and result.how.value == "claim"
+
+
+async def test_an_option_the_format_does_not_use_is_refused(tmp_path):
+    """An option of another format (rounds on a knock-out, up or down on a Swiss, reach on a league) is refused
+    naming the option and the formats it applies to; nothing is stored."""
+    async with console_in(tmp_path, cast=CAST) as console:
+        await say(console, "as ann")
+        before = snapshot(tmp_path / "club.sqlite3")
+        await refused(console, "event create Cup single rounds=3", "rounds applies to Swiss only")
+        await refused(console, "event create Open swiss rounds=3 up=1", "up applies to league only")
+        await refused(console, "event create Open swiss rounds=3 down=1", "down applies to league only")
+        await refused(console, "event create Lg league reach=2", "reach applies to ladder only")
+        await refused(console, "event create RR roundrobin final=7", "final applies to single elimination, double "
+                                                                     "elimination only")
+        await refused(console, "event create Dbl double consolation=yes", "consolation applies to single")
+        assert snapshot(tmp_path / "club.sqlite3") == before
+        await say(console, "event create Lg league cycles=2 up=1 down=1 size=4")

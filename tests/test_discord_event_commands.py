@@ -328,3 +328,19 @@ async def test_a_league_sets_its_promotion_and_relegation_places(tmp_path):
         assert created.private and "divisions of about 6, 1 up and 3 down" in created.text, created.text
         event = await h.bot.events.find(h.guild, "Spring")
         assert (event.settings.up, event.settings.down) == (1, 3)
+
+
+async def test_an_option_the_format_does_not_use_is_refused(tmp_path):
+    """/event create refuses an option of another format privately, naming the option and the formats it applies
+    to (rounds on a knock-out, up on a Swiss); nothing is stored."""
+    db = tmp_path / "club.sqlite3"
+    async with Harness.start(db) as h:
+        olga = h.member("Olga", admin=True)
+        room = h.channel("events")
+        await h.command(olga, "event my", room)
+        before = snapshot(db)
+        knockout = await h.command(olga, "event create", room, name="Cup", format="single", rounds=3)
+        assert knockout.private and "rounds applies to Swiss only" in knockout.text, knockout.text
+        swiss = await h.command(olga, "event create", room, name="Open", format="swiss", rounds=3, up=1)
+        assert swiss.private and "up applies to league only" in swiss.text, swiss.text
+        assert snapshot(db) == before

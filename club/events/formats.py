@@ -46,6 +46,30 @@ class Format(StrEnum):
     LEAGUE = "league"
 
 
+FORMAT_WORDS = {
+    Format.SINGLE: "single elimination",
+    Format.DOUBLE: "double elimination",
+    Format.ROUND_ROBIN: "round robin",
+    Format.SWISS: "Swiss",
+    Format.LADDER: "ladder",
+    Format.LEAGUE: "league season",
+}
+"""Each format in words."""
+OPTION_FORMATS = {
+    "final_length": (Format.SINGLE, Format.DOUBLE),
+    "rounds": (Format.SWISS,),
+    "out_after": (Format.SWISS,),
+    "consolation": (Format.SINGLE,),
+    "cycles": (Format.ROUND_ROBIN, Format.LEAGUE),
+    "division_size": (Format.LEAGUE,),
+    "up": (Format.LEAGUE,),
+    "down": (Format.LEAGUE,),
+    "reach": (Format.LADDER,),
+}
+"""The options of :class:`Settings` that only some formats use (by field name) → those formats; the others
+(``lengths``, ``round_hours``) fit every format."""
+
+
 class How(StrEnum):
     """How a pairing was decided. Only ``played`` results are rated and count points (UKBGF practice)."""
 
@@ -124,6 +148,17 @@ class Settings:
     def min_players(self) -> int:
         """The fewest players the format can start with."""
         return 3 if self.format is Format.LEAGUE else 2
+
+
+def check_options(format: Format, given: dict[str, str]) -> None:
+    """Refuse an option the ``format`` does not use (``rounds`` on a knock-out, ``up`` on a Swiss) rather than
+    ignore it. ``given``: the :class:`Settings` fields the organiser set → the option's name as he wrote it.
+    Raises :class:`EventError` naming the option and the formats it applies to."""
+    for name, written in given.items():
+        fits = OPTION_FORMATS.get(name, (format,))
+        if format not in fits:
+            where = ", ".join(FORMAT_WORDS[f].removesuffix(" season") for f in fits)
+            raise EventError(f"{written} applies to {where} only, not to {FORMAT_WORDS[format]}: leave it out.")
 
 
 @dataclass(frozen=True, slots=True)

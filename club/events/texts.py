@@ -7,18 +7,9 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from ..wording import plural
-from .formats import Format, How, Pairing, Result, bracket_view
+from .formats import FORMAT_WORDS, Format, How, Pairing, Result, bracket_view
 from .log import Event, Status
 from .standings import Row
-
-FORMAT_WORDS = {
-    Format.SINGLE: "single elimination",
-    Format.DOUBLE: "double elimination",
-    Format.ROUND_ROBIN: "round robin",
-    Format.SWISS: "Swiss",
-    Format.LADDER: "ladder",
-    Format.LEAGUE: "league season",
-}
 
 STAGES = {"W": "Winners' bracket", "L": "Losers' bracket", "C": "Consolation", "GF": "Grand final"}
 
