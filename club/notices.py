@@ -123,8 +123,20 @@ class EventNews:
     def nonce(self, part: str) -> str:
         """The nonce of one of its posts (``part``: ``w`` the words, ``a3`` the fourth decision asked …), at most
         Discord's 25 characters."""
-        text = f"bge{self.event_id}.{self.version}{part}"
-        return text if len(text) <= 25 else "bge" + hashlib.sha256(text.encode()).hexdigest()[:22]
+        return _short(f"bge{self.event_id}.{self.version}{part}")
+
+
+def picture_nonce(event_id: int, replaced: int | None = None) -> str:
+    """The nonce of event ``event_id``'s bracket or standings picture when it is posted (it is edited after that):
+    the same for every first post of it, so a process killed after posting it but before its message id was
+    logged gets the first message back; ``replaced``: the id of the picture's message that could not be edited
+    (deleted), whose replacement is a new post."""
+    return _short(f"bgp{event_id}" if replaced is None else f"bgp{event_id}.{replaced}")
+
+
+def _short(text: str) -> str:
+    """``text`` as a nonce of at most Discord's 25 characters (its ``bg`` + kind letter, then a hash if longer)."""
+    return text if len(text) <= 25 else text[:3] + hashlib.sha256(text.encode()).hexdigest()[:22]
 
 
 async def news_posted(service, news: EventNews) -> None:

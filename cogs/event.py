@@ -668,7 +668,9 @@ class EventCog(commands.Cog):
 
     async def _picture(self, news, guild_id: int, update: EventUpdate) -> None:
         """Post the event's bracket or standings picture in ``news`` as the event now stands, or edit the message
-        posted before (logged with the event: the same message after a restart)."""
+        posted before (logged with the event: the same message after a restart). The post's nonce is the event's
+        (:func:`club.notices.picture_nonce`): a process killed before the message was logged gets the same message
+        back when the news is posted again."""
         async with self.picture_locks.setdefault(update.event.id, asyncio.Lock()):
             event = await self.bot.events.load(update.event.id)
             if event.state is None:
@@ -687,7 +689,8 @@ class EventCog(commands.Cog):
                     return
                 except discord.HTTPException as error:  # gone, or in another channel: post it again
                     log.info("event %s: picture %s not edited: %s", event.id, old, error)
-            message = await news.send(content=f"{event.name}:", file=discord.File(io.BytesIO(png), filename))
+            message = await news.send(content=f"{event.name}:", file=discord.File(io.BytesIO(png), filename),
+                                      nonce=notices.picture_nonce(event.id, old))  # fmt: skip
             await self.bot.events.remember(event.id, Post.PICTURE, message.id)
 
 

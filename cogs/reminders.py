@@ -23,9 +23,7 @@ from club import notices
 from club.clocks import Notice, clocks_of
 from club.scheduler import Lease, run_due
 
-from .event import EventCog
 from .host import REMINDER_SECONDS, ClubBot
-from .study import Study
 
 log = logging.getLogger("bgclub.discord")
 
@@ -72,12 +70,14 @@ class Reminders(commands.Cog):
             except Exception:
                 log.exception("the events' deadlines failed this round")
         notices = await self.post_pending(fired)
-        event_cog = self.bot.get_cog("EventCog")
-        if isinstance(event_cog, EventCog):  # what events did that a killed process left unposted (cogs.event)
-            await event_cog.post_pending()
-        study = self.bot.get_cog("Study")
-        if isinstance(study, Study):  # quizzes: reveals due, scheduled quizzes (cogs.study)
-            await study.quiz_tick()
+        # Looked up by name: discord.py loads each extension as a fresh module, so its class is not the one this
+        # module could import (isinstance would never hold).
+        post_news = getattr(self.bot.get_cog("EventCog"), "post_pending", None)
+        if post_news is not None:  # what events did that a killed process left unposted (cogs.event)
+            await post_news()
+        quiz_tick = getattr(self.bot.get_cog("Study"), "quiz_tick", None)
+        if quiz_tick is not None:  # quizzes: reveals due, scheduled quizzes (cogs.study)
+            await quiz_tick()
         return notices
 
     async def post_pending(self, fired: list[Notice]) -> list[Notice]:

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from club.events.log import Post
 from tests.clubkit import snapshot
 from tests.discordkit import Harness
 from tests.eventkit import win
@@ -259,3 +260,42 @@ async def test_a_kill_after_a_result_opens_the_next_round_posts_the_round_once_a
         assert shown() == (1, 1)
         await h.tick()
         assert shown() == (1, 1)
+
+
+async def test_a_kill_between_posting_the_picture_and_storing_its_id_leaves_one_picture(tmp_path):
+    """The standings picture's first post carries a nonce of its event: the process dies after Discord took it but
+    before its message id was logged with the event. The restarted bot posts the pending news again; Discord
+    returns the first picture for that nonce, its id is stored, and the next result edits it: one picture."""
+    async with Harness.start(tmp_path / "club.sqlite3", reviews=False) as h:
+        organiser = h.member("Olga", admin=True)
+        players = [organiser, h.member("Ann"), h.member("Bob"), h.member("Cy")]
+        room = h.channel("swiss")
+        await h.command(organiser, "event create", room, name="Friday", format="swiss", rounds=2, lengths="1")
+        for member in players:
+            await h.command(member, "event join", room, event="Friday")
+        await h.command(organiser, "event start", room, event="Friday")
+        events = h.bot.events
+        event = await events.find(h.guild, "Friday")
+        first, second = event.state.pending()  # four players: no bye, so no picture before the first result
+        matches = await events.store.matches(event.id)
+
+        async def dies(event_id, what, post_id):
+            raise Killed
+
+        events.remember = dies
+        with pytest.raises(Killed):
+            await win(h.bot.service, matches[first.key], first.a)
+        await h.settle()
+
+        def pictures() -> list:
+            return [m for m in h.messages(room) if m.png is not None and m.content == "Friday:"]
+
+        assert len(pictures()) == 1, "the picture reached Discord before the kill"
+        await h.restart()
+        await h.tick()
+        assert len(pictures()) == 1
+        event = await h.bot.events.find(h.guild, "Friday")
+        assert event.posts.get(Post.PICTURE) == pictures()[0].id, "the first picture's id is stored"
+        await win(h.bot.service, matches[second.key], second.a)
+        await h.settle()
+        assert len(pictures()) == 1, "the next result edits it"
