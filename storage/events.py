@@ -12,7 +12,7 @@ once).
 from __future__ import annotations
 
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -66,6 +66,40 @@ class NewEventAction:
 _COLUMNS = ", ".join(EventRecord.__slots__)
 
 
+@dataclass(frozen=True, slots=True)
+class Append:
+    """Actions to append to event ``event_id``'s log (seq ``expected_version + 1 …``) with the row's new
+    ``status`` and ``next_at``, written only if the event is still at ``expected_version``."""
+
+    event_id: int
+    expected_version: int
+    actions: Sequence[NewEventAction]
+    status: str
+    next_at: float | None
+
+
+async def _append(tx: Any, append: Append, now: float) -> None:
+    """Write ``append`` inside the open transaction ``tx``. Raises :class:`~storage.errors.VersionConflictError`
+    when the event has moved on (the transaction is then rolled back whole)."""
+    if not append.actions:
+        raise ValueError("an event commit logs at least one action: every change of an event is in its log")
+    event_id, expected = append.event_id, append.expected_version
+    new_version = expected + len(append.actions)
+    changed = await tx.execute(
+        "UPDATE events SET version = ?, status = ?, next_at = ?, updated_at = ?, "
+        "ended_at = CASE WHEN ? IN ('over', 'cancelled') AND ended_at IS NULL THEN ? ELSE ended_at END "
+        "WHERE id = ? AND version = ?",
+        (new_version, append.status, append.next_at, now, append.status, now, event_id, expected),
+    )
+    if changed != 1:
+        found = await tx.fetchone("SELECT version FROM events WHERE id = ?", (event_id,))
+        raise VersionConflictError(event_id, expected, None if found is None else found[0])
+    await tx.executemany(
+        _INSERT_ACTION,
+        [(event_id, expected + i, a.member_id, a.kind, dumps(a.args), now) for i, a in enumerate(append.actions, 1)],
+    )
+
+
 class EventStore:
     """The event tables of an open :class:`~storage.Database` (its action store's connection and lock)."""
 
@@ -73,10 +107,25 @@ class EventStore:
         self.store = database.store
 
     async def create(
-        self, *, club_id: int, name: str, format: str, created_by: int, action: NewEventAction, now: float
+        self,
+        *,
+        club_id: int,
+        name: str,
+        format: str,
+        created_by: int,
+        action: NewEventAction,
+        now: float,
+        then: Sequence[NewEventAction] = (),
+        status: str = "open",
+        next_at: float | None = None,
+        notices: Callable[[int], Sequence[tuple[str, dict]]] | None = None,
+        also: Append | None = None,
     ) -> EventRecord:
-        """Insert a new open event at version 1 with its first action. Raises
-        :class:`~storage.errors.DuplicateError` when the club already has an event of that name."""
+        """Insert a new event at version 1 with its first ``action``, in one transaction with: ``then``, the actions
+        that follow at once (seq 2 …; the row then takes ``status`` and ``next_at``); the pending ``notices(event
+        id)`` of :meth:`commit`; and ``also``, an append to another event (a league season logging its next).
+        Raises :class:`~storage.errors.DuplicateError` when the club already has an event of that name and
+        :class:`~storage.errors.VersionConflictError` when ``also``'s event has moved on; nothing is written then."""
         async with self.store.transaction() as tx:
             event_id = await tx.insert(
                 "INSERT INTO events (club_id, name, format, status, version, created_by, created_at, updated_at) "
@@ -84,6 +133,12 @@ class EventStore:
                 (club_id, name, format, created_by, now, now),
             )
             await tx.execute(_INSERT_ACTION, (event_id, 1, action.member_id, action.kind, dumps(action.args), now))
+            if then:
+                await _append(tx, Append(event_id, 1, then, status, next_at), now)
+            for key, body in notices(event_id) if notices else ():
+                await record_in(tx, key, body, now)
+            if also is not None:
+                await _append(tx, also, now)
         record = await self.get(event_id)
         assert record is not None
         return record
@@ -103,29 +158,12 @@ class EventStore:
         the event is still at ``expected_version``; record ``notices`` ``(key, body)`` pending in the same
         transaction (:mod:`storage.notices`: what the commit has to post). Returns the new version. Raises
         :class:`~storage.errors.VersionConflictError` (nothing written) when another writer got there first."""
-        if not actions:
-            raise ValueError("an event commit logs at least one action: every change of an event is in its log")
-        new_version = expected_version + len(actions)
+        append = Append(event_id, expected_version, actions, status, next_at)
         async with self.store.transaction() as tx:
-            changed = await tx.execute(
-                "UPDATE events SET version = ?, status = ?, next_at = ?, updated_at = ?, "
-                "ended_at = CASE WHEN ? IN ('over', 'cancelled') AND ended_at IS NULL THEN ? ELSE ended_at END "
-                "WHERE id = ? AND version = ?",
-                (new_version, status, next_at, now, status, now, event_id, expected_version),
-            )
-            if changed != 1:
-                found = await tx.fetchone("SELECT version FROM events WHERE id = ?", (event_id,))
-                raise VersionConflictError(event_id, expected_version, None if found is None else found[0])
-            await tx.executemany(
-                _INSERT_ACTION,
-                [
-                    (event_id, expected_version + i, a.member_id, a.kind, dumps(a.args), now)
-                    for i, a in enumerate(actions, 1)
-                ],
-            )
+            await _append(tx, append, now)
             for key, body in notices:
                 await record_in(tx, key, body, now)
-        return new_version
+        return expected_version + len(actions)
 
     async def get(self, event_id: int) -> EventRecord | None:
         """The event ``event_id``, or None."""

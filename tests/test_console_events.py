@@ -129,6 +129,35 @@ async def test_league_season_and_the_next(tmp_path):
         assert top in new.state.divisions[0] and bottom in new.state.divisions[1]
 
 
+async def test_a_crash_while_the_next_season_is_written_leaves_nothing(tmp_path, monkeypatch):
+    """The next league season is one write: a crash while its joins and start are written leaves no empty open
+    event and the old season unfollowed; typed again, the season is made and started."""
+    from storage.pgstore import PgTx
+    from storage.store import Tx
+
+    async with console_in(tmp_path, cast=CAST) as console:
+        await enter(console, "League", "league size=3 up=1 down=1 lengths=1", CAST)
+        await say(console, "event start League")
+        await finish(console, "League")
+        before = snapshot(tmp_path / "club.sqlite3")
+        for tx in (Tx, PgTx):
+            written = tx.executemany
+
+            async def crash(self, sql, params, written=written):
+                if "event_actions" in sql:
+                    raise RuntimeError("killed")
+                await written(self, sql, params)
+
+            monkeypatch.setattr(tx, "executemany", crash)
+        reply = await console.handle("event season League 'League 2'")
+        assert "killed" in reply, reply
+        assert snapshot(tmp_path / "club.sqlite3") == before
+        monkeypatch.undo()
+        await say(console, "event season League 'League 2'")
+        new = await console.events.find(console.guild_id, "League 2")
+        assert new.status.value == "running" and len(new.state.seeds) == len(CAST)
+
+
 async def test_mistakes_are_refused_and_store_nothing(tmp_path):
     async with console_in(tmp_path, cast=CAST) as console:
         await enter(console, "Open", "swiss rounds=2 lengths=1", CAST[:1])
@@ -276,8 +305,11 @@ async def test_an_option_the_format_does_not_use_is_refused(tmp_path):
         await refused(console, "event create Open swiss rounds=3 up=1", "up applies to league only")
         await refused(console, "event create Open swiss rounds=3 down=1", "down applies to league only")
         await refused(console, "event create Lg league reach=2", "reach applies to ladder only")
-        await refused(console, "event create RR roundrobin final=7", "final applies to single elimination, double "
-                                                                     "elimination only")
+        await refused(
+            console,
+            "event create RR roundrobin final=7",
+            "final applies to single elimination, double elimination only",
+        )
         await refused(console, "event create Dbl double consolation=yes", "consolation applies to single")
         assert snapshot(tmp_path / "club.sqlite3") == before
         await say(console, "event create Lg league cycles=2 up=1 down=1 size=4")

@@ -50,7 +50,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any, cast
 
 from storage.errors import DuplicateError, VersionConflictError
-from storage.events import EventRecord, EventStore, NewEventAction
+from storage.events import Append, EventRecord, EventStore, NewEventAction
 from storage.records import MatchRecord
 
 from ..clocks import MatchClock, Notice
@@ -81,6 +81,7 @@ from .log import (
     Status,
     apply,
     live_json,
+    new_event,
     pairing_json,
     replay,
     result_json,
@@ -347,6 +348,22 @@ class EventService:
         waiting list). ``seeding``: ``rating`` or ``random``. ``rules``: a rule-set preset (default the club's).
         ``entry``: an entry fee, recorded only (no money changes hands). ``channel_id``: where a front end posts
         the event's pairings and pictures."""
+        club_id, args = await self._creation(guild_id, member, name, settings, organiser=organiser, cap=cap,
+                                             seeding=seeding, rules=rules, entry=entry, channel_id=channel_id)  # fmt: skip
+        try:
+            record = await self.store.create(
+                club_id=club_id, name=args["name"], format=settings.format.value, created_by=member,
+                action=NewEventAction(EventAction.CREATE, args, member), now=self.club.clock.now(),
+            )  # fmt: skip
+        except DuplicateError:
+            raise _taken(args["name"]) from None
+        event = await self.load(record.id)
+        return EventUpdate(event, f"{event.name} is open: members join with /event join until the organiser starts it.")
+
+    async def _creation(self, guild_id: int, member: int, name: str, settings: Settings, *, organiser: bool,
+                        cap: int = 0, seeding: Seeding | str = Seeding.RATING, rules: str | None = None,
+                        entry: int = 0, channel_id: int | None = None) -> tuple[int, CreateArgs]:  # fmt: skip
+        """Check a new event's request (see :meth:`create`): its club's id and its creation's payload."""
         if not organiser:
             role = (await self.club.club_settings(guild_id)).organiser_role
             if not role:
@@ -372,17 +389,8 @@ class EventService:
             raise InvalidRequestError("entry is a whole number ≥ 0 (0: no entry).")
         if rules is not None:
             self._check_rules(rules, settings)
-        args = CreateArgs(name=name, settings=settings_json(settings), cap=cap, seeding=how.value, rules=rules,
-                          entry=entry, channel=channel_id)  # fmt: skip
-        try:
-            record = await self.store.create(
-                club_id=club_id, name=name, format=settings.format.value, created_by=member,
-                action=NewEventAction(EventAction.CREATE, args, member), now=self.club.clock.now(),
-            )  # fmt: skip
-        except DuplicateError:
-            raise InvalidRequestError(f"This club already has an event called {name!r}; choose another name.") from None
-        event = await self.load(record.id)
-        return EventUpdate(event, f"{name} is open: members join with /event join until the organiser starts it.")
+        return club_id, CreateArgs(name=name, settings=settings_json(settings), cap=cap, seeding=how.value,
+                                   rules=rules, entry=entry, channel=channel_id)  # fmt: skip
 
     async def join(self, guild_id: int, name: str, member: int) -> EventUpdate:
         """``member`` joins (or, when the field is full, goes onto the waiting list)."""
@@ -623,7 +631,9 @@ class EventService:
                           ) -> EventUpdate:  # fmt: skip
         """A new league season from a finished one: the same settings and players, the top ``up`` of each
         division promoted and the bottom ``down`` relegated (:func:`~club.events.formats.promote`); it starts at
-        once. A season is followed once: the old one logs its next (``next``), and a second is refused."""
+        once. A season is followed once: the old one logs its next (``next``), and a second is refused. The new
+        event's creation, its joins and start (with its first pairings) and the old one's ``next`` are one write:
+        a crash leaves both seasons as they were, or the new one started."""
         old = await self.find(guild_id, name)
         state = self._started(old)
         if old.format is not Format.LEAGUE or not finished(state):
@@ -633,22 +643,48 @@ class EventService:
         tables = [[row.player for row in standings(state, d) if row.player not in state.withdrawn]
                   for d in state.divisions]  # fmt: skip
         divisions = formats.promote(tables, old.settings.up, old.settings.down)
-        created = await self.create(guild_id, member, new_name, old.settings, organiser=organiser,
-                                    rules=old.rules)  # fmt: skip
+        club_id, args = await self._creation(guild_id, member, new_name, old.settings, organiser=organiser,
+                                             rules=old.rules)  # fmt: skip
         seeds = [p for d in divisions for p in d]
+        now = self.club.clock.now()
+        event = new_event(0, club_id, member, args, now)
+        event.version = 1
+        joins = [NewEventAction(EventAction.JOIN, MemberArgs(member=p), p) for p in seeds]
+        start = NewEventAction(
+            EventAction.START, StartArgs(seeds=seeds, divisions=[list(d) for d in divisions]), member
+        )
+        try:
+            then = await self._with_consequences(event, [*joins, start], now)
+        except EventError as error:
+            raise InvalidRequestError(await self._named(str(error))) from None
+        news: list[EventNews] = []
 
-        def check(event: Event) -> list[NewEventAction]:
-            actions = [NewEventAction(EventAction.JOIN, MemberArgs(member=p), p) for p in seeds]
-            start = StartArgs(seeds=seeds, divisions=[list(d) for d in divisions])
-            return actions + [NewEventAction(EventAction.START, start, member)]
+        def pending(event_id: int) -> list[tuple[str, dict]]:
+            told = self.outbox and any(a.kind in NEWS for a in then)
+            news[:] = [EventNews(event_id, 1, 1 + len(then))] if told else []
+            return [item.recorded() for item in news]
 
-        update = await self._update(guild_id, created.event.name, check)
-
-        def followed(event: Event) -> list[NewEventAction]:
-            return [] if event.next_season else [NewEventAction(EventAction.NEXT, NextArgs(name=new_name), member)]
-
-        await self._update_id(old.id, followed)
-        text = f"{new_name} has started: {plural(len(divisions), 'division')} from {old.name}."
+        followed = Append(old.id, old.version, [NewEventAction(EventAction.NEXT, NextArgs(name=args["name"]), member)],
+                          old.status.value, old.next_at())  # fmt: skip
+        try:
+            record = await self.store.create(
+                club_id=club_id, name=args["name"], format=old.settings.format.value, created_by=member,
+                action=NewEventAction(EventAction.CREATE, args, member), now=now, then=then,
+                status=event.status.value, next_at=event.next_at(), notices=pending, also=followed,
+            )  # fmt: skip
+        except DuplicateError:
+            raise _taken(args["name"]) from None
+        except VersionConflictError:
+            raise InvalidRequestError(f"{old.name} changed meanwhile; try again.") from None
+        event = await self.load(record.id)
+        made = await self._make_matches(event)
+        names = await self.names(event.entrants)
+        results = tuple(event.state.results.values()) if event.state else ()
+        update = EventUpdate(event, _describe(event, made, results, (), names), made, results, names=names,
+                             news=news[0] if news else None)  # fmt: skip
+        if made or results or news:
+            await self._tell(update)
+        text = f"{event.name} has started: {plural(len(divisions), 'division')} from {old.name}."
         for d in range(len(divisions) - 1):
             went_up = [f"<@{p}>" for p in divisions[d] if p in tables[d + 1]]
             went_down = [f"<@{p}>" for p in divisions[d + 1] if p in tables[d]]
@@ -1109,6 +1145,10 @@ def _zip(event: Event, names: dict[int, str], links: dict[str, int | None], mats
         for key, (filename, mat) in sorted(mats.items()):
             archive.writestr(f"matches/{key.replace('#', '-replay')}-{filename}", mat)
     return buffer.getvalue()
+
+
+def _taken(name: str) -> InvalidRequestError:
+    return InvalidRequestError(f"This club already has an event called {name!r}; choose another name.")
 
 
 def _not_called_off(event: Event) -> None:
