@@ -202,10 +202,11 @@ class TableClock(Protocol):
 
     async def move(
         self, deadline: Deadline, due_at: float, reminders: Sequence[float], notice: Notice | None = None,
-        at: float = 0.0,
+        at: float = 0.0, preferences: tuple[int, dict] | None = None,
     ) -> bool:  # fmt: skip
         """Move ``deadline`` to ``due_at`` with ``reminders`` if it is still the same one (False: replaced), with
-        ``notice`` recorded pending at ``at`` in the same transaction (:mod:`club.notices`)."""
+        ``notice`` recorded pending at ``at`` and ``preferences`` ``(member, preferences as JSON)`` written (an away
+        day spent) in the same transaction (:mod:`club.notices`)."""
 
     async def club_id(self, deadline: Deadline) -> int:
         """The club the table belongs to."""
@@ -243,13 +244,14 @@ class MatchClock:
 
     async def move(
         self, deadline: Deadline, due_at: float, reminders: Sequence[float], notice: Notice | None = None,
-        at: float = 0.0,
+        at: float = 0.0, preferences: tuple[int, dict] | None = None,
     ) -> bool:  # fmt: skip
         """Move the match deadline if the match is still at its version and the deadline still due when it was
-        read (two moves of one deadline: the second changes nothing); ``notice`` recorded with the move."""
+        read (two moves of one deadline: the second changes nothing); ``notice`` recorded and ``preferences``
+        written with the move."""
         return await self.service.db.move_deadline(
             deadline.table_id, deadline.version, due_at=due_at, reminders=reminders, was=deadline.due_at,
-            notice=_recorded(notice), at=at,
+            notice=_recorded(notice), at=at, preferences=preferences,
         )  # fmt: skip
 
     async def club_id(self, deadline: Deadline) -> int:
@@ -405,11 +407,12 @@ class ChouetteClock:
 
     async def move(
         self, deadline: Deadline, due_at: float, reminders: Sequence[float], notice: Notice | None = None,
-        at: float = 0.0,
+        at: float = 0.0, preferences: tuple[int, dict] | None = None,
     ) -> bool:  # fmt: skip
-        """Move the chouette deadline if it is still the same one; ``notice`` recorded with the move."""
+        """Move the chouette deadline if it is still the same one; ``notice`` recorded and ``preferences`` written
+        with the move."""
         return await self.chouettes.store.move_deadline(deadline.stored, due_at=due_at, reminders=reminders,
-                                                        notice=_recorded(notice), at=at)  # fmt: skip
+                                                        notice=_recorded(notice), at=at, preferences=preferences)  # fmt: skip
 
     async def club_id(self, deadline: Deadline) -> int:
         """The session's club; :class:`~club.errors.UnknownGameError` if there is no such session."""

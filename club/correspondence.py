@@ -31,7 +31,7 @@ from backgammon.game import Action
 from .clocks import MEMBER, ChouetteClock, Claim, Deadline, MatchClock, Notice, NoticeKind, StepNotice, TableClock
 from .errors import InvalidRequestError, NotAPlayerError, NotNowError, StaleVersionError
 from .requests import Request
-from .settings import DAY, HOUR, ClubSettings, ExpiryPolicy
+from .settings import DAY, HOUR, ClubSettings, ExpiryPolicy, MemberPreferences
 from .table import MatchStatus, Pending, TableAction, TableType
 from .wording import plural
 
@@ -102,19 +102,24 @@ async def away_state(service, club_id: int, member: int, now: float | None = Non
     return AwayState(until, period["reason"] if until else "", used, max(0, math.floor(allowance - used)))
 
 
-async def _use_days(service, club_id: int, member: int, days: float, now: float) -> None:
+async def _days_used(service, club_id: int, member: int, days: float, now: float) -> MemberPreferences:
+    """``member``'s preferences once ``days`` more away days are used in club ``club_id`` in ``now``'s year."""
     prefs = await _prefs(service, member)
     key = f"{club_id}:{_year(now)}"
     used = dict(prefs.away_used)
     used[key] = float(used.get(key, 0)) + days
-    await service.set_preferences(member, away_used=used)
+    return prefs.updated(away_used=used)
+
+
+async def _use_days(service, club_id: int, member: int, days: float, now: float) -> None:
+    await service.set_preferences(member, away_used=(await _days_used(service, club_id, member, days, now)).away_used)
 
 
 async def before_expiry(clock, deadline: Deadline, now: float) -> Notice | None:
     """Called by :func:`club.scheduler.run_due` before a table's expiry rule: a deadline of a member who is away
     moves to the end of his period plus the time it gave; else, with away days left this year, one is used (24 hours
-    more). Returns the notice of what was done (recorded pending with the move), or None to let the table's rule
-    apply. Unanswered challenges are not postponed."""
+    more), spent in the very transaction of the move. Returns the notice of what was done (recorded pending with
+    the move), or None to let the table's rule apply. Unanswered challenges are not postponed."""
     if deadline.pending == Pending.ANSWER_CHALLENGE or deadline.stage != MEMBER:
         return None
     service = clock.service if isinstance(clock, MatchClock) else clock.chouettes.club
@@ -141,10 +146,10 @@ async def before_expiry(clock, deadline: Deadline, now: float) -> Notice | None:
     )
     notice = Notice(NoticeKind.AWAY_DAY, deadline.table, deadline.table_id, deadline.subject, deadline.actor,
                     deadline.pending, due, text, (deadline.actor,))  # fmt: skip
-    if not await clock.move(deadline, due, await club_reminders(service, club_id, due, now), notice, now):
-        return None
-    await _use_days(service, club_id, deadline.actor, 1, now)
-    return notice
+    spent = await _days_used(service, club_id, deadline.actor, 1, now)
+    reminders = await club_reminders(service, club_id, due, now)
+    moved = await clock.move(deadline, due, reminders, notice, now, preferences=(deadline.actor, spent.to_json()))
+    return notice if moved else None
 
 
 async def roll_for_late_doublers(service, now: float) -> list[Notice]:

@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from typing import Any, ClassVar
 
-from . import notices, tallies
-from .database import Database
+from . import tallies
+from .database import Database, write_with_move
 from .records import Converters, MessageWrite, Row, _json_or_none, dumps
 from .store import Tx
 
@@ -381,11 +381,12 @@ class ChouetteStore:
 
     async def move_deadline(
         self, deadline: ChouetteDeadline, *, due_at: float, reminders: Sequence[float],
-        notice: tuple[str, dict] | None = None, at: float = 0.0,
+        notice: tuple[str, dict] | None = None, at: float = 0.0, preferences: tuple[int, dict] | None = None,
     ) -> bool:  # fmt: skip
         """Move ``deadline`` (if it is still the same one) to ``due_at`` with the reminder times ``reminders``; its
         expiry may fire again. ``notice`` ``(key, body)``: the notice of the move, recorded pending at ``at`` in the
-        same transaction (:mod:`storage.notices`). False (nothing written) when it was replaced meanwhile."""
+        same transaction (:mod:`storage.notices`); ``preferences`` ``(member, preferences)``: a member's
+        preferences written with it (an away day spent). False (nothing written) when it was replaced meanwhile."""
         left = sorted(at for at in reminders if at < due_at)
         async with self.db.transaction() as tx:
             changed = await tx.execute(
@@ -395,8 +396,8 @@ class ChouetteStore:
                 (due_at, dumps(left), min([*left, due_at]), deadline.session_id, deadline.subject_id,
                  deadline.actor_id, deadline.pending, deadline.stage, deadline.mark, deadline.version),
             )  # fmt: skip
-            if changed == 1 and notice is not None:
-                await notices.record_in(tx, *notice, at)
+            if changed == 1:
+                await write_with_move(tx, notice, preferences, at)
         return changed == 1
 
     async def waiting_for(self, member_id: int) -> list[ChouetteDeadline]:

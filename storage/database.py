@@ -312,11 +312,7 @@ class Database:
     async def set_preferences(self, user_id: int, preferences: dict, now: float) -> bool:
         """Replace the preferences of member ``user_id``; False if there is no such member."""
         async with self.transaction() as tx:
-            changed = await tx.execute(
-                "UPDATE members SET preferences = ?, updated_at = ? WHERE user_id = ?",
-                (dumps(preferences), now, user_id),
-            )
-        return changed == 1
+            return await write_preferences(tx, user_id, preferences, now)
 
     async def is_club_member(self, club_id: int, user_id: int) -> bool:
         """Whether ``user_id`` belongs to club ``club_id``."""
@@ -582,13 +578,14 @@ class Database:
 
     async def move_deadline(
         self, match_id: int, version: int, *, due_at: float, reminders: Sequence[float], was: float | None = None,
-        notice: tuple[str, dict] | None = None, at: float = 0.0,
+        notice: tuple[str, dict] | None = None, at: float = 0.0, preferences: tuple[int, dict] | None = None,
     ) -> bool:  # fmt: skip
         """Move the deadline of match ``match_id`` (still set at ``version`` and, when ``was`` is given, still due
         at ``was``) to ``due_at`` with the reminder times ``reminders`` (an away period, an away day, more time
         given): its expiry may fire again. ``notice`` ``(key, body)``: the notice of the move, recorded pending at
-        ``at`` in the same transaction (:mod:`storage.notices`). False (nothing written) when the deadline was
-        replaced or moved meanwhile."""
+        ``at`` in the same transaction (:mod:`storage.notices`); ``preferences`` ``(member, preferences)``: a
+        member's preferences written with the move (an away day spent: :func:`write_preferences`). False (nothing
+        written) when the deadline was replaced or moved meanwhile."""
         left = sorted(at for at in reminders if at < due_at)
         same = "" if was is None else " AND due_at = ?"
         async with self.transaction() as tx:
@@ -597,8 +594,8 @@ class Database:
                 f"WHERE match_id = ? AND version = ?{same}",
                 (due_at, dumps(left), min([*left, due_at]), match_id, version, *(() if was is None else (was,))),
             )
-            if changed == 1 and notice is not None:
-                await notices.record_in(tx, *notice, at)
+            if changed == 1:
+                await write_with_move(tx, notice, preferences, at)
         return changed == 1
 
     # -- Discord messages -------------------------------------------------------------------------------------------
@@ -696,3 +693,22 @@ class _Opener:
     async def __aexit__(self, *exc_info) -> None:
         if self._database is not None:
             await self._database.close()
+
+
+async def write_preferences(tx: Tx, user_id: int, preferences: dict, now: float) -> bool:
+    """Replace the preferences of member ``user_id`` in transaction ``tx``; False if there is no such member."""
+    changed = await tx.execute(
+        "UPDATE members SET preferences = ?, updated_at = ? WHERE user_id = ?", (dumps(preferences), now, user_id)
+    )
+    return changed == 1
+
+
+async def write_with_move(
+    tx: Tx, notice: tuple[str, dict] | None, preferences: tuple[int, dict] | None, at: float
+) -> None:
+    """What a deadline's move writes with it in ``tx``: its ``notice`` recorded pending and a member's
+    ``preferences`` (:meth:`Database.move_deadline`, :meth:`storage.chouettes.ChouetteStore.move_deadline`)."""
+    if notice is not None:
+        await notices.record_in(tx, *notice, at)
+    if preferences is not None:
+        await write_preferences(tx, *preferences, at)

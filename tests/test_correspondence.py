@@ -12,6 +12,8 @@ from club.correspondence import Correspondence, away_state
 from club.errors import InvalidRequestError, NotAPlayerError, NotNowError
 from club.scheduler import run_due
 from club.settings import DAY, HOUR
+from storage.pgstore import PgTx
+from storage.store import Tx
 from tests.clubkit import ALICE, BOB, CAROL, GUILD, club_service, new_table, seeded, snapshot
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.backends]  # and on PostgreSQL
@@ -135,6 +137,40 @@ async def test_a_lapsing_clock_uses_away_days_automatically(tmp_path):
         service.clock.advance(DAY)
         third = await run_due(service)
         assert [n.kind for n in third] == ["expiry"] and "forfeits the game" in third[0].text
+
+
+class Killed(BaseException):
+    """The process dies here: nothing after this point runs."""
+
+
+async def test_an_away_day_is_spent_in_the_transaction_that_moves_the_deadline(tmp_path, monkeypatch):
+    """The away day used at a lapsing clock is written in the very transaction that moves the deadline: a failure
+    injected where the day is spent (the member's preferences written) leaves the deadline where it was and the
+    day unspent; the next round moves it once and spends one day."""
+    async with club_service(tmp_path / "c.sqlite", seeds=seeded(4)) as service:
+        await setup_club(service, away_days=2)
+        outcome = await new_table(service, 5)
+        match_id, late = outcome.view.match_id, outcome.view.waiting_for
+        club = await club_id(service)
+        due = (await service.db.get_deadline(match_id)).due_at
+        service.clock.advance(10 * HOUR)
+        for tx in (Tx, PgTx):
+
+            async def execute(self, sql, params=(), original=tx.execute):
+                if sql.startswith("UPDATE members SET preferences"):
+                    raise Killed
+                return await original(self, sql, params)
+
+            monkeypatch.setattr(tx, "execute", execute)
+        with pytest.raises(Killed):
+            await run_due(service)
+        monkeypatch.undo()
+        assert (await service.db.get_deadline(match_id)).due_at == due, "the deadline did not move alone"
+        assert (await away_state(service, club, late)).used == 0
+        (notice,) = await run_due(service)
+        assert notice.kind == "away_day" and "1 away day left" in notice.text
+        assert (await service.db.get_deadline(match_id)).due_at == due + DAY
+        assert (await away_state(service, club, late)).used == 1
 
 
 async def test_claims_and_more_time_at_the_deadline(tmp_path):
