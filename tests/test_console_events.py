@@ -313,3 +313,31 @@ async def test_an_option_the_format_does_not_use_is_refused(tmp_path):
         await refused(console, "event create Dbl double consolation=yes", "consolation applies to single")
         assert snapshot(tmp_path / "club.sqlite3") == before
         await say(console, "event create Lg league cycles=2 up=1 down=1 size=4")
+
+
+async def test_a_withdrawn_player_is_ranked_after_all_who_completed(tmp_path):
+    """A round robin's player who won every match and withdrew before the last match of the event was played is
+    placed after all who completed it, marked withdrawn in the table; his results stay for his opponents."""
+    async with console_in(tmp_path, cast=CAST) as console:
+        await enter(console, "Robin", "roundrobin lengths=1", CAST[:4])
+        await say(console, "event start Robin")
+        ann, events = member_id("ann"), console.events
+        for round_no in (1, 2, 3):
+            event = await events.find(console.guild_id, "Robin")
+            links = await events.store.matches(event.id)
+            for pairing in sorted(event.state.pending(), key=lambda p: ann not in p.players):
+                winner = ann if ann in pairing.players else min(pairing.players, key=event.state.seed_of.get)
+                await win(console.service, links[events._link(event, pairing.key)], winner)
+                if round_no == 3 and winner == ann:
+                    await say(console, "event withdraw Robin")
+        assert (await events.find(console.guild_id, "Robin")).status.value == "over"
+        table = await say(console, "event standings Robin")
+        rows = [line.split() for line in table.splitlines()[2:6]]
+        assert [row[:3] for row in rows][-1] == ["4", "ann", "3"] and "withdrawn" in rows[-1], table
+        assert [row[3] for row in rows] == ["2", "1", "0", "3"], table
+        assert "the next withdrew" in table.splitlines()[4], table
+        from club.events import pictures
+
+        _, tables = await events.standings(console.guild_id, "Robin")
+        picture = pictures.standings_table("Robin", tables[0], {ann: "ann"})
+        assert picture.rows[-1][1] == "ann  withdrawn"

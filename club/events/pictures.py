@@ -76,13 +76,15 @@ def bracket_png(state: EventState, names: Mapping[int, str], title: str = "", *,
 def standings_table(title: str, rows: Sequence[Row], names: Mapping[int, str], subtitle: str = "",
                     *, marks: Mapping[int, str] | None = None) -> RecordTable:  # fmt: skip
     """The standings as a table: place, player, played, won, lost, head-to-head, Buchholz, points difference and
-    why each row is above the next; ``marks`` adds a note per player (a league's "up" / "down")."""
+    why each row is above the next; a player who withdrew is marked "withdrawn"; ``marks`` adds a note per player
+    (a league's "up" / "down")."""
     marks = marks or {}
     columns = (TableColumn("#"), TableColumn("player", "left"), TableColumn("pl"), TableColumn("w"),
                TableColumn("l"), TableColumn("h2h"), TableColumn("Buchholz"), TableColumn("+/−"),
                TableColumn("why", "left"))  # fmt: skip
     body = tuple(
-        (str(r.place), names.get(r.player, str(r.player)) + (f"  {marks[r.player]}" if r.player in marks else ""),
+        (str(r.place), "  ".join([names.get(r.player, str(r.player)), *(["withdrawn"] if r.withdrawn else []),
+                                  *([marks[r.player]] if r.player in marks else [])]),
          str(r.played), str(r.wins), str(r.losses), str(r.head_to_head), str(r.buchholz), signed(r.difference),
          r.why)
         for r in rows

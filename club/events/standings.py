@@ -4,7 +4,9 @@ Order: match wins; then head-to-head (match wins among the players tied on wins,
 every other: FIDE's direct encounter — never between players who did not meet); then Buchholz with the worst
 opponent cut (the sum of the opponents' match wins, less the smallest); then the difference of points won and lost
 in matches played out (forfeits, claims, walkovers and byes count as wins and losses but carry no points); then the
-seed, which only lists the players who share a place. A round robin's bye (in a league too) is a rest, not a win:
+seed, which only lists the players who share a place. In a round robin or a league division a player who withdrew
+is placed after all who completed it, whatever his record (his results stay for his opponents' scores). A round
+robin's bye (in a league too) is a rest, not a win:
 with an odd field each player rests once a cycle. Each row says why it stands above the next one ("ahead on
 Buchholz, 12 to 10"; "level on every tie-break; listed by seed, 3 before 4"). Pure and deterministic.
 """
@@ -12,7 +14,7 @@ Buchholz, 12 to 10"; "level on every tie-break; listed by seed, 3 before 4"). Pu
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from .formats import EventState, Format, How, Player, bracket_placings, rungs
 
@@ -20,7 +22,8 @@ from .formats import EventState, Format, How, Player, bracket_placings, rungs
 @dataclass(frozen=True, slots=True)
 class Row:
     """One line of the standings: ``place`` (ties on every criterion share it), the player, his record and
-    tie-break figures, and ``why``: the reason he is above the next row ("" for the last)."""
+    tie-break figures, and ``why``: the reason he is above the next row ("" for the last); ``withdrawn``: he withdrew
+    from a round robin or a league (placed after all who completed it)."""
 
     place: int
     player: Player
@@ -32,6 +35,7 @@ class Row:
     won: int
     lost: int
     why: str = ""
+    withdrawn: bool = False
 
     @property
     def difference(self) -> int:
@@ -60,6 +64,7 @@ def standings(state: EventState, players: Sequence[Player] | None = None) -> lis
     opponents: dict[Player, list[Player]] = {p: [] for p in field}
     beat: dict[Player, dict[Player, int]] = {p: {} for p in field}
     rests = state.settings.format in (Format.ROUND_ROBIN, Format.LEAGUE)
+    gone = state.withdrawn if rests else set()
     for key, result in state.results.items():
         pairing = state.pairings[key]
         if not set(pairing.players) <= members or (rests and result.how is How.BYE):
@@ -93,10 +98,11 @@ def standings(state: EventState, players: Sequence[Player] | None = None) -> lis
         h2h = sum(n for q, n in beat[p].items() if q in group) if len(group) > 1 and everyone_met else 0
         scores = sorted(wins[q] for q in opponents[p])
         buchholz = sum(scores[1:]) if scores else 0
-        rows.append(Row(0, p, len(opponents[p]), wins[p], losses[p], h2h, buchholz, won[p], lost[p]))
+        rows.append(Row(0, p, len(opponents[p]), wins[p], losses[p], h2h, buchholz, won[p], lost[p],
+                        withdrawn=p in gone))  # fmt: skip
     order = _order(state, field)
     if order is None:
-        rows.sort(key=lambda r: (-r.wins, -r.head_to_head, -r.buchholz, -r.difference, seed[r.player]))
+        rows.sort(key=lambda r: (r.withdrawn, -r.wins, -r.head_to_head, -r.buchholz, -r.difference, seed[r.player]))
     else:
         rank = {p: i for i, p in enumerate(order)}
         rows.sort(key=lambda r: rank[r.player])
@@ -133,13 +139,11 @@ def _explain(rows: list[Row], seed: dict[Player, int], imposed: bool, state: Eve
 
 
 def _key(row: Row) -> tuple:
-    return (row.wins, row.head_to_head, row.buchholz, row.difference)
+    return (row.withdrawn, row.wins, row.head_to_head, row.buchholz, row.difference)
 
 
 def _with(row: Row, place: int, why: str) -> Row:
-    return Row(
-        place, row.player, row.played, row.wins, row.losses, row.head_to_head, row.buchholz, row.won, row.lost, why
-    )
+    return replace(row, place=place, why=why)
 
 
 def _why(upper: Row, lower: Row, seed: dict[Player, int], state: EventState) -> str:
@@ -151,6 +155,8 @@ def _why(upper: Row, lower: Row, seed: dict[Player, int], state: EventState) -> 
             return "went further in the bracket"
         stage = "still in" if upper.place == 1 and state.pending() else "out at the same stage"
         return f"{stage}; {_by_seed(upper, lower, seed)}"
+    if lower.withdrawn and not upper.withdrawn:
+        return "ahead: completed the event, the next withdrew"
     for words, attr in CRITERIA:
         a, b = getattr(upper, attr), getattr(lower, attr)
         if a != b:

@@ -164,9 +164,16 @@ def standings_text(title: str, rows: Sequence[Row], names: Mapping[int, str]) ->
     for row in rows:
         lines.append(
             f"{row.place:>3}  {name_of(names, row.player)[:16]:<16} {row.played:>3} {row.wins:>3} {row.losses:>3} "
-            f"{row.head_to_head:>4} {row.buchholz:>5} {row.difference:>+5}  {row.why}"
+            f"{row.head_to_head:>4} {row.buchholz:>5} {row.difference:>+5}  {_marked(row)}"
         )
     return "\n".join(lines)
+
+
+def _marked(row: Row) -> str:
+    """A row's why, after "withdrawn" for a player who withdrew (placed after all who completed the event)."""
+    if not row.withdrawn:
+        return row.why
+    return "withdrawn" + (f"; {row.why}" if row.why else "")
 
 
 def _named(lines: list[str], names: Mapping[int, str]) -> str:
