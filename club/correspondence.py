@@ -102,7 +102,7 @@ async def away_state(service, club_id: int, member: int, now: float | None = Non
     return AwayState(until, period["reason"] if until else "", used, max(0, math.floor(allowance - used)))
 
 
-async def _days_used(service, club_id: int, member: int, days: float, now: float) -> MemberPreferences:
+async def _prefs_with_days(service, club_id: int, member: int, days: float, now: float) -> MemberPreferences:
     """``member``'s preferences once ``days`` more away days are used in club ``club_id`` in ``now``'s year."""
     prefs = await _prefs(service, member)
     key = f"{club_id}:{_year(now)}"
@@ -112,7 +112,7 @@ async def _days_used(service, club_id: int, member: int, days: float, now: float
 
 
 async def _use_days(service, club_id: int, member: int, days: float, now: float) -> None:
-    await service.set_preferences(member, away_used=(await _days_used(service, club_id, member, days, now)).away_used)
+    await service.set_preferences(member, away_used=(await _prefs_with_days(service, club_id, member, days, now)).away_used)
 
 
 async def before_expiry(clock, deadline: Deadline, now: float) -> Notice | None:
@@ -146,7 +146,7 @@ async def before_expiry(clock, deadline: Deadline, now: float) -> Notice | None:
     )
     notice = Notice(NoticeKind.AWAY_DAY, deadline.table, deadline.table_id, deadline.subject, deadline.actor,
                     deadline.pending, due, text, (deadline.actor,))  # fmt: skip
-    spent = await _days_used(service, club_id, deadline.actor, 1, now)
+    spent = await _prefs_with_days(service, club_id, deadline.actor, 1, now)
     reminders = await club_reminders(service, club_id, due, now)
     moved = await clock.move(deadline, due, reminders, notice, now, preferences=(deadline.actor, spent.to_json()))
     return notice if moved else None
