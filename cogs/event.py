@@ -441,7 +441,7 @@ class EventCommands(app_commands.Group):
         async with guarded(interaction, "/event pairings"):
             await register(interaction)
             service = events_of(interaction)
-            found = await service.find(guild_of(interaction), event)
+            found = await service.pairings(guild_of(interaction), event, round)
             text = pairings_text(found, await service.names(found.entrants), round)
             await _answer(interaction, f"```\n{text[:1900]}\n```")
 

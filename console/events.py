@@ -236,8 +236,8 @@ async def pairings(console: Console, args: list[str]) -> str:
     """``event pairings NAME [ROUND]``."""
     if not 1 <= len(args) <= 2:
         raise InvalidRequestError("event pairings NAME [ROUND], e.g. event pairings Swiss 2")
-    event = await console.events.find(console.guild_id, args[0])
     round_no = _int(args[1], "a round") if len(args) == 2 else None
+    event = await console.events.pairings(console.guild_id, args[0], round_no)
     return pairings_text(event, await console.events.names(event.entrants), round_no)
 
 

@@ -341,3 +341,14 @@ async def test_a_withdrawn_player_is_ranked_after_all_who_completed(tmp_path):
         _, tables = await events.standings(console.guild_id, "Robin")
         picture = pictures.standings_table("Robin", tables[0], {ann: "ann"})
         assert picture.rows[-1][1] == "ann  withdrawn"
+
+
+async def test_pairings_of_a_round_that_does_not_exist_are_refused(tmp_path):
+    """event pairings NAME ROUND of a round the event does not have is refused naming the rounds it has."""
+    async with console_in(tmp_path, cast=CAST) as console:
+        await enter(console, "Open", "swiss rounds=3 lengths=1", CAST[:4])
+        await say(console, "event start Open")
+        await finish(console, "Open")
+        assert "Open — round 3" in await say(console, "event pairings Open 3")
+        await refused(console, "event pairings Open 9", "Open has rounds 1–3: there is no round 9.")
+        await refused(console, "event pairings Open 0", "Open has rounds 1–3: there is no round 0.")

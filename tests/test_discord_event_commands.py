@@ -344,3 +344,20 @@ async def test_an_option_the_format_does_not_use_is_refused(tmp_path):
         swiss = await h.command(olga, "event create", room, name="Open", format="swiss", rounds=3, up=1)
         assert swiss.private and "up applies to league only" in swiss.text, swiss.text
         assert snapshot(db) == before
+
+
+async def test_pairings_of_a_round_that_does_not_exist_are_refused(tmp_path):
+    """/event pairings of a round the event does not have is a private refusal naming the rounds it has, not an
+    answer; the event's own rounds still answer."""
+    db = tmp_path / "club.sqlite3"
+    async with Harness.start(db) as h:
+        olga, ann, bob, cy = h.member("Olga", admin=True), h.member("Ann"), h.member("Bob"), h.member("Cy")
+        room = h.channel("events")
+        await _open_event(h, room, "Cup", "single", [olga, ann, bob, cy])
+        await h.command(olga, "event start", room, event="Cup")
+        shown = await h.command(ann, "event pairings", room, event="Cup", round=1)
+        assert shown.private and "Cup — round 1" in shown.text
+        before = snapshot(db)
+        missing = await h.command(ann, "event pairings", room, event="Cup", round=9)
+        assert missing.private and missing.text == "Cup has round 1 only: there is no round 9.", missing.text
+        assert snapshot(db) == before

@@ -275,6 +275,18 @@ class EventService:
             return event, [standings(state, division) for division in state.divisions]
         return event, [standings(state)]
 
+    async def pairings(self, guild_id: int, name: str, round_no: int | None = None) -> Event:
+        """The event ``name`` whose pairings of round ``round_no`` (None: the latest) a front end shows
+        (:func:`~club.events.texts.pairings_text`). Raises :class:`InvalidRequestError` naming the rounds it has
+        when it has no round ``round_no``."""
+        event = await self.find(guild_id, name)
+        rounds = {p.round for p in event.state.pairings.values()} if event.state is not None else set()
+        if round_no is not None and rounds and round_no not in rounds:
+            last = max(rounds)
+            has = f"rounds 1–{last}" if last > 1 else "round 1 only"
+            raise InvalidRequestError(f"{event.name} has {has}: there is no round {round_no}.")
+        return event
+
     async def my(self, guild_id: int, member: int) -> list[NextMatch]:
         """``member``'s undecided pairings in the club's running events."""
         club_id = await self._club_id(guild_id)

@@ -122,7 +122,8 @@ def result_words(result: Result, names: Mapping[int, str]) -> str:
 
 def pairings_text(event: Event, names: Mapping[int, str], round_no: int | None = None) -> str:
     """The pairings of round ``round_no`` (default: the latest round of every stage) with their results and why
-    each was made (score group, rematch avoided, bye)."""
+    each was made (score group, rematch avoided, bye); a round the event does not have is refused before
+    (:meth:`~club.events.service.EventService.pairings`)."""
     state = event.state
     if state is None:
         return _not_started(event, "no pairings yet")
@@ -132,8 +133,6 @@ def pairings_text(event: Event, names: Mapping[int, str], round_no: int | None =
     if round_no is None:
         round_no = max(p.round for p in pairings)
     chosen = [p for p in pairings if p.round == round_no]
-    if not chosen:
-        return f"{event.name} has no round {round_no} (rounds 1 to {max(p.round for p in pairings)})."
     lines = [f"{event.name} — round {round_no}"]
     for pairing in chosen:
         lines.append(pairing_line(pairing, event, names))
