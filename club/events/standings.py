@@ -6,9 +6,9 @@ opponent cut (the sum of the opponents' match wins, less the smallest); then the
 in matches played out (forfeits, claims, walkovers and byes count as wins and losses but carry no points); then the
 seed, which only lists the players who share a place. In a round robin or a league division a player who withdrew
 is placed after all who completed it, whatever his record (his results stay for his opponents' scores). A round
-robin's bye (in a league too) is a rest, not a win:
-with an odd field each player rests once a cycle. Each row says why it stands above the next one ("ahead on
-Buchholz, 12 to 10"; "level on every tie-break; listed by seed, 3 before 4"). Pure and deterministic.
+robin's bye (in a league too) is a rest, not a win: with an odd field each player rests once a cycle. Each row says
+why it stands above the next one ("ahead on Buchholz, 12 to 10"; "level on every tie-break; listed by seed, 3
+before 4"). Pure and deterministic.
 """
 
 from __future__ import annotations
