@@ -28,6 +28,7 @@ from backgammon.replay import replay
 from club.highlight import compute_highlight
 from rendering import warm_up
 from rendering.animation import MAX_BYTES
+from tests.botprocess import processes_cpu
 from tests.casekit import MATCHES
 
 HIGHLIGHT_TARGET = 2.0
@@ -51,17 +52,8 @@ async def _club(path, matches: int):
 
 
 def _worker_cpu(pool) -> float:
-    """CPU seconds (user + system) the pool's worker processes have used so far (Linux ``/proc``; 0 elsewhere)."""
-    import os
-
-    total = 0.0
-    for pid in list(getattr(pool._executor, "_processes", {}) or {}):
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+    """CPU seconds (user + system) the pool's worker processes have used so far (Linux ``/proc``)."""
+    return processes_cpu(list(getattr(pool._executor, "_processes", {}) or {}))
 
 
 async def _timed_pick(service, club_id: int, pool, threshold: float) -> tuple[float, float, float, object]:

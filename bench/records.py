@@ -38,6 +38,7 @@ from bench.records_rows import GUILD, play_templates, replicate
 from club import ClubService, ManualClock, offload
 from club.records import ClubRecords, export_books, pictures
 from storage import Database, tallies
+from tests.botprocess import processes_cpu
 
 YEAR = 365 * 86400.0
 START = 1_700_000_000.0
@@ -68,15 +69,8 @@ async def ticker(lags: list[float], own: list[float], tick: float = 0.005) -> No
 
 
 def worker_cpu() -> float:
-    """CPU seconds used so far by the worker process of :mod:`club.offload` (Linux ``/proc``; 0 elsewhere)."""
-    total = 0.0
-    for pid in offload.POOL.pids():
-        try:
-            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
-    return total
+    """CPU seconds used so far by the worker process of :mod:`club.offload` (Linux ``/proc``)."""
+    return processes_cpu(offload.POOL.pids())
 
 
 async def build(path: Path, templates, games: int, members: list[int]) -> dict[str, int]:

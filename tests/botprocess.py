@@ -60,6 +60,11 @@ def cpu_seconds(pid: int | str = "self") -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+def processes_cpu(pids) -> float:
+    """User plus system CPU seconds of the processes ``pids`` so far, together; one that has ended counts 0."""
+    return sum(_or_zero(cpu_seconds, pid) for pid in pids)
+
+
 def children(pid: int) -> list[int]:
     """The ids of process ``pid``'s child processes (its picture worker and the resource tracker), alive now."""
     found = []
@@ -220,7 +225,7 @@ class BotProcess:
 
     def children_cpu_seconds(self) -> float:
         """The CPU time so far of the bot's child processes (its picture worker), in seconds."""
-        return sum(_or_zero(cpu_seconds, child) for child in children(self.pid))
+        return processes_cpu(children(self.pid))
 
     def children_rss_kb(self) -> int:
         """The resident memory of the bot's child processes now (its picture worker, the resource tracker), in KB."""
