@@ -24,3 +24,20 @@ async def console_in(tmp_path, seed: int = 7, *, cast: tuple[str, ...] = CAST, *
             await console.handle(f"as {name}")
         await console.handle("as alice")
         yield console
+
+
+async def say(console, line: str) -> str:
+    """Type ``line``; it must be accepted (no refusal, internal error or unknown verb). Returns the reply."""
+    reply = await console.handle(line)
+    assert not reply.startswith(("Refused", "Internal", "Unknown")), (line, reply)
+    return reply
+
+
+async def enter(console, name: str, spec: str, players) -> None:
+    """ann creates event ``name`` (``spec``: format and options), ``players`` join, ann acts again."""
+    await say(console, "as ann")
+    await say(console, f"event create {name} {spec}")
+    for player in players:
+        await say(console, f"as {player}")
+        await say(console, f"event join {name}")
+    await say(console, "as ann")

@@ -6,27 +6,10 @@ from __future__ import annotations
 
 from console import member_id
 from tests.clubkit import snapshot
-from tests.consolekit import console_in
+from tests.consolekit import console_in, enter, say
 from tests.eventkit import win
 
 CAST = ("ann", "bob", "cy", "di", "ed")
-
-
-async def say(console, line: str) -> str:
-    """Type ``line``; it must be accepted."""
-    reply = await console.handle(line)
-    assert not reply.startswith(("Refused", "Internal", "Unknown")), (line, reply)
-    return reply
-
-
-async def enter(console, name: str, spec: str, players) -> None:
-    """ann creates event ``name`` (``spec``: format and options), ``players`` join, ann acts again."""
-    await say(console, "as ann")
-    await say(console, f"event create {name} {spec}")
-    for player in players:
-        await say(console, f"as {player}")
-        await say(console, f"event join {name}")
-    await say(console, "as ann")
 
 
 async def play(console, name: str, key: str, winner: str) -> None:

@@ -9,17 +9,10 @@ import pytest
 
 from console import member_id
 from tests.clubkit import snapshot
-from tests.consolekit import console_in
+from tests.consolekit import console_in, enter, say
 from tests.eventkit import win
 
 CAST = ("ann", "bob", "cy", "di", "ed", "fay")
-
-
-async def say(console, line: str) -> str:
-    """Type ``line``; it must be accepted."""
-    reply = await console.handle(line)
-    assert not reply.startswith(("Refused", "Internal", "Unknown")), (line, reply)
-    return reply
 
 
 async def refused(console, line: str, words: str) -> None:
@@ -43,15 +36,6 @@ async def finish(console, name: str, better: bool = True, rounds: int = 40) -> N
             choose = min if better else max
             await win(console.service, links[events._link(event, pairing.key)], choose(pairing.players, key=seed.get))
     raise AssertionError(f"{name} did not end")
-
-
-async def enter(console, name: str, spec: str, players) -> None:
-    await say(console, "as ann")
-    await say(console, f"event create {name} {spec}")
-    for player in players:
-        await say(console, f"as {player}")
-        await say(console, f"event join {name}")
-    await say(console, "as ann")
 
 
 async def test_knockout_with_consolation_to_the_end(tmp_path):

@@ -17,6 +17,25 @@ def _mentioned(message) -> set[int]:
     return {int(part[2:-1]) for part in message.content.replace(",", " ").split() if part.startswith("<@")}
 
 
+async def _duel_under_claim(h):
+    """Under the club's ``claim`` policy, Olga (an admin) runs Duel in #cup: a single elimination of Ann and Bob,
+    3 points, 24-hour rounds; started, and its one match accepted. Returns the organiser, Ann, Bob, the room and the
+    match's thread."""
+    organiser = h.member("Olga", admin=True)
+    ann, bob = h.member("Ann"), h.member("Bob")
+    room = h.channel("cup")
+    configured = await h.command(organiser, "bg config", h.channel("admin"), expiry="claim")
+    assert "Club settings updated" in configured.text, configured.text
+    await h.command(organiser, "event create", room, name="Duel", format="single", lengths="3", hours=24)
+    for member in (ann, bob):
+        await h.command(member, "event join", room, event="Duel")
+    await h.command(organiser, "event start", room, event="Duel")
+    post = next(m for m in h.messages(room) if "Duel W1-1:" in m.content)
+    second = h.members[(await h.bot.events.find(h.guild, "Duel")).state.pairings["W1-1"].b]
+    await h.press(second, post, "Accept")
+    return organiser, ann, bob, room, h.thread_of(post)
+
+
 async def test_an_event_through_discord(tmp_path):
     async with Harness.start(tmp_path / "club.sqlite3") as h:
         organiser = h.member("Olga", admin=True)
@@ -130,19 +149,7 @@ async def test_a_late_member_under_the_claim_policy_is_claimed_with_the_button(t
     notice naming the event, with Claim the match for the waiting member (the late member's press is refused), and
     the organiser gets his buttons saying who may claim; the claim decides the pairing, as a claim, not rated."""
     async with Harness.start(tmp_path / "club.sqlite3") as h:
-        organiser = h.member("Olga", admin=True)
-        ann, bob = h.member("Ann"), h.member("Bob")
-        room = h.channel("cup")
-        configured = await h.command(organiser, "bg config", h.channel("admin"), expiry="claim")
-        assert "Club settings updated" in configured.text, configured.text
-        await h.command(organiser, "event create", room, name="Duel", format="single", lengths="3", hours=24)
-        for member in (ann, bob):
-            await h.command(member, "event join", room, event="Duel")
-        await h.command(organiser, "event start", room, event="Duel")
-        post = next(m for m in h.messages(room) if "Duel W1-1:" in m.content)
-        second = h.members[(await h.bot.events.find(h.guild, "Duel")).state.pairings["W1-1"].b]
-        await h.press(second, post, "Accept")
-        thread = h.thread_of(post)
+        organiser, ann, bob, room, thread = await _duel_under_claim(h)
         match_id = next(iter((await h.bot.events.store.matches((await h.bot.events.find(h.guild, "Duel")).id))
                              .values()))  # fmt: skip
         late = h.members[(await h.bot.service.state(match_id)).waiting_for]
@@ -180,18 +187,7 @@ async def test_a_kill_between_an_events_commit_and_its_posts_posts_them_once_aft
     match's thread and the organiser's buttons in the event's channel, each exactly once (the posts' nonces), and
     never again."""
     async with Harness.start(tmp_path / "club.sqlite3", reviews=False) as h:
-        organiser = h.member("Olga", admin=True)
-        ann, bob = h.member("Ann"), h.member("Bob")
-        room = h.channel("cup")
-        await h.command(organiser, "bg config", h.channel("admin"), expiry="claim")
-        await h.command(organiser, "event create", room, name="Duel", format="single", lengths="3", hours=24)
-        for member in (ann, bob):
-            await h.command(member, "event join", room, event="Duel")
-        await h.command(organiser, "event start", room, event="Duel")
-        post = next(m for m in h.messages(room) if "Duel W1-1:" in m.content)
-        second = h.members[(await h.bot.events.find(h.guild, "Duel")).state.pairings["W1-1"].b]
-        await h.press(second, post, "Accept")
-        thread = h.thread_of(post)
+        organiser, ann, bob, room, thread = await _duel_under_claim(h)
         cog = h.bot.get_cog("EventCog")
 
         async def dies(update):  # the cog's listener: it posts (or not), and the process dies before marking it
