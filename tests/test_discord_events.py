@@ -90,9 +90,12 @@ async def test_an_event_through_discord(tmp_path):
         assert "Cup — double, running" in shown.text
 
 
-async def test_a_swiss_runs_to_its_end_posting_each_round(tmp_path):
+@pytest.mark.parametrize("picture_gone", [False, True])
+async def test_a_swiss_runs_to_its_end_posting_each_round(tmp_path, picture_gone):
     """Every round's pairings are posted by the event itself as the previous round's matches end (no command),
-    each with both players mentioned once, the standings picture posted and then edited, and the end announced."""
+    each with both players mentioned once, the standings picture posted and then edited, and the end announced.
+    ``picture_gone``: the picture's message is deleted before round 2's result (Discord answers its edit 10008
+    Unknown Message): the picture is posted again, once, and the new message is the one remembered."""
     async with Harness.start(tmp_path / "club.sqlite3") as h:
         organiser = h.member("Olga", admin=True)
         players = [organiser, h.member("Ann"), h.member("Bob")]
@@ -108,6 +111,9 @@ async def test_a_swiss_runs_to_its_end_posting_each_round(tmp_path):
             (pairing,) = [p for p in event.state.pending() if p.b is not None]
             post = next(m for m in h.messages(room) if f"Friday {pairing.key}:" in m.content)
             assert _mentioned(post) == {pairing.a, pairing.b} and pairing.round == round_no
+            if picture_gone and round_no == 2:
+                (picture,) = [m for m in h.messages(room) if m.png is not None and m.content == "Friday:"]
+                h.fail(rf"^PATCH /channels/{room}/messages/{picture.id}$", 10008, times=None)
             await win(service, links[pairing.key], pairing.a)
             await h.settle()
         event = await events.find(h.guild, "Friday")
@@ -115,7 +121,10 @@ async def test_a_swiss_runs_to_its_end_posting_each_round(tmp_path):
         texts = "\n".join(m.content for m in h.messages(room))
         assert "Friday is over." in texts and "has a bye" in texts
         pictures = [m for m in h.messages(room) if m.png is not None and m.content == "Friday:"]
-        assert len(pictures) == 1  # posted once, edited after each result
+        if not picture_gone:
+            assert len(pictures) == 1  # posted once, edited after each result
+        else:
+            assert len(pictures) == 2 and event.posts[Post.PICTURE] == pictures[-1].id
 
 
 async def test_a_match_nobody_played_asks_the_organiser_with_buttons(tmp_path):
